@@ -1,0 +1,126 @@
+# tunetop: GNU make build. `make` builds ./tunetop; `make check` runs every test.
+# Variants build out of tree: BUILD=build/asan SAN=asan, BUILD=build/tsan SAN=tsan.
+
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+BUILD     ?= build
+SAN       ?=
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+
+PKGS      := ncursesw jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa
+# Debian packages the build and the tests need; `make deps` installs the missing ones.
+DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
+             libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3
+DEB_TEST_PKGS := openssh-server openssh-client procps
+
+WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+OPT       ?= -O2 -g
+CFLAGS    ?= $(OPT)
+override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread $(WARN) -MMD -MP \
+             $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LDLIBS    += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lcpupower -lm -pthread
+TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+ifeq ($(SAN),asan)
+override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(SAN),tsan)
+override CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=thread
+endif
+
+LIB_SRC   := $(wildcard engine/*.c backends/*.c) $(filter-out tui/main.c,$(wildcard tui/*.c))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ  := $(BUILD)/obj/tui/main.o
+LIB       := $(BUILD)/libtunetop.a
+BIN       := $(BUILD)/tunetop
+
+TEST_SRC  := $(wildcard tests/unit/test_*.c tests/scenario/test_*.c tests/fuzz/fuzz_*.c)
+TEST_BIN  := $(TEST_SRC:%.c=$(BUILD)/%)
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
+
+.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests
+
+all: tunetop
+
+tunetop: $(BIN)
+ifeq ($(BUILD),build)
+	@cp $(BIN) tunetop
+endif
+
+$(BIN): $(MAIN_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS) $(TEST_LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+tests: $(BIN) $(TEST_BIN)
+
+# Install whatever Debian packages are missing; silent when all are present.
+deps:
+	@missing=""; for p in $(DEB_PKGS) $(EXTRA_DEB); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+test-deps:
+	@$(MAKE) --no-print-directory deps EXTRA_DEB="$(DEB_TEST_PKGS)"
+
+run: deps
+	@$(MAKE) --no-print-directory tunetop
+	./tunetop
+
+check: test-deps
+	@$(MAKE) --no-print-directory check-only
+
+check-only: tests
+	@tests/run.sh $(BUILD) $(TESTS)
+
+asan: test-deps
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=asan check-only
+
+tsan: test-deps
+	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan check-only
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)
+	@bench/run.sh $(BUILD) $(BENCH)
+
+install: tunetop
+	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tunetop
+	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
+	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
+	install -D -m 644 tunetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
+
+format:
+	clang-format -i $(wildcard engine/*.[ch] backends/*.[ch] tui/*.[ch] tests/*/*.[ch] bench/*.[ch])
+
+clean:
+	rm -rf build tunetop
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,230 @@
+/* engine.c: engine lifecycle and knob setting; subsystems start and stop from here. */
+#include "engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "xalloc.h"
+
+/* Subsystems by id; NULL where an id has no threads of its own. */
+static const struct subsys_ops *const engine_subsys[SUBSYS_COUNT] = {
+	[SUBSYS_EST] = &est_ops,
+	[SUBSYS_PMD] = &pmd_ops,
+	[SUBSYS_BLK] = &blk_ops,
+	[SUBSYS_ENGINE] = &load_ops,
+};
+
+static const enum knob_id engine_enable_knob[SUBSYS_COUNT] = {
+	[SUBSYS_EST] = K_EST_ENABLED,
+	[SUBSYS_PMD] = K_PMD_ENABLED,
+	[SUBSYS_BLK] = K_BLK_ENABLED,
+	[SUBSYS_ENGINE] = K_COUNT, /* always on */
+	[SUBSYS_CPU] = K_COUNT,
+};
+
+/* engine_cpu.c and watchdog.c */
+int engine_cpu_build(struct engine *eng, char *err, size_t errlen);
+void engine_cpu_free(struct engine *eng);
+int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen);
+void engine_gov_thread(struct ethread *self);
+void engine_wd_thread(struct ethread *self);
+
+struct engine *engine_new(void)
+{
+	struct engine *eng = xcalloc(1, sizeof(*eng));
+	knob_values_init(&eng->knobs);
+	ethread_registry_init(&eng->threads);
+	event_log_init(&eng->events);
+	return eng;
+}
+
+void engine_free(struct engine *eng)
+{
+	if (!eng)
+		return;
+	engine_stop(eng);
+	ethread_registry_destroy(&eng->threads);
+	event_log_destroy(&eng->events);
+	free(eng);
+}
+
+static int engine_subsys_start(struct engine *eng, enum subsys s, char *err, size_t errlen)
+{
+	const struct subsys_ops *ops = engine_subsys[s];
+	if (!ops || eng->subsys_on[s])
+		return 0;
+	if (ops->start(eng, err, errlen) != 0)
+		return -1;
+	eng->subsys_on[s] = true;
+	return 0;
+}
+
+static void engine_subsys_stop(struct engine *eng, enum subsys s)
+{
+	const struct subsys_ops *ops = engine_subsys[s];
+	if (!ops || !eng->subsys_on[s])
+		return;
+	ops->stop(eng);
+	eng->subsys_on[s] = false;
+}
+
+static bool engine_subsys_wanted(const struct engine *eng, enum subsys s)
+{
+	enum knob_id k = engine_enable_knob[s];
+	return engine_subsys[s] && (k == K_COUNT || engine_knob(eng, k) != 0);
+}
+
+int engine_start(struct engine *eng, char *err, size_t errlen)
+{
+	if (eng->running)
+		return 0;
+	if (engine_cpu_build(eng, err, errlen) != 0)
+		return -1;
+	eng->start_ns = clock_mono_ns();
+	eng->smp_prev_ns = eng->start_ns;
+	eng->running = true;
+
+	if (eng->cpu.emulated) {
+		eng->gov_thread = ethread_start(eng, "cpu-gov", SUBSYS_ENGINE, 0, engine_gov_thread,
+						NULL, err, errlen);
+		if (!eng->gov_thread)
+			goto fail;
+	}
+	eng->wd_thread = ethread_start(eng, "watchdog", SUBSYS_ENGINE, 0, engine_wd_thread, NULL,
+				       err, errlen);
+	if (!eng->wd_thread)
+		goto fail;
+	for (int s = 0; s < SUBSYS_COUNT; s++)
+		if (engine_subsys_wanted(eng, s) && engine_subsys_start(eng, s, err, errlen) != 0)
+			goto fail;
+	return 0;
+fail:
+	engine_stop(eng);
+	return -1;
+}
+
+void engine_stop(struct engine *eng)
+{
+	if (!eng->running)
+		return;
+	for (int s = SUBSYS_COUNT - 1; s >= 0; s--)
+		engine_subsys_stop(eng, s);
+	if (eng->wd_thread)
+		ethread_stop(eng->wd_thread);
+	if (eng->gov_thread)
+		ethread_stop(eng->gov_thread);
+	eng->wd_thread = eng->gov_thread = NULL;
+	engine_cpu_free(eng);
+	eng->running = false;
+}
+
+int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, char *err, size_t errlen)
+{
+	(void)old;
+	if (!eng->running)
+		return 0;
+	switch (id) {
+	case K_CPU_GOVERNOR:
+		return engine_cpu_set_governor(eng, (int)engine_knob(eng, id), err, errlen);
+	case K_EST_ENABLED:
+	case K_PMD_ENABLED:
+	case K_BLK_ENABLED: {
+		enum subsys s = knob_table[id].owner;
+		if (engine_knob(eng, id))
+			return engine_subsys_start(eng, s, err, errlen);
+		engine_subsys_stop(eng, s);
+		return 0;
+	}
+	case K_LOAD_SPIN_THREADS:
+	case K_LOAD_SLEEP_THREADS:
+		/* The reference load is cheap to rebuild: restart it with the new counts. */
+		engine_subsys_stop(eng, SUBSYS_ENGINE);
+		return engine_subsys_start(eng, SUBSYS_ENGINE, err, errlen);
+	default:
+		return 0;
+	}
+}
+
+int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *err,
+			  size_t errlen)
+{
+	const struct knob_def *d = &knob_table[id];
+	int64_t old = engine_knob(eng, id);
+	char oldbuf[64], newbuf[64];
+
+	if (d->start_only && eng->running) {
+		snprintf(err, errlen, "%s can only be set at start (use --set %s=...)", d->name,
+			 d->name);
+		return KNOB_ERR_RUNTIME;
+	}
+	/* Single writer (the control thread); readers see either value. */
+	atomic_store_explicit(&eng->knobs.v[id], v, memory_order_relaxed);
+	if (d->apply && eng->running && d->apply(eng, id, old, err, errlen) != 0) {
+		atomic_store_explicit(&eng->knobs.v[id], old, memory_order_relaxed);
+		event_add(&eng->events, EV_ERROR, "%s", err);
+		return KNOB_ERR_RUNTIME;
+	}
+	if (d->type == KNOB_ACTION)
+		atomic_store_explicit(&eng->knobs.v[id], 0, memory_order_relaxed);
+	if (eng->running) {
+		if (d->type == KNOB_ACTION)
+			event_add(&eng->events, EV_KNOB, "%s", d->name);
+		else if (old != v)
+			event_add(&eng->events, EV_KNOB, "%s: %s -> %s", d->name,
+				  knob_format(id, old, oldbuf, sizeof(oldbuf)),
+				  knob_format(id, v, newbuf, sizeof(newbuf)));
+	}
+	return 0;
+}
+
+int engine_knob_set(struct engine *eng, enum knob_id id, const char *value, char *err,
+		    size_t errlen)
+{
+	int64_t v;
+	int rc = knob_parse(id, value, &v, err, errlen);
+	if (rc != 0)
+		return rc;
+	return engine_knob_set_value(eng, id, v, err, errlen);
+}
+
+static char *engine_trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+int engine_knob_assign(struct engine *eng, const char *assignment, char *err, size_t errlen)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", assignment);
+	char *eq = strchr(buf, '=');
+	if (!eq) {
+		snprintf(err, errlen, "'%s' is not KNOB=VALUE (see --list-knobs)", assignment);
+		return KNOB_ERR_USAGE;
+	}
+	*eq = '\0';
+	char *name = engine_trim(buf), *value = engine_trim(eq + 1);
+	int id = knob_find(name);
+	if (id < 0) {
+		snprintf(err, errlen, "unknown knob '%s' (see --list-knobs)", name);
+		return KNOB_ERR_USAGE;
+	}
+	if (!*value) {
+		char range[256];
+		snprintf(err, errlen, "%s: no value given (valid: %s)", name,
+			 knob_range_text(id, range, sizeof(range)));
+		return KNOB_ERR_USAGE;
+	}
+	return engine_knob_set(eng, id, value, err, errlen);
+}
+
+const struct subsys_ops *engine_subsys_get(enum subsys s)
+{
+	return (unsigned)s < SUBSYS_COUNT ? engine_subsys[s] : NULL;
+}

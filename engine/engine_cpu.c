@@ -1,0 +1,139 @@
+/* engine_cpu.c: building the emulated CPUs and running the governor model thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../backends/hostfreq.h"
+#include "../backends/topology.h"
+#include "clock.h"
+#include "engine.h"
+#include "xalloc.h"
+
+int engine_cpu_build(struct engine *eng, char *err, size_t errlen);
+void engine_cpu_free(struct engine *eng);
+int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen);
+void engine_gov_thread(struct ethread *self);
+
+int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
+{
+	struct cpu_model *m = &eng->cpu;
+	struct topo_cpu *host;
+	int nhost = topo_probe(&host);
+	int count = (int)engine_knob(eng, K_CPU_COUNT);
+	int nodes = (int)engine_knob(eng, K_CPU_NODES);
+	int llc_cpus = (int)engine_knob(eng, K_CPU_LLC_CPUS);
+
+	(void)err;
+	(void)errlen;
+	if (count <= 0)
+		count = nhost;
+	m->count = count;
+	m->cpus = xcalloc((size_t)count, sizeof(*m->cpus));
+	m->fmin_mhz = CPU_EMU_FMIN_MHZ;
+	m->fmax_mhz = CPU_EMU_FMAX_MHZ;
+	m->emulated = !hostfreq_available();
+	atomic_init(&m->governor, (int)engine_knob(eng, K_CPU_GOVERNOR));
+
+	for (int i = 0; i < count; i++) {
+		struct cpu_emu *c = &m->cpus[i];
+		c->id = i;
+		/* Given counts split the CPUs into equal consecutive blocks; otherwise the
+		 * host's layout repeats over the emulated CPUs. */
+		if (nodes > 0)
+			c->node = (int)((long)i * nodes / count);
+		else
+			c->node = host[i % nhost].node;
+		if (llc_cpus > 0)
+			c->llc = i / llc_cpus;
+		else
+			c->llc = host[i % nhost].llc < 0 ? c->node : host[i % nhost].llc;
+		atomic_init(&c->online, true);
+		atomic_init(&c->freq_mhz, cpu_gov_next_freq(atomic_load(&m->governor), 0, 0,
+							     m->fmin_mhz, m->fmax_mhz));
+	}
+	free(host);
+
+	if (!m->emulated) {
+		/* The host governs for real: the knob follows what the host has now. */
+		char gov[64];
+		if (hostfreq_governor(gov, sizeof(gov)) == 0) {
+			int g = cpu_governor_parse(gov);
+			if (g >= 0) {
+				atomic_store_explicit(&eng->knobs.v[K_CPU_GOVERNOR], g,
+						      memory_order_relaxed);
+				atomic_store(&m->governor, g);
+			}
+		}
+	}
+	return 0;
+}
+
+void engine_cpu_free(struct engine *eng)
+{
+	free(eng->cpu.cpus);
+	eng->cpu.cpus = NULL;
+	eng->cpu.count = 0;
+}
+
+int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen)
+{
+	if (!eng->cpu.emulated &&
+	    hostfreq_set_governor(cpu_governor_name(gov), err, errlen) != 0)
+		return -1;
+	/* Release: a worker that sees the new governor also sees the knob value. */
+	atomic_store_explicit(&eng->cpu.governor, gov, memory_order_release);
+	return 0;
+}
+
+void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns)
+{
+	struct cpu_model *m = &eng->cpu;
+	uint64_t *busy = xcalloc((size_t)m->count, sizeof(*busy));
+	int gov = atomic_load_explicit(&m->governor, memory_order_acquire);
+
+	(void)now_ns;
+	/* Busy time per emulated CPU is the CPU time of the threads on it. */
+	pthread_mutex_lock(&eng->threads.lock);
+	for (struct ethread *t = eng->threads.head; t; t = t->next) {
+		uint64_t c = clock_cpu_ns(t->cpu_clock);
+		if (t->emu_cpu >= 0 && t->emu_cpu < m->count && c >= t->gov_cpu_ns)
+			busy[t->emu_cpu] += c - t->gov_cpu_ns;
+		t->gov_cpu_ns = c;
+	}
+	pthread_mutex_unlock(&eng->threads.lock);
+
+	for (int i = 0; i < m->count; i++) {
+		struct cpu_emu *c = &m->cpus[i];
+		double load = dt_ns ? (double)busy[i] / (double)dt_ns : 0;
+		if (load > 1)
+			load = 1; /* several threads on one emulated CPU share it */
+		c->load_pct = load * 100.0;
+		c->util_avg = cpu_util_decay(c->util_avg, load, dt_ns);
+		c->busy_ns_total += busy[i];
+		atomic_store_explicit(&c->freq_mhz,
+				      cpu_gov_next_freq(gov, c->load_pct, c->util_avg, m->fmin_mhz,
+							m->fmax_mhz),
+				      memory_order_relaxed);
+	}
+	free(busy);
+}
+
+void engine_gov_thread(struct ethread *self)
+{
+	struct engine *eng = self->eng;
+	uint64_t prev = clock_mono_ns();
+	uint64_t next = prev + CPU_GOV_PERIOD_NS;
+
+	while (!ethread_should_stop(self)) {
+		ethread_set_state(self, ETHREAD_SLEEP);
+		clock_sleep_until_ns(next);
+		ethread_set_state(self, ETHREAD_RUN);
+		uint64_t now = clock_mono_ns();
+		engine_governor_step(eng, now, now - prev);
+		ethread_beat(self);
+		prev = now;
+		next += CPU_GOV_PERIOD_NS;
+		if (next < now)
+			next = now + CPU_GOV_PERIOD_NS; /* fell behind: no burst of catch-up */
+	}
+}

@@ -1,0 +1,148 @@
+/* ethread.c: thread creation, naming and registration behind ethread.h. */
+#include "ethread.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "clock.h"
+
+#include "engine.h"
+#include "xalloc.h"
+
+static const char *const ethread_state_names[ETHREAD_STATE_COUNT] = { "R", "S", "I", "D" };
+
+const char *ethread_state_name(enum ethread_state s)
+{
+	return (unsigned)s < ETHREAD_STATE_COUNT ? ethread_state_names[s] : "?";
+}
+
+void ethread_registry_init(struct ethread_registry *reg)
+{
+	memset(reg, 0, sizeof(*reg));
+	pthread_mutex_init(&reg->lock, NULL);
+}
+
+void ethread_registry_destroy(struct ethread_registry *reg)
+{
+	pthread_mutex_destroy(&reg->lock);
+}
+
+struct ethread_boot {
+	struct ethread *t;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool ready;
+};
+
+static void ethread_register(struct ethread *t)
+{
+	struct ethread_registry *reg = &t->eng->threads;
+	uint64_t now = clock_mono_ns();
+
+	pthread_mutex_lock(&reg->lock);
+	t->smp_cpu_ns = t->gov_cpu_ns = clock_cpu_ns(t->cpu_clock);
+	t->smp_mono_ns = now;
+	t->wd_since_ns = now;
+	t->next = reg->head;
+	reg->head = t;
+	reg->count++;
+	t->registered = true;
+	pthread_mutex_unlock(&reg->lock);
+}
+
+/* Unregister before the thread ends: readers only read clocks of registered
+ * threads under the lock, so they never read the clock of an exited thread. */
+static void ethread_unregister(struct ethread *t)
+{
+	struct ethread_registry *reg = &t->eng->threads;
+
+	pthread_mutex_lock(&reg->lock);
+	for (struct ethread **pp = &reg->head; *pp; pp = &(*pp)->next) {
+		if (*pp == t) {
+			*pp = t->next;
+			reg->count--;
+			break;
+		}
+	}
+	t->registered = false;
+	pthread_mutex_unlock(&reg->lock);
+}
+
+static void *ethread_main(void *arg)
+{
+	struct ethread_boot *boot = arg;
+	struct ethread *t = boot->t;
+
+	t->tid = gettid();
+	pthread_setname_np(pthread_self(), t->name);
+	if (pthread_getcpuclockid(pthread_self(), &t->cpu_clock) != 0)
+		t->cpu_clock = CLOCK_THREAD_CPUTIME_ID; /* cannot happen on Linux */
+	ethread_register(t);
+
+	pthread_mutex_lock(&boot->lock);
+	boot->ready = true;
+	pthread_cond_signal(&boot->cond);
+	pthread_mutex_unlock(&boot->lock);
+	/* boot lives on the starter's stack: do not touch it past this point. */
+
+	t->fn(t);
+	ethread_unregister(t);
+	return NULL;
+}
+
+struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys subsys,
+			      int emu_cpu, void (*fn)(struct ethread *), void *arg,
+			      char *err, size_t errlen)
+{
+	struct ethread *t = xcalloc(1, sizeof(*t));
+	struct ethread_boot boot = { .t = t, .ready = false };
+	int rc;
+
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->subsys = subsys;
+	t->emu_cpu = emu_cpu;
+	t->eng = eng;
+	t->fn = fn;
+	t->arg = arg;
+	atomic_init(&t->beat, 0);
+	atomic_init(&t->state, ETHREAD_RUN);
+	atomic_init(&t->stop, false);
+
+	pthread_mutex_init(&boot.lock, NULL);
+	pthread_cond_init(&boot.cond, NULL);
+	rc = pthread_create(&t->pt, NULL, ethread_main, &boot);
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot start thread %s: %s", t->name, strerror(rc));
+		pthread_mutex_destroy(&boot.lock);
+		pthread_cond_destroy(&boot.cond);
+		free(t);
+		return NULL;
+	}
+	pthread_mutex_lock(&boot.lock);
+	while (!boot.ready)
+		pthread_cond_wait(&boot.cond, &boot.lock);
+	pthread_mutex_unlock(&boot.lock);
+	pthread_mutex_destroy(&boot.lock);
+	pthread_cond_destroy(&boot.cond);
+	return t;
+}
+
+void ethread_request_stop(struct ethread *t)
+{
+	atomic_store_explicit(&t->stop, true, memory_order_release);
+}
+
+void ethread_join(struct ethread *t)
+{
+	pthread_join(t->pt, NULL);
+	free(t);
+}
+
+void ethread_stop(struct ethread *t)
+{
+	ethread_request_stop(t);
+	ethread_join(t);
+}

@@ -1,0 +1,101 @@
+/* ethread.h: named engine threads, their registry, heartbeats and CPU clocks. */
+#ifndef TT_ETHREAD_H
+#define TT_ETHREAD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "subsys.h"
+
+struct engine;
+
+/*
+ * What a thread is doing, as the watchdog sees it. A thread that waits for
+ * work that may never come says IDLE (the watchdog ignores it); one that waits
+ * for something it is owed (a completion, a wakeup) says WAIT, and a WAIT or
+ * RUN thread whose heartbeat stops for engine.watchdog_ms raises one `hang`.
+ */
+enum ethread_state {
+	ETHREAD_RUN,   /* "R" working */
+	ETHREAD_SLEEP, /* "S" timed sleep it chose (a tick wait, an adaptive sleep) */
+	ETHREAD_IDLE,  /* "I" nothing to do until someone gives it work */
+	ETHREAD_WAIT,  /* "D" waiting for something it is owed */
+	ETHREAD_STATE_COUNT
+};
+
+#define ETHREAD_NAME_MAX 16 /* pthread_setname_np limit, with the NUL */
+
+struct ethread {
+	char name[ETHREAD_NAME_MAX];
+	enum subsys subsys;
+	int emu_cpu;               /* emulated CPU it runs on (cpu_model.h) */
+	struct engine *eng;
+	void (*fn)(struct ethread *self);
+	void *arg;                 /* the owner's per-thread state */
+
+	pthread_t pt;
+	pid_t tid;                 /* set before ethread_start() returns */
+	clockid_t cpu_clock;       /* pthread_getcpuclockid(), read by sampler/governor */
+
+	_Atomic uint64_t beat;     /* heartbeat: bumped by the thread (relaxed), read by watchdog */
+	_Atomic int state;         /* enum ethread_state (relaxed: advisory) */
+	_Atomic bool stop;         /* stop request: release by stopper, acquire by thread */
+
+	/* Registry bookkeeping and readers' private state (under the registry lock). */
+	struct ethread *next;
+	bool registered;
+	uint64_t smp_cpu_ns, smp_mono_ns;     /* sampler's previous reading */
+	uint64_t gov_cpu_ns;                  /* governor model's previous reading */
+	uint64_t wd_beat, wd_since_ns;        /* watchdog: last beat seen and when */
+	bool wd_reported;                     /* one hang event per stall */
+	double last_cpu_pct;                  /* sampler's last result */
+};
+
+/*
+ * Start a thread named name (truncated to 15 characters) that runs fn(self).
+ * Returns once the thread is registered, so its tid and CPU clock are valid
+ * and the next snapshot lists it. Never returns NULL (failure to create a
+ * thread is reported through err and NULL only when pthread_create fails).
+ */
+struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys subsys,
+			      int emu_cpu, void (*fn)(struct ethread *), void *arg,
+			      char *err, size_t errlen);
+/* Ask the thread to stop (it sees ethread_should_stop()). Wake it yourself if it blocks. */
+void ethread_request_stop(struct ethread *t);
+/* Join and free; call ethread_request_stop() (and any wakeup) first. */
+void ethread_join(struct ethread *t);
+/* request_stop + join, for threads that only ever sleep for bounded times. */
+void ethread_stop(struct ethread *t);
+
+static inline bool ethread_should_stop(struct ethread *t)
+{
+	return atomic_load_explicit(&t->stop, memory_order_acquire);
+}
+
+static inline void ethread_beat(struct ethread *t)
+{
+	atomic_fetch_add_explicit(&t->beat, 1, memory_order_relaxed);
+}
+
+static inline void ethread_set_state(struct ethread *t, enum ethread_state s)
+{
+	atomic_store_explicit(&t->state, (int)s, memory_order_relaxed);
+}
+
+const char *ethread_state_name(enum ethread_state s); /* "R", "S", "I", "D" */
+
+/* The registry of live threads of one engine. */
+struct ethread_registry {
+	pthread_mutex_t lock; /* registration and readers; never taken on a hot path */
+	struct ethread *head;
+	unsigned count;
+};
+
+void ethread_registry_init(struct ethread_registry *reg);
+void ethread_registry_destroy(struct ethread_registry *reg);
+
+#endif

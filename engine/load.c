@@ -1,0 +1,81 @@
+/* load.c: reference load threads (spin:N at ~100%, sleep:N at ~0%) to check CPU% against. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "xalloc.h"
+
+#define LOAD_MAX_THREADS 128
+
+struct load_state {
+	int n;
+	struct ethread *t[LOAD_MAX_THREADS];
+};
+
+static void load_spin_main(struct ethread *self)
+{
+	while (!ethread_should_stop(self)) {
+		clock_spin_ns(NS_PER_MS);
+		ethread_beat(self);
+	}
+}
+
+static void load_sleep_main(struct ethread *self)
+{
+	ethread_set_state(self, ETHREAD_SLEEP);
+	while (!ethread_should_stop(self)) {
+		clock_sleep_ns(20 * NS_PER_MS);
+		ethread_beat(self);
+	}
+}
+
+static void load_stop(struct engine *eng)
+{
+	struct load_state *ls = eng->load;
+	if (!ls)
+		return;
+	for (int i = 0; i < ls->n; i++)
+		ethread_request_stop(ls->t[i]);
+	for (int i = 0; i < ls->n; i++)
+		ethread_join(ls->t[i]);
+	free(ls);
+	eng->load = NULL;
+}
+
+static int load_start(struct engine *eng, char *err, size_t errlen)
+{
+	struct load_state *ls = xcalloc(1, sizeof(*ls));
+	int nspin = (int)engine_knob(eng, K_LOAD_SPIN_THREADS);
+	int nsleep = (int)engine_knob(eng, K_LOAD_SLEEP_THREADS);
+
+	eng->load = ls;
+	for (int i = 0; i < nspin + nsleep; i++) {
+		char name[32];
+		bool spin = i < nspin;
+		snprintf(name, sizeof(name), "%s:%d", spin ? "spin" : "sleep", spin ? i : i - nspin);
+		ls->t[ls->n] = ethread_start(eng, name, SUBSYS_ENGINE, i % eng->cpu.count,
+					     spin ? load_spin_main : load_sleep_main, NULL, err, errlen);
+		if (!ls->t[ls->n]) {
+			load_stop(eng);
+			return -1;
+		}
+		ls->n++;
+	}
+	return 0;
+}
+
+static void load_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
+{
+	(void)eng;
+	(void)snap;
+	(void)now_ns; /* its threads appear in the thread table; no section of its own */
+}
+
+const struct subsys_ops load_ops = {
+	.name = "load",
+	.id = SUBSYS_ENGINE,
+	.start = load_start,
+	.stop = load_stop,
+	.sample = load_sample,
+};

@@ -1,0 +1,120 @@
+/* sampler.c: each refresh, deltas of every counter into one snapshot. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "xalloc.h"
+
+static void sampler_cpus(struct engine *eng, struct snapshot *snap, const uint64_t *busy,
+			 uint64_t dt)
+{
+	struct cpu_model *m = &eng->cpu;
+
+	if (snap->ncpus != m->count) {
+		free(snap->cpus);
+		snap->cpus = xcalloc((size_t)(m->count ? m->count : 1), sizeof(*snap->cpus));
+		snap->ncpus = m->count;
+	}
+	for (int i = 0; i < m->count; i++) {
+		struct snap_cpu *c = &snap->cpus[i];
+		c->id = i;
+		c->node = m->cpus[i].node;
+		c->llc = m->cpus[i].llc;
+		c->online = atomic_load_explicit(&m->cpus[i].online, memory_order_relaxed);
+		c->load_pct = dt ? 100.0 * (double)busy[i] / (double)dt : 0;
+		if (c->load_pct > 100.0)
+			c->load_pct = 100.0;
+		c->freq_mhz = atomic_load_explicit(&m->cpus[i].freq_mhz, memory_order_relaxed);
+	}
+	snap->governor = atomic_load_explicit(&m->governor, memory_order_acquire);
+	snap->governor_emulated = m->emulated;
+}
+
+/* Threads and their CPU% from each thread's CPU clock; returns their CPU ns in the interval. */
+static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint64_t now,
+				uint64_t *busy)
+{
+	uint64_t engine_cpu = 0;
+
+	pthread_mutex_lock(&eng->threads.lock);
+	if (snap->threads_cap < eng->threads.count) {
+		snap->threads_cap = eng->threads.count + 16;
+		snap->threads = xreallocarray(snap->threads, snap->threads_cap, sizeof(*snap->threads));
+	}
+	snap->nthreads = 0;
+	for (struct ethread *t = eng->threads.head; t; t = t->next) {
+		struct snap_thread *st = &snap->threads[snap->nthreads++];
+		uint64_t c = clock_cpu_ns(t->cpu_clock);
+		uint64_t dc = c >= t->smp_cpu_ns ? c - t->smp_cpu_ns : 0;
+		uint64_t dw = now - t->smp_mono_ns;
+
+		st->tid = t->tid;
+		memcpy(st->name, t->name, sizeof(st->name));
+		st->subsys = t->subsys;
+		st->cpu_pct = dw ? 100.0 * (double)dc / (double)dw : 0;
+		st->cpu_ns = c;
+		st->state = atomic_load_explicit(&t->state, memory_order_relaxed);
+		st->emu_cpu = t->emu_cpu;
+		t->last_cpu_pct = st->cpu_pct;
+		t->smp_cpu_ns = c;
+		t->smp_mono_ns = now;
+		engine_cpu += dc;
+		if (t->emu_cpu >= 0 && t->emu_cpu < eng->cpu.count)
+			busy[t->emu_cpu] += dc;
+	}
+	pthread_mutex_unlock(&eng->threads.lock);
+	/* Newest first in the registry; list them oldest first (stable for the eye). */
+	for (size_t i = 0, j = snap->nthreads ? snap->nthreads - 1 : 0; i < j; i++, j--) {
+		struct snap_thread tmp = snap->threads[i];
+		snap->threads[i] = snap->threads[j];
+		snap->threads[j] = tmp;
+	}
+	return engine_cpu;
+}
+
+void engine_sample(struct engine *eng, struct snapshot *snap)
+{
+	uint64_t t0 = clock_mono_ns();
+	uint64_t now = t0;
+	uint64_t dt = now - eng->smp_prev_ns;
+	uint64_t *busy = xcalloc((size_t)(eng->cpu.count ? eng->cpu.count : 1), sizeof(*busy));
+	struct timespec wall, proc;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	snap->mono_ns = now;
+	snap->wall_ns = clock_ts_to_ns(&wall);
+	snap->uptime_s = (double)(now - eng->start_ns) / 1e9;
+	snap->interval_s = (double)dt / 1e9;
+	snap->backend = "engine";
+	snap->seq = ++eng->smp_seq;
+
+	uint64_t engine_cpu = sampler_threads(eng, snap, now, busy);
+	sampler_cpus(eng, snap, busy, dt);
+	free(busy);
+
+	for (int s = 0; s < SUBSYS_COUNT; s++) {
+		const struct subsys_ops *ops = engine_subsys_get(s);
+		if (ops && eng->subsys_on[s])
+			ops->sample(eng, snap, now);
+	}
+	snap->has_est = eng->subsys_on[SUBSYS_EST];
+	snap->has_pmd = eng->subsys_on[SUBSYS_PMD];
+	snap->has_blk = eng->subsys_on[SUBSYS_BLK];
+
+	for (int k = 0; k < K_COUNT; k++)
+		snap->knobs[k] = engine_knob(eng, k);
+	snap->nevents = event_copy_since(&eng->events, &eng->smp_event_seq, snap->events,
+					 SNAP_MAX_EVENTS);
+
+	/* The console's own CPU: the process minus the engine's threads. */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &proc);
+	uint64_t pcpu = clock_ts_to_ns(&proc);
+	uint64_t dp = pcpu - eng->smp_self_cpu_ns;
+	snap->self.cpu_pct = (dt && dp > engine_cpu) ? 100.0 * (double)(dp - engine_cpu) / (double)dt : 0;
+	if (eng->smp_self_cpu_ns == 0)
+		snap->self.cpu_pct = 0; /* first sample: no baseline */
+	eng->smp_self_cpu_ns = pcpu;
+	eng->smp_prev_ns = now;
+	snap->self.sample_us = (clock_mono_ns() - t0) / NS_PER_US;
+}

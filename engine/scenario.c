@@ -1,0 +1,163 @@
+/* scenario.c: built-in scenarios and the scenario file parser. */
+#include "scenario.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine.h"
+#include "xalloc.h"
+
+#define SCENARIO_MAX_DEPTH 4   /* "scenario = X" nesting */
+#define SCENARIO_MAX_BYTES (1 << 20)
+
+const struct scenario scenario_table[] = {
+	{ "default", "all three subsystems at light load, so the console has something to show",
+	  "est.enabled = on\nest.count = 2000\nest.cpus = 16\n"
+	  "pmd.enabled = on\npmd.count = 1\ngen.rate_pps = 20000\npmd.maxsleep_us = 500\n"
+	  "blk.enabled = on\nblk.submitters = 2\nblk.iodepth = 4\n" },
+	{ "idle", "nothing running: the engine's own threads only (a baseline)", "" },
+	{ "est-large", "estimators only, many of them over many emulated CPUs",
+	  "est.enabled = on\nest.count = 100000\nest.cpus = 128\n" },
+	{ "pmd-idle", "one PMD, no traffic: the CPU that sleeping saves",
+	  "pmd.enabled = on\npmd.count = 1\ngen.rate_pps = 0\npmd.maxsleep_us = 500\n" },
+	{ "pmd-light", "one PMD, low steady load",
+	  "pmd.enabled = on\npmd.count = 1\ngen.rate_pps = 10000\ngen.pattern = constant\n"
+	  "pmd.maxsleep_us = 500\n" },
+	{ "pmd-seed",
+	  "the OVS report's two-PMD chain (txonly -> PMD0 -> mac peer -> PMD1 -> drop) near ring capacity",
+	  "pmd.enabled = on\npmd.count = 2\ngen.rate_pps = 200000\npmd.maxsleep_us = 500\n" },
+	{ "blk-steer", "IO submitters on several emulated CPUs and LLCs, one interrupt CPU",
+	  "blk.enabled = on\nblk.submitters = 4\nblk.iodepth = 8\nblk.rq_affinity = 1\n" },
+};
+const size_t scenario_count = sizeof(scenario_table) / sizeof(scenario_table[0]);
+
+static const struct scenario *scenario_find(const char *name)
+{
+	for (size_t i = 0; i < scenario_count; i++)
+		if (strcmp(scenario_table[i].name, name) == 0)
+			return &scenario_table[i];
+	return NULL;
+}
+
+static char *scenario_trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+static int scenario_names(char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < scenario_count && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					scenario_table[i].name);
+	return 0;
+}
+
+static int scenario_apply_file(struct engine *eng, const char *path, int depth, char *err,
+			       size_t errlen);
+
+static int scenario_apply_named(struct engine *eng, const char *name, int depth, char *err,
+				size_t errlen)
+{
+	const struct scenario *sc = scenario_find(name);
+	struct stat st;
+
+	if (depth > SCENARIO_MAX_DEPTH) {
+		snprintf(err, errlen, "scenario %s: scenarios nest too deeply", name);
+		return KNOB_ERR_USAGE;
+	}
+	if (sc && !strchr(name, '/'))
+		return scenario_apply_text(eng, sc->name, sc->text, depth, err, errlen);
+	if (strchr(name, '/') || stat(name, &st) == 0)
+		return scenario_apply_file(eng, name, depth, err, errlen);
+	char names[512];
+	scenario_names(names, sizeof(names));
+	snprintf(err, errlen, "unknown scenario '%s' (valid: %s, or a file path)", name, names);
+	return KNOB_ERR_USAGE;
+}
+
+int scenario_apply_text(struct engine *eng, const char *origin, const char *text, int depth,
+			char *err, size_t errlen)
+{
+	char *copy = xstrdup(text), *save = NULL, *line;
+	int lineno = 0, rc = 0;
+	char msg[512];
+
+	/* strtok_r would skip empty lines and lose the numbering: split by hand. */
+	for (line = copy; line && rc == 0; line = save) {
+		char *nl = strchr(line, '\n');
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char *s = scenario_trim(line);
+		if (!*s)
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(err, errlen, "%s:%d: expected 'knob = value', got '%.60s'", origin,
+				 lineno, s);
+			rc = KNOB_ERR_USAGE;
+			break;
+		}
+		*eq = '\0';
+		char *key = scenario_trim(s), *val = scenario_trim(eq + 1);
+		if (strcmp(key, "scenario") == 0) {
+			rc = scenario_apply_named(eng, val, depth + 1, msg, sizeof(msg));
+		} else {
+			char assign[512];
+			snprintf(assign, sizeof(assign), "%s=%s", key, val);
+			rc = engine_knob_assign(eng, assign, msg, sizeof(msg));
+		}
+		if (rc != 0)
+			snprintf(err, errlen, "%s:%d: %s", origin, lineno, msg);
+	}
+	free(copy);
+	return rc;
+}
+
+static int scenario_apply_file(struct engine *eng, const char *path, int depth, char *err,
+			       size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "scenario %s: %s", path, strerror(errno));
+		return KNOB_ERR_USAGE;
+	}
+	char *buf = xmalloc(SCENARIO_MAX_BYTES + 1);
+	size_t n = fread(buf, 1, SCENARIO_MAX_BYTES + 1, f);
+	int rerr = ferror(f);
+	fclose(f);
+	if (rerr || n > SCENARIO_MAX_BYTES) {
+		snprintf(err, errlen, "scenario %s: %s", path,
+			 rerr ? "read error" : "larger than 1 MiB");
+		free(buf);
+		return KNOB_ERR_USAGE;
+	}
+	if (memchr(buf, '\0', n)) {
+		snprintf(err, errlen, "scenario %s: not a text file (NUL byte)", path);
+		free(buf);
+		return KNOB_ERR_USAGE;
+	}
+	buf[n] = '\0';
+	int rc = scenario_apply_text(eng, path, buf, depth, err, errlen);
+	free(buf);
+	return rc;
+}
+
+int scenario_apply(struct engine *eng, const char *name_or_path, char *err, size_t errlen)
+{
+	return scenario_apply_named(eng, name_or_path, 0, err, errlen);
+}

@@ -1,0 +1,76 @@
+/* snapshot.h: one refresh worth of measurements; the tui and the batch writer render it. */
+#ifndef TT_SNAPSHOT_H
+#define TT_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "blk_snap.h"
+#include "est_snap.h"
+#include "event.h"
+#include "knob.h"
+#include "pmd_snap.h"
+#include "subsys.h"
+
+struct snap_cpu {
+	int id, node, llc;
+	bool online;
+	double load_pct;   /* busy time of its threads / interval */
+	uint32_t freq_mhz; /* emulated, or the host's current frequency */
+};
+
+struct snap_thread {
+	pid_t tid;
+	char name[16];
+	enum subsys subsys;
+	double cpu_pct;     /* of one core, from the thread's CPU clock */
+	uint64_t cpu_ns;    /* total CPU time so far */
+	int state;          /* enum ethread_state */
+	int emu_cpu;
+};
+
+struct snap_self {
+	double cpu_pct;      /* the whole console process except engine threads */
+	uint64_t sample_us;  /* time to take this snapshot */
+	uint64_t render_us;  /* time to render the previous frame or line */
+	uint64_t tty_bytes;  /* bytes written to the terminal in the interval (0 in batch) */
+	double tty_bytes_per_s;
+};
+
+#define SNAP_MAX_EVENTS 64
+
+struct snapshot {
+	uint64_t mono_ns;     /* when it was taken */
+	uint64_t wall_ns;     /* CLOCK_REALTIME of the same moment */
+	double uptime_s;      /* since engine start */
+	double interval_s;    /* since the previous snapshot */
+	const char *backend;  /* "engine" or "host" */
+	uint64_t seq;         /* 1, 2, ... */
+
+	int governor;         /* enum cpu_governor */
+	bool governor_emulated;
+	int ncpus;
+	struct snap_cpu *cpus;
+
+	size_t nthreads, threads_cap;
+	struct snap_thread *threads;
+
+	bool has_est, has_pmd, has_blk;
+	struct est_snap est;
+	struct pmd_snap pmd;
+	struct blk_snap blk;
+
+	int64_t knobs[K_COUNT];
+
+	size_t nevents;
+	struct event events[SNAP_MAX_EVENTS]; /* new since the previous snapshot */
+
+	struct snap_self self;
+};
+
+struct snapshot *snapshot_new(void);
+void snapshot_free(struct snapshot *s);
+
+#endif

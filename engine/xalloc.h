@@ -1,0 +1,15 @@
+/* xalloc.h: allocation that never returns NULL (failure is fatal, STYLE.md). */
+#ifndef TT_XALLOC_H
+#define TT_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+/* Memory aligned to align (a power of two, >= sizeof(void *)); free with free(). */
+void *xaligned_alloc(size_t align, size_t size);
+
+#endif

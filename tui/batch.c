@@ -1,0 +1,65 @@
+/* batch.c: the batch writer loop: sample, render one JSON line, flush, wait. */
+#include "batch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/clock.h"
+#include "sig.h"
+#include "snapjson.h"
+
+/* Sleep until deadline in short steps so a signal is seen within 50 ms. */
+static void batch_wait_until(uint64_t deadline)
+{
+	while (!sig_quit) {
+		uint64_t now = clock_mono_ns();
+		if (now >= deadline)
+			return;
+		uint64_t step = deadline - now;
+		if (step > 50 * NS_PER_MS)
+			step = 50 * NS_PER_MS;
+		clock_sleep_ns(step);
+	}
+}
+
+int batch_run(struct engine *eng, const struct options *o)
+{
+	struct snapshot *snap = snapshot_new();
+	uint64_t delay = (uint64_t)(o->delay_s * 1e9);
+	uint64_t first = (uint64_t)(BATCH_FIRST_INTERVAL_S * 1e9);
+	uint64_t next = clock_mono_ns() + (delay < first ? delay : first);
+	uint64_t render_us = 0;
+	int rc = 0;
+
+	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
+		batch_wait_until(next);
+		if (sig_quit)
+			break;
+		engine_sample(eng, snap);
+		snap->self.render_us = render_us;
+		uint64_t t0 = clock_mono_ns();
+		json_t *j = snapjson_build(snap);
+		char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
+		json_decref(j);
+		int bad = !line || fputs(line, stdout) == EOF || fputc('\n', stdout) == EOF ||
+			  fflush(stdout) == EOF;
+		free(line);
+		render_us = (clock_mono_ns() - t0) / NS_PER_US;
+		if (bad) {
+			/* The reader went away (EPIPE): that is how pipelines end, not an error. */
+			if (errno != EPIPE) {
+				fprintf(stderr, "tunetop: stdout: %s\n", strerror(errno));
+				rc = 1;
+			}
+			break;
+		}
+		next += delay;
+		uint64_t now = clock_mono_ns();
+		if (next < now)
+			next = now; /* a slow consumer: no burst of catch-up lines */
+	}
+	snapshot_free(snap);
+	return rc;
+}

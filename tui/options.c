@@ -1,0 +1,207 @@
+/* options.c: getopt_long parsing and validation of the command line. */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/xalloc.h"
+
+enum {
+	OPT_SET = 256,
+	OPT_SCENARIO,
+	OPT_BACKEND,
+	OPT_HOST,
+	OPT_THEME,
+	OPT_NO_COLOR,
+	OPT_ASCII,
+	OPT_MOUSE,
+	OPT_LIST_KNOBS,
+	OPT_LIST_THEMES,
+	OPT_LIST_SCENARIOS,
+};
+
+static const struct option long_opts[] = {
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "host", no_argument, NULL, OPT_HOST },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "mouse", no_argument, NULL, OPT_MOUSE },
+	{ "list-knobs", no_argument, NULL, OPT_LIST_KNOBS },
+	{ "list-themes", no_argument, NULL, OPT_LIST_THEMES },
+	{ "list-scenarios", no_argument, NULL, OPT_LIST_SCENARIOS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *out)
+{
+	fputs("Usage: tunetop [OPTIONS]                   interactive console on the embedded engine\n"
+	      "       tunetop -b [-n COUNT] [-d SECONDS]  batch: one JSON snapshot a line on stdout\n"
+	      "       tunetop experiment NAME [OPTIONS]   run an experiment, print a table\n"
+	      "\n"
+	      "  -d, --delay SECONDS      refresh / snapshot interval (0.05 to 3600, default 1)\n"
+	      "  -n, --iterations COUNT   stop after COUNT refreshes\n"
+	      "  -b, --batch              no curses; JSON Lines to stdout\n"
+	      "      --set KNOB=VALUE     set a knob at start (repeatable; see --list-knobs)\n"
+	      "      --scenario NAME|FILE starting knobs and workloads (see --list-scenarios)\n"
+	      "      --backend engine|host, --host   the embedded engine (default) or the live host\n"
+	      "      --theme NAME|PATH    colours (see --list-themes)\n"
+	      "      --no-color           monochrome (also when NO_COLOR is set)\n"
+	      "      --ascii              ASCII drawing only\n"
+	      "      --mouse              enable mouse clicks\n"
+	      "      --list-knobs, --list-themes, --list-scenarios\n"
+	      "  -h, --help               this text\n"
+	      "  -V, --version            version\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n",
+	      out);
+}
+
+int options_parse_delay(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !isfinite(v) || v < OPT_DELAY_MIN ||
+	    v > OPT_DELAY_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int options_parse_count(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v < 1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->delay_s = 1.0;
+	o->backend = "engine";
+	o->sets = xcalloc((size_t)argc + 1, sizeof(*o->sets));
+
+	if (argc > 1 && strcmp(argv[1], "experiment") == 0) {
+		if (argc < 3) {
+			snprintf(err, errlen, "experiment: missing NAME (see 'tunetop experiment --list')");
+			return 2;
+		}
+		o->action = ACT_EXPERIMENT;
+		o->experiment = argv[2];
+		o->exp_argc = argc - 2;
+		o->exp_argv = argv + 2;
+		return 0;
+	}
+
+	opterr = 0; /* our own messages, with the valid choices */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":d:n:bhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (options_parse_delay(optarg, &o->delay_s) != 0) {
+				snprintf(err, errlen,
+					 "-d: '%s' is not a delay in seconds (valid: %g to %g, decimals allowed)",
+					 optarg, OPT_DELAY_MIN, OPT_DELAY_MAX);
+				return 2;
+			}
+			break;
+		case 'n':
+			if (options_parse_count(optarg, &o->iterations) != 0) {
+				snprintf(err, errlen, "-n: '%s' is not a count (valid: a whole number >= 1)",
+					 optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case OPT_SET:
+			o->sets[o->nsets++] = optarg;
+			break;
+		case OPT_SCENARIO:
+			o->scenario = optarg;
+			break;
+		case OPT_BACKEND:
+			if (strcmp(optarg, "engine") != 0 && strcmp(optarg, "host") != 0) {
+				snprintf(err, errlen, "--backend: '%s' is not valid (valid: engine, host)",
+					 optarg);
+				return 2;
+			}
+			o->backend = optarg;
+			break;
+		case OPT_HOST:
+			o->backend = "host";
+			break;
+		case OPT_THEME:
+			o->theme = optarg;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case OPT_ASCII:
+			o->ascii = true;
+			break;
+		case OPT_MOUSE:
+			o->mouse = true;
+			break;
+		case OPT_LIST_KNOBS:
+			o->action = ACT_LIST_KNOBS;
+			break;
+		case OPT_LIST_THEMES:
+			o->action = ACT_LIST_THEMES;
+			break;
+		case OPT_LIST_SCENARIOS:
+			o->action = ACT_LIST_SCENARIOS;
+			break;
+		case 'h':
+			o->action = ACT_HELP;
+			break;
+		case 'V':
+			o->action = ACT_VERSION;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
+			return 2;
+		default:
+			if (optopt)
+				snprintf(err, errlen, "unknown option '-%c' (see --help)", optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+		return 2;
+	}
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		o->no_color = true;
+	return 0;
+}
+
+void options_free(struct options *o)
+{
+	free(o->sets);
+	o->sets = NULL;
+}

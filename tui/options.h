@@ -1,0 +1,51 @@
+/* options.h: the command line of INTERFACE.md, parsed into one struct. */
+#ifndef TT_OPTIONS_H
+#define TT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define TUNETOP_VERSION "0.1.0"
+
+enum opt_action {
+	ACT_RUN,
+	ACT_HELP,
+	ACT_VERSION,
+	ACT_LIST_KNOBS,
+	ACT_LIST_THEMES,
+	ACT_LIST_SCENARIOS,
+	ACT_EXPERIMENT,
+};
+
+struct options {
+	enum opt_action action;
+	double delay_s;        /* 0.05 .. 3600, default 1.0 */
+	long iterations;       /* 0 = forever */
+	bool batch;
+	const char **sets;     /* --set KNOB=VALUE, in order */
+	size_t nsets;
+	const char *scenario;  /* NULL: "default" */
+	const char *backend;   /* "engine" or "host" */
+	const char *theme;
+	bool no_color, ascii, mouse;
+	const char *experiment;  /* ACT_EXPERIMENT: its name */
+	int exp_argc;            /* and the arguments after it */
+	char **exp_argv;
+};
+
+#define OPT_DELAY_MIN 0.05
+#define OPT_DELAY_MAX 3600.0
+
+/*
+ * Parse argv. Returns 0, or 2 (a usage error) with the message in err.
+ * Validates numbers and ranges; knob names and values are checked later
+ * against the knob table (still usage errors).
+ */
+int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
+void options_free(struct options *o);
+void options_usage(FILE *out);
+/* Strict decimal parse for -d; -1 when not a number in range. */
+int options_parse_delay(const char *s, double *out);
+
+#endif

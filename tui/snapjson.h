@@ -1,0 +1,18 @@
+/* snapjson.h: a snapshot as one JSON object (schema 1, INTERFACE.md), via jansson. */
+#ifndef TT_SNAPJSON_H
+#define TT_SNAPJSON_H
+
+#include <jansson.h>
+
+#include "../engine/snapshot.h"
+
+#define SNAPJSON_SCHEMA 1
+
+/* A new object (json_decref it). Sections appear only when their subsystem runs. */
+json_t *snapjson_build(const struct snapshot *snap);
+/* "2026-11-30T05:05:28.123Z" */
+void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len);
+/* The knobs object alone: {"cpu.governor": "ondemand", "pmd.maxsleep_us": 500, ...}. */
+json_t *snapjson_knobs(const int64_t *values);
+
+#endif
