@@ -84,6 +84,7 @@ int engine_start(struct engine *eng, char *err, size_t errlen)
 		return -1;
 	eng->start_ns = clock_mono_ns();
 	eng->smp_prev_ns = eng->start_ns;
+	eng->smp_self_cpu_ns = clock_thread_ns(); /* the control thread's first baseline */
 	eng->running = true;
 
 	if (eng->cpu.emulated) {

@@ -40,8 +40,7 @@ struct engine {
 	uint64_t smp_prev_ns;
 	uint64_t smp_event_seq;
 	uint64_t smp_seq;
-	uint64_t smp_self_cpu_ns;     /* process CPU time at the previous sample */
-	uint64_t smp_engine_cpu_ns;   /* engine threads' CPU at the previous sample */
+	uint64_t smp_self_cpu_ns;     /* control thread's CPU time at the previous sample */
 };
 
 /* Create with every knob at its default; nothing runs yet. */
@@ -73,6 +72,8 @@ void engine_stop(struct engine *eng);
 
 /* Take a snapshot: deltas since the previous call (sampler.c). Control thread only. */
 void engine_sample(struct engine *eng, struct snapshot *snap);
+/* CPU% of one core from a CPU-time delta over a wall-time delta (0 when no time passed). */
+double engine_cpu_pct(uint64_t cpu_ns, uint64_t wall_ns);
 
 /* The ops of subsystem s, or NULL. */
 const struct subsys_ops *engine_subsys_get(enum subsys s);

@@ -6,6 +6,13 @@
 #include "engine.h"
 #include "xalloc.h"
 
+double engine_cpu_pct(uint64_t cpu_ns, uint64_t wall_ns)
+{
+	/* Not clamped: a thread clock read a moment after the wall clock can show
+	 * 100.1%, and hiding that would hide a sampling-order bug too. */
+	return wall_ns ? 100.0 * (double)cpu_ns / (double)wall_ns : 0.0;
+}
+
 static void sampler_cpus(struct engine *eng, struct snapshot *snap, const uint64_t *busy,
 			 uint64_t dt)
 {
@@ -52,7 +59,7 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 		st->tid = t->tid;
 		memcpy(st->name, t->name, sizeof(st->name));
 		st->subsys = t->subsys;
-		st->cpu_pct = dw ? 100.0 * (double)dc / (double)dw : 0;
+		st->cpu_pct = engine_cpu_pct(dc, dw);
 		st->cpu_ns = c;
 		st->state = atomic_load_explicit(&t->state, memory_order_relaxed);
 		st->emu_cpu = t->emu_cpu;
@@ -79,7 +86,7 @@ void engine_sample(struct engine *eng, struct snapshot *snap)
 	uint64_t now = t0;
 	uint64_t dt = now - eng->smp_prev_ns;
 	uint64_t *busy = xcalloc((size_t)(eng->cpu.count ? eng->cpu.count : 1), sizeof(*busy));
-	struct timespec wall, proc;
+	struct timespec wall;
 
 	clock_gettime(CLOCK_REALTIME, &wall);
 	snap->mono_ns = now;
@@ -89,7 +96,7 @@ void engine_sample(struct engine *eng, struct snapshot *snap)
 	snap->backend = "engine";
 	snap->seq = ++eng->smp_seq;
 
-	uint64_t engine_cpu = sampler_threads(eng, snap, now, busy);
+	sampler_threads(eng, snap, now, busy);
 	sampler_cpus(eng, snap, busy, dt);
 	free(busy);
 
@@ -107,14 +114,12 @@ void engine_sample(struct engine *eng, struct snapshot *snap)
 	snap->nevents = event_copy_since(&eng->events, &eng->smp_event_seq, snap->events,
 					 SNAP_MAX_EVENTS);
 
-	/* The console's own CPU: the process minus the engine's threads. */
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &proc);
-	uint64_t pcpu = clock_ts_to_ns(&proc);
-	uint64_t dp = pcpu - eng->smp_self_cpu_ns;
-	snap->self.cpu_pct = (dt && dp > engine_cpu) ? 100.0 * (double)(dp - engine_cpu) / (double)dt : 0;
-	if (eng->smp_self_cpu_ns == 0)
-		snap->self.cpu_pct = 0; /* first sample: no baseline */
-	eng->smp_self_cpu_ns = pcpu;
+	/* The console's own CPU is the control thread's: it samples, renders and
+	 * writes; engine threads are listed on their own. */
+	uint64_t self_cpu = clock_thread_ns();
+	uint64_t dself = self_cpu - eng->smp_self_cpu_ns;
+	snap->self.cpu_pct = engine_cpu_pct(dself, dt);
+	eng->smp_self_cpu_ns = self_cpu;
 	eng->smp_prev_ns = now;
 	snap->self.sample_us = (clock_mono_ns() - t0) / NS_PER_US;
 }

@@ -1,0 +1,12 @@
+# assert.sh: tiny assertion helpers for shell tests (sourced). Counts and reports.
+_tt_pass=0
+_tt_fail=0
+ok() { _tt_pass=$((_tt_pass + 1)); echo "ok   $*"; }
+bad() { _tt_fail=$((_tt_fail + 1)); echo "FAIL $*"; }
+# check "description" command args...: passes when the command succeeds.
+check() { local d=$1; shift; if "$@" >/dev/null 2>&1; then ok "$d"; else bad "$d"; fi; }
+finish() {
+	echo "$_tt_pass passed, $_tt_fail failed"
+	[ "$_tt_fail" -eq 0 ] && [ "$_tt_pass" -gt 0 ]
+	exit $?
+}

@@ -1,0 +1,88 @@
+/* test_engine_lifecycle.c: start/stop the engine 100 times; no thread or memory left behind. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "../../engine/engine.h"
+#include "../../engine/scenario.h"
+
+static int count_tasks(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void test_start_stop_100(void **state)
+{
+	char err[512];
+	int base = count_tasks();
+	(void)state;
+
+	for (int i = 0; i < 100; i++) {
+		struct engine *eng = engine_new();
+		/* The default scenario (every subsystem) kept small so 100 rounds stay quick. */
+		assert_int_equal(scenario_apply(eng, "default", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "est.count=200", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "load.spin_threads=1", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "load.sleep_threads=1", err, sizeof(err)), 0);
+		assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+		assert_true(eng->threads.count >= 4);
+		if (i % 10 == 0) {
+			struct snapshot *s = snapshot_new();
+			engine_sample(eng, s);
+			assert_int_equal(s->nthreads, eng->threads.count);
+			snapshot_free(s);
+		}
+		engine_stop(eng);
+		assert_int_equal(eng->threads.count, 0);
+		engine_free(eng);
+		assert_int_equal(count_tasks(), base);
+	}
+}
+
+static void test_live_enable_disable(void **state)
+{
+	char err[512];
+	struct engine *eng = engine_new();
+	(void)state;
+	assert_int_equal(scenario_apply(eng, "idle", err, sizeof(err)), 0);
+	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+	unsigned idle_threads = eng->threads.count;
+	assert_int_equal(engine_knob_assign(eng, "load.spin_threads=2", err, sizeof(err)), 0);
+	assert_int_equal(eng->threads.count, idle_threads + 2);
+	assert_int_equal(engine_knob_assign(eng, "load.spin_threads=0", err, sizeof(err)), 0);
+	assert_int_equal(eng->threads.count, idle_threads);
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(engine_knob_assign(eng, "pmd.enabled=on", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "blk.enabled=on", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "est.enabled=on", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "est.enabled=off", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "blk.enabled=off", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "pmd.enabled=off", err, sizeof(err)), 0);
+		assert_int_equal(eng->threads.count, idle_threads);
+	}
+	/* Knob changes are logged as events. */
+	assert_true(event_count_kind(&eng->events, EV_KNOB) >= 18);
+	engine_free(eng);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_stop_100),
+		cmocka_unit_test(test_live_enable_disable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

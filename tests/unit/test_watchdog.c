@@ -1,0 +1,93 @@
+/* test_watchdog.c: a thread that stops beating raises exactly one hang event; IDLE is exempt. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../engine/clock.h"
+#include "../../engine/engine.h"
+
+static _Atomic int phase;
+
+/* Beats until phase 1, then stops beating in `target` state until phase 2. */
+static void stall_main(struct ethread *self)
+{
+	int target = (int)(intptr_t)self->arg;
+	while (atomic_load(&phase) == 0 && !ethread_should_stop(self)) {
+		ethread_beat(self);
+		clock_sleep_ns(NS_PER_MS);
+	}
+	ethread_set_state(self, target);
+	while (atomic_load(&phase) == 1 && !ethread_should_stop(self))
+		clock_sleep_ns(NS_PER_MS);
+	ethread_set_state(self, ETHREAD_RUN);
+	while (!ethread_should_stop(self)) {
+		ethread_beat(self);
+		clock_sleep_ns(NS_PER_MS);
+	}
+}
+
+static void run_stall(int state_while_stalled, uint64_t expect_hangs)
+{
+	char err[128];
+	struct engine *eng = engine_new();
+	uint64_t limit = (uint64_t)engine_knob(eng, K_ENGINE_WATCHDOG_MS) * NS_PER_MS;
+
+	atomic_store(&phase, 0);
+	struct ethread *t = ethread_start(eng, "stall", SUBSYS_ENGINE, 0, stall_main,
+					  (void *)(intptr_t)state_while_stalled, err, sizeof(err));
+	assert_non_null(t);
+	clock_sleep_ns(5 * NS_PER_MS);
+	uint64_t now = clock_mono_ns();
+	engine_watchdog_check(eng, now); /* arm */
+	atomic_store(&phase, 1);
+	clock_sleep_ns(5 * NS_PER_MS);
+	/* Observe the stalled beat, then let simulated time pass the limit twice. */
+	now = clock_mono_ns();
+	engine_watchdog_check(eng, now);
+	engine_watchdog_check(eng, now + limit / 2);
+	assert_int_equal(event_count_kind(&eng->events, EV_HANG), 0);
+	engine_watchdog_check(eng, now + limit + 1);
+	engine_watchdog_check(eng, now + 2 * limit);
+	engine_watchdog_check(eng, now + 3 * limit);
+	assert_int_equal(event_count_kind(&eng->events, EV_HANG), expect_hangs);
+
+	/* Progress re-arms: a second stall would be reported again, once. */
+	atomic_store(&phase, 2);
+	clock_sleep_ns(5 * NS_PER_MS);
+	engine_watchdog_check(eng, clock_mono_ns());
+	assert_int_equal(event_count_kind(&eng->events, EV_HANG), expect_hangs);
+
+	ethread_stop(t);
+	engine_free(eng);
+}
+
+static void test_run_stall_one_hang(void **state)
+{
+	(void)state;
+	run_stall(ETHREAD_RUN, 1);
+}
+
+static void test_wait_stall_one_hang(void **state)
+{
+	(void)state;
+	run_stall(ETHREAD_WAIT, 1);
+}
+
+static void test_idle_is_exempt(void **state)
+{
+	(void)state;
+	run_stall(ETHREAD_IDLE, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_stall_one_hang),
+		cmocka_unit_test(test_wait_stall_one_hang),
+		cmocka_unit_test(test_idle_is_exempt),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
