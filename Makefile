@@ -14,6 +14,7 @@ DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-d
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3
 DEB_TEST_PKGS := openssh-server openssh-client procps
 
+NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT       ?= -O2 -g
 CFLAGS    ?= $(OPT)
@@ -22,6 +23,9 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread $(WARN) -MMD -MP \
 LDLIBS    += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lcpupower -lm -pthread
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
+ifeq ($(WERROR),1)
+override CFLAGS += -Werror
+endif
 ifeq ($(SAN),asan)
 override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
@@ -88,19 +92,22 @@ test-deps:
 	@$(MAKE) --no-print-directory deps EXTRA_DEB="$(DEB_TEST_PKGS)"
 
 run: deps
-	@$(MAKE) --no-print-directory tunetop
+	@$(MAKE) --no-print-directory -j$(NPROC) tunetop
 	./tunetop
 
 check: test-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) tests
 	@$(MAKE) --no-print-directory check-only
 
 check-only: tests
 	@tests/run.sh $(BUILD) $(TESTS)
 
 asan: test-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build/asan SAN=asan tests
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=asan check-only
 
 tsan: test-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build/tsan SAN=tsan tests
 	@$(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan check-only
 
 bench: deps

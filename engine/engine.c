@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../backends/host.h"
 #include "clock.h"
 #include "xalloc.h"
 
@@ -82,6 +83,19 @@ int engine_start(struct engine *eng, char *err, size_t errlen)
 		return 0;
 	if (engine_cpu_build(eng, err, errlen) != 0)
 		return -1;
+	if (eng->host_backend) {
+		/* The live host: its threads and knobs, none of the engine's own. */
+		eng->host = host_open(err, errlen);
+		if (!eng->host) {
+			engine_cpu_free(eng);
+			return -1;
+		}
+		eng->start_ns = clock_mono_ns();
+		eng->smp_prev_ns = eng->start_ns;
+		eng->smp_self_cpu_ns = clock_thread_ns();
+		eng->running = true;
+		return 0;
+	}
 	eng->start_ns = clock_mono_ns();
 	eng->smp_prev_ns = eng->start_ns;
 	eng->smp_self_cpu_ns = clock_thread_ns(); /* the control thread's first baseline */
@@ -117,6 +131,10 @@ void engine_stop(struct engine *eng)
 	if (eng->gov_thread)
 		ethread_stop(eng->gov_thread);
 	eng->wd_thread = eng->gov_thread = NULL;
+	if (eng->host) {
+		host_close(eng->host);
+		eng->host = NULL;
+	}
 	engine_cpu_free(eng);
 	eng->running = false;
 }
@@ -160,9 +178,11 @@ int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *
 			 d->name);
 		return KNOB_ERR_RUNTIME;
 	}
+	if (eng->host && host_knob_apply(eng->host, id, v, err, errlen) != 0)
+		return KNOB_ERR_RUNTIME; /* the host refused: nothing changed */
 	/* Single writer (the control thread); readers see either value. */
 	atomic_store_explicit(&eng->knobs.v[id], v, memory_order_relaxed);
-	if (d->apply && eng->running && d->apply(eng, id, old, err, errlen) != 0) {
+	if (!eng->host && d->apply && eng->running && d->apply(eng, id, old, err, errlen) != 0) {
 		atomic_store_explicit(&eng->knobs.v[id], old, memory_order_relaxed);
 		event_add(&eng->events, EV_ERROR, "%s", err);
 		return KNOB_ERR_RUNTIME;

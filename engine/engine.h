@@ -17,6 +17,7 @@ struct est_state;
 struct pmd_state;
 struct blk_state;
 struct load_state;
+struct host_state;
 
 struct engine {
 	struct knob_values knobs;     /* single writer: the control thread */
@@ -24,6 +25,8 @@ struct engine {
 	struct ethread_registry threads;
 	struct event_log events;
 	bool running;                 /* control thread only */
+	bool host_backend;            /* --backend host: sample the live host, run no engine */
+	struct host_state *host;      /* open while running with host_backend */
 	uint64_t start_ns;
 
 	/* Subsystem state, owned by each subsystem's start/stop (control thread). */

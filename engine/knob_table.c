@@ -29,9 +29,9 @@ const struct knob_def knob_table[K_COUNT] = {
 		.help = "emulated CPUs sharing one last-level cache (0 = the host's layout)" },
 	[K_ENGINE_WATCHDOG_MS] = INT_KNOB("engine.watchdog_ms", "ms", 100, 600000, 2000,
 		SUBSYS_ENGINE, NULL, "a thread with no heartbeat for this long raises a hang event"),
-	[K_LOAD_SPIN_THREADS] = INT_KNOB("load.spin_threads", "threads", 0, 64, 0, SUBSYS_ENGINE,
+	[K_LOAD_SPIN_THREADS] = INT_KNOB("load.spin_threads", "threads", 0, 512, 0, SUBSYS_ENGINE,
 		engine_knob_apply, "reference threads that spin (about 100% of a core each)"),
-	[K_LOAD_SLEEP_THREADS] = INT_KNOB("load.sleep_threads", "threads", 0, 64, 0, SUBSYS_ENGINE,
+	[K_LOAD_SLEEP_THREADS] = INT_KNOB("load.sleep_threads", "threads", 0, 512, 0, SUBSYS_ENGINE,
 		engine_knob_apply, "reference threads that sleep (about 0% of a core each)"),
 
 	[K_EST_ENABLED] = BOOL_KNOB("est.enabled", 0, SUBSYS_EST, engine_knob_apply,

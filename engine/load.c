@@ -6,7 +6,7 @@
 #include "engine.h"
 #include "xalloc.h"
 
-#define LOAD_MAX_THREADS 128
+#define LOAD_MAX_THREADS 1024 /* two knobs of at most 512 each */
 
 struct load_state {
 	int n;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../backends/host.h"
 #include "clock.h"
 #include "engine.h"
 #include "xalloc.h"
@@ -96,18 +97,24 @@ void engine_sample(struct engine *eng, struct snapshot *snap)
 	snap->backend = "engine";
 	snap->seq = ++eng->smp_seq;
 
-	sampler_threads(eng, snap, now, busy);
-	sampler_cpus(eng, snap, busy, dt);
-	free(busy);
-
-	for (int s = 0; s < SUBSYS_COUNT; s++) {
-		const struct subsys_ops *ops = engine_subsys_get(s);
-		if (ops && eng->subsys_on[s])
-			ops->sample(eng, snap, now);
+	if (eng->host) {
+		snap->backend = "host";
+		snap->has_est = snap->has_pmd = snap->has_blk = false;
+		host_sample(eng->host, snap, now); /* may set sections it can fill */
+	} else {
+		sampler_threads(eng, snap, now, busy);
+		sampler_cpus(eng, snap, busy, dt);
+		for (int s = 0; s < SUBSYS_COUNT; s++) {
+			const struct subsys_ops *ops = engine_subsys_get(s);
+			if (ops && eng->subsys_on[s])
+				ops->sample(eng, snap, now);
+		}
+		snap->has_est = eng->subsys_on[SUBSYS_EST];
+		snap->has_pmd = eng->subsys_on[SUBSYS_PMD];
+		snap->has_blk = eng->subsys_on[SUBSYS_BLK];
+		snap->has_host = false;
 	}
-	snap->has_est = eng->subsys_on[SUBSYS_EST];
-	snap->has_pmd = eng->subsys_on[SUBSYS_PMD];
-	snap->has_blk = eng->subsys_on[SUBSYS_BLK];
+	free(busy);
 
 	for (int k = 0; k < K_COUNT; k++)
 		snap->knobs[k] = engine_knob(eng, k);

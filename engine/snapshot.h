@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../backends/host_snap.h"
 #include "blk_snap.h"
 #include "est_snap.h"
 #include "event.h"
@@ -57,10 +58,11 @@ struct snapshot {
 	size_t nthreads, threads_cap;
 	struct snap_thread *threads;
 
-	bool has_est, has_pmd, has_blk;
+	bool has_est, has_pmd, has_blk, has_host;
 	struct est_snap est;
 	struct pmd_snap pmd;
 	struct blk_snap blk;
+	struct host_snap host; /* --backend host */
 
 	int64_t knobs[K_COUNT];
 

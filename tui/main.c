@@ -27,23 +27,55 @@ static void main_list_scenarios(void)
 		printf("%-10s %s\n", scenario_table[i].name, scenario_table[i].summary);
 }
 
-/* Scenario, then --set in order; usage errors give 2, refusals 1. */
-static int main_configure(struct engine *eng, const struct options *o)
+static int main_exit_code(int knob_rc)
+{
+	return knob_rc == KNOB_ERR_USAGE ? 2 : 1;
+}
+
+static int main_scenario(struct engine *eng, const struct options *o)
 {
 	char err[512];
 	int rc = scenario_apply(eng, o->scenario ? o->scenario : "default", err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "tunetop: --scenario: %s\n", err);
-		return rc == KNOB_ERR_USAGE ? 2 : 1;
+		return main_exit_code(rc);
 	}
+	return 0;
+}
+
+/* --set in order; usage errors give 2, refusals (needs root, start-only) 1. */
+static int main_sets(struct engine *eng, const struct options *o)
+{
+	char err[512];
 	for (size_t i = 0; i < o->nsets; i++) {
-		rc = engine_knob_assign(eng, o->sets[i], err, sizeof(err));
+		int rc = engine_knob_assign(eng, o->sets[i], err, sizeof(err));
 		if (rc != 0) {
 			fprintf(stderr, "tunetop: --set: %s\n", err);
-			return rc == KNOB_ERR_USAGE ? 2 : 1;
+			return main_exit_code(rc);
 		}
 	}
 	return 0;
+}
+
+/*
+ * The engine takes its knobs before it starts (some are start-only); the host
+ * backend takes them after it opened, so each --set reaches the real knob.
+ */
+static int main_start(struct engine *eng, const struct options *o)
+{
+	char err[512];
+	int rc = main_scenario(eng, o);
+	if (rc == 0 && !eng->host_backend)
+		rc = main_sets(eng, o);
+	if (rc != 0)
+		return rc;
+	if (engine_start(eng, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: %s: %s\n", eng->host_backend ? "host" : "engine", err);
+		return 1;
+	}
+	if (eng->host_backend)
+		rc = main_sets(eng, o);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -79,16 +111,14 @@ int main(int argc, char **argv)
 	}
 
 	struct engine *eng = engine_new();
-	rc = main_configure(eng, &o);
-	if (rc == 0) {
-		sig_install();
-		if (engine_start(eng, err, sizeof(err)) != 0) {
-			fprintf(stderr, "tunetop: engine: %s\n", err);
-			rc = 1;
-		} else {
-			rc = o.batch ? batch_run(eng, &o) : screen_run(eng, &o);
-		}
-	}
+	eng->host_backend = strcmp(o.backend, "host") == 0;
+	/* The host has no engine workloads: start from the idle scenario unless told. */
+	if (eng->host_backend && !o.scenario)
+		o.scenario = "idle";
+	sig_install();
+	rc = main_start(eng, &o);
+	if (rc == 0)
+		rc = o.batch ? batch_run(eng, &o) : screen_run(eng, &o);
 	engine_free(eng);
 	options_free(&o);
 	return rc;

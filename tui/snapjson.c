@@ -194,6 +194,12 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 	return o;
 }
 
+static json_t *snapjson_host(const struct host_snap *h)
+{
+	return json_pack("{s:b, s:b, s:b}", "cpufreq", h->cpufreq, "taskstats", h->taskstats,
+			 "ovs", h->ovs);
+}
+
 json_t *snapjson_build(const struct snapshot *s)
 {
 	char when[40];
@@ -220,6 +226,8 @@ json_t *snapjson_build(const struct snapshot *s)
 		json_object_set_new(o, "pmd", snapjson_pmd(&s->pmd));
 	if (s->has_blk)
 		json_object_set_new(o, "blk", snapjson_blk(&s->blk));
+	if (s->has_host)
+		json_object_set_new(o, "host", snapjson_host(&s->host));
 	json_object_set_new(o, "knobs", snapjson_knobs(s->knobs));
 	json_object_set_new(o, "events", events);
 	json_object_set_new(o, "self",

@@ -1,0 +1,32 @@
+/* host.h: the live-host backend (`--backend host`): host threads, CPUs and knobs. */
+#ifndef TT_HOST_H
+#define TT_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../engine/knob.h"
+
+struct snapshot;
+struct host_state;
+
+/*
+ * Open the host sources (cpufreq via libcpupower, topology via libnuma, per-thread
+ * accounting and link counters via libnl-3, block sysfs, Open vSwitch's unixctl
+ * socket). Sources the host lacks are recorded as absent, not errors: the
+ * snapshot says which are present. Returns NULL with a message only when nothing
+ * at all can be read.
+ */
+struct host_state *host_open(char *err, size_t errlen);
+void host_close(struct host_state *h);
+/* Fill threads, cpus, governor and the host section (deltas since the last call). */
+void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns);
+/*
+ * Apply a knob to the host (cpu.governor, blk.rq_affinity, pmd.maxsleep_us, ...).
+ * Returns 0, or KNOB_ERR_RUNTIME with a message ("needs root", "no such device",
+ * "not available on the host backend").
+ */
+int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *err,
+		    size_t errlen);
+
+#endif

@@ -1,0 +1,91 @@
+/* bench_sampler.c: sampler cost per refresh per thread vs reading /proc/self/task/TID/stat. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../engine/clock.h"
+#include "../engine/engine.h"
+
+#define RUNS 9
+#define REFRESHES 200
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* What top and htop do per thread: open, read and parse utime+stime from stat. */
+static uint64_t proc_read_all(const pid_t *tids, size_t n)
+{
+	uint64_t sum = 0;
+	char path[64], buf[1024];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tids[i]);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		ssize_t r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (r <= 0)
+			continue;
+		buf[r] = '\0';
+		char *p = strrchr(buf, ')');
+		unsigned long ut = 0, st = 0;
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut,
+				&st) == 2)
+			sum += ut + st;
+	}
+	return sum;
+}
+
+int main(int argc, char **argv)
+{
+	int nthreads = argc > 1 ? atoi(argv[1]) : 64;
+	char err[256], set[64];
+	struct engine *eng = engine_new();
+	uint64_t smp[RUNS], prc[RUNS];
+	volatile uint64_t sink = 0;
+
+	engine_knob_assign(eng, "est.enabled=off", err, sizeof(err));
+	snprintf(set, sizeof(set), "load.sleep_threads=%d", nthreads);
+	if (engine_knob_assign(eng, set, err, sizeof(err)) != 0 ||
+	    engine_start(eng, err, sizeof(err)) != 0) {
+		fprintf(stderr, "bench_sampler: %s\n", err);
+		return 1;
+	}
+	struct snapshot *s = snapshot_new();
+	engine_sample(eng, s);
+	size_t n = s->nthreads;
+	pid_t *tids = calloc(n, sizeof(*tids));
+	for (size_t i = 0; i < n; i++)
+		tids[i] = s->threads[i].tid;
+
+	for (int r = 0; r < RUNS; r++) {
+		uint64_t t0 = clock_mono_ns();
+		for (int i = 0; i < REFRESHES; i++)
+			engine_sample(eng, s);
+		uint64_t t1 = clock_mono_ns();
+		for (int i = 0; i < REFRESHES; i++)
+			sink += proc_read_all(tids, n);
+		uint64_t t2 = clock_mono_ns();
+		smp[r] = (t1 - t0) / REFRESHES / n;
+		prc[r] = (t2 - t1) / REFRESHES / n;
+	}
+	qsort(smp, RUNS, sizeof(smp[0]), cmp_u64);
+	qsort(prc, RUNS, sizeof(prc[0]), cmp_u64);
+	printf("%-34s %8zu\n", "threads sampled", n);
+	printf("%-34s %8llu ns/thread (median of %d x %d refreshes)\n",
+	       "engine_sample (whole snapshot)", (unsigned long long)smp[RUNS / 2], RUNS, REFRESHES);
+	printf("%-34s %8llu ns/thread\n", "baseline: /proc/self/task/TID/stat",
+	       (unsigned long long)prc[RUNS / 2]);
+	printf("%-34s %8.2fx\n", "ratio (baseline / sampler)",
+	       (double)prc[RUNS / 2] / (double)(smp[RUNS / 2] ? smp[RUNS / 2] : 1));
+	(void)sink;
+	free(tids);
+	snapshot_free(s);
+	engine_free(eng);
+	return 0;
+}
