@@ -46,7 +46,7 @@ TEST_BIN  := $(TEST_SRC:%.c=$(BUILD)/%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests
+.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme
 
 all: tunetop
 
@@ -123,6 +123,9 @@ install: tunetop
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
+
+readme: tunetop
+	tools/readme_gen.py ./tunetop
 
 format:
 	clang-format -i $(wildcard engine/*.[ch] backends/*.[ch] tui/*.[ch] tests/*/*.[ch] bench/*.[ch])

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <cmocka.h>
@@ -11,15 +12,29 @@
 #include "../../engine/engine.h"
 #include "../../engine/scenario.h"
 
-static int count_tasks(void)
+/* Threads of this process; names them on stderr when asked, to say who was left. */
+static int count_tasks(bool print)
 {
 	int n = 0;
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
 	assert_non_null(d);
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		n++;
+		if (print) {
+			char path[300], comm[32] = "";
+			snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+			FILE *f = fopen(path, "r");
+			if (f) {
+				if (!fgets(comm, sizeof(comm), f))
+					comm[0] = '\0';
+				fclose(f);
+			}
+			fprintf(stderr, "task %s: %s", e->d_name, comm);
+		}
+	}
 	closedir(d);
 	return n;
 }
@@ -27,7 +42,7 @@ static int count_tasks(void)
 static void test_start_stop_100(void **state)
 {
 	char err[512];
-	int base = count_tasks();
+	int base = count_tasks(false);
 	(void)state;
 
 	for (int i = 0; i < 100; i++) {
@@ -48,7 +63,9 @@ static void test_start_stop_100(void **state)
 		engine_stop(eng);
 		assert_int_equal(eng->threads.count, 0);
 		engine_free(eng);
-		assert_int_equal(count_tasks(), base);
+		if (count_tasks(false) != base)
+			count_tasks(true);
+		assert_int_equal(count_tasks(false), base);
 	}
 }
 

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Regenerate the generated parts of README.md from the binary, so docs cannot drift.
+
+Usage: tools/readme_gen.py TUNETOP [--check]
+Replaces the text between <!-- BEGIN X --> and <!-- END X --> for X in KNOBS, SCENARIOS and
+JSON. With --check, exits 1 (printing a diff) when README.md is not up to date.
+"""
+import difflib
+import json
+import re
+import subprocess
+import sys
+
+tunetop = sys.argv[1]
+check = "--check" in sys.argv
+readme_path = __file__.rsplit("/tools/", 1)[0] + "/README.md"
+
+
+def run(*args):
+    return subprocess.run([tunetop, *args], capture_output=True, text=True, check=True,
+                          timeout=120).stdout
+
+
+def knobs_md():
+    rows = ["| knob | valid values | default | meaning |", "|---|---|---|---|"]
+    for line in run("--list-knobs").splitlines():
+        m = re.match(r"^(\S+)\s+(.*?)\s+default (\S+)\s+(.*)$", line)
+        if not m:
+            raise SystemExit(f"cannot parse --list-knobs line: {line!r}")
+        name, rng, default, hlp = m.groups()
+        rows.append(f"| `{name}` | {rng.replace('|', ', ')} | {default} | {hlp} |")
+    return "\n".join(rows)
+
+
+def scenarios_md():
+    rows = ["| scenario | what runs |", "|---|---|"]
+    for line in run("--list-scenarios").splitlines():
+        name, _, summary = line.partition(" ")
+        rows.append(f"| `{name}` | {summary.strip()} |")
+    return "\n".join(rows)
+
+
+def walk(v, path, out):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if path == "knobs":
+                out.setdefault("knobs.<knob>", set()).add("value (number, string or bool)")
+                continue
+            walk(x, f"{path}.{k}" if path else k, out)
+    elif isinstance(v, list):
+        if not v:
+            out.setdefault(path + "[]", set()).add("array")
+        for x in v:
+            walk(x, path + "[]", out)
+    else:
+        t = {bool: "bool", int: "integer", float: "number", str: "string"}.get(type(v), "null")
+        if t in ("integer", "number"):
+            t = "number"
+        out.setdefault(path, set()).add(t)
+
+
+def json_fields():
+    out = {}
+    # Long enough for the subsystems' first events (calibration, kthread starts).
+    for line in run("-b", "-n", "3", "-d", "0.5").splitlines():
+        walk(json.loads(line), "", out)
+    for f in ("time", "kind", "text"):
+        out.pop("events[]", None)
+        out.setdefault(f"events[].{f}", {"string"})
+    # Paths under an array that were also seen as the empty array itself.
+    for p in [p for p in out if p.endswith("[]") and any(q.startswith(p + ".") for q in out)]:
+        del out[p]
+    return out
+
+
+def json_md():
+    fields = json_fields()
+    rows = ["| field | type |", "|---|---|"]
+    for p in sorted(fields, key=lambda p: (p.split(".")[0] not in ("schema", "tool"), p)):
+        rows.append(f"| `{p}` | {', '.join(sorted(fields[p]))} |")
+    return "\n".join(rows)
+
+
+text = open(readme_path).read()
+new = text
+for name, gen in (("KNOBS", knobs_md), ("SCENARIOS", scenarios_md), ("JSON", json_md)):
+    pat = re.compile(rf"(<!-- BEGIN {name} [^>]*-->\n).*?(\n<!-- END {name} -->)", re.S)
+    if not pat.search(new):
+        raise SystemExit(f"README.md has no BEGIN/END {name} markers")
+    body = gen()
+    new = pat.sub(lambda m: m.group(1) + body + m.group(2), new)
+
+def json_check(text):
+    """The JSON table may not name a field the binary lacks, nor miss one it writes.
+
+    Runs differ in which arrays happen to be empty, so this compares sets, not text."""
+    m = re.search(r"<!-- BEGIN JSON [^>]*-->\n(.*?)\n<!-- END JSON -->", text, re.S)
+    documented = set(re.findall(r"^\| `([^`]+)` \|", m.group(1), re.M))
+    produced = json_fields()
+    problems = []
+    for p in produced:
+        if p.endswith("[]"):
+            if not any(d.startswith(p) for d in documented):
+                problems.append(f"written but not documented: {p}")
+        elif p not in documented:
+            problems.append(f"written but not documented: {p}")
+    for d in documented:
+        if d in produced:
+            continue
+        # An element field of an array that was empty in this run is not a drift.
+        parts = d.split("[]")
+        if len(parts) > 1 and parts[0] + "[]" in produced:
+            continue
+        problems.append(f"documented but not written: {d}")
+    return problems
+
+
+if check:
+    problems = json_check(text)
+    for name in ("KNOBS", "SCENARIOS"):
+        pat = re.compile(rf"<!-- BEGIN {name} [^>]*-->\n(.*?)\n<!-- END {name} -->", re.S)
+        if pat.search(text).group(1) != pat.search(new).group(1):
+            problems.append(f"the {name} table differs from the binary")
+    for p in problems:
+        print(p)
+    if problems:
+        print("README.md is out of date: run `make readme`")
+        sys.exit(1)
+    print("README.md generated parts are up to date")
+else:
+    open(readme_path, "w").write(new)

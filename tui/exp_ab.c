@@ -1,0 +1,201 @@
+/* exp_ab.c: A/B passes: alternate a knob's values live over N passes, as the seeds did. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/xalloc.h"
+#include "exp_metric.h"
+#include "exp_stats.h"
+#include "experiment.h"
+#include "sig.h"
+
+#define AB_MAX_METRICS 16
+#define AB_MAX_PASSES 1000
+
+/* Metrics when none are named: what each seed compared. */
+static const char *const ab_default_blk[] = { "blk.iops", "blk.lat_us.p99", "blk.ipis_per_s",
+					      NULL };
+static const char *const ab_default_pmd[] = { "pmd.drop_pct", "pmd.threads[*].cpu_pct",
+					      "pmd.threads[avg].sleep_iter_pct", NULL };
+static const char *const ab_default_est[] = { "est.tick_ns.avg", "est.cpu_pct",
+					      "est.chain_max", NULL };
+
+static const char *const *ab_defaults(enum subsys owner)
+{
+	switch (owner) {
+	case SUBSYS_BLK:
+		return ab_default_blk;
+	case SUBSYS_PMD:
+		return ab_default_pmd;
+	default:
+		return ab_default_est;
+	}
+}
+
+static const char *ab_default_scenario(enum subsys owner)
+{
+	switch (owner) {
+	case SUBSYS_BLK:
+		return "blk-steer";
+	case SUBSYS_PMD:
+		return "pmd-light";
+	default:
+		return "default";
+	}
+}
+
+int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
+{
+	struct exp_common c = *c0;
+	const char *knob = NULL, *values_list = NULL;
+	const char *metrics[AB_MAX_METRICS], *values[EXP_MAX_LIST];
+	size_t nmetrics = 0, nvalues;
+	double passes_d = 10;
+	char *values_copy, err[512];
+	int rc = 0;
+
+	for (int i = 0; i < argc; i++) {
+		if (i + 1 < argc && strcmp(argv[i], "--knob") == 0) {
+			knob = argv[++i];
+		} else if (i + 1 < argc && strcmp(argv[i], "--values") == 0) {
+			values_list = argv[++i];
+		} else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
+			if (exp_parse_double("--passes", argv[++i], 2, AB_MAX_PASSES, &passes_d))
+				return 2;
+		} else if (i + 1 < argc && strcmp(argv[i], "--metric") == 0) {
+			if (nmetrics == AB_MAX_METRICS) {
+				fprintf(stderr, "tunetop: experiment ab: at most %d metrics\n",
+					AB_MAX_METRICS);
+				return 2;
+			}
+			metrics[nmetrics++] = argv[++i];
+		} else {
+			fprintf(stderr,
+				"tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, --values "
+				"A,B[,...], --passes N, --metric PATH and the common options)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	int id = knob ? knob_find(knob) : -1;
+	if (id < 0 || !values_list) {
+		fprintf(stderr, "tunetop: experiment ab: needs --knob KNOB (see --list-knobs) and "
+				"--values A,B[,...]%s%s%s\n",
+			knob && id < 0 ? " ('" : "", knob && id < 0 ? knob : "",
+			knob && id < 0 ? "' is not a knob)" : "");
+		return 2;
+	}
+	nvalues = exp_split_list(values_list, &values_copy, values, EXP_MAX_LIST);
+	for (size_t v = 0; v < nvalues; v++) {
+		int64_t parsed;
+		if (knob_parse(id, values[v], &parsed, err, sizeof(err)) != 0) {
+			fprintf(stderr, "tunetop: experiment ab: --values: %s\n", err);
+			free(values_copy);
+			return 2;
+		}
+	}
+	if (nvalues < 2) {
+		fprintf(stderr, "tunetop: experiment ab: --values needs at least two values\n");
+		free(values_copy);
+		return 2;
+	}
+	if (nmetrics == 0)
+		for (const char *const *d = ab_defaults(knob_table[id].owner); *d; d++)
+			metrics[nmetrics++] = *d;
+	if (!c.scenario)
+		c.scenario = ab_default_scenario(knob_table[id].owner);
+	size_t passes = (size_t)passes_d;
+
+	struct engine *eng = exp_engine(&c, NULL, 0, err, sizeof(err), &rc);
+	if (!eng) {
+		fprintf(stderr, "tunetop: experiment ab: %s\n", err);
+		free(values_copy);
+		return rc;
+	}
+	/* samples[metric][value][pass] */
+	double *samples = xcalloc(nmetrics * nvalues * passes, sizeof(double));
+	bool *missing = xcalloc(nmetrics, sizeof(bool));
+	size_t done = 0;
+	for (size_t p = 0; p < passes && rc == 0 && !sig_quit; p++) {
+		for (size_t v = 0; v < nvalues && rc == 0; v++) {
+			if (engine_knob_set(eng, id, values[v], err, sizeof(err)) != 0) {
+				fprintf(stderr, "tunetop: experiment ab: %s\n", err);
+				rc = 1;
+				break;
+			}
+			json_t *snap = exp_window(eng, c.warmup, c.seconds);
+			for (size_t m = 0; m < nmetrics; m++) {
+				double x = 0;
+				if (exp_metric(snap, metrics[m], &x) != 0)
+					missing[m] = true;
+				samples[(m * nvalues + v) * passes + p] = x;
+			}
+			json_decref(snap);
+		}
+		if (rc == 0 && !sig_quit)
+			done = p + 1;
+		if (!c.json) {
+			fprintf(stderr, "\rpass %zu/%zu", p + 1, passes);
+			fflush(stderr);
+		}
+	}
+	if (!c.json)
+		fprintf(stderr, "\n");
+	engine_free(eng);
+
+	json_t *jm = json_array();
+	for (size_t m = 0; m < nmetrics && rc == 0; m++) {
+		struct exp_summary sum[EXP_MAX_LIST];
+		json_t *jv = json_array();
+		if (!c.json)
+			printf("\n%s%s (%zu passes of %.1f s)\n%-12s %12s %12s %12s %12s\n", metrics[m],
+			       missing[m] ? " [not in the snapshot: is its subsystem running?]" : "",
+			       done, c.seconds, knob, "MIN", "AVG", "MAX", "Dev");
+		for (size_t v = 0; v < nvalues; v++) {
+			char a[32], b[32], cc[32], d[32];
+			exp_summarize(&samples[(m * nvalues + v) * passes], done, &sum[v]);
+			exp_fmt(a, sizeof(a), sum[v].min);
+			exp_fmt(b, sizeof(b), sum[v].avg);
+			exp_fmt(cc, sizeof(cc), sum[v].max);
+			exp_fmt(d, sizeof(d), sum[v].dev);
+			if (!c.json)
+				printf("%-12s %12s %12s %12s %12s\n", values[v], a, b, cc, d);
+			json_array_append_new(jv, json_pack("{s:s, s:f, s:f, s:f, s:f}", "value",
+							    values[v], "min", sum[v].min, "avg",
+							    sum[v].avg, "max", sum[v].max, "dev",
+							    sum[v].dev));
+		}
+		json_t *tests = json_array();
+		for (size_t v = 1; v < nvalues; v++) {
+			double t, df, pv;
+			if (exp_welch(&sum[0], &sum[v], &t, &df, &pv) != 0)
+				continue;
+			if (!c.json)
+				printf("  %s vs %s: Welch t=%.2f df=%.1f p=%.3g -> %s at 5%%\n",
+				       values[0], values[v], t, df, pv,
+				       pv < 0.05 ? "significant" : "not significant");
+			json_array_append_new(tests, json_pack("{s:s, s:s, s:f, s:f, s:f, s:b}", "a",
+							       values[0], "b", values[v], "t",
+							       isfinite(t) ? t : 1e300, "df", df, "p", pv,
+							       "significant", pv < 0.05));
+		}
+		json_array_append_new(jm, json_pack("{s:s, s:b, s:o, s:o}", "metric", metrics[m],
+						    "present", !missing[m], "values", jv, "welch",
+						    tests));
+	}
+	if (c.json && rc == 0) {
+		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o}", "experiment", "ab", "knob",
+				      knob, "scenario", c.scenario, "passes", (int)done, "seconds",
+				      c.seconds, "metrics", jm);
+		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+		printf("\n");
+		json_decref(o);
+	} else {
+		json_decref(jm);
+	}
+	free(samples);
+	free(missing);
+	free(values_copy);
+	return rc;
+}

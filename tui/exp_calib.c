@@ -1,0 +1,158 @@
+/* exp_calib.c: calibration stability: recalibrate N times per governor (spec/estimator.md 7). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/clock.h"
+#include "../engine/xalloc.h"
+#include "exp_metric.h"
+#include "experiment.h"
+#include "sig.h"
+#include "snapjson.h"
+
+#define CALIB_MAX_RUNS 1000
+#define CALIB_WAIT_S 20.0 /* one calibration takes >= 60 ms; give a loaded machine room */
+
+/* Wait until the calibration count passes `after`; returns the snapshot JSON or NULL. */
+static json_t *calib_wait(struct engine *eng, double after)
+{
+	struct snapshot *snap = snapshot_new();
+	uint64_t end = clock_mono_ns() + (uint64_t)(CALIB_WAIT_S * 1e9);
+	json_t *j = NULL;
+
+	while (!sig_quit && clock_mono_ns() < end) {
+		clock_sleep_ns(20 * NS_PER_MS);
+		engine_sample(eng, snap);
+		j = snapjson_build(snap);
+		double count = 0;
+		if (exp_metric(j, "est.calibration.count", &count) == 0 && count > after)
+			break;
+		json_decref(j);
+		j = NULL;
+	}
+	snapshot_free(snap);
+	return j;
+}
+
+int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
+{
+	struct exp_common c = *c0;
+	const char *gov_list = "performance,ondemand", *govs[EXP_MAX_LIST];
+	double runs_d = 10;
+	char *gov_copy, err[512];
+	int rc = 0;
+
+	if (!c.scenario)
+		c.scenario = "est-only";
+	for (int i = 0; i < argc; i++) {
+		if (i + 1 < argc && strcmp(argv[i], "--governors") == 0) {
+			gov_list = argv[++i];
+		} else if (i + 1 < argc && strcmp(argv[i], "--runs") == 0) {
+			if (exp_parse_double("--runs", argv[++i], 1, CALIB_MAX_RUNS, &runs_d))
+				return 2;
+		} else {
+			fprintf(stderr,
+				"tunetop: experiment calib: unknown option '%s' (valid: --governors LIST, "
+				"--runs N and the common options)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	size_t ngov = exp_split_list(gov_list, &gov_copy, govs, EXP_MAX_LIST);
+	for (size_t g = 0; g < ngov; g++) {
+		if (cpu_governor_parse(govs[g]) < 0) {
+			fprintf(stderr, "tunetop: experiment calib: --governors: '%s' is not valid "
+					"(valid: performance, powersave, ondemand, schedutil)\n",
+				govs[g]);
+			free(gov_copy);
+			return 2;
+		}
+	}
+	size_t runs = (size_t)runs_d;
+	json_t *jg = json_array();
+	for (size_t g = 0; g < ngov && rc == 0 && !sig_quit; g++) {
+		char set_gov[64];
+		const char *extra[] = { set_gov };
+		snprintf(set_gov, sizeof(set_gov), "cpu.governor=%s", govs[g]);
+		struct engine *eng = exp_engine(&c, extra, 1, err, sizeof(err), &rc);
+		if (!eng) {
+			fprintf(stderr, "tunetop: experiment calib: %s\n", err);
+			break;
+		}
+		int *chain = xcalloc(runs, sizeof(int));
+		double *single = xcalloc(runs, sizeof(double));
+		size_t got = 0;
+		json_t *j = calib_wait(eng, 0); /* the calibration at start */
+		double count = 0;
+		for (size_t r = 0; r < runs && j && !sig_quit; r++) {
+			double cm = 0, se = 0;
+			exp_metric(j, "est.calibration.count", &count);
+			exp_metric(j, "est.calibration.chain_max", &cm);
+			exp_metric(j, "est.calibration.single_est_ns", &se);
+			chain[got] = (int)cm;
+			single[got++] = se;
+			json_decref(j);
+			j = NULL;
+			if (r + 1 < runs) {
+				engine_knob_set_value(eng, K_EST_RECALIBRATE, 1, err, sizeof(err));
+				j = calib_wait(eng, count);
+			}
+		}
+		json_decref(j);
+		/* The tick time that chain_max gives, measured after the last run. */
+		json_t *w = exp_window(eng, c.warmup, c.seconds);
+		double tick_avg = 0, tick_max = 0, cpu = 0;
+		exp_metric(w, "est.tick_ns.avg", &tick_avg);
+		exp_metric(w, "est.tick_ns.max", &tick_max);
+		exp_metric(w, "est.cpu_pct", &cpu);
+		json_decref(w);
+		engine_free(eng);
+
+		if (got < runs)
+			fprintf(stderr, "tunetop: experiment calib: %s: %zu of %zu calibrations seen\n",
+				govs[g], got, runs);
+		json_t *hist = json_object();
+		if (!c.json)
+			printf("%s: %zu calibrations\n  chain_max histogram:", govs[g], got);
+		for (size_t i = 0; i < got; i++) {
+			char key[16];
+			snprintf(key, sizeof(key), "%d", chain[i]);
+			json_t *cur = json_object_get(hist, key);
+			json_object_set_new(hist, key,
+					    json_integer(cur ? json_integer_value(cur) + 1 : 1));
+		}
+		const char *key;
+		json_t *val;
+		json_object_foreach(hist, key, val)
+		{
+			if (!c.json)
+				printf(" %s x%lld", key, (long long)json_integer_value(val));
+		}
+		if (!c.json)
+			printf("\n  single est (min over runs) %.0f ns; tick time avg %.0f us, max %.0f us; "
+			       "est CPU %.1f%%\n",
+			       got ? single[0] : 0, tick_avg / 1000, tick_max / 1000, cpu);
+		json_t *jc = json_array(), *js = json_array();
+		for (size_t i = 0; i < got; i++) {
+			json_array_append_new(jc, json_integer(chain[i]));
+			json_array_append_new(js, json_real(single[i]));
+		}
+		json_array_append_new(jg, json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor",
+						    govs[g], "chain_max", jc, "single_est_ns", js,
+						    "histogram", hist, "tick_ns_avg", tick_avg,
+						    "tick_ns_max", tick_max, "est_cpu_pct", cpu));
+		free(chain);
+		free(single);
+	}
+	if (c.json && rc == 0) {
+		json_t *o = json_pack("{s:s, s:s, s:i, s:o}", "experiment", "calib", "scenario",
+				      c.scenario, "runs", (int)runs, "governors", jg);
+		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+		printf("\n");
+		json_decref(o);
+	} else {
+		json_decref(jg);
+	}
+	free(gov_copy);
+	return rc;
+}

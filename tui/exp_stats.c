@@ -1,0 +1,102 @@
+/* exp_stats.c: MIN/AVG/MAX/Dev and Welch's t-test (the seed's A/B tables plus significance). */
+#include "exp_stats.h"
+
+#include <math.h>
+
+void exp_summarize(const double *v, size_t n, struct exp_summary *out)
+{
+	double sum = 0, sq = 0;
+
+	out->n = n;
+	out->min = n ? v[0] : 0;
+	out->max = n ? v[0] : 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		if (v[i] < out->min)
+			out->min = v[i];
+		if (v[i] > out->max)
+			out->max = v[i];
+	}
+	out->avg = n ? sum / (double)n : 0;
+	for (size_t i = 0; i < n; i++)
+		sq += (v[i] - out->avg) * (v[i] - out->avg);
+	out->dev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+}
+
+/* Continued fraction for the incomplete beta (modified Lentz's method). */
+static double exp_betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 3e-16;
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1 - qab * x / qap;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	double h = d;
+	for (int m = 1; m <= 300; m++) {
+		int m2 = 2 * m;
+		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		double del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+double exp_betai(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x));
+	/* Use the fraction where it converges fast, the symmetry relation elsewhere. */
+	if (x < (a + 1) / (a + b + 2))
+		return bt * exp_betacf(a, b, x) / a;
+	return 1 - bt * exp_betacf(b, a, 1 - x) / b;
+}
+
+double exp_t_pvalue(double t, double df)
+{
+	if (!isfinite(t))
+		return 0;
+	return exp_betai(df / 2, 0.5, df / (df + t * t));
+}
+
+int exp_welch(const struct exp_summary *a, const struct exp_summary *b, double *t, double *df,
+	      double *p)
+{
+	if (a->n < 2 || b->n < 2)
+		return -1;
+	double va = a->dev * a->dev / (double)a->n, vb = b->dev * b->dev / (double)b->n;
+	double se = sqrt(va + vb);
+	if (se == 0) {
+		*t = a->avg == b->avg ? 0 : INFINITY;
+		*df = (double)(a->n + b->n - 2);
+		*p = a->avg == b->avg ? 1 : 0;
+		return 0;
+	}
+	*t = (a->avg - b->avg) / se;
+	*df = (va + vb) * (va + vb) /
+	      (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	*p = exp_t_pvalue(*t, *df);
+	return 0;
+}
