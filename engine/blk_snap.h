@@ -2,6 +2,7 @@
 #ifndef TT_BLK_SNAP_H
 #define TT_BLK_SNAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define BLK_SNAP_MAX_CPUS 256
@@ -9,22 +10,38 @@
 struct blk_cpu_snap {
 	int cpu;
 	int llc;
+	int submitters;         /* blk-sub threads placed on this emulated CPU */
 	uint64_t block_softirq; /* BLOCK softirq runs (drains), since start */
 	uint64_t ipi_recv;      /* call-single IPIs received, since start */
 	uint64_t completed;     /* completions run on this CPU, since start */
+	uint64_t remote;        /* of which steered here by IPI, since start */
 };
 
 struct blk_snap {
-	int64_t rq_affinity;
+	int64_t rq_affinity;   /* as the sysfs file reads: SAME_COMP << SAME_FORCE */
 	double iops;
 	double lat_p50_us, lat_p99_us, lat_p999_us; /* completion latency over the interval */
 	double ipis_per_s;
-	uint64_t direct, local_softirq, remote;     /* completions by path, since start */
+	/* Completions by path, since start. These and per_cpu[].completed are read
+	 * before the totals: their sums are <= completed, lagging by completions in
+	 * progress at that instant. */
+	uint64_t direct, local_softirq, remote;
 	int irq_cpu;
 	int ncpus;
 	struct blk_cpu_snap per_cpu[BLK_SNAP_MAX_CPUS];
 	/* Exact at one instant: submitted = completed + in_flight. */
 	uint64_t submitted, completed, in_flight;
+
+	/* Beyond INTERFACE.md's list (added, nothing renamed). */
+	int submitters, iodepth, nr_hw_queues;
+	bool fault_lost_kick;    /* the fault injection knob is on */
+	uint64_t irqs;           /* device interrupts raised, since start */
+	uint64_t ipis_sent;      /* kicks sent (inbox was empty), since start */
+	uint64_t csd_busy;       /* remote pushes that found the csd in flight, since start */
+	uint64_t data_errors;    /* completions that read back wrong data: must stay 0 */
+	double irq_cpu_pct;      /* blk-irq thread, % of one core */
+	double dev_cpu_pct;      /* blk-dev thread */
+	double sub_cpu_pct;      /* all blk-sub threads together */
 };
 
 #endif
