@@ -1,32 +1,400 @@
-/* host.c: placeholder for the live-host backend until its work lands. */
+/* host.c: the live-host backend: gathers every host source into one snapshot, applies knobs. */
 #include "host.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../engine/clock.h"
+#include "../engine/cpu_model.h"
+#include "../engine/snapshot.h"
+#include "../engine/xalloc.h"
+#include "host_int.h"
+#include "hostfreq.h"
+
+static void host_read_stat(struct host_cpustat *out)
+{
+	size_t len;
+	char *t = host_proc_slurp("/proc/stat", &len);
+	if (!t || host_proc_stat(t, len, out, HOST_MAX_CPUS) < 0)
+		memset(out, 0, sizeof(*out) * HOST_MAX_CPUS);
+	free(t);
+}
 
 struct host_state *host_open(char *err, size_t errlen)
 {
-	snprintf(err, errlen, "the host backend is not built yet");
-	return NULL;
+	struct host_state *h = xcalloc(1, sizeof(*h));
+	const char *env;
+	uint64_t cal[HOST_MAX_CPUS];
+
+	h->cpufreq = hostfreq_available();
+	h->ntopo = topo_probe(&h->topo);
+	host_read_stat(h->stat_prev);
+	h->prev_ns = clock_mono_ns();
+	h->ovs_set_us = -1;
+
+	h->ts = host_ts_open(h->ts_err, sizeof(h->ts_err));
+	h->links = host_link_open(err, errlen);
+
+	env = getenv("TUNETOP_BLK_DEV");
+	if (env && *env) {
+		/* A named device must be valid: say so at start rather than show nothing. */
+		char path[192];
+		if (host_blk_rq_path(env, path, sizeof(path), err, errlen) != 0) {
+			host_close(h);
+			return NULL;
+		}
+		snprintf(h->blk_dev, sizeof(h->blk_dev), "%s", env);
+	} else if (host_blk_default_dev(h->blk_dev, sizeof(h->blk_dev)) != 0) {
+		snprintf(h->blk_err, sizeof(h->blk_err), "no block device with a queue");
+	}
+	host_blksec_rows(h->block_base, cal);
+	for (int i = 0; i < HOST_MAX_CPUS; i++) {
+		h->cal_base[i] = cal[i];
+		h->cal_prev_sum += cal[i];
+	}
+	if (h->blk_dev[0]) {
+		h->disk_ok = host_blksec_disk(h->blk_dev, &h->disk_base);
+		h->disk_prev = h->disk_base;
+	}
+
+	env = getenv("TUNETOP_OVS_SOCKET");
+	h->ovs = host_ovs_open(env, h->ovs_err, sizeof(h->ovs_err));
+	if (!h->ovs && env && *env) {
+		snprintf(err, errlen, "TUNETOP_OVS_SOCKET: %s", h->ovs_err);
+		host_close(h);
+		return NULL;
+	}
+	h->ovs_given = env && *env;
+	h->ovs_retry_ns = h->prev_ns + HOST_OVS_RETRY_NS;
+	if (h->ovs)
+		host_pmdsec_probe(h);
+	return h;
 }
 
 void host_close(struct host_state *h)
 {
-	(void)h;
+	if (!h)
+		return;
+	host_ts_close(h->ts);
+	host_link_close(h->links);
+	host_ovs_close(h->ovs);
+	free(h->topo);
+	free(h->cur);
+	free(h->prev);
+	free(h->next);
+	free(h);
+}
+
+static void host_sample_cpus(struct host_state *h, struct snapshot *snap)
+{
+	struct host_cpustat now[HOST_MAX_CPUS];
+	uint32_t mhz[HOST_MAX_CPUS] = {0};
+	int n = h->ntopo;
+
+	host_read_stat(now);
+	for (int i = n; i < HOST_MAX_CPUS; i++)
+		if (now[i].present)
+			n = i + 1; /* hotplugged beyond what topology saw */
+	if (n > HOST_MAX_CPUS)
+		n = HOST_MAX_CPUS;
+	if (!h->cpufreq) {
+		size_t len;
+		char *t = host_proc_slurp("/proc/cpuinfo", &len);
+		if (t)
+			host_proc_cpuinfo_mhz(t, len, mhz, HOST_MAX_CPUS);
+		free(t);
+	}
+	if (snap->ncpus != n) {
+		free(snap->cpus);
+		snap->cpus = xcalloc((size_t)n, sizeof(*snap->cpus));
+		snap->ncpus = n;
+	}
+	for (int i = 0; i < n; i++) {
+		struct snap_cpu *c = &snap->cpus[i];
+		c->id = i;
+		c->node = i < h->ntopo ? h->topo[i].node : 0;
+		c->llc = i < h->ntopo ? h->topo[i].llc : -1;
+		c->online = now[i].present; /* /proc/stat lists online CPUs only */
+		uint64_t dt = now[i].total - h->stat_prev[i].total;
+		uint64_t db = now[i].busy - h->stat_prev[i].busy;
+		c->load_pct = now[i].present && h->stat_prev[i].present &&
+				      now[i].total >= h->stat_prev[i].total && dt
+				  ? 100.0 * (double)db / (double)dt
+				  : 0;
+		if (c->load_pct > 100.0 || c->load_pct < 0)
+			c->load_pct = c->load_pct < 0 ? 0 : 100.0;
+		c->freq_mhz = h->cpufreq ? hostfreq_cur_mhz((unsigned)i) : mhz[i];
+	}
+	memcpy(h->stat_prev, now, sizeof(now));
+
+	snap->governor = -1; /* "?" unless the host has a governor tunetop knows */
+	snap->governor_emulated = false;
+	snap->governor_absent = !h->cpufreq;
+	snap->host.cpufreq = h->cpufreq;
+	snap->host.governor[0] = '\0';
+	if (h->cpufreq && hostfreq_governor(snap->host.governor, sizeof(snap->host.governor)) == 0)
+		snap->governor = cpu_governor_parse(snap->host.governor);
+}
+
+static const struct host_tprev *host_prev_find(const struct host_state *h, pid_t tid)
+{
+	size_t lo = 0, hi = h->nprev;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (h->prev[mid].tid == tid)
+			return &h->prev[mid];
+		if (h->prev[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static double host_pct(uint64_t now, uint64_t before, uint64_t dt_ns)
+{
+	return now >= before && dt_ns ? 100.0 * (double)(now - before) / (double)dt_ns : 0;
+}
+
+static void host_sample_threads(struct host_state *h, struct snapshot *snap, uint64_t dt_ns)
+{
+	struct host_snap *hs = &snap->host;
+	double dt_s = (double)dt_ns / 1e9;
+
+	hs->threads_matched = host_threads_scan("/proc", h->extra_pid, &h->cur, &h->cur_cap,
+						HOST_MAX_THREADS, &h->ncur);
+	if (snap->threads_cap < h->ncur) {
+		snap->threads_cap = h->ncur + 16;
+		snap->threads =
+		    xreallocarray(snap->threads, snap->threads_cap, sizeof(*snap->threads));
+	}
+	if (h->prev_cap < h->ncur) {
+		h->prev_cap = h->ncur + 16;
+		h->next = xreallocarray(h->next, h->prev_cap, sizeof(*h->next));
+		/* prev keeps its entries: it is swapped with next below */
+		h->prev = xreallocarray(h->prev, h->prev_cap, sizeof(*h->prev));
+	}
+	snap->nthreads = 0;
+	hs->nacct = 0;
+	for (size_t i = 0; i < h->ncur; i++) {
+		const struct host_thread_info *t = &h->cur[i];
+		struct host_tprev *nx = &h->next[i];
+		struct host_ts_acct a;
+		char terr[96];
+		bool acct = h->ts && host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+
+		memset(nx, 0, sizeof(*nx));
+		nx->tid = t->tid;
+		nx->cpu_ns = acct ? a.cpu_run_ns : t->stat_cpu_ns;
+		if (acct) {
+			nx->cpu_delay_ns = a.cpu_delay_ns;
+			nx->blkio_delay_ns = a.blkio_delay_ns;
+			nx->nvcsw = a.nvcsw;
+			nx->nivcsw = a.nivcsw;
+		}
+		const struct host_tprev *pv = host_prev_find(h, t->tid);
+		struct snap_thread *st = &snap->threads[snap->nthreads++];
+		st->tid = t->tid;
+		memcpy(st->name, t->comm, sizeof(st->name) - 1); /* pthread names: 15 + NUL */
+		st->name[sizeof(st->name) - 1] = '\0';
+		st->subsys = host_thread_subsys(t->comm);
+		/* A thread new since the last sample has no baseline: 0, not its lifetime. */
+		st->cpu_pct = pv ? host_pct(nx->cpu_ns, pv->cpu_ns, dt_ns) : 0;
+		st->cpu_ns = nx->cpu_ns;
+		st->state = host_thread_state(t->state);
+		st->emu_cpu = t->processor;
+		if (acct && pv && hs->nacct < HOST_SNAP_MAX_ACCT) {
+			struct host_acct_snap *as = &hs->acct[hs->nacct++];
+			as->tid = t->tid;
+			as->cpu_delay_pct = host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns);
+			as->blkio_delay_pct =
+			    host_pct(nx->blkio_delay_ns, pv->blkio_delay_ns, dt_ns);
+			as->nvcsw_per_s = dt_s > 0 && nx->nvcsw >= pv->nvcsw
+					      ? (double)(nx->nvcsw - pv->nvcsw) / dt_s
+					      : 0;
+			as->nivcsw_per_s = dt_s > 0 && nx->nivcsw >= pv->nivcsw
+					       ? (double)(nx->nivcsw - pv->nivcsw) / dt_s
+					       : 0;
+		}
+	}
+	struct host_tprev *tmp = h->prev;
+	h->prev = h->next;
+	h->next = tmp;
+	h->nprev = h->ncur; /* cur is sorted by tid, so prev is too */
+}
+
+static void host_sample_links(struct host_state *h, struct snapshot *snap, double dt_s)
+{
+	struct host_snap *hs = &snap->host;
+	struct host_link_stat now[HOST_MAX_LINKS];
+	char err[128];
+	int n = h->links ? host_link_read(h->links, now, HOST_MAX_LINKS, err, sizeof(err)) : -1;
+
+	hs->links_ok = n >= 0;
+	hs->nlinks = 0;
+	for (int i = 0; i < n && hs->nlinks < HOST_SNAP_MAX_LINKS; i++) {
+		const struct host_link_stat *p = NULL;
+		for (int j = 0; j < h->nlink_prev; j++)
+			if (h->link_prev[j].ifindex == now[i].ifindex)
+				p = &h->link_prev[j];
+		struct host_link_snap *l = &hs->links[hs->nlinks++];
+		memcpy(l->name, now[i].name, sizeof(l->name)); /* both IFNAMSIZ, NUL-terminated */
+		l->rx_packets = now[i].rx_packets;
+		l->tx_packets = now[i].tx_packets;
+		l->rx_dropped = now[i].rx_dropped;
+		l->tx_dropped = now[i].tx_dropped;
+#define HOST_RATE(f) (p && dt_s > 0 && now[i].f >= p->f ? (double)(now[i].f - p->f) / dt_s : 0)
+		l->rx_pps = HOST_RATE(rx_packets);
+		l->tx_pps = HOST_RATE(tx_packets);
+		l->rx_drop_per_s = HOST_RATE(rx_dropped);
+		l->tx_drop_per_s = HOST_RATE(tx_dropped);
+#undef HOST_RATE
+	}
+	if (n >= 0) {
+		memcpy(h->link_prev, now, sizeof(now[0]) * (size_t)n);
+		h->nlink_prev = n;
+	}
 }
 
 void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 {
-	(void)h;
-	(void)snap;
-	(void)now_ns;
+	struct host_snap *hs = &snap->host;
+	uint64_t dt_ns = now_ns > h->prev_ns ? now_ns - h->prev_ns : 0;
+	double dt_s = (double)dt_ns / 1e9;
+
+	memset(hs, 0, sizeof(*hs));
+	hs->taskstats = h->ts != NULL;
+	snprintf(hs->taskstats_error, sizeof(hs->taskstats_error), "%s", h->ts ? "" : h->ts_err);
+	{
+		char buf[8] = "";
+		FILE *f = fopen("/proc/sys/kernel/task_delayacct", "re");
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = '\0';
+			fclose(f);
+		}
+		hs->delayacct = buf[0] == '1';
+	}
+	hs->pid = h->extra_pid;
+	hs->ovs_maxsleep_source = "unknown";
+
+	host_sample_cpus(h, snap);
+	host_sample_threads(h, snap, dt_ns);
+	host_sample_links(h, snap, dt_s);
+	host_blksec_sample(h, snap, dt_s);
+	if (!h->ovs && !h->ovs_given && now_ns >= h->ovs_retry_ns) {
+		/* ovs-vswitchd may start after tunetop: look again now and then. */
+		h->ovs_retry_ns = now_ns + HOST_OVS_RETRY_NS;
+		h->ovs = host_ovs_open(NULL, h->ovs_err, sizeof(h->ovs_err));
+		if (h->ovs)
+			host_pmdsec_probe(h);
+	}
+	if (h->ovs) {
+		host_pmdsec_sample(h, snap, dt_s);
+	} else {
+		snprintf(hs->ovs_error, sizeof(hs->ovs_error), "%s", h->ovs_err);
+	}
+	hs->ovs_sleep_show = h->ovs_sleep_show;
+	snap->has_host = true;
+	h->prev_ns = now_ns;
 }
 
-int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *err,
-		    size_t errlen)
+int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *err, size_t errlen)
 {
-	(void)h;
-	(void)id;
-	(void)value;
-	snprintf(err, errlen, "not available on the host backend");
-	return KNOB_ERR_RUNTIME;
+	const char *name = knob_table[id].name;
+
+	switch (id) {
+	case K_CPU_GOVERNOR:
+		if (!h->cpufreq) {
+			snprintf(err, errlen,
+				 "%s: the host has no cpufreq policy (libcpupower found none)",
+				 name);
+			return KNOB_ERR_RUNTIME;
+		}
+		{
+			char avail[160];
+			if (!hostfreq_governor_available(cpu_governor_name((int)value), avail,
+							 sizeof(avail))) {
+				snprintf(err, errlen,
+					 "%s: %s is not available on this host (available: %s)",
+					 name, cpu_governor_name((int)value), avail);
+				return KNOB_ERR_RUNTIME;
+			}
+		}
+		return hostfreq_set_governor(cpu_governor_name((int)value), err, errlen) == 0
+			   ? 0
+			   : KNOB_ERR_RUNTIME;
+	case K_BLK_RQ_AFFINITY:
+		if (!h->blk_dev[0]) {
+			snprintf(err, errlen, "%s: no block device (set TUNETOP_BLK_DEV)", name);
+			return KNOB_ERR_RUNTIME;
+		}
+		return host_blk_rq_affinity_write(h->blk_dev, value > 2 ? 3 : (int)value, err,
+						  errlen) == 0
+			   ? 0
+			   : KNOB_ERR_RUNTIME;
+	case K_PMD_MAXSLEEP_US:
+		if (!h->ovs) {
+			snprintf(err, errlen, "%s: no Open vSwitch control socket (%s)", name,
+				 h->ovs_err[0] ? h->ovs_err : "set TUNETOP_OVS_SOCKET");
+			return KNOB_ERR_RUNTIME;
+		}
+		if (host_ovs_set_maxsleep(h->ovs, (int)value, h->ovs_sleep_show, err, errlen) != 0)
+			return KNOB_ERR_RUNTIME;
+		h->ovs_set_us = (int)value;
+		return 0;
+	case K_HOST_PID:
+		h->extra_pid = (pid_t)value;
+		return 0;
+	default:
+		snprintf(err, errlen, "%s: not available on the host backend", name);
+		return KNOB_ERR_RUNTIME;
+	}
+}
+
+int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out)
+{
+	char buf[64];
+
+	switch (id) {
+	case K_CPU_GOVERNOR: {
+		int g = h->cpufreq && hostfreq_governor(buf, sizeof(buf)) == 0
+			    ? cpu_governor_parse(buf)
+			    : -1;
+		if (g < 0)
+			return -1;
+		*out = g;
+		return 0;
+	}
+	case K_BLK_RQ_AFFINITY: {
+		int v =
+		    h->blk_dev[0] ? host_blk_rq_affinity_read(h->blk_dev, buf, sizeof(buf)) : -1;
+		if (v < 0)
+			return -1;
+		*out = v;
+		return 0;
+	}
+	case K_PMD_MAXSLEEP_US: {
+		struct host_ovs_sleep sl;
+		char *text = NULL, err[160];
+		int rc = h->ovs && h->ovs_sleep_show
+			     ? host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &text,
+					     err, sizeof(err))
+			     : -1;
+		bool ok = rc == 0 && host_ovs_parse_sleep(text, &sl) == 0 && sl.default_us >= 0;
+		free(text);
+		if (!ok)
+			return -1;
+		*out = sl.default_us;
+		return 0;
+	}
+	case K_HOST_PID:
+		*out = h->extra_pid;
+		return 0;
+	default:
+		return -1;
+	}
 }

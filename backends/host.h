@@ -26,7 +26,12 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns);
  * Returns 0, or KNOB_ERR_RUNTIME with a message ("needs root", "no such device",
  * "not available on the host backend").
  */
-int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *err,
-		    size_t errlen);
+int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *err, size_t errlen);
+/*
+ * The host's current value of a knob it owns (cpu.governor, blk.rq_affinity,
+ * pmd.maxsleep_us when pmd-sleep-show exists), so the knob table can start
+ * from the truth after host_open(). 0 and *out, or -1 when the host has none.
+ */
+int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out);
 
 #endif

@@ -12,6 +12,11 @@ bool hostfreq_available(void);
 int hostfreq_governor(char *buf, size_t len);
 /* Set the governor of every CPU's policy; needs root. -1 with a message on failure. */
 int hostfreq_set_governor(const char *gov, char *err, size_t errlen);
+/*
+ * Whether CPU 0's policy lists gov in scaling_available_governors; the list
+ * (space-separated) goes into avail. True when the host gives no list.
+ */
+bool hostfreq_governor_available(const char *gov, char *avail, size_t len);
 /* Current frequency of cpu in MHz, 0 when unknown. */
 uint32_t hostfreq_cur_mhz(unsigned cpu);
 

@@ -90,6 +90,12 @@ int engine_start(struct engine *eng, char *err, size_t errlen)
 			engine_cpu_free(eng);
 			return -1;
 		}
+		/* The knobs show what the host has, not the table's defaults. */
+		for (int k = 0; k < K_COUNT; k++) {
+			int64_t v;
+			if (host_knob_current(eng->host, k, &v) == 0)
+				atomic_store_explicit(&eng->knobs.v[k], v, memory_order_relaxed);
+		}
 		eng->start_ns = clock_mono_ns();
 		eng->smp_prev_ns = eng->start_ns;
 		eng->smp_self_cpu_ns = clock_thread_ns();

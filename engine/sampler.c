@@ -37,6 +37,7 @@ static void sampler_cpus(struct engine *eng, struct snapshot *snap, const uint64
 	}
 	snap->governor = atomic_load_explicit(&m->governor, memory_order_acquire);
 	snap->governor_emulated = m->emulated;
+	snap->governor_absent = false;
 }
 
 /* Threads and their CPU% from each thread's CPU clock; returns their CPU ns in the interval. */

@@ -50,8 +50,9 @@ struct snapshot {
 	const char *backend;  /* "engine" or "host" */
 	uint64_t seq;         /* 1, 2, ... */
 
-	int governor;         /* enum cpu_governor */
+	int governor;         /* enum cpu_governor, -1 when none tunetop knows */
 	bool governor_emulated;
+	bool governor_absent; /* host backend on a host without cpufreq */
 	int ncpus;
 	struct snap_cpu *cpus;
 

@@ -1,0 +1,81 @@
+/* host_int.h: the host backend's private state, shared by host.c and its section samplers. */
+#ifndef TT_HOST_INT_H
+#define TT_HOST_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../engine/snapshot.h"
+#include "host_blk.h"
+#include "host_link.h"
+#include "host_ovs.h"
+#include "host_proc.h"
+#include "host_snap.h"
+#include "host_taskstats.h"
+#include "host_threads.h"
+#include "topology.h"
+
+/* Threads shown at most: kworkers alone can be hundreds on a large host. */
+#define HOST_MAX_THREADS 1024
+#define HOST_MAX_LINKS 64
+/* How often to look for an ovs-vswitchd that was absent (a pidfile read: cheap). */
+#define HOST_OVS_RETRY_NS (5ULL * 1000000000ULL)
+
+struct host_tprev {
+	pid_t tid;
+	uint64_t cpu_ns, cpu_delay_ns, blkio_delay_ns, nvcsw, nivcsw;
+};
+
+struct host_state {
+	bool cpufreq;
+	int ntopo;
+	struct topo_cpu *topo;
+	struct host_cpustat stat_prev[HOST_MAX_CPUS];
+	uint64_t prev_ns;
+
+	struct host_ts *ts;
+	char ts_err[96];
+	pid_t extra_pid;
+	struct host_thread_info *cur;
+	size_t cur_cap, ncur;
+	struct host_tprev *prev, *next;
+	size_t nprev, prev_cap;
+
+	struct host_links *links;
+	struct host_link_stat link_prev[HOST_MAX_LINKS];
+	int nlink_prev;
+
+	char blk_dev[HOST_BLK_NAME_MAX];
+	char blk_err[96];
+	uint64_t block_base[HOST_MAX_CPUS], cal_base[HOST_MAX_CPUS], cal_prev_sum;
+	struct host_diskstat disk_base, disk_prev;
+	bool disk_ok;
+
+	struct host_ovs *ovs;
+	bool ovs_given; /* TUNETOP_OVS_SOCKET named it: no rediscovery */
+	uint64_t ovs_retry_ns; /* next look for a newly started ovs-vswitchd */
+	char ovs_err[160];
+	bool ovs_sleep_show;
+	int ovs_set_us; /* last max sleep we set, -1 none */
+	struct host_ovs_perf perf_prev;
+	bool have_perf_prev;
+};
+
+/* Name a field of the blk or pmd section the host cannot measure (it reads 0). */
+static inline void host_absent(struct host_snap *hs, const char *field)
+{
+	if (hs->nabsent < HOST_SNAP_MAX_ABSENT)
+		hs->absent[hs->nabsent++] = field;
+}
+
+/* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
+bool host_blksec_rows(uint64_t *block, uint64_t *cal);
+bool host_blksec_disk(const char *dev, struct host_diskstat *d);
+void host_blksec_sample(struct host_state *h, struct snapshot *snap, double dt_s);
+
+/* host_pmdsec.c: the pmd section from ovs-vswitchd's pmd-perf-show and pmd-sleep-show. */
+void host_pmdsec_probe(struct host_state *h);
+void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s);
+
+#endif

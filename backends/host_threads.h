@@ -1,0 +1,41 @@
+/* host_threads.h: picking host threads by name or pid and reading their /proc task stat. */
+#ifndef TT_HOST_THREADS_H
+#define TT_HOST_THREADS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../engine/subsys.h"
+
+/* A picked thread as /proc shows it. */
+struct host_thread_info {
+	pid_t pid, tid;
+	char comm[64]; /* kworkers show their workqueue here ("kworker/0:1H-kblockd") */
+	char state; /* R S D I ... */
+	int processor; /* CPU it last ran on, -1 unknown */
+	uint64_t stat_cpu_ns; /* utime + stime from /proc, in ns (tick resolution) */
+};
+
+/*
+ * Whether a thread is one tunetop follows on the host: ipvs-e:* (IPVS estimator
+ * kthreads), pmd* (OVS PMDs), kworker*, ksoftirqd*, every thread of an
+ * ovs-vswitchd process, and every thread of extra_pid (0 = none). Pure.
+ */
+bool host_thread_pick(const char *comm, const char *proc_comm, pid_t pid, pid_t extra_pid);
+
+/* The subsystem a host thread most likely serves, from its name. Pure. */
+enum subsys host_thread_subsys(const char *comm);
+
+/* enum ethread_state from a /proc state letter. Pure. */
+int host_thread_state(char st);
+
+/*
+ * Scan proc_root ("/proc") for picked threads into *arr (grown as needed, at
+ * most max entries, sorted by tid). Returns how many matched (may exceed max).
+ */
+int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread_info **arr,
+		      size_t *cap, size_t max, size_t *n);
+
+#endif

@@ -1,0 +1,103 @@
+/* fuzz_host_ovs.c: bounded mutated JSON-RPC replies and PMD reports into the OVS parsers.
+ * Invariants: a reply is consumed within its bytes; 1 means result xor error. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../backends/host_ovsparse.h"
+
+static const char *const replies[] = {
+    "{\"id\":0,\"result\":\"\\nTime: 04:54:52.161\\nMeasurement duration: 11.988 s\\n\\npmd "
+    "thread numa_id 0 core_id 1:\\n\\n  Iterations:   5  (0.08 us/it)\\n\",\"error\":null}",
+    "{\"id\":0,\"error\":\"\\\"x\\\" is not a valid command\\n\"}",
+    "{\"error\":null,\"result\":\"Default max sleep:   50 us\\n\",\"id\":0}[]{}",
+    "{\"id\":0,\"result\":[1,{\"a\":\"}\"}],\"error\":{\"x\":1}}",
+};
+static const char *const reports[] = {
+    "\nTime: 04:54:31.019\nMeasurement duration: 2.008 s\n\npmd thread numa_id 0 core_id 1:\n\n"
+    "  Iterations:             25314535  (0.08 us/it)\n"
+    "  - Used TSC cycles:    4617217096  (100.0 % of total cycles)\n"
+    "  - idle iterations:      25314535  (100.0 % of used cycles)\n"
+    "  - busy iterations:             0  (  0.0 % of used cycles)\n"
+    "  - sleep iterations:            0  (  0.0 % of iterations)\n"
+    "  Sleep time (us):               0  (  0 us/iteration avg.)\n"
+    "  Rx packets:                    0\n  Tx packets:                    0\nmain thread:\n",
+    "Default max sleep:   50 us\npmd thread numa_id 0 core_id 0:\n  max sleep:  100 us\n",
+};
+static const char alphabet[] = "{}[]\":,\\u0 1a\nnull-%(";
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
+static unsigned next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)rng;
+}
+
+static size_t mutate(const char *s, char *buf, size_t cap)
+{
+	size_t n = strlen(s);
+	memcpy(buf, s, n);
+	for (int m = (int)(next() % 5); m > 0; m--) {
+		if (next() % 3 == 0)
+			n = n ? next() % n : 0;
+		else if (n)
+			buf[next() % n] =
+			    next() % 4 ? alphabet[next() % (sizeof(alphabet) - 1)] : (char)next();
+		if (next() % 8 == 0 && n + 300 < cap) { /* deep nesting */
+			memmove(buf + 200, buf, n);
+			memset(buf, '[', 200);
+			n += 200;
+		}
+	}
+	return n;
+}
+
+int main(void)
+{
+	long iters = getenv("FUZZ_ITERS") ? atol(getenv("FUZZ_ITERS")) : 100000;
+	char tmp[4096], err[256];
+	long ok = 0;
+	struct host_ovs_perf *perf = malloc(sizeof(*perf));
+	struct host_ovs_sleep *sl = malloc(sizeof(*sl));
+
+	for (long i = 0; i < iters; i++) {
+		size_t n = mutate(replies[next() % 4], tmp, sizeof(tmp));
+		char *in = malloc(n ? n : 1);
+		memcpy(in, tmp, n);
+		char *res;
+		bool is_err;
+		size_t used;
+		int r = host_ovs_parse_reply(in, n, 0, &res, &is_err, &used, err, sizeof(err));
+		if (r == 1) {
+			if (used > n || (res == NULL) != is_err) {
+				fprintf(stderr, "reply: used %zu of %zu, result %p, error %d\n",
+					used, n, (void *)res, is_err);
+				return 1;
+			}
+			ok++;
+			if (res) {
+				host_ovs_parse_perf(res, perf);
+				host_ovs_parse_sleep(res, sl);
+			}
+			free(res);
+		} else if (r != 0 && r != -1) {
+			return 1;
+		}
+		free(in);
+
+		n = mutate(reports[next() % 2], tmp, sizeof(tmp) - 1);
+		tmp[n] = '\0';
+		if (host_ovs_parse_perf(tmp, perf) == 0 &&
+		    (perf->npmds < 0 || perf->npmds > HOST_OVS_MAX_PMDS))
+			return 1;
+		host_ovs_parse_sleep(tmp, sl);
+	}
+	free(perf);
+	free(sl);
+	printf("fuzz_host_ovs: %ld inputs, %ld complete replies, no crash\n", iters, ok);
+	return ok > 0 ? 0 : 1;
+}

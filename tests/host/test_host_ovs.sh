@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# test_host_ovs.sh: the OVS unixctl client against a real ovs-vswitchd (spec/ovs-peer.md),
+# here with the dummy datapath and a dummy-pmd port (OVS's own test-suite devices): one real
+# PMD thread polling, no DPDK, no kernel module, no hugepages, in a private dir and netns.
+# tunetop --host must read pmd-perf-show over JSON-RPC into the pmd section, set the max
+# sleep through the ovsdb (the key this OVS reads), and report a server error as absent.
+# Installs openvswitch-switch only if missing; skips (77) when it cannot.
+set -u
+. "$(dirname "$0")/../lib/assert.sh"
+
+[ "$(id -u)" = 0 ] || { echo "skip: needs root (ovs-vswitchd, TASKSTATS)"; exit 77; }
+if ! command -v ovs-vswitchd >/dev/null || ! command -v ovsdb-server >/dev/null; then
+	command -v apt-get >/dev/null || { echo "skip: no ovs-vswitchd and no apt-get to install it"; exit 77; }
+	echo "installing openvswitch-switch"
+	DEBIAN_FRONTEND=noninteractive timeout 120 apt-get install -y -q openvswitch-switch >/dev/null 2>&1 ||
+		{ echo "skip: openvswitch-switch cannot be installed here"; exit 77; }
+fi
+schema=/usr/share/openvswitch/vswitch.ovsschema
+[ -f "$schema" ] || { echo "skip: $schema missing"; exit 77; }
+
+dir=$(mktemp -d /tmp/tt-ovs.XXXXXX)
+run=$dir/run
+mkdir -p "$run" "$dir/db" "$dir/log" "$dir/etc"
+export OVS_RUNDIR=$run OVS_DBDIR=$dir/db OVS_LOGDIR=$dir/log OVS_SYSCONFDIR=$dir/etc
+stop_pid() { # stop_pid PIDFILE: only a live process whose command line is ours
+	local f=$1 pid
+	[ -f "$f" ] || return 0
+	pid=$(cat "$f")
+	grep -qa "$dir" "/proc/$pid/cmdline" 2>/dev/null || return 0
+	ovs-appctl -t "$run/$(basename "$f" .pid).$pid.ctl" exit >/dev/null 2>&1
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = "" ] && return 0
+		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && return 0
+		sleep 0.1
+	done
+	kill -TERM "$pid" 2>/dev/null
+}
+cleanup() {
+	stop_pid "$run/ovs-vswitchd.pid"
+	stop_pid "$run/ovsdb-server.pid"
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+ovsdb-tool create "$dir/db/conf.db" "$schema" || { bad "ovsdb-tool create"; finish; }
+ovsdb-server "$dir/db/conf.db" --remote=punix:"$run/db.sock" --pidfile="$run/ovsdb-server.pid" \
+	--detach --log-file="$dir/log/ovsdb-server.log" || { bad "ovsdb-server starts"; finish; }
+ovs-vsctl --timeout=10 --no-wait init
+mask=0x1
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] && mask=0x2
+# Start sleeping at once: an idle PMD with max sleep 0 burns a whole core.
+ovs-vsctl --timeout=10 --no-wait set Open_vSwitch . other_config:pmd-cpu-mask=$mask \
+	other_config:pmd-maxsleep=300 other_config:pmd-sleep-max=300
+# A console started before ovs-vswitchd finds it later (it looks again every 5 s).
+"$TUNETOP" --host -b -n 14 -d 0.5 >"$dir/late.json" 2>"$dir/late.err" &
+late=$!
+sleep 0.6
+netns=""
+unshare --net true 2>/dev/null && netns="unshare --net --"
+$netns ovs-vswitchd unix:"$run/db.sock" --enable-dummy=override --disable-system \
+	--pidfile="$run/ovs-vswitchd.pid" --detach --log-file="$dir/log/ovs-vswitchd.log" ||
+	{ bad "ovs-vswitchd starts"; finish; }
+ovs-vsctl --timeout=10 add-br br0 -- set bridge br0 datapath_type=dummy fail-mode=secure \
+	-- add-port br0 p0 -- set Interface p0 type=dummy-pmd options:n_rxq=1 ||
+	{ bad "bridge with a dummy-pmd port"; finish; }
+for _ in $(seq 50); do
+	ovs-appctl dpif-netdev/pmd-rxq-show 2>/dev/null | grep -q "port: p0" && break
+	sleep 0.1
+done
+check "a PMD polls p0" sh -c 'ovs-appctl dpif-netdev/pmd-rxq-show | grep -q "port: p0"'
+version=$(ovs-vswitchd --version | awk 'NR==1 {print $NF}')
+ok "ovs-vswitchd $version up"
+newkey=0
+ovs-appctl dpif-netdev/pmd-sleep-show >/dev/null 2>&1 && newkey=1
+
+# Found through OVS_RUNDIR like ovs-appctl does; set the max sleep live.
+"$TUNETOP" --host -b -n 3 -d 0.5 --set pmd.maxsleep_us=700 >"$dir/out.json" 2>"$dir/err"
+rc=$?
+check "tunetop --host with OVS exits 0 (rc $rc: $(head -c 300 "$dir/err"))" test "$rc" -eq 0
+key=pmd-maxsleep
+[ "$newkey" = 1 ] && key=pmd-sleep-max
+got=$(ovs-vsctl --timeout=10 get Open_vSwitch . other_config:$key | tr -d '"')
+check "ovsdb other_config:$key is 700 after --set pmd.maxsleep_us=700 (got $got)" test "$got" = 700
+res=$(python3 - "$dir/out.json" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+out = []
+last = lines[-1]
+p, h = last.get("pmd"), last["host"]
+out.append("lines=%d" % len(lines))
+out.append("ovs=%s" % h["ovs"])
+if p:
+    out.append("maxsleep=%d" % p["maxsleep_us"])
+    out.append("pmds=%d" % len(p["threads"]))
+    t = p["threads"][0] if p["threads"] else {}
+    out.append("name=%s" % t.get("name", "")[:5])
+    out.append("iters=%s" % (t.get("iterations", 0) > 0))
+    out.append("sleeping=%s" % (t.get("sleep_iter_pct", 0) > 50))
+    out.append("slack=%d" % p["timer_slack_ns"])
+    out.append("cpu_low=%s" % (t.get("cpu_pct", 100) < 60))
+    out.append("absent=%s" % ("pmd.totals" in h["absent"]))
+print(" ".join(out))
+PY
+)
+check "pmd section from pmd-perf-show (got '$res')" test "$res" = \
+	"lines=3 ovs=True maxsleep=700 pmds=1 name=pmd-c iters=True sleeping=True slack=1000 cpu_low=True absent=True"
+pmd_tid=$(python3 -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print([t["subsystem"] for t in o["threads"] if t["name"].startswith("pmd-c0")][0])' "$dir/out.json" 2>&1)
+check "the PMD thread is listed as pmd (got '$pmd_tid')" test "$pmd_tid" = pmd
+grep -q "max sleep request is 700\|max sleep:  700\|max sleep: 700" "$dir/log/ovs-vswitchd.log"
+check "ovs-vswitchd logged the new max sleep" test $? -eq 0
+
+wait $late
+check "the console started first exits 0 ($(head -c 200 "$dir/late.err"))" test $? -eq 0
+res=$(python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if x.strip()]; print("pmd" in l[0], "pmd" in l[-1], l[-1]["host"]["ovs"])' "$dir/late.json" 2>&1)
+check "no pmd section before ovs-vswitchd, one after it started (got '$res')" test "$res" = "False True True"
+
+# A unixctl server that does not know the command (ovsdb-server): a JSON-RPC error, no pmd.
+ctl="$run/ovsdb-server.$(cat "$run/ovsdb-server.pid").ctl"
+TUNETOP_OVS_SOCKET=$ctl "$TUNETOP" --host -b -n 1 -d 0.1 >"$dir/db.json" 2>&1
+res=$(python3 -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print("pmd" in o, o["host"]["ovs"], "not a valid command" in (o["host"]["ovs_error"] or ""))' "$dir/db.json" 2>&1)
+check "ovsdb-server's socket: error reported, no pmd section (got '$res')" test "$res" = "False False True"
+finish
