@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #define EST_SNAP_MAX_KT 256   /* kthreads listed; more are summed into the totals only */
+#define EST_KTHREAD_GOAL_PCT 12.5 /* 1 / IPVS_EST_LOAD_DIVISOR of a CPU per kthread */
 #define EST_TICK_HIST_BUCKETS 24 /* log2 buckets of tick time: [2^i, 2^(i+1)) us, 0: < 2 us */
 
 struct est_kt_snap {
@@ -47,6 +48,9 @@ struct est_snap {
 	double cpu_pct_total;
 	int nkt;
 	struct est_kt_snap kt[EST_SNAP_MAX_KT];
+	uint64_t mem_bytes;       /* counters, estimators, rows and contexts allocated */
+	double mem_per_est_bytes;
+	uint64_t packets;         /* emulated packets counted so far */
 	/* EWMA rates of the total estimator (tot_stats), read-side rounded. */
 	uint64_t tot_cps, tot_inpps, tot_outpps, tot_inbps, tot_outbps;
 };
