@@ -64,6 +64,14 @@ def json_fields():
     # Long enough for the subsystems' first events (calibration, kthread starts).
     for line in run("-b", "-n", "3", "-d", "0.5").splitlines():
         walk(json.loads(line), "", out)
+    # The host section exists only with --host; only it is taken from that run.
+    try:
+        for line in run("--host", "-b", "-n", "2", "-d", "0.2").splitlines():
+            host = json.loads(line).get("host")
+            if host is not None:
+                walk({"host": host}, "", out)
+    except subprocess.CalledProcessError:
+        pass
     for f in ("time", "kind", "text"):
         out.pop("events[]", None)
         out.setdefault(f"events[].{f}", {"string"})
@@ -73,28 +81,49 @@ def json_fields():
     return out
 
 
+def meanings():
+    out = {}
+    with open(__file__.rsplit("/", 1)[0] + "/json_fields.txt") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            path, _, text = line.rstrip("\n").partition("\t")
+            out[path] = text
+    return out
+
+
+TOP_ORDER = ["schema", "tool", "version", "time", "uptime_s", "interval_s", "backend", "seq",
+             "cpu", "threads", "est", "pmd", "blk", "host", "knobs", "events", "self"]
+
+
+def order(p):
+    head = p.split(".")[0].split("[")[0]
+    return (TOP_ORDER.index(head) if head in TOP_ORDER else 99, p)
+
+
 def json_md():
     fields = json_fields()
-    rows = ["| field | type |", "|---|---|"]
-    for p in sorted(fields, key=lambda p: (p.split(".")[0] not in ("schema", "tool"), p)):
-        rows.append(f"| `{p}` | {', '.join(sorted(fields[p]))} |")
+    mean = meanings()
+    rows = ["| field | type | meaning |", "|---|---|---|"]
+    for p in sorted(fields, key=order):
+        rows.append(f"| `{p}` | {', '.join(sorted(fields[p]))} | {mean.get(p, '')} |")
     return "\n".join(rows)
 
 
 text = open(readme_path).read()
 new = text
 for name, gen in (("KNOBS", knobs_md), ("SCENARIOS", scenarios_md), ("JSON", json_md)):
-    pat = re.compile(rf"(<!-- BEGIN {name} [^>]*-->\n).*?(\n<!-- END {name} -->)", re.S)
+    pat = re.compile(rf"(<!-- BEGIN {name} [^>]*-->)\n(?:.*?\n)?(<!-- END {name} -->)", re.S)
     if not pat.search(new):
         raise SystemExit(f"README.md has no BEGIN/END {name} markers")
     body = gen()
-    new = pat.sub(lambda m: m.group(1) + body + m.group(2), new)
+    new = pat.sub(lambda m: m.group(1) + "\n" + body + "\n" + m.group(2), new)
 
 def json_check(text):
     """The JSON table may not name a field the binary lacks, nor miss one it writes.
 
     Runs differ in which arrays happen to be empty, so this compares sets, not text."""
-    m = re.search(r"<!-- BEGIN JSON [^>]*-->\n(.*?)\n<!-- END JSON -->", text, re.S)
+    m = re.search(r"<!-- BEGIN JSON [^>]*-->\n(.*?)<!-- END JSON -->", text, re.S)
     documented = set(re.findall(r"^\| `([^`]+)` \|", m.group(1), re.M))
     produced = json_fields()
     problems = []
@@ -104,6 +133,11 @@ def json_check(text):
                 problems.append(f"written but not documented: {p}")
         elif p not in documented:
             problems.append(f"written but not documented: {p}")
+    for d in meanings():
+        parts = d.split("[]")
+        if d not in produced and not (len(parts) > 1 and parts[0] + "[]" in produced) \
+                and not d.startswith("host."):
+            problems.append(f"tools/json_fields.txt names a field not written: {d}")
     for d in documented:
         if d in produced:
             continue
@@ -118,7 +152,7 @@ def json_check(text):
 if check:
     problems = json_check(text)
     for name in ("KNOBS", "SCENARIOS"):
-        pat = re.compile(rf"<!-- BEGIN {name} [^>]*-->\n(.*?)\n<!-- END {name} -->", re.S)
+        pat = re.compile(rf"<!-- BEGIN {name} [^>]*-->\n(.*?)<!-- END {name} -->", re.S)
         if pat.search(text).group(1) != pat.search(new).group(1):
             problems.append(f"the {name} table differs from the binary")
     for p in problems:
