@@ -37,6 +37,7 @@ enum knob_id {
 	K_EST_TRAFFIC_PPS,
 	K_EST_RUN,
 	K_EST_RECALIBRATE,
+	K_EST_CHAIN_MAX,
 
 	K_PMD_ENABLED,
 	K_PMD_COUNT,
@@ -46,6 +47,7 @@ enum knob_id {
 	K_PMD_RXQ_SIZE,
 	K_PMD_TXQ_SIZE,
 	K_PMD_RXQS,
+	K_PMD_TOPOLOGY,
 	K_GEN_RATE_PPS,
 	K_GEN_PATTERN,
 	K_GEN_BURST,
@@ -59,6 +61,11 @@ enum knob_id {
 	K_BLK_SERVICE_US,
 	K_BLK_SERVICE_JITTER_US,
 	K_BLK_FAULT_LOST_KICK,
+	K_BLK_THREADIRQS,
+	K_BLK_POLLED,
+
+	/* host backend (backends/host*.c) */
+	K_HOST_PID,
 
 	K_COUNT
 };

@@ -4,6 +4,7 @@
 
 static const char *const governors[] = { "performance", "powersave", "ondemand", "schedutil", NULL };
 static const char *const patterns[] = { "constant", "bursty", "on-off", NULL };
+static const char *const pmd_topologies[] = { "direct", "chain", NULL };
 static const int64_t tick_chains_allowed[] = { 48, 1, -1 };
 
 #define INT_KNOB(nm, un, lo, hi, df, own, ap, hl) \
@@ -55,11 +56,13 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_EST_RECALIBRATE] = { .name = "est.recalibrate", .type = KNOB_ACTION, .unit = "",
 		.min = 0, .max = 1, .step = 1, .def = 0, .owner = SUBSYS_EST, .apply = est_knob_apply,
 		.help = "recalibrate chain_max now and relink every estimator" },
+	[K_EST_CHAIN_MAX] = INT_KNOB("est.chain_max", "ests", 0, 100000, 0, SUBSYS_EST,
+		est_knob_apply, "force est_chain_max after calibration (0 = use the calibrated value)"),
 
 	[K_PMD_ENABLED] = BOOL_KNOB("pmd.enabled", 0, SUBSYS_PMD, engine_knob_apply,
 		"run the PMD threads and traffic sources"),
 	[K_PMD_COUNT] = INT_KNOB("pmd.count", "pmds", 1, 8, 1, SUBSYS_PMD, pmd_knob_apply,
-		"PMD poll threads"),
+		"PMD poll threads, each with its source gen:N (pmd.topology=chain always uses 2)"),
 	[K_PMD_MAXSLEEP_US] = INT_KNOB("pmd.maxsleep_us", "us", 0, 10000, 0, SUBSYS_PMD,
 		pmd_knob_apply, "maximum PMD load-based sleep (0 = never sleep)"),
 	[K_PMD_SLEEP_INC_US] = INT_KNOB("pmd.sleep_inc_us", "us", 1, 1000, 1, SUBSYS_PMD,
@@ -74,6 +77,10 @@ const struct knob_def knob_table[K_COUNT] = {
 		.apply = pmd_knob_apply, .help = "descriptors per tx ring (a power of two)" },
 	[K_PMD_RXQS] = INT_KNOB("pmd.rxqs", "queues", 1, 16, 1, SUBSYS_PMD, pmd_knob_apply,
 		"rx queues polled by each PMD"),
+	[K_PMD_TOPOLOGY] = { .name = "pmd.topology", .type = KNOB_ENUM, .unit = "", .min = 0,
+		.max = 1, .step = 1, .def = 0, .choices = pmd_topologies, .owner = SUBSYS_PMD,
+		.apply = pmd_knob_apply,
+		.help = "direct: gen:N -> pmd-c:N each; chain: the OVS report's txonly -> PMD0 -> mac peer -> PMD1 (2 PMDs)" },
 	[K_GEN_RATE_PPS] = INT_KNOB("gen.rate_pps", "pps", 0, 100000000, 100000, SUBSYS_PMD,
 		pmd_knob_apply, "offered load per traffic source"),
 	[K_GEN_PATTERN] = { .name = "gen.pattern", .type = KNOB_ENUM, .unit = "", .min = 0,
@@ -84,8 +91,11 @@ const struct knob_def knob_table[K_COUNT] = {
 
 	[K_BLK_ENABLED] = BOOL_KNOB("blk.enabled", 0, SUBSYS_BLK, engine_knob_apply,
 		"run the IO submitters, device and interrupt CPU"),
-	[K_BLK_RQ_AFFINITY] = INT_KNOB("blk.rq_affinity", "", 0, 2, 1, SUBSYS_BLK, blk_knob_apply,
-		"0 complete on the interrupt CPU, 1 on the submitter's LLC, 2 on the submitter"),
+	/* Up to UINT_MAX like the sysfs file: 3 and up are accepted and change nothing
+	 * (spec/io-steering.md §6); blk_knob_apply makes it read back the flags. */
+	[K_BLK_RQ_AFFINITY] = INT_KNOB("blk.rq_affinity", "", 0, 4294967295LL, 1, SUBSYS_BLK,
+		blk_knob_apply,
+		"0 complete on the interrupt CPU, 1 on the submitter's LLC, 2 on the submitter (3+ ignored)"),
 	[K_BLK_SUBMITTERS] = INT_KNOB("blk.submitters", "threads", 1, 64, 2, SUBSYS_BLK,
 		blk_knob_apply, "IO submitter threads"),
 	[K_BLK_IODEPTH] = INT_KNOB("blk.iodepth", "reqs", 1, 1024, 8, SUBSYS_BLK, blk_knob_apply,
@@ -94,10 +104,18 @@ const struct knob_def knob_table[K_COUNT] = {
 		blk_knob_apply, "hardware queues of the emulated device"),
 	[K_BLK_IRQ_CPU] = INT_KNOB("blk.irq_cpu", "cpu", 0, CPU_MAX_EMU - 1, 0, SUBSYS_BLK,
 		blk_knob_apply, "emulated CPU that takes the device interrupt"),
-	[K_BLK_SERVICE_US] = INT_KNOB("blk.service_us", "us", 0, 100000, 20, SUBSYS_BLK,
+	[K_BLK_SERVICE_US] = INT_KNOB("blk.service_us", "us", 0, 100000, 100, SUBSYS_BLK,
 		blk_knob_apply, "fixed part of the device service time"),
-	[K_BLK_SERVICE_JITTER_US] = INT_KNOB("blk.service_jitter_us", "us", 0, 100000, 10,
+	[K_BLK_SERVICE_JITTER_US] = INT_KNOB("blk.service_jitter_us", "us", 0, 100000, 50,
 		SUBSYS_BLK, blk_knob_apply, "random part of the device service time (uniform)"),
 	[K_BLK_FAULT_LOST_KICK] = BOOL_KNOB("blk.fault_lost_kick", 0, SUBSYS_BLK, blk_knob_apply,
-		"FAULT INJECTION: reproduce the 2008 lost-IPI hang on purpose"),
+		"FAULT INJECTION: each BLOCK softirq drain leaves one request behind, so no kick comes again (the 2008 lost-IPI hang)"),
+	[K_BLK_THREADIRQS] = BOOL_KNOB("blk.threadirqs", 0, SUBSYS_BLK, blk_knob_apply,
+		"emulate threadirqs/PREEMPT_RT (force_irqthreads): never steer by IPI"),
+	[K_BLK_POLLED] = BOOL_KNOB("blk.polled", 0, SUBSYS_BLK, blk_knob_apply,
+		"submit polled IO (REQ_POLLED, fio hipri): never steered, completed directly"),
+
+	/* host backend (backends/host*.c): read by host_knob_apply, no engine hook */
+	[K_HOST_PID] = INT_KNOB("host.pid", "pid", 0, 4194304, 0, SUBSYS_ENGINE, NULL,
+		"--host: also follow every thread of this process (0 = none)"),
 };

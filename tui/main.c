@@ -6,9 +6,11 @@
 #include "../engine/engine.h"
 #include "../engine/scenario.h"
 #include "batch.h"
+#include "experiment.h"
 #include "options.h"
 #include "screen.h"
 #include "sig.h"
+#include "theme.h"
 
 static void main_list_knobs(void)
 {
@@ -78,6 +80,27 @@ static int main_start(struct engine *eng, const struct options *o)
 	return rc;
 }
 
+/* An unknown theme is a usage error; a broken theme file is reported and its lines defaulted. */
+static int main_check_theme(const struct options *o)
+{
+	struct theme t;
+	struct theme_diag diag = { 0 };
+	char err[512];
+
+	if (o->no_color || !o->theme)
+		return 0;
+	if (theme_load(&t, o->theme, &diag, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: --theme: %s\n", err);
+		return 2;
+	}
+	for (unsigned i = 0; i < diag.count && i < THEME_DIAG_KEEP; i++)
+		fprintf(stderr, "tunetop: theme %s (the default is used for that line)\n", diag.msg[i]);
+	if (diag.count > THEME_DIAG_KEEP)
+		fprintf(stderr, "tunetop: theme %s: %u more problems\n", o->theme,
+			diag.count - THEME_DIAG_KEEP);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -106,10 +129,22 @@ int main(int argc, char **argv)
 		main_list_scenarios();
 		options_free(&o);
 		return 0;
+	case ACT_LIST_THEMES:
+		theme_list(stdout);
+		options_free(&o);
+		return 0;
+	case ACT_EXPERIMENT:
+		rc = experiment_main(o.exp_argc, o.exp_argv);
+		options_free(&o);
+		return rc;
 	default:
 		break;
 	}
 
+	if (!o.batch && main_check_theme(&o) != 0) {
+		options_free(&o);
+		return 2;
+	}
 	struct engine *eng = engine_new();
 	eng->host_backend = strcmp(o.backend, "host") == 0;
 	/* The host has no engine workloads: start from the idle scenario unless told. */

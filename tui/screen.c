@@ -1,65 +1,290 @@
-/* screen.c: the first console screen: the engine's threads, refreshed every interval. */
+/* screen.c: the console's main loop (htop-like): sample, rebuild rows, draw, wait for a key. */
 #include "screen.h"
 
-#include <curses.h>
+#include <errno.h>
 #include <locale.h>
+#include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/clock.h"
+#include "../engine/xalloc.h"
 #include "sig.h"
+#include "ui.h"
 
-static void screen_draw(const struct snapshot *s)
+/* A status message stays this long unless a newer one replaces it. */
+#define UI_STATUS_NS (5 * NS_PER_S)
+
+static const char *const view_names[VIEW_COUNT] = {"overview", "est", "pmd", "blk", "events"};
+
+void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
 {
-	int rows = LINES;
-	erase();
-	mvprintw(0, 0, "tunetop %s  governor %s (%s)  uptime %.0fs  threads %zu", TUNETOP_VERSION,
-		 cpu_governor_name(s->governor), s->governor_emulated ? "emulated" : "cpufreq",
-		 s->uptime_s, s->nthreads);
-	attron(A_REVERSE);
-	mvprintw(2, 0, "%8s %-16s %-7s %6s %-5s", "TID", "NAME", "SUBSYS", "CPU%", "STATE");
-	attroff(A_REVERSE);
-	for (size_t i = 0; i < s->nthreads && (int)i + 3 < rows - 1; i++) {
-		const struct snap_thread *t = &s->threads[i];
-		mvprintw((int)i + 3, 0, "%8d %-16s %-7s %6.1f %-5s", (int)t->tid, t->name,
-			 subsys_name(t->subsys), t->cpu_pct, ethread_state_name(t->state));
+	char buf[1024];
+	va_list ap;
+	int room = COLS - getcurx(stdscr);
+
+	if (room <= 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	attrset(ui->attr[role]);
+	addnstr(buf, room); /* clipped: never wraps onto the next line */
+	attrset(ui->attr[ROLE_NORMAL]);
+}
+
+void ui_fill_line(struct ui *ui, int y, enum theme_role role)
+{
+	mvwhline(stdscr, y, 0, ' ' | ui->attr[role], COLS);
+}
+
+static void status_draw(struct ui *ui, int y)
+{
+	if (ui->input != INPUT_NONE) {
+		ui_input_draw(ui, y);
+		return;
 	}
-	mvprintw(rows - 1, 0, "q Quit");
+	move(y, 0);
+	if (ui->status[0]) {
+		/* "error:" keeps a refusal readable without colour. */
+		ui_put(ui, ui->status_err ? ROLE_ERROR : ROLE_STATUS, "%s%s",
+		       ui->status_err ? "error: " : "", ui->status);
+		return;
+	}
+	for (int v = 0; v < VIEW_COUNT; v++)
+		ui_put(ui, v == (int)ui->view ? ROLE_TABLE_SORT : ROLE_STATUS, "%d %s", v + 1,
+		       view_names[v]),
+		    ui_put(ui, ROLE_STATUS, " ");
+	ui_put(ui, ROLE_STATUS, " sort %s%s  threads %zu/%zu", ui_sort_name(ui->sort),
+	       ui->sort_asc ? "+" : "-", ui->nrows, ui->snap->nthreads);
+	if (ui->filter[0])
+		ui_put(ui, ROLE_WARN, "  filter '%s'", ui->filter);
+	if (ui->search[0])
+		ui_put(ui, ROLE_WARN, "  search '%s'", ui->search);
+}
+
+/* The self-cost line: what the console itself costs (snapshot "self"). */
+static void debug_draw(struct ui *ui, int y)
+{
+	const struct snap_self *s = &ui->snap->self;
+	move(y, 0);
+	ui_put(ui, ROLE_DIM,
+	       "self cpu %.1f%%  sample %llu us  render %llu us  tty %llu B (%.0f B/s)  frame %llu",
+	       s->cpu_pct, (unsigned long long)s->sample_us, (unsigned long long)s->render_us,
+	       (unsigned long long)s->tty_bytes, s->tty_bytes_per_s,
+	       (unsigned long long)ui->snap->seq);
+}
+
+/* htop's function bar: a key, then its label on a coloured field. */
+static void fbar_draw(struct ui *ui, int y)
+{
+	static const char *const keys[][2] = {
+	    {"F1", "Help"}, {"/", "Search"},  {"\\", "Filter"}, {"Tab", "View"},
+	    {"F6", "Sort"}, {"Spc", "Pause"}, {":", "Set"},	{"F10", "Quit"},
+	};
+	ui_fill_line(ui, y, ROLE_FLABEL);
+	move(y, 0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		ui_put(ui, ROLE_FKEY, "%s", keys[i][0]);
+		ui_put(ui, ROLE_FLABEL, "%-6s ", keys[i][1]);
+	}
+}
+
+static void too_small_draw(struct ui *ui)
+{
+	char msg[96];
+	snprintf(msg, sizeof(msg), "terminal too small: %dx%d (needs %dx%d)", COLS, LINES,
+		 UI_MIN_COLS, UI_MIN_ROWS);
+	int y = LINES / 2 - 1;
+	move(y > 0 ? y : 0, 0);
+	ui_put(ui, ROLE_ERROR, "%s", msg);
+	move(y + 1 > 0 ? y + 1 : 1, 0);
+	ui_put(ui, ROLE_NORMAL, "q quits");
+}
+
+static void frame_draw(struct ui *ui)
+{
+	uint64_t t0 = clock_mono_ns();
+
+	ui->now_ns = t0;
+	erase(); /* the virtual screen only; doupdate() sends just what changed */
+	if (ui->too_small) {
+		too_small_draw(ui);
+	} else if (ui->help) {
+		ui_help_draw(ui);
+	} else {
+		int y = ui_header_draw(ui);
+		int bottom = LINES - 3;
+		ui_view_draw(ui, y, bottom - y);
+		status_draw(ui, bottom);
+		if (ui->input != INPUT_NONE && ui->status[0]) {
+			/* While typing, messages (completion candidates) go on the line above. */
+			move(LINES - 2, 0);
+			ui_put(ui, ui->status_err ? ROLE_ERROR : ROLE_STATUS, "%s", ui->status);
+		} else {
+			debug_draw(ui, LINES - 2);
+		}
+		fbar_draw(ui, LINES - 1);
+	}
+	if (ui->input != INPUT_NONE && !ui->too_small && !ui->help) {
+		leaveok(stdscr, FALSE);
+		curs_set(1);
+		move(LINES - 3, (int)(ui->input == INPUT_COMMAND ? 1 : 8) + (int)ui->line_len);
+	} else {
+		leaveok(stdscr, TRUE);
+		curs_set(0);
+	}
 	wnoutrefresh(stdscr);
 	doupdate();
+	ui_tty_count(ui);
+	ui->render_us = (clock_mono_ns() - t0) / NS_PER_US;
+}
+
+static void ui_sample(struct ui *ui)
+{
+	struct snapshot *s = ui->snap;
+
+	engine_sample(ui->eng, s);
+	s->self.render_us = ui->render_us;
+	s->self.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
+	s->self.tty_bytes_per_s = s->interval_s > 0 ? (double)s->self.tty_bytes / s->interval_s : 0;
+	ui->tty_bytes_at_sample = ui->tty.bytes;
+	ui->now_ns = s->mono_ns;
+	ui_knobs_refresh(ui);
+	ui_hist_push(ui);
+	ui_events_note(ui);
+}
+
+/* Wait for input until deadline (in slices, so signals are seen); returns redo flags. */
+static int ui_wait(struct ui *ui, uint64_t deadline)
+{
+	uint64_t now = clock_mono_ns();
+	int redo = 0, ch;
+
+	if (now >= deadline)
+		return 0;
+	uint64_t ms = (deadline - now + NS_PER_MS - 1) / NS_PER_MS;
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	/* At EOF the input can only be waited out: poll no descriptor, just sleep. */
+	int r = poll(&p, ui->stdin_eof ? 0 : 1, ms < UI_POLL_SLICE_MS ? (int)ms : UI_POLL_SLICE_MS);
+	if (r < 0)
+		return errno == EINTR ? 0 : UI_QUIT;
+	if (r == 0)
+		return 0;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		ui->tty.dead = true; /* the terminal went away (ssh dropped) */
+		return UI_QUIT;
+	}
+	ui->now_ns = now;
+	int keys = 0;
+	while ((ch = getch()) != ERR) {
+		keys++;
+		redo |= ui_key(ui, ch);
+		if (redo & UI_QUIT)
+			break;
+	}
+	/* Readable yet nothing to read, again and again: input at EOF (not a terminal). */
+	ui->stdin_idle = keys ? 0 : ui->stdin_idle + 1;
+	if (ui->stdin_idle > UI_STDIN_EOF_POLLS)
+		ui->stdin_eof = true;
+	return redo;
+}
+
+static void ui_setup_theme(struct ui *ui)
+{
+	struct theme_diag diag = {0};
+	char err[512];
+	const char *name = ui->opt->no_color ? "mono" : ui->opt->theme ? ui->opt->theme : "default";
+
+	/* main.c already refused an unknown theme; here only the file's diagnostics matter. */
+	if (theme_load(&ui->theme, name, &diag, err, sizeof(err)) != 0)
+		theme_default(&ui->theme);
+	if (diag.count)
+		ui_status(ui, true, "theme %s; the default is used for %s", diag.msg[0],
+			  diag.count > 1 ? "those lines" : "that line");
 }
 
 int screen_run(struct engine *eng, const struct options *o)
 {
-	struct snapshot *snap = snapshot_new();
-	int timeout_ms = (int)(o->delay_s * 1000);
+	struct ui *ui = xcalloc(1, sizeof(*ui));
+	char err[512];
+	uint64_t delay = (uint64_t)(o->delay_s * 1e9);
+	uint64_t status_set = 0;
+	char last_status[sizeof(ui->status)] = "";
 
+	ui->eng = eng;
+	ui->opt = o;
+	ui->sort = SORT_PCT;
+	ui->snap = snapshot_new();
 	setlocale(LC_ALL, "");
-	if (!initscr()) {
-		fprintf(stderr, "tunetop: terminal: cannot initialise curses\n");
-		snapshot_free(snap);
+	ui_setup_theme(ui);
+	if (ui_tty_open(ui, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: %s\n", err);
+		snapshot_free(ui->snap);
+		free(ui);
 		return 1;
 	}
-	cbreak();
-	noecho();
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	engine_sample(eng, snap);
-	screen_draw(snap);
-	for (long n = 0; !sig_quit && (o->iterations == 0 || n < o->iterations);) {
-		timeout(timeout_ms);
-		int ch = getch();
-		if (ch == 'q' || ch == KEY_F(10))
-			break;
-		if (ch == ERR) {
-			engine_sample(eng, snap);
-			n++;
+	ui_tty_resize(ui);
+	ui_sample(ui);
+	ui_table_rebuild(ui);
+
+	uint64_t next = clock_mono_ns() + delay;
+	int redo = UI_REDRAW;
+	long n = 0;
+	uint64_t flash_end = 0;
+	while (!sig_quit && !ui->tty.dead) {
+		if (sig_winch) {
+			sig_winch = 0;
+			redo |= UI_RESIZE | UI_REDRAW;
 		}
-		screen_draw(snap);
+		if (redo & UI_QUIT)
+			break;
+		if (ui_tty_resize(ui))
+			redo |= UI_REDRAW;
+		if ((redo & UI_RESAMPLE) && !ui->paused) {
+			ui_sample(ui);
+			redo |= UI_REBUILD;
+		}
+		if (redo & UI_REBUILD)
+			ui_table_rebuild(ui);
+		uint64_t now = clock_mono_ns();
+		/* Status messages fade after a while; a flash ends with one more frame. */
+		if (strcmp(last_status, ui->status) != 0) {
+			memcpy(last_status, ui->status, sizeof(last_status));
+			status_set = now;
+		} else if (ui->status[0] && now - status_set > UI_STATUS_NS) {
+			ui->status[0] = last_status[0] = '\0';
+			redo |= UI_REDRAW;
+		}
+		for (int k = 0; k < K_COUNT; k++)
+			if (ui->flash_until[k] > flash_end)
+				flash_end = ui->flash_until[k];
+		if (flash_end && now >= flash_end) {
+			flash_end = 0;
+			memset(ui->flash_until, 0, sizeof(ui->flash_until));
+			redo |= UI_REDRAW;
+		}
+		if (redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD))
+			frame_draw(ui);
+		redo = 0;
+		if (clock_mono_ns() >= next) {
+			if (o->iterations && ++n >= o->iterations)
+				break;
+			next += delay;
+			if (next < clock_mono_ns())
+				next = clock_mono_ns() +
+				       delay; /* after a stall: no burst of samples */
+			redo = UI_RESAMPLE | UI_REDRAW;
+			continue;
+		}
+		redo = ui_wait(ui, next);
 	}
-	curs_set(1);
-	endwin();
-	snapshot_free(snap);
+	ui_tty_close(ui);
+	snapshot_free(ui->snap);
+	free(ui->rows);
+	free(ui);
 	return 0;
 }

@@ -66,8 +66,14 @@ static json_t *snapjson_cpu(const struct snapshot *s)
 						      c->online, "load_pct", jreal(c->load_pct),
 						      "freq_mhz", (int)c->freq_mhz));
 	}
-	return json_pack("{s:s, s:s, s:o}", "governor", cpu_governor_name(s->governor),
-			 "governor_source", s->governor_emulated ? "emulated" : "cpufreq", "cpus",
+	/* A host governor tunetop has no id for (conservative, userspace) keeps its name. */
+	const char *gov = s->governor >= 0 ? cpu_governor_name(s->governor)
+			  : (s->has_host && s->host.governor[0]) ? s->host.governor
+								 : "none";
+	const char *source = s->governor_absent     ? "none"
+			     : s->governor_emulated ? "emulated"
+						    : "cpufreq";
+	return json_pack("{s:s, s:s, s:o}", "governor", gov, "governor_source", source, "cpus",
 			 cpus);
 }
 
@@ -124,7 +130,11 @@ static json_t *snapjson_est(const struct est_snap *e)
 	json_object_set_new(o, "calibration", calib);
 	json_object_set_new(o, "cpu_pct", jreal(e->cpu_pct_total));
 	json_object_set_new(o, "kthread_cpu_pct", kt_pct);
+	json_object_set_new(o, "kthread_goal_pct", jreal(EST_KTHREAD_GOAL_PCT));
 	json_object_set_new(o, "kthread", kts);
+	json_object_set_new(o, "mem_bytes", jint(e->mem_bytes));
+	json_object_set_new(o, "mem_per_est_bytes", jreal(e->mem_per_est_bytes));
+	json_object_set_new(o, "packets", jint(e->packets));
 	json_object_set_new(o, "rates", json_pack("{s:o, s:o, s:o, s:o, s:o}", "cps",
 						  jint(e->tot_cps), "inpps", jint(e->tot_inpps),
 						  "outpps", jint(e->tot_outpps), "inbps",
@@ -152,6 +162,9 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		json_object_set_new(o, "cpu_pct", jreal(t->cpu_pct));
 		json_object_set_new(o, "rx_packets", jint(t->rx_packets));
 		json_object_set_new(o, "tx_packets", jint(t->tx_packets));
+		json_object_set_new(o, "rx_drops", jint(t->rx_drops));
+		json_object_set_new(o, "tx_drops", jint(t->tx_drops));
+		json_object_set_new(o, "sleep_iters", jint(t->sleep_iters));
 		json_array_append_new(threads, o);
 	}
 	json_t *o = json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "maxsleep_us",
@@ -159,10 +172,14 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 			      "timer_slack_ns", (json_int_t)p->timer_slack_ns, "offered_pps",
 			      jreal(p->offered_pps), "drop_pct", jreal(p->drop_pct), "threads",
 			      threads);
+	json_object_set_new(o, "rxq_size", json_integer((json_int_t)p->rxq_size));
+	json_object_set_new(o, "topology", json_string(p->topology ? p->topology : "direct"));
+	json_object_set_new(o, "in_rings", jint(p->in_rings));
 	json_object_set_new(o, "totals",
-			    json_pack("{s:o, s:o, s:o, s:o}", "generated", jint(p->generated),
+			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "generated", jint(p->generated),
 				      "forwarded", jint(p->forwarded), "dropped", jint(p->dropped),
-				      "in_flight", jint(p->in_flight)));
+				      "in_flight", jint(p->in_flight), "restart_dropped",
+				      jint(p->restart_dropped)));
 	return o;
 }
 
@@ -171,11 +188,12 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 	json_t *per_cpu = json_array();
 	for (int i = 0; i < b->ncpus; i++) {
 		const struct blk_cpu_snap *c = &b->per_cpu[i];
-		json_array_append_new(per_cpu, json_pack("{s:i, s:i, s:o, s:o, s:o}", "cpu", c->cpu,
-							 "llc", c->llc, "block_softirq",
-							 jint(c->block_softirq), "ipi_recv",
-							 jint(c->ipi_recv), "completed",
-							 jint(c->completed)));
+		json_t *pc = json_pack("{s:i, s:i, s:o, s:o, s:o}", "cpu", c->cpu, "llc", c->llc,
+				       "block_softirq", jint(c->block_softirq), "ipi_recv",
+				       jint(c->ipi_recv), "completed", jint(c->completed));
+		json_object_set_new(pc, "remote", jint(c->remote));
+		json_object_set_new(pc, "submitters", json_integer(c->submitters));
+		json_array_append_new(per_cpu, pc);
 	}
 	json_t *o = json_pack("{s:I, s:o, s:o, s:i}", "rq_affinity", (json_int_t)b->rq_affinity,
 			      "iops", jreal(b->iops), "ipis_per_s", jreal(b->ipis_per_s),
@@ -191,13 +209,70 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 			    json_pack("{s:o, s:o, s:o}", "submitted", jint(b->submitted),
 				      "completed", jint(b->completed), "in_flight",
 				      jint(b->in_flight)));
+	json_object_set_new(o, "submitters", json_integer(b->submitters));
+	json_object_set_new(o, "iodepth", json_integer(b->iodepth));
+	json_object_set_new(o, "nr_hw_queues", json_integer(b->nr_hw_queues));
+	json_object_set_new(o, "fault_lost_kick", json_boolean(b->fault_lost_kick));
+	json_object_set_new(o, "irqs", jint(b->irqs));
+	json_object_set_new(o, "ipis_sent", jint(b->ipis_sent));
+	json_object_set_new(o, "csd_busy", jint(b->csd_busy));
+	json_object_set_new(o, "data_errors", jint(b->data_errors));
+	json_object_set_new(o, "cpu_pct",
+			    json_pack("{s:o, s:o, s:o}", "irq", jreal(b->irq_cpu_pct), "dev",
+				      jreal(b->dev_cpu_pct), "submitters", jreal(b->sub_cpu_pct)));
 	return o;
+}
+
+/* The host section (backends/host_snap.h): which sources answered, and what they alone give. */
+static json_t *snapjson_host_str(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
 }
 
 static json_t *snapjson_host(const struct host_snap *h)
 {
-	return json_pack("{s:b, s:b, s:b}", "cpufreq", h->cpufreq, "taskstats", h->taskstats,
-			 "ovs", h->ovs);
+	json_t *links = json_array(), *acct = json_array(), *absent = json_array();
+
+	for (int i = 0; i < h->nlinks; i++) {
+		const struct host_link_snap *l = &h->links[i];
+		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", l->name, "rx_packets",
+				      jint(l->rx_packets), "tx_packets", jint(l->tx_packets),
+				      "rx_dropped", jint(l->rx_dropped), "tx_dropped",
+				      jint(l->tx_dropped));
+		json_object_set_new(o, "rx_pps", jreal(l->rx_pps));
+		json_object_set_new(o, "tx_pps", jreal(l->tx_pps));
+		json_object_set_new(o, "rx_drop_per_s", jreal(l->rx_drop_per_s));
+		json_object_set_new(o, "tx_drop_per_s", jreal(l->tx_drop_per_s));
+		json_array_append_new(links, o);
+	}
+	for (int i = 0; i < h->nacct; i++) {
+		const struct host_acct_snap *a = &h->acct[i];
+		json_array_append_new(acct, json_pack("{s:i, s:o, s:o, s:o, s:o}", "tid", (int)a->tid,
+						      "cpu_delay_pct", jreal(a->cpu_delay_pct),
+						      "blkio_delay_pct", jreal(a->blkio_delay_pct),
+						      "nvcsw_per_s", jreal(a->nvcsw_per_s),
+						      "nivcsw_per_s", jreal(a->nivcsw_per_s)));
+	}
+	for (int i = 0; i < h->nabsent; i++)
+		json_array_append_new(absent, json_string(h->absent[i]));
+	json_t *o = json_pack("{s:b, s:o, s:b, s:s, s:o, s:b, s:i, s:I}", "cpufreq", h->cpufreq,
+			      "governor", snapjson_host_str(h->governor), "taskstats", h->taskstats,
+			      "thread_source", h->taskstats ? "taskstats" : "procfs",
+			      "taskstats_error", snapjson_host_str(h->taskstats_error), "delayacct",
+			      h->delayacct, "threads_matched", h->threads_matched, "pid",
+			      (json_int_t)h->pid);
+	json_object_set_new(o, "thread_acct", acct);
+	json_object_set_new(o, "links_ok", json_boolean(h->links_ok));
+	json_object_set_new(o, "links", links);
+	json_object_set_new(o, "blk_dev", snapjson_host_str(h->blk_dev));
+	json_object_set_new(o, "blk_error", snapjson_host_str(h->blk_error));
+	json_object_set_new(o, "ovs", json_boolean(h->ovs));
+	json_object_set_new(o, "ovs_socket", snapjson_host_str(h->ovs_socket));
+	json_object_set_new(o, "ovs_error", snapjson_host_str(h->ovs_error));
+	json_object_set_new(o, "ovs_sleep_show", json_boolean(h->ovs_sleep_show));
+	json_object_set_new(o, "ovs_maxsleep_source", snapjson_host_str(h->ovs_maxsleep_source));
+	json_object_set_new(o, "absent", absent);
+	return o;
 }
 
 json_t *snapjson_build(const struct snapshot *s)

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# test_ssh.sh: tunetop over a real ssh session (sshd on 127.0.0.1 with a throwaway host key and
+# user key), driven by a key through `ssh -tt` in tmux; killing the ssh client must end
+# tunetop (SIGHUP from the dropped pty) and leave no process behind.
+. "$(dirname "$0")/lib/tmux.sh"
+
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+[ -x "$SSHD" ] || { echo "sshd not installed (make test-deps installs openssh-server)"; exit 77; }
+command -v ssh >/dev/null || { echo "ssh not installed"; exit 77; }
+command -v ssh-keygen >/dev/null || { echo "ssh-keygen not installed"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "needs root (sshd's privilege separation)"; exit 77; }
+
+D=$TT_DIR/ssh
+mkdir -p "$D" /run/sshd
+chmod 700 "$D"
+ssh-keygen -q -t ed25519 -N '' -f "$D/host" || fail "host key"
+ssh-keygen -q -t ed25519 -N '' -f "$D/user" || fail "user key"
+cp "$D/user.pub" "$D/authorized_keys"
+chmod 600 "$D/authorized_keys"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$D/sshd_config" <<CONF
+Port $port
+ListenAddress 127.0.0.1
+HostKey $D/host
+AuthorizedKeysFile $D/authorized_keys
+PidFile $D/sshd.pid
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PrintMotd no
+PrintLastLog no
+AcceptEnv LANG
+ClientAliveInterval 1
+ClientAliveCountMax 2
+CONF
+"$SSHD" -f "$D/sshd_config" -D -e -E "$D/sshd.log" &
+sshd_pid=$!
+stop_sshd() { kill "$sshd_pid" 2>/dev/null; wait "$sshd_pid" 2>/dev/null; }
+trap 'stop_sshd; tt_cleanup' EXIT
+for _ in $(seq 50); do
+	python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
+	sleep 0.1
+done
+
+# A marker only this run's tunetop has on its command line, to find it on the far side.
+mark=$((3000 + RANDOM % 5000))
+remote="TERM=xterm-256color LANG=C.UTF-8 ASAN_OPTIONS=${ASAN_OPTIONS:-} exec $TUNETOP -d 0.3 --scenario default --set engine.watchdog_ms=$mark"
+tt_start 80 24 "ssh -tt -i $D/user -p $port -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR root@127.0.0.1 '$remote'; echo SSH-ENDED; sleep 600"
+tt_wait '^ tunetop [0-9.]+ +up' 15
+tt_wait 'F10Quit'
+tt_keys m
+tt_wait 'pmd\.maxsleep_us = 1000$'
+tt_wait 'maxsleep 1000us'
+
+pid=$(pgrep -f "^$TUNETOP .*engine.watchdog_ms=$mark" | head -1)
+[ -n "$pid" ] || fail "tunetop not found on the server side"
+nthreads=$(ls /proc/"$pid"/task | wc -l)
+[ "$nthreads" -gt 3 ] || fail "expected engine threads, found $nthreads"
+client=$(pgrep -f "^ssh -tt -i $D/user" | head -1)
+[ -n "$client" ] || fail "ssh client not found"
+kill -9 "$client"
+tt_wait 'SSH-ENDED' 5
+for _ in $(seq 50); do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && fail "tunetop ($pid) still running 5 s after the ssh client died"
+left=$(pgrep -f "^$TUNETOP .*engine.watchdog_ms=$mark")
+[ -z "$left" ] && echo "tunetop exited with $nthreads threads joined; nothing left" || fail "left behind: $left"
+echo ok

@@ -1,0 +1,134 @@
+/* rowfmt.c: text formatting of snapshot figures into caller buffers. */
+#include "rowfmt.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/clock.h"
+#include "../engine/ethread.h"
+
+const char *const rowfmt_head[ROWFMT_NCOLS] = {"TID",  "NAME", "SUBSYS", "CPU",
+					       "CPU%", "S",    "DETAIL"};
+/* Column starts; TID is right-aligned in 7, the rest left or right as htop does. */
+const int rowfmt_col_x[ROWFMT_NCOLS] = {0, 8, 24, 31, 36, 43, 45};
+
+const char *rowfmt_count(double v, char *buf, size_t len)
+{
+	if (v < 0)
+		v = 0;
+	if (v < 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (v < 10e3)
+		snprintf(buf, len, "%.2fk", v / 1e3);
+	else if (v < 1e6)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else if (v < 1e9)
+		snprintf(buf, len, "%.2fM", v / 1e6);
+	else
+		snprintf(buf, len, "%.2fG", v / 1e9);
+	return buf;
+}
+
+const char *rowfmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < NS_PER_US)
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else if (ns < NS_PER_MS)
+		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+	else if (ns < NS_PER_S)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	return buf;
+}
+
+/* "est-k:3" -> 3; -1 when the name is not prefix:N. */
+static int name_index(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	int v;
+	if (strncmp(name, prefix, n) != 0 || sscanf(name + n, "%d", &v) != 1)
+		return -1;
+	return v;
+}
+
+const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t, char *buf,
+			  size_t len)
+{
+	char a[16], b[16];
+	int i;
+
+	buf[0] = '\0';
+	switch (t->subsys) {
+	case SUBSYS_EST:
+		if (!s->has_est)
+			break;
+		i = name_index(t->name, "est-k:");
+		for (int k = 0; k < s->est.nkt && i >= 0; k++) {
+			if (s->est.kt[k].id == i) {
+				snprintf(buf, len, "%u ests %u rows  tick %s",
+					 s->est.kt[k].estimators, s->est.kt[k].rows_filled,
+					 rowfmt_ns(s->est.tick_ns_last, a, sizeof(a)));
+				return buf;
+			}
+		}
+		break;
+	case SUBSYS_PMD:
+		if (!s->has_pmd)
+			break;
+		for (int k = 0; k < s->pmd.nthreads; k++) {
+			const struct pmd_thread_snap *p = &s->pmd.threads[k];
+			if (strcmp(p->name, t->name) == 0) {
+				snprintf(buf, len, "rx %s/s drop %.2f%% sleep %.0f%%",
+					 rowfmt_count(p->rx_pps, a, sizeof(a)), p->drop_pct,
+					 p->sleep_iter_pct);
+				return buf;
+			}
+		}
+		break;
+	case SUBSYS_BLK:
+		if (!s->has_blk)
+			break;
+		for (int k = 0; k < s->blk.ncpus; k++) {
+			const struct blk_cpu_snap *c = &s->blk.per_cpu[k];
+			if (c->cpu == t->emu_cpu) {
+				snprintf(buf, len, "cpu%d done %s ipi %s", c->cpu,
+					 rowfmt_count((double)c->completed, a, sizeof(a)),
+					 rowfmt_count((double)c->ipi_recv, b, sizeof(b)));
+				return buf;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	return buf;
+}
+
+const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t, char *buf,
+			  size_t len, int w)
+{
+	char detail[64];
+	rowfmt_detail(s, t, detail, sizeof(detail));
+	snprintf(buf, len, "%7d %-15.15s %-6.6s %4d %6.1f %s %s", (int)t->tid, t->name,
+		 subsys_name(t->subsys), t->emu_cpu, t->cpu_pct,
+		 ethread_state_name((enum ethread_state)t->state), detail);
+	if (w >= 0 && (size_t)w < len)
+		buf[w] = '\0';
+	return buf;
+}
+
+/* pmd-perf-show's figures, one PMD a line, fitting 80 columns. */
+const char rowfmt_pmd_head[] =
+    "PMD       rx pps  tx pps drop/s  drop% busy% sleep% avg-sleep   os-p99  CPU%";
+
+const char *rowfmt_pmd(const struct pmd_thread_snap *p, char *buf, size_t len)
+{
+	char rx[16], tx[16], dr[16];
+	snprintf(buf, len, "%-8.8s %7s %7s %6s %6.2f %5.1f %6.1f %7.1fus %6.1fus %5.1f", p->name,
+		 rowfmt_count(p->rx_pps, rx, sizeof(rx)), rowfmt_count(p->tx_pps, tx, sizeof(tx)),
+		 rowfmt_count(p->rx_drop_pps + p->tx_drop_pps, dr, sizeof(dr)), p->drop_pct,
+		 p->busy_pct, p->sleep_iter_pct, p->sleep_us_avg, p->overshoot_p99_us, p->cpu_pct);
+	return buf;
+}

@@ -1,0 +1,28 @@
+/* rowfmt.h: text formatting of snapshot figures into caller buffers (screen and tests). */
+#ifndef TT_ROWFMT_H
+#define TT_ROWFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../engine/snapshot.h"
+
+/* 950, 1.2k, 34.5k, 1.20M: at most 6 characters. */
+const char *rowfmt_count(double v, char *buf, size_t len);
+/* 850ns, 12.3us, 4.80ms, 1.20s: at most 7 characters. */
+const char *rowfmt_ns(uint64_t ns, char *buf, size_t len);
+/* The per-subsystem column of a thread row (tick work, drops, completions). */
+const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t, char *buf,
+			  size_t len);
+/* A whole thread row of width w, columns as rowfmt_head(). */
+const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t, char *buf,
+			  size_t len, int w);
+/* Column headings of the thread table and where each column starts. */
+#define ROWFMT_NCOLS 7
+extern const char *const rowfmt_head[ROWFMT_NCOLS];
+extern const int rowfmt_col_x[ROWFMT_NCOLS];
+/* A PMD row in pmd-perf-show terms. */
+const char *rowfmt_pmd(const struct pmd_thread_snap *p, char *buf, size_t len);
+extern const char rowfmt_pmd_head[];
+
+#endif

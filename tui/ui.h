@@ -1,0 +1,189 @@
+/* ui.h: the console's shared state and the functions of its ui_*.c parts (htop-like). */
+#ifndef TT_UI_H
+#define TT_UI_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../engine/clock.h"
+#include "../engine/engine.h"
+#include "options.h"
+#include "theme.h"
+
+/* Below this the console shows "terminal too small" (an 80x24 terminal fits easily). */
+#define UI_MIN_COLS 60
+#define UI_MIN_ROWS 16
+/* A changed knob value stays highlighted this long. */
+#define UI_FLASH_NS (1500 * NS_PER_MS)
+/* History kept for the charts: 4 minutes at the default 1 s refresh. */
+#define UI_HIST_LEN 240
+/* Events kept for the events view (the engine keeps its own ring too). */
+#define UI_EVENTS_KEEP 200
+/* Calibrations remembered for the est view. */
+#define UI_CALIB_KEEP 16
+/* The longest wait in one poll, so signals and resizes are seen promptly. */
+#define UI_POLL_SLICE_MS 100
+#define UI_INPUT_MAX 200
+/* Polls in a row that found stdin readable but no key: it is at EOF. */
+#define UI_STDIN_EOF_POLLS 3
+
+/* What a key handler asks the loop to redo (htop's Htop_Reaction). */
+enum ui_redo {
+	UI_REDRAW = 1 << 0, /* draw the frame again */
+	UI_RESAMPLE = 1 << 1, /* take a snapshot now */
+	UI_REBUILD = 1 << 2, /* re-sort / re-filter the rows */
+	UI_RESIZE = 1 << 3, /* the terminal changed size */
+	UI_QUIT = 1 << 4,
+};
+
+enum ui_view { VIEW_OVERVIEW, VIEW_EST, VIEW_PMD, VIEW_BLK, VIEW_EVENTS, VIEW_COUNT };
+
+enum ui_sort { SORT_TID, SORT_NAME, SORT_SUBSYS, SORT_CPU, SORT_PCT, SORT_STATE, SORT_COUNT };
+
+enum ui_input { INPUT_NONE, INPUT_COMMAND, INPUT_SEARCH, INPUT_FILTER };
+
+/* The charts' series (ui_hist.c). */
+enum ui_series {
+	HIST_PMD_DROP_PCT,
+	HIST_PMD_CPU_PCT,
+	HIST_EST_TICK_US,
+	HIST_BLK_IOPS,
+	HIST_BLK_P99_US,
+	HIST_SELF_CPU_PCT,
+	HIST_COUNT
+};
+
+struct ui_hist {
+	double v[UI_HIST_LEN];
+	unsigned n, head; /* head: next slot to write */
+};
+
+/* Bytes written to the terminal (ui_tty.c). */
+struct ui_tty {
+	int fd;
+	int io_fd; /* /proc/thread-self/io of the UI thread, or -1 */
+	uint64_t wchar0; /* its write count when curses started */
+	uint64_t bytes; /* written since curses started */
+	bool dead; /* the terminal hung up (ssh dropped) */
+};
+
+struct ui {
+	struct engine *eng;
+	const struct options *opt;
+	struct snapshot *snap;
+	SCREEN *scr;
+	FILE *out;
+	struct ui_tty tty;
+
+	struct theme theme;
+	attr_t attr[ROLE_COUNT];
+	bool color, ascii, utf8;
+
+	enum ui_view view;
+	bool help;
+	int help_top;
+	int view_top; /* scroll of the detail views */
+	bool paused;
+	bool too_small;
+
+	/* Thread table: indexes into snap->threads, sorted and filtered. */
+	size_t *rows;
+	size_t nrows, rows_cap;
+	int sel, top;
+	int table_y; /* screen row of the table heading (mouse clicks) */
+	pid_t sel_tid; /* keeps the cursor on a thread across re-sorts */
+	enum ui_sort sort;
+	bool sort_asc;
+	char search[64];
+	char filter[64];
+
+	enum ui_input input;
+	char line[UI_INPUT_MAX];
+	size_t line_len;
+
+	char status[256];
+	bool status_err;
+
+	int64_t knobs[K_COUNT]; /* the engine's values as last shown */
+	uint64_t flash_until[K_COUNT];
+	bool have_knobs;
+
+	struct ui_hist hist[HIST_COUNT];
+	struct event ev[UI_EVENTS_KEEP];
+	size_t nev, ev_head;
+	struct est_calib_snap calib[UI_CALIB_KEEP];
+	size_t ncalib;
+
+	unsigned stdin_idle;
+	bool stdin_eof;
+
+	uint64_t tty_bytes_at_sample;
+	uint64_t render_us;
+	uint64_t now_ns;
+};
+
+/* ui_tty.c: the counting stream, curses start/stop, the crash handler. */
+int ui_tty_open(struct ui *ui, char *err, size_t errlen);
+void ui_tty_close(struct ui *ui);
+/* Follow the terminal's size; true when it changed. */
+bool ui_tty_resize(struct ui *ui);
+/* Update ui->tty.bytes (after a frame). */
+void ui_tty_count(struct ui *ui);
+void ui_colors_apply(struct ui *ui);
+
+/* ui_hist.c */
+void ui_hist_push(struct ui *ui);
+double ui_hist_last(const struct ui_hist *h);
+/* Draw the last w values of h at (y, x) as a one-line sparkline; max <= 0: auto scale. */
+void ui_hist_draw(struct ui *ui, enum ui_series s, int y, int x, int w, double max);
+
+/* ui_header.c: title, CPU meters, one line per running subsystem; returns rows used. */
+int ui_header_draw(struct ui *ui);
+
+/* ui_table.c */
+void ui_table_rebuild(struct ui *ui);
+void ui_table_draw(struct ui *ui, int y, int h);
+int ui_table_key(struct ui *ui, int ch, int page);
+const char *ui_sort_name(enum ui_sort s);
+/* Move the cursor to the first match of ui->search (the input line calls it). */
+void ui_table_search(struct ui *ui);
+
+/* ui_views.c: the detail views in the rows between header and status. */
+void ui_view_draw(struct ui *ui, int y, int h);
+void ui_events_note(struct ui *ui);
+
+/* ui_help.c */
+void ui_help_draw(struct ui *ui);
+int ui_help_key(struct ui *ui, int ch);
+
+/* ui_input.c: the ':' prompt, '/' search and '\' filter line. */
+void ui_input_begin(struct ui *ui, enum ui_input mode);
+int ui_input_key(struct ui *ui, int ch);
+void ui_input_draw(struct ui *ui, int y);
+/* Complete the knob name in "set NAME..." / "NAME"; returns candidates found. */
+int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen);
+/* Run one command line ("set k=v", "k=v", "q"); returns redo flags. */
+int ui_command_run(struct ui *ui, const char *cmd);
+
+/* ui_keys.c: the key table (the help screen lists it) and the dispatcher. */
+struct ui_keydef {
+	const char *keys; /* as shown: "m / M" */
+	int knob; /* the knob it turns, or -1 */
+	const char *what;
+};
+extern const struct ui_keydef ui_keydefs[];
+extern const size_t ui_nkeydefs;
+int ui_key(struct ui *ui, int ch);
+void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Take the engine's current knob values; a change starts its flash. */
+void ui_knobs_refresh(struct ui *ui);
+
+/* Drawing helpers (screen.c). */
+void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void ui_fill_line(struct ui *ui, int y, enum theme_role role);
+bool ui_flashing(const struct ui *ui, enum knob_id id);
+
+#endif
