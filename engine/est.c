@@ -324,9 +324,14 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	uint64_t sum = atomic_exchange_explicit(&ts->tick_ns_sum, 0, memory_order_relaxed);
 	e->ticks = atomic_exchange_explicit(&ts->ticks, 0, memory_order_relaxed);
 	e->visits = atomic_exchange_explicit(&ts->visits, 0, memory_order_relaxed);
-	e->tick_ns_max = atomic_exchange_explicit(&ts->tick_ns_max, 0, memory_order_relaxed);
+	uint64_t max = atomic_exchange_explicit(&ts->tick_ns_max, 0, memory_order_relaxed);
 	e->tick_ns_last = atomic_load_explicit(&ts->tick_ns_last, memory_order_relaxed);
-	e->tick_ns_avg = run ? sum / run : 0;
+	if (run) {
+		st->smp_tick_avg = sum / run;
+		st->smp_tick_max = max;
+	}
+	e->tick_ns_avg = st->smp_tick_avg;
+	e->tick_ns_max = st->smp_tick_max;
 	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++)
 		hist[i] = atomic_load_explicit(&ts->hist[i], memory_order_relaxed);
 	memcpy(e->tick_hist, hist, sizeof(hist));

@@ -131,6 +131,10 @@ struct est_state {
 
 	struct est_counters ctr; /* slot 0: kthread 0's calc_stats */
 	struct est_tick_stats ts;
+	/* Sampler's carry-over (control thread only): an interval in which no row with
+	 * estimators came round reports the last interval that had one, so a 1 s
+	 * refresh of a 2 s rotation does not flicker to 0. */
+	uint64_t smp_tick_avg, smp_tick_max;
 
 	/* Packet path threads (est_pkt.c) */
 	int npkt;

@@ -40,7 +40,9 @@ struct est_snap {
 	int tick_chains;
 	int est_cpus;
 	uint64_t max_per_kthread; /* est_max_count */
-	uint64_t tick_ns_last, tick_ns_avg, tick_ns_max; /* over ticks in the interval */
+	/* Ticks that ran a row with estimators: the last one, and avg/max over the
+	 * interval (or over the last interval that had such a tick). */
+	uint64_t tick_ns_last, tick_ns_avg, tick_ns_max;
 	uint64_t ticks;           /* ticks run in the interval, all kthreads */
 	uint64_t visits;          /* estimator visits in the interval */
 	uint64_t tick_hist[EST_TICK_HIST_BUCKETS]; /* since start */

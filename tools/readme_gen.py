@@ -32,6 +32,15 @@ def knobs_md():
     return "\n".join(rows)
 
 
+def keys_md():
+    rows = ["| key | what it does |", "|---|---|"]
+    for line in run("--list-keys").splitlines():
+        keys, _, what = line.partition("\t")
+        keys = " ".join(f"`{k}`" if k != "\\" else "`\\`" for k in keys.split())
+        rows.append(f"| {keys} | {what.replace('|', ', ')} |")
+    return "\n".join(rows)
+
+
 def scenarios_md():
     rows = ["| scenario | what runs |", "|---|---|"]
     for line in run("--list-scenarios").splitlines():
@@ -112,7 +121,8 @@ def json_md():
 
 text = open(readme_path).read()
 new = text
-for name, gen in (("KNOBS", knobs_md), ("SCENARIOS", scenarios_md), ("JSON", json_md)):
+for name, gen in (("KNOBS", knobs_md), ("SCENARIOS", scenarios_md), ("KEYS", keys_md),
+                  ("JSON", json_md)):
     pat = re.compile(rf"(<!-- BEGIN {name} [^>]*-->)\n(?:.*?\n)?(<!-- END {name} -->)", re.S)
     if not pat.search(new):
         raise SystemExit(f"README.md has no BEGIN/END {name} markers")
@@ -151,7 +161,7 @@ def json_check(text):
 
 if check:
     problems = json_check(text)
-    for name in ("KNOBS", "SCENARIOS"):
+    for name in ("KNOBS", "SCENARIOS", "KEYS"):
         pat = re.compile(rf"<!-- BEGIN {name} [^>]*-->\n(.*?)<!-- END {name} -->", re.S)
         if pat.search(text).group(1) != pat.search(new).group(1):
             problems.append(f"the {name} table differs from the binary")

@@ -11,6 +11,7 @@
 #include "screen.h"
 #include "sig.h"
 #include "theme.h"
+#include "ui.h"
 
 static void main_list_knobs(void)
 {
@@ -20,6 +21,20 @@ static void main_list_knobs(void)
 		printf("%-22s %-28s default %-12s %s\n", d->name,
 		       knob_range_text(k, range, sizeof(range)), knob_format(k, d->def, def, sizeof(def)),
 		       d->help);
+	}
+}
+
+/* The console's keys, as the help screen lists them (README's table is made from this). */
+static void main_list_keys(void)
+{
+	char range[256];
+	for (size_t i = 0; i < ui_nkeydefs; i++) {
+		const struct ui_keydef *k = &ui_keydefs[i];
+		if (k->knob >= 0)
+			printf("%s\t%s %s (%s)\n", k->keys, k->what, knob_table[k->knob].name,
+			       knob_range_text(k->knob, range, sizeof(range)));
+		else
+			printf("%s\t%s\n", k->keys, k->what);
 	}
 }
 
@@ -123,6 +138,10 @@ int main(int argc, char **argv)
 		return 0;
 	case ACT_LIST_KNOBS:
 		main_list_knobs();
+		options_free(&o);
+		return 0;
+	case ACT_LIST_KEYS:
+		main_list_keys();
 		options_free(&o);
 		return 0;
 	case ACT_LIST_SCENARIOS:

@@ -21,6 +21,7 @@ enum {
 	OPT_MOUSE,
 	OPT_LIST_KNOBS,
 	OPT_LIST_THEMES,
+	OPT_LIST_KEYS,
 	OPT_LIST_SCENARIOS,
 };
 
@@ -39,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "mouse", no_argument, NULL, OPT_MOUSE },
 	{ "list-knobs", no_argument, NULL, OPT_LIST_KNOBS },
 	{ "list-themes", no_argument, NULL, OPT_LIST_THEMES },
+	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
 	{ "list-scenarios", no_argument, NULL, OPT_LIST_SCENARIOS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -61,7 +63,7 @@ void options_usage(FILE *out)
 	      "      --no-color           monochrome (also when NO_COLOR is set)\n"
 	      "      --ascii              ASCII drawing only\n"
 	      "      --mouse              enable mouse clicks\n"
-	      "      --list-knobs, --list-themes, --list-scenarios\n"
+	      "      --list-knobs, --list-themes, --list-scenarios, --list-keys\n"
 	      "  -h, --help               this text\n"
 	      "  -V, --version            version\n"
 	      "\n"
@@ -169,6 +171,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_LIST_THEMES:
 			o->action = ACT_LIST_THEMES;
+			break;
+		case OPT_LIST_KEYS:
+			o->action = ACT_LIST_KEYS;
 			break;
 		case OPT_LIST_SCENARIOS:
 			o->action = ACT_LIST_SCENARIOS;
