@@ -76,4 +76,13 @@ struct snapshot {
 struct snapshot *snapshot_new(void);
 void snapshot_free(struct snapshot *s);
 
+/* The governor's name as both renderers show it: the enum's name, the host's own
+ * name for one tunetop has no id for, or "none". */
+const char *snapshot_governor_name(const struct snapshot *s);
+/* "cpufreq", "emulated" or "none". */
+const char *snapshot_governor_source(const struct snapshot *s);
+/* True when the host backend cannot measure field (a "blk.lat_us"-style path or a
+ * prefix of one): renderers show "-" rather than a 0 that was never measured. */
+bool snapshot_absent(const struct snapshot *s, const char *field);
+
 #endif

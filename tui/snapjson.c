@@ -66,15 +66,8 @@ static json_t *snapjson_cpu(const struct snapshot *s)
 						      c->online, "load_pct", jreal(c->load_pct),
 						      "freq_mhz", (int)c->freq_mhz));
 	}
-	/* A host governor tunetop has no id for (conservative, userspace) keeps its name. */
-	const char *gov = s->governor >= 0 ? cpu_governor_name(s->governor)
-			  : (s->has_host && s->host.governor[0]) ? s->host.governor
-								 : "none";
-	const char *source = s->governor_absent     ? "none"
-			     : s->governor_emulated ? "emulated"
-						    : "cpufreq";
-	return json_pack("{s:s, s:s, s:o}", "governor", gov, "governor_source", source, "cpus",
-			 cpus);
+	return json_pack("{s:s, s:s, s:o}", "governor", snapshot_governor_name(s),
+			 "governor_source", snapshot_governor_source(s), "cpus", cpus);
 }
 
 static json_t *snapjson_threads(const struct snapshot *s)

@@ -160,12 +160,23 @@ static void blk_line(struct ui *ui, int y)
 	ui_put(ui, ROLE_BLK, "blk ");
 	ui_put(ui, ROLE_NORMAL, "rq_affinity ");
 	put_knob(ui, K_BLK_RQ_AFFINITY, " ");
-	ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(b->iops, a, sizeof(a)));
+	const struct snapshot *s = ui->snap;
+	/* On the host some figures cannot be measured: "-", not a 0 never measured. */
+	if (snapshot_absent(s, "blk.iops"))
+		ui_put(ui, ROLE_VALUE, "-");
+	else
+		ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(b->iops, a, sizeof(a)));
 	ui_put(ui, ROLE_NORMAL, " IOPS p99 ");
-	ui_put(ui, ROLE_VALUE, "%.0fus", b->lat_p99_us);
+	if (snapshot_absent(s, "blk.lat_us"))
+		ui_put(ui, ROLE_VALUE, "-");
+	else
+		ui_put(ui, ROLE_VALUE, "%.0fus", b->lat_p99_us);
 	ui_put(ui, ROLE_NORMAL, " IPIs ");
 	ui_put(ui, ROLE_VALUE, "%s/s", rowfmt_count(b->ipis_per_s, c, sizeof(c)));
-	ui_put(ui, ROLE_NORMAL, " irq cpu %d", b->irq_cpu);
+	if (snapshot_absent(s, "blk.irq_cpu"))
+		ui_put(ui, ROLE_NORMAL, " irq cpu -");
+	else
+		ui_put(ui, ROLE_NORMAL, " irq cpu %d", b->irq_cpu);
 }
 
 int ui_header_draw(struct ui *ui)
@@ -177,8 +188,11 @@ int ui_header_draw(struct ui *ui)
 	move(0, 0);
 	ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  every %.2gs  governor ", TUNETOP_VERSION,
 	       s->uptime_s, ui->opt->delay_s);
-	put_knob(ui, K_CPU_GOVERNOR, "");
-	ui_put(ui, ROLE_TITLE, " (%s)%s", s->governor_emulated ? "emulated" : "cpufreq",
+	if (s->governor >= 0)
+		put_knob(ui, K_CPU_GOVERNOR, "");
+	else
+		ui_put(ui, ROLE_TITLE, "%s", snapshot_governor_name(s));
+	ui_put(ui, ROLE_TITLE, " (%s)%s", s->governor_absent ? "no cpufreq" : snapshot_governor_source(s),
 	       ui->paused ? "  [PAUSED]" : "");
 	y = 1;
 	y += meters_draw(ui, y);

@@ -42,7 +42,10 @@ static int count_tasks(bool print)
 static void test_start_stop_100(void **state)
 {
 	char err[512];
-	int base = count_tasks(false);
+	/* The base is taken after the first round: sanitizer runtimes start a helper
+	 * thread of their own once the process has threads (TSan does). A thread the
+	 * engine leaked would still show as growth in every later round. */
+	int base = -1;
 	(void)state;
 
 	for (int i = 0; i < 100; i++) {
@@ -63,6 +66,8 @@ static void test_start_stop_100(void **state)
 		engine_stop(eng);
 		assert_int_equal(eng->threads.count, 0);
 		engine_free(eng);
+		if (i == 0)
+			base = count_tasks(false);
 		if (count_tasks(false) != base)
 			count_tasks(true);
 		assert_int_equal(count_tasks(false), base);
