@@ -353,7 +353,7 @@ static void est_kt_main(struct ethread *self)
 
 int est_kt_task_start(struct est_state *st, struct est_kd *kd)
 {
-	char name[ETHREAD_NAME_MAX], err[160];
+	char name[32], err[160]; /* ethread_start() truncates to 15 */
 
 	snprintf(name, sizeof(name), "est-k:%d", kd->id);
 	/* kd->lock across the start: the task checks its stop flag under it. */

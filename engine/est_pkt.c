@@ -76,7 +76,7 @@ int est_pkt_start(struct est_state *st, char *err, size_t errlen)
 
 	st->npkt = st->ctr.ncpus < EST_PKT_THREADS ? st->ctr.ncpus : EST_PKT_THREADS;
 	for (int i = 0; i < st->npkt; i++) {
-		char name[ETHREAD_NAME_MAX];
+		char name[32]; /* ethread_start() truncates to 15 */
 		snprintf(name, sizeof(name), "est-pkt:%d", i % EST_PKT_THREADS);
 		st->pkt_arg[i] = (struct est_pkt_arg){.st = st, .idx = i};
 		/* From the last emulated CPU down, away from kthread 0 on CPU 0. */

@@ -87,7 +87,7 @@ static int pmd_threads_start(struct pmd_state *ps, char *err, size_t errlen)
 	/* PMD i on emulated CPU i, its source on the next one: on two cores a
 	 * PMD and its load share nothing unless there are more threads than CPUs. */
 	for (int i = 0; i < ps->npmd; i++) {
-		char name[ETHREAD_NAME_MAX];
+		char name[32]; /* ethread_start() truncates to 15 */
 		snprintf(name, sizeof(name), "pmd-c:%d", i);
 		ps->pmd[i].t = ethread_start(eng, name, SUBSYS_PMD, i % ncpu, pmd_thread_main,
 					     &ps->pmd[i], err, errlen);
@@ -95,7 +95,7 @@ static int pmd_threads_start(struct pmd_state *ps, char *err, size_t errlen)
 			goto fail;
 	}
 	for (int i = 0; i < ps->nsrc; i++) {
-		char name[ETHREAD_NAME_MAX];
+		char name[32]; /* ethread_start() truncates to 15 */
 		struct pmd_source *s = &ps->src[i];
 		snprintf(name, sizeof(name), "gen:%d", i);
 		s->t = ethread_start(eng, name, SUBSYS_PMD, (i + 1) % ncpu,

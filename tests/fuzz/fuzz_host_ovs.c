@@ -9,8 +9,8 @@
 #include "../../backends/host_ovsparse.h"
 
 static const char *const replies[] = {
-    "{\"id\":0,\"result\":\"\\nTime: 04:54:52.161\\nMeasurement duration: 11.988 s\\n\\npmd "
-    "thread numa_id 0 core_id 1:\\n\\n  Iterations:   5  (0.08 us/it)\\n\",\"error\":null}",
+    ("{\"id\":0,\"result\":\"\\nTime: 04:54:52.161\\nMeasurement duration: 11.988 s\\n\\npmd "
+     "thread numa_id 0 core_id 1:\\n\\n  Iterations:   5  (0.08 us/it)\\n\",\"error\":null}"),
     "{\"id\":0,\"error\":\"\\\"x\\\" is not a valid command\\n\"}",
     "{\"error\":null,\"result\":\"Default max sleep:   50 us\\n\",\"id\":0}[]{}",
     "{\"id\":0,\"result\":[1,{\"a\":\"}\"}],\"error\":{\"x\":1}}",
