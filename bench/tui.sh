@@ -89,7 +89,7 @@ else
 fi
 measure "top -H -d 1 (baseline)" top top -H -d 1
 HOOK="debug_medians 4" measure "tunetop -d 1 (default scenario)" tunetop "$TUNETOP" -d 1 --scenario default
-echo "  tunetop's own debug line: tty $D_BPS B/s, self cpu $D_CPU% (whole console minus engine threads)"
+echo "  tunetop's own debug line: tty $D_BPS B/s, self cpu $D_CPU% (the control thread: sampling, rendering, writing)"
 
 # Render time per frame: the default scenario, then ~200 threads (load.sleep_threads adds them).
 tm send-keys "$TUNETOP -d 0.5 --scenario default" Enter
