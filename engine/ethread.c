@@ -2,6 +2,7 @@
 #include "ethread.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -113,7 +114,22 @@ struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys 
 
 	pthread_mutex_init(&boot.lock, NULL);
 	pthread_cond_init(&boot.cond, NULL);
+	/* Engine threads block the asynchronous signals (they inherit the mask), so
+	 * SIGINT, SIGTERM, SIGHUP and SIGWINCH reach the control thread and interrupt
+	 * its wait for a key at once, and no worker's sleep or futex wait sees EINTR. */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGWINCH);
+	sigaddset(&block, SIGPIPE);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
 	rc = pthread_create(&t->pt, NULL, ethread_main, &boot);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot start thread %s: %s", t->name, strerror(rc));
 		pthread_mutex_destroy(&boot.lock);
