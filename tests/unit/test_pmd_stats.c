@@ -1,0 +1,69 @@
+/* test_pmd_stats.c: the overshoot histogram's percentiles (nearest rank, 1 us buckets). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../engine/pmd_stats.h"
+
+static uint64_t h[PMD_OVERSHOOT_BUCKETS];
+
+static double pct(double q)
+{
+	return pmd_hist_percentile(h, PMD_OVERSHOOT_BUCKETS, q);
+}
+
+/* One sleep in ten overshoots by 50 us: p99 of those ten is that sleep
+ * (nearest rank ceil(9.9) = 10th), p50 is a 1 us one. */
+static void test_p99_sees_one_outlier_in_ten(void **state)
+{
+	(void)state;
+	memset(h, 0, sizeof(h));
+	h[pmd_overshoot_bucket(1200)] = 9;
+	h[pmd_overshoot_bucket(50300)] = 1;
+	assert_true(pct(0.50) == 1.5);
+	assert_true(pct(0.90) == 1.5); /* the 9th of 10 */
+	assert_true(pct(0.99) == 50.5);
+}
+
+/* Exact ranks stay exact: 100 samples, p99 is the 99th, not the 100th. */
+static void test_exact_rank_not_rounded_up(void **state)
+{
+	(void)state;
+	memset(h, 0, sizeof(h));
+	h[3] = 99;
+	h[700] = 1;
+	assert_true(pct(0.99) == 3.5);
+	assert_true(pct(0.50) == 3.5);
+	h[3] = 1;
+	h[700] = 1;
+	assert_true(pct(0.50) == 3.5); /* ceil(1.0) = 1st of 2 */
+}
+
+/* 1 us buckets tell OVS's 1 us slack from Linux's 50 us default; past the
+ * last bucket everything collects in it; no samples reads 0. */
+static void test_resolution_and_edges(void **state)
+{
+	(void)state;
+	memset(h, 0, sizeof(h));
+	assert_true(pct(0.99) == 0);
+	h[pmd_overshoot_bucket(999)] = 1; /* under 1 us */
+	assert_true(pct(0.5) == 0.5);
+	memset(h, 0, sizeof(h));
+	h[pmd_overshoot_bucket(51000)] = 1;
+	assert_true(pct(0.5) == 51.5);
+	assert_int_equal(pmd_overshoot_bucket(5000000000ULL), PMD_OVERSHOOT_BUCKETS - 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_p99_sees_one_outlier_in_ten),
+	    cmocka_unit_test(test_exact_rank_not_rounded_up),
+	    cmocka_unit_test(test_resolution_and_edges),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
