@@ -66,12 +66,19 @@ const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t,
 			break;
 		i = name_index(t->name, "est-k:");
 		for (int k = 0; k < s->est.nkt && i >= 0; k++) {
-			if (s->est.kt[k].id == i) {
+			if (s->est.kt[k].id != i)
+				continue;
+			/* The snapshot's tick time is of all kthreads: it is this row's own only
+			 * when there is one; otherwise the row shows what is its own. */
+			if (s->est.nkt == 1)
 				snprintf(buf, len, "%u ests %u rows  tick %s",
 					 s->est.kt[k].estimators, s->est.kt[k].rows_filled,
 					 rowfmt_ns(s->est.tick_ns_last, a, sizeof(a)));
-				return buf;
-			}
+			else
+				snprintf(buf, len, "%u ests %u rows %u full",
+					 s->est.kt[k].estimators, s->est.kt[k].rows_filled,
+					 s->est.kt[k].rows_full);
+			return buf;
 		}
 		break;
 	case SUBSYS_PMD:
@@ -106,14 +113,33 @@ const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t,
 	return buf;
 }
 
+/*
+ * A thread name as one printable ASCII cell per byte, as ps prints comm: host
+ * threads (--host, host.pid) are named by whoever runs them, and a tab, an
+ * escape or a UTF-8 byte would reach the terminal as a tab stop, "^[" or
+ * "M-x" (LANG=C), several cells wide, and push every later column out of
+ * line; a multibyte name cut at 15 bytes is not valid UTF-8 either.
+ */
+const char *rowfmt_name(const char *name, char *buf, size_t len)
+{
+	size_t i = 0;
+	for (; name[i] && i + 1 < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+		buf[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (len)
+		buf[i] = '\0';
+	return buf;
+}
+
 const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t, char *buf,
 			  size_t len, int w)
 {
-	char detail[64];
+	char detail[64], name[sizeof(t->name)];
 	rowfmt_detail(s, t, detail, sizeof(detail));
-	snprintf(buf, len, "%7d %-15.15s %-6.6s %4d %6.1f %s %s", (int)t->tid, t->name,
-		 subsys_name(t->subsys), t->emu_cpu, t->cpu_pct,
-		 ethread_state_name((enum ethread_state)t->state), detail);
+	snprintf(buf, len, "%7d %-15.15s %-6.6s %4d %6.1f %s %s", (int)t->tid,
+		 rowfmt_name(t->name, name, sizeof(name)), subsys_name(t->subsys), t->emu_cpu,
+		 t->cpu_pct, ethread_state_name((enum ethread_state)t->state), detail);
 	if (w >= 0 && (size_t)w < len)
 		buf[w] = '\0';
 	return buf;
@@ -125,9 +151,10 @@ const char rowfmt_pmd_head[] =
 
 const char *rowfmt_pmd(const struct pmd_thread_snap *p, char *buf, size_t len)
 {
-	char rx[16], tx[16], dr[16];
-	snprintf(buf, len, "%-8.8s %7s %7s %6s %6.2f %5.1f %6.1f %7.1fus %6.1fus %5.1f", p->name,
-		 rowfmt_count(p->rx_pps, rx, sizeof(rx)), rowfmt_count(p->tx_pps, tx, sizeof(tx)),
+	char rx[16], tx[16], dr[16], name[sizeof(p->name)];
+	snprintf(buf, len, "%-8.8s %7s %7s %6s %6.2f %5.1f %6.1f %7.1fus %6.1fus %5.1f",
+		 rowfmt_name(p->name, name, sizeof(name)), rowfmt_count(p->rx_pps, rx, sizeof(rx)),
+		 rowfmt_count(p->tx_pps, tx, sizeof(tx)),
 		 rowfmt_count(p->rx_drop_pps + p->tx_drop_pps, dr, sizeof(dr)), p->drop_pct,
 		 p->busy_pct, p->sleep_iter_pct, p->sleep_us_avg, p->overshoot_p99_us, p->cpu_pct);
 	return buf;

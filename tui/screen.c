@@ -24,16 +24,26 @@ void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	int room = COLS - getcurx(stdscr);
+	int y = getcury(stdscr), room = COLS - getcurx(stdscr);
 
-	if (room <= 0)
+	/*
+	 * Text that reaches the right margin leaves curses' cursor at the start of
+	 * the next row (or, in the last cell of the screen, on that cell), so the
+	 * next piece of the same line would land on the next row or overwrite the
+	 * last cell (a stray "Q" of "Quit" at 60 columns). A full row takes no more.
+	 */
+	if (room <= 0 || y == ui->full_y)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	attrset(ui->attr[role]);
 	addnstr(buf, room); /* clipped: never wraps onto the next line */
 	attrset(ui->attr[ROLE_NORMAL]);
+	if (n >= room) {
+		ui->full_y = y;
+		move(y, COLS - 1);
+	}
 }
 
 void ui_fill_line(struct ui *ui, int y, enum theme_role role)
@@ -85,9 +95,16 @@ static void fbar_draw(struct ui *ui, int y)
 	    {"F1", "Help"}, {"/", "Search"},  {"\\", "Filter"}, {"Tab", "View"},
 	    {"F6", "Sort"}, {"Spc", "Pause"}, {":", "Set"},	{"F10", "Quit"},
 	};
+	size_t n = sizeof(keys) / sizeof(keys[0]);
+	/* The last entry is how to leave: on a narrow terminal (60 to 71 columns) the
+	 * entries before it give way, whole, so "F10Quit" always shows. */
+	int quit_w = (int)strlen(keys[n - 1][0]) + 7;
 	ui_fill_line(ui, y, ROLE_FLABEL);
 	move(y, 0);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
+		int w = (int)strlen(keys[i][0]) + 7;
+		if (i + 1 < n && getcurx(stdscr) + w + quit_w > COLS)
+			continue;
 		ui_put(ui, ROLE_FKEY, "%s", keys[i][0]);
 		ui_put(ui, ROLE_FLABEL, "%-6s ", keys[i][1]);
 	}
@@ -110,6 +127,7 @@ static void frame_draw(struct ui *ui)
 	uint64_t t0 = clock_mono_ns();
 
 	ui->now_ns = t0;
+	ui->full_y = -1;
 	erase(); /* the virtual screen only; doupdate() sends just what changed */
 	if (ui->too_small) {
 		too_small_draw(ui);

@@ -15,6 +15,11 @@
 /* Below this the console shows "terminal too small" (an 80x24 terminal fits easily). */
 #define UI_MIN_COLS 60
 #define UI_MIN_ROWS 16
+/*
+ * The estimator tick goal: IPVS_EST_CHAIN_FACTOR (48) chains x 100 us = 4.8 ms
+ * per 40 ms tick (spec/estimator.md, section 1 constants table).
+ */
+#define UI_EST_TICK_GOAL_NS (48ULL * 100ULL * NS_PER_US)
 /* A changed knob value stays highlighted this long. */
 #define UI_FLASH_NS (1500 * NS_PER_MS)
 /* History kept for the charts: 4 minutes at the default 1 s refresh. */
@@ -85,6 +90,9 @@ struct ui {
 	bool help;
 	int help_top;
 	int view_top; /* scroll of the detail views */
+	/* The farthest view_top that still shows something, as of the last frame: the keys
+	 * clamp to it, so scrolling past an end is not stored (and undone key by key). */
+	int view_max_top;
 	bool paused;
 	bool too_small;
 
@@ -102,6 +110,8 @@ struct ui {
 	enum ui_input input;
 	char line[UI_INPUT_MAX];
 	size_t line_len;
+
+	int full_y; /* the row ui_put() filled to the right margin this frame, or -1 */
 
 	char status[256];
 	bool status_err;
@@ -162,7 +172,8 @@ int ui_help_key(struct ui *ui, int ch);
 void ui_input_begin(struct ui *ui, enum ui_input mode);
 int ui_input_key(struct ui *ui, int ch);
 void ui_input_draw(struct ui *ui, int y);
-/* Complete the knob name in "set NAME..." / "NAME"; returns candidates found. */
+/* Complete the knob name in "set NAME..." / "NAME", or an enum or bool value after
+ * "NAME=" or "NAME " (both forms ui_command_run() takes); returns candidates found. */
 int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen);
 /* Run one command line ("set k=v", "k=v", "q"); returns redo flags. */
 int ui_command_run(struct ui *ui, const char *cmd);

@@ -4,11 +4,6 @@
 #include "rowfmt.h"
 #include "ui.h"
 
-/*
- * The estimator tick goal: IPVS_EST_CHAIN_FACTOR (48) chains x 100 us = 4.8 ms
- * per 40 ms tick (spec/estimator.md, section 1 constants table).
- */
-#define UI_EST_TICK_GOAL_NS (48ULL * 100ULL * NS_PER_US)
 /* At most this many rows of CPU meters; the rest are summed into one meter. */
 #define UI_METER_ROWS_MAX 4
 

@@ -3,10 +3,64 @@
 
 #include "ui.h"
 
+/* The indent of a knob's "what" when it goes under the knob's line. */
+#define HELP_WHAT_INDENT 8
+
+/*
+ * Line `row` of text wrapped at spaces to width w into buf (the text from
+ * there when w is too small to matter); returns the number of lines.
+ */
+static int wrap_line(const char *text, int w, int row, char *buf, size_t len)
+{
+	int n = 0;
+	const char *p = text;
+	if (w < 10)
+		w = 10;
+	while (*p) {
+		int take = (int)strlen(p);
+		if (take > w) {
+			take = w;
+			while (take > 0 && p[take] != ' ')
+				take--;
+			if (take == 0)
+				take = w; /* one long word: cut it */
+		}
+		if (n == row && buf)
+			snprintf(buf, len, "%*s%.*s", HELP_WHAT_INDENT, "", take, p);
+		n++;
+		p += take;
+		while (*p == ' ')
+			p++;
+	}
+	return n ? n : 1;
+}
+
+/*
+ * Knob k's help: "  NAME VALUE RANGE what" on one line when that fits the
+ * screen; else "what" goes under it, wrapped, indented: at 80 columns the
+ * range of an enum knob leaves no room for it, and what a knob does is what
+ * the help screen is for. Returns the lines it takes; fills line `row`.
+ */
+static int knob_help(struct ui *ui, int k, int row, char *buf, size_t len)
+{
+	char range[256], val[64], what[512];
+	const struct knob_def *d = &knob_table[k];
+
+	knob_format(k, ui->knobs[k], val, sizeof(val));
+	knob_range_text(k, range, sizeof(range));
+	snprintf(what, sizeof(what), "%s%s", d->help, d->start_only ? " [at start only]" : "");
+	/* buf is scratch until the row asked for is known. */
+	if (snprintf(buf, len, "  %-22s %-11s %-24s %s", d->name, val, range, what) <= COLS)
+		return 1;
+	if (row == 0)
+		snprintf(buf, len, "  %-22s %-11s %s", d->name, val, range);
+	return 1 + wrap_line(what, COLS - HELP_WHAT_INDENT, row - 1, row > 0 ? buf : NULL, len);
+}
+
 /* Line i of the help text into buf; false past the end. */
 static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_role *role)
 {
-	char range[256], val[64];
+	char range[256];
 	int n_keys = (int)ui_nkeydefs;
 
 	*role = ROLE_NORMAL;
@@ -38,13 +92,13 @@ static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 		return true;
 	}
 	i -= 2;
-	if (i < K_COUNT) {
-		const struct knob_def *d = &knob_table[i];
-		*role = ui_flashing(ui, i) ? ROLE_FLASH : ROLE_NORMAL;
-		snprintf(buf, len, "  %-22s %-11s %-24s %s%s", d->name,
-			 knob_format(i, ui->knobs[i], val, sizeof(val)),
-			 knob_range_text(i, range, sizeof(range)), d->help,
-			 d->start_only ? " [at start only]" : "");
+	for (int k = 0; k < K_COUNT; k++) {
+		int rows = knob_help(ui, k, i, buf, len);
+		if (i >= rows) {
+			i -= rows;
+			continue;
+		}
+		*role = ui_flashing(ui, k) ? ROLE_FLASH : ROLE_NORMAL;
 		return true;
 	}
 	return false;
@@ -52,7 +106,11 @@ static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 
 static int help_lines(struct ui *ui)
 {
-	return 1 + (int)ui_nkeydefs + 2 + K_COUNT;
+	char buf[512];
+	int n = 1 + (int)ui_nkeydefs + 2;
+	for (int k = 0; k < K_COUNT; k++)
+		n += knob_help(ui, k, -1, buf, sizeof(buf));
+	return n;
 }
 
 void ui_help_draw(struct ui *ui)

@@ -27,11 +27,11 @@ static size_t common_prefix(const char *a, const char *b)
 	return n;
 }
 
-/* "name=pre": complete pre among the knob's names of values (enum and bool knobs). */
-static int complete_value(char *word, size_t cap, char *hint, size_t hintlen)
+/* "name=pre" or "name pre" (eq: the '=' or ' '): complete pre among the knob's names of
+ * values (enum and bool knobs). */
+static int complete_value(char *word, char *eq, size_t cap, char *hint, size_t hintlen)
 {
 	static const char *const bools[] = {"off", "on", NULL};
-	char *eq = strchr(word, '=');
 	char name[64];
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - word), word);
 	int id = knob_find(name);
@@ -85,10 +85,12 @@ int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen)
 		word += 4;
 	while (*word == ' ')
 		word++;
-	if (strchr(word, '='))
-		return complete_value(word, cap - (size_t)(word - line), hint, hintlen);
-	if (strchr(word, ' '))
-		return 0; /* "set name value": nothing to complete */
+	/* "set NAME=VALUE", and "set NAME VALUE" as ui_command_run() takes it too. */
+	char *eq = strchr(word, '=');
+	if (!eq)
+		eq = strchr(word, ' ');
+	if (eq)
+		return complete_value(word, eq, cap - (size_t)(word - line), hint, hintlen);
 	int found = 0;
 	size_t wl = strlen(word), best = 0;
 	const char *first = NULL;

@@ -125,6 +125,18 @@ static int mouse_key(struct ui *ui)
 	return 0;
 }
 
+/*
+ * A new view starts at its top; how far it scrolls is known once it is drawn,
+ * so until then End, PgDn... may go far (the draw clamps) and are not held at the
+ * previous view's end by keys that arrive in the same read as the view key.
+ */
+#define UI_VIEW_TOP_UNKNOWN (1 << 20)
+static void ui_view_reset(struct ui *ui)
+{
+	ui->view_top = 0;
+	ui->view_max_top = UI_VIEW_TOP_UNKNOWN;
+}
+
 int ui_key(struct ui *ui, int ch)
 {
 	int64_t v;
@@ -150,11 +162,11 @@ int ui_key(struct ui *ui, int ch)
 		return UI_REDRAW;
 	case '\t':
 		ui->view = (ui->view + 1) % VIEW_COUNT;
-		ui->view_top = 0;
+		ui_view_reset(ui);
 		return UI_REDRAW;
 	case KEY_BTAB:
 		ui->view = (ui->view + VIEW_COUNT - 1) % VIEW_COUNT;
-		ui->view_top = 0;
+		ui_view_reset(ui);
 		return UI_REDRAW;
 	case '1':
 	case '2':
@@ -162,7 +174,7 @@ int ui_key(struct ui *ui, int ch)
 	case '4':
 	case '5':
 		ui->view = (enum ui_view)(ch - '1');
-		ui->view_top = 0;
+		ui_view_reset(ui);
 		return UI_REDRAW;
 	case ' ':
 		ui->paused = !ui->paused;
@@ -219,20 +231,32 @@ int ui_key(struct ui *ui, int ch)
 	}
 	if (ui->view == VIEW_OVERVIEW)
 		return ui_table_key(ui, ch, LINES / 2);
+	/* The detail views scroll; the events view counts back from the newest line. */
+	int dir = ui->view == VIEW_EVENTS ? -1 : 1, top = ui->view_top;
 	switch (ch) {
 	case KEY_UP:
-		ui->view_top += ui->view == VIEW_EVENTS ? 1 : -1;
+		top -= dir;
 		break;
 	case KEY_DOWN:
-		ui->view_top -= ui->view == VIEW_EVENTS ? 1 : -1;
+		top += dir;
 		break;
-	case KEY_HOME:
-		ui->view_top = 0;
+	case KEY_PPAGE:
+		top -= dir * (LINES / 2);
+		break;
+	case KEY_NPAGE:
+		top += dir * (LINES / 2);
+		break;
+	case KEY_HOME: /* the first line: the oldest event */
+		top = dir > 0 ? 0 : ui->view_max_top;
+		break;
+	case KEY_END: /* the last line: the newest event */
+		top = dir > 0 ? ui->view_max_top : 0;
 		break;
 	default:
 		return 0;
 	}
-	if (ui->view_top < 0)
-		ui->view_top = 0;
+	/* Held within what the last frame had to show: no scrolling into nothing that the
+	 * same number of keys back would first have to undo. */
+	ui->view_top = top < 0 ? 0 : top > ui->view_max_top ? ui->view_max_top : top;
 	return UI_REDRAW;
 }

@@ -24,7 +24,18 @@ static char crash_seq[512];
 static size_t crash_len;
 static struct termios crash_tio;
 static volatile sig_atomic_t crash_have_tio;
-static const int crash_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
+/*
+ * SIGQUIT too: curses leaves ISIG on (cbreak), so Ctrl-\ sends it, and its
+ * default action (a core dump) would leave the shell with no echo, no
+ * canonical mode and the alternate screen. Restored here, then re-raised, so
+ * the core dump and the exit status stay what the user asked for.
+ */
+static const int crash_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGQUIT};
+#define CRASH_NSIGNALS (sizeof(crash_signals) / sizeof(crash_signals[0]))
+/* What each had before (put back on close); an ignored one (SIGQUIT of a job started
+ * with `&` by a shell script) stays ignored. */
+static struct sigaction crash_old[CRASH_NSIGNALS];
+static bool crash_installed[CRASH_NSIGNALS];
 
 static void crash_handler(int signo)
 {
@@ -71,14 +82,18 @@ static void crash_install(bool mouse)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = crash_handler;
 	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
-	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
-		sigaction(crash_signals[i], &sa, NULL);
+	for (size_t i = 0; i < CRASH_NSIGNALS; i++) {
+		crash_installed[i] = sigaction(crash_signals[i], NULL, &crash_old[i]) == 0 &&
+				     crash_old[i].sa_handler != SIG_IGN &&
+				     sigaction(crash_signals[i], &sa, NULL) == 0;
+	}
 }
 
 static void crash_uninstall(void)
 {
-	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
-		signal(crash_signals[i], SIG_DFL);
+	for (size_t i = 0; i < CRASH_NSIGNALS; i++)
+		if (crash_installed[i])
+			sigaction(crash_signals[i], &crash_old[i], NULL);
 	crash_len = 0;
 }
 

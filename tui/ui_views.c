@@ -6,14 +6,24 @@
 #include "rowfmt.h"
 #include "ui.h"
 
-/* A view body: lines drawn top down, clipped to its height. */
+/*
+ * A view body: lines drawn top down, clipped to its height, the first `skip`
+ * of them scrolled away (view_top); n counts every line the view has, so the
+ * scroll can be held at the last page.
+ */
 struct body {
 	struct ui *ui;
 	int y, end;
+	int skip, n;
 };
 
 static bool body_line(struct body *b)
 {
+	b->n++;
+	if (b->skip > 0) {
+		b->skip--;
+		return false;
+	}
 	if (b->y >= b->end)
 		return false;
 	move(b->y++, 0);
@@ -42,11 +52,31 @@ static void chart(struct body *b, const char *label, enum ui_series s, double ma
 	ui_put(ui, ROLE_VALUE, "%s", last);
 }
 
+/* Bucket i of the tick-time histogram as its range: [2^i, 2^(i+1)) us, 0: < 2 us (est_snap.h). */
+static const char *tick_bucket_label(int i, char *buf, size_t len)
+{
+	char lo[16], hi[16];
+	rowfmt_ns((uint64_t)NS_PER_US << i, lo, sizeof(lo));
+	rowfmt_ns((uint64_t)NS_PER_US << (i + 1), hi, sizeof(hi));
+	if (i == 0)
+		snprintf(buf, len, "< %s", hi);
+	else if (i == EST_TICK_HIST_BUCKETS - 1)
+		snprintf(buf, len, ">= %s", lo); /* the last bucket takes everything longer */
+	else
+		snprintf(buf, len, "%s-%s", lo, hi);
+	return buf;
+}
+
+/*
+ * The est view, one section under the other so each table keeps its own
+ * heading in any width: totals, tick time, calibration, the tick chart, the
+ * kthreads (vs the 12.5% goal), the tick-time histogram, past calibrations.
+ */
 static void est_view(struct body *b)
 {
 	struct ui *ui = b->ui;
 	const struct est_snap *e = &ui->snap->est;
-	char a[16], c[16], d[16];
+	char a[16], c[16], d[16], g[16], range[32];
 
 	if (!ui->snap->has_est) {
 		title(b, "est is not running (:set est.enabled=on)");
@@ -54,16 +84,21 @@ static void est_view(struct body *b)
 	}
 	if (body_line(b))
 		ui_put(ui, ROLE_NORMAL,
-		       "ests %" PRIu64 " placed %" PRIu64 " pending %" PRIu64
-		       "  kt %d/%d  chain_max %d  tick_chains %d  est_cpus %d",
+		       "ests %" PRIu64 " = placed %" PRIu64 " + pending %" PRIu64
+		       "  kthreads %d/%d  est_cpus %d",
 		       e->estimators, e->placed, e->pending, e->kthreads, e->max_threads,
-		       e->chain_max, e->tick_chains, e->est_cpus);
+		       e->est_cpus);
 	if (body_line(b))
-		ui_put(ui, ROLE_NORMAL,
-		       "tick last %s avg %s max %s  ticks %" PRIu64 "  visits %" PRIu64,
+		ui_put(ui, ROLE_NORMAL, "tick last %s avg %s max %s  goal %s",
 		       rowfmt_ns(e->tick_ns_last, a, sizeof(a)),
 		       rowfmt_ns(e->tick_ns_avg, c, sizeof(c)),
-		       rowfmt_ns(e->tick_ns_max, d, sizeof(d)), e->ticks, e->visits);
+		       rowfmt_ns(e->tick_ns_max, d, sizeof(d)),
+		       rowfmt_ns(UI_EST_TICK_GOAL_NS, g, sizeof(g)));
+	if (body_line(b))
+		ui_put(ui, ROLE_NORMAL,
+		       "ticks %" PRIu64 " visits %" PRIu64 " in the interval  chain_max %d"
+		       "  tick_chains %d",
+		       e->ticks, e->visits, e->chain_max, e->tick_chains);
 	if (body_line(b))
 		ui_put(ui, ROLE_NORMAL,
 		       "calibration #%" PRIu64
@@ -73,7 +108,27 @@ static void est_view(struct body *b)
 		       e->calib.valid_tests, e->calib.tests, cpu_governor_name(e->calib.governor));
 	chart(b, "tick avg", HIST_EST_TICK_US, 0, "us");
 
-	/* Tick-time histogram: the non-empty buckets, one bar each. */
+	/* Heading and rows from the same widths, so the figures sit under their names. */
+	if (body_line(b)) {
+		ui_put(ui, ROLE_LABEL, "kthreads ");
+		ui_put(ui, ROLE_TABLE_HEAD, "%5s %8s %5s %5s %6s", "KT", "ESTS", "ROWS", "FULL",
+		       "CPU%");
+		ui_put(ui, ROLE_DIM, "  (CPU%% of one core, goal %.1f%%)", EST_KTHREAD_GOAL_PCT);
+	}
+	for (int k = 0; k < e->nkt; k++) {
+		const struct est_kt_snap *kt = &e->kt[k];
+		if (!body_line(b))
+			continue; /* still counted: the scroll knows how long the view is */
+		ui_put(ui, ROLE_NORMAL, "         %5d %8u %5u %5u ", kt->id, kt->estimators,
+		       kt->rows_filled, kt->rows_full);
+		ui_put(ui, kt->cpu_pct > EST_KTHREAD_GOAL_PCT ? ROLE_WARN : ROLE_NORMAL, "%6.1f",
+		       kt->cpu_pct);
+	}
+	if (e->kthreads > e->nkt && body_line(b))
+		ui_put(ui, ROLE_DIM, "         (%d more kthreads, in the totals only)",
+		       e->kthreads - e->nkt);
+
+	/* Tick-time histogram: the range of non-empty buckets, one bar each. */
 	int lo = -1, hi = -1;
 	uint64_t top = 0;
 	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++) {
@@ -85,30 +140,25 @@ static void est_view(struct body *b)
 		if (e->tick_hist[i] > top)
 			top = e->tick_hist[i];
 	}
-	title(b, "tick time histogram (since start)      kthreads:  KT   ESTS ROWS FULL  CPU%");
-	int y0 = b->y;
+	title(b, lo < 0 ? "tick time histogram: no tick with estimators yet"
+			: "tick time histogram (ticks since start, all kthreads)");
 	for (int i = lo; lo >= 0 && i <= hi; i++) {
 		if (!body_line(b))
-			break;
-		int w = (int)(20.0 * (double)e->tick_hist[i] / (double)top + 0.5);
-		ui_put(ui, ROLE_NORMAL, "%8s ",
-		       i == 0 ? "<2us" : rowfmt_ns(1000ULL << i, a, sizeof(a)));
-		for (int k = 0; k < 20; k++)
-			ui_put(ui, ROLE_CHART, "%c", k < w ? '#' : ' ');
-		ui_put(ui, ROLE_NORMAL, " %-9" PRIu64, e->tick_hist[i]);
+			continue;
+		int w = (int)(30.0 * (double)e->tick_hist[i] / (double)top + 0.5);
+		if (e->tick_hist[i] && w == 0)
+			w = 1; /* a bucket with ticks never looks empty */
+		ui_put(ui, ROLE_NORMAL, "  %17s ", tick_bucket_label(i, range, sizeof(range)));
+		/* Buckets wholly over the 4.8 ms goal stand out (bold in mono). */
+		bool over = ((uint64_t)NS_PER_US << i) >= UI_EST_TICK_GOAL_NS && i > 0;
+		for (int k = 0; k < 30; k++)
+			ui_put(ui, over ? ROLE_WARN : ROLE_CHART, "%c", k < w ? '#' : ' ');
+		ui_put(ui, ROLE_NORMAL, " %" PRIu64, e->tick_hist[i]);
 	}
-	for (int k = 0; k < e->nkt && y0 + k < b->end; k++) {
-		const struct est_kt_snap *kt = &e->kt[k];
-		move(y0 + k, 49);
-		ui_put(ui, ROLE_NORMAL, "%4d %6u %4u %4u %5.1f", kt->id, kt->estimators,
-		       kt->rows_filled, kt->rows_full, kt->cpu_pct);
-	}
-	int used = e->nkt > (hi - lo + 1) ? e->nkt : (lo >= 0 ? hi - lo + 1 : 0);
-	b->y = y0 + used < b->end ? y0 + used : b->end;
 	title(b, "calibrations: #  chain_max  single_est  governor");
 	for (size_t i = ui->ncalib; i-- > 0;) {
 		if (!body_line(b))
-			break;
+			continue;
 		ui_put(ui, ROLE_NORMAL, "        %3" PRIu64 " %10d  %10s  %s", ui->calib[i].count,
 		       ui->calib[i].chain_max, rowfmt_ns(ui->calib[i].single_est_ns, a, sizeof(a)),
 		       cpu_governor_name(ui->calib[i].governor));
@@ -140,13 +190,15 @@ static void pmd_view(struct body *b)
 		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_pmd_head);
 	for (int i = 0; i < p->nthreads; i++) {
 		if (!body_line(b))
-			break;
+			continue; /* counted for the scroll */
 		rowfmt_pmd(&p->threads[i], a, sizeof(a));
 		ui_put(ui, p->threads[i].drop_pct > 0.1 ? ROLE_ERROR : ROLE_NORMAL, "%s", a);
 	}
 	chart(b, "drop%", HIST_PMD_DROP_PCT, 0, "%");
 	char label[32];
-	snprintf(label, sizeof(label), "CPU%% %.8s", p->nthreads ? p->threads[0].name : "pmd");
+	char name[sizeof(p->threads[0].name)];
+	snprintf(label, sizeof(label), "CPU%% %.8s",
+		 p->nthreads ? rowfmt_name(p->threads[0].name, name, sizeof(name)) : "pmd");
 	chart(b, label, HIST_PMD_CPU_PCT, 100.0, "%");
 }
 
@@ -177,6 +229,11 @@ static void blk_view(struct body *b)
 	if (body_line(b))
 		ui_put(ui, ROLE_TABLE_HEAD, "%-*s", COLS,
 		       " CPU LLC   BLOCK runs   IPIs recv   completed");
+	/* The per-CPU rows scroll under their heading (view_top), the lines above stay. */
+	int rows = b->end - b->y;
+	ui->view_max_top = k->ncpus > rows ? k->ncpus - rows : 0;
+	if (ui->view_top > ui->view_max_top)
+		ui->view_top = ui->view_max_top;
 	for (int i = ui->view_top; i < k->ncpus; i++) {
 		if (!body_line(b))
 			break;
@@ -199,7 +256,10 @@ static void events_view(struct body *b)
 {
 	struct ui *ui = b->ui;
 	int h = b->end - b->y;
-	/* Newest at the bottom, like a log; view_top scrolls back. */
+	/* Newest at the bottom, like a log; view_top scrolls back, at most to the oldest. */
+	ui->view_max_top = (int)ui->nev > h ? (int)ui->nev - h : 0;
+	if (ui->view_top > ui->view_max_top)
+		ui->view_top = ui->view_max_top;
 	int first = (int)ui->nev - h - ui->view_top;
 	if (first < 0)
 		first = 0;
@@ -220,15 +280,34 @@ static void events_view(struct body *b)
 	}
 }
 
+/* est and pmd scroll as a whole: view_top lines skipped, held at the last page. */
+static void scrolled_draw(struct ui *ui, void (*draw)(struct body *), int y, int h)
+{
+	struct body b = {ui, y, y + h, ui->view_top, 0};
+	draw(&b);
+	ui->view_max_top = b.n > h ? b.n - h : 0;
+	if (ui->view_top <= ui->view_max_top)
+		return;
+	/* Scrolled past the end (the view got shorter or the window taller): the last page. */
+	ui->view_top = ui->view_max_top;
+	for (int r = y; r < y + h; r++) {
+		move(r, 0);
+		clrtoeol();
+	}
+	b = (struct body){ui, y, y + h, ui->view_top, 0};
+	draw(&b);
+}
+
 void ui_view_draw(struct ui *ui, int y, int h)
 {
-	struct body b = {ui, y, y + h};
+	struct body b = {ui, y, y + h, 0, 0};
+	ui->view_max_top = 0; /* a view that scrolls sets its own */
 	switch (ui->view) {
 	case VIEW_EST:
-		est_view(&b);
+		scrolled_draw(ui, est_view, y, h);
 		break;
 	case VIEW_PMD:
-		pmd_view(&b);
+		scrolled_draw(ui, pmd_view, y, h);
 		break;
 	case VIEW_BLK:
 		blk_view(&b);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_exit.sh: every way out restores the terminal (stty -a unchanged, cursor visible, main
 # screen, keypad and mouse off) and leaves no process: q, F10, Ctrl-C (SIGINT), SIGTERM,
-# SIGHUP, a crash (SIGSEGV, SIGABRT through the async-signal-safe handler), and -n COUNT.
+# SIGHUP, a crash (SIGSEGV, SIGABRT through the async-signal-safe handler), Ctrl-\ and SIGQUIT
+# (the same handler), and -n COUNT.
 . "$(dirname "$0")/lib/tmux.sh"
 
 # way LABEL EXPECTED-RC ACTION...: start, act, check.
@@ -32,6 +33,23 @@ way SIGTERM 0 sig TERM
 way SIGHUP 0 sig HUP
 way SIGSEGV 139 sig SEGV
 way SIGABRT 134 sig ABRT
+# Ctrl-\ sends SIGQUIT (curses keeps ISIG): a core-dumping exit, restored like a crash.
+way 'Ctrl-\' 131 key 'C-\'
+way SIGQUIT 131 sig QUIT
+
+# An ignored SIGQUIT (as a shell script's `&` job inherits it) stays ignored.
+rm -f "$TT_DIR/rc" "$TT_DIR/after" "$TT_DIR/pid"
+tt_start 80 24 "trap '' QUIT; $(tt_wrap -d 0.3 --scenario idle)"
+tt_wait 'F10Quit'
+pid=$(cat "$TT_DIR/pid")
+kill -QUIT "$pid"
+sleep 0.5
+kill -0 "$pid" 2>/dev/null || fail "an ignored SIGQUIT ended tunetop"
+tt_keys q
+tt_wait_exit 10
+grep -q 'rc=0$' "$TT_DIR/rc" || fail "ignored SIGQUIT: exit $(cat "$TT_DIR/rc")"
+tt_check_sane
+echo "ignored SIGQUIT: ok"
 
 # -n COUNT ends by itself.
 rm -f "$TT_DIR/rc" "$TT_DIR/after"

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# test_views.sh: the detail views read right: the est view's kthreads table has its figures
+# under their headings and the tick-time histogram labels its buckets as ranges; scrolling
+# a view past its end is not stored, so one key back moves it again (events and est); the
+# function bar keeps F10Quit at 60 columns; the help shows each knob's whole description.
+. "$(dirname "$0")/lib/tmux.sh"
+
+# The lines of the view body: under the 5 header lines (title, one meter row for the default
+# 2 CPUs, est, pmd, blk), above the status, self-cost and function bar lines.
+body() { tt_cap | sed -n "6,$(($(tt_tmux display -p '#{pane_height}') - 3))p"; }
+
+tt_start 80 24 "$(tt_wrap -d 0.3 --scenario default)"
+tt_wait 'F10Quit'
+tt_keys 2
+tt_wait '^kthreads +KT +ESTS +ROWS +FULL +CPU%'
+tt_wait '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]$'
+# Right-aligned columns: each heading's last letter sits over its figure's last digit.
+cap=$(tt_cap)
+head=$(echo "$cap" | grep -m1 '^kthreads +KT')
+row=$(echo "$cap" | grep -A1 '^kthreads +KT' | sed -n 2p)
+for word in KT ESTS ROWS FULL 'CPU%'; do
+	pre=${head%%"$word"*}
+	e=$((${#pre} + ${#word} - 1))
+	[ "${row:$e:1}" != ' ' ] && [ "${row:$((e + 1)):1}" = ' ' -o $((e + 1)) -ge ${#row} ] ||
+		fail "kthreads column $word (ends at $e) not over its figure: '$head' / '$row'"
+done
+# Histogram buckets as ranges ("< 2.0us", "64.0us-128.0us", "1.02ms-2.05ms").
+tt_wait '^ +(< [0-9.]+us|[0-9.]+(us|ms)-[0-9.]+(us|ms)) #+ +[0-9]+$'
+
+# A short est view cannot scroll into nothing: End, then Up shows one line more at the top.
+# Paused, so the figures hold still between the captures.
+tt_resize 60 16 # (waits for F10Quit on the last line)
+tt_line 16 | grep -q 'F10Quit *$' || fail "function bar at 60 columns: $(tt_line 16)"
+tt_keys Space
+tt_wait '^paused \(space resumes\)'
+tt_keys End
+sleep 0.6
+before=$(body)
+tt_keys Up
+sleep 0.6
+after=$(body)
+[ "$(echo "$after" | sed -n 2p)" = "$(echo "$before" | sed -n 1p)" ] ||
+	fail "est view: Up after End did not scroll back one line: before
+$before
+after
+$after"
+tt_resize 80 24
+tt_keys Space
+tt_wait '^resumed$'
+
+# Events: more events than lines (each knob key logs one), then far past the oldest.
+tt_keys 5
+for _ in $(seq 12); do tt_keys m M; done
+tt_wait 'knob +pmd\.maxsleep_us: 1000 -> 500'
+tt_keys Space
+tt_wait '^paused \(space resumes\)'
+tt_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
+tt_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
+sleep 0.6
+before=$(body)
+tt_keys Down
+sleep 0.6
+after=$(body)
+[ "$(echo "$after" | head -1)" = "$(echo "$before" | sed -n 2p)" ] ||
+	fail "events view: Down after scrolling past the oldest did not move: before
+$before
+after
+$after"
+tt_keys End
+sleep 0.6
+body | tail -1 | grep -q 'pmd\.maxsleep_us: 1000 -> 500' || fail "End did not show the newest event"
+
+# The help says what each knob does, whole, at 80 columns: wrapped under the knob's line.
+tt_keys h
+tt_wait '^Keys \(htop'
+tt_keys End
+tt_wait '^  host\.pid +0 +0 to 4194304 pid$'
+tt_wait '^ +--host: also follow every thread of this process \(0 = none\)$'
+tt_wait '^ +submit polled IO \(REQ_POLLED, fio hipri\): never steered, completed$'
+tt_wait '^ +directly$'
+tt_keys Escape
+tt_wait_gone '^Keys \(htop'
+
+tt_keys q
+tt_wait_exit
+grep -q 'rc=0' "$TT_DIR/rc" || fail "exit status $(cat "$TT_DIR/rc")"
+tt_check_sane
+
+# A view key and End in one read (typed fast, pasted): End goes to the new view's end, not
+# to where the previous view ended. 32 emulated CPUs: the blk view's per-CPU rows scroll.
+rm -f "$TT_DIR/rc" "$TT_DIR/after"
+tt_start 80 24 "$(tt_wrap -d 0.3 --scenario default --set cpu.count=32)"
+tt_wait 'F10Quit'
+tt_keys 4 End
+tt_wait '^ +31 +[0-9]+ '
+tt_keys q
+tt_wait_exit
+grep -q 'rc=0' "$TT_DIR/rc" || fail "exit status $(cat "$TT_DIR/rc")"
+echo ok

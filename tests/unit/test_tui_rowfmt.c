@@ -1,0 +1,107 @@
+/* test_tui_rowfmt.c: thread rows keep their columns and stay printable ASCII whatever the name. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../engine/snapshot.h"
+#include "../../tui/rowfmt.h"
+
+static void assert_printable(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			fail_msg("byte 0x%02x at %td in \"%s\"", *p, (const char *)p - s, s);
+}
+
+/* Host threads are named by others: a tab, an escape, UTF-8 (cut mid-character at 15 bytes). */
+static void test_thread_row_odd_names(void **state)
+{
+	static const char *const names[] = {
+	    "a\tb\x1b[2Jc",
+	    "\xc3\xa9l\xc3\xa8ve-\xe2\x96\x88\xe2\x96",
+	    "\x7f\x01\xff\xfe",
+	    "tab\there",
+	};
+	struct snapshot *s = snapshot_new();
+	char buf[512];
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct snap_thread t = {
+		    .tid = 4242, .subsys = SUBSYS_ENGINE, .emu_cpu = 1, .cpu_pct = 12.5};
+		snprintf(t.name, sizeof(t.name), "%s", names[i]);
+		rowfmt_thread(s, &t, buf, sizeof(buf), -1);
+		assert_printable(buf);
+		/* One cell per byte: every column starts where the heading says. */
+		assert_int_equal(strlen(buf) >= (size_t)rowfmt_col_x[4], 1);
+		assert_memory_equal(buf + rowfmt_col_x[2], "engine", 6);
+		assert_memory_equal(buf + rowfmt_col_x[3], "   1", 4);
+		assert_memory_equal(buf + rowfmt_col_x[4], "  12.5", 6);
+		assert_int_equal(buf[rowfmt_col_x[1] + strlen(t.name)], ' ');
+	}
+	struct snap_thread t = {.tid = 7, .subsys = SUBSYS_ENGINE};
+	snprintf(t.name, sizeof(t.name), "a\tb\x1b");
+	assert_string_equal(rowfmt_thread(s, &t, buf, sizeof(buf), 30),
+			    "      7 a?b?            engine");
+	/* Plain names pass unchanged, all 15 characters. */
+	snprintf(t.name, sizeof(t.name), "kworker/u8:0-ev");
+	rowfmt_thread(s, &t, buf, sizeof(buf), -1);
+	assert_memory_equal(buf + rowfmt_col_x[1], "kworker/u8:0-ev engine", 22);
+	snapshot_free(s);
+}
+
+static void test_pmd_row_odd_name(void **state)
+{
+	struct pmd_thread_snap p = {.rx_pps = 1000};
+	char buf[512];
+	(void)state;
+	snprintf(p.name, sizeof(p.name), "p\tm\x1b\xc3\xa9");
+	rowfmt_pmd(&p, buf, sizeof(buf));
+	assert_printable(buf);
+	assert_memory_equal(buf, "p?m???   ", 9);
+	assert_int_equal(strlen(buf), strlen(rowfmt_pmd_head));
+}
+
+static void test_name_bounds(void **state)
+{
+	char b[4];
+	(void)state;
+	assert_string_equal(rowfmt_name("abcdef", b, sizeof(b)), "abc");
+	assert_string_equal(rowfmt_name("", b, sizeof(b)), "");
+	assert_string_equal(rowfmt_name("\n", b, sizeof(b)), "?");
+}
+
+/* The tick time is of all kthreads: a kthread's row shows it only when it is the only one. */
+static void test_est_detail(void **state)
+{
+	struct snapshot *s = snapshot_new();
+	struct snap_thread t = {.tid = 9, .name = "est-k:1", .subsys = SUBSYS_EST};
+	char buf[64];
+	(void)state;
+	s->has_est = true;
+	s->est.tick_ns_last = 5000;
+	s->est.nkt = 2;
+	s->est.kt[0] = (struct est_kt_snap){.id = 0, .estimators = 10, .rows_filled = 1};
+	s->est.kt[1] =
+	    (struct est_kt_snap){.id = 1, .estimators = 7, .rows_filled = 2, .rows_full = 1};
+	assert_string_equal(rowfmt_detail(s, &t, buf, sizeof(buf)), "7 ests 2 rows 1 full");
+	s->est.nkt = 1;
+	s->est.kt[0] = s->est.kt[1];
+	assert_string_equal(rowfmt_detail(s, &t, buf, sizeof(buf)), "7 ests 2 rows  tick 5.0us");
+	snapshot_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_thread_row_odd_names),
+	    cmocka_unit_test(test_pmd_row_odd_name),
+	    cmocka_unit_test(test_name_bounds),
+	    cmocka_unit_test(test_est_detail),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
