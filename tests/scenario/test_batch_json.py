@@ -159,5 +159,21 @@ except subprocess.TimeoutExpired:
     rc = "hung"
 check(rc == 0, f"SIGTERM: exit 0 (got {rc})")
 
+# 6. Started with SIGHUP ignored (nohup): it stays ignored; SIGTERM still ends it cleanly.
+import signal
+p = subprocess.Popen([TUNETOP, "-b", "-d", "0.05", "--scenario", "idle"], stdout=subprocess.PIPE,
+                     preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+p.stdout.readline()
+p.send_signal(signal.SIGHUP)
+time.sleep(0.3)
+check(p.poll() is None, "nohup: an ignored SIGHUP does not end batch mode")
+p.terminate()
+try:
+    rc = p.wait(timeout=20)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = "hung"
+check(rc == 0, f"nohup: SIGTERM still exits 0 (got {rc})")
+
 print(f"{passes} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
