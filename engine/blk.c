@@ -146,53 +146,105 @@ static double blk_pct(const struct ethread *t)
 	return t ? t->last_cpu_pct : 0.0;
 }
 
+/* How often blk_sample re-reads counters that moved under it. They move once per
+ * request (every ~60 us at 16 kIOPS) and one read takes well under a microsecond, so
+ * a retry is rare; only a sampler preempted inside the read needs more than one. */
+#define BLK_SAMPLE_TRIES 64
+
+static uint64_t blk_sum_completed(const struct blk_state *st)
+{
+	uint64_t c = 0;
+
+	for (int i = 0; i < st->nsubs; i++)
+		c += atomic_load_explicit(&st->subs[i].completed, memory_order_acquire);
+	return c;
+}
+
+/*
+ * One submitter's totals as of one instant, lock-free: submitted, completed,
+ * submitted again (all acquire), kept when submitted did not move.
+ * - s >= c: a completion's release increment comes after its submitter's release
+ *   increment of submitted (the request travels through the device and the lists
+ *   with release/acquire on every hop), so a read of completed that sees it makes
+ *   the submission visible to the later read of submitted;
+ * - s <= c + iodepth: submission number c + iodepth + 1 reuses a request handed
+ *   back after completion c + 1 was counted, so a read of submitted that sees it
+ *   makes that completion visible to the later read of completed.
+ * Reading completed then submitted once (as this did) kept the first bound only:
+ * a sampler preempted between the two reads showed more in flight than exist.
+ */
+static void blk_sample_sub(struct blk_sub *s, uint64_t *sub, uint64_t *cpl)
+{
+	uint64_t s1, s2, c;
+	int tries = 0;
+
+	do {
+		s1 = atomic_load_explicit(&s->submitted, memory_order_acquire);
+		c = atomic_load_explicit(&s->completed, memory_order_acquire);
+		s2 = atomic_load_explicit(&s->submitted, memory_order_acquire);
+	} while (s1 != s2 && ++tries < BLK_SAMPLE_TRIES);
+	*sub = s2;
+	*cpl = c;
+}
+
 static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
 {
 	struct blk_state *st = eng->blk;
 	struct blk_snap *b = &snap->blk;
 	uint64_t completed = 0, submitted = 0, ipi = 0;
-	struct blk_hist_copy cur;
 
 	if (!st)
 		return;
 	/*
 	 * Read order, so that one snapshot is consistent without a lock:
-	 * 1. per-CPU and per-path completion counters (acquire); each completion
+	 * 1. the submitters' completed totals (acquire), as a mark;
+	 * 2. per-CPU and per-path completion counters (acquire); each completion
 	 *    bumps them after the submitter's total (release), so their sums never
-	 *    exceed the total read next (they may lag it by completions in progress);
-	 * 2. every submitter's completed (acquire), then
-	 * 3. every submitter's submitted (acquire). A completion's release increment
-	 *    comes after its submitter's release increment of submitted (the request
-	 *    travels through the device and the lists with release/acquire on every
-	 *    hop), so an acquire read that sees a completion also makes its submission
-	 *    visible to the later read: submitted >= completed per submitter, and
-	 *    in_flight = submitted - completed is exact by construction and within
-	 *    0 .. submitters * iodepth.
+	 *    exceed the totals read next;
+	 * 3. every submitter's totals at one instant (blk_sample_sub): in_flight =
+	 *    submitted - completed is exact and within 0 .. iodepth per submitter.
+	 * If a completion was counted between 1 and 3, read again: the per-CPU sums
+	 * then lag the total only by completions in progress at that instant (at most
+	 * one per completing thread), not by whatever ran while the sampler was
+	 * preempted.
 	 */
-	b->direct = b->local_softirq = b->remote = 0;
-	b->ipis_sent = b->csd_busy = 0;
-	for (int c = 0; c < st->ncpus; c++) {
-		struct blk_cpu *cpu = &st->cpus[c];
-		struct blk_cpu_snap *cs = &b->per_cpu[c];
-		cs->cpu = c;
-		cs->llc = cpu->llc;
-		cs->submitters = 0;
-		cs->block_softirq = atomic_load_explicit(&cpu->softirq_runs, memory_order_relaxed);
-		cs->ipi_recv = atomic_load_explicit(&cpu->ipi_recv, memory_order_relaxed);
-		cs->completed = atomic_load_explicit(&cpu->completed, memory_order_acquire);
-		cs->remote = atomic_load_explicit(&cpu->by_path[BLK_PATH_REMOTE], memory_order_acquire);
-		b->direct += atomic_load_explicit(&cpu->by_path[BLK_PATH_DIRECT], memory_order_acquire);
-		b->local_softirq +=
-			atomic_load_explicit(&cpu->by_path[BLK_PATH_LOCAL_SOFTIRQ], memory_order_acquire);
-		b->remote += cs->remote;
-		b->ipis_sent += atomic_load_explicit(&cpu->ipi_sent, memory_order_relaxed);
-		b->csd_busy += atomic_load_explicit(&cpu->csd_busy, memory_order_relaxed);
-		ipi += cs->ipi_recv;
+	for (int tries = 0; tries < BLK_SAMPLE_TRIES; tries++) {
+		uint64_t mark = blk_sum_completed(st);
+
+		ipi = 0;
+		b->direct = b->local_softirq = b->remote = 0;
+		b->ipis_sent = b->csd_busy = 0;
+		for (int c = 0; c < st->ncpus; c++) {
+			struct blk_cpu *cpu = &st->cpus[c];
+			struct blk_cpu_snap *cs = &b->per_cpu[c];
+			cs->cpu = c;
+			cs->llc = cpu->llc;
+			cs->submitters = 0;
+			cs->block_softirq =
+				atomic_load_explicit(&cpu->softirq_runs, memory_order_relaxed);
+			cs->ipi_recv = atomic_load_explicit(&cpu->ipi_recv, memory_order_relaxed);
+			cs->completed = atomic_load_explicit(&cpu->completed, memory_order_acquire);
+			cs->remote = atomic_load_explicit(&cpu->by_path[BLK_PATH_REMOTE],
+							  memory_order_acquire);
+			b->direct += atomic_load_explicit(&cpu->by_path[BLK_PATH_DIRECT],
+							  memory_order_acquire);
+			b->local_softirq += atomic_load_explicit(
+				&cpu->by_path[BLK_PATH_LOCAL_SOFTIRQ], memory_order_acquire);
+			b->remote += cs->remote;
+			b->ipis_sent += atomic_load_explicit(&cpu->ipi_sent, memory_order_relaxed);
+			b->csd_busy += atomic_load_explicit(&cpu->csd_busy, memory_order_relaxed);
+			ipi += cs->ipi_recv;
+		}
+		completed = submitted = 0;
+		for (int i = 0; i < st->nsubs; i++) {
+			uint64_t s, c;
+			blk_sample_sub(&st->subs[i], &s, &c);
+			submitted += s;
+			completed += c;
+		}
+		if (completed == mark)
+			break;
 	}
-	for (int i = 0; i < st->nsubs; i++)
-		completed += atomic_load_explicit(&st->subs[i].completed, memory_order_acquire);
-	for (int i = 0; i < st->nsubs; i++)
-		submitted += atomic_load_explicit(&st->subs[i].submitted, memory_order_acquire);
 	b->completed = completed;
 	b->submitted = submitted;
 	b->in_flight = submitted - completed;
@@ -212,11 +264,11 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	double dt = now_ns > st->smp_prev_ns ? (double)(now_ns - st->smp_prev_ns) / 1e9 : 0;
 	b->iops = dt > 0 ? (double)(completed - st->smp_completed) / dt : 0;
 	b->ipis_per_s = dt > 0 ? (double)(ipi - st->smp_ipi) / dt : 0;
-	blk_hist_read(&st->lat, &cur);
-	b->lat_p50_us = (double)blk_hist_quantile_ns(&cur, &st->smp_lat, 0.50, NULL) / 1e3;
-	b->lat_p99_us = (double)blk_hist_quantile_ns(&cur, &st->smp_lat, 0.99, NULL) / 1e3;
-	b->lat_p999_us = (double)blk_hist_quantile_ns(&cur, &st->smp_lat, 0.999, NULL) / 1e3;
-	st->smp_lat = cur;
+	blk_hist_read(&st->lat, &st->smp_cur);
+	b->lat_p50_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.50, NULL) / 1e3;
+	b->lat_p99_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.99, NULL) / 1e3;
+	b->lat_p999_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.999, NULL) / 1e3;
+	st->smp_lat = st->smp_cur;
 	st->smp_completed = completed;
 	st->smp_ipi = ipi;
 	st->smp_prev_ns = now_ns;

@@ -108,7 +108,9 @@ struct blk_state {
 
 	/* Sampler's previous values (control thread only). */
 	uint64_t smp_prev_ns, smp_completed, smp_ipi;
-	struct blk_hist_copy smp_lat;
+	/* The histogram at the previous sample, and a scratch copy of the live one (34 KiB
+	 * each since the histogram got 128 sub-buckets: kept here, off the caller's stack). */
+	struct blk_hist_copy smp_lat, smp_cur;
 };
 
 /* blk_ipi.c: the kick-only-if-empty mechanics of §3. */

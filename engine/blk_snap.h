@@ -29,7 +29,8 @@ struct blk_snap {
 	int irq_cpu;
 	int ncpus;
 	struct blk_cpu_snap per_cpu[BLK_SNAP_MAX_CPUS];
-	/* Exact at one instant: submitted = completed + in_flight. */
+	/* submitted = completed + in_flight exactly, each submitter's pair read at one
+	 * instant (blk_sample_sub), so 0 <= in_flight <= submitters * iodepth. */
 	uint64_t submitted, completed, in_flight;
 
 	/* Beyond INTERFACE.md's list (added, nothing renamed). */

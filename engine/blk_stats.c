@@ -17,16 +17,28 @@ unsigned blk_hist_index(uint64_t ns)
 	return idx < BLK_HIST_BUCKETS ? idx : BLK_HIST_BUCKETS - 1;
 }
 
-uint64_t blk_hist_bucket_mid_ns(unsigned idx)
+/* Width of bucket idx in ns: 1 in the exact range, 2^(e - SUB_BITS) in octave e. */
+static uint64_t blk_hist_bucket_width_ns(unsigned idx)
+{
+	if (idx < (1u << BLK_HIST_SUB_BITS))
+		return 1;
+	unsigned e = (idx >> BLK_HIST_SUB_BITS) + BLK_HIST_SUB_BITS - 1;
+	return 1ull << (e - BLK_HIST_SUB_BITS);
+}
+
+uint64_t blk_hist_bucket_lo_ns(unsigned idx)
 {
 	const unsigned sub = 1u << BLK_HIST_SUB_BITS;
 
 	if (idx < sub)
 		return idx;
 	unsigned e = (idx >> BLK_HIST_SUB_BITS) + BLK_HIST_SUB_BITS - 1;
-	uint64_t width = 1ull << (e - BLK_HIST_SUB_BITS);
-	uint64_t lo = (1ull << e) + (uint64_t)(idx & (sub - 1)) * width;
-	return lo + width / 2;
+	return (1ull << e) + (uint64_t)(idx & (sub - 1)) * blk_hist_bucket_width_ns(idx);
+}
+
+uint64_t blk_hist_bucket_mid_ns(unsigned idx)
+{
+	return blk_hist_bucket_lo_ns(idx) + blk_hist_bucket_width_ns(idx) / 2;
 }
 
 void blk_hist_add(struct blk_hist *h, uint64_t ns)

@@ -8,7 +8,6 @@
 #include <cmocka.h>
 
 #include "../../engine/blk_decide.h"
-#include "../../engine/blk_stats.h"
 #include "../../engine/engine.h"
 
 enum { D = BLK_PATH_DIRECT, L = BLK_PATH_LOCAL_SOFTIRQ, R = BLK_PATH_REMOTE };
@@ -172,43 +171,6 @@ static void test_knob_accepts_3_and_up(void **state)
 	engine_free(eng);
 }
 
-static void test_hist_quantiles(void **state)
-{
-	static struct blk_hist h;
-	struct blk_hist_copy zero, cur;
-	(void)state;
-	memset(&zero, 0, sizeof(zero));
-	/* Bucket bounds: each value's bucket midpoint is within 12.5% of it. */
-	for (uint64_t ns = 1; ns < (1ull << 39); ns = ns * 3 + 1) {
-		uint64_t mid = blk_hist_bucket_mid_ns(blk_hist_index(ns));
-		double err = (double)(mid > ns ? mid - ns : ns - mid) / (double)ns;
-		assert_true(err <= 0.125);
-		assert_true(blk_hist_index(ns) < BLK_HIST_BUCKETS);
-	}
-	/* 1000 samples: 990 at 10 us, 9 at 1 ms, 1 at 100 ms. */
-	for (int i = 0; i < 990; i++)
-		blk_hist_add(&h, 10000);
-	for (int i = 0; i < 9; i++)
-		blk_hist_add(&h, 1000000);
-	blk_hist_add(&h, 100000000);
-	blk_hist_read(&h, &cur);
-	uint64_t n = 0;
-	uint64_t p50 = blk_hist_quantile_ns(&cur, &zero, 0.50, &n);
-	uint64_t p99 = blk_hist_quantile_ns(&cur, &zero, 0.99, NULL);
-	uint64_t p995 = blk_hist_quantile_ns(&cur, &zero, 0.995, NULL);
-	uint64_t p999 = blk_hist_quantile_ns(&cur, &zero, 0.999, NULL);
-	uint64_t p100 = blk_hist_quantile_ns(&cur, &zero, 1.0, NULL);
-	assert_int_equal(n, 1000);
-	assert_true(p50 >= 9000 && p50 <= 11000);
-	assert_true(p99 >= 9000 && p99 <= 11000);     /* the 990th sample is still 10 us */
-	assert_true(p995 >= 900000 && p995 <= 1100000);
-	assert_true(p999 >= 900000 && p999 <= 1100000);
-	assert_true(p100 >= 90000000 && p100 <= 110000000);
-	/* Interval view: nothing new since cur. */
-	assert_int_equal(blk_hist_quantile_ns(&cur, &cur, 0.5, &n), 0);
-	assert_int_equal(n, 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,7 +178,6 @@ int main(void)
 		cmocka_unit_test(test_flags_store_show),
 		cmocka_unit_test(test_values_3_and_up_ignored),
 		cmocka_unit_test(test_knob_accepts_3_and_up),
-		cmocka_unit_test(test_hist_quantiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

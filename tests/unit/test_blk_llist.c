@@ -156,12 +156,90 @@ static void test_many_producers_nothing_lost_nothing_twice(void **state)
 	free(sh);
 }
 
+/*
+ * blk_wake: a kick that lands between a waiter's check and its sleep must still
+ * wake it. A kicker publishes one item at a time, at a random moment a few
+ * microseconds after the waiter took the previous one (spinning, so both run at
+ * once on two cores), while the waiter does prepare, check, a random spin, wait.
+ * Every wait has a long timeout, so a lost kick shows as a wait that ran out with
+ * the item already there (the llist test above cannot tell: its 50 ms wait only
+ * slows it down).
+ */
+#define WAKE_ROUNDS 3000
+#define WAKE_TIMEOUT_NS (2 * NS_PER_S) /* no scheduler delays a wake-up this long */
+
+struct wake_race {
+	struct blk_wake wake;
+	_Atomic int published; /* items the kicker published */
+	_Atomic int taken;     /* items the waiter took */
+	_Atomic int lost;      /* waits that ran out with an item waiting */
+};
+
+static void spin(uint64_t *x, int max)
+{
+	for (volatile int i = (int)(*x % (uint64_t)max); i > 0; i--)
+		;
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+}
+
+static void *wake_kicker(void *p)
+{
+	struct wake_race *w = p;
+	uint64_t x = 12345;
+
+	for (int r = 1; r <= WAKE_ROUNDS; r++) {
+		while (atomic_load_explicit(&w->taken, memory_order_acquire) < r - 1)
+			;
+		spin(&x, 4000);
+		/* Publish, then kick (the producer's side of the rule). */
+		atomic_store_explicit(&w->published, r, memory_order_release);
+		blk_wake_kick(&w->wake);
+	}
+	return NULL;
+}
+
+static void test_wake_no_lost_kick(void **state)
+{
+	struct wake_race *w = calloc(1, sizeof(*w));
+	pthread_t t;
+	uint64_t x = 999;
+	(void)state;
+
+	blk_wake_init(&w->wake);
+	/* A kick after prepare and before the wait makes the wait return at once. */
+	uint32_t tok = blk_wake_prepare(&w->wake);
+	blk_wake_kick(&w->wake);
+	uint64_t t0 = clock_mono_ns();
+	blk_wake_wait(&w->wake, tok, WAKE_TIMEOUT_NS);
+	assert_true(clock_mono_ns() - t0 < WAKE_TIMEOUT_NS);
+
+	assert_int_equal(pthread_create(&t, NULL, wake_kicker, w), 0);
+	for (int r = 1; r <= WAKE_ROUNDS; r++) {
+		for (;;) {
+			tok = blk_wake_prepare(&w->wake);
+			if (atomic_load_explicit(&w->published, memory_order_acquire) >= r)
+				break;
+			spin(&x, 2000); /* the window between the check and the sleep */
+			t0 = clock_mono_ns();
+			blk_wake_wait(&w->wake, tok, WAKE_TIMEOUT_NS);
+			if (clock_mono_ns() - t0 >= WAKE_TIMEOUT_NS &&
+			    atomic_load_explicit(&w->published, memory_order_acquire) >= r)
+				atomic_fetch_add_explicit(&w->lost, 1, memory_order_relaxed);
+		}
+		atomic_store_explicit(&w->taken, r, memory_order_release);
+	}
+	pthread_join(t, NULL);
+	assert_int_equal(atomic_load(&w->lost), 0);
+	free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_push_reports_was_empty),
 		cmocka_unit_test(test_fault_drain_leaves_one),
 		cmocka_unit_test(test_many_producers_nothing_lost_nothing_twice),
+		cmocka_unit_test(test_wake_no_lost_kick),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
