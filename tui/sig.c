@@ -27,15 +27,14 @@ void sig_install(void)
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: a blocking read or sleep returns EINTR and the loop sees the flag. */
 	sa.sa_handler = sig_on_quit;
-	/* A signal ignored when we started stays ignored (nohup, a shell's background
-	 * job): the user asked not to be stopped by it. */
-	static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
-	for (size_t i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++) {
-		struct sigaction cur;
-		if (sigaction(quit_signals[i], NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
-			continue;
-		sigaction(quit_signals[i], &sa, NULL);
-	}
+	/* Ctrl-C and SIGTERM always end tunetop cleanly (a wrapper that ignores
+	 * SIGINT for itself still wants the console's Ctrl-C to quit). A SIGHUP
+	 * ignored when we started stays ignored: that is what nohup asks for. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct sigaction cur;
+	if (sigaction(SIGHUP, NULL, &cur) != 0 || cur.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = sig_on_winch;
 	sigaction(SIGWINCH, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
