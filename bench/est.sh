@@ -3,11 +3,14 @@
 #   per-estimator cost per emulated CPU: kthread chain walk vs a bare summing loop (baseline)
 #   chain_max under performance and ondemand (emulated governor), 128 emulated possible CPUs
 #   tick time and kthread CPU% at 10k and 100k estimators on 128 emulated CPUs; bytes per estimator
+#   how long a config-side locker waits while est.count moves by thousands
 set -u
 : "${TUNETOP:?run through bench/run.sh or set TUNETOP}" "${TT_BUILD:?}"
 BENCH_EST="$TT_BUILD/bench/bench_est"
+BENCH_EST_LOCK="$TT_BUILD/bench/bench_est_lock"
 [ -x "$BENCH_EST" ] || { echo "est: $BENCH_EST not built (make bench)"; exit 1; }
-export TUNETOP BENCH_EST
+[ -x "$BENCH_EST_LOCK" ] || { echo "est: $BENCH_EST_LOCK not built (make bench)"; exit 1; }
+export TUNETOP BENCH_EST BENCH_EST_LOCK
 exec python3 - <<'EOF'
 import json, os, statistics, subprocess, sys
 
@@ -59,4 +62,19 @@ for n, gov in ((10000, "performance"), (100000, "performance"), (100000, "ondema
     print(f"   {n:>10} {gov:>11} {med(kts):>8.0f} {med(cm):>9.0f} {med(avg):>7.2f}ms {med(mx):>7.2f}ms"
           f" {med(cpu):>10.1f}% {med(cpu0):>7.1f}% {med(mem):>9.0f}")
 print("\n   bytes/est: counters (64 B x 128 CPUs = 8192 B) + estimator, rows and contexts, as allocated")
+
+print("\n4. Live est.count steps, 128 emulated CPUs: longest wait of a sampler-like locker (medians)")
+print(f"   {'est.count':>10} {'step took':>10} {'config mutex':>13} {'kt0 kd->lock':>13}")
+rows = {}
+for _ in range(RUNS):
+    out = subprocess.run([os.environ["BENCH_EST_LOCK"], "128"], capture_output=True, text=True).stdout
+    for i, l in enumerate(out.split("\n")):
+        f = l.split()
+        if len(f) == 5:
+            rows.setdefault(i, []).append((int(f[1]), float(f[2]), float(f[3]), float(f[4])))
+for i in sorted(rows):
+    r = rows[i]
+    print(f"   {r[0][0]:>10} {med([x[1] for x in r]):>8.1f}ms {med([x[2] for x in r]):>11.3f}ms"
+          f" {med([x[3] for x in r]):>11.3f}ms")
+print("   (waits include scheduling delay on a loaded machine; a tick at 128 CPUs takes ~5 ms)")
 EOF

@@ -60,16 +60,23 @@ static void est_set_count(struct est_state *st, uint64_t count)
 			st->est_chunk[st->est_nchunks++] =
 			    xcalloc(EST_PER_CHUNK, sizeof(struct est_estimator));
 		for (uint64_t i = have; i < want;) {
-			pthread_mutex_lock(&st->mutex);
-			for (int b = 0; b < EST_ADD_BATCH && i < want; b++, i++) {
-				struct est_estimator *e = est_at(st, i);
+			uint64_t end = want - i > EST_ADD_BATCH ? i + EST_ADD_BATCH : want;
+			/* Outside the mutex: these are unlinked and at or beyond live, so no
+			 * one else looks at them, and summing est.cpus lines each took the
+			 * mutex for ms per batch (5-11 ms at 128 CPUs), stalling kthread 0. */
+			for (uint64_t j = i; j < end; j++) {
+				struct est_estimator *e = est_at(st, j);
 				uint64_t sum[EST_NSTATS];
 				memset(e, 0, sizeof(*e));
-				e->slot = (uint32_t)i + 1;
+				e->slot = (uint32_t)j + 1;
 				/* The slot may have counted before: its totals are the zero point.
 				 */
 				est_sum_now(st, e->slot, sum);
 				est_ewma_zero(&e->ewma, sum);
+			}
+			est_config_lock(st);
+			for (; i < end; i++) {
+				struct est_estimator *e = est_at(st, i);
 				if (i == 0)
 					st->tot = e; /* tot_stats */
 				if (est_start_estimator(st, e) != 0)
@@ -83,7 +90,7 @@ static void est_set_count(struct est_state *st, uint64_t count)
 	} else if (want < have) {
 		atomic_store_explicit(&st->live, (uint32_t)want, memory_order_release);
 		for (uint64_t i = have; i > want;) {
-			pthread_mutex_lock(&st->mutex);
+			est_config_lock(st);
 			for (int b = 0; b < EST_ADD_BATCH && i > want; b++)
 				est_stop_estimator(st, est_at(st, --i));
 			pthread_mutex_unlock(&st->mutex);
@@ -95,7 +102,7 @@ static void est_set_count(struct est_state *st, uint64_t count)
 /* ip_vs_est_reload_start() + est_reload_work: restart tasks with the new config. */
 static void est_reload(struct est_state *st, bool calc)
 {
-	pthread_mutex_lock(&st->mutex);
+	est_config_lock(st);
 	if (calc)
 		st->calc_phase = true;
 	st->genid++;
@@ -121,7 +128,7 @@ static void est_stop(struct engine *eng)
 	if (!st)
 		return;
 	est_pkt_stop(st);
-	pthread_mutex_lock(&st->mutex);
+	est_config_lock(st);
 	st->stopped = true;
 	for (int id = 0; id < st->kt_count; id++)
 		if (st->kt_arr[id]->used)
@@ -174,7 +181,7 @@ static void est_reload_knob(struct est_state *st, enum knob_id id, int64_t v)
 {
 	struct engine *eng = st->eng;
 
-	pthread_mutex_lock(&st->mutex);
+	est_config_lock(st);
 	switch (id) {
 	case K_EST_TICK_CHAINS:
 		st->tick_chains = (int)v;
@@ -244,12 +251,12 @@ uint64_t est_mem_bytes(struct engine *eng)
 	struct est_state *st = eng->est;
 	if (!st)
 		return 0;
-	pthread_mutex_lock(&st->mutex);
+	est_config_lock(st);
 	uint64_t b = st->ctr.bytes +
 		     (uint64_t)st->est_nchunks * EST_PER_CHUNK * sizeof(struct est_estimator);
 	b += (uint64_t)st->kt_alloc * sizeof(struct est_kd);
 	for (int i = 0; i < st->kt_alloc; i++) {
-		pthread_mutex_lock(&st->kt_arr[i]->lock);
+		est_kd_lock(st->kt_arr[i]);
 		for (int r = 0; r < EST_NTICKS; r++)
 			b += st->kt_arr[i]->ticks[r] ? sizeof(struct est_tick) : 0;
 		pthread_mutex_unlock(&st->kt_arr[i]->lock);
@@ -269,7 +276,7 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		return;
 	uint64_t mem = est_mem_bytes(eng);
 	memset(e, 0, sizeof(*e));
-	pthread_mutex_lock(&st->mutex);
+	est_config_lock(st);
 	e->estimators = st->nest;
 	e->placed = st->placed;
 	e->pending = st->pending;
@@ -282,7 +289,7 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		struct est_kd *kd = st->kt_arr[id];
 		if (!kd->used)
 			continue;
-		pthread_mutex_lock(&kd->lock);
+		est_kd_lock(kd);
 		if (id == 0) {
 			e->chain_max = kd->chain_max;
 			e->max_per_kthread = kd->est_max_count;
@@ -294,6 +301,7 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 			struct est_kt_snap *k = &e->kt[e->nkt++];
 			k->id = id;
 			k->estimators = kd->est_count;
+			k->tick_ns_last = kd->tick_ns_last;
 			k->cpu_pct = pct;
 			for (int r = 0; r < EST_NTICKS; r++) {
 				k->rows_filled += kd->tick_len[r] != 0;
@@ -307,7 +315,7 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		uint64_t rate[EST_NSTATS];
 		struct est_kd *kd = st->tot->ktid >= 0 ? st->kt_arr[st->tot->ktid] : NULL;
 		if (kd)
-			pthread_mutex_lock(&kd->lock);
+			est_kd_lock(kd);
 		est_ewma_read(&st->tot->ewma, rate);
 		if (kd)
 			pthread_mutex_unlock(&kd->lock);
@@ -347,7 +355,7 @@ int est_debug_check(struct engine *eng, char *err, size_t errlen)
 		snprintf(err, errlen, "est is not running");
 		return -1;
 	}
-	pthread_mutex_lock(&st->mutex);
+	est_config_lock(st);
 	int rc = est_check(st, err, errlen);
 	pthread_mutex_unlock(&st->mutex);
 	return rc;
@@ -360,10 +368,10 @@ size_t est_debug_visits(struct engine *eng, uint64_t *out, int *ktid, uint64_t *
 
 	if (!st)
 		return 0;
-	pthread_mutex_lock(&st->mutex);
+	est_config_lock(st);
 	/* Every kthread lock at once: a consistent cut between two chains. */
 	for (int id = 0; id < st->kt_alloc; id++)
-		pthread_mutex_lock(&st->kt_arr[id]->lock);
+		est_kd_lock(st->kt_arr[id]);
 	uint64_t live = atomic_load_explicit(&st->live, memory_order_relaxed);
 	for (; n < max && n < live; n++) {
 		struct est_estimator *e = est_at(st, n);

@@ -19,7 +19,7 @@ int est_check(struct est_state *st, char *err, size_t errlen)
 		uint32_t count = 0;
 		if (!kd->used)
 			continue;
-		pthread_mutex_lock(&kd->lock);
+		est_kd_lock(kd);
 		for (int r = 0; r < EST_NTICKS; r++) {
 			struct est_tick *td = kd->ticks[r];
 			uint32_t len = 0;

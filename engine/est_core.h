@@ -60,7 +60,8 @@ struct est_tick {
  * Locking (instead of RCU): every field below `lock` is protected by it. The
  * kthread walks one chain per hold of kd->lock, so a config change on this
  * kthread waits at most one chain (~95 us by design, a whole tick with
- * tick_chains 1), the same bound the kernel's cond_resched_rcu() gives.
+ * tick_chains 1), the same bound the kernel's cond_resched_rcu() gives, as
+ * long as others take it with est_kd_lock() and the walker gives way.
  * Lock order: est_state.mutex, then kd->lock.
  */
 struct est_kd {
@@ -68,6 +69,11 @@ struct est_kd {
 	int id;
 	bool used; /* est_state.mutex */
 	pthread_mutex_t lock;
+	/* Config-side threads blocked on lock (est_kd_lock): the walker gives way
+	 * between chains, or, relocking at once (no handoff in glibc), it kept
+	 * them out for a whole tick (8.6 ms seen at 128 CPUs), holding up the
+	 * config mutex with them. Relaxed: a hint, the lock orders the data. */
+	_Atomic int lock_waiters;
 	int emu_cpu; /* where its task runs (set when a task starts) */
 	pthread_cond_t cond; /* wakes its task early (stop); CLOCK_MONOTONIC */
 	struct ethread *task; /* NULL: no task; set/cleared under both locks */
@@ -79,6 +85,7 @@ struct est_kd {
 	uint32_t est_count, est_max_count;
 	int add_row, est_row;
 	uint32_t chain_pass[EST_NTICKS][EST_TICK_CHAINS_MAX]; /* chain walks (tests count visits) */
+	uint64_t tick_ns_last; /* its own last tick with work (est_tick_stats mixes kthreads) */
 	int dbg_row; /* kt 0: first non-empty row processed (-1 none), §4 */
 	uint64_t dbg_pass;
 };
@@ -102,6 +109,15 @@ struct est_state {
 	 * batch of 16) and calc phase (per 64 relink steps); never across a chain.
 	 */
 	pthread_mutex_t mutex;
+	/*
+	 * Control-side threads blocked on mutex (est_config_lock). glibc mutexes
+	 * do not hand off: kthread 0 unlocking between drain batches or relink
+	 * steps and relocking at once can keep the sampler and est.count waiting
+	 * through many batches. The kernel's cond_resched() plus its mutex
+	 * handoff give way; so does est_config_give_way(). Relaxed: a hint only,
+	 * the mutex orders the data.
+	 */
+	_Atomic int mutex_waiters;
 	struct est_kd **kt_arr; /* slots [0, kt_alloc); est_kt_arr */
 	int kt_alloc;
 	int kt_count; /* est_kt_count: slots in use, holes possible */

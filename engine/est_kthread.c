@@ -63,7 +63,7 @@ static void est_tick_record(struct est_state *st, uint64_t tick_ns, uint32_t vis
 }
 
 /* ip_vs_tick_estimation(): one row, one chain per hold of kd->lock. */
-static void est_tick_run(struct est_state *st, struct est_kd *kd, struct ethread *self, int row)
+static uint64_t est_tick_run(struct est_state *st, struct est_kd *kd, struct ethread *self, int row)
 {
 	uint64_t t0 = clock_mono_ns();
 	uint32_t visits = 0, len = 0;
@@ -89,6 +89,9 @@ static void est_tick_run(struct est_state *st, struct est_kd *kd, struct ethread
 		if (st->eng)
 			cpu_stretch(&st->eng->cpu, kd->emu_cpu, clock_mono_ns() - w0);
 		pthread_mutex_unlock(&kd->lock);
+		/* The preemption point between chains (cond_resched_rcu(), §3): a
+		 * config-side locker gets kd->lock before the next chain. */
+		est_kd_give_way(kd);
 		cid++;
 	}
 	uint64_t tick_ns = clock_mono_ns() - t0;
@@ -110,6 +113,7 @@ static void est_tick_run(struct est_state *st, struct est_kd *kd, struct ethread
 				"tick time: %lluns for %d CPUs, %u ests, %d chains, chain_max=%d",
 				(unsigned long long)tick_ns, ncpu, len, tick_chains, chain_max);
 	}
+	return tick_ns;
 }
 
 /* --- calibration through the real chain walk ------------------------------ */
@@ -276,6 +280,9 @@ static void est_kt_drain(struct est_state *st, struct ethread *self)
 		pthread_mutex_unlock(&st->mutex);
 		if (n < EST_DRAIN_BATCH)
 			return;
+		/* "Between batches, unlock and reschedule" (§5): relocking at once, the
+		 * drain could keep the control thread waiting through many batches. */
+		est_config_give_way(st);
 		ethread_beat(self);
 	}
 }
@@ -335,13 +342,14 @@ static void est_kt_main(struct ethread *self)
 		if (stop)
 			break;
 		ethread_set_state(self, ETHREAD_RUN);
-		if (work)
-			est_tick_run(st, kd, self, row);
+		uint64_t tick_ns = work ? est_tick_run(st, kd, self, row) : 0;
 		pthread_mutex_lock(&kd->lock);
 		if (ethread_should_stop(self)) {
 			pthread_mutex_unlock(&kd->lock);
 			break;
 		}
+		if (work)
+			kd->tick_ns_last = tick_ns;
 		row = (row + 1) % EST_NTICKS;
 		kd->est_row = row;
 		kd->est_timer_ns += EST_TICK_NS;
@@ -357,7 +365,7 @@ int est_kt_task_start(struct est_state *st, struct est_kd *kd)
 
 	snprintf(name, sizeof(name), "est-k:%d", kd->id);
 	/* kd->lock across the start: the task checks its stop flag under it. */
-	pthread_mutex_lock(&kd->lock);
+	est_kd_lock(kd);
 	struct ethread *t = ethread_start(st->eng, name, SUBSYS_EST, kd->emu_cpu, est_kt_main, kd,
 					  err, sizeof(err));
 	kd->task = t;

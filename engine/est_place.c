@@ -1,6 +1,7 @@
 /* est_place.c: est_add_ktid, add_row/est_row, avail/full/present bookkeeping (spec §2). */
 #include "est_place.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,56 @@ static void hl_del(struct est_estimator *e)
 	e->pprev = NULL;
 }
 
+/* --- the config mutex and kd->lock, handed over to a blocked locker ------- */
+
+void est_config_lock(struct est_state *st)
+{
+	if (pthread_mutex_trylock(&st->mutex) == 0)
+		return;
+	atomic_fetch_add_explicit(&st->mutex_waiters, 1, memory_order_relaxed);
+	pthread_mutex_lock(&st->mutex);
+	atomic_fetch_sub_explicit(&st->mutex_waiters, 1, memory_order_relaxed);
+}
+
+/*
+ * Like cond_resched(): nearly free when no one waits. A waiter needs only to
+ * be scheduled (the lock is free meanwhile), but yielding is a busy wait, so
+ * it is bounded: on a machine too loaded to run the waiter soon, stop burning
+ * the CPU and contend for the lock as before.
+ */
+static void est_give_way(_Atomic int *waiters)
+{
+	uint64_t until = 0;
+
+	while (atomic_load_explicit(waiters, memory_order_relaxed)) {
+		uint64_t now = clock_mono_ns();
+		if (!until)
+			until = now + EST_GIVE_WAY_MAX_NS;
+		else if (now >= until)
+			return;
+		sched_yield();
+	}
+}
+
+void est_config_give_way(struct est_state *st)
+{
+	est_give_way(&st->mutex_waiters);
+}
+
+void est_kd_give_way(struct est_kd *kd)
+{
+	est_give_way(&kd->lock_waiters);
+}
+
+void est_kd_lock(struct est_kd *kd)
+{
+	if (pthread_mutex_trylock(&kd->lock) == 0)
+		return;
+	atomic_fetch_add_explicit(&kd->lock_waiters, 1, memory_order_relaxed);
+	pthread_mutex_lock(&kd->lock);
+	atomic_fetch_sub_explicit(&kd->lock_waiters, 1, memory_order_relaxed);
+}
+
 /* --- contexts ------------------------------------------------------------- */
 
 int est_max_threads_for(int cpulist_cpus)
@@ -101,7 +152,7 @@ void est_place_destroy(struct est_state *st)
 
 void est_set_params(struct est_state *st, struct est_kd *kd)
 {
-	pthread_mutex_lock(&kd->lock);
+	est_kd_lock(kd);
 	kd->tick_chains = st->tick_chains;
 	kd->chain_max = st->chain_max;
 	/* One long chain per tick on preemptible-RCU kernels (§1). */
@@ -146,7 +197,7 @@ int est_task_start(struct est_state *st, struct est_kd *kd)
 
 	int emu = est_emu_cpu_for(st, kd->id, st->eng ? st->eng->cpu.count : 1);
 
-	pthread_mutex_lock(&kd->lock);
+	est_kd_lock(kd);
 	bool running = kd->task != NULL;
 	if (!running)
 		kd->emu_cpu = emu;
@@ -164,7 +215,7 @@ int est_task_start(struct est_state *st, struct est_kd *kd)
 
 void est_task_stop(struct est_state *st, struct est_kd *kd, const char *why)
 {
-	pthread_mutex_lock(&kd->lock);
+	est_kd_lock(kd);
 	struct ethread *t = kd->task;
 	if (t) {
 		/* Under kd->lock: the task checks its stop flag under the same lock
@@ -188,7 +239,7 @@ void est_reap(struct est_state *st)
 {
 	for (;;) {
 		struct ethread *t = NULL;
-		pthread_mutex_lock(&st->mutex);
+		est_config_lock(st);
 		/* A kthread 0 that was itself stopped by a reload while it relinked
 		 * leaves its own entry to whoever stopped it. */
 		for (int i = st->nreap - 1; i >= 0 && !t; i--) {
@@ -218,7 +269,7 @@ int est_add_kthread(struct est_state *st)
 		}
 	}
 	struct est_kd *kd = est_kd_slot(st, id);
-	pthread_mutex_lock(&kd->lock);
+	est_kd_lock(kd);
 	for (int r = 0; r < EST_NTICKS; r++) {
 		free(kd->ticks[r]);
 		kd->ticks[r] = NULL;
@@ -230,6 +281,7 @@ int est_add_kthread(struct est_state *st)
 	kd->add_row = kd->est_row = 0;
 	kd->dbg_row = -1;
 	kd->dbg_pass = 0;
+	kd->tick_ns_last = 0;
 	memset(kd->chain_pass, 0, sizeof(kd->chain_pass));
 	pthread_mutex_unlock(&kd->lock);
 	kd->used = true;
@@ -307,7 +359,7 @@ int est_enqueue(struct est_state *st, struct est_estimator *e)
 		kd = st->kt_arr[st->add_ktid];
 	}
 
-	pthread_mutex_lock(&kd->lock);
+	est_kd_lock(kd);
 	int row = est_pick_row(kd, delay);
 	if (row >= EST_NTICKS || kd->tick_max <= 0) {
 		pthread_mutex_unlock(&kd->lock); /* no room: cannot happen below est_max_count */
@@ -378,7 +430,7 @@ void est_stop_estimator(struct est_state *st, struct est_estimator *e)
 	}
 
 	struct est_kd *kd = st->kt_arr[ktid];
-	pthread_mutex_lock(&kd->lock);
+	est_kd_lock(kd);
 	struct est_tick *td = kd->ticks[row];
 	hl_del(e);
 	td->full &= ~(1ULL << cid);
@@ -471,7 +523,7 @@ bool est_dequeue_all(struct est_state *st, bool (*stop)(void *), void *ctx)
 				if (!(++step % EST_RELINK_RESCHED)) {
 					/* Let the control thread add and remove meanwhile. */
 					pthread_mutex_unlock(&st->mutex);
-					sched_yield();
+					est_config_give_way(st);
 					pthread_mutex_lock(&st->mutex);
 					if (id >= st->kt_count)
 						goto last_kt;

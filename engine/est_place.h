@@ -14,6 +14,18 @@ void est_place_destroy(struct est_state *st);
 /* max(1, 4 x CPUs in the cpulist): ip_vs_est_max_threads(). */
 int est_max_threads_for(int cpulist_cpus);
 
+/* Take st->mutex from the control side (counted in mutex_waiters while blocked). */
+void est_config_lock(struct est_state *st);
+/* Take kd->lock from anywhere but kd's own task (counted in lock_waiters while blocked). */
+void est_kd_lock(struct est_kd *kd);
+/* kd's task between two chains, WITHOUT kd->lock: let a blocked est_kd_lock() in first. */
+void est_kd_give_way(struct est_kd *kd);
+/* Longest a give-way yields for a waiter that is not scheduled yet. */
+#define EST_GIVE_WAY_MAX_NS (1000 * 1000ULL)
+/* Kthread 0, between drain batches and relink steps, WITHOUT st->mutex: let a
+ * blocked control-side thread take the mutex first (§5 "unlock and reschedule"). */
+void est_config_give_way(struct est_state *st);
+
 /* The rest is called with st->mutex held. */
 void est_set_params(struct est_state *st, struct est_kd *kd);
 int est_add_kthread(struct est_state *st); /* 0, or -1 at the thread limit */

@@ -13,6 +13,7 @@ struct est_kt_snap {
 	uint32_t estimators;    /* est_count */
 	uint32_t rows_filled;   /* rows (of 50) with at least one estimator */
 	uint32_t rows_full;     /* rows whose avail bit is clear */
+	uint64_t tick_ns_last;  /* this kthread's last tick that had a row to estimate */
 	double cpu_pct;         /* of one core, over the interval */
 };
 

@@ -91,10 +91,12 @@ static json_t *snapjson_est(const struct est_snap *e)
 
 	for (int i = 0; i < e->nkt; i++) {
 		json_array_append_new(kt_pct, jreal(e->kt[i].cpu_pct));
-		json_array_append_new(kts, json_pack("{s:i, s:o, s:i, s:i, s:o}", "id", e->kt[i].id,
-						     "estimators", jint(e->kt[i].estimators),
-						     "rows_filled", (int)e->kt[i].rows_filled,
-						     "rows_full", (int)e->kt[i].rows_full, "cpu_pct",
+		json_array_append_new(kts, json_pack("{s:i, s:o, s:i, s:i, s:o, s:o}", "id",
+						     e->kt[i].id, "estimators",
+						     jint(e->kt[i].estimators), "rows_filled",
+						     (int)e->kt[i].rows_filled, "rows_full",
+						     (int)e->kt[i].rows_full, "tick_ns_last",
+						     jint(e->kt[i].tick_ns_last), "cpu_pct",
 						     jreal(e->kt[i].cpu_pct)));
 	}
 	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++)

@@ -119,6 +119,11 @@ static void test_chains_20k_on_64_cpus(void **state)
 	engine_sample(eng, s);
 	assert_true(s->est.tot_inpps > 0); /* packets moved the rates */
 	assert_true(s->est.tick_ns_max > 0);
+	/* Each kthread's own last tick time: every one of them estimated rows. */
+	assert_int_equal(s->est.nkt, 5);
+	for (int k = 0; k < s->est.nkt; k++)
+		if (s->est.kt[k].tick_ns_last == 0)
+			fail_msg("kt %d: no tick time of its own", s->est.kt[k].id);
 
 	/* Live: down by thousands, up by thousands, without stopping estimation. */
 	uint64_t stops = event_count_kind(&eng->events, EV_KTHREAD_STOP);
