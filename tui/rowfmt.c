@@ -68,16 +68,11 @@ const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t,
 		for (int k = 0; k < s->est.nkt && i >= 0; k++) {
 			if (s->est.kt[k].id != i)
 				continue;
-			/* The snapshot's tick time is of all kthreads: it is this row's own only
-			 * when there is one; otherwise the row shows what is its own. */
-			if (s->est.nkt == 1)
-				snprintf(buf, len, "%u ests %u rows  tick %s",
-					 s->est.kt[k].estimators, s->est.kt[k].rows_filled,
-					 rowfmt_ns(s->est.tick_ns_last, a, sizeof(a)));
-			else
-				snprintf(buf, len, "%u ests %u rows %u full",
-					 s->est.kt[k].estimators, s->est.kt[k].rows_filled,
-					 s->est.kt[k].rows_full);
+			/* Each kthread's own last tick, not the subsystem's. */
+			snprintf(buf, len, "%u ests %u rows %u full  tick %s",
+				 s->est.kt[k].estimators, s->est.kt[k].rows_filled,
+				 s->est.kt[k].rows_full,
+				 rowfmt_ns(s->est.kt[k].tick_ns_last, a, sizeof(a)));
 			return buf;
 		}
 		break;

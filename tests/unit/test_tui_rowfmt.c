@@ -83,15 +83,18 @@ static void test_est_detail(void **state)
 	char buf[64];
 	(void)state;
 	s->has_est = true;
-	s->est.tick_ns_last = 5000;
+	s->est.tick_ns_last = 5000; /* the subsystem's last tick: not this row's */
 	s->est.nkt = 2;
-	s->est.kt[0] = (struct est_kt_snap){.id = 0, .estimators = 10, .rows_filled = 1};
-	s->est.kt[1] =
-	    (struct est_kt_snap){.id = 1, .estimators = 7, .rows_filled = 2, .rows_full = 1};
-	assert_string_equal(rowfmt_detail(s, &t, buf, sizeof(buf)), "7 ests 2 rows 1 full");
-	s->est.nkt = 1;
-	s->est.kt[0] = s->est.kt[1];
-	assert_string_equal(rowfmt_detail(s, &t, buf, sizeof(buf)), "7 ests 2 rows  tick 5.0us");
+	s->est.kt[0] = (struct est_kt_snap){.id = 0, .estimators = 10, .rows_filled = 1,
+					    .tick_ns_last = 5000};
+	s->est.kt[1] = (struct est_kt_snap){.id = 1, .estimators = 7, .rows_filled = 2,
+					    .rows_full = 1, .tick_ns_last = 2500};
+	/* Each kthread row shows its own tick time. */
+	assert_string_equal(rowfmt_detail(s, &t, buf, sizeof(buf)),
+			    "7 ests 2 rows 1 full  tick 2.5us");
+	/* A thread the section does not list gets no detail. */
+	struct snap_thread t9 = {.tid = 10, .name = "est-k:9", .subsys = SUBSYS_EST};
+	assert_string_equal(rowfmt_detail(s, &t9, buf, sizeof(buf)), "");
 	snapshot_free(s);
 }
 
