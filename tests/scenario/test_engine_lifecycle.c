@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -68,6 +69,10 @@ static void test_start_stop_100(void **state)
 		engine_free(eng);
 		if (i == 0)
 			base = count_tasks(false);
+		/* pthread_join() returns once the thread cleared its tid; the kernel may
+		 * list the task in /proc a moment longer while it finishes exiting. */
+		for (int wait = 0; wait < 50 && count_tasks(false) != base; wait++)
+			usleep(2000);
 		if (count_tasks(false) != base)
 			count_tasks(true);
 		assert_int_equal(count_tasks(false), base);
