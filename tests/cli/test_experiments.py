@@ -6,18 +6,11 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ttcheck import check, finish  # noqa: E402
+
 TUNETOP = os.environ.get("TUNETOP", "./tunetop")
-fails, passes = [], 0
 
-
-def check(cond, what):
-    global passes
-    if cond:
-        passes += 1
-        print("ok  ", what)
-    else:
-        fails.append(what)
-        print("FAIL", what)
 
 
 def run(*args, timeout=120):
@@ -77,5 +70,4 @@ for args, frag in ((["nosuch"], "valid: sweep, ab, calib"),
 r = run("--help", timeout=10)
 check(r.returncode == 0 and "sweep" in r.stdout, "experiment --help lists the experiments")
 
-print(f"{passes} passed, {len(fails)} failed")
-sys.exit(1 if fails else 0)
+finish()

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fuzz_rng.h"
+
 #include "../../backends/host_ovsparse.h"
 
 static const char *const replies[] = {
@@ -28,26 +30,21 @@ static const char *const reports[] = {
 };
 static const char alphabet[] = "{}[]\":,\\u0 1a\nnull-%(";
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-static unsigned next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)rng;
-}
+static struct fuzz_rng rng = {0x9E3779B97F4A7C15ULL};
 
 static size_t mutate(const char *s, char *buf, size_t cap)
 {
 	size_t n = strlen(s);
 	memcpy(buf, s, n);
-	for (int m = (int)(next() % 5); m > 0; m--) {
-		if (next() % 3 == 0)
-			n = n ? next() % n : 0;
+	for (int m = (int)(fuzz_rng_next(&rng) % 5); m > 0; m--) {
+		if (fuzz_rng_next(&rng) % 3 == 0)
+			n = n ? fuzz_rng_next(&rng) % n : 0;
 		else if (n)
-			buf[next() % n] =
-			    next() % 4 ? alphabet[next() % (sizeof(alphabet) - 1)] : (char)next();
-		if (next() % 8 == 0 && n + 300 < cap) { /* deep nesting */
+			buf[fuzz_rng_next(&rng) % n] =
+			    fuzz_rng_next(&rng) % 4
+				? alphabet[fuzz_rng_next(&rng) % (sizeof(alphabet) - 1)]
+				: (char)fuzz_rng_next(&rng);
+		if (fuzz_rng_next(&rng) % 8 == 0 && n + 300 < cap) { /* deep nesting */
 			memmove(buf + 200, buf, n);
 			memset(buf, '[', 200);
 			n += 200;
@@ -65,7 +62,7 @@ int main(void)
 	struct host_ovs_sleep *sl = malloc(sizeof(*sl));
 
 	for (long i = 0; i < iters; i++) {
-		size_t n = mutate(replies[next() % 4], tmp, sizeof(tmp));
+		size_t n = mutate(replies[fuzz_rng_next(&rng) % 4], tmp, sizeof(tmp));
 		char *in = malloc(n ? n : 1);
 		memcpy(in, tmp, n);
 		char *res;
@@ -89,7 +86,7 @@ int main(void)
 		}
 		free(in);
 
-		n = mutate(reports[next() % 2], tmp, sizeof(tmp) - 1);
+		n = mutate(reports[fuzz_rng_next(&rng) % 2], tmp, sizeof(tmp) - 1);
 		tmp[n] = '\0';
 		if (host_ovs_parse_perf(tmp, perf) == 0 &&
 		    (perf->npmds < 0 || perf->npmds > HOST_OVS_MAX_PMDS))

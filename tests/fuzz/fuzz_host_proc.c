@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fuzz_rng.h"
+
 #include "../../backends/host_proc.h"
 
 static const char *const seeds[] = {
@@ -23,39 +25,34 @@ static const char *const seeds[] = {
 };
 static const char alphabet[] = "0123456789 \t\n:()-CPUcpuBLOCKAL";
 
-static unsigned long long rng = 0x2545F4914F6CDD1DULL;
-static unsigned next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)rng;
-}
+static struct fuzz_rng rng = {0x2545F4914F6CDD1DULL};
 
 static size_t make_input(char *buf, size_t cap)
 {
-	const char *s = seeds[next() % (sizeof(seeds) / sizeof(seeds[0]))];
+	const char *s = seeds[fuzz_rng_next(&rng) % (sizeof(seeds) / sizeof(seeds[0]))];
 	size_t n = strlen(s);
-	if (next() % 4 == 0) { /* pure noise */
-		n = next() % cap;
+	if (fuzz_rng_next(&rng) % 4 == 0) { /* pure noise */
+		n = fuzz_rng_next(&rng) % cap;
 		for (size_t i = 0; i < n; i++)
-			buf[i] =
-			    next() % 3 ? alphabet[next() % (sizeof(alphabet) - 1)] : (char)next();
+			buf[i] = fuzz_rng_next(&rng) % 3
+				     ? alphabet[fuzz_rng_next(&rng) % (sizeof(alphabet) - 1)]
+				     : (char)fuzz_rng_next(&rng);
 		return n;
 	}
 	memcpy(buf, s, n);
-	for (int m = (int)(next() % 6); m > 0; m--) {
-		switch (next() % 4) {
+	for (int m = (int)(fuzz_rng_next(&rng) % 6); m > 0; m--) {
+		switch (fuzz_rng_next(&rng) % 4) {
 		case 0: /* flip a byte */
 			if (n)
-				buf[next() % n] = alphabet[next() % (sizeof(alphabet) - 1)];
+				buf[fuzz_rng_next(&rng) % n] =
+				    alphabet[fuzz_rng_next(&rng) % (sizeof(alphabet) - 1)];
 			break;
 		case 1: /* cut */
-			n = n ? next() % n : 0;
+			n = n ? fuzz_rng_next(&rng) % n : 0;
 			break;
 		case 2: /* long run of digits: overflow */
 			if (n + 40 < cap) {
-				size_t at = n ? next() % n : 0;
+				size_t at = n ? fuzz_rng_next(&rng) % n : 0;
 				memmove(buf + at + 30, buf + at, n - at);
 				memset(buf + at, '9', 30);
 				n += 30;
@@ -63,7 +60,7 @@ static size_t make_input(char *buf, size_t cap)
 			break;
 		default: /* duplicate a tail */
 			if (n && n * 2 < cap) {
-				size_t at = next() % n;
+				size_t at = fuzz_rng_next(&rng) % n;
 				memcpy(buf + n, buf + at, n - at);
 				n += n - at;
 			}
@@ -89,7 +86,8 @@ int main(void)
 		size_t n = make_input(tmp, sizeof(tmp));
 		char *in = malloc(n ? n : 1);
 		memcpy(in, tmp, n);
-		int r = host_proc_percpu_row(in, n, next() % 2 ? "BLOCK" : "CAL", vals, present, 8);
+		int r = host_proc_percpu_row(in, n, fuzz_rng_next(&rng) % 2 ? "BLOCK" : "CAL", vals,
+					     present, 8);
 		if (r > HOST_MAX_CPUS) {
 			fprintf(stderr, "row: %d values\n", r);
 			return 1;

@@ -4,24 +4,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fuzz_rng.h"
+
 #include "../../tui/options.h"
 
 static const char *const words[] = {
-	"-d", "-n", "-b", "-h", "-V", "--delay", "--iterations", "--batch", "--set", "--scenario",
-	"--backend", "--host", "--theme", "--no-color", "--ascii", "--mouse", "--list-knobs",
-	"--list-themes", "--list-scenarios", "--help", "--version", "0", "0.05", "3600", "3601",
-	"-1", "abc", "1e9", "nan", "inf", "1", "engine", "host", "moon", "pmd.maxsleep_us=5",
-	"--delay=2", "--set=x", "-", "--", "-dn", "-bn3", "", "experiment", "--frob", "-z",
+    "-d",
+    "-n",
+    "-b",
+    "-h",
+    "-V",
+    "--delay",
+    "--iterations",
+    "--batch",
+    "--set",
+    "--scenario",
+    "--backend",
+    "--host",
+    "--theme",
+    "--no-color",
+    "--ascii",
+    "--mouse",
+    "--list-knobs",
+    "--list-themes",
+    "--list-scenarios",
+    "--help",
+    "--version",
+    "0",
+    "0.05",
+    "3600",
+    "3601",
+    "-1",
+    "abc",
+    "1e9",
+    "nan",
+    "inf",
+    "1",
+    "engine",
+    "host",
+    "moon",
+    "pmd.maxsleep_us=5",
+    "--delay=2",
+    "--set=x",
+    "-",
+    "--",
+    "-dn",
+    "-bn3",
+    "",
+    "experiment",
+    "--frob",
+    "-z",
 };
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-static unsigned next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)rng;
-}
+static struct fuzz_rng rng = {0x9E3779B97F4A7C15ULL};
 
 int main(void)
 {
@@ -31,17 +66,19 @@ int main(void)
 
 	for (long i = 0; i < iters; i++) {
 		char *argv[12];
-		int argc = 1 + (int)(next() % 10);
+		int argc = 1 + (int)(fuzz_rng_next(&rng) % 10);
 		argv[0] = (char *)"tunetop";
 		for (int a = 1; a < argc; a++)
-			argv[a] = (char *)words[next() % (sizeof(words) / sizeof(words[0]))];
+			argv[a] =
+			    (char *)words[fuzz_rng_next(&rng) % (sizeof(words) / sizeof(words[0]))];
 		argv[argc] = NULL;
 		struct options o;
 		err[0] = '\0';
 		int rc = options_parse(&o, argc, argv, err, sizeof(err));
 		if (rc == 0) {
 			good++;
-			if (o.delay_s < OPT_DELAY_MIN || o.delay_s > OPT_DELAY_MAX || o.iterations < 0) {
+			if (o.delay_s < OPT_DELAY_MIN || o.delay_s > OPT_DELAY_MAX ||
+			    o.iterations < 0) {
 				fprintf(stderr, "accepted out-of-range values\n");
 				return 1;
 			}

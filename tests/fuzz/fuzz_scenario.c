@@ -5,37 +5,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fuzz_rng.h"
+
 #include "../../engine/engine.h"
 #include "../../engine/scenario.h"
 
 /* Pieces that reach deep into the parser, mixed with random bytes. */
 static const char *const atoms[] = {
-	"pmd.maxsleep_us", "cpu.governor", "est.count", "gen.pattern", "blk.rq_affinity",
-	"pmd.rxq_size", "est.tick_chains", "scenario", "default", "idle", "=", " = ", "\n", "#",
-	"on", "off", "ondemand", "-1", "99999999999999999999", "0", "1024", "48", "1000",
-	"\t", "  ", "==", "x", "bursty", "pmd-seed", "/nonexistent", "\r\n", "1e3",
+    "pmd.maxsleep_us",
+    "cpu.governor",
+    "est.count",
+    "gen.pattern",
+    "blk.rq_affinity",
+    "pmd.rxq_size",
+    "est.tick_chains",
+    "scenario",
+    "default",
+    "idle",
+    "=",
+    " = ",
+    "\n",
+    "#",
+    "on",
+    "off",
+    "ondemand",
+    "-1",
+    "99999999999999999999",
+    "0",
+    "1024",
+    "48",
+    "1000",
+    "\t",
+    "  ",
+    "==",
+    "x",
+    "bursty",
+    "pmd-seed",
+    "/nonexistent",
+    "\r\n",
+    "1e3",
 };
 
-static unsigned long long fuzz_rng = 88172645463325252ULL;
-static unsigned fuzz_next(void)
-{
-	fuzz_rng ^= fuzz_rng << 13;
-	fuzz_rng ^= fuzz_rng >> 7;
-	fuzz_rng ^= fuzz_rng << 17;
-	return (unsigned)fuzz_rng;
-}
+static struct fuzz_rng rng = {88172645463325252ULL};
 
 static void fuzz_text(char *buf, size_t cap)
 {
-	size_t n = 0, want = fuzz_next() % (cap - 1);
+	size_t n = 0, want = fuzz_rng_next(&rng) % (cap - 1);
 	while (n < want) {
 		const char *piece;
-		char one[2] = { 0, 0 };
-		if (fuzz_next() % 4 == 0) {
-			one[0] = (char)(fuzz_next() % 255 + 1);
+		char one[2] = {0, 0};
+		if (fuzz_rng_next(&rng) % 4 == 0) {
+			one[0] = (char)(fuzz_rng_next(&rng) % 255 + 1);
 			piece = one;
 		} else {
-			piece = atoms[fuzz_next() % (sizeof(atoms) / sizeof(atoms[0]))];
+			piece = atoms[fuzz_rng_next(&rng) % (sizeof(atoms) / sizeof(atoms[0]))];
 		}
 		size_t len = strlen(piece);
 		if (n + len >= cap)
@@ -53,7 +76,7 @@ int main(void)
 	long ok = 0, usage = 0, runtime = 0;
 
 	if (getenv("FUZZ_SEED"))
-		fuzz_rng = strtoull(getenv("FUZZ_SEED"), NULL, 10) | 1;
+		rng.s = strtoull(getenv("FUZZ_SEED"), NULL, 10) | 1;
 	struct engine *eng = engine_new(); /* not started: parsing and validation only */
 	for (long i = 0; i < iters; i++) {
 		fuzz_text(buf, sizeof(buf));
@@ -86,8 +109,8 @@ int main(void)
 		}
 	}
 	engine_free(eng);
-	printf("fuzz_scenario: %ld inputs: %ld accepted, %ld usage errors, %ld refused\n", iters, ok,
-	       usage, runtime);
+	printf("fuzz_scenario: %ld inputs: %ld accepted, %ld usage errors, %ld refused\n", iters,
+	       ok, usage, runtime);
 	/* The generator must reach both sides, or it tests nothing. */
 	return ok > 0 && usage > 0 ? 0 : 1;
 }

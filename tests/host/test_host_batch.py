@@ -13,18 +13,11 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ttcheck import check, finish  # noqa: E402
+
 TUNETOP = os.environ.get("TUNETOP", "./tunetop")
-failures, passes = [], 0
 
-
-def check(cond, what):
-    global passes
-    if cond:
-        passes += 1
-        print("ok  ", what)
-    else:
-        failures.append(what)
-        print("FAIL", what)
 
 
 def run(args, env=None, timeout=30):
@@ -105,5 +98,4 @@ if not os.path.exists("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"):
     r = run(["--host", "-b", "-n", "1", "--set", "cpu.governor=powersave"])
     check(r.returncode == 1 and "no cpufreq policy" in r.stderr, "cpu.governor without cpufreq: %r" % r.stderr.strip())
 
-print("%d passed, %d failed" % (passes, len(failures)))
-sys.exit(1 if failures else 0)
+finish()

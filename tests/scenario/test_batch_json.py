@@ -8,24 +8,17 @@ with status 0.
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ttcheck import check, finish  # noqa: E402
+
 TUNETOP = os.environ.get("TUNETOP", "./tunetop")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-failures = []
-passes = 0
 
-
-def check(cond, what):
-    global passes
-    if cond:
-        passes += 1
-        print("ok  ", what)
-    else:
-        failures.append(what)
-        print("FAIL", what)
 
 
 def task_cpu_s(pid, tid):
@@ -160,7 +153,6 @@ except subprocess.TimeoutExpired:
 check(rc == 0, f"SIGTERM: exit 0 (got {rc})")
 
 # 6. Started with SIGHUP ignored (nohup): it stays ignored; SIGTERM still ends it cleanly.
-import signal
 p = subprocess.Popen([TUNETOP, "-b", "-d", "0.05", "--scenario", "idle"], stdout=subprocess.PIPE,
                      preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
 p.stdout.readline()
@@ -175,5 +167,4 @@ except subprocess.TimeoutExpired:
     rc = "hung"
 check(rc == 0, f"nohup: SIGTERM still exits 0 (got {rc})")
 
-print(f"{passes} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()
