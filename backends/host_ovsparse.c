@@ -126,6 +126,22 @@ static bool ovs_line_num(const char *line, const char *label, uint64_t *n, doubl
 	return true;
 }
 
+/* Copy the line at p (cut to cap - 1 bytes) into line and point *s past its leading
+ * blanks; returns where the next line starts. Both show parsers read line by line. */
+static const char *ovs_next_line(const char *p, char *line, size_t cap, char **s)
+{
+	const char *nl = strchr(p, '\n');
+	size_t n = nl ? (size_t)(nl - p) : strlen(p);
+	size_t c = n < cap - 1 ? n : cap - 1;
+
+	memcpy(line, p, c);
+	line[c] = '\0';
+	*s = line;
+	while (**s == ' ')
+		(*s)++;
+	return p + n + (nl ? 1 : 0);
+}
+
 int host_ovs_parse_perf(const char *text, struct host_ovs_perf *out)
 {
 	char line[512];
@@ -135,16 +151,8 @@ int host_ovs_parse_perf(const char *text, struct host_ovs_perf *out)
 
 	memset(out, 0, sizeof(*out));
 	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		size_t c = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
-		memcpy(line, p, c);
-		line[c] = '\0';
-		p += n + (nl ? 1 : 0);
-
-		char *s = line;
-		while (*s == ' ')
-			s++;
+		char *s;
+		p = ovs_next_line(p, line, sizeof(line), &s);
 		uint64_t v;
 		double pc;
 		int numa, core;
@@ -200,15 +208,8 @@ int host_ovs_parse_sleep(const char *text, struct host_ovs_sleep *out)
 	memset(out, 0, sizeof(*out));
 	out->default_us = -1;
 	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		size_t c = n < sizeof(line) - 1 ? n : sizeof(line) - 1;
-		memcpy(line, p, c);
-		line[c] = '\0';
-		p += n + (nl ? 1 : 0);
-		char *s = line;
-		while (*s == ' ')
-			s++;
+		char *s;
+		p = ovs_next_line(p, line, sizeof(line), &s);
 		int v;
 		if (sscanf(s, "Default max sleep: %d us", &v) == 1) {
 			out->default_us = v;

@@ -49,6 +49,7 @@ struct cpu_model {
 	bool emulated;                 /* true: frequency model in force; false: host cpufreq */
 	_Atomic int governor;          /* enum cpu_governor in force */
 	uint32_t fmin_mhz, fmax_mhz;
+	uint64_t *gov_busy_ns;         /* governor model's scratch, count entries (its thread only) */
 };
 
 const char *cpu_governor_name(enum cpu_governor g);

@@ -29,6 +29,7 @@ int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
 		count = nhost;
 	m->count = count;
 	m->cpus = xcalloc((size_t)count, sizeof(*m->cpus));
+	m->gov_busy_ns = xcalloc((size_t)count, sizeof(*m->gov_busy_ns));
 	m->fmin_mhz = CPU_EMU_FMIN_MHZ;
 	m->fmax_mhz = CPU_EMU_FMAX_MHZ;
 	m->emulated = !hostfreq_available();
@@ -71,7 +72,9 @@ int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
 void engine_cpu_free(struct engine *eng)
 {
 	free(eng->cpu.cpus);
+	free(eng->cpu.gov_busy_ns);
 	eng->cpu.cpus = NULL;
+	eng->cpu.gov_busy_ns = NULL;
 	eng->cpu.count = 0;
 }
 
@@ -88,8 +91,10 @@ int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errle
 void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns)
 {
 	struct cpu_model *m = &eng->cpu;
-	uint64_t *busy = xcalloc((size_t)m->count, sizeof(*busy));
+	uint64_t *busy = m->gov_busy_ns; /* 100 times a second: no allocation */
 	int gov = atomic_load_explicit(&m->governor, memory_order_acquire);
+
+	memset(busy, 0, (size_t)m->count * sizeof(*busy));
 
 	(void)now_ns;
 	/* Busy time per emulated CPU is the CPU time of the threads on it. */
@@ -115,7 +120,6 @@ void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns)
 							m->fmax_mhz),
 				      memory_order_relaxed);
 	}
-	free(busy);
 }
 
 void engine_gov_thread(struct ethread *self)
