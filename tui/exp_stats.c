@@ -23,37 +23,37 @@ void exp_summarize(const double *v, size_t n, struct exp_summary *out)
 	out->dev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
 }
 
+#define EXP_LENTZ_TINY 1e-300 /* keeps Lentz's denominators away from 0 */
+
+/* One step of the modified Lentz method with coefficient aa: updates c and d and
+ * returns the factor the fraction's value is multiplied by. */
+static double exp_lentz_step(double aa, double *c, double *d)
+{
+	*d = 1 + aa * *d;
+	if (fabs(*d) < EXP_LENTZ_TINY)
+		*d = EXP_LENTZ_TINY;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < EXP_LENTZ_TINY)
+		*c = EXP_LENTZ_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction for the incomplete beta (modified Lentz's method). */
 static double exp_betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300, eps = 3e-16;
+	const double eps = 3e-16;
 	double qab = a + b, qap = a + 1, qam = a - 1;
 	double c = 1, d = 1 - qab * x / qap;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < EXP_LENTZ_TINY)
+		d = EXP_LENTZ_TINY;
 	d = 1 / d;
 	double h = d;
 	for (int m = 1; m <= 300; m++) {
 		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		double del = d * c;
+		h *= exp_lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+		double del = exp_lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;

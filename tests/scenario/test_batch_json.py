@@ -21,6 +21,15 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 
+def wait_rc(p, timeout=20):
+    """The exit status, or "hung" (after killing it) when it does not end in time."""
+    try:
+        return p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return "hung"
+
+
 def task_cpu_s(pid, tid):
     with open(f"/proc/{pid}/task/{tid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -131,11 +140,7 @@ p = subprocess.Popen([TUNETOP, "-b", "-d", "0.05"], stdout=subprocess.PIPE,
                      stderr=subprocess.PIPE)
 p.stdout.readline()
 p.stdout.close()
-try:
-    rc = p.wait(timeout=20)
-except subprocess.TimeoutExpired:
-    p.kill()
-    rc = "hung"
+rc = wait_rc(p)
 err = p.stderr.read().decode()
 check(rc == 0, f"closed pipe: exit 0 (got {rc})")
 check(err == "", f"closed pipe: nothing on stderr ({err[:200]!r})")
@@ -145,11 +150,7 @@ p = subprocess.Popen([TUNETOP, "-b", "-d", "0.05"], stdout=subprocess.PIPE,
                      stderr=subprocess.PIPE)
 p.stdout.readline()
 p.terminate()
-try:
-    rc = p.wait(timeout=20)
-except subprocess.TimeoutExpired:
-    p.kill()
-    rc = "hung"
+rc = wait_rc(p)
 check(rc == 0, f"SIGTERM: exit 0 (got {rc})")
 
 # 6. Started with SIGHUP ignored (nohup): it stays ignored; SIGTERM still ends it cleanly.
@@ -160,11 +161,7 @@ p.send_signal(signal.SIGHUP)
 time.sleep(0.3)
 check(p.poll() is None, "nohup: an ignored SIGHUP does not end batch mode")
 p.terminate()
-try:
-    rc = p.wait(timeout=20)
-except subprocess.TimeoutExpired:
-    p.kill()
-    rc = "hung"
+rc = wait_rc(p)
 check(rc == 0, f"nohup: SIGTERM still exits 0 (got {rc})")
 
 finish()
