@@ -8,7 +8,9 @@ SAN       ?=
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
-PKGS      := ncursesw jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa
+# Everything but the console links without curses (tests/layers/ checks it).
+PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa
+PKGS      := ncursesw $(PKGS_CORE)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3
@@ -18,9 +20,10 @@ NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT       ?= -O2 -g
 CFLAGS    ?= $(OPT)
-override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread $(WARN) -MMD -MP \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread -I. $(WARN) -MMD -MP \
              $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-LDLIBS    += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lcpupower -lm -pthread
+CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) -lcpupower -lm -pthread
+LDLIBS    += $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null) $(CORE_LIBS)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 ifeq ($(WERROR),1)
@@ -35,14 +38,24 @@ override CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=thread
 endif
 
-LIB_SRC   := $(wildcard engine/*.c backends/*.c) $(filter-out tui/main.c,$(wildcard tui/*.c))
+# Layers (docs/design.md): core <- engine <- backends <- tui. The console's curses
+# code is a library of its own, so the batch writer, the JSON encoder and the
+# experiments link without it.
+UI_SRC    := tui/screen.c $(wildcard tui/ui_*.c)
+LIB_SRC   := $(wildcard core/*.c engine/*.c engine/*/*.c backends/*.c) \
+             $(filter-out tui/main.c $(UI_SRC),$(wildcard tui/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ  := $(BUILD)/obj/tui/main.o
 LIB       := $(BUILD)/libtunetop.a
+UI_LIB    := $(BUILD)/libtunetop-ui.a
 BIN       := $(BUILD)/tunetop
 
-TEST_SRC  := $(wildcard tests/unit/test_*.c tests/scenario/test_*.c tests/fuzz/fuzz_*.c)
+TEST_SRC  := $(wildcard tests/unit/test_*.c tests/scenario/test_*.c tests/fuzz/fuzz_*.c \
+                       tests/tui/fake_*.c)
 TEST_BIN  := $(TEST_SRC:%.c=$(BUILD)/%)
+# Linked without curses: the link itself is the check.
+NOCURSES_BIN := $(BUILD)/tests/layers/nocurses
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
@@ -55,10 +68,14 @@ ifeq ($(BUILD),build)
 	@cp $(BIN) tunetop
 endif
 
-$(BIN): $(MAIN_OBJ) $(LIB)
+$(BIN): $(MAIN_OBJ) $(UI_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(UI_LIB): $(UI_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -66,15 +83,19 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(LIB)
+$(BUILD)/tests/%: tests/%.c $(UI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS) $(TEST_LDLIBS)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(UI_LIB) $(LIB) $(LDFLAGS) $(LDLIBS) $(TEST_LDLIBS)
+
+$(NOCURSES_BIN): tests/layers/nocurses.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(CORE_LIBS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
-tests: $(BIN) $(TEST_BIN)
+tests: $(BIN) $(TEST_BIN) $(NOCURSES_BIN)
 
 # Install whatever Debian packages are missing; silent when all are present.
 deps:
@@ -129,7 +150,7 @@ readme: tunetop
 	tools/readme_gen.py ./tunetop
 
 format:
-	clang-format -i $(wildcard engine/*.[ch] backends/*.[ch] tui/*.[ch] tests/*/*.[ch] bench/*.[ch])
+	clang-format -i $(wildcard core/*.[ch] engine/*.[ch] engine/*/*.[ch] backends/*.[ch] tui/*.[ch] tests/*/*.[ch] bench/*.[ch])
 
 clean:
 	rm -rf build tunetop

@@ -1,5 +1,5 @@
 /* host.c: the live-host backend: gathers every host source into one snapshot, applies knobs. */
-#include "host.h"
+#include "backends/host.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/clock.h"
-#include "../engine/cpu_model.h"
-#include "../engine/snapshot.h"
-#include "../engine/xalloc.h"
-#include "host_int.h"
-#include "hostfreq.h"
+#include "core/clock.h"
+#include "core/governor.h"
+#include "core/snapshot.h"
+#include "core/xalloc.h"
+#include "backends/host_int.h"
+#include "backends/hostfreq.h"
 
 static void host_read_stat(struct host_cpustat *out)
 {

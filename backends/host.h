@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../engine/knob.h"
+#include "core/knob.h"
 
 struct snapshot;
 struct host_state;

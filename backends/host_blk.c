@@ -1,5 +1,5 @@
 /* host_blk.c: rq_affinity read and write through an allowlisted sysfs path. */
-#include "host_blk.h"
+#include "backends/host_blk.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -70,7 +70,7 @@ int host_blk_rq_affinity_write(const char *dev, int v, char *err, size_t errlen)
 {
 	char path[192], buf[4];
 	if (v < 0 || v > 2) {
-		/* The kernel would take 3.. and change nothing (io-steering.md §6): say so. */
+		/* The kernel would take 3.. and change nothing (docs/blk.md §6): say so. */
 		snprintf(err, errlen,
 			 "blk.rq_affinity: %d is not 0, 1 or 2 (the kernel ignores other values)",
 			 v);

@@ -1,4 +1,4 @@
-/* host_blk.h: a block device's rq_affinity in sysfs (io-steering.md §6), with validated names. */
+/* host_blk.h: a block device's rq_affinity in sysfs (docs/blk.md §6), with validated names. */
 #ifndef TT_HOST_BLK_H
 #define TT_HOST_BLK_H
 
@@ -26,7 +26,7 @@ int host_blk_rq_affinity_read(const char *dev, char *err, size_t errlen);
 
 /*
  * Write v (0..2) and read it back: the kernel accepts 3..UINT_MAX and changes
- * nothing (io-steering.md §6), so only the read-back proves the write.
+ * nothing (docs/blk.md §6), so only the read-back proves the write.
  * -1 with a message ("needs root" on EACCES/EPERM).
  */
 int host_blk_rq_affinity_write(const char *dev, int v, char *err, size_t errlen);

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "backends/host_int.h"
 
-/* The per-CPU BLOCK and CAL rows (io-steering.md §5); false when either file lacks its row. */
+/* The per-CPU BLOCK and CAL rows (docs/blk.md §5); false when either file lacks its row. */
 bool host_blksec_rows(uint64_t *block, uint64_t *cal)
 {
 	bool present[HOST_MAX_CPUS];
@@ -68,7 +68,7 @@ void host_blksec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		    block[i] >= h->block_base[i] ? block[i] - h->block_base[i] : 0;
 		b->per_cpu[i].ipi_recv = cal[i] >= h->cal_base[i] ? cal[i] - h->cal_base[i] : 0;
 	}
-	/* CAL counts every function-call IPI, TLB shootdowns too (io-steering.md §5). */
+	/* CAL counts every function-call IPI, TLB shootdowns too (docs/blk.md §5). */
 	b->ipis_per_s =
 	    dt_s > 0 && cal_sum >= h->cal_prev_sum ? (double)(cal_sum - h->cal_prev_sum) / dt_s : 0;
 	h->cal_prev_sum = cal_sum;

@@ -6,15 +6,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../engine/snapshot.h"
-#include "host_blk.h"
-#include "host_link.h"
-#include "host_ovs.h"
-#include "host_proc.h"
-#include "host_snap.h"
-#include "host_taskstats.h"
-#include "host_threads.h"
-#include "topology.h"
+#include "core/snapshot.h"
+#include "backends/host_blk.h"
+#include "backends/host_link.h"
+#include "backends/host_ovs.h"
+#include "backends/host_proc.h"
+#include "core/snap_host.h"
+#include "backends/host_taskstats.h"
+#include "backends/host_threads.h"
+#include "backends/topology.h"
 
 /* Threads shown at most: kworkers alone can be hundreds on a large host. */
 #define HOST_MAX_THREADS 1024

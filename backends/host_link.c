@@ -1,5 +1,5 @@
 /* host_link.c: the link cache of libnl-route-3, refilled at every sample. */
-#include "host_link.h"
+#include "backends/host_link.h"
 
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/xalloc.h"
+#include "core/xalloc.h"
 
 struct host_links {
 	struct nl_sock *sk;

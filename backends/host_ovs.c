@@ -1,5 +1,5 @@
 /* host_ovs.c: talking to ovs-vswitchd over its unixctl socket, and setting its max sleep. */
-#include "host_ovs.h"
+#include "backends/host_ovs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,12 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../engine/clock.h"
-#include "../engine/xalloc.h"
+#include "core/clock.h"
+#include "core/xalloc.h"
 
-/* A reply comes in well under 1 ms (ovs-peer.md §5); a busy main loop may take longer. */
+/* A reply comes in well under 1 ms (docs/pmd.md §12); a busy main loop may take longer. */
 #define HOST_OVS_TIMEOUT_MS 500
-/* pmd-perf-show with histograms is about 7 kB per PMD (ovs-peer.md §3); cap a runaway. */
+/* pmd-perf-show with histograms is about 7 kB per PMD (docs/pmd.md §10); cap a runaway. */
 #define HOST_OVS_MAX_REPLY (4u << 20)
 
 struct host_ovs {

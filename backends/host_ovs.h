@@ -1,11 +1,11 @@
-/* host_ovs.h: a client of ovs-vswitchd's unixctl socket (pmd-sleep.md §6, ovs-peer.md §5). */
+/* host_ovs.h: a client of ovs-vswitchd's unixctl socket (docs/pmd.md §6, docs/pmd.md §12). */
 #ifndef TT_HOST_OVS_H
 #define TT_HOST_OVS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "host_ovsparse.h"
+#include "backends/host_ovsparse.h"
 
 struct host_ovs;
 
@@ -28,7 +28,7 @@ int host_ovs_call(struct host_ovs *o, const char *method, const char *const *par
 		  char **result, char *err, size_t errlen);
 
 /*
- * Set the PMD max sleep through the ovsdb (pmd-sleep.md §3): key pmd-sleep-max
+ * Set the PMD max sleep through the ovsdb (docs/pmd.md §3): key pmd-sleep-max
  * on 3.2+ (where pmd-sleep-show exists), pmd-maxsleep on 3.1. Runs ovs-vsctl
  * with the db.sock beside the control socket. -1 with a message on failure.
  */

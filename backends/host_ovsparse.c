@@ -1,12 +1,12 @@
 /* host_ovsparse.c: JSON-RPC 1.0 framing with jansson, and the PMD report text parsers. */
-#include "host_ovsparse.h"
+#include "backends/host_ovsparse.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/xalloc.h"
+#include "core/xalloc.h"
 
 char *host_ovs_request(const char *method, const char *const *params, int nparams, long long id)
 {
@@ -37,7 +37,7 @@ int host_ovs_parse_reply(const char *buf, size_t len, long long id, char **resul
 		i++;
 	if (i == len)
 		return 0;
-	/* Messages follow each other with no framing (pmd-sleep.md §6). jansson calls
+	/* Messages follow each other with no framing (docs/pmd.md §6). jansson calls
 	 * a cut escape or literal "invalid", so find the message's end ourselves:
 	 * the bracket that closes the first one, outside strings. */
 	if (buf[i] != '{' && buf[i] != '[') {

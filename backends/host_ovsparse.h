@@ -6,11 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* PMD threads one report can describe (pmd-sleep.md §2.2; a 2-core host has 1 or 2). */
+/* PMD threads one report can describe (docs/pmd.md §2.2; a 2-core host has 1 or 2). */
 #define HOST_OVS_MAX_PMDS 64
 
 /*
- * A JSON-RPC 1.0 request (pmd-sleep.md §6): params are strings only, id a
+ * A JSON-RPC 1.0 request (docs/pmd.md §6): params are strings only, id a
  * non-null integer. Returns a malloc'd compact JSON text (no framing needed).
  */
 char *host_ovs_request(const char *method, const char *const *params, int nparams, long long id);
@@ -25,7 +25,7 @@ char *host_ovs_request(const char *method, const char *const *params, int nparam
 int host_ovs_parse_reply(const char *buf, size_t len, long long id, char **result, bool *is_error,
 			 size_t *consumed, char *err, size_t errlen);
 
-/* One PMD block of `dpif-netdev/pmd-perf-show` (pmd-sleep.md §2.2, ovs-peer.md §3). */
+/* One PMD block of `dpif-netdev/pmd-perf-show` (docs/pmd.md §2.2, docs/pmd.md §10). */
 struct host_pmd_perf {
 	int numa_id, core_id;
 	uint64_t iterations;

@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/xalloc.h"
-#include "host_int.h"
+#include "core/xalloc.h"
+#include "backends/host_int.h"
 
 void host_pmdsec_probe(struct host_state *h)
 {
 	char *res = NULL;
-	/* 3.1 has no pmd-sleep-show (ovs-peer.md §3): that decides the key we set. */
+	/* 3.1 has no pmd-sleep-show (docs/pmd.md §10): that decides the key we set. */
 	int rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &res, h->ovs_err,
 			       sizeof(h->ovs_err));
 	h->ovs_sleep_show = rc == 0;
@@ -96,7 +96,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		p->maxsleep_us = -1;
 		hs->ovs_maxsleep_source = "unknown";
 	}
-	p->sleep_inc_us = 1; /* PMD_SLEEP_INC_US in every release (pmd-sleep.md §1.1) */
+	p->sleep_inc_us = 1; /* PMD_SLEEP_INC_US in every release (docs/pmd.md §1.1) */
 	p->timer_slack_ns = -1;
 
 	p->nthreads = perf->npmds < PMD_SNAP_MAX ? perf->npmds : PMD_SNAP_MAX;

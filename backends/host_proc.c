@@ -1,5 +1,5 @@
 /* host_proc.c: pure parsers of /proc text; every one bounded by len, none trusts the input. */
-#include "host_proc.h"
+#include "backends/host_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/xalloc.h"
+#include "core/xalloc.h"
 
 /* A cursor over len bytes; the text need not end in NUL. */
 struct hp_cur {

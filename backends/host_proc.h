@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Largest CPU id + 1 the host backend tracks (io-steering.md §5 per-CPU rows). */
+/* Largest CPU id + 1 the host backend tracks (docs/blk.md §5 per-CPU rows). */
 #define HOST_MAX_CPUS 256
 
 /*
@@ -39,7 +39,7 @@ struct host_taskstat {
 };
 int host_proc_taskstat(const char *text, size_t len, struct host_taskstat *out); /* 0 or -1 */
 
-/* /proc/diskstats line of dev (io-steering.md §5 fields 1, 5, 9). */
+/* /proc/diskstats line of dev (docs/blk.md §5 fields 1, 5, 9). */
 struct host_diskstat {
 	uint64_t reads, writes; /* completed */
 	uint64_t in_flight;

@@ -1,5 +1,5 @@
 /* host_taskstats.c: TASKSTATS_CMD_GET per thread over libnl-genl-3. */
-#include "host_taskstats.h"
+#include "backends/host_taskstats.h"
 
 #include <errno.h>
 #include <linux/taskstats.h>
@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../engine/xalloc.h"
+#include "core/xalloc.h"
 
 /* A reply is immediate; a stuck socket must not stall the refresh. */
 #define HOST_TS_TIMEOUT_MS 200

@@ -1,5 +1,5 @@
 /* host_threads.c: walking /proc/PID/task for the threads the host backend shows. */
-#include "host_threads.h"
+#include "backends/host_threads.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/ethread.h"
-#include "../engine/xalloc.h"
-#include "host_proc.h"
+#include "core/thread_state.h"
+#include "core/xalloc.h"
+#include "backends/host_proc.h"
 
 static bool starts(const char *s, const char *prefix)
 {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../engine/subsys.h"
+#include "core/subsys.h"
 
 /* A picked thread as /proc shows it. */
 struct host_thread_info {

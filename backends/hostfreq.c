@@ -1,5 +1,5 @@
 /* hostfreq.c: libcpupower calls behind hostfreq.h. */
-#include "hostfreq.h"
+#include "backends/hostfreq.h"
 
 #include <cpufreq.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* topology.c: host topology through libnuma and /sys/devices/system/cpu cache info. */
-#include "topology.h"
+#include "backends/topology.h"
 
 #include <numa.h>
 #include <stdbool.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../engine/xalloc.h"
+#include "core/xalloc.h"
 
 /* The LLC of a CPU is the highest cache index it lists; its id names it. */
 static int topo_llc_of(int cpu)

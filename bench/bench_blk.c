@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/clock.h"
-#include "../engine/engine.h"
+#include "core/clock.h"
+#include "engine/engine.h"
 
 #define BENCH_MAX_PASSES 100
 #define NVAL 3

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/clock.h"
-#include "../engine/est_kthread.h"
-#include "../engine/est_place.h"
+#include "core/clock.h"
+#include "engine/est/est_kthread.h"
+#include "engine/est/est_place.h"
 
 /*
  * Usage: bench_est NEST NCPUS RUNS. Builds NEST estimators over NCPUS emulated

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../engine/clock.h"
-#include "../engine/engine.h"
-#include "../engine/est_place.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "engine/est/est_place.h"
 
 /*
  * Usage: bench_est_lock NCPUS. Runs the est subsystem on NCPUS emulated

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "../engine/clock.h"
-#include "../engine/engine.h"
-#include "../engine/pmd_ring.h"
-#include "../engine/scenario.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "engine/pmd/pmd_ring.h"
+#include "core/scenario.h"
 
 static int runs = 3;
 
@@ -65,7 +65,7 @@ static struct engine *eng_start(const char *scenario, const char *const *sets)
 {
 	char err[256];
 	struct engine *eng = engine_new();
-	if (scenario && scenario_apply(eng, scenario, err, sizeof(err)) != 0) {
+	if (scenario && scenario_apply(scenario, engine_scenario_assign, eng, err, sizeof(err)) != 0) {
 		fprintf(stderr, "bench_pmd: %s\n", err);
 		exit(1);
 	}

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/clock.h"
-#include "../engine/engine.h"
+#include "core/clock.h"
+#include "engine/engine.h"
 
 #define RUNS 9
 #define REFRESHES 200

@@ -1,28 +1,10 @@
 /* cpu_model.c: the emulated frequency model behind cpu_model.h. */
-#include "cpu_model.h"
+#include "engine/cpu_model.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "clock.h"
-
-static const char *const cpu_governor_names[GOV_COUNT] = {
-	[GOV_PERFORMANCE] = "performance", [GOV_POWERSAVE] = "powersave",
-	[GOV_ONDEMAND] = "ondemand", [GOV_SCHEDUTIL] = "schedutil",
-};
-
-const char *cpu_governor_name(enum cpu_governor g)
-{
-	return (unsigned)g < GOV_COUNT ? cpu_governor_names[g] : "?";
-}
-
-int cpu_governor_parse(const char *s)
-{
-	for (int g = 0; g < GOV_COUNT; g++)
-		if (strcmp(s, cpu_governor_names[g]) == 0)
-			return g;
-	return -1;
-}
+#include "core/clock.h"
 
 static uint32_t clamp_freq(double f, uint32_t fmin, uint32_t fmax)
 {

@@ -6,18 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum cpu_governor {
-	GOV_PERFORMANCE,
-	GOV_POWERSAVE,
-	GOV_ONDEMAND,
-	GOV_SCHEDUTIL,
-	GOV_COUNT
-};
+#include "core/governor.h"
+#include "core/limits.h"
 
 /*
  * The emulated frequency range. The ratio fmax/fmin (2.7) is the one the seed
  * measured between performance and ondemand calibration on the EPYC 7601
- * (single est 11171 ns vs 4138 ns, spec/estimator.md section 7).
+ * (single est 11171 ns vs 4138 ns, docs/est.md section 7).
  */
 #define CPU_EMU_FMAX_MHZ 3000
 #define CPU_EMU_FMIN_MHZ 1100
@@ -30,7 +25,6 @@ enum cpu_governor {
 /* schedutil's util follows PELT, whose signal halves in about 32 ms. */
 #define CPU_PELT_HALFLIFE_NS 32000000ULL
 
-#define CPU_MAX_EMU 1024
 
 struct cpu_emu {
 	int id;
@@ -51,9 +45,6 @@ struct cpu_model {
 	uint32_t fmin_mhz, fmax_mhz;
 	uint64_t *gov_busy_ns;         /* governor model's scratch, count entries (its thread only) */
 };
-
-const char *cpu_governor_name(enum cpu_governor g);
-int cpu_governor_parse(const char *s); /* -1 if unknown */
 
 /*
  * The governor decision for one CPU over one period: pure, unit-tested.

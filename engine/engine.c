@@ -1,13 +1,12 @@
 /* engine.c: engine lifecycle and knob setting; subsystems start and stop from here. */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backends/host.h"
-#include "clock.h"
-#include "xalloc.h"
+#include "core/clock.h"
+#include "core/xalloc.h"
 
 /* Subsystems by id; NULL where an id has no threads of its own. */
 static const struct subsys_ops *const engine_subsys[SUBSYS_COUNT] = {
@@ -83,28 +82,8 @@ int engine_start(struct engine *eng, char *err, size_t errlen)
 		return 0;
 	if (engine_cpu_build(eng, err, errlen) != 0)
 		return -1;
-	if (eng->host_backend) {
-		/* The live host: its threads and knobs, none of the engine's own. */
-		eng->host = host_open(err, errlen);
-		if (!eng->host) {
-			engine_cpu_free(eng);
-			return -1;
-		}
-		/* The knobs show what the host has, not the table's defaults. */
-		for (int k = 0; k < K_COUNT; k++) {
-			int64_t v;
-			if (host_knob_current(eng->host, k, &v) == 0)
-				atomic_store_explicit(&eng->knobs.v[k], v, memory_order_relaxed);
-		}
-		eng->start_ns = clock_mono_ns();
-		eng->smp_prev_ns = eng->start_ns;
-		eng->smp_self_cpu_ns = clock_thread_ns();
-		eng->running = true;
-		return 0;
-	}
 	eng->start_ns = clock_mono_ns();
-	eng->smp_prev_ns = eng->start_ns;
-	eng->smp_self_cpu_ns = clock_thread_ns(); /* the control thread's first baseline */
+	snapshot_clock_start(&eng->smp_clock); /* the control thread's first baseline */
 	eng->running = true;
 
 	if (eng->cpu.emulated) {
@@ -137,19 +116,15 @@ void engine_stop(struct engine *eng)
 	if (eng->gov_thread)
 		ethread_stop(eng->gov_thread);
 	eng->wd_thread = eng->gov_thread = NULL;
-	if (eng->host) {
-		host_close(eng->host);
-		eng->host = NULL;
-	}
 	engine_cpu_free(eng);
 	eng->running = false;
 }
 
-int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, char *err, size_t errlen)
+int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+		      size_t errlen)
 {
 	(void)old;
-	if (!eng->running)
-		return 0;
+	(void)val;
 	switch (id) {
 	case K_CPU_GOVERNOR:
 		return engine_cpu_set_governor(eng, (int)engine_knob(eng, id), err, errlen);
@@ -176,6 +151,7 @@ int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *
 			  size_t errlen)
 {
 	const struct knob_def *d = &knob_table[id];
+	engine_knob_apply_fn hook = engine_knob_hooks[id];
 	int64_t old = engine_knob(eng, id);
 	char oldbuf[64], newbuf[64];
 
@@ -184,17 +160,17 @@ int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *
 			 d->name);
 		return KNOB_ERR_RUNTIME;
 	}
-	if (eng->host && host_knob_apply(eng->host, id, v, err, errlen) != 0)
-		return KNOB_ERR_RUNTIME; /* the host refused: nothing changed */
-	/* Single writer (the control thread); readers see either value. */
+	/* Single writer (the control thread); readers see either value. The hook reads
+	 * the requested value from the table, then says what it really put in force. */
 	atomic_store_explicit(&eng->knobs.v[id], v, memory_order_relaxed);
-	if (!eng->host && d->apply && eng->running && d->apply(eng, id, old, err, errlen) != 0) {
+	if (hook && eng->running && hook(eng, id, old, &v, err, errlen) != 0) {
 		atomic_store_explicit(&eng->knobs.v[id], old, memory_order_relaxed);
 		event_add(&eng->events, EV_ERROR, "%s", err);
 		return KNOB_ERR_RUNTIME;
 	}
 	if (d->type == KNOB_ACTION)
-		atomic_store_explicit(&eng->knobs.v[id], 0, memory_order_relaxed);
+		v = 0; /* an action reads back 0: it is done */
+	atomic_store_explicit(&eng->knobs.v[id], v, memory_order_relaxed);
 	if (eng->running) {
 		if (d->type == KNOB_ACTION)
 			event_add(&eng->events, EV_KNOB, "%s", d->name);
@@ -216,39 +192,17 @@ int engine_knob_set(struct engine *eng, enum knob_id id, const char *value, char
 	return engine_knob_set_value(eng, id, v, err, errlen);
 }
 
-static char *engine_trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
-		*--e = '\0';
-	return s;
-}
-
 int engine_knob_assign(struct engine *eng, const char *assignment, char *err, size_t errlen)
 {
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", assignment);
-	char *eq = strchr(buf, '=');
-	if (!eq) {
-		snprintf(err, errlen, "'%s' is not KNOB=VALUE (see --list-knobs)", assignment);
-		return KNOB_ERR_USAGE;
-	}
-	*eq = '\0';
-	char *name = engine_trim(buf), *value = engine_trim(eq + 1);
-	int id = knob_find(name);
-	if (id < 0) {
-		snprintf(err, errlen, "unknown knob '%s' (see --list-knobs)", name);
-		return KNOB_ERR_USAGE;
-	}
-	if (!*value) {
-		char range[256];
-		snprintf(err, errlen, "%s: no value given (valid: %s)", name,
-			 knob_range_text(id, range, sizeof(range)));
-		return KNOB_ERR_USAGE;
-	}
-	return engine_knob_set(eng, id, value, err, errlen);
+	enum knob_id id;
+	int64_t v;
+	int rc = knob_parse_assignment(assignment, &id, &v, err, errlen);
+	return rc ? rc : engine_knob_set_value(eng, id, v, err, errlen);
+}
+
+int engine_scenario_assign(void *eng, const char *assignment, char *err, size_t errlen)
+{
+	return engine_knob_assign(eng, assignment, err, errlen);
 }
 
 const struct subsys_ops *engine_subsys_get(enum subsys s)

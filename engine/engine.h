@@ -1,4 +1,8 @@
-/* engine.h: the embedded engine: emulated CPUs, threads, knobs, subsystems, sampling. */
+/*
+ * engine.h: the embedded engine: emulated CPUs, threads, knobs, subsystems, sampling.
+ * It knows no source, backend or screen (docs/design.md "Layers"): what it needs
+ * of the machine (topology, a real cpufreq) comes in through struct engine_platform.
+ */
 #ifndef TT_ENGINE_H
 #define TT_ENGINE_H
 
@@ -6,18 +10,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpu_model.h"
-#include "ethread.h"
-#include "event.h"
-#include "knob.h"
-#include "snapshot.h"
-#include "subsys.h"
+#include "engine/cpu_model.h"
+#include "engine/ethread.h"
+#include "core/event.h"
+#include "core/knob.h"
+#include "core/snapshot.h"
+#include "engine/subsys_ops.h"
 
 struct est_state;
 struct pmd_state;
 struct blk_state;
 struct load_state;
-struct host_state;
+
+/* A host CPU as the engine mirrors it onto its emulated CPUs. */
+struct engine_host_cpu {
+	int node; /* NUMA node */
+	int llc;  /* last-level cache id, -1 unknown */
+};
+
+/*
+ * What the engine may ask of the machine it runs on. The engine source
+ * (backends/src_engine.c) fills it from libnuma and libcpupower; NULL members
+ * (or no platform at all, as in the tests) mean: one node, one LLC, emulated
+ * frequency.
+ */
+struct engine_platform {
+	/* The host's CPUs: *out malloc'd, returns the count (>= 1). */
+	int (*topo_probe)(struct engine_host_cpu **out);
+	/* True when a real cpufreq policy can be driven. */
+	bool (*cpufreq_available)(void);
+	int (*cpufreq_governor)(char *buf, size_t len);
+	int (*cpufreq_set_governor)(const char *name, char *err, size_t errlen);
+};
 
 struct engine {
 	struct knob_values knobs;     /* single writer: the control thread */
@@ -25,8 +49,7 @@ struct engine {
 	struct ethread_registry threads;
 	struct event_log events;
 	bool running;                 /* control thread only */
-	bool host_backend;            /* --backend host: sample the live host, run no engine */
-	struct host_state *host;      /* open while running with host_backend */
+	const struct engine_platform *platform; /* set before engine_start(); may be NULL */
 	uint64_t start_ns;
 
 	/* Subsystem state, owned by each subsystem's start/stop (control thread). */
@@ -39,11 +62,9 @@ struct engine {
 	struct ethread *gov_thread;   /* "cpu-gov": the emulated governor model */
 	struct ethread *wd_thread;    /* "watchdog" */
 
-	/* Sampler state (control thread). */
-	uint64_t smp_prev_ns;
+	/* Sampler state (the thread that samples). */
+	struct snapshot_clock smp_clock;
 	uint64_t smp_event_seq;
-	uint64_t smp_seq;
-	uint64_t smp_self_cpu_ns;     /* control thread's CPU time at the previous sample */
 };
 
 /* Create with every knob at its default; nothing runs yet. */
@@ -53,8 +74,9 @@ void engine_free(struct engine *eng); /* stops it first if needed */
 /*
  * Set a knob from text ("500", "ondemand"): validate, store, apply. Before
  * engine_start() the value is only stored. Returns 0, KNOB_ERR_USAGE (unknown
- * knob or bad value) or KNOB_ERR_RUNTIME (refused now), with a message in err.
- * Control thread only. Logs a `knob` event when the engine runs.
+ * knob or bad value) or KNOB_ERR_RUNTIME (refused now), with a message in err;
+ * on an error the old value stays. engine_knob() then reads the value in force.
+ * Control thread only. Logs a `knob` event (old -> stored) when the engine runs.
  */
 int engine_knob_set(struct engine *eng, enum knob_id id, const char *value, char *err,
 		    size_t errlen);
@@ -62,6 +84,9 @@ int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *
 			  size_t errlen);
 /* "name=value" (also "name = value"). */
 int engine_knob_assign(struct engine *eng, const char *assignment, char *err, size_t errlen);
+/* engine_knob_assign() as a scenario_assign_fn (ctx is the engine): tests and benches
+ * apply scenarios straight to an engine. */
+int engine_scenario_assign(void *eng, const char *assignment, char *err, size_t errlen);
 
 static inline int64_t engine_knob(const struct engine *eng, enum knob_id id)
 {
@@ -81,11 +106,26 @@ double engine_cpu_pct(uint64_t cpu_ns, uint64_t wall_ns);
 /* The ops of subsystem s, or NULL. */
 const struct subsys_ops *engine_subsys_get(enum subsys s);
 
-/* Knob hooks (knob_table.c rows point at these). */
-int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, char *err, size_t errlen);
-int est_knob_apply(struct engine *eng, enum knob_id id, int64_t old, char *err, size_t errlen);
-int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, char *err, size_t errlen);
-int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, char *err, size_t errlen);
+/*
+ * A knob's hook puts a new value in force. It runs on the control thread after
+ * the requested value is stored (so the subsystem reads it with engine_knob()),
+ * and only while the engine runs. *val holds the requested value; the hook sets
+ * it to the value really in force (a sysfs-like store that ignores 3 and up
+ * leaves the old one). The engine stores *val: the one value every reader sees.
+ * Returns 0, or -1 with a message in err, after which the old value is stored
+ * back. Knobs without a hook are re-read by the threads on their own.
+ */
+typedef int (*engine_knob_apply_fn)(struct engine *eng, enum knob_id id, int64_t old,
+				    int64_t *val, char *err, size_t errlen);
+extern const engine_knob_apply_fn engine_knob_hooks[K_COUNT]; /* engine_knobs.c */
+int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+		      size_t errlen);
+int est_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+		   size_t errlen);
+int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+		   size_t errlen);
+int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+		   size_t errlen);
 
 /* Watchdog pass (the watchdog thread calls it; tests call it directly). */
 void engine_watchdog_check(struct engine *eng, uint64_t now_ns);

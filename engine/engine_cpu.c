@@ -3,22 +3,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backends/hostfreq.h"
-#include "../backends/topology.h"
-#include "clock.h"
-#include "engine.h"
-#include "xalloc.h"
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "core/xalloc.h"
 
 int engine_cpu_build(struct engine *eng, char *err, size_t errlen);
 void engine_cpu_free(struct engine *eng);
 int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen);
 void engine_gov_thread(struct ethread *self);
 
+/* Without a platform: the host's online CPU count, one node, one LLC. */
+static int engine_topo_default(struct engine_host_cpu **out)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	*out = xcalloc((size_t)n, sizeof(**out));
+	return (int)n;
+}
+
+static bool engine_cpufreq_real(const struct engine *eng)
+{
+	const struct engine_platform *p = eng->platform;
+	return p && p->cpufreq_available && p->cpufreq_governor && p->cpufreq_set_governor &&
+	       p->cpufreq_available();
+}
+
 int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
 {
 	struct cpu_model *m = &eng->cpu;
-	struct topo_cpu *host;
-	int nhost = topo_probe(&host);
+	struct engine_host_cpu *host;
+	int nhost = eng->platform && eng->platform->topo_probe ? eng->platform->topo_probe(&host)
+							       : engine_topo_default(&host);
 	int count = (int)engine_knob(eng, K_CPU_COUNT);
 	int nodes = (int)engine_knob(eng, K_CPU_NODES);
 	int llc_cpus = (int)engine_knob(eng, K_CPU_LLC_CPUS);
@@ -32,7 +50,7 @@ int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
 	m->gov_busy_ns = xcalloc((size_t)count, sizeof(*m->gov_busy_ns));
 	m->fmin_mhz = CPU_EMU_FMIN_MHZ;
 	m->fmax_mhz = CPU_EMU_FMAX_MHZ;
-	m->emulated = !hostfreq_available();
+	m->emulated = !engine_cpufreq_real(eng);
 	atomic_init(&m->governor, (int)engine_knob(eng, K_CPU_GOVERNOR));
 
 	for (int i = 0; i < count; i++) {
@@ -57,7 +75,7 @@ int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
 	if (!m->emulated) {
 		/* The host governs for real: the knob follows what the host has now. */
 		char gov[64];
-		if (hostfreq_governor(gov, sizeof(gov)) == 0) {
+		if (eng->platform->cpufreq_governor(gov, sizeof(gov)) == 0) {
 			int g = cpu_governor_parse(gov);
 			if (g >= 0) {
 				atomic_store_explicit(&eng->knobs.v[K_CPU_GOVERNOR], g,
@@ -81,7 +99,7 @@ void engine_cpu_free(struct engine *eng)
 int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen)
 {
 	if (!eng->cpu.emulated &&
-	    hostfreq_set_governor(cpu_governor_name(gov), err, errlen) != 0)
+	    eng->platform->cpufreq_set_governor(cpu_governor_name(gov), err, errlen) != 0)
 		return -1;
 	/* Release: a worker that sees the new governor also sees the knob value. */
 	atomic_store_explicit(&eng->cpu.governor, gov, memory_order_release);

@@ -1,5 +1,5 @@
 /* ethread.c: thread creation, naming and registration behind ethread.h. */
-#include "ethread.h"
+#include "engine/ethread.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -8,17 +8,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "core/clock.h"
 
-#include "engine.h"
-#include "xalloc.h"
-
-static const char *const ethread_state_names[ETHREAD_STATE_COUNT] = { "R", "S", "I", "D" };
-
-const char *ethread_state_name(enum ethread_state s)
-{
-	return (unsigned)s < ETHREAD_STATE_COUNT ? ethread_state_names[s] : "?";
-}
+#include "engine/engine.h"
+#include "core/xalloc.h"
 
 void ethread_registry_init(struct ethread_registry *reg)
 {

@@ -9,23 +9,10 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "subsys.h"
+#include "core/subsys.h"
+#include "core/thread_state.h"
 
 struct engine;
-
-/*
- * What a thread is doing, as the watchdog sees it. A thread that waits for
- * work that may never come says IDLE (the watchdog ignores it); one that waits
- * for something it is owed (a completion, a wakeup) says WAIT, and a WAIT or
- * RUN thread whose heartbeat stops for engine.watchdog_ms raises one `hang`.
- */
-enum ethread_state {
-	ETHREAD_RUN,   /* "R" working */
-	ETHREAD_SLEEP, /* "S" timed sleep it chose (a tick wait, an adaptive sleep) */
-	ETHREAD_IDLE,  /* "I" nothing to do until someone gives it work */
-	ETHREAD_WAIT,  /* "D" waiting for something it is owed */
-	ETHREAD_STATE_COUNT
-};
 
 #define ETHREAD_NAME_MAX 16 /* pthread_setname_np limit, with the NUL */
 
@@ -86,7 +73,6 @@ static inline void ethread_set_state(struct ethread *t, enum ethread_state s)
 	atomic_store_explicit(&t->state, (int)s, memory_order_relaxed);
 }
 
-const char *ethread_state_name(enum ethread_state s); /* "R", "S", "I", "D" */
 
 /* The registry of live threads of one engine. */
 struct ethread_registry {

@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "clock.h"
-#include "engine.h"
-#include "xalloc.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "core/xalloc.h"
 
-#define LOAD_MAX_THREADS 1024 /* two knobs of at most 512 each */
+#define LOAD_MAX_THREADS (2 * LOAD_MAX_PER_KNOB) /* two knobs */
 
 struct load_state {
 	int n;

@@ -2,16 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backends/host.h"
-#include "clock.h"
-#include "engine.h"
-#include "xalloc.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "core/xalloc.h"
 
 double engine_cpu_pct(uint64_t cpu_ns, uint64_t wall_ns)
 {
-	/* Not clamped: a thread clock read a moment after the wall clock can show
-	 * 100.1%, and hiding that would hide a sampling-order bug too. */
-	return wall_ns ? 100.0 * (double)cpu_ns / (double)wall_ns : 0.0;
+	return snapshot_cpu_pct(cpu_ns, wall_ns);
 }
 
 static void sampler_cpus(struct engine *eng, struct snapshot *snap, const uint64_t *busy,
@@ -85,49 +82,27 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 void engine_sample(struct engine *eng, struct snapshot *snap)
 {
 	uint64_t t0 = clock_mono_ns();
-	uint64_t now = t0;
-	uint64_t dt = now - eng->smp_prev_ns;
+	uint64_t dt = snapshot_clock_stamp(&eng->smp_clock, snap);
+	uint64_t now = snap->mono_ns;
 	uint64_t *busy = xcalloc((size_t)(eng->cpu.count ? eng->cpu.count : 1), sizeof(*busy));
-	struct timespec wall;
 
-	clock_gettime(CLOCK_REALTIME, &wall);
-	snap->mono_ns = now;
-	snap->wall_ns = clock_ts_to_ns(&wall);
-	snap->uptime_s = (double)(now - eng->start_ns) / 1e9;
-	snap->interval_s = (double)dt / 1e9;
 	snap->backend = "engine";
-	snap->seq = ++eng->smp_seq;
-
-	if (eng->host) {
-		snap->backend = "host";
-		snap->has_est = snap->has_pmd = snap->has_blk = false;
-		host_sample(eng->host, snap, now); /* may set sections it can fill */
-	} else {
-		sampler_threads(eng, snap, now, busy);
-		sampler_cpus(eng, snap, busy, dt);
-		for (int s = 0; s < SUBSYS_COUNT; s++) {
-			const struct subsys_ops *ops = engine_subsys_get(s);
-			if (ops && eng->subsys_on[s])
-				ops->sample(eng, snap, now);
-		}
-		snap->has_est = eng->subsys_on[SUBSYS_EST];
-		snap->has_pmd = eng->subsys_on[SUBSYS_PMD];
-		snap->has_blk = eng->subsys_on[SUBSYS_BLK];
-		snap->has_host = false;
+	sampler_threads(eng, snap, now, busy);
+	sampler_cpus(eng, snap, busy, dt);
+	for (int s = 0; s < SUBSYS_COUNT; s++) {
+		const struct subsys_ops *ops = engine_subsys_get(s);
+		if (ops && eng->subsys_on[s])
+			ops->sample(eng, snap, now);
 	}
+	snap->has_est = eng->subsys_on[SUBSYS_EST];
+	snap->has_pmd = eng->subsys_on[SUBSYS_PMD];
+	snap->has_blk = eng->subsys_on[SUBSYS_BLK];
+	snap->has_host = false;
 	free(busy);
 
 	for (int k = 0; k < K_COUNT; k++)
 		snap->knobs[k] = engine_knob(eng, k);
 	snap->nevents = event_copy_since(&eng->events, &eng->smp_event_seq, snap->events,
 					 SNAP_MAX_EVENTS);
-
-	/* The console's own CPU is the control thread's: it samples, renders and
-	 * writes; engine threads are listed on their own. */
-	uint64_t self_cpu = clock_thread_ns();
-	uint64_t dself = self_cpu - eng->smp_self_cpu_ns;
-	snap->self.cpu_pct = engine_cpu_pct(dself, dt);
-	eng->smp_self_cpu_ns = self_cpu;
-	eng->smp_prev_ns = now;
-	snap->self.sample_us = (clock_mono_ns() - t0) / NS_PER_US;
+	snapshot_clock_self(&eng->smp_clock, snap, t0);
 }

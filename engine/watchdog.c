@@ -1,6 +1,6 @@
 /* watchdog.c: raises one `hang` event per thread whose heartbeat stops. */
-#include "clock.h"
-#include "engine.h"
+#include "core/clock.h"
+#include "engine/engine.h"
 
 void engine_wd_thread(struct ethread *self);
 

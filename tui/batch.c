@@ -1,14 +1,14 @@
 /* batch.c: the batch writer loop: sample, render one JSON line, flush, wait. */
-#include "batch.h"
+#include "tui/batch.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/clock.h"
-#include "sig.h"
-#include "snapjson.h"
+#include "core/clock.h"
+#include "tui/sig.h"
+#include "tui/snapjson.h"
 
 /* Sleep until deadline in short steps so a signal is seen within 50 ms. */
 static void batch_wait_until(uint64_t deadline)
@@ -24,7 +24,7 @@ static void batch_wait_until(uint64_t deadline)
 	}
 }
 
-int batch_run(struct engine *eng, const struct options *o)
+int batch_run(struct source *src, const struct options *o)
 {
 	struct snapshot *snap = snapshot_new();
 	uint64_t delay = (uint64_t)(o->delay_s * 1e9);
@@ -37,7 +37,7 @@ int batch_run(struct engine *eng, const struct options *o)
 		batch_wait_until(next);
 		if (sig_quit)
 			break;
-		engine_sample(eng, snap);
+		source_sample(src, snap);
 		snap->self.render_us = render_us;
 		uint64_t t0 = clock_mono_ns();
 		json_t *j = snapjson_build(snap);

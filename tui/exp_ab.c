@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/xalloc.h"
-#include "exp_metric.h"
-#include "exp_stats.h"
-#include "experiment.h"
-#include "sig.h"
+#include "core/xalloc.h"
+#include "tui/exp_metric.h"
+#include "tui/exp_stats.h"
+#include "tui/experiment.h"
+#include "tui/sig.h"
 
 #define AB_MAX_METRICS 16
 #define AB_MAX_PASSES 1000
@@ -107,8 +107,8 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		c.scenario = ab_default_scenario(knob_table[id].owner);
 	size_t passes = (size_t)passes_d;
 
-	struct engine *eng = exp_engine(&c, NULL, 0, err, sizeof(err), &rc);
-	if (!eng) {
+	struct source *src = exp_source(&c, NULL, 0, err, sizeof(err), &rc);
+	if (!src) {
 		fprintf(stderr, "tunetop: experiment ab: %s\n", err);
 		free(values_copy);
 		return rc;
@@ -119,12 +119,12 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	size_t done = 0;
 	for (size_t p = 0; p < passes && rc == 0 && !sig_quit; p++) {
 		for (size_t v = 0; v < nvalues && rc == 0; v++) {
-			if (engine_knob_set(eng, id, values[v], err, sizeof(err)) != 0) {
+			if (source_knob_set_text(src, id, values[v], err, sizeof(err)) != 0) {
 				fprintf(stderr, "tunetop: experiment ab: %s\n", err);
 				rc = 1;
 				break;
 			}
-			json_t *snap = exp_window(eng, c.warmup, c.seconds);
+			json_t *snap = exp_window(src, c.warmup, c.seconds);
 			for (size_t m = 0; m < nmetrics; m++) {
 				double x = 0;
 				if (exp_metric(snap, metrics[m], &x) != 0)
@@ -142,7 +142,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	if (!c.json)
 		fprintf(stderr, "\n");
-	engine_free(eng);
+	source_close(src);
 
 	json_t *jm = json_array();
 	for (size_t m = 0; m < nmetrics && rc == 0; m++) {

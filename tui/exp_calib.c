@@ -1,14 +1,15 @@
-/* exp_calib.c: calibration stability: recalibrate N times per governor (spec/estimator.md 7). */
+/* exp_calib.c: calibration stability: recalibrate N times per governor (docs/est.md §7). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/clock.h"
-#include "../engine/xalloc.h"
-#include "exp_metric.h"
-#include "experiment.h"
-#include "sig.h"
-#include "snapjson.h"
+#include "core/clock.h"
+#include "core/governor.h"
+#include "core/xalloc.h"
+#include "tui/exp_metric.h"
+#include "tui/experiment.h"
+#include "tui/sig.h"
+#include "tui/snapjson.h"
 
 #define CALIB_MAX_RUNS 1000
 #define CALIB_MIN_SETTLE_S 2.2 /* > the initial delay, 49 ticks of 40 ms */
@@ -16,7 +17,7 @@
 #define CALIB_WAIT_S 20.0 /* one calibration takes >= 60 ms; give a loaded machine room */
 
 /* Wait until the calibration count passes `after`; returns the snapshot JSON or NULL. */
-static json_t *calib_wait(struct engine *eng, double after)
+static json_t *calib_wait(struct source *src, double after)
 {
 	struct snapshot *snap = snapshot_new();
 	uint64_t end = clock_mono_ns() + (uint64_t)(CALIB_WAIT_S * 1e9);
@@ -24,7 +25,7 @@ static json_t *calib_wait(struct engine *eng, double after)
 
 	while (!sig_quit && clock_mono_ns() < end) {
 		clock_sleep_ns(20 * NS_PER_MS);
-		engine_sample(eng, snap);
+		source_sample(src, snap);
 		j = snapjson_build(snap);
 		double count = 0;
 		if (exp_metric(j, "est.calibration.count", &count) == 0 && count > after)
@@ -76,15 +77,15 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		char set_gov[64];
 		const char *extra[] = { set_gov };
 		snprintf(set_gov, sizeof(set_gov), "cpu.governor=%s", govs[g]);
-		struct engine *eng = exp_engine(&c, extra, 1, err, sizeof(err), &rc);
-		if (!eng) {
+		struct source *src = exp_source(&c, extra, 1, err, sizeof(err), &rc);
+		if (!src) {
 			fprintf(stderr, "tunetop: experiment calib: %s\n", err);
 			break;
 		}
 		int *chain = xcalloc(runs, sizeof(int));
 		double *single = xcalloc(runs, sizeof(double));
 		size_t got = 0;
-		json_t *j = calib_wait(eng, 0); /* the calibration at start */
+		json_t *j = calib_wait(src, 0); /* the calibration at start */
 		double count = 0;
 		for (size_t r = 0; r < runs && j && !sig_quit; r++) {
 			double cm = 0, se = 0;
@@ -96,22 +97,22 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 			json_decref(j);
 			j = NULL;
 			if (r + 1 < runs) {
-				engine_knob_set_value(eng, K_EST_RECALIBRATE, 1, err, sizeof(err));
-				j = calib_wait(eng, count);
+				source_knob_set(src, K_EST_RECALIBRATE, 1, NULL, err, sizeof(err));
+				j = calib_wait(src, count);
 			}
 		}
 		json_decref(j);
 		/* The tick time that chain_max gives, measured after the last run. A relink
 		 * places every estimator with the initial delay of about 2 s (49 ticks), and
 		 * a row comes round once per 2 s period: wait out the one, span the other. */
-		json_t *w = exp_window(eng, c.warmup > CALIB_MIN_SETTLE_S ? c.warmup : CALIB_MIN_SETTLE_S,
+		json_t *w = exp_window(src, c.warmup > CALIB_MIN_SETTLE_S ? c.warmup : CALIB_MIN_SETTLE_S,
 				       c.seconds > CALIB_MIN_WINDOW_S ? c.seconds : CALIB_MIN_WINDOW_S);
 		double tick_avg = 0, tick_max = 0, cpu = 0;
 		exp_metric(w, "est.tick_ns.avg", &tick_avg);
 		exp_metric(w, "est.tick_ns.max", &tick_max);
 		exp_metric(w, "est.cpu_pct", &cpu);
 		json_decref(w);
-		engine_free(eng);
+		source_close(src);
 
 		if (got < runs)
 			fprintf(stderr, "tunetop: experiment calib: %s: %zu of %zu calibrations seen\n",

@@ -1,5 +1,5 @@
 /* exp_metric.c: a small JSON path evaluator for experiment metrics. */
-#include "exp_metric.h"
+#include "tui/exp_metric.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* exp_stats.c: MIN/AVG/MAX/Dev and Welch's t-test (the seed's A/B tables plus significance). */
-#include "exp_stats.h"
+#include "tui/exp_stats.h"
 
 #include <math.h>
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp_metric.h"
-#include "experiment.h"
-#include "sig.h"
+#include "tui/exp_metric.h"
+#include "tui/experiment.h"
+#include "tui/sig.h"
 
 struct sweep_col {
 	const char *title;
@@ -75,12 +75,12 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 					snprintf(a_rt, sizeof(a_rt), "gen.rate_pps=%s", rate[r]);
 					extra[nextra++] = a_rt;
 				}
-				struct engine *eng = exp_engine(&c, extra, nextra, err, sizeof(err), &rc);
-				if (!eng) {
+				struct source *src = exp_source(&c, extra, nextra, err, sizeof(err), &rc);
+				if (!src) {
 					fprintf(stderr, "tunetop: experiment sweep: %s\n", err);
 					break;
 				}
-				json_t *snap = exp_window(eng, c.warmup, c.seconds);
+				json_t *snap = exp_window(src, c.warmup, c.seconds);
 				double rate_v = 0;
 				exp_metric(snap, "knobs.gen.rate_pps", &rate_v);
 				json_t *row = json_pack("{s:f, s:s, s:s}", "rate_pps", rate_v,
@@ -103,7 +103,7 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 				}
 				json_array_append_new(rows, row);
 				json_decref(snap);
-				engine_free(eng);
+				source_close(src);
 			}
 		}
 	}

@@ -1,5 +1,5 @@
-/* experiment.c: `tunetop experiment`: common options, engine set-up and measurement windows. */
-#include "experiment.h"
+/* experiment.c: `tunetop experiment`: common options, source set-up and measurement windows. */
+#include "tui/experiment.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/clock.h"
-#include "../engine/scenario.h"
-#include "../engine/xalloc.h"
-#include "sig.h"
-#include "snapjson.h"
+#include "core/clock.h"
+#include "core/scenario.h"
+#include "core/xalloc.h"
+#include "tui/sig.h"
+#include "tui/snapjson.h"
 
 struct exp_entry {
 	const char *name;
@@ -80,27 +80,31 @@ void exp_fmt(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 }
 
-struct engine *exp_engine(const struct exp_common *c, const char *const *extra, size_t nextra,
+struct source *exp_source(const struct exp_common *c, const char *const *extra, size_t nextra,
 			  char *err, size_t errlen, int *status)
 {
-	struct engine *eng = engine_new();
-	int rc = scenario_apply(eng, c->scenario, err, errlen);
+	struct source *src = source_open(&source_engine_ops, NULL, err, errlen);
+	if (!src) {
+		*status = 1;
+		return NULL;
+	}
+	int rc = scenario_apply(c->scenario, source_scenario_assign, src, err, errlen);
 
 	for (size_t i = 0; rc == 0 && i < c->nsets; i++)
-		rc = engine_knob_assign(eng, c->sets[i], err, errlen);
+		rc = source_knob_assign(src, c->sets[i], err, errlen);
 	for (size_t i = 0; rc == 0 && i < nextra; i++)
-		rc = engine_knob_assign(eng, extra[i], err, errlen);
+		rc = source_knob_assign(src, extra[i], err, errlen);
 	if (rc != 0) {
 		*status = rc == KNOB_ERR_USAGE ? 2 : 1;
-		engine_free(eng);
+		source_close(src);
 		return NULL;
 	}
-	if (engine_start(eng, err, errlen) != 0) {
+	if (source_start(src, err, errlen) != 0) {
 		*status = 1;
-		engine_free(eng);
+		source_close(src);
 		return NULL;
 	}
-	return eng;
+	return src;
 }
 
 static void exp_sleep(double s)
@@ -110,13 +114,13 @@ static void exp_sleep(double s)
 		clock_sleep_ns(20 * NS_PER_MS);
 }
 
-json_t *exp_window(struct engine *eng, double warmup, double seconds)
+json_t *exp_window(struct source *src, double warmup, double seconds)
 {
 	struct snapshot *snap = snapshot_new();
 	exp_sleep(warmup);
-	engine_sample(eng, snap); /* start of the window: deltas from here */
+	source_sample(src, snap); /* start of the window: deltas from here */
 	exp_sleep(seconds);
-	engine_sample(eng, snap);
+	source_sample(src, snap);
 	json_t *j = snapjson_build(snap);
 	snapshot_free(snap);
 	return j;

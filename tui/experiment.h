@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../engine/engine.h"
+#include "backends/source.h"
 
 #define EXP_MAX_SETS 64
 #define EXP_MAX_LIST 32
@@ -30,11 +30,11 @@ int exp_ab_run(const struct exp_common *c, int argc, char **argv);
 int exp_calib_run(const struct exp_common *c, int argc, char **argv);
 
 /* Shared helpers (experiment.c). */
-/* A started engine with the scenario, the common --set and then extra[] applied. */
-struct engine *exp_engine(const struct exp_common *c, const char *const *extra, size_t nextra,
+/* A started engine source with the scenario, the common --set and then extra[] applied. */
+struct source *exp_source(const struct exp_common *c, const char *const *extra, size_t nextra,
 			  char *err, size_t errlen, int *status);
 /* Sleep warmup, sample (discarded), sleep seconds, sample: the window's JSON (decref it). */
-json_t *exp_window(struct engine *eng, double warmup, double seconds);
+json_t *exp_window(struct source *src, double warmup, double seconds);
 /* Parse "a,b,c" into at most EXP_MAX_LIST strings (pointers into a copy you free). */
 size_t exp_split_list(const char *list, char **copy, const char **out, size_t max);
 /* Parse a positive decimal for an option; 2 (usage) with a message when invalid. */

@@ -1,17 +1,17 @@
-/* main.c: tunetop's entry: parse the command line, build the engine, run a front end. */
+/* main.c: tunetop's entry: parse the command line, open a source, run a front end. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/engine.h"
-#include "../engine/scenario.h"
-#include "batch.h"
-#include "experiment.h"
-#include "options.h"
-#include "screen.h"
-#include "sig.h"
-#include "theme.h"
-#include "ui.h"
+#include "backends/source.h"
+#include "core/scenario.h"
+#include "tui/batch.h"
+#include "tui/experiment.h"
+#include "tui/options.h"
+#include "tui/screen.h"
+#include "tui/sig.h"
+#include "tui/theme.h"
+#include "tui/ui.h"
 
 static void main_list_knobs(void)
 {
@@ -49,50 +49,33 @@ static int main_exit_code(int knob_rc)
 	return knob_rc == KNOB_ERR_USAGE ? 2 : 1;
 }
 
-static int main_scenario(struct engine *eng, const struct options *o)
+/*
+ * The scenario, then each --set in order, then start: every source takes its
+ * knobs before it starts (the engine's start-only ones need that; the host
+ * source is open already, so a --set reaches the real knob). Usage errors
+ * (unknown knob, bad value, a knob the source refuses) give 2, refusals 1.
+ */
+static int main_start(struct source *src, const struct options *o)
 {
 	char err[512];
-	int rc = scenario_apply(eng, o->scenario ? o->scenario : "default", err, sizeof(err));
+	int rc = scenario_apply(o->scenario ? o->scenario : "default", source_scenario_assign, src,
+				err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "tunetop: --scenario: %s\n", err);
 		return main_exit_code(rc);
 	}
-	return 0;
-}
-
-/* --set in order; usage errors give 2, refusals (needs root, start-only) 1. */
-static int main_sets(struct engine *eng, const struct options *o)
-{
-	char err[512];
 	for (size_t i = 0; i < o->nsets; i++) {
-		int rc = engine_knob_assign(eng, o->sets[i], err, sizeof(err));
+		rc = source_knob_assign(src, o->sets[i], err, sizeof(err));
 		if (rc != 0) {
 			fprintf(stderr, "tunetop: --set: %s\n", err);
 			return main_exit_code(rc);
 		}
 	}
-	return 0;
-}
-
-/*
- * The engine takes its knobs before it starts (some are start-only); the host
- * backend takes them after it opened, so each --set reaches the real knob.
- */
-static int main_start(struct engine *eng, const struct options *o)
-{
-	char err[512];
-	int rc = main_scenario(eng, o);
-	if (rc == 0 && !eng->host_backend)
-		rc = main_sets(eng, o);
-	if (rc != 0)
-		return rc;
-	if (engine_start(eng, err, sizeof(err)) != 0) {
-		fprintf(stderr, "tunetop: %s: %s\n", eng->host_backend ? "host" : "engine", err);
+	if (source_start(src, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: %s: %s\n", source_name(src), err);
 		return 1;
 	}
-	if (eng->host_backend)
-		rc = main_sets(eng, o);
-	return rc;
+	return 0;
 }
 
 /* An unknown theme is a usage error; a broken theme file is reported and its lines defaulted. */
@@ -164,16 +147,22 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
-	struct engine *eng = engine_new();
-	eng->host_backend = strcmp(o.backend, "host") == 0;
+	const struct source_ops *kind = source_find(o.backend);
+	struct source_conf conf = {.host_write = o.write};
 	/* The host has no engine workloads: start from the idle scenario unless told. */
-	if (eng->host_backend && !o.scenario)
+	if (kind != &source_engine_ops && !o.scenario)
 		o.scenario = "idle";
 	sig_install();
-	rc = main_start(eng, &o);
+	struct source *src = source_open(kind, &conf, err, sizeof(err));
+	if (!src) {
+		fprintf(stderr, "tunetop: %s: %s\n", o.backend, err);
+		options_free(&o);
+		return 1;
+	}
+	rc = main_start(src, &o);
 	if (rc == 0)
-		rc = o.batch ? batch_run(eng, &o) : screen_run(eng, &o);
-	engine_free(eng);
+		rc = o.batch ? batch_run(src, &o) : screen_run(src, &o);
+	source_close(src);
 	options_free(&o);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /* options.c: getopt_long parsing and validation of the command line. */
-#include "options.h"
+#include "tui/options.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/xalloc.h"
+#include "backends/source.h"
+#include "core/xalloc.h"
 
 enum {
 	OPT_SET = 256,
@@ -19,6 +20,7 @@ enum {
 	OPT_NO_COLOR,
 	OPT_ASCII,
 	OPT_MOUSE,
+	OPT_WRITE,
 	OPT_LIST_KNOBS,
 	OPT_LIST_THEMES,
 	OPT_LIST_KEYS,
@@ -38,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "mouse", no_argument, NULL, OPT_MOUSE },
+	{ "write", no_argument, NULL, OPT_WRITE },
 	{ "list-knobs", no_argument, NULL, OPT_LIST_KNOBS },
 	{ "list-themes", no_argument, NULL, OPT_LIST_THEMES },
 	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
@@ -59,6 +62,7 @@ void options_usage(FILE *out)
 	      "      --set KNOB=VALUE     set a knob at start (repeatable; see --list-knobs)\n"
 	      "      --scenario NAME|FILE starting knobs and workloads (see --list-scenarios)\n"
 	      "      --backend engine|host, --host   the embedded engine (default) or the live host\n"
+	      "      --write              let --host change the live machine (read-only without it)\n"
 	      "      --theme NAME|PATH    colours (see --list-themes)\n"
 	      "      --no-color           monochrome (also when NO_COLOR is set)\n"
 	      "      --ascii              ASCII drawing only\n"
@@ -144,9 +148,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->scenario = optarg;
 			break;
 		case OPT_BACKEND:
-			if (strcmp(optarg, "engine") != 0 && strcmp(optarg, "host") != 0) {
-				snprintf(err, errlen, "--backend: '%s' is not valid (valid: engine, host)",
-					 optarg);
+			if (!source_find(optarg)) {
+				snprintf(err, errlen, "--backend: '%s' is not valid (valid: %s)", optarg,
+					 source_kinds());
 				return 2;
 			}
 			o->backend = optarg;
@@ -165,6 +169,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_MOUSE:
 			o->mouse = true;
+			break;
+		case OPT_WRITE:
+			o->write = true;
 			break;
 		case OPT_LIST_KNOBS:
 			o->action = ACT_LIST_KNOBS;

@@ -28,6 +28,7 @@ struct options {
 	size_t nsets;
 	const char *scenario;  /* NULL: "default" */
 	const char *backend;   /* "engine" or "host" */
+	bool write;            /* --write: the host source may change the live machine */
 	const char *theme;
 	bool no_color, ascii, mouse;
 	const char *experiment;  /* ACT_EXPERIMENT: its name */

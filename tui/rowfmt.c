@@ -1,12 +1,12 @@
 /* rowfmt.c: text formatting of snapshot figures into caller buffers. */
-#include "rowfmt.h"
+#include "tui/rowfmt.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../engine/clock.h"
-#include "../engine/ethread.h"
+#include "core/clock.h"
+#include "core/thread_state.h"
 
 const char *const rowfmt_head[ROWFMT_NCOLS] = {"TID",  "NAME", "SUBSYS", "CPU",
 					       "CPU%", "S",    "DETAIL"};

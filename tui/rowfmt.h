@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../engine/snapshot.h"
+#include "core/snapshot.h"
 
 /* 950, 1.2k, 34.5k, 1.20M: at most 6 characters. */
 const char *rowfmt_count(double v, char *buf, size_t len);

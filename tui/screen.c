@@ -1,5 +1,5 @@
 /* screen.c: the console's main loop (htop-like): sample, rebuild rows, draw, wait for a key. */
-#include "screen.h"
+#include "tui/screen.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/clock.h"
-#include "../engine/xalloc.h"
-#include "sig.h"
-#include "ui.h"
+#include "core/clock.h"
+#include "core/xalloc.h"
+#include "tui/sig.h"
+#include "tui/ui.h"
 
 /* A status message stays this long unless a newer one replaces it. */
 #define UI_STATUS_NS (5 * NS_PER_S)
@@ -165,7 +165,7 @@ static void ui_sample(struct ui *ui)
 {
 	struct snapshot *s = ui->snap;
 
-	engine_sample(ui->eng, s);
+	source_sample(ui->src, s);
 	s->self.render_us = ui->render_us;
 	s->self.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
 	s->self.tty_bytes_per_s = s->interval_s > 0 ? (double)s->self.tty_bytes / s->interval_s : 0;
@@ -225,7 +225,7 @@ static void ui_setup_theme(struct ui *ui)
 			  diag.count > 1 ? "those lines" : "that line");
 }
 
-int screen_run(struct engine *eng, const struct options *o)
+int screen_run(struct source *src, const struct options *o)
 {
 	struct ui *ui = xcalloc(1, sizeof(*ui));
 	char err[512];
@@ -233,7 +233,7 @@ int screen_run(struct engine *eng, const struct options *o)
 	uint64_t status_set = 0;
 	char last_status[sizeof(ui->status)] = "";
 
-	ui->eng = eng;
+	ui->src = src;
 	ui->opt = o;
 	ui->sort = SORT_PCT;
 	ui->snap = snapshot_new();
@@ -262,7 +262,7 @@ int screen_run(struct engine *eng, const struct options *o)
 			break;
 		if (ui_tty_resize(ui))
 			redo |= UI_REDRAW;
-		if ((redo & UI_RESAMPLE) && !ui->paused) {
+		if ((redo & (UI_RESAMPLE | UI_KNOB)) && !ui->paused) {
 			ui_sample(ui);
 			redo |= UI_REBUILD;
 		}

@@ -2,10 +2,10 @@
 #ifndef TT_SCREEN_H
 #define TT_SCREEN_H
 
-#include "../engine/engine.h"
-#include "options.h"
+#include "backends/source.h"
+#include "tui/options.h"
 
 /* Run the console until q, -n refreshes or a signal; the terminal is restored on return. */
-int screen_run(struct engine *eng, const struct options *o);
+int screen_run(struct source *src, const struct options *o);
 
 #endif

@@ -1,5 +1,5 @@
 /* sig.c: flag-only signal handlers (async-signal-safe by construction). */
-#include "sig.h"
+#include "tui/sig.h"
 
 #include <string.h>
 

@@ -1,13 +1,13 @@
 /* snapjson.c: rendering a snapshot into the schema-1 JSON object. */
-#include "snapjson.h"
+#include "tui/snapjson.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
 
-#include "../engine/cpu_model.h"
-#include "../engine/ethread.h"
-#include "options.h"
+#include "core/governor.h"
+#include "core/thread_state.h"
+#include "tui/options.h"
 
 void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len)
 {

@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "../engine/snapshot.h"
+#include "core/snapshot.h"
 
 #define SNAPJSON_SCHEMA 1
 

@@ -1,5 +1,5 @@
 /* theme.c: the forgiving theme parser, colour names and the built-in lookup. */
-#include "theme.h"
+#include "tui/theme.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "../engine/xalloc.h"
+#include "core/xalloc.h"
 
 static const char *const role_names[ROLE_COUNT] = {
     [ROLE_NORMAL] = "normal",

@@ -1,5 +1,5 @@
 /* theme_builtin.c: the built-in themes, the same text as themes/NAME.theme (test_theme keeps them equal). */
-#include "theme.h"
+#include "tui/theme.h"
 
 const struct theme_builtin theme_builtins[] = {
 	{ "default", "dark terminal, htop-like colours",

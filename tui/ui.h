@@ -7,17 +7,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../engine/clock.h"
-#include "../engine/engine.h"
-#include "options.h"
-#include "theme.h"
+#include "core/clock.h"
+#include "backends/source.h"
+#include "core/governor.h"
+#include "core/limits.h"
+#include "tui/options.h"
+#include "tui/theme.h"
 
 /* Below this the console shows "terminal too small" (an 80x24 terminal fits easily). */
 #define UI_MIN_COLS 60
 #define UI_MIN_ROWS 16
 /*
  * The estimator tick goal: IPVS_EST_CHAIN_FACTOR (48) chains x 100 us = 4.8 ms
- * per 40 ms tick (spec/estimator.md, section 1 constants table).
+ * per 40 ms tick (docs/est.md, section 1 constants table).
  */
 #define UI_EST_TICK_GOAL_NS (48ULL * 100ULL * NS_PER_US)
 /* A changed knob value stays highlighted this long. */
@@ -41,6 +43,7 @@ enum ui_redo {
 	UI_REBUILD = 1 << 2, /* re-sort / re-filter the rows */
 	UI_RESIZE = 1 << 3, /* the terminal changed size */
 	UI_QUIT = 1 << 4,
+	UI_KNOB = 1 << 5, /* a knob changed: a fresh snapshot now, even mid-interval */
 };
 
 enum ui_view { VIEW_OVERVIEW, VIEW_EST, VIEW_PMD, VIEW_BLK, VIEW_EVENTS, VIEW_COUNT };
@@ -75,7 +78,7 @@ struct ui_tty {
 };
 
 struct ui {
-	struct engine *eng;
+	struct source *src;
 	const struct options *opt;
 	struct snapshot *snap;
 	SCREEN *scr;
@@ -116,7 +119,7 @@ struct ui {
 	char status[256];
 	bool status_err;
 
-	int64_t knobs[K_COUNT]; /* the engine's values as last shown */
+	int64_t knobs[K_COUNT]; /* the previous snapshot's values: what flashes on a change */
 	uint64_t flash_until[K_COUNT];
 	bool have_knobs;
 
@@ -178,17 +181,24 @@ int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen);
 /* Run one command line ("set k=v", "k=v", "q"); returns redo flags. */
 int ui_command_run(struct ui *ui, const char *cmd);
 
-/* ui_keys.c: the key table (the help screen lists it) and the dispatcher. */
+/* ui_keys.c: the key table: ui_key() dispatches from it and the help screen lists it. */
+#define UI_KEY_CODES 8
 struct ui_keydef {
-	const char *keys; /* as shown: "m / M" */
-	int knob; /* the knob it turns, or -1 */
+	const char *keys;          /* as shown: "m / M" */
+	int codes[UI_KEY_CODES];   /* the curses codes it takes (0 ends the list) */
+	int knob;                  /* the knob it turns, or -1 */
 	const char *what;
+	int (*fn)(struct ui *ui, int ch); /* returns redo flags */
 };
 extern const struct ui_keydef ui_keydefs[];
 extern const size_t ui_nkeydefs;
+const struct ui_keydef *ui_keydef_find(int ch); /* NULL: no key does that */
 int ui_key(struct ui *ui, int ch);
+/* Set a knob through the source; the status line says what the source stored (or why
+ * the value stayed). Returns redo flags (UI_KNOB: a fresh snapshot now). */
+int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v);
 void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Take the engine's current knob values; a change starts its flash. */
+/* Note the snapshot's knob values; a change since the last one starts its flash. */
 void ui_knobs_refresh(struct ui *ui);
 
 /* Drawing helpers (screen.c). */

@@ -1,8 +1,8 @@
 /* ui_header.c: the title line, one meter per emulated CPU, one line per running subsystem. */
 #include <string.h>
 
-#include "rowfmt.h"
-#include "ui.h"
+#include "tui/rowfmt.h"
+#include "tui/ui.h"
 
 /* At most this many rows of CPU meters; the rest are summed into one meter. */
 #define UI_METER_ROWS_MAX 4
@@ -16,7 +16,7 @@ bool ui_flashing(const struct ui *ui, enum knob_id id)
 static void put_knob(struct ui *ui, enum knob_id id, const char *suffix)
 {
 	char v[64];
-	knob_format(id, ui->knobs[id], v, sizeof(v));
+	knob_format(id, ui->snap->knobs[id], v, sizeof(v));
 	ui_put(ui, ui_flashing(ui, id) ? ROLE_FLASH : ROLE_VALUE, "%s", v);
 	ui_put(ui, ROLE_NORMAL, "%s", suffix);
 }

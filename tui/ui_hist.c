@@ -1,7 +1,7 @@
 /* ui_hist.c: the charts' history rings and sparklines (Unicode blocks, or ASCII). */
 #include <string.h>
 
-#include "ui.h"
+#include "tui/ui.h"
 
 /* Eight heights of a cell; ASCII has its own ramp for LANG=C and --ascii. */
 static const char *const spark_utf8[9] = {" ",	    "\u2581", "\u2582", "\u2583", "\u2584",

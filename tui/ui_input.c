@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "ui.h"
+#include "tui/ui.h"
 
 void ui_input_begin(struct ui *ui, enum ui_input mode)
 {
@@ -155,25 +155,19 @@ int ui_command_run(struct ui *ui, const char *cmd)
 			} else {
 				ui_status(
 				    ui, false, "%s = %s (%s)", a,
-				    knob_format(id, engine_knob(ui->eng, id), val, sizeof(val)),
+				    knob_format(id, ui->snap->knobs[id], val, sizeof(val)),
 				    knob_range_text(id, range, sizeof(range)));
 			}
 			return UI_REDRAW;
 		}
 	}
-	if (engine_knob_assign(ui->eng, a, err, sizeof(err)) != 0) {
+	enum knob_id id;
+	int64_t v;
+	if (knob_parse_assignment(a, &id, &v, err, sizeof(err)) != 0) {
 		ui_status(ui, true, "%s", err);
 		return UI_REDRAW;
 	}
-	char *eq = strchr(a, '=');
-	*eq = '\0';
-	while (eq > a && eq[-1] == ' ')
-		*--eq = '\0';
-	int id = knob_find(a);
-	ui_knobs_refresh(ui);
-	ui_status(ui, false, "%s = %s", a,
-		  knob_format(id, engine_knob(ui->eng, id), val, sizeof(val)));
-	return UI_REDRAW | UI_REBUILD;
+	return ui_knob_set(ui, id, v) | UI_REBUILD;
 }
 
 /* The text changed: search and filter act as you type. */

@@ -1,33 +1,12 @@
-/* ui_keys.c: the key table and dispatcher; knob keys go through the engine's setters. */
+/* ui_keys.c: the key table (dispatch and help read the same rows) and the knob setter the
+ * keys and the ':' prompt share; every value shown comes back from the source. */
 #include <stdarg.h>
 #include <string.h>
 
-#include "ui.h"
-
-const struct ui_keydef ui_keydefs[] = {
-    {"F1 h ?", -1, "this help"},
-    {"F10 q", -1, "quit"},
-    {"arrows", -1, "move the cursor; PgUp PgDn Home End jump"},
-    {"Tab 1-5", -1, "views: 1 overview, 2 est, 3 pmd, 4 blk, 5 events"},
-    {"/", -1, "search a thread by name (n or F3: next match)"},
-    {"\\", -1, "filter threads by name or subsystem (Esc clears)"},
-    {"F6 < >", -1, "sort by the previous / next column"},
-    {"I", -1, "invert the sort order"},
-    {"space", -1, "pause / resume sampling"},
-    {"g", K_CPU_GOVERNOR, "cycle"},
-    {"m / M", K_PMD_MAXSLEEP_US, "up / down"},
-    {"s", K_PMD_TIMER_SLACK_NS, "toggle 1000 / 50000:"},
-    {"r", K_BLK_RQ_AFFINITY, "cycle"},
-    {"+ / -", K_GEN_RATE_PPS, "up / down (offered load)"},
-    {"a / A", K_EST_COUNT, "add / remove 1000:"},
-    {"c", K_EST_RECALIBRATE, "run"},
-    {":", -1, "command: set NAME=VALUE, NAME (show), q (Tab completes names)"},
-    {"Ctrl-L", -1, "repaint the whole terminal"},
-};
-const size_t ui_nkeydefs = sizeof(ui_keydefs) / sizeof(ui_keydefs[0]);
+#include "tui/ui.h"
 
 /* The timer slacks `s` toggles between: PMD_TIMER_RES_NS and Linux's default
- * (spec/pmd-sleep.md 1.1). */
+ * (docs/pmd.md §1.1). */
 #define UI_SLACK_PMD_NS 1000
 #define UI_SLACK_LINUX_NS 50000
 /* est.count step of a / A. */
@@ -45,12 +24,42 @@ void ui_status(struct ui *ui, bool err, const char *fmt, ...)
 void ui_knobs_refresh(struct ui *ui)
 {
 	for (int k = 0; k < K_COUNT; k++) {
-		int64_t v = engine_knob(ui->eng, k);
+		int64_t v = ui->snap->knobs[k];
 		if (ui->have_knobs && v != ui->knobs[k])
 			ui->flash_until[k] = ui->now_ns + UI_FLASH_NS;
 		ui->knobs[k] = v;
 	}
 	ui->have_knobs = true;
+}
+
+int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
+{
+	char err[512], val[64];
+	const struct knob_def *d = &knob_table[id];
+	int64_t stored;
+
+	int rc = source_knob_set(ui->src, id, v, &stored, err, sizeof(err));
+	if (rc != 0) {
+		/* The source left the value as it was: say so, with the value in force. */
+		ui_status(ui, true, "%s (%s stays %s)", err, d->name,
+			  knob_format(id, ui->snap->knobs[id], val, sizeof(val)));
+		return UI_REDRAW;
+	}
+	if (d->type == KNOB_ACTION)
+		ui_status(ui, false, "%s: done", d->name);
+	else if (stored != v)
+		ui_status(ui, false, "%s = %s (the source kept this, not %s)", d->name,
+			  knob_format(id, stored, val, sizeof(val)),
+			  knob_format(id, v, err, sizeof(err)));
+	else
+		ui_status(ui, false, "%s = %s", d->name, knob_format(id, stored, val, sizeof(val)));
+	/* The stored value goes into the snapshot at once (the next key in the same read
+	 * steps from it), and a fresh snapshot follows before the next frame, so the
+	 * header, the views and help show the same value; a frozen screen keeps its
+	 * snapshot with only this value changed. */
+	ui->snap->knobs[id] = stored;
+	ui_knobs_refresh(ui);
+	return ui->paused ? UI_REDRAW : UI_KNOB | UI_REDRAW;
 }
 
 /* The next value of the 1-2-5 series above (up) or below v, within [lo, hi]; 0 is a step. */
@@ -78,35 +87,129 @@ static int64_t ladder(int64_t v, bool up, int64_t first, int64_t lo, int64_t hi)
 		}
 }
 
-/* Set knob id to v through the engine; the status line says what happened. */
-static int knob_key(struct ui *ui, enum knob_id id, int64_t v)
+/* Keys step from the value in force (the snapshot's), never from a default. */
+static int64_t shown(const struct ui *ui, enum knob_id id)
 {
-	char err[512], val[64];
-	const struct knob_def *d = &knob_table[id];
-
-	if (engine_knob_set_value(ui->eng, id, v, err, sizeof(err)) != 0) {
-		ui_status(ui, true, "%s", err);
-		return UI_REDRAW;
-	}
-	ui_knobs_refresh(ui);
-	if (d->type == KNOB_ACTION)
-		ui_status(ui, false, "%s: done", d->name);
-	else
-		ui_status(ui, false, "%s = %s", d->name,
-			  knob_format(id, engine_knob(ui->eng, id), val, sizeof(val)));
-	return UI_REDRAW;
+	return ui->snap->knobs[id];
 }
 
 static int knob_step(struct ui *ui, enum knob_id id, bool up, int64_t first)
 {
 	const struct knob_def *d = &knob_table[id];
-	int64_t v = engine_knob(ui->eng, id);
-	return knob_key(ui, id, ladder(v, up, first, d->min, d->max));
+	return ui_knob_set(ui, id, ladder(shown(ui, id), up, first, d->min, d->max));
 }
 
-static int mouse_key(struct ui *ui)
+/*
+ * A new view starts at its top; how far it scrolls is known once it is drawn,
+ * so until then End, PgDn... may go far (the draw clamps) and are not held at the
+ * previous view's end by keys that arrive in the same read as the view key.
+ */
+#define UI_VIEW_TOP_UNKNOWN (1 << 20)
+static int view_set(struct ui *ui, enum ui_view v)
+{
+	ui->view = v;
+	ui->view_top = 0;
+	ui->view_max_top = UI_VIEW_TOP_UNKNOWN;
+	return UI_REDRAW;
+}
+
+static int key_help(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->help = true;
+	ui->help_top = 0;
+	return UI_REDRAW;
+}
+
+static int key_quit(struct ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	return UI_QUIT;
+}
+
+static int key_view(struct ui *ui, int ch)
+{
+	if (ch == '\t')
+		return view_set(ui, (ui->view + 1) % VIEW_COUNT);
+	if (ch == KEY_BTAB)
+		return view_set(ui, (ui->view + VIEW_COUNT - 1) % VIEW_COUNT);
+	return view_set(ui, (enum ui_view)(ch - '1'));
+}
+
+/* Arrows and paging: the thread table on the overview, else the detail view scrolls
+ * (the events view counts back from the newest line). */
+static int key_move(struct ui *ui, int ch)
+{
+	if (ui->view == VIEW_OVERVIEW)
+		return ui_table_key(ui, ch, LINES / 2);
+	int dir = ui->view == VIEW_EVENTS ? -1 : 1, top = ui->view_top;
+	switch (ch) {
+	case KEY_UP:
+		top -= dir;
+		break;
+	case KEY_DOWN:
+		top += dir;
+		break;
+	case KEY_PPAGE:
+		top -= dir * (LINES / 2);
+		break;
+	case KEY_NPAGE:
+		top += dir * (LINES / 2);
+		break;
+	case KEY_HOME: /* the first line: the oldest event */
+		top = dir > 0 ? 0 : ui->view_max_top;
+		break;
+	default: /* KEY_END: the last line: the newest event */
+		top = dir > 0 ? ui->view_max_top : 0;
+		break;
+	}
+	/* Held within what the last frame had to show: no scrolling into nothing that the
+	 * same number of keys back would first have to undo. */
+	ui->view_top = top < 0 ? 0 : top > ui->view_max_top ? ui->view_max_top : top;
+	return UI_REDRAW;
+}
+
+/* Sorting and search-next act on the thread table, whichever view is shown. */
+static int key_table(struct ui *ui, int ch)
+{
+	return ui_table_key(ui, ch, LINES / 2);
+}
+
+static int key_search(struct ui *ui, int ch)
+{
+	view_set(ui, VIEW_OVERVIEW);
+	ui_input_begin(ui, ch == '/' ? INPUT_SEARCH : INPUT_FILTER);
+	return UI_REDRAW;
+}
+
+static int key_command(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui_input_begin(ui, INPUT_COMMAND);
+	return UI_REDRAW;
+}
+
+static int key_pause(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->paused = !ui->paused;
+	ui_status(ui, false, ui->paused ? "paused (space resumes)" : "resumed");
+	return ui->paused ? UI_REDRAW : UI_RESAMPLE | UI_REDRAW;
+}
+
+static int key_repaint(struct ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	clearok(curscr, TRUE);
+	return UI_REDRAW;
+}
+
+static int key_mouse(struct ui *ui, int ch)
 {
 	MEVENT me;
+	(void)ch;
 	if (getmouse(&me) != OK)
 		return 0;
 	if (me.bstate & BUTTON4_PRESSED)
@@ -125,22 +228,94 @@ static int mouse_key(struct ui *ui)
 	return 0;
 }
 
-/*
- * A new view starts at its top; how far it scrolls is known once it is drawn,
- * so until then End, PgDn... may go far (the draw clamps) and are not held at the
- * previous view's end by keys that arrive in the same read as the view key.
- */
-#define UI_VIEW_TOP_UNKNOWN (1 << 20)
-static void ui_view_reset(struct ui *ui)
+static int key_governor(struct ui *ui, int ch)
 {
-	ui->view_top = 0;
-	ui->view_max_top = UI_VIEW_TOP_UNKNOWN;
+	(void)ch;
+	return ui_knob_set(ui, K_CPU_GOVERNOR, (shown(ui, K_CPU_GOVERNOR) + 1) % GOV_COUNT);
+}
+
+static int key_maxsleep(struct ui *ui, int ch)
+{
+	return knob_step(ui, K_PMD_MAXSLEEP_US, ch == 'm', 10);
+}
+
+static int key_slack(struct ui *ui, int ch)
+{
+	(void)ch;
+	int64_t v = shown(ui, K_PMD_TIMER_SLACK_NS) == UI_SLACK_PMD_NS ? UI_SLACK_LINUX_NS
+								       : UI_SLACK_PMD_NS;
+	return ui_knob_set(ui, K_PMD_TIMER_SLACK_NS, v);
+}
+
+/* 0 -> 1 -> 2 -> 0: the values that mean something (3 and up are accepted and ignored). */
+static int key_rq_affinity(struct ui *ui, int ch)
+{
+	(void)ch;
+	int64_t v = shown(ui, K_BLK_RQ_AFFINITY);
+	return ui_knob_set(ui, K_BLK_RQ_AFFINITY, v >= BLK_RQ_AFFINITY_MAX ? 0 : v + 1);
+}
+
+static int key_rate(struct ui *ui, int ch)
+{
+	return knob_step(ui, K_GEN_RATE_PPS, ch != '-', 1000);
+}
+
+static int key_est_count(struct ui *ui, int ch)
+{
+	const struct knob_def *d = &knob_table[K_EST_COUNT];
+	int64_t v = shown(ui, K_EST_COUNT) + (ch == 'a' ? UI_EST_STEP : -UI_EST_STEP);
+	return ui_knob_set(ui, K_EST_COUNT, v < d->min ? d->min : v > d->max ? d->max : v);
+}
+
+static int key_recalibrate(struct ui *ui, int ch)
+{
+	(void)ch;
+	return ui_knob_set(ui, K_EST_RECALIBRATE, 1);
+}
+
+const struct ui_keydef ui_keydefs[] = {
+    {"F1 h ?", {KEY_F(1), 'h', '?'}, -1, "this help", key_help},
+    {"F10 q", {KEY_F(10), 'q', 'Q'}, -1, "quit", key_quit},
+    {"arrows",
+     {KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
+     -1,
+     "move the cursor; PgUp PgDn Home End jump",
+     key_move},
+    {"Tab 1-5",
+     {'\t', KEY_BTAB, '1', '2', '3', '4', '5'},
+     -1,
+     "views: 1 overview, 2 est, 3 pmd, 4 blk, 5 events",
+     key_view},
+    {"/", {'/'}, -1, "search a thread by name (n or F3: next match)", key_search},
+    {"n F3", {'n', KEY_F(3)}, -1, "next search match", key_table},
+    {"\\", {'\\'}, -1, "filter threads by name or subsystem (Esc clears)", key_search},
+    {"F6 < >", {KEY_F(6), '<', '>', ',', '.'}, -1, "sort by the previous / next column", key_table},
+    {"I", {'I'}, -1, "invert the sort order", key_table},
+    {"space", {' '}, -1, "pause / resume sampling", key_pause},
+    {"g", {'g'}, K_CPU_GOVERNOR, "cycle", key_governor},
+    {"m / M", {'m', 'M'}, K_PMD_MAXSLEEP_US, "up / down", key_maxsleep},
+    {"s", {'s'}, K_PMD_TIMER_SLACK_NS, "toggle 1000 / 50000:", key_slack},
+    {"r", {'r'}, K_BLK_RQ_AFFINITY, "cycle 0 1 2:", key_rq_affinity},
+    {"+ / -", {'+', '=', '-'}, K_GEN_RATE_PPS, "up / down (offered load)", key_rate},
+    {"a / A", {'a', 'A'}, K_EST_COUNT, "add / remove 1000:", key_est_count},
+    {"c", {'c'}, K_EST_RECALIBRATE, "run", key_recalibrate},
+    {":", {':'}, -1, "command: set NAME=VALUE, NAME (show), q (Tab completes names)", key_command},
+    {"Ctrl-L", {12}, -1, "repaint the whole terminal", key_repaint},
+    {"mouse", {KEY_MOUSE}, -1, "with --mouse: click selects, wheel scrolls", key_mouse},
+};
+const size_t ui_nkeydefs = sizeof(ui_keydefs) / sizeof(ui_keydefs[0]);
+
+const struct ui_keydef *ui_keydef_find(int ch)
+{
+	for (size_t i = 0; i < ui_nkeydefs; i++)
+		for (size_t j = 0; j < UI_KEY_CODES && ui_keydefs[i].codes[j]; j++)
+			if (ui_keydefs[i].codes[j] == ch)
+				return &ui_keydefs[i];
+	return NULL;
 }
 
 int ui_key(struct ui *ui, int ch)
 {
-	int64_t v;
-
 	if (ch == KEY_RESIZE)
 		return UI_RESIZE | UI_REDRAW;
 	if (ui->too_small) /* only quitting makes sense until it grows again */
@@ -149,114 +324,6 @@ int ui_key(struct ui *ui, int ch)
 		return ui_input_key(ui, ch);
 	if (ui->help)
 		return ui_help_key(ui, ch);
-	switch (ch) {
-	case 'q':
-	case 'Q':
-	case KEY_F(10):
-		return UI_QUIT;
-	case 'h':
-	case '?':
-	case KEY_F(1):
-		ui->help = true;
-		ui->help_top = 0;
-		return UI_REDRAW;
-	case '\t':
-		ui->view = (ui->view + 1) % VIEW_COUNT;
-		ui_view_reset(ui);
-		return UI_REDRAW;
-	case KEY_BTAB:
-		ui->view = (ui->view + VIEW_COUNT - 1) % VIEW_COUNT;
-		ui_view_reset(ui);
-		return UI_REDRAW;
-	case '1':
-	case '2':
-	case '3':
-	case '4':
-	case '5':
-		ui->view = (enum ui_view)(ch - '1');
-		ui_view_reset(ui);
-		return UI_REDRAW;
-	case ' ':
-		ui->paused = !ui->paused;
-		ui_status(ui, false, ui->paused ? "paused (space resumes)" : "resumed");
-		return UI_REDRAW;
-	case '/':
-		ui->view = VIEW_OVERVIEW;
-		ui_input_begin(ui, INPUT_SEARCH);
-		return UI_REDRAW;
-	case '\\':
-		ui->view = VIEW_OVERVIEW;
-		ui_input_begin(ui, INPUT_FILTER);
-		return UI_REDRAW;
-	case ':':
-		ui_input_begin(ui, INPUT_COMMAND);
-		return UI_REDRAW;
-	case 12: /* ^L */
-		clearok(curscr, TRUE);
-		return UI_REDRAW;
-	case 'g':
-		v = (engine_knob(ui->eng, K_CPU_GOVERNOR) + 1) % GOV_COUNT;
-		return knob_key(ui, K_CPU_GOVERNOR, v);
-	case 'm':
-		return knob_step(ui, K_PMD_MAXSLEEP_US, true, 10);
-	case 'M':
-		return knob_step(ui, K_PMD_MAXSLEEP_US, false, 10);
-	case 's':
-		v = engine_knob(ui->eng, K_PMD_TIMER_SLACK_NS) == UI_SLACK_PMD_NS
-			? UI_SLACK_LINUX_NS
-			: UI_SLACK_PMD_NS;
-		return knob_key(ui, K_PMD_TIMER_SLACK_NS, v);
-	case 'r':
-		v = (engine_knob(ui->eng, K_BLK_RQ_AFFINITY) + 1) %
-		    (knob_table[K_BLK_RQ_AFFINITY].max + 1);
-		return knob_key(ui, K_BLK_RQ_AFFINITY, v);
-	case '+':
-	case '=':
-		return knob_step(ui, K_GEN_RATE_PPS, true, 1000);
-	case '-':
-		return knob_step(ui, K_GEN_RATE_PPS, false, 1000);
-	case 'a':
-	case 'A': {
-		const struct knob_def *d = &knob_table[K_EST_COUNT];
-		v = engine_knob(ui->eng, K_EST_COUNT) + (ch == 'a' ? UI_EST_STEP : -UI_EST_STEP);
-		v = v < d->min ? d->min : v > d->max ? d->max : v;
-		return knob_key(ui, K_EST_COUNT, v);
-	}
-	case 'c':
-		return knob_key(ui, K_EST_RECALIBRATE, 1);
-	case KEY_MOUSE:
-		return mouse_key(ui);
-	default:
-		break;
-	}
-	if (ui->view == VIEW_OVERVIEW)
-		return ui_table_key(ui, ch, LINES / 2);
-	/* The detail views scroll; the events view counts back from the newest line. */
-	int dir = ui->view == VIEW_EVENTS ? -1 : 1, top = ui->view_top;
-	switch (ch) {
-	case KEY_UP:
-		top -= dir;
-		break;
-	case KEY_DOWN:
-		top += dir;
-		break;
-	case KEY_PPAGE:
-		top -= dir * (LINES / 2);
-		break;
-	case KEY_NPAGE:
-		top += dir * (LINES / 2);
-		break;
-	case KEY_HOME: /* the first line: the oldest event */
-		top = dir > 0 ? 0 : ui->view_max_top;
-		break;
-	case KEY_END: /* the last line: the newest event */
-		top = dir > 0 ? ui->view_max_top : 0;
-		break;
-	default:
-		return 0;
-	}
-	/* Held within what the last frame had to show: no scrolling into nothing that the
-	 * same number of keys back would first have to undo. */
-	ui->view_top = top < 0 ? 0 : top > ui->view_max_top ? ui->view_max_top : top;
-	return UI_REDRAW;
+	const struct ui_keydef *k = ui_keydef_find(ch);
+	return k ? k->fn(ui, ch) : 0;
 }

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rowfmt.h"
-#include "ui.h"
+#include "tui/rowfmt.h"
+#include "tui/ui.h"
 
 static const char *const sort_names[SORT_COUNT] = {"TID", "NAME", "SUBSYS", "CPU", "CPU%", "S"};
 

@@ -13,7 +13,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "ui.h"
+#include "tui/ui.h"
 
 /*
  * The crash path may only use async-signal-safe calls, so everything it needs

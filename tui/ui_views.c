@@ -3,8 +3,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "rowfmt.h"
-#include "ui.h"
+#include "tui/rowfmt.h"
+#include "tui/ui.h"
 
 /*
  * A view body: lines drawn top down, clipped to its height, the first `skip`

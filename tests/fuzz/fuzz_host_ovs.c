@@ -8,7 +8,7 @@
 
 #include "lib/fuzz_rng.h"
 
-#include "../../backends/host_ovsparse.h"
+#include "backends/host_ovsparse.h"
 
 static const char *const replies[] = {
     ("{\"id\":0,\"result\":\"\\nTime: 04:54:52.161\\nMeasurement duration: 11.988 s\\n\\npmd "

@@ -6,7 +6,7 @@
 
 #include "lib/fuzz_rng.h"
 
-#include "../../tui/options.h"
+#include "tui/options.h"
 
 static const char *const words[] = {
     "-d",

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../tui/theme.h"
+#include "tui/theme.h"
 
 #define FUZZ_ITERATIONS 30000
 #define FUZZ_MAX_SECONDS 4.0

@@ -84,10 +84,18 @@ for i, o in enumerate(objs):
             check(abs(me[0]["cpu_pct"] - pct) < 5,
                   "line %d: cpu_pct %.1f matches the cpu_ns delta %.1f" % (i, me[0]["cpu_pct"], pct))
 
-# Knobs the host has no equivalent for are refused with a message.
+# Knobs the host has no equivalent for are a usage error with a message, from --set and
+# from a scenario alike (never a silent ignore).
 r = run(["--host", "-b", "-n", "1", "--set", "est.count=5"])
-check(r.returncode == 1 and "est.count: not available on the host backend" in r.stderr,
+check(r.returncode == 2 and "est.count: an engine knob" in r.stderr,
       "est.count refused on the host (rc %d, %r)" % (r.returncode, r.stderr.strip()))
+r = run(["--host", "-b", "-n", "1", "--scenario", "default"])
+check(r.returncode == 2 and "an engine knob" in r.stderr,
+      "an engine scenario refused on the host (rc %d, %r)" % (r.returncode, r.stderr.strip()))
+# Host mode is read-only unless --write: a host knob names it, exit 2, nothing written.
+r = run(["--host", "-b", "-n", "1", "--set", "pmd.maxsleep_us=100"])
+check(r.returncode == 2 and "--write" in r.stderr,
+      "a host knob without --write names --write (rc %d, %r)" % (r.returncode, r.stderr.strip()))
 # A device name that could escape /sys/block is refused at start.
 r = run(["--host", "-b", "-n", "1"], env={"TUNETOP_BLK_DEV": "../../etc"})
 check(r.returncode == 1 and "not a valid name" in r.stderr, "TUNETOP_BLK_DEV=../../etc refused (%r)" % r.stderr.strip())
@@ -95,7 +103,7 @@ r = run(["--host", "-b", "-n", "1"], env={"TUNETOP_OVS_SOCKET": "/nonexistent/ov
 check(r.returncode == 1 and "TUNETOP_OVS_SOCKET" in r.stderr, "a bad TUNETOP_OVS_SOCKET is an error (%r)" % r.stderr.strip())
 # Without cpufreq (most VMs) the governor knob says why.
 if not os.path.exists("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"):
-    r = run(["--host", "-b", "-n", "1", "--set", "cpu.governor=powersave"])
+    r = run(["--host", "--write", "-b", "-n", "1", "--set", "cpu.governor=powersave"])
     check(r.returncode == 1 and "no cpufreq policy" in r.stderr, "cpu.governor without cpufreq: %r" % r.stderr.strip())
 
 finish()

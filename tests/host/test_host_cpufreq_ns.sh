@@ -40,13 +40,13 @@ for i in $(seq 0 "$last"); do
 	chmod 644 "$d"/*
 done
 "$TUNETOP" --host -b -n 1 -d 0.1 >"$OUT/before.json" 2>"$OUT/before.err"; echo $? >"$OUT/before.rc"
-"$TUNETOP" --host -b -n 1 -d 0.1 --set cpu.governor=powersave >"$OUT/set.json" 2>"$OUT/set.err"; echo $? >"$OUT/set.rc"
+"$TUNETOP" --host --write -b -n 1 -d 0.1 --set cpu.governor=powersave >"$OUT/set.json" 2>"$OUT/set.err"; echo $? >"$OUT/set.rc"
 cat "$root/cpu0/cpufreq/scaling_governor" >"$OUT/gov0"
 cat "$root/cpu$last/cpufreq/scaling_governor" >"$OUT/govlast"
-"$TUNETOP" --host -b -n 1 -d 0.1 --set cpu.governor=ondemand >/dev/null 2>"$OUT/unlisted.err"; echo $? >"$OUT/unlisted.rc"
+"$TUNETOP" --host --write -b -n 1 -d 0.1 --set cpu.governor=ondemand >/dev/null 2>"$OUT/unlisted.err"; echo $? >"$OUT/unlisted.rc"
 cat "$root/cpu0/cpufreq/scaling_governor" >"$OUT/gov0_after_unlisted"
 if command -v setpriv >/dev/null; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNETOP" --host -b -n 1 -d 0.1 \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNETOP" --host --write -b -n 1 -d 0.1 \
 		--set cpu.governor=performance >"$OUT/user.json" 2>"$OUT/user.err"; echo $? >"$OUT/user.rc"
 	cat "$root/cpu0/cpufreq/scaling_governor" >"$OUT/gov0_after_user"
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNETOP" --host -b -n 2 -d 0.2 \

@@ -2,7 +2,7 @@
 # test_host_loop_rq.sh: blk.rq_affinity on a real loop device through tunetop --host, with
 # real IO: each value 0/1/2 is written and read back in sysfs, the JSON shows it, and direct
 # writes to the loop device move the BLOCK row of /proc/softirqs (loop completes through
-# BLOCK_SOFTIRQ: io-steering.md §7) and the blk section's per-CPU counts.
+# BLOCK_SOFTIRQ: docs/blk.md §7) and the blk section's per-CPU counts.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 
@@ -30,7 +30,7 @@ ok "attached $dev (rq_affinity was $orig)"
 block_sum() { awk '$1 == "BLOCK:" { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs; }
 
 for v in 0 2 1; do
-	out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host -b -n 1 -d 0.1 --set blk.rq_affinity=$v 2>&1)
+	out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host --write -b -n 1 -d 0.1 --set blk.rq_affinity=$v 2>&1)
 	rc=$?
 	check "--set blk.rq_affinity=$v exits 0 (rc $rc: ${out:0:200})" test "$rc" -eq 0
 	check "sysfs reads $v after the set" test "$(cat "$knob")" = "$v"
@@ -40,7 +40,7 @@ done
 
 # Real IO while tunetop samples: BLOCK moves, and the blk section sees it.
 before=$(block_sum)
-TUNETOP_BLK_DEV=$name "$TUNETOP" --host -b -n 3 -d 0.5 --set blk.rq_affinity=2 >"$work/out.json" 2>"$work/err" &
+TUNETOP_BLK_DEV=$name "$TUNETOP" --host --write -b -n 3 -d 0.5 --set blk.rq_affinity=2 >"$work/out.json" 2>"$work/err" &
 tt=$!
 sleep 0.3
 dd if=/dev/zero of="$dev" bs=4k count=4000 oflag=direct status=none
@@ -65,7 +65,7 @@ check "3 lines, rq_affinity 2, BLOCK counted per CPU, iops > 0, s = c + i, >= 40
 
 # A value the kernel ignores (3) is refused before it reaches sysfs; a missing device too.
 was=$(cat "$knob")
-out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host -b -n 1 --set blk.rq_affinity=3 2>&1)
+out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host --write -b -n 1 --set blk.rq_affinity=3 2>&1)
 rc=$?
 case "$out" in *"is not 0, 1 or 2"*) ok "blk.rq_affinity=3 refused: $out" ;; *) bad "blk.rq_affinity=3: $out" ;; esac
 check "blk.rq_affinity=3 fails (rc $rc)" test "$rc" -ne 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_host_ovs.sh: the OVS unixctl client against a real ovs-vswitchd (spec/ovs-peer.md),
+# test_host_ovs.sh: the OVS unixctl client against a real ovs-vswitchd (docs/pmd.md (Part 2)),
 # here with the dummy datapath and a dummy-pmd port (OVS's own test-suite devices): one real
 # PMD thread polling, no DPDK, no kernel module, no hugepages, in a private dir and netns.
 # tunetop --host must read pmd-perf-show over JSON-RPC into the pmd section, set the max
@@ -74,7 +74,7 @@ newkey=0
 ovs-appctl dpif-netdev/pmd-sleep-show >/dev/null 2>&1 && newkey=1
 
 # Found through OVS_RUNDIR like ovs-appctl does; set the max sleep live.
-"$TUNETOP" --host -b -n 3 -d 0.5 --set pmd.maxsleep_us=700 >"$dir/out.json" 2>"$dir/err"
+"$TUNETOP" --host --write -b -n 3 -d 0.5 --set pmd.maxsleep_us=700 >"$dir/out.json" 2>"$dir/err"
 rc=$?
 check "tunetop --host with OVS exits 0 (rc $rc: $(head -c 300 "$dir/err"))" test "$rc" -eq 0
 key=pmd-maxsleep

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/clock.h"
-#include "../../engine/engine.h"
-#include "../../engine/scenario.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "core/scenario.h"
 
 static inline void pmdt_set(struct engine *eng, const char *assign)
 {

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "../../engine/clock.h"
-#include "../../engine/engine.h"
+#include "core/clock.h"
+#include "engine/engine.h"
 
 #define NSUBS 4
 #define DEPTH 4

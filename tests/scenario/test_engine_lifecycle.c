@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "../../engine/engine.h"
-#include "../../engine/scenario.h"
+#include "engine/engine.h"
+#include "core/scenario.h"
 
 /* Threads of this process; names them on stderr when asked, to say who was left. */
 static int count_tasks(bool print)
@@ -52,7 +52,7 @@ static void test_start_stop_100(void **state)
 	for (int i = 0; i < 100; i++) {
 		struct engine *eng = engine_new();
 		/* The default scenario (every subsystem) kept small so 100 rounds stay quick. */
-		assert_int_equal(scenario_apply(eng, "default", err, sizeof(err)), 0);
+		assert_int_equal(scenario_apply("default", engine_scenario_assign, eng, err, sizeof(err)), 0);
 		assert_int_equal(engine_knob_assign(eng, "est.count=200", err, sizeof(err)), 0);
 		assert_int_equal(engine_knob_assign(eng, "load.spin_threads=1", err, sizeof(err)), 0);
 		assert_int_equal(engine_knob_assign(eng, "load.sleep_threads=1", err, sizeof(err)), 0);
@@ -84,7 +84,7 @@ static void test_live_enable_disable(void **state)
 	char err[512];
 	struct engine *eng = engine_new();
 	(void)state;
-	assert_int_equal(scenario_apply(eng, "idle", err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply("idle", engine_scenario_assign, eng, err, sizeof(err)), 0);
 	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 	unsigned idle_threads = eng->threads.count;
 	assert_int_equal(engine_knob_assign(eng, "load.spin_threads=2", err, sizeof(err)), 0);

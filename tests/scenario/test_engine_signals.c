@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/engine.h"
+#include "engine/engine.h"
 
 static unsigned long long sig_blocked_mask(pid_t tid)
 {

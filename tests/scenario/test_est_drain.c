@@ -8,9 +8,9 @@
 
 #include <cmocka.h>
 
-#include "../../engine/clock.h"
-#include "../../engine/engine.h"
-#include "../../engine/est.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+#include "engine/est/est.h"
 
 #define NEST 300000
 

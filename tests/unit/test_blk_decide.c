@@ -1,4 +1,4 @@
-/* test_blk_decide.c: spec/io-steering.md §2's decision table over every case and rq_affinity value. */
+/* test_blk_decide.c: docs/blk.md §2's decision table over every case and rq_affinity value. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,8 +7,8 @@
 
 #include <cmocka.h>
 
-#include "../../engine/blk_decide.h"
-#include "../../engine/engine.h"
+#include "engine/blk/blk_decide.h"
+#include "engine/engine.h"
 
 enum { D = BLK_PATH_DIRECT, L = BLK_PATH_LOCAL_SOFTIRQ, R = BLK_PATH_REMOTE };
 

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "../../engine/blk_llist.h"
-#include "../../engine/blk_wake.h"
-#include "../../engine/clock.h"
+#include "engine/blk/blk_llist.h"
+#include "engine/blk/blk_wake.h"
+#include "core/clock.h"
 
 #define NPROD 4
 #define PER_PROD 20000

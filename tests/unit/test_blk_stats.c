@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "../../engine/blk_stats.h"
+#include "engine/blk/blk_stats.h"
 
 #define NS_1US 1000ull
 #define NS_1S 1000000000ull

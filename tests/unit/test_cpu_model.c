@@ -6,8 +6,8 @@
 
 #include <cmocka.h>
 
-#include "../../engine/clock.h"
-#include "../../engine/engine.h"
+#include "core/clock.h"
+#include "engine/engine.h"
 
 #define FMIN CPU_EMU_FMIN_MHZ
 #define FMAX CPU_EMU_FMAX_MHZ

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/est_calib.h"
+#include "engine/est/est_calib.h"
 
 /* Each test asks now() twice (t1, t2): the script gives each test's diff. */
 struct script {

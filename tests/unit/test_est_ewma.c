@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/est_ewma.h"
+#include "engine/est/est_ewma.h"
 
 static void feed(struct est_ewma *e, uint64_t per_period_pkts, uint64_t per_period_bytes,
 		 uint64_t *total_pkts, uint64_t *total_bytes)

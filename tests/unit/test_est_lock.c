@@ -7,8 +7,8 @@
 
 #include <cmocka.h>
 
-#include "../../engine/clock.h"
-#include "../../engine/est_place.h"
+#include "core/clock.h"
+#include "engine/est/est_place.h"
 
 /*
  * The owner (kthread 0 between drain batches, any kthread between chains)

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/est_place.h"
+#include "engine/est/est_place.h"
 
 #define NEST 12000
 

@@ -10,10 +10,10 @@
 
 #include <cmocka.h>
 
-#include "../../backends/host.h"
-#include "../../backends/host_blk.h"
-#include "../../engine/clock.h"
-#include "../../engine/snapshot.h"
+#include "backends/host.h"
+#include "backends/host_blk.h"
+#include "core/clock.h"
+#include "core/snapshot.h"
 
 static void test_open_sample_close(void **state)
 {

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "../../backends/host_blk.h"
-#include "../../backends/host_threads.h"
-#include "../../engine/ethread.h"
+#include "backends/host_blk.h"
+#include "backends/host_threads.h"
+#include "engine/ethread.h"
 
 static void test_names(void **state)
 {

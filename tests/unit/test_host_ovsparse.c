@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "../../backends/host_ovsparse.h"
+#include "backends/host_ovsparse.h"
 
 static void test_request(void **state)
 {
@@ -33,7 +33,7 @@ static void test_request(void **state)
 	free(r);
 }
 
-/* The replies of ovs-peer.md §5, back to back on one stream. */
+/* The replies of docs/pmd.md §12, back to back on one stream. */
 static const char replies[] =
     "{\"id\":0,\"result\":\"\\nTime: 04:54:52.161\\nMeasurement duration: 11.988 s\\n\","
     "\"error\":null}"
@@ -110,7 +110,7 @@ static void test_reply_partial_and_bad(void **state)
 	    -1);
 }
 
-/* OVS 3.1.0 on the test VM, maxsleep 0, idle (ovs-peer.md §3), with a second busy PMD. */
+/* OVS 3.1.0 on the test VM, maxsleep 0, idle (docs/pmd.md §10), with a second busy PMD. */
 static const char perf31[] = "\n"
 			     "Time: 04:54:31.019\n"
 			     "Measurement duration: 2.008 s\n"

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/engine.h"
+#include "engine/engine.h"
 
 static void test_find(void **state)
 {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/pmd_ring.h"
+#include "engine/pmd/pmd_ring.h"
 
 static void mk(struct pmd_pkt *p, unsigned n, uint32_t first)
 {

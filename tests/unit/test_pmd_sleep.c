@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/pmd_sleep.h"
+#include "engine/pmd/pmd_sleep.h"
 
 /* One iteration as pmd_thread.c drives it: bursts, then sleep, then advance.
  * Returns the sleep (us) the iteration made. */

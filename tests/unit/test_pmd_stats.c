@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/pmd_stats.h"
+#include "engine/pmd/pmd_stats.h"
 
 static uint64_t h[PMD_OVERSHOOT_BUCKETS];
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../tui/theme.h"
+#include "tui/theme.h"
 
 static void test_colour_parse(void **state)
 {

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "../../engine/knob.h"
-#include "../../tui/ui.h"
+#include "core/knob.h"
+#include "tui/ui.h"
 
 /* Complete `in` in a buffer of cap bytes; returns the candidates, the line in *out. */
 static int tab(const char *in, size_t cap, char *out, char *hint)

@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "../../engine/snapshot.h"
-#include "../../tui/rowfmt.h"
+#include "core/snapshot.h"
+#include "tui/rowfmt.h"
 
 static void assert_printable(const char *s)
 {

@@ -6,8 +6,8 @@
 
 #include <cmocka.h>
 
-#include "../../engine/clock.h"
-#include "../../engine/engine.h"
+#include "core/clock.h"
+#include "engine/engine.h"
 
 static _Atomic int phase;
 

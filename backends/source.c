@@ -1,0 +1,126 @@
+/* source.c: the table of source kinds and the checks every source shares. */
+#include "backends/source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+static const struct source_ops *const source_table[] = {
+    &source_engine_ops,
+    &source_host_ops,
+};
+#define SOURCE_NKINDS (sizeof(source_table) / sizeof(source_table[0]))
+
+const struct source_ops *source_find(const char *kind)
+{
+	for (size_t i = 0; i < SOURCE_NKINDS; i++)
+		if (strcmp(source_table[i]->name, kind) == 0)
+			return source_table[i];
+	return NULL;
+}
+
+const char *source_kinds(void)
+{
+	static char buf[128];
+	size_t off = 0;
+	if (!buf[0])
+		for (size_t i = 0; i < SOURCE_NKINDS; i++)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? ", " : "",
+						source_table[i]->name);
+	return buf;
+}
+
+struct source *source_open(const struct source_ops *ops, const struct source_conf *conf, char *err,
+			   size_t errlen)
+{
+	static const struct source_conf none;
+	struct source *src = xcalloc(1, sizeof(*src));
+	src->ops = ops;
+	if (ops->open(src, conf ? conf : &none, err, errlen) != 0) {
+		free(src);
+		return NULL;
+	}
+	return src;
+}
+
+int source_start(struct source *src, char *err, size_t errlen)
+{
+	if (src->started)
+		return 0;
+	if (src->ops->start(src, err, errlen) != 0)
+		return -1;
+	src->started = true;
+	return 0;
+}
+
+void source_sample(struct source *src, struct snapshot *snap)
+{
+	src->ops->sample(src, snap);
+	snap->backend = src->ops->name;
+}
+
+void source_close(struct source *src)
+{
+	if (!src)
+		return;
+	src->ops->close(src);
+	free(src);
+}
+
+const char *source_name(const struct source *src)
+{
+	return src->ops->name;
+}
+
+const char *source_knob_refusal(const struct source *src, enum knob_id id)
+{
+	return src->ops->knob_refusal ? src->ops->knob_refusal(src, id) : NULL;
+}
+
+int source_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored, char *err,
+		    size_t errlen)
+{
+	const struct knob_def *d = &knob_table[id];
+	const char *why = source_knob_refusal(src, id);
+	int64_t dummy;
+
+	if (why) {
+		snprintf(err, errlen, "%s: %s", d->name, why);
+		return KNOB_ERR_USAGE;
+	}
+	if (d->start_only && src->started) {
+		snprintf(err, errlen, "%s can only be set at start (use --set %s=...)", d->name,
+			 d->name);
+		return KNOB_ERR_RUNTIME;
+	}
+	return src->ops->knob_set(src, id, v, stored ? stored : &dummy, err, errlen);
+}
+
+int source_knob_set_text(struct source *src, enum knob_id id, const char *text, char *err,
+			 size_t errlen)
+{
+	int64_t v;
+	int rc = knob_parse(id, text, &v, err, errlen);
+	return rc ? rc : source_knob_set(src, id, v, NULL, err, errlen);
+}
+
+int source_knob_assign(struct source *src, const char *assignment, char *err, size_t errlen)
+{
+	enum knob_id id;
+	int64_t v;
+	int rc = knob_parse_assignment(assignment, &id, &v, err, errlen);
+	return rc ? rc : source_knob_set(src, id, v, NULL, err, errlen);
+}
+
+int source_scenario_assign(void *ctx, const char *assignment, char *err, size_t errlen)
+{
+	return source_knob_assign(ctx, assignment, err, errlen);
+}
+
+int64_t source_knob(struct source *src, enum knob_id id)
+{
+	int64_t v;
+	return src->ops->knob_get(src, id, &v) == 0 ? v : knob_table[id].def;
+}

@@ -1,0 +1,92 @@
+/*
+ * source.h: what a front end holds. A source produces snapshots and takes knob
+ * writes; which one (the embedded engine, the live host, ...) is chosen at run
+ * time from a table, as tmux picks a cmd_entry and htop a Platform. Front ends
+ * (console, batch, experiments) hold a struct source, never an engine.
+ * docs/design.md "The source interface" describes the life cycle.
+ */
+#ifndef TT_SOURCE_H
+#define TT_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/knob.h"
+#include "core/snapshot.h"
+
+struct source;
+
+/* What a source needs to know when it opens (from the command line). */
+struct source_conf {
+	bool host_write; /* --write: the host source may change the live machine */
+};
+
+/*
+ * One kind of source. Every call is made from one thread at a time (the thread
+ * that owns the source). Errors: 0, or KNOB_ERR_USAGE (a value the source can
+ * never take) / KNOB_ERR_RUNTIME (refused now: needs root, no device) with a
+ * message in err.
+ */
+struct source_ops {
+	const char *name; /* "engine", "host": the JSON "backend" */
+	/* Open: knobs read from the source (or at their defaults); nothing runs yet. */
+	int (*open)(struct source *src, const struct source_conf *conf, char *err, size_t errlen);
+	/* Start producing: threads, sockets. Knobs set before start are in force. */
+	int (*start)(struct source *src, char *err, size_t errlen);
+	/* Fill snap with what happened since the previous sample, knob values included. */
+	void (*sample)(struct source *src, struct snapshot *snap);
+	/* Put a valid value in force. On success *stored is the value now in force
+	 * (read back: it may differ from v); on an error the old value stays. */
+	int (*knob_set)(struct source *src, enum knob_id id, int64_t v, int64_t *stored, char *err,
+			size_t errlen);
+	/* The value in force, or -1 when the source has none for this knob. */
+	int (*knob_get)(struct source *src, enum knob_id id, int64_t *out);
+	/* NULL when the source takes knob id, else why it never will ("engine only"). */
+	const char *(*knob_refusal)(const struct source *src, enum knob_id id);
+	/* Stop and free everything open() and start() made. */
+	void (*close)(struct source *src);
+};
+
+struct source {
+	const struct source_ops *ops;
+	void *priv; /* the implementation's state */
+	bool started;
+};
+
+/* The kinds, by name ("engine", "host"), for --backend and the tests. */
+const struct source_ops *source_find(const char *kind);
+/* "engine, host": for usage messages. */
+const char *source_kinds(void);
+
+/* Open a source of the given ops; NULL with a message when it cannot open. */
+struct source *source_open(const struct source_ops *ops, const struct source_conf *conf, char *err,
+			   size_t errlen);
+int source_start(struct source *src, char *err, size_t errlen);
+void source_sample(struct source *src, struct snapshot *snap);
+void source_close(struct source *src); /* NULL is fine */
+const char *source_name(const struct source *src);
+
+/*
+ * Set a knob: refused knobs and start-only knobs once started are errors;
+ * otherwise the source puts it in force. On success *stored (may be NULL) is
+ * the value read back, and the message says what was stored.
+ */
+int source_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored, char *err,
+		    size_t errlen);
+/* A value as text ("500", "ondemand"), parsed by the knob table, then source_knob_set(). */
+int source_knob_set_text(struct source *src, enum knob_id id, const char *text, char *err,
+			 size_t errlen);
+/* "name=value", parsed and validated by the knob table, then source_knob_set(). */
+int source_knob_assign(struct source *src, const char *assignment, char *err, size_t errlen);
+/* A scenario_assign_fn over a source (ctx is the source). */
+int source_scenario_assign(void *ctx, const char *assignment, char *err, size_t errlen);
+/* The value in force; the table's default when the source has none. */
+int64_t source_knob(struct source *src, enum knob_id id);
+/* Why src refuses id, or NULL. */
+const char *source_knob_refusal(const struct source *src, enum knob_id id);
+
+extern const struct source_ops source_engine_ops; /* src_engine.c */
+extern const struct source_ops source_host_ops; /* src_host.c */
+
+#endif

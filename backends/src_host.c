@@ -1,0 +1,166 @@
+/* src_host.c: the live host as a source: host threads, CPUs and the knobs the host owns.
+ * Read-only unless opened with --write; every write is read back and logged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "backends/host.h"
+#include "backends/source.h"
+#include "core/clock.h"
+#include "core/event.h"
+#include "core/xalloc.h"
+
+struct src_host {
+	struct host_state *h;
+	struct source_conf conf;
+	struct event_log events;
+	uint64_t ev_seq;
+	struct snapshot_clock clock;
+	int64_t knobs[K_COUNT]; /* the last value read back (or the default) */
+	bool have[K_COUNT]; /* the host gave a value for it */
+};
+
+/* The knobs a host owns; all others belong to the engine's workloads. */
+static bool src_host_owns(enum knob_id id)
+{
+	return id == K_CPU_GOVERNOR || id == K_BLK_RQ_AFFINITY || id == K_PMD_MAXSLEEP_US ||
+	       id == K_HOST_PID;
+}
+
+/* Knobs that change the machine (host.pid only changes what tunetop watches). */
+static bool src_host_writes_machine(enum knob_id id)
+{
+	return src_host_owns(id) && id != K_HOST_PID;
+}
+
+static void src_host_read_back(struct src_host *sh, enum knob_id id)
+{
+	int64_t v;
+	sh->have[id] = host_knob_current(sh->h, id, &v) == 0;
+	sh->knobs[id] = sh->have[id] ? v : knob_table[id].def;
+}
+
+static int src_host_open(struct source *src, const struct source_conf *conf, char *err,
+			 size_t errlen)
+{
+	struct src_host *sh = xcalloc(1, sizeof(*sh));
+	sh->conf = *conf;
+	sh->h = host_open(err, errlen);
+	if (!sh->h) {
+		free(sh);
+		return -1;
+	}
+	event_log_init(&sh->events);
+	for (int k = 0; k < K_COUNT; k++)
+		sh->knobs[k] = knob_table[k].def;
+	for (int k = 0; k < K_COUNT; k++)
+		if (src_host_owns(k))
+			src_host_read_back(sh, k);
+	snapshot_clock_start(&sh->clock);
+	src->priv = sh;
+	return 0;
+}
+
+static int src_host_start(struct source *src, char *err, size_t errlen)
+{
+	struct src_host *sh = src->priv;
+	(void)err;
+	(void)errlen;
+	/* Intervals count from here, on the thread that samples. */
+	snapshot_clock_start(&sh->clock);
+	return 0;
+}
+
+static void src_host_sample(struct source *src, struct snapshot *snap)
+{
+	struct src_host *sh = src->priv;
+	uint64_t t0 = clock_mono_ns();
+
+	snapshot_clock_stamp(&sh->clock, snap);
+	snap->has_est = snap->has_pmd = snap->has_blk = false;
+	host_sample(sh->h, snap, snap->mono_ns); /* sets the sections it can fill */
+	/* Knobs the host owns are read back every sample: a change made behind
+	 * tunetop's back (sysfs, ovs-vsctl) shows in the next frame. */
+	for (int k = 0; k < K_COUNT; k++) {
+		if (src_host_owns(k))
+			src_host_read_back(sh, k);
+		snap->knobs[k] = sh->knobs[k];
+	}
+	snap->nevents = event_copy_since(&sh->events, &sh->ev_seq, snap->events, SNAP_MAX_EVENTS);
+	snapshot_clock_self(&sh->clock, snap, t0);
+}
+
+static int src_host_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored,
+			     char *err, size_t errlen)
+{
+	struct src_host *sh = src->priv;
+	const struct knob_def *d = &knob_table[id];
+	char oldbuf[64], newbuf[64];
+
+	if (src_host_writes_machine(id) && !sh->conf.host_write) {
+		snprintf(err, errlen,
+			 "%s: host mode is read-only; start tunetop with --write to change the "
+			 "live host",
+			 d->name);
+		*stored = sh->knobs[id];
+		return KNOB_ERR_USAGE;
+	}
+	src_host_read_back(sh, id);
+	int64_t old = sh->knobs[id];
+	int rc = host_knob_apply(sh->h, id, v, err, errlen);
+	/* What the host holds now is the answer, whether the write took or not. */
+	src_host_read_back(sh, id);
+	if (!sh->have[id] && rc == 0)
+		sh->knobs[id] = v; /* write-only on this host: the write is all we know */
+	*stored = sh->knobs[id];
+	if (rc != 0) {
+		event_add(&sh->events, EV_ERROR, "%s", err);
+		return rc;
+	}
+	if (src_host_writes_machine(id)) {
+		knob_format(id, old, oldbuf, sizeof(oldbuf));
+		knob_format(id, *stored, newbuf, sizeof(newbuf));
+		event_add(&sh->events, EV_KNOB, "%s: %s -> %s", d->name, oldbuf, newbuf);
+		/* An operator's audit trail: who changed the live machine, and how. */
+		syslog(LOG_NOTICE, "host knob %s: %s -> %s (by uid %u)", d->name, oldbuf, newbuf,
+		       (unsigned)getuid());
+	}
+	return 0;
+}
+
+static int src_host_knob_get(struct source *src, enum knob_id id, int64_t *out)
+{
+	struct src_host *sh = src->priv;
+	if (!src_host_owns(id) || !sh->have[id])
+		return -1;
+	*out = sh->knobs[id];
+	return 0;
+}
+
+static const char *src_host_knob_refusal(const struct source *src, enum knob_id id)
+{
+	(void)src;
+	return src_host_owns(id) ? NULL
+				 : "an engine knob: the live host has none (run without --host)";
+}
+
+static void src_host_close(struct source *src)
+{
+	struct src_host *sh = src->priv;
+	host_close(sh->h);
+	event_log_destroy(&sh->events);
+	free(sh);
+	src->priv = NULL;
+}
+
+const struct source_ops source_host_ops = {
+    .name = "host",
+    .open = src_host_open,
+    .start = src_host_start,
+    .sample = src_host_sample,
+    .knob_set = src_host_knob_set,
+    .knob_get = src_host_knob_get,
+    .knob_refusal = src_host_knob_refusal,
+    .close = src_host_close,
+};

@@ -1,0 +1,33 @@
+/* clock.c: sleeps and CPU clocks behind clock.h. */
+#include "core/clock.h"
+
+#include <errno.h>
+
+uint64_t clock_cpu_ns(clockid_t clk)
+{
+	struct timespec ts;
+	if (clock_gettime(clk, &ts) != 0)
+		return 0;
+	return clock_ts_to_ns(&ts);
+}
+
+void clock_sleep_ns(uint64_t ns)
+{
+	struct timespec req = clock_ns_to_ts(ns), rem;
+	while (nanosleep(&req, &rem) != 0 && errno == EINTR)
+		req = rem;
+}
+
+void clock_sleep_until_ns(uint64_t abs_ns)
+{
+	struct timespec ts = clock_ns_to_ts(abs_ns);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+void clock_spin_ns(uint64_t ns)
+{
+	uint64_t end = clock_mono_ns() + ns;
+	while (clock_mono_ns() < end)
+		;
+}

@@ -1,0 +1,106 @@
+/* snapshot.h: one refresh worth of measurements; the tui and the batch writer render it. */
+#ifndef TT_SNAPSHOT_H
+#define TT_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/snap_host.h"
+#include "core/snap_blk.h"
+#include "core/snap_est.h"
+#include "core/event.h"
+#include "core/knob.h"
+#include "core/snap_pmd.h"
+#include "core/subsys.h"
+
+struct snap_cpu {
+	int id, node, llc;
+	bool online;
+	double load_pct;   /* busy time of its threads / interval */
+	uint32_t freq_mhz; /* emulated, or the host's current frequency */
+};
+
+struct snap_thread {
+	pid_t tid;
+	char name[16];
+	enum subsys subsys;
+	double cpu_pct;     /* of one core, from the thread's CPU clock */
+	uint64_t cpu_ns;    /* total CPU time so far */
+	int state;          /* enum ethread_state */
+	int emu_cpu;
+};
+
+struct snap_self {
+	double cpu_pct;      /* the whole console process except engine threads */
+	uint64_t sample_us;  /* time to take this snapshot */
+	uint64_t render_us;  /* time to render the previous frame or line */
+	uint64_t tty_bytes;  /* bytes written to the terminal in the interval (0 in batch) */
+	double tty_bytes_per_s;
+};
+
+#define SNAP_MAX_EVENTS 64
+
+struct snapshot {
+	uint64_t mono_ns;     /* when it was taken */
+	uint64_t wall_ns;     /* CLOCK_REALTIME of the same moment */
+	double uptime_s;      /* since engine start */
+	double interval_s;    /* since the previous snapshot */
+	const char *backend;  /* "engine" or "host" */
+	uint64_t seq;         /* 1, 2, ... */
+
+	int governor;         /* enum cpu_governor, -1 when none tunetop knows */
+	bool governor_emulated;
+	bool governor_absent; /* host backend on a host without cpufreq */
+	int ncpus;
+	struct snap_cpu *cpus;
+
+	size_t nthreads, threads_cap;
+	struct snap_thread *threads;
+
+	bool has_est, has_pmd, has_blk, has_host;
+	struct est_snap est;
+	struct pmd_snap pmd;
+	struct blk_snap blk;
+	struct host_snap host; /* --backend host */
+
+	int64_t knobs[K_COUNT];
+
+	size_t nevents;
+	struct event events[SNAP_MAX_EVENTS]; /* new since the previous snapshot */
+
+	struct snap_self self;
+};
+
+/*
+ * The times every source stamps on its snapshots: start, the previous sample,
+ * the sequence number and the sampling thread's own CPU time (the "self" cost).
+ * Owned by whoever samples; one thread only.
+ */
+struct snapshot_clock {
+	uint64_t start_ns, prev_ns, seq, self_cpu_ns;
+};
+
+/* Start counting from now (on the thread that will sample). */
+void snapshot_clock_start(struct snapshot_clock *c);
+/* Stamp mono/wall time, uptime, interval and seq on snap; returns the interval in ns. */
+uint64_t snapshot_clock_stamp(struct snapshot_clock *c, struct snapshot *snap);
+/* At the end of a sample taken since t0_ns: self.cpu_pct and self.sample_us. */
+void snapshot_clock_self(struct snapshot_clock *c, struct snapshot *snap, uint64_t t0_ns);
+/* CPU% of one core from a CPU-time delta over a wall-time delta (0 when no time passed). */
+double snapshot_cpu_pct(uint64_t cpu_ns, uint64_t wall_ns);
+
+struct snapshot *snapshot_new(void);
+void snapshot_free(struct snapshot *s);
+
+/* The governor's name as both renderers show it: the enum's name, the host's own
+ * name for one tunetop has no id for, or "none". */
+const char *snapshot_governor_name(const struct snapshot *s);
+/* "cpufreq", "emulated" or "none". */
+const char *snapshot_governor_source(const struct snapshot *s);
+/* True when the host backend cannot measure field (a "blk.lat_us"-style path or a
+ * prefix of one): renderers show "-" rather than a 0 that was never measured. */
+bool snapshot_absent(const struct snapshot *s, const char *field);
+
+#endif

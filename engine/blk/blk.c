@@ -1,0 +1,334 @@
+/* blk.c: the blk subsystem's lifecycle, knobs and snapshot (docs/blk.md, issue 5). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine/blk/blk_int.h"
+#include "core/clock.h"
+#include "core/xalloc.h"
+
+static void blk_stop(struct engine *eng);
+
+/* Submitter i's emulated CPU: the CPUs after the interrupt CPU first, the
+ * interrupt CPU itself last, so a small count gives remote submitters. */
+static int blk_sub_cpu(const struct blk_state *st, int i)
+{
+	return (st->irq_cpu + 1 + i) % st->ncpus;
+}
+
+static void blk_build(struct blk_state *st, struct engine *eng)
+{
+	int nrq = st->nr_hw_queues, depth = (int)engine_knob(eng, K_BLK_IODEPTH);
+
+	st->cpus = xcalloc((size_t)st->ncpus, sizeof(*st->cpus));
+	st->hwqs = xcalloc((size_t)nrq, sizeof(*st->hwqs));
+	st->subs = xcalloc((size_t)st->nsubs, sizeof(*st->subs));
+	/* The CPU -> hardware queue map is cpu % nr_hw_queues; nr_ctx counts CPUs per queue. */
+	for (int c = 0; c < st->ncpus; c++)
+		st->hwqs[c % nrq].nr_ctx++;
+	for (int q = 0; q < nrq; q++)
+		blk_llist_init(&st->hwqs[q].sq);
+	blk_wake_init(&st->dev_wake);
+	blk_wake_init(&st->irq_wake);
+	blk_llist_init(&st->cq);
+	for (int c = 0; c < st->ncpus; c++) {
+		struct blk_cpu *cpu = &st->cpus[c];
+		cpu->id = c;
+		cpu->llc = eng->cpu.cpus[c].llc;
+		cpu->capacity = BLK_CAPACITY_SCALE;
+		cpu->nr_ctx = st->hwqs[c % nrq].nr_ctx;
+		blk_llist_init(&cpu->done);
+		blk_llist_init(&cpu->inbox);
+		atomic_init(&cpu->csd_locked, false);
+		atomic_init(&cpu->softirq_pending, false);
+		/* Never an IPI target unless a submitter serves it (below). */
+		cpu->server = &st->irq_wake;
+	}
+	for (int i = 0; i < st->nsubs; i++) {
+		struct blk_sub *s = &st->subs[i];
+		int c = blk_sub_cpu(st, i);
+		blk_sub_init(st, s, i, c, depth);
+		/* The first submitter on a CPU other than the IRQ CPU is that CPU's IRQ context;
+		 * IPIs never go to the IRQ CPU (§2 (d): current CPU == submit CPU). */
+		if (c != st->irq_cpu && st->cpus[c].server == &st->irq_wake) {
+			s->serves_cpu = true;
+			st->cpus[c].server = &s->wake;
+		}
+	}
+	st->rng = clock_mono_ns() | 1;
+}
+
+static int blk_start(struct engine *eng, char *err, size_t errlen)
+{
+	struct blk_state *st = xcalloc(1, sizeof(*st));
+	char name[32]; /* ethread_start truncates to 15 characters */
+
+	st->eng = eng;
+	st->ncpus = eng->cpu.count < BLK_SNAP_MAX_CPUS ? eng->cpu.count : BLK_SNAP_MAX_CPUS;
+	st->irq_cpu = (int)engine_knob(eng, K_BLK_IRQ_CPU);
+	st->nsubs = (int)engine_knob(eng, K_BLK_SUBMITTERS);
+	st->nr_hw_queues = (int)engine_knob(eng, K_BLK_NR_HW_QUEUES);
+	if (st->irq_cpu >= st->ncpus) {
+		snprintf(err, errlen, "blk.irq_cpu %d: only %d emulated CPUs (0 to %d)", st->irq_cpu,
+			 st->ncpus, st->ncpus - 1);
+		free(st);
+		return -1;
+	}
+	/* A fresh blk-mq queue has SAME_COMP; the knob's value then applies as a write
+	 * would, and reads back as the flags say (3 and up change nothing, §6). */
+	unsigned flags = blk_flags_store(BLK_QF_MQ_DEFAULT,
+					 (uint64_t)engine_knob(eng, K_BLK_RQ_AFFINITY));
+	atomic_init(&st->flags, flags);
+	atomic_store_explicit(&eng->knobs.v[K_BLK_RQ_AFFINITY], blk_flags_show(flags),
+			      memory_order_relaxed);
+	blk_build(st, eng);
+	eng->blk = st;
+
+	st->irq_t = ethread_start(eng, "blk-irq", SUBSYS_BLK, st->irq_cpu, blk_irq_main, st, err,
+				  errlen);
+	/* The device is not a CPU: emu_cpu -1 keeps its time off every emulated CPU's load. */
+	st->dev_t = st->irq_t ? ethread_start(eng, "blk-dev", SUBSYS_BLK, -1, blk_dev_main, st,
+					      err, errlen)
+			      : NULL;
+	if (!st->dev_t) {
+		blk_stop(eng);
+		return -1;
+	}
+	for (int i = 0; i < st->nsubs; i++) {
+		snprintf(name, sizeof(name), "blk-sub:%d", i);
+		st->subs[i].t = ethread_start(eng, name, SUBSYS_BLK, st->subs[i].cpu, blk_sub_main,
+					      &st->subs[i], err, errlen);
+		if (!st->subs[i].t) {
+			blk_stop(eng);
+			return -1;
+		}
+	}
+	st->smp_prev_ns = clock_mono_ns();
+	return 0;
+}
+
+static void blk_stop(struct engine *eng)
+{
+	struct blk_state *st = eng->blk;
+
+	if (!st)
+		return;
+	/* Ask everyone, wake everyone, then join: every wait is at most BLK_WAIT_SLICE_NS. */
+	for (int i = 0; i < st->nsubs; i++)
+		if (st->subs[i].t)
+			ethread_request_stop(st->subs[i].t);
+	if (st->dev_t)
+		ethread_request_stop(st->dev_t);
+	if (st->irq_t)
+		ethread_request_stop(st->irq_t);
+	for (int i = 0; i < st->nsubs; i++)
+		blk_wake_kick(&st->subs[i].wake);
+	blk_wake_kick(&st->dev_wake);
+	blk_wake_kick(&st->irq_wake);
+	for (int i = 0; i < st->nsubs; i++)
+		if (st->subs[i].t)
+			ethread_join(st->subs[i].t);
+	if (st->dev_t)
+		ethread_join(st->dev_t);
+	if (st->irq_t)
+		ethread_join(st->irq_t);
+	/* Requests still queued anywhere live in the submitters' arrays: freed here. */
+	for (int i = 0; i < st->nsubs; i++)
+		blk_sub_free(&st->subs[i]);
+	free(st->subs);
+	free(st->hwqs);
+	free(st->cpus);
+	free(st);
+	eng->blk = NULL;
+}
+
+static double blk_pct(const struct ethread *t)
+{
+	return t ? t->last_cpu_pct : 0.0;
+}
+
+/* How often blk_sample re-reads counters that moved under it. They move once per
+ * request (every ~60 us at 16 kIOPS) and one read takes well under a microsecond, so
+ * a retry is rare; only a sampler preempted inside the read needs more than one. */
+#define BLK_SAMPLE_TRIES 64
+
+static uint64_t blk_sum_completed(const struct blk_state *st)
+{
+	uint64_t c = 0;
+
+	for (int i = 0; i < st->nsubs; i++)
+		c += atomic_load_explicit(&st->subs[i].completed, memory_order_acquire);
+	return c;
+}
+
+/*
+ * One submitter's totals as of one instant, lock-free: submitted, completed,
+ * submitted again (all acquire), kept when submitted did not move.
+ * - s >= c: a completion's release increment comes after its submitter's release
+ *   increment of submitted (the request travels through the device and the lists
+ *   with release/acquire on every hop), so a read of completed that sees it makes
+ *   the submission visible to the later read of submitted;
+ * - s <= c + iodepth: submission number c + iodepth + 1 reuses a request handed
+ *   back after completion c + 1 was counted, so a read of submitted that sees it
+ *   makes that completion visible to the later read of completed.
+ * Reading completed then submitted once (as this did) kept the first bound only:
+ * a sampler preempted between the two reads showed more in flight than exist.
+ */
+static void blk_sample_sub(struct blk_sub *s, uint64_t *sub, uint64_t *cpl)
+{
+	uint64_t s1, s2, c;
+	int tries = 0;
+
+	do {
+		s1 = atomic_load_explicit(&s->submitted, memory_order_acquire);
+		c = atomic_load_explicit(&s->completed, memory_order_acquire);
+		s2 = atomic_load_explicit(&s->submitted, memory_order_acquire);
+	} while (s1 != s2 && ++tries < BLK_SAMPLE_TRIES);
+	*sub = s2;
+	*cpl = c;
+}
+
+static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
+{
+	struct blk_state *st = eng->blk;
+	struct blk_snap *b = &snap->blk;
+	uint64_t completed = 0, submitted = 0, ipi = 0;
+
+	if (!st)
+		return;
+	/*
+	 * Read order, so that one snapshot is consistent without a lock:
+	 * 1. the submitters' completed totals (acquire), as a mark;
+	 * 2. per-CPU and per-path completion counters (acquire); each completion
+	 *    bumps them after the submitter's total (release), so their sums never
+	 *    exceed the totals read next;
+	 * 3. every submitter's totals at one instant (blk_sample_sub): in_flight =
+	 *    submitted - completed is exact and within 0 .. iodepth per submitter.
+	 * If a completion was counted between 1 and 3, read again: the per-CPU sums
+	 * then lag the total only by completions in progress at that instant (at most
+	 * one per completing thread), not by whatever ran while the sampler was
+	 * preempted.
+	 */
+	for (int tries = 0; tries < BLK_SAMPLE_TRIES; tries++) {
+		uint64_t mark = blk_sum_completed(st);
+
+		ipi = 0;
+		b->direct = b->local_softirq = b->remote = 0;
+		b->ipis_sent = b->csd_busy = 0;
+		for (int c = 0; c < st->ncpus; c++) {
+			struct blk_cpu *cpu = &st->cpus[c];
+			struct blk_cpu_snap *cs = &b->per_cpu[c];
+			cs->cpu = c;
+			cs->llc = cpu->llc;
+			cs->submitters = 0;
+			cs->block_softirq =
+				atomic_load_explicit(&cpu->softirq_runs, memory_order_relaxed);
+			cs->ipi_recv = atomic_load_explicit(&cpu->ipi_recv, memory_order_relaxed);
+			cs->completed = atomic_load_explicit(&cpu->completed, memory_order_acquire);
+			cs->remote = atomic_load_explicit(&cpu->by_path[BLK_PATH_REMOTE],
+							  memory_order_acquire);
+			b->direct += atomic_load_explicit(&cpu->by_path[BLK_PATH_DIRECT],
+							  memory_order_acquire);
+			b->local_softirq += atomic_load_explicit(
+				&cpu->by_path[BLK_PATH_LOCAL_SOFTIRQ], memory_order_acquire);
+			b->remote += cs->remote;
+			b->ipis_sent += atomic_load_explicit(&cpu->ipi_sent, memory_order_relaxed);
+			b->csd_busy += atomic_load_explicit(&cpu->csd_busy, memory_order_relaxed);
+			ipi += cs->ipi_recv;
+		}
+		completed = submitted = 0;
+		for (int i = 0; i < st->nsubs; i++) {
+			uint64_t s, c;
+			blk_sample_sub(&st->subs[i], &s, &c);
+			submitted += s;
+			completed += c;
+		}
+		if (completed == mark)
+			break;
+	}
+	b->completed = completed;
+	b->submitted = submitted;
+	b->in_flight = submitted - completed;
+
+	b->rq_affinity = blk_flags_show(atomic_load_explicit(&st->flags, memory_order_relaxed));
+	b->irq_cpu = st->irq_cpu;
+	b->ncpus = st->ncpus;
+	b->submitters = st->nsubs;
+	b->iodepth = st->nsubs ? st->subs[0].depth : 0;
+	b->nr_hw_queues = st->nr_hw_queues;
+	b->fault_lost_kick = engine_knob(eng, K_BLK_FAULT_LOST_KICK) != 0;
+	for (int i = 0; i < st->nsubs; i++)
+		b->per_cpu[st->subs[i].cpu].submitters++;
+	b->irqs = atomic_load_explicit(&st->irqs, memory_order_relaxed);
+	b->data_errors = atomic_load_explicit(&st->data_errors, memory_order_relaxed);
+
+	double dt = now_ns > st->smp_prev_ns ? (double)(now_ns - st->smp_prev_ns) / 1e9 : 0;
+	b->iops = dt > 0 ? (double)(completed - st->smp_completed) / dt : 0;
+	b->ipis_per_s = dt > 0 ? (double)(ipi - st->smp_ipi) / dt : 0;
+	blk_hist_read(&st->lat, &st->smp_cur);
+	b->lat_p50_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.50, NULL) / 1e3;
+	b->lat_p99_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.99, NULL) / 1e3;
+	b->lat_p999_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.999, NULL) / 1e3;
+	st->smp_lat = st->smp_cur;
+	st->smp_completed = completed;
+	st->smp_ipi = ipi;
+	st->smp_prev_ns = now_ns;
+
+	b->irq_cpu_pct = blk_pct(st->irq_t);
+	b->dev_cpu_pct = blk_pct(st->dev_t);
+	b->sub_cpu_pct = 0;
+	for (int i = 0; i < st->nsubs; i++)
+		b->sub_cpu_pct += blk_pct(st->subs[i].t);
+}
+
+int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+		   size_t errlen)
+{
+	struct blk_state *st = eng->blk;
+
+	switch (id) {
+	case K_BLK_RQ_AFFINITY: {
+		/* Like the sysfs store: 3 and up are accepted and change nothing, so the
+		 * value reads back as before (docs/blk.md §6). */
+		if (!st) {
+			if (*val > BLK_RQ_AFFINITY_MAX)
+				*val = old;
+			return 0;
+		}
+		unsigned f = blk_flags_store(atomic_load_explicit(&st->flags, memory_order_relaxed),
+					     (uint64_t)*val);
+		/* Relaxed: the IRQ CPU reads it per request; nothing else rides on it. */
+		atomic_store_explicit(&st->flags, f, memory_order_relaxed);
+		*val = blk_flags_show(f);
+		return 0;
+	}
+	case K_BLK_SUBMITTERS:
+	case K_BLK_IODEPTH:
+	case K_BLK_NR_HW_QUEUES:
+	case K_BLK_IRQ_CPU:
+		/* The shape of the queue: rebuild it (counters restart from zero). */
+		if (!st)
+			return 0;
+		blk_stop(eng);
+		if (blk_start(eng, err, errlen) == 0)
+			return 0;
+		/* Put the old shape back so the subsystem keeps running; report the error. */
+		atomic_store_explicit(&eng->knobs.v[id], old, memory_order_relaxed);
+		{
+			char err2[256];
+			if (blk_start(eng, err2, sizeof(err2)) != 0)
+				event_add(&eng->events, EV_ERROR, "blk: %s", err2);
+		}
+		return -1;
+	default:
+		/* Service times, the fault knob, threadirqs, polled: read live by the threads. */
+		return 0;
+	}
+}
+
+const struct subsys_ops blk_ops = {
+	.name = "blk",
+	.id = SUBSYS_BLK,
+	.start = blk_start,
+	.stop = blk_stop,
+	.sample = blk_sample,
+};

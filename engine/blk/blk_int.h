@@ -1,0 +1,137 @@
+/* blk_int.h: the blk subsystem's shared state: emulated CPUs, requests, submitters, device. */
+#ifndef TT_BLK_INT_H
+#define TT_BLK_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/blk/blk_decide.h"
+#include "engine/blk/blk_llist.h"
+#include "engine/blk/blk_stats.h"
+#include "engine/blk/blk_wake.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+
+/* Bytes the submitter writes and the completion reads: one 4 KiB block, so the CPU a
+ * completion runs on pays for the cache lines it pulls over (spec §8, Brunelle 2008). */
+#define BLK_REQ_DATA_BYTES 4096
+#define BLK_REQ_DATA_WORDS (BLK_REQ_DATA_BYTES / sizeof(uint64_t))
+/* Longest a thread waits before re-checking its stop flag (stop() must take < 100 ms). */
+#define BLK_WAIT_SLICE_NS (20 * NS_PER_MS)
+/* Capacity of every emulated CPU (SCHED_CAPACITY_SCALE): symmetric, §1 cpus_equal_capacity. */
+#define BLK_CAPACITY_SCALE 1024
+
+struct blk_sub;
+
+struct blk_req {
+	struct blk_lnode node;   /* on exactly one list at a time: sq, cq, done, free */
+	struct blk_sub *owner;
+	int submit_cpu;          /* fixed at allocation (rq->mq_ctx->cpu) */
+	int hwq;
+	bool polled;
+	enum blk_path path;      /* set by the IRQ CPU's decision */
+	uint64_t t_submit_ns;    /* submitter: queued to the device */
+	uint64_t t_due_ns;       /* device: service ends */
+	uint64_t t_irq_ns;       /* device: interrupt raised */
+	uint64_t t_done_ns;      /* completion ran (->complete) */
+	uint64_t expect_sum;     /* what the completion must read back from data */
+	uint64_t *data;          /* BLK_REQ_DATA_BYTES written by the submitter */
+};
+
+/* The per-CPU softirq/IPI machinery of one emulated CPU (§9). */
+struct blk_cpu {
+	int id;
+	int llc;
+	int capacity;                     /* BLK_CAPACITY_SCALE */
+	int nr_ctx;                       /* CPUs sharing this CPU's hardware queue */
+	struct blk_llist done;            /* blk_cpu_done */
+	struct blk_llist inbox;           /* call_single_queue */
+	struct blk_lnode csd;             /* per-CPU blk_cpu_csd, queued on this CPU's inbox */
+	_Atomic bool csd_locked;          /* CSD_FLAG_LOCK: in flight until the handler runs */
+	_Atomic bool softirq_pending;     /* BLOCK_SOFTIRQ raised */
+	struct blk_wake *server;          /* the thread that is this CPU's IRQ context */
+
+	/* Counters since start (relaxed fetch_add; several threads may complete here). */
+	_Atomic uint64_t softirq_runs;    /* /proc/softirqs BLOCK */
+	_Atomic uint64_t ipi_recv;        /* /proc/interrupts CAL */
+	_Atomic uint64_t ipi_sent;        /* kicks sent to this CPU (inbox was empty) */
+	_Atomic uint64_t csd_busy;        /* smp_call_function_single_async -EBUSY */
+	_Atomic uint64_t completed;       /* ->complete ran here */
+	_Atomic uint64_t by_path[BLK_PATH_COUNT];
+};
+
+struct blk_sub {
+	int idx;
+	int cpu;
+	bool serves_cpu;                  /* this thread is its CPU's IRQ context */
+	struct blk_state *st;
+	struct ethread *t;
+	struct blk_wake wake;
+	struct blk_llist freel;           /* completed requests handed back (kick on empty) */
+	struct blk_req *reqs;
+	uint64_t *data;
+	int depth;
+	uint64_t seq;                     /* submitter only */
+	/* submitted: written by the submitter only; completed: by whoever completes.
+	 * Release increments, acquire reads: see blk_sample's read order. */
+	_Atomic uint64_t submitted;
+	_Atomic uint64_t completed;
+};
+
+struct blk_hwq {
+	struct blk_llist sq;              /* submission doorbell list (many submitters) */
+	int nr_ctx;
+	/* Device thread only: accepted requests in service order. */
+	struct blk_req *head, *tail;
+	uint64_t busy_until_ns;
+};
+
+struct blk_state {
+	struct engine *eng;
+	int ncpus, irq_cpu, nsubs, nr_hw_queues;
+	struct blk_cpu *cpus;
+	struct blk_sub *subs;
+	struct blk_hwq *hwqs;
+
+	_Atomic unsigned flags;           /* BLK_QF_*: written by the control thread, relaxed */
+
+	struct blk_wake dev_wake;         /* blk-dev: doorbell */
+	struct blk_wake irq_wake;         /* blk-irq: interrupt line and its CPU's IPIs */
+	struct blk_llist cq;              /* device -> interrupt CPU completion queue */
+	struct ethread *dev_t, *irq_t;
+	uint64_t rng;                     /* device only */
+
+	struct blk_hist lat;
+	_Atomic uint64_t data_errors;     /* completions that read back wrong data (must stay 0) */
+	_Atomic uint64_t irqs;            /* device interrupts raised */
+
+	/* Sampler's previous values (control thread only). */
+	uint64_t smp_prev_ns, smp_completed, smp_ipi;
+	/* The histogram at the previous sample, and a scratch copy of the live one (34 KiB
+	 * each since the histogram got 128 sub-buckets: kept here, off the caller's stack). */
+	struct blk_hist_copy smp_lat, smp_cur;
+};
+
+/* blk_ipi.c: the kick-only-if-empty mechanics of §3. */
+void blk_ipi_send(struct blk_state *st, struct blk_cpu *target);
+/* The "IRQ exit" of cpu: handle call-single IPIs, then the BLOCK softirq. Returns the
+ * number of things done (0: nothing was pending). self: the calling submitter or NULL. */
+int blk_ipi_irq_exit(struct blk_state *st, struct blk_cpu *cpu, struct blk_sub *self);
+/* blk_mq_complete_request() on cur for rq (the IRQ CPU's hard IRQ handler). */
+void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cur);
+/* ->complete: runs on cpu, reads the data, accounts, hands the request back. */
+void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
+		 struct blk_sub *self);
+/* The decision inputs of rq completing on cur (fills in from live state). */
+void blk_decide_fill(struct blk_state *st, const struct blk_req *rq, const struct blk_cpu *cur,
+		     struct blk_decide_in *in);
+
+/* blk_sub.c, blk_dev.c */
+void blk_sub_main(struct ethread *self);
+void blk_dev_main(struct ethread *self);
+void blk_irq_main(struct ethread *self);
+void blk_sub_init(struct blk_state *st, struct blk_sub *s, int idx, int cpu, int depth);
+void blk_sub_free(struct blk_sub *s);
+
+#endif

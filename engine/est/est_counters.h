@@ -1,0 +1,88 @@
+/* est_counters.h: per-CPU estimator counters laid out like the kernel's per-CPU areas. */
+#ifndef TT_EST_COUNTERS_H
+#define TT_EST_COUNTERS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/limits.h"
+#include "engine/est/est_ewma.h"
+
+/*
+ * Each emulated possible CPU has its own regions (allocated on that CPU's NUMA
+ * node with libnuma when it is available), holding one 64-byte line per
+ * estimator slot: summing one estimator touches one line per emulated CPU, as
+ * ip_vs_chain_estimation() does over for_each_possible_cpu(). Regions come in
+ * chunks of EST_CTR_CHUNK slots so the count can grow live without moving
+ * anything; chunk pointers are published with release and read with acquire.
+ *
+ * Each line has one writer (the packet thread that owns that emulated CPU)
+ * and is read by the kthreads: relaxed atomic loads and stores, which compile
+ * to plain moves on x86-64 like u64_stats on 64-bit kernels.
+ */
+#define EST_CTR_LINE_BYTES 64
+#define EST_CTR_CHUNK 1024
+#define EST_CTR_MAX_CHUNKS (EST_MAX_COUNT / EST_CTR_CHUNK + 4)
+
+struct est_pcpu {
+	_Atomic uint64_t cnt[EST_NSTATS];
+	uint64_t pad[8 - EST_NSTATS];
+} __attribute__((aligned(EST_CTR_LINE_BYTES)));
+
+_Static_assert(sizeof(struct est_pcpu) == EST_CTR_LINE_BYTES, "one line per CPU per estimator");
+
+struct est_ctr_chunk {
+	struct est_pcpu **cpu; /* [ncpus]: this chunk's region on each emulated CPU */
+};
+
+struct est_counters {
+	int ncpus;
+	int *node; /* NUMA node of each emulated CPU */
+	bool numa; /* regions come from numa_alloc_onnode */
+	_Atomic(struct est_ctr_chunk *) chunk[EST_CTR_MAX_CHUNKS];
+	uint32_t nchunks; /* control thread only */
+	uint64_t bytes; /* allocated for counters */
+};
+
+/* nodes[c] for c < ncpus (NULL: all on node 0). */
+void est_counters_init(struct est_counters *c, int ncpus, const int *nodes);
+/* Make slots [0, nslots) exist (control thread). Regions are zeroed and touched. */
+void est_counters_reserve(struct est_counters *c, uint32_t nslots);
+void est_counters_free(struct est_counters *c);
+
+static inline struct est_pcpu *est_ctr_line(struct est_counters *c, uint32_t slot, int cpu)
+{
+	struct est_ctr_chunk *ch =
+	    atomic_load_explicit(&c->chunk[slot / EST_CTR_CHUNK], memory_order_acquire);
+	return &ch->cpu[cpu][slot % EST_CTR_CHUNK];
+}
+
+/* Sum one slot over every emulated CPU (the per-estimator loop of §3). */
+static inline void est_counters_sum(struct est_counters *c, uint32_t slot, uint64_t sum[EST_NSTATS])
+{
+	struct est_ctr_chunk *ch =
+	    atomic_load_explicit(&c->chunk[slot / EST_CTR_CHUNK], memory_order_acquire);
+	uint32_t off = slot % EST_CTR_CHUNK;
+	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+
+	for (int i = 0; i < c->ncpus; i++) {
+		struct est_pcpu *p = &ch->cpu[i][off];
+		s0 += atomic_load_explicit(&p->cnt[0], memory_order_relaxed);
+		s1 += atomic_load_explicit(&p->cnt[1], memory_order_relaxed);
+		s2 += atomic_load_explicit(&p->cnt[2], memory_order_relaxed);
+		s3 += atomic_load_explicit(&p->cnt[3], memory_order_relaxed);
+		s4 += atomic_load_explicit(&p->cnt[4], memory_order_relaxed);
+	}
+	sum[0] = s0, sum[1] = s1, sum[2] = s2, sum[3] = s3, sum[4] = s4;
+}
+
+/* Add to one counter of a line (its single writer only). */
+static inline void est_ctr_add(struct est_pcpu *p, enum est_stat s, uint64_t v)
+{
+	uint64_t old = atomic_load_explicit(&p->cnt[s], memory_order_relaxed);
+	atomic_store_explicit(&p->cnt[s], old + v, memory_order_relaxed);
+}
+
+#endif

@@ -1,0 +1,184 @@
+/* pmd.c: the PMD subsystem: builds the topology, starts/restarts the threads, knobs, sampling. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "engine/pmd/pmd_core.h"
+#include "core/xalloc.h"
+
+/* Stop every thread (sources first so nothing new enters), then count what
+ * is left in the rings as dropped: the invariant stays exact over a restart. */
+static void pmd_threads_stop(struct pmd_state *ps)
+{
+	for (int i = 0; i < ps->nsrc; i++)
+		if (ps->src[i].t)
+			ethread_request_stop(ps->src[i].t);
+	for (int i = 0; i < ps->npmd; i++)
+		if (ps->pmd[i].t)
+			ethread_request_stop(ps->pmd[i].t);
+	for (int i = 0; i < ps->nsrc; i++) {
+		if (ps->src[i].t)
+			ethread_join(ps->src[i].t);
+		ps->src[i].t = NULL;
+	}
+	for (int i = 0; i < ps->npmd; i++) {
+		if (ps->pmd[i].t)
+			ethread_join(ps->pmd[i].t);
+		ps->pmd[i].t = NULL;
+	}
+	/* Joined: every thread's last stores happen-before these reads, and no
+	 * packet is in a thread's hands (each finishes its burst before it exits). */
+	for (int i = 0; i < ps->npmd; i++) {
+		for (int q = 0; q < ps->pmd[i].nrxq; q++) {
+			ps->restart_drops += pmd_ring_count(ps->pmd[i].rxq[q]);
+			pmd_ring_free(ps->pmd[i].rxq[q]);
+			ps->pmd[i].rxq[q] = NULL;
+		}
+		ps->restart_drops += pmd_ring_count(ps->pmd[i].txq);
+		pmd_ring_free(ps->pmd[i].txq);
+		ps->pmd[i].txq = NULL;
+	}
+	ps->running = false;
+}
+
+static int pmd_threads_start(struct pmd_state *ps, char *err, size_t errlen)
+{
+	struct engine *eng = ps->eng;
+	uint32_t rxq_size = (uint32_t)engine_knob(eng, K_PMD_RXQ_SIZE);
+	uint32_t txq_size = (uint32_t)engine_knob(eng, K_PMD_TXQ_SIZE);
+	int nrxq = (int)engine_knob(eng, K_PMD_RXQS);
+	int ncpu = eng->cpu.count > 0 ? eng->cpu.count : 1;
+
+	ps->topo = (enum pmd_topology)engine_knob(eng, K_PMD_TOPOLOGY);
+	ps->npmd = ps->topo == PMD_TOPO_CHAIN ? 2 : (int)engine_knob(eng, K_PMD_COUNT);
+	ps->nsrc = ps->npmd;
+	for (int i = 0; i < ps->npmd; i++) {
+		struct pmd_poller *p = &ps->pmd[i];
+		p->id = i;
+		p->ps = ps;
+		p->nrxq = nrxq;
+		for (int q = 0; q < nrxq; q++)
+			p->rxq[q] = pmd_ring_new(rxq_size);
+		p->txq = pmd_ring_new(txq_size);
+		p->feeder = &ps->gc[i]; /* source i fills PMD i's rxqs in both topologies */
+		p->c = &ps->pc[i];
+		p->sleep = &ps->sleep[i];
+	}
+	for (int i = 0; i < ps->nsrc; i++) {
+		struct pmd_source *s = &ps->src[i];
+		s->id = i;
+		s->ps = ps;
+		s->c = &ps->gc[i];
+		s->nout = nrxq;
+		for (int q = 0; q < nrxq; q++)
+			s->out[q] = ps->pmd[i].rxq[q];
+		if (ps->topo == PMD_TOPO_CHAIN) {
+			/* gen:0 txonly feeds PMD0 and sinks PMD1's tx ("-> drop");
+			 * gen:1 is the mac peer between PMD0's tx and PMD1's rx. */
+			s->kind = i == 0 ? PMD_SRC_TXONLY : PMD_SRC_MACPEER;
+			s->in = i == 0 ? ps->pmd[1].txq : ps->pmd[0].txq;
+		} else {
+			s->kind = PMD_SRC_TXONLY;
+			s->in = ps->pmd[i].txq;
+		}
+	}
+	ps->running = true;
+	/* PMD i on emulated CPU i, its source on the next one: on two cores a
+	 * PMD and its load share nothing unless there are more threads than CPUs. */
+	for (int i = 0; i < ps->npmd; i++) {
+		char name[32]; /* ethread_start() truncates to 15 */
+		snprintf(name, sizeof(name), "pmd-c:%d", i);
+		ps->pmd[i].t = ethread_start(eng, name, SUBSYS_PMD, i % ncpu, pmd_thread_main,
+					     &ps->pmd[i], err, errlen);
+		if (!ps->pmd[i].t)
+			goto fail;
+	}
+	for (int i = 0; i < ps->nsrc; i++) {
+		char name[32]; /* ethread_start() truncates to 15 */
+		struct pmd_source *s = &ps->src[i];
+		snprintf(name, sizeof(name), "gen:%d", i);
+		s->t = ethread_start(eng, name, SUBSYS_PMD, (i + 1) % ncpu,
+				     s->kind == PMD_SRC_MACPEER ? pmd_peer_main : pmd_gen_main, s,
+				     err, errlen);
+		if (!s->t)
+			goto fail;
+	}
+	return 0;
+fail:
+	pmd_threads_stop(ps);
+	return -1;
+}
+
+static int pmd_start(struct engine *eng, char *err, size_t errlen)
+{
+	struct pmd_state *ps = xaligned_alloc(PMD_CACHELINE, sizeof(*ps));
+
+	memset(ps, 0, sizeof(*ps));
+	ps->eng = eng;
+	for (int i = 0; i < PMD_MAX; i++)
+		pmd_sleep_init(&ps->sleep[i]);
+	ps->smp_prev_ns = clock_mono_ns();
+	eng->pmd = ps;
+	if (pmd_threads_start(ps, err, errlen) != 0) {
+		free(ps);
+		eng->pmd = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void pmd_stop(struct engine *eng)
+{
+	struct pmd_state *ps = eng->pmd;
+	if (!ps)
+		return;
+	if (ps->running)
+		pmd_threads_stop(ps);
+	free(ps);
+	eng->pmd = NULL;
+}
+
+static void pmd_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
+{
+	if (eng->pmd)
+		pmd_stats_sample(eng->pmd, snap, now_ns);
+}
+
+int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+		   size_t errlen)
+{
+	struct pmd_state *ps = eng->pmd;
+
+	(void)old;
+	(void)val;
+	if (!ps)
+		return 0; /* stored; used when the subsystem starts */
+	switch (id) {
+	case K_PMD_COUNT:
+	case K_PMD_RXQ_SIZE:
+	case K_PMD_TXQ_SIZE:
+	case K_PMD_RXQS:
+	case K_PMD_TOPOLOGY:
+		/* Rings and threads are rebuilt (a PMD reload, in OVS terms). */
+		if (ps->running)
+			pmd_threads_stop(ps);
+		if (pmd_threads_start(ps, err, errlen) != 0)
+			return -1;
+		event_add(&eng->events, EV_INFO, "pmd: threads restarted (%s)",
+			  knob_table[id].name);
+		return 0;
+	default:
+		/* maxsleep, sleep_inc, slack, rate, pattern, burst: the threads
+		 * re-read them every iteration or tick. */
+		return 0;
+	}
+}
+
+const struct subsys_ops pmd_ops = {
+    .name = "pmd",
+    .id = SUBSYS_PMD,
+    .start = pmd_start,
+    .stop = pmd_stop,
+    .sample = pmd_sample,
+};

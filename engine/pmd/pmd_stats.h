@@ -1,0 +1,76 @@
+/* pmd_stats.h: PMD and source counters (docs/pmd.md §2.1 plus sleep overshoot), and sampling.
+ */
+#ifndef TT_PMD_STATS_H
+#define TT_PMD_STATS_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "engine/pmd/pmd_ring.h"
+
+/* Sleep overshoot (real - requested) in 1 us buckets; the last collects >= it. */
+#define PMD_OVERSHOOT_BUCKETS 1024
+
+/*
+ * Every counter is monotonic and has ONE writer (its PMD or source thread, or
+ * the control thread between runs when no thread runs). The writer adds with
+ * pmd_ctr_add (relaxed load of its own value, release store); readers load
+ * with acquire. The release/acquire pairs are what make the totals exact, see
+ * pmd_stats_totals() in pmd_stats.c.
+ */
+struct pmd_counters {
+	alignas(PMD_CACHELINE) _Atomic uint64_t iterations;
+	_Atomic uint64_t busy_ns, idle_ns; /* PMD_CYCLES_ITER_BUSY/IDLE, sleep excluded */
+	_Atomic uint64_t sleep_iters, sleep_ns; /* PMD_SLEEP_ITER, PMD_CYCLES_SLEEP */
+	_Atomic uint64_t sleep_req_ns; /* what was asked for in those sleeps */
+	_Atomic uint64_t rx_packets, rx_batches;
+	_Atomic uint64_t tx_packets, tx_batches; /* SENT_PKTS, SENT_BATCHES */
+	_Atomic uint64_t tx_drops; /* tx ring full */
+	_Atomic uint64_t flow_misses; /* upcalls */
+	_Atomic uint64_t drops_while_asleep; /* rx drops of its feeder during its sleeps */
+	_Atomic uint64_t overshoot_hist[PMD_OVERSHOOT_BUCKETS];
+};
+
+/* A traffic source gen:N: a txonly generator (also the sink of a chain's last
+ * tx ring) or the mac-swap peer. */
+struct gen_counters {
+	alignas(PMD_CACHELINE) _Atomic uint64_t generated; /* new packets (0 for a peer) */
+	_Atomic uint64_t src_drops; /* found the rx ring full: the NIC's imissed */
+	_Atomic uint64_t sunk; /* drained from a final tx ring: forwarded */
+	_Atomic uint64_t peer_rx; /* peer: received to swap and send on */
+};
+
+static inline void pmd_ctr_add(_Atomic uint64_t *c, uint64_t n)
+{
+	/* Single writer: no read-modify-write needed; release orders what the
+	 * writer did before (dequeues, earlier counters) ahead of this value. */
+	uint64_t v = atomic_load_explicit(c, memory_order_relaxed);
+	atomic_store_explicit(c, v + n, memory_order_release);
+}
+
+static inline uint64_t pmd_ctr_read(_Atomic uint64_t *c)
+{
+	return atomic_load_explicit(c, memory_order_acquire);
+}
+
+/* 1-us bucket of an overshoot in ns. */
+static inline unsigned pmd_overshoot_bucket(uint64_t over_ns)
+{
+	uint64_t us = over_ns / 1000;
+	return us >= PMD_OVERSHOOT_BUCKETS ? PMD_OVERSHOOT_BUCKETS - 1 : (unsigned)us;
+}
+
+/* Percentile (0..1) of a bucket-count histogram, as the bucket's middle in us. */
+double pmd_hist_percentile(const uint64_t *counts, unsigned nbuckets, double q);
+
+struct engine;
+struct snapshot;
+struct pmd_state;
+/* Fill snap->pmd from the counters: deltas since the previous call. */
+void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_ns);
+/* Exact totals: generated = forwarded + dropped + in_flight (see the .c). */
+void pmd_stats_totals(struct pmd_state *ps, uint64_t *generated, uint64_t *forwarded,
+		      uint64_t *dropped, uint64_t *in_flight);
+
+#endif

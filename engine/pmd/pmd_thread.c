@@ -1,0 +1,164 @@
+/* pmd_thread.c: the PMD poll loop pmd-c:N (docs/pmd.md §1.2), with real sleeps. */
+#include <errno.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "engine/pmd/pmd_core.h"
+
+/* OVS's default other_config:tx-flush-interval (us): send at the end of each
+ * rxq's processing. With 0 the forced flush before a sleep finds the batch
+ * already sent; the code keeps the two paths apart as OVS does (§1.2 step 4). */
+#define PMD_TX_FLUSH_INTERVAL_NS 0
+
+/* Output batch of one PMD to its tx ring. */
+struct pmd_out {
+	struct pmd_pkt pkts[NETDEV_MAX_BURST];
+	unsigned n;
+	uint64_t flush_ns; /* when the batch must go out at the latest */
+};
+
+/* Send the batch; what does not fit is a tx drop. Returns packets sent. */
+static unsigned pmd_out_send(struct pmd_poller *p, struct pmd_out *o)
+{
+	if (o->n == 0)
+		return 0;
+	unsigned sent = pmd_ring_enqueue_burst(p->txq, o->pkts, o->n);
+	pmd_ctr_add(&p->c->tx_batches, 1);
+	pmd_ctr_add(&p->c->tx_packets, sent);
+	if (sent < o->n)
+		pmd_ctr_add(&p->c->tx_drops, o->n - sent);
+	o->n = 0;
+	return sent;
+}
+
+/* dp_netdev_pmd_flush_output_packets(): forced, or only once flush_ns passed. */
+static unsigned pmd_out_flush(struct pmd_poller *p, struct pmd_out *o, bool force, uint64_t now)
+{
+	if (o->n && (force || now >= o->flush_ns))
+		return pmd_out_send(p, o);
+	return 0;
+}
+
+static void pmd_out_add(struct pmd_poller *p, struct pmd_out *o, const struct pmd_pkt *pkts,
+			unsigned n, uint64_t now)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (o->n == 0)
+			o->flush_ns = now + PMD_TX_FLUSH_INTERVAL_NS;
+		o->pkts[o->n++] = pkts[i];
+		if (o->n == NETDEV_MAX_BURST)
+			pmd_out_send(p, o);
+	}
+}
+
+/* xnanosleep_no_quiesce(): on EINTR sleep again for the FULL duration (§1.4). */
+static void pmd_nanosleep_full(uint64_t ns)
+{
+	struct timespec ts = clock_ns_to_ts(ns);
+	while (nanosleep(&ts, NULL) != 0 && errno == EINTR)
+		;
+}
+
+static void pmd_apply_slack(int64_t slack_ns)
+{
+	/* Per thread (§1.5): only this PMD's timers are grouped by it. */
+	prctl(PR_SET_TIMERSLACK, (unsigned long)slack_ns, 0, 0, 0);
+}
+
+/* Sleep sleep_us, account it, and count the feeder's drops meanwhile. Returns ns slept. */
+static uint64_t pmd_do_sleep(struct ethread *self, struct pmd_poller *p, uint32_t sleep_us)
+{
+	uint64_t req_ns = (uint64_t)sleep_us * NS_PER_US;
+	uint64_t drops0 = pmd_ctr_read(&p->feeder->src_drops);
+
+	ethread_set_state(self, ETHREAD_SLEEP);
+	uint64_t t0 = clock_mono_ns();
+	pmd_nanosleep_full(req_ns);
+	uint64_t slept = clock_mono_ns() - t0;
+	ethread_set_state(self, ETHREAD_RUN);
+
+	uint64_t drops1 = pmd_ctr_read(&p->feeder->src_drops);
+	uint64_t over = slept > req_ns ? slept - req_ns : 0;
+	unsigned b = pmd_overshoot_bucket(over);
+	pmd_ctr_add(&p->c->overshoot_hist[b], 1);
+	pmd_ctr_add(&p->c->sleep_req_ns, req_ns);
+	if (drops1 != drops0)
+		pmd_ctr_add(&p->c->drops_while_asleep, drops1 - drops0);
+	return slept;
+}
+
+void pmd_thread_main(struct ethread *self)
+{
+	struct pmd_poller *p = self->arg;
+	struct engine *eng = self->eng;
+	struct pmd_counters *c = p->c;
+	struct pmd_flow_table ft;
+	struct pmd_out out = {.n = 0};
+	struct pmd_pkt batch[NETDEV_MAX_BURST];
+	int64_t slack_applied = -1;
+	uint64_t iter_start = clock_mono_ns();
+
+	pmd_flow_table_init(&ft, p->id);
+	while (!ethread_should_stop(self)) {
+		ethread_beat(self);
+		/* Live knobs: read once per iteration (§1.2 step 2). */
+		int64_t slack = engine_knob(eng, K_PMD_TIMER_SLACK_NS);
+		if (slack != slack_applied) {
+			pmd_apply_slack(slack);
+			slack_applied = slack;
+		}
+		uint32_t max_us = pmd_sleep_max_us(engine_knob(eng, K_PMD_MAXSLEEP_US));
+		uint32_t inc_us = (uint32_t)engine_knob(eng, K_PMD_SLEEP_INC_US);
+
+		/* Step 3: one burst per rxq. */
+		unsigned rx = 0, tx = 0, misses = 0;
+		for (int q = 0; q < p->nrxq; q++) {
+			unsigned n = pmd_ring_dequeue_burst(p->rxq[q], batch, NETDEV_MAX_BURST);
+			if (n == 0)
+				continue;
+			rx += n;
+			pmd_sleep_note_burst(p->sleep, n);
+			pmd_ctr_add(&c->rx_batches, 1);
+			pmd_ctr_add(&c->rx_packets, n);
+			misses += pmd_flow_process(&ft, batch, n);
+			uint64_t now = clock_mono_ns();
+			pmd_out_add(p, &out, batch, n, now);
+			pmd_out_flush(p, &out, false, now);
+		}
+		if (misses)
+			pmd_ctr_add(&c->flow_misses, misses);
+		uint64_t now = clock_mono_ns();
+		if (rx)
+			/* The emulated governor slows the real work by fmax/f. */
+			cpu_stretch(&eng->cpu, self->emu_cpu, now - iter_start);
+
+		/* Step 4: flush, forced when a sleep follows. */
+		uint32_t sleep_us = pmd_sleep_duration(p->sleep, max_us);
+		if (rx == 0)
+			tx = pmd_out_flush(p, &out, sleep_us != 0, now);
+
+		/* Step 5. */
+		uint64_t slept = 0;
+		if (sleep_us)
+			slept = pmd_do_sleep(self, p, sleep_us);
+		pmd_sleep_advance(p->sleep, max_us, inc_us);
+
+		/* End of iteration (§2.1): sleep is neither busy nor idle. */
+		uint64_t end = clock_mono_ns();
+		uint64_t cycles = end - iter_start - slept;
+		if (rx + tx > 0)
+			pmd_ctr_add(&c->busy_ns, cycles);
+		else
+			pmd_ctr_add(&c->idle_ns, cycles);
+		if (slept) {
+			pmd_ctr_add(&c->sleep_iters, 1);
+			pmd_ctr_add(&c->sleep_ns, slept);
+		}
+		pmd_ctr_add(&c->iterations, 1);
+		iter_start = end;
+	}
+	/* Nothing stays in our hands across a stop: the batch goes out or is dropped. */
+	pmd_out_flush(p, &out, true, clock_mono_ns());
+	pmd_flow_table_destroy(&ft);
+}
