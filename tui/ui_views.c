@@ -179,8 +179,10 @@ static void pmd_view(struct body *b)
 		ui_put(ui, ROLE_NORMAL,
 		       "offered %s pps  maxsleep %" PRId64 "us  sleep_inc %" PRId64
 		       "us  slack %" PRId64 "ns",
-		       rowfmt_count(p->offered_pps, a, sizeof(a)), p->maxsleep_us, p->sleep_inc_us,
-		       p->timer_slack_ns);
+		       rowfmt_count(p->offered_pps, a, sizeof(a)),
+		       /* The knobs as the snapshot carries them: the header shows the same. */
+		       ui->snap->knobs[K_PMD_MAXSLEEP_US], ui->snap->knobs[K_PMD_SLEEP_INC_US],
+		       ui->snap->knobs[K_PMD_TIMER_SLACK_NS]);
 	if (body_line(b))
 		ui_put(ui, ROLE_NORMAL,
 		       "generated %" PRIu64 " = forwarded %" PRIu64 " + dropped %" PRIu64
@@ -216,7 +218,7 @@ static void blk_view(struct body *b)
 		ui_put(ui, ROLE_NORMAL,
 		       "rq_affinity %" PRId64
 		       "  IOPS %s  latency p50 %.0fus p99 %.0fus p99.9 %.0fus  IPIs %s/s",
-		       k->rq_affinity, rowfmt_count(k->iops, a, sizeof(a)), k->lat_p50_us,
+		       ui->snap->knobs[K_BLK_RQ_AFFINITY], rowfmt_count(k->iops, a, sizeof(a)), k->lat_p50_us,
 		       k->lat_p99_us, k->lat_p999_us, rowfmt_count(k->ipis_per_s, c, sizeof(c)));
 	if (body_line(b))
 		ui_put(ui, ROLE_NORMAL,
