@@ -266,23 +266,26 @@ static void blk_view(struct body *b)
 		return;
 	}
 	if (body_line(b)) {
-		ui_put(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  IOPS %s  latency ", k->rq_affinity,
+		ui_put(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  %s IOPS  ", k->rq_affinity,
 		       rowfmt_count(k->iops, a, sizeof(a)));
 		/* A hung queue has no latency: its stuck requests have none yet. */
 		if (k->hung)
 			ui_put(ui, ROLE_ERROR, "- (HUNG: %d submitter%s)", k->hung_submitters,
 			       k->hung_submitters == 1 ? "" : "s");
 		else
-			ui_put(ui, ROLE_NORMAL, "p50 %.0fus p99 %.0fus p99.9 %.0fus", k->lat_p50_us,
+			ui_put(ui, ROLE_NORMAL, "p50 %.0fus p99 %.0fus p999 %.0fus", k->lat_p50_us,
 			       k->lat_p99_us, k->lat_p999_us);
 		ui_put(ui, ROLE_NORMAL, "  IPIs %s/s", rowfmt_count(k->ipis_per_s, c, sizeof(c)));
 	}
-	if (body_line(b))
-		ui_put(ui, ROLE_NORMAL,
-		       "completions direct %" PRIu64 " local softirq %" PRIu64 " remote %" PRIu64
-		       "  submitted %" PRIu64 " = completed %" PRIu64 " + in flight %" PRIu64,
-		       k->direct, k->local_softirq, k->remote, k->submitted, k->completed,
-		       k->in_flight);
+	if (body_line(b)) {
+		char e[16], f[16];
+		/* in flight as found where the requests are; the JSON has the totals. */
+		ui_put(ui, k->bound_ok ? ROLE_NORMAL : ROLE_ERROR,
+		       "completed: direct %s  local softirq %s  remote %s  in flight %" PRIu64,
+		       rowfmt_count((double)k->direct, e, sizeof(e)),
+		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
+		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
+	}
 	chart(b, "IOPS", HIST_BLK_IOPS, 0, "");
 	chart(b, "p99 us", HIST_BLK_P99_US, 0, "us");
 	blk_matrix(b, k);
