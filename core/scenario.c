@@ -38,9 +38,16 @@ const struct scenario scenario_table[] = {
 	   * 1 us slack and ~65 us with 50 us slack (measured), so 32 descriptors at
 	   * 600 kpps (53 us) sit between the two. Slack starts at Linux's 50 us
 	   * default (the report's condition): set pmd.timer_slack_ns = 1000 for OVS's
-	   * fix and watch the drops fall and the PMD CPU rise. */
+	   * fix and watch the drops fall and the PMD CPU rise.
+	   * The sources and the mac peer have no thread (issue 13): the two PMDs
+	   * are the only busy threads, one per core, so at maxsleep 0 nothing but
+	   * the host takes a PMD off its CPU, and time the host takes is not
+	   * emulated time (pmd_feed.c). Max sleep 50 us is the OVS docs' example;
+	   * at 600 kpps the 1 us-slack ramp resets (16 packets in one burst) after
+	   * ~27 us, well inside the ring's 53 us, while every 50 us-slack sleep
+	   * lasts longer than 53 us. */
 	  "pmd.enabled = on\npmd.topology = chain\npmd.rxq_size = 32\ngen.rate_pps = 600000\n"
-	  "gen.pattern = constant\npmd.maxsleep_us = 500\npmd.sleep_inc_us = 1\n"
+	  "gen.pattern = constant\npmd.maxsleep_us = 50\npmd.sleep_inc_us = 1\n"
 	  "pmd.timer_slack_ns = 50000\n" },
 	{ "blk-steer", "IO submitters on several emulated CPUs and LLCs, one interrupt CPU that is the bottleneck at rq_affinity 0",
 	  /* 4 emulated CPUs in 2 LLCs, IRQ on CPU 0: blk-sub:0 on CPU 1 (same LLC),

@@ -175,6 +175,17 @@ static void feed_txonly(struct pmd_feed *f, uint64_t due, uint64_t s0, uint64_t 
 	}
 }
 
+/* testpmd's mac mode: every packet really read and rewritten. */
+static void peer_swap(struct pmd_pkt *pkts, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t tmp[6];
+		memcpy(tmp, pkts[i].dst_mac, 6);
+		memcpy(pkts[i].dst_mac, pkts[i].src_mac, 6);
+		memcpy(pkts[i].src_mac, tmp, 6);
+	}
+}
+
 /*
  * The mac-swap peer (testpmd in mac mode): it polls without pause, so each
  * packet the upstream PMD sent is swapped and sent on at once. Evaluated at
@@ -193,12 +204,7 @@ static void feed_peer(struct pmd_feed *f, uint64_t now, uint64_t s0, uint64_t s1
 	while (moved < limit &&
 	       (n = pmd_ring_dequeue_sent_by(f->in, pkts, NETDEV_MAX_BURST, by)) > 0) {
 		pmd_ctr_add(&f->c->peer_rx, n);
-		for (unsigned i = 0; i < n; i++) {
-			uint8_t tmp[6];
-			memcpy(tmp, pkts[i].dst_mac, 6);
-			memcpy(pkts[i].dst_mac, pkts[i].src_mac, 6);
-			memcpy(pkts[i].src_mac, tmp, 6);
-		}
+		peer_swap(pkts, n);
 		unsigned k = pmd_ring_enqueue_burst(f->out[f->q], pkts, n);
 		if (k < n) {
 			pmd_ctr_add(&f->c->src_drops, n - k);
@@ -211,16 +217,31 @@ static void feed_peer(struct pmd_feed *f, uint64_t now, uint64_t s0, uint64_t s1
 		f->q = (f->q + 1) % f->nout;
 		moved += n;
 	}
+	/* Catch up: what was sent while the host had this PMD's thread away
+	 * reaches the peer "late" (after `by`). A PMD that owns its core would
+	 * have drained its rxqs meanwhile, so these are not dropped: they go into
+	 * whatever room the rxqs have now, and the rest wait for the next poll. */
+	for (int r = 0; f->skew_ns && r < f->nout; r++) {
+		struct pmd_ring *q = f->out[r];
+		uint64_t room = q->size - pmd_ring_count(q); /* we are both its ends */
+		while (room > 0) {
+			n = pmd_ring_dequeue_burst(f->in, pkts,
+						   room < NETDEV_MAX_BURST ? (unsigned)room
+									: NETDEV_MAX_BURST);
+			if (n == 0)
+				break;
+			pmd_ctr_add(&f->c->peer_rx, n);
+			peer_swap(pkts, n);
+			pmd_ring_enqueue_burst(q, pkts, n); /* fits: room was measured */
+			room -= n;
+		}
+	}
 }
 
 void pmd_feed_poll(struct engine *eng, struct pmd_feed *f, uint64_t now_ns, uint64_t stolen_ns,
 		   uint64_t sleep_from_ns, uint64_t sleep_to_ns, uint64_t *asleep)
 {
 	if (f->kind == PMD_SRC_MACPEER) {
-		/* Catch up: the lag shrinks by half the time since the last poll, so a
-		 * backlog from a stolen slice arrives at 1.5x the rate, not at once. */
-		uint64_t el = now_ns > f->last_ns ? now_ns - f->last_ns : 0;
-		f->skew_ns -= f->skew_ns < el / 2 ? f->skew_ns : el / 2;
 		f->skew_ns += stolen_ns;
 		if (f->skew_ns > now_ns)
 			f->skew_ns = 0;
