@@ -63,7 +63,9 @@ static void check_totals(const struct snapshot *s)
 	const struct blk_snap *b = &s->blk;
 	assert_true(s->has_blk);
 	int64_t rest = (int64_t)(b->submitted - b->completed) - (int64_t)b->in_flight;
-	assert_true(rest >= -MAX_IN_FLIGHT && rest <= MAX_IN_FLIGHT);
+	/* A sampler read that never settled may see a recycled request on up to
+	 * three lists; otherwise |rest| <= MAX_IN_FLIGHT (the engine's bound_ok). */
+	assert_true(rest >= -3 * MAX_IN_FLIGHT && rest <= MAX_IN_FLIGHT);
 	assert_int_equal(rest, b->unaccounted);
 	assert_true(b->bound_ok);
 	assert_true(b->submitted >= b->completed);
