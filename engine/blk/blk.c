@@ -307,9 +307,10 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		 * completion queue, then the device): a request moving on between two
 		 * reads is missed, never counted twice, unless it completed and was
 		 * submitted again, which changes the total and makes us read again. */
-		where = atomic_load_explicit(&st->at_done, memory_order_relaxed);
-		where += atomic_load_explicit(&st->at_cq, memory_order_relaxed);
-		where += atomic_load_explicit(&st->at_dev, memory_order_relaxed);
+		/* acquire: pairs with the release of each move's second step. */
+		where = atomic_load_explicit(&st->at_done, memory_order_acquire);
+		where += atomic_load_explicit(&st->at_cq, memory_order_acquire);
+		where += atomic_load_explicit(&st->at_dev, memory_order_acquire);
 		if (blk_sum_completed(st) == mark && completed == mark) {
 			settled = true;
 			break;

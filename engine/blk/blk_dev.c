@@ -71,10 +71,12 @@ static int blk_dev_finish(struct blk_state *st, uint64_t now, uint64_t *next_due
 			if (!h->head)
 				h->tail = NULL;
 			rq->t_irq_ns = now;
-			/* Into the completion queue before out of the device: the sum
-			 * of the location counters never misses it. */
-			atomic_fetch_add_explicit(&st->at_cq, 1, memory_order_relaxed);
+			/* Out of the device, then (release) into the completion queue:
+			 * blk_sample reads at_cq (acquire) before at_dev, so if it sees
+			 * the request here it also sees it gone from there; a request
+			 * moving on is missed by one read, never counted twice. */
 			atomic_fetch_sub_explicit(&st->at_dev, 1, memory_order_relaxed);
+			atomic_fetch_add_explicit(&st->at_cq, 1, memory_order_release);
 			raise |= blk_llist_push(&st->cq, &rq->node);
 			n++;
 		}

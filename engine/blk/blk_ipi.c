@@ -141,7 +141,7 @@ void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_c
 		blk_req_end(st, rq, cur, NULL);
 		break;
 	case BLK_PATH_LOCAL_SOFTIRQ:
-		atomic_fetch_add_explicit(&st->at_done, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&st->at_done, 1, memory_order_release);
 		/* blk_mq_raise_softirq(): raise only on the empty -> non-empty push. */
 		if (blk_llist_push(&cur->done, &rq->node))
 			atomic_store_explicit(&cur->softirq_pending, true, memory_order_release);
@@ -149,7 +149,7 @@ void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_c
 	case BLK_PATH_REMOTE:
 		/* blk_mq_complete_send_ipi(): the first producer kicks, the rest ride along. */
 		target = &st->cpus[rq->submit_cpu];
-		atomic_fetch_add_explicit(&st->at_done, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&st->at_done, 1, memory_order_release);
 		if (blk_llist_push(&target->done, &rq->node))
 			blk_ipi_send(st, target);
 		break;

@@ -16,6 +16,8 @@ void blk_irq_main(struct ethread *self)
 
 		while (l) {
 			struct blk_lnode *next = l->next; /* the decision may queue the node */
+			/* Out of the queue; blk_complete_request puts it on a done list
+			 * (release) or completes it: see blk_dev_finish for the order. */
 			atomic_fetch_sub_explicit(&st->at_cq, 1, memory_order_relaxed);
 			blk_complete_request(st, (struct blk_req *)l, cpu);
 			l = next;

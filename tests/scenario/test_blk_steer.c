@@ -67,6 +67,10 @@ static void check_totals(const struct snapshot *s)
 	 * three lists; otherwise |rest| <= MAX_IN_FLIGHT (the engine's bound_ok). */
 	assert_true(rest >= -3 * MAX_IN_FLIGHT && rest <= MAX_IN_FLIGHT);
 	assert_int_equal(rest, b->unaccounted);
+	if (!b->bound_ok)
+		fprintf(stderr, "bound: submitted %llu completed %llu in_flight %llu rest %lld\n",
+			(unsigned long long)b->submitted, (unsigned long long)b->completed,
+			(unsigned long long)b->in_flight, (long long)rest);
 	assert_true(b->bound_ok);
 	assert_true(b->submitted >= b->completed);
 	assert_true(b->submitted - b->completed <= MAX_IN_FLIGHT);
@@ -336,16 +340,21 @@ static void test_fault_lost_kick_never_with_0(void **state)
 	(void)state;
 
 	set(eng, "blk.fault_lost_kick=on");
+	engine_sample(eng, a);
+	uint64_t c0 = a->blk.completed;
 	for (int i = 0; i < 4; i++) {
-		engine_sample(eng, a);
 		clock_sleep_ns(250 * NS_PER_MS);
 		engine_sample(eng, b);
 		check_totals(b);
-		assert_true(b->blk.completed > a->blk.completed);
-		assert_false(b->blk.hung);
 	}
+	/* Progress over the whole second (a starved host may skip an interval),
+	 * no request ever left behind, no hang. */
+	assert_true(b->blk.completed > c0 + MAX_IN_FLIGHT);
 	assert_int_equal(b->blk.lost_kicks, 0);
-	assert_int_equal(event_count_kind(&eng->events, EV_HANG), 0);
+	for (int c = 1; c < 4; c++) /* nothing ever went the remote way */
+		assert_int_equal(b->blk.per_cpu[c].completed, 0);
+	/* (No EV_HANG check: on a host starved enough the watchdog flags a thread
+	 * the host did not run; the lost-kick evidence is the counts above.) */
 	assert_int_equal(exact(eng), 0);
 	snapshot_free(a);
 	snapshot_free(b);
@@ -398,7 +407,7 @@ static void test_irq_cpu_bottleneck(void **state)
 	char err[256];
 	struct engine *eng = engine_new();
 	struct snapshot *a = snapshot_new(), *b = snapshot_new();
-	double irq_pct[3], share[3];
+	double irq_pct[3], share[3], irq_rate[3], iops[3];
 	(void)state;
 
 	assert_int_equal(scenario_apply("blk-steer", engine_scenario_assign, eng, err, sizeof(err)), 0);
@@ -413,18 +422,31 @@ static void test_irq_cpu_bottleneck(void **state)
 		engine_sample(eng, b);
 		struct delta d = diff(a, b);
 		assert_true(d.total > 0);
+		/* Rows: submitting CPU; columns: completing CPU. CPU 1 shares CPU 0's
+		 * LLC, CPUs 2 and 3 do not. */
+		for (int sub = 0; sub < 4; sub++) {
+			int want = r == 0 ? 0 : r == 1 ? (sub < 2 ? 0 : sub) : sub;
+			for (int c = 0; c < 4; c++)
+				if (c != want)
+					assert_true(b->blk.matrix_per_s[sub][c] == 0);
+		}
 		irq_pct[r] = b->blk.irq_cpu_pct;
 		share[r] = (double)d.completed[0] / (double)d.total;
+		irq_rate[r] = b->blk.per_cpu[0].completed_per_s;
+		iops[r] = b->blk.iops;
 		fprintf(stderr,
 			"rq_affinity %d: %.0f IOPS, p99 %.0f us, blk-irq %.1f%% CPU, irq CPU load "
 			"%.1f%%, %.0f%% of completions on the irq CPU\n",
 			r, b->blk.iops, b->blk.lat_p99_us, irq_pct[r],
 			b->ncpus ? b->cpus[0].load_pct : 0.0, 100 * share[r]);
 	}
-	assert_true(share[0] > 0.99);
-	assert_true(share[1] < 0.75 && share[1] > 0.25); /* its own LLC's: CPUs 0 and 1 */
-	assert_true(share[2] < 0.5);
-	assert_true(irq_pct[0] > irq_pct[2]);
+	/* The interrupt CPU's completion work: all of it at 0, only its own
+	 * submitter's at 2. The shares in between depend on which submitters the
+	 * host lets run, so the routing itself is checked in the matrix above.
+	 * (Its thread's CPU% is printed, not asserted: at 2 it pays for the IPIs
+	 * instead, and the host's load moves both.) */
+	assert_true(share[0] > 0.99 && irq_rate[0] > 0.9 * iops[0]);
+	assert_true(share[2] < 0.9 && irq_rate[2] < 0.9 * iops[2]);
 	snapshot_free(a);
 	snapshot_free(b);
 	engine_free(eng);
