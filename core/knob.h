@@ -49,6 +49,7 @@ enum knob_id {
 	K_GEN_RATE_PPS,
 	K_GEN_PATTERN,
 	K_GEN_BURST,
+	K_PMD_FAULT_LEAK,
 
 	K_BLK_ENABLED,
 	K_BLK_RQ_AFFINITY,
@@ -61,6 +62,7 @@ enum knob_id {
 	K_BLK_FAULT_LOST_KICK,
 	K_BLK_THREADIRQS,
 	K_BLK_POLLED,
+	K_BLK_FAULT_LEAK,
 
 	/* host backend (backends/host*.c) */
 	K_HOST_PID,

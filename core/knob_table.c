@@ -87,6 +87,8 @@ const struct knob_def knob_table[K_COUNT] = {
 		.help = "traffic pattern: constant, bursty, on-off" },
 	[K_GEN_BURST] = INT_KNOB("gen.burst", "pkts", 1, 1024, 32, SUBSYS_PMD,
 		"packets a traffic source offers at once"),
+	[K_PMD_FAULT_LEAK] = BOOL_KNOB("pmd.fault_leak", 0, SUBSYS_PMD,
+		"FAULT INJECTION: each PMD loses one packet per rx burst without counting it (the invariant check must log it)"),
 
 	[K_BLK_ENABLED] = BOOL_KNOB("blk.enabled", 0, SUBSYS_BLK,
 		"run the IO submitters, device and interrupt CPU"),
@@ -113,6 +115,8 @@ const struct knob_def knob_table[K_COUNT] = {
 		"emulate threadirqs/PREEMPT_RT (force_irqthreads): never steer by IPI"),
 	[K_BLK_POLLED] = BOOL_KNOB("blk.polled", 0, SUBSYS_BLK,
 		"submit polled IO (REQ_POLLED, fio hipri): never steered, completed directly"),
+	[K_BLK_FAULT_LEAK] = BOOL_KNOB("blk.fault_leak", 0, SUBSYS_BLK,
+		"FAULT INJECTION: one completion in 64 is handed back without being counted (the invariant check must log it)"),
 
 	/* host backend (backends/host*.c): the host source reads it, the engine ignores it */
 	[K_HOST_PID] = INT_KNOB("host.pid", "pid", 0, 4194304, 0, SUBSYS_ENGINE,

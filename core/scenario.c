@@ -38,16 +38,28 @@ const struct scenario scenario_table[] = {
 	   * 1 us slack and ~65 us with 50 us slack (measured), so 32 descriptors at
 	   * 600 kpps (53 us) sit between the two. Slack starts at Linux's 50 us
 	   * default (the report's condition): set pmd.timer_slack_ns = 1000 for OVS's
-	   * fix and watch the drops fall and the PMD CPU rise. */
+	   * fix and watch the drops fall and the PMD CPU rise.
+	   * The sources and the mac peer have no thread (issue 13): the two PMDs
+	   * are the only busy threads, one per core, so at maxsleep 0 nothing but
+	   * the host takes a PMD off its CPU, and time the host takes is not
+	   * emulated time (pmd_feed.c). Max sleep 50 us is the OVS docs' example;
+	   * at 600 kpps the 1 us-slack ramp resets (16 packets in one burst) after
+	   * ~27 us, well inside the ring's 53 us, while every 50 us-slack sleep
+	   * lasts longer than 53 us. */
 	  "pmd.enabled = on\npmd.topology = chain\npmd.rxq_size = 32\ngen.rate_pps = 600000\n"
-	  "gen.pattern = constant\npmd.maxsleep_us = 500\npmd.sleep_inc_us = 1\n"
+	  "gen.pattern = constant\npmd.maxsleep_us = 50\npmd.sleep_inc_us = 1\n"
 	  "pmd.timer_slack_ns = 50000\n" },
-	{ "blk-steer", "IO submitters on several emulated CPUs and LLCs, one interrupt CPU",
+	{ "blk-steer", "IO submitters on several emulated CPUs and LLCs, one interrupt CPU that is the bottleneck at rq_affinity 0",
 	  /* 4 emulated CPUs in 2 LLCs, IRQ on CPU 0: blk-sub:0 on CPU 1 (same LLC),
-	   * blk-sub:1,2 on CPUs 2,3 (other LLC), blk-sub:3 on CPU 0 (same CPU). */
+	   * blk-sub:1,2 on CPUs 2,3 (other LLC), blk-sub:3 on CPU 0 (same CPU).
+	   * The device is fast (5-10 us, an NVMe read) so that, as in the 2008
+	   * tables, completion work and not the device bounds IOPS: with
+	   * rq_affinity 0 the interrupt CPU reads back every 4 KiB request itself,
+	   * with 1 only its own LLC's, with 2 only its own CPU's. (At 200 us the
+	   * device capped every setting at ~4k IOPS and they all looked alike.) */
 	  "cpu.count = 4\ncpu.llc_cpus = 2\n"
-	  "blk.enabled = on\nblk.submitters = 4\nblk.iodepth = 8\nblk.irq_cpu = 0\n"
-	  "blk.service_us = 200\nblk.service_jitter_us = 100\nblk.rq_affinity = 1\n" },
+	  "blk.enabled = on\nblk.submitters = 4\nblk.iodepth = 16\nblk.irq_cpu = 0\n"
+	  "blk.service_us = 5\nblk.service_jitter_us = 5\nblk.rq_affinity = 1\n" },
 };
 const size_t scenario_count = sizeof(scenario_table) / sizeof(scenario_table[0]);
 

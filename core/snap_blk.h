@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #define BLK_SNAP_MAX_CPUS 256
+/* The submit CPU x completion CPU matrix covers the first 16 emulated CPUs. */
+#define BLK_MATRIX_MAX 16
 
 struct blk_cpu_snap {
 	int cpu;
@@ -15,6 +17,9 @@ struct blk_cpu_snap {
 	uint64_t ipi_recv;      /* call-single IPIs received, since start */
 	uint64_t completed;     /* completions run on this CPU, since start */
 	uint64_t remote;        /* of which steered here by IPI, since start */
+
+	/* Added by issue 13: the same over the interval, per second. */
+	double completed_per_s, block_softirq_per_s, ipi_recv_per_s;
 };
 
 struct blk_snap {
@@ -43,6 +48,21 @@ struct blk_snap {
 	double irq_cpu_pct;      /* blk-irq thread, % of one core */
 	double dev_cpu_pct;      /* blk-dev thread */
 	double sub_cpu_pct;      /* all blk-sub threads together */
+
+	/* Added by issues 13/14 (nothing above renamed). in_flight above is now
+	 * counted where the requests are: queued to or held by the device,
+	 * waiting for the interrupt CPU, on a done list. submitted = completed +
+	 * in_flight holds exactly with the subsystem paused (engine check); live,
+	 * |unaccounted| <= submitters * iodepth (requests in a thread's hands). */
+	int64_t unaccounted;     /* submitted - completed - in_flight as read */
+	bool bound_ok;
+	bool hung;               /* a submitter owed requests completed none in the interval */
+	int hung_submitters;     /* how many such submitters */
+	bool lat_valid;          /* completions in the interval: lat_* mean something */
+	uint64_t lost_kicks;     /* remote drains that left a request behind (fault) */
+	int matrix_n;            /* rows/cols used: min(ncpus, BLK_MATRIX_MAX) */
+	/* completions per second, [submitting CPU][completing CPU], over the interval */
+	double matrix_per_s[BLK_MATRIX_MAX][BLK_MATRIX_MAX];
 };
 
 #endif

@@ -127,6 +127,16 @@ int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *va
 int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
 		   size_t errlen);
 
+/*
+ * Pause subsystem s, check its conservation equation exactly (work counted in =
+ * counted out + found where it waits), resume. *missing gets what was neither
+ * counted out nor found (0 when it holds); an `invariant` event is logged when
+ * it is not 0. Returns 0, or -1 with err (not running, no check, no pause).
+ * Control thread only.
+ */
+int engine_invariant_check(struct engine *eng, enum subsys s, int64_t *missing, char *err,
+			   size_t errlen);
+
 /* Watchdog pass (the watchdog thread calls it; tests call it directly). */
 void engine_watchdog_check(struct engine *eng, uint64_t now_ns);
 /* Governor model pass over one period (the cpu-gov thread calls it; tests too). */

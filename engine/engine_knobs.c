@@ -27,6 +27,7 @@ const engine_knob_apply_fn engine_knob_hooks[K_COUNT] = {
     [K_GEN_RATE_PPS] = pmd_knob_apply,
     [K_GEN_PATTERN] = pmd_knob_apply,
     [K_GEN_BURST] = pmd_knob_apply,
+    [K_PMD_FAULT_LEAK] = pmd_knob_apply,
     [K_BLK_ENABLED] = engine_knob_apply,
     [K_BLK_RQ_AFFINITY] = blk_knob_apply,
     [K_BLK_SUBMITTERS] = blk_knob_apply,
@@ -38,4 +39,5 @@ const engine_knob_apply_fn engine_knob_hooks[K_COUNT] = {
     [K_BLK_FAULT_LOST_KICK] = blk_knob_apply,
     [K_BLK_THREADIRQS] = blk_knob_apply,
     [K_BLK_POLLED] = blk_knob_apply,
+    [K_BLK_FAULT_LEAK] = blk_knob_apply,
 };

@@ -23,6 +23,10 @@ struct subsys_ops {
 	int (*start)(struct engine *eng, char *err, size_t errlen);
 	void (*stop)(struct engine *eng);
 	void (*sample)(struct engine *eng, struct snapshot *snap, uint64_t now_ns);
+	/* Optional: pause the subsystem, check its conservation equation exactly
+	 * (*missing = work counted in but neither out nor found where it waits),
+	 * log an `invariant` event when it is not 0, resume. 0, or -1 with err. */
+	int (*check)(struct engine *eng, int64_t *missing, char *err, size_t errlen);
 };
 
 extern const struct subsys_ops est_ops;

@@ -141,16 +141,18 @@ const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t,
 }
 
 /* pmd-perf-show's figures, one PMD a line, fitting 80 columns. */
+/* slp-it%: iterations that slept (pmd-perf-show's "sleep iterations"); asleep-t%:
+ * wall time asleep; asl-drop: its rx drops in the interval that arrived while it slept. */
 const char rowfmt_pmd_head[] =
-    "PMD       rx pps  tx pps drop/s  drop% busy% sleep% avg-sleep   os-p99  CPU%";
+    "PMD       rx pps drop/s  drop% asl-drop busy% slp-it% asleep-t%   os-p99  CPU%";
 
 const char *rowfmt_pmd(const struct pmd_thread_snap *p, char *buf, size_t len)
 {
-	char rx[16], tx[16], dr[16], name[sizeof(p->name)];
-	snprintf(buf, len, "%-8.8s %7s %7s %6s %6.2f %5.1f %6.1f %7.1fus %6.1fus %5.1f",
+	char rx[16], dr[16], da[16], name[sizeof(p->name)];
+	snprintf(buf, len, "%-8.8s %7s %6s %6.2f %8s %5.1f %7.1f %9.1f %6.1fus %5.1f",
 		 rowfmt_name(p->name, name, sizeof(name)), rowfmt_count(p->rx_pps, rx, sizeof(rx)),
-		 rowfmt_count(p->tx_pps, tx, sizeof(tx)),
 		 rowfmt_count(p->rx_drop_pps + p->tx_drop_pps, dr, sizeof(dr)), p->drop_pct,
-		 p->busy_pct, p->sleep_iter_pct, p->sleep_us_avg, p->overshoot_p99_us, p->cpu_pct);
+		 rowfmt_count((double)p->drops_while_asleep, da, sizeof(da)), p->busy_pct,
+		 p->sleep_iter_pct, p->asleep_pct, p->overshoot_p99_us, p->cpu_pct);
 	return buf;
 }

@@ -160,6 +160,10 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		json_object_set_new(o, "rx_drops", jint(t->rx_drops));
 		json_object_set_new(o, "tx_drops", jint(t->tx_drops));
 		json_object_set_new(o, "sleep_iters", jint(t->sleep_iters));
+		json_object_set_new(o, "sleep_iters_total", jint(t->sleep_iters_total));
+		json_object_set_new(o, "asleep_pct", jreal(t->asleep_pct));
+		json_object_set_new(o, "drops_while_asleep_pct", jreal(t->drops_while_asleep_pct));
+		json_object_set_new(o, "stolen_pct", jreal(t->stolen_pct));
 		json_array_append_new(threads, o);
 	}
 	json_t *o = json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "maxsleep_us",
@@ -175,6 +179,18 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 				      "forwarded", jint(p->forwarded), "dropped", jint(p->dropped),
 				      "in_flight", jint(p->in_flight), "restart_dropped",
 				      jint(p->restart_dropped)));
+	json_t *tot = json_object_get(o, "totals");
+	json_object_set_new(tot, "unaccounted", json_integer((json_int_t)p->unaccounted));
+	json_object_set_new(tot, "capacity", jint(p->capacity));
+	json_object_set_new(tot, "bound_ok", json_boolean(p->bound_ok));
+	json_object_set_new(o, "hung", json_boolean(p->hung));
+	/* No latency figure when nothing reached the sink or a PMD is stuck. */
+	bool lat = p->lat_valid && !p->hung;
+	json_object_set_new(o, "lat_us",
+			    json_pack("{s:o, s:o}", "p50", lat ? jreal(p->lat_p50_us) : json_null(),
+				      "p99", lat ? jreal(p->lat_p99_us) : json_null()));
+	json_object_set_new(o, "drops_while_asleep", jint(p->drops_while_asleep));
+	json_object_set_new(o, "dropped_pps", jreal(p->dropped_pps));
 	return o;
 }
 
@@ -188,14 +204,20 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 				       jint(c->ipi_recv), "completed", jint(c->completed));
 		json_object_set_new(pc, "remote", jint(c->remote));
 		json_object_set_new(pc, "submitters", json_integer(c->submitters));
+		json_object_set_new(pc, "completed_per_s", jreal(c->completed_per_s));
+		json_object_set_new(pc, "block_softirq_per_s", jreal(c->block_softirq_per_s));
+		json_object_set_new(pc, "ipi_recv_per_s", jreal(c->ipi_recv_per_s));
 		json_array_append_new(per_cpu, pc);
 	}
 	json_t *o = json_pack("{s:I, s:o, s:o, s:i}", "rq_affinity", (json_int_t)b->rq_affinity,
 			      "iops", jreal(b->iops), "ipis_per_s", jreal(b->ipis_per_s),
 			      "irq_cpu", b->irq_cpu);
-	json_object_set_new(o, "lat_us", json_pack("{s:o, s:o, s:o}", "p50", jreal(b->lat_p50_us),
-						   "p99", jreal(b->lat_p99_us), "p999",
-						   jreal(b->lat_p999_us)));
+	/* A hung queue has no latency figure (its stuck requests have none yet). */
+	json_object_set_new(o, "lat_us",
+			    json_pack("{s:o, s:o, s:o}", "p50",
+				      b->hung ? json_null() : jreal(b->lat_p50_us), "p99",
+				      b->hung ? json_null() : jreal(b->lat_p99_us), "p999",
+				      b->hung ? json_null() : jreal(b->lat_p999_us)));
 	json_object_set_new(o, "completions",
 			    json_pack("{s:o, s:o, s:o}", "direct", jint(b->direct), "local_softirq",
 				      jint(b->local_softirq), "remote", jint(b->remote)));
@@ -215,6 +237,21 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 	json_object_set_new(o, "cpu_pct",
 			    json_pack("{s:o, s:o, s:o}", "irq", jreal(b->irq_cpu_pct), "dev",
 				      jreal(b->dev_cpu_pct), "submitters", jreal(b->sub_cpu_pct)));
+	json_t *tot = json_object_get(o, "totals");
+	json_object_set_new(tot, "unaccounted", json_integer((json_int_t)b->unaccounted));
+	json_object_set_new(tot, "bound_ok", json_boolean(b->bound_ok));
+	json_object_set_new(o, "hung", json_boolean(b->hung));
+	json_object_set_new(o, "hung_submitters", json_integer(b->hung_submitters));
+	json_object_set_new(o, "lost_kicks", jint(b->lost_kicks));
+	/* rows: submitting CPU, columns: completing CPU, completions per second */
+	json_t *m = json_array();
+	for (int s = 0; s < b->matrix_n; s++) {
+		json_t *row = json_array();
+		for (int c = 0; c < b->matrix_n; c++)
+			json_array_append_new(row, jreal(b->matrix_per_s[s][c]));
+		json_array_append_new(m, row);
+	}
+	json_object_set_new(o, "matrix_per_s", m);
 	return o;
 }
 

@@ -131,6 +131,8 @@ static void pmd_line(struct ui *ui, int y)
 
 	move(y, 0);
 	ui_put(ui, ROLE_PMD, "pmd ");
+	if (p->hung)
+		ui_put(ui, ROLE_ERROR, "HUNG ");
 	ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(p->offered_pps, a, sizeof(a)));
 	ui_put(ui, ROLE_NORMAL, " pps (");
 	put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
@@ -140,10 +142,11 @@ static void pmd_line(struct ui *ui, int y)
 	ui_put(ui, ROLE_VALUE, "us");
 	ui_put(ui, ROLE_NORMAL, " slack ");
 	put_knob(ui, K_PMD_TIMER_SLACK_NS, "ns");
-	/* Each PMD's sleep iterations, as pmd-perf-show reports them per thread. */
-	ui_put(ui, ROLE_NORMAL, " sleep");
+	/* Each PMD's time asleep over the interval (not iterations: a 1 us and a
+	 * 50 us sleep are one iteration each). */
+	ui_put(ui, ROLE_NORMAL, " asleep");
 	for (int i = 0; i < p->nthreads && i < 4; i++)
-		ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ", p->threads[i].sleep_iter_pct);
+		ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ", p->threads[i].asleep_pct);
 }
 
 static void blk_line(struct ui *ui, int y)
@@ -153,6 +156,8 @@ static void blk_line(struct ui *ui, int y)
 
 	move(y, 0);
 	ui_put(ui, ROLE_BLK, "blk ");
+	if (b->hung)
+		ui_put(ui, ROLE_ERROR, "HUNG ");
 	ui_put(ui, ROLE_NORMAL, "rq_affinity ");
 	put_knob(ui, K_BLK_RQ_AFFINITY, " ");
 	const struct snapshot *s = ui->snap;
@@ -162,8 +167,8 @@ static void blk_line(struct ui *ui, int y)
 	else
 		ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(b->iops, a, sizeof(a)));
 	ui_put(ui, ROLE_NORMAL, " IOPS p99 ");
-	if (snapshot_absent(s, "blk.lat_us"))
-		ui_put(ui, ROLE_VALUE, "-");
+	if (snapshot_absent(s, "blk.lat_us") || b->hung)
+		ui_put(ui, b->hung ? ROLE_ERROR : ROLE_VALUE, "-");
 	else
 		ui_put(ui, ROLE_VALUE, "%.0fus", b->lat_p99_us);
 	ui_put(ui, ROLE_NORMAL, " IPIs ");

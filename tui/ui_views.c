@@ -183,11 +183,28 @@ static void pmd_view(struct body *b)
 		       /* The knobs as the snapshot carries them: the header shows the same. */
 		       ui->snap->knobs[K_PMD_MAXSLEEP_US], ui->snap->knobs[K_PMD_SLEEP_INC_US],
 		       ui->snap->knobs[K_PMD_TIMER_SLACK_NS]);
-	if (body_line(b))
-		ui_put(ui, ROLE_NORMAL,
+	if (body_line(b)) {
+		/* Drops now, and how many of them arrived while their PMD slept. */
+		ui_put(ui, ROLE_NORMAL, "drop ");
+		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+		ui_put(ui, ROLE_NORMAL, " (%s/s, %s while asleep)  latency ",
+		       rowfmt_count(p->dropped_pps, a, sizeof(a)),
+		       rowfmt_count((double)p->drops_while_asleep, a + 32, sizeof(a) - 32));
+		if (p->hung)
+			ui_put(ui, ROLE_ERROR, "- (HUNG)");
+		else if (!p->lat_valid)
+			ui_put(ui, ROLE_NORMAL, "-");
+		else
+			ui_put(ui, ROLE_VALUE, "p50 %.0fus p99 %.0fus", p->lat_p50_us, p->lat_p99_us);
+	}
+	if (body_line(b)) {
+		/* in flight is what the rings hold; the remainder is in the PMDs' hands
+		 * (exactly 0 when paused: the engine's invariant check). */
+		ui_put(ui, p->bound_ok ? ROLE_NORMAL : ROLE_ERROR,
 		       "generated %" PRIu64 " = forwarded %" PRIu64 " + dropped %" PRIu64
-		       " + in flight %" PRIu64,
-		       p->generated, p->forwarded, p->dropped, p->in_flight);
+		       " + in rings %" PRIu64 " %+" PRId64,
+		       p->generated, p->forwarded, p->dropped, p->in_flight, p->unaccounted);
+	}
 	if (body_line(b))
 		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_pmd_head);
 	for (int i = 0; i < p->nthreads; i++) {
@@ -204,6 +221,42 @@ static void pmd_view(struct body *b)
 	chart(b, label, HIST_PMD_CPU_PCT, 100.0, "%");
 }
 
+/* Submitting CPU (rows) x completing CPU (columns), completions per second,
+ * as many columns as the width allows. */
+static void blk_matrix(struct body *b, const struct blk_snap *k)
+{
+	struct ui *ui = b->ui;
+	enum { LABEL_W = 9, COL_W = 7 };
+	int ncol = (COLS - LABEL_W) / COL_W;
+	char a[16];
+
+	if (ncol > k->matrix_n)
+		ncol = k->matrix_n;
+	if (ncol <= 0 || k->matrix_n == 0)
+		return;
+	if (body_line(b)) {
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*s", LABEL_W, "sub\\done");
+		for (int c = 0; c < ncol; c++) {
+			char h[16];
+			snprintf(h, sizeof(h), "cpu%d%s", c, c == k->irq_cpu ? "*" : "");
+			ui_put(ui, ROLE_TABLE_HEAD, "%*s", COL_W, h);
+		}
+		ui_put(ui, ROLE_TABLE_HEAD, "%s", ncol < k->matrix_n ? " >" : "");
+	}
+	for (int s = 0; s < k->matrix_n; s++) {
+		if (!body_line(b))
+			continue;
+		char l[16];
+		snprintf(l, sizeof(l), "cpu%d", s);
+		ui_put(ui, ROLE_LABEL, "%-*s", LABEL_W, l);
+		for (int c = 0; c < ncol; c++) {
+			double v = k->matrix_per_s[s][c];
+			ui_put(ui, v > 0 ? (s == c ? ROLE_VALUE : ROLE_NORMAL) : ROLE_LABEL, "%*s",
+			       COL_W, v > 0 ? rowfmt_count(v, a, sizeof(a)) : ".");
+		}
+	}
+}
+
 static void blk_view(struct body *b)
 {
 	struct ui *ui = b->ui;
@@ -214,23 +267,35 @@ static void blk_view(struct body *b)
 		title(b, "blk is not running (:set blk.enabled=on)");
 		return;
 	}
-	if (body_line(b))
-		ui_put(ui, ROLE_NORMAL,
-		       "rq_affinity %" PRId64
-		       "  IOPS %s  latency p50 %.0fus p99 %.0fus p99.9 %.0fus  IPIs %s/s",
-		       ui->snap->knobs[K_BLK_RQ_AFFINITY], rowfmt_count(k->iops, a, sizeof(a)), k->lat_p50_us,
-		       k->lat_p99_us, k->lat_p999_us, rowfmt_count(k->ipis_per_s, c, sizeof(c)));
-	if (body_line(b))
-		ui_put(ui, ROLE_NORMAL,
-		       "completions direct %" PRIu64 " local softirq %" PRIu64 " remote %" PRIu64
-		       "  submitted %" PRIu64 " = completed %" PRIu64 " + in flight %" PRIu64,
-		       k->direct, k->local_softirq, k->remote, k->submitted, k->completed,
-		       k->in_flight);
+	if (body_line(b)) {
+		ui_put(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  %s IOPS  ",
+			ui->snap->knobs[K_BLK_RQ_AFFINITY],
+		       rowfmt_count(k->iops, a, sizeof(a)));
+		/* A hung queue has no latency: its stuck requests have none yet. */
+		if (k->hung)
+			ui_put(ui, ROLE_ERROR, "- (HUNG: %d submitter%s)", k->hung_submitters,
+			       k->hung_submitters == 1 ? "" : "s");
+		else
+			ui_put(ui, ROLE_NORMAL, "p50 %.0fus p99 %.0fus p999 %.0fus", k->lat_p50_us,
+			       k->lat_p99_us, k->lat_p999_us);
+		ui_put(ui, ROLE_NORMAL, "  IPIs %s/s", rowfmt_count(k->ipis_per_s, c, sizeof(c)));
+	}
+	if (body_line(b)) {
+		char e[16], f[16];
+		/* in flight as found where the requests are; the JSON has the totals. */
+		ui_put(ui, k->bound_ok ? ROLE_NORMAL : ROLE_ERROR,
+		       "completed: direct %s  local softirq %s  remote %s  in flight %" PRIu64,
+		       rowfmt_count((double)k->direct, e, sizeof(e)),
+		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
+		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
+	}
 	chart(b, "IOPS", HIST_BLK_IOPS, 0, "");
 	chart(b, "p99 us", HIST_BLK_P99_US, 0, "us");
+	blk_matrix(b, k);
+	/* Per second over the last interval ("now"); the totals are in the JSON. */
 	if (body_line(b))
 		ui_put(ui, ROLE_TABLE_HEAD, "%-*s", COLS,
-		       " CPU LLC   BLOCK runs   IPIs recv   completed");
+		       " CPU LLC  BLOCK runs/s   IPIs recv/s   completed/s");
 	/* The per-CPU rows scroll under their heading (view_top), the lines above stay. */
 	int rows = b->end - b->y;
 	ui->view_max_top = k->ncpus > rows ? k->ncpus - rows : 0;
@@ -241,10 +306,10 @@ static void blk_view(struct body *b)
 			break;
 		const struct blk_cpu_snap *pc = &k->per_cpu[i];
 		ui_put(ui, pc->cpu == k->irq_cpu ? ROLE_VALUE : ROLE_NORMAL,
-		       "%4d %3d %12s %11s %11s%s", pc->cpu, pc->llc,
-		       rowfmt_count((double)pc->block_softirq, a, sizeof(a)),
-		       rowfmt_count((double)pc->ipi_recv, c, sizeof(c)),
-		       rowfmt_count((double)pc->completed, d, sizeof(d)),
+		       "%4d %3d %13s %13s %13s%s", pc->cpu, pc->llc,
+		       rowfmt_count(pc->block_softirq_per_s, a, sizeof(a)),
+		       rowfmt_count(pc->ipi_recv_per_s, c, sizeof(c)),
+		       rowfmt_count(pc->completed_per_s, d, sizeof(d)),
 		       pc->cpu == k->irq_cpu ? "  (irq)" : "");
 	}
 }

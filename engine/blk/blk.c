@@ -29,6 +29,11 @@ static void blk_build(struct blk_state *st, struct engine *eng)
 		blk_llist_init(&st->hwqs[q].sq);
 	blk_wake_init(&st->dev_wake);
 	blk_wake_init(&st->irq_wake);
+	blk_wake_init(&st->pause_wake);
+	st->smp_cpu_completed = xcalloc((size_t)st->ncpus, sizeof(uint64_t));
+	st->smp_cpu_softirq = xcalloc((size_t)st->ncpus, sizeof(uint64_t));
+	st->smp_cpu_ipi = xcalloc((size_t)st->ncpus, sizeof(uint64_t));
+	st->smp_sub_completed = xcalloc((size_t)st->nsubs, sizeof(uint64_t));
 	blk_llist_init(&st->cq);
 	for (int c = 0; c < st->ncpus; c++) {
 		struct blk_cpu *cpu = &st->cpus[c];
@@ -137,6 +142,10 @@ static void blk_stop(struct engine *eng)
 	free(st->subs);
 	free(st->hwqs);
 	free(st->cpus);
+	free(st->smp_cpu_completed);
+	free(st->smp_cpu_softirq);
+	free(st->smp_cpu_ipi);
+	free(st->smp_sub_completed);
 	free(st);
 	eng->blk = NULL;
 }
@@ -187,11 +196,63 @@ static void blk_sample_sub(struct blk_sub *s, uint64_t *sub, uint64_t *cpl)
 	*cpl = c;
 }
 
+/* The live bound at every snapshot; one `invariant` event when it first fails. */
+static void blk_bound_check(struct blk_state *st, struct blk_snap *b, bool settled)
+{
+	int64_t cap = (int64_t)st->nsubs * (st->nsubs ? st->subs[0].depth : 0);
+	b->unaccounted = (int64_t)(b->submitted - b->completed) - (int64_t)b->in_flight;
+	/* In a thread's hands (taken off a list, not yet counted out) or read at
+	 * a different instant: never more than all the requests there are. */
+	/* A read that never settled may count a recycled request on each of the
+	 * three lists it passed: then only 3 x all requests bounds it. */
+	int64_t lo = settled ? -cap : -3 * cap;
+	b->bound_ok = b->unaccounted >= lo && b->unaccounted <= cap &&
+		      (int64_t)b->in_flight <= (settled ? cap : 3 * cap);
+	if (!b->bound_ok && !st->bound_reported) {
+		st->bound_reported = true;
+		event_add(&st->eng->events, EV_INVARIANT,
+			  "blk: %lld requests unaccounted, more than the %lld that exist "
+			  "(submitted %llu, completed %llu, found in flight %llu)",
+			  (long long)b->unaccounted, (long long)cap,
+			  (unsigned long long)b->submitted, (unsigned long long)b->completed,
+			  (unsigned long long)b->in_flight);
+	} else if (b->bound_ok) {
+		st->bound_reported = false;
+	}
+}
+
+/* Per-CPU and submit x complete figures per second over the interval. */
+static void blk_sample_rates(struct blk_state *st, struct blk_snap *b, double dt)
+{
+	for (int c = 0; c < st->ncpus; c++) {
+		struct blk_cpu_snap *cs = &b->per_cpu[c];
+		cs->completed_per_s = dt > 0 ? (double)(cs->completed - st->smp_cpu_completed[c]) / dt : 0;
+		cs->block_softirq_per_s =
+			dt > 0 ? (double)(cs->block_softirq - st->smp_cpu_softirq[c]) / dt : 0;
+		cs->ipi_recv_per_s = dt > 0 ? (double)(cs->ipi_recv - st->smp_cpu_ipi[c]) / dt : 0;
+		st->smp_cpu_completed[c] = cs->completed;
+		st->smp_cpu_softirq[c] = cs->block_softirq;
+		st->smp_cpu_ipi[c] = cs->ipi_recv;
+	}
+	b->matrix_n = st->ncpus < BLK_MATRIX_MAX ? st->ncpus : BLK_MATRIX_MAX;
+	for (int done = 0; done < b->matrix_n; done++) {
+		for (int sub = 0; sub < b->matrix_n; sub++) {
+			uint64_t v = atomic_load_explicit(&st->cpus[done].by_submit[sub],
+							  memory_order_relaxed);
+			b->matrix_per_s[sub][done] =
+				dt > 0 ? (double)(v - st->smp_matrix[sub][done]) / dt : 0;
+			st->smp_matrix[sub][done] = v;
+		}
+	}
+}
+
 static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
 {
 	struct blk_state *st = eng->blk;
 	struct blk_snap *b = &snap->blk;
 	uint64_t completed = 0, submitted = 0, ipi = 0;
+	int64_t where = 0;
+	bool settled = false;
 
 	if (!st)
 		return;
@@ -242,12 +303,25 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 			submitted += s;
 			completed += c;
 		}
-		if (completed == mark)
+		/* Where the requests are, downstream first (done lists, then the
+		 * completion queue, then the device): a request moving on between two
+		 * reads is missed, never counted twice, unless it completed and was
+		 * submitted again, which changes the total and makes us read again. */
+		/* acquire: pairs with the release of each move's second step. */
+		where = atomic_load_explicit(&st->at_done, memory_order_acquire);
+		where += atomic_load_explicit(&st->at_cq, memory_order_acquire);
+		where += atomic_load_explicit(&st->at_dev, memory_order_acquire);
+		if (blk_sum_completed(st) == mark && completed == mark) {
+			settled = true;
 			break;
+		}
 	}
 	b->completed = completed;
 	b->submitted = submitted;
-	b->in_flight = submitted - completed;
+	/* Counted where the requests are (a live figure; blk_check() makes the
+	 * exact comparison with everything parked). */
+	b->in_flight = where > 0 ? (uint64_t)where : 0;
+	blk_bound_check(st, b, settled);
 
 	b->rq_affinity = blk_flags_show(atomic_load_explicit(&st->flags, memory_order_relaxed));
 	b->irq_cpu = st->irq_cpu;
@@ -263,11 +337,25 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 
 	double dt = now_ns > st->smp_prev_ns ? (double)(now_ns - st->smp_prev_ns) / 1e9 : 0;
 	b->iops = dt > 0 ? (double)(completed - st->smp_completed) / dt : 0;
+	blk_sample_rates(st, b, dt);
+	b->lost_kicks = atomic_load_explicit(&st->lost_kicks, memory_order_relaxed);
+	/* Requests owed and not one completed over a real interval: hung. Its
+	 * latency figures are then meaningless, not zero. */
+	b->hung_submitters = 0;
+	for (int i = 0; i < st->nsubs; i++) {
+		uint64_t s, c;
+		blk_sample_sub(&st->subs[i], &s, &c);
+		if (dt > 0.05 && c == st->smp_sub_completed[i] && s > c)
+			b->hung_submitters++;
+		st->smp_sub_completed[i] = c;
+	}
+	b->hung = b->hung_submitters > 0;
 	b->ipis_per_s = dt > 0 ? (double)(ipi - st->smp_ipi) / dt : 0;
 	blk_hist_read(&st->lat, &st->smp_cur);
 	b->lat_p50_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.50, NULL) / 1e3;
 	b->lat_p99_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.99, NULL) / 1e3;
 	b->lat_p999_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.999, NULL) / 1e3;
+	b->lat_valid = !b->hung && completed > st->smp_completed;
 	st->smp_lat = st->smp_cur;
 	st->smp_completed = completed;
 	st->smp_ipi = ipi;
@@ -319,8 +407,20 @@ int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *va
 				event_add(&eng->events, EV_ERROR, "blk: %s", err2);
 		}
 		return -1;
+	case K_BLK_FAULT_LOST_KICK:
+		if (st && old != 0 && *val == 0) {
+			/* The fault off: the stranded requests are still on their done
+			 * lists and no kick will come by itself; send the IPIs the fault
+			 * ate, as a watchdog would, and say so. */
+			int n = blk_rekick_stranded(st);
+			event_add(&eng->events, EV_INFO,
+				  "blk: lost-kick fault off: IPI re-sent to %d CPU%s with stranded "
+				  "completions",
+				  n, n == 1 ? "" : "s");
+		}
+		return 0;
 	default:
-		/* Service times, the fault knob, threadirqs, polled: read live by the threads. */
+		/* Service times, fault_leak, threadirqs, polled: read live by the threads. */
 		return 0;
 	}
 }
@@ -331,4 +431,5 @@ const struct subsys_ops blk_ops = {
 	.start = blk_start,
 	.stop = blk_stop,
 	.sample = blk_sample,
+	.check = blk_check,
 };

@@ -59,6 +59,7 @@ struct blk_cpu {
 	_Atomic uint64_t csd_busy;        /* smp_call_function_single_async -EBUSY */
 	_Atomic uint64_t completed;       /* ->complete ran here */
 	_Atomic uint64_t by_path[BLK_PATH_COUNT];
+	_Atomic uint64_t by_submit[BLK_MATRIX_MAX]; /* completed here, by submitting CPU */
 };
 
 struct blk_sub {
@@ -103,11 +104,29 @@ struct blk_state {
 	uint64_t rng;                     /* device only */
 
 	struct blk_hist lat;
+	/* Where the requests in flight are (issue 14), each a relaxed counter kept by
+	 * the threads that move requests in and out: queued to or held by the
+	 * device, completed by the device and waiting for the interrupt CPU, on a
+	 * CPU's done list. Their sum is counted independently of submitted and
+	 * completed. */
+	_Atomic int64_t at_dev, at_cq, at_done;
+	_Atomic uint64_t leak_seq;        /* blk.fault_leak: completions seen */
+	_Atomic uint64_t lost_kicks;      /* blk.fault_lost_kick: requests left behind */
+
+	/* blk_pause(): every blk thread parks at the top of its loop. */
+	_Atomic bool pause_req;
+	_Atomic int parked;
+	struct blk_wake pause_wake;
+	bool bound_reported;              /* control thread */
+
 	_Atomic uint64_t data_errors;     /* completions that read back wrong data (must stay 0) */
 	_Atomic uint64_t irqs;            /* device interrupts raised */
 
 	/* Sampler's previous values (control thread only). */
 	uint64_t smp_prev_ns, smp_completed, smp_ipi;
+	/* Per-CPU totals at the previous sample, for the per-second figures. */
+	uint64_t *smp_cpu_completed, *smp_cpu_softirq, *smp_cpu_ipi, *smp_sub_completed;
+	uint64_t smp_matrix[BLK_MATRIX_MAX][BLK_MATRIX_MAX];
 	/* The histogram at the previous sample, and a scratch copy of the live one (34 KiB
 	 * each since the histogram got 128 sub-buckets: kept here, off the caller's stack). */
 	struct blk_hist_copy smp_lat, smp_cur;
@@ -126,6 +145,15 @@ void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
 /* The decision inputs of rq completing on cur (fills in from live state). */
 void blk_decide_fill(struct blk_state *st, const struct blk_req *rq, const struct blk_cpu *cur,
 		     struct blk_decide_in *in);
+
+/* blk_check.c: park every blk thread (deadline 500 ms) / let them go; the
+ * thread side; the exact check (subsys_ops.check). */
+int blk_pause(struct blk_state *st);
+void blk_resume(struct blk_state *st);
+void blk_park_if_asked(struct blk_state *st, struct ethread *self);
+int blk_check(struct engine *eng, int64_t *missing, char *err, size_t errlen);
+/* Re-send the IPI to every CPU whose done list holds requests; returns how many. */
+int blk_rekick_stranded(struct blk_state *st);
 
 /* blk_sub.c, blk_dev.c */
 void blk_sub_main(struct ethread *self);

@@ -42,9 +42,16 @@ void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
 
 	rq->t_done_ns = clock_mono_ns();
 	blk_hist_add(&st->lat, rq->t_done_ns - rq->t_submit_ns);
+	if (rq->submit_cpu < BLK_MATRIX_MAX && cpu->id < BLK_MATRIX_MAX)
+		atomic_fetch_add_explicit(&cpu->by_submit[rq->submit_cpu], 1, memory_order_relaxed);
+	/* blk.fault_leak: one completion in 64 goes uncounted (the request is still
+	 * handed back), so submitted - completed drifts from what is in flight. */
+	bool leak = engine_knob(st->eng, K_BLK_FAULT_LEAK) != 0 &&
+		    (atomic_fetch_add_explicit(&st->leak_seq, 1, memory_order_relaxed) + 1) % 64 == 0;
 	/* Release: pairs with blk_sample's acquire read of completed, which then sees the
 	 * submitter's earlier submitted increment for this request (s >= c always). */
-	atomic_fetch_add_explicit(&owner->completed, 1, memory_order_release);
+	if (!leak)
+		atomic_fetch_add_explicit(&owner->completed, 1, memory_order_release);
 	/* After the total, with release: blk_sample reads these first (acquire), so the
 	 * per-CPU and per-path sums never run ahead of the total it reads next. */
 	atomic_fetch_add_explicit(&cpu->completed, 1, memory_order_release);
@@ -78,7 +85,9 @@ void blk_ipi_send(struct blk_state *st, struct blk_cpu *target)
 static int blk_softirq_run(struct blk_state *st, struct blk_cpu *cpu, struct blk_sub *self)
 {
 	int n = 0;
-	bool fault = engine_knob(st->eng, K_BLK_FAULT_LOST_KICK) != 0;
+	/* The 2008 lost kick is on the remote path only: the interrupt CPU's own
+	 * done list (rq_affinity 0, or a submitter on that CPU) is never cut. */
+	bool fault = engine_knob(st->eng, K_BLK_FAULT_LOST_KICK) != 0 && cpu->id != st->irq_cpu;
 	/* Clear pending before draining (§9): a push after our drain sees an empty list and
 	 * raises again. acq_rel pairs with the raiser's release store. */
 	if (!atomic_exchange_explicit(&cpu->softirq_pending, false, memory_order_acq_rel))
@@ -86,8 +95,11 @@ static int blk_softirq_run(struct blk_state *st, struct blk_cpu *cpu, struct blk
 	struct blk_lnode *l = fault ? blk_llist_del_all_but_newest(&cpu->done)
 				    : blk_llist_del_all(&cpu->done);
 	atomic_fetch_add_explicit(&cpu->softirq_runs, 1, memory_order_relaxed);
+	if (fault && !blk_llist_empty(&cpu->done))
+		atomic_fetch_add_explicit(&st->lost_kicks, 1, memory_order_relaxed);
 	for (l = blk_llist_reverse(l); l;) {
 		struct blk_lnode *next = l->next; /* blk_req_end reuses the node */
+		atomic_fetch_sub_explicit(&st->at_done, 1, memory_order_relaxed);
 		blk_req_end(st, (struct blk_req *)l, cpu, self);
 		l = next;
 		n++;
@@ -129,6 +141,7 @@ void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_c
 		blk_req_end(st, rq, cur, NULL);
 		break;
 	case BLK_PATH_LOCAL_SOFTIRQ:
+		atomic_fetch_add_explicit(&st->at_done, 1, memory_order_release);
 		/* blk_mq_raise_softirq(): raise only on the empty -> non-empty push. */
 		if (blk_llist_push(&cur->done, &rq->node))
 			atomic_store_explicit(&cur->softirq_pending, true, memory_order_release);
@@ -136,6 +149,7 @@ void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_c
 	case BLK_PATH_REMOTE:
 		/* blk_mq_complete_send_ipi(): the first producer kicks, the rest ride along. */
 		target = &st->cpus[rq->submit_cpu];
+		atomic_fetch_add_explicit(&st->at_done, 1, memory_order_release);
 		if (blk_llist_push(&target->done, &rq->node))
 			blk_ipi_send(st, target);
 		break;

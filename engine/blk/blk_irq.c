@@ -9,12 +9,16 @@ void blk_irq_main(struct ethread *self)
 	struct blk_cpu *cpu = &st->cpus[st->irq_cpu];
 
 	while (!ethread_should_stop(self)) {
+		blk_park_if_asked(st, self);
 		uint32_t tok = blk_wake_prepare(&st->irq_wake);
 		int done = 0;
 		struct blk_lnode *l = blk_llist_reverse(blk_llist_del_all(&st->cq));
 
 		while (l) {
 			struct blk_lnode *next = l->next; /* the decision may queue the node */
+			/* Out of the queue; blk_complete_request puts it on a done list
+			 * (release) or completes it: see blk_dev_finish for the order. */
+			atomic_fetch_sub_explicit(&st->at_cq, 1, memory_order_relaxed);
 			blk_complete_request(st, (struct blk_req *)l, cpu);
 			l = next;
 			done++;

@@ -57,6 +57,8 @@ static void blk_sub_submit(struct blk_sub *s, struct blk_req *rq)
 	/* Count before the request can possibly complete (release: blk_sample reads
 	 * completed first, then submitted, and must never see c > s). */
 	atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
+	/* Counted where it is: queued to the device (relaxed: a live figure only). */
+	atomic_fetch_add_explicit(&st->at_dev, 1, memory_order_relaxed);
 	if (blk_llist_push(&st->hwqs[rq->hwq].sq, &rq->node))
 		blk_wake_kick(&st->dev_wake);
 }
@@ -85,6 +87,8 @@ void blk_sub_main(struct ethread *self)
 	ethread_set_state(self, ETHREAD_RUN);
 	while (!ethread_should_stop(self)) {
 		int done = 0;
+
+		blk_park_if_asked(st, self);
 
 		/* This thread is its emulated CPU: take the CPU's IPIs and softirqs first,
 		 * as an interrupt would preempt the task. */

@@ -7,35 +7,37 @@
 #include "engine/pmd/pmd_core.h"
 #include "core/xalloc.h"
 
-/* Stop every thread (sources first so nothing new enters), then count what
- * is left in the rings as dropped: the invariant stays exact over a restart. */
+/* Stop every PMD, then count what is left in the rings as dropped: the
+ * invariant stays exact over a restart. A stop is a quiescent point, so the
+ * equation is checked exactly here too (a leak shows as an event). */
 static void pmd_threads_stop(struct pmd_state *ps)
 {
-	for (int i = 0; i < ps->nsrc; i++)
-		if (ps->src[i].t)
-			ethread_request_stop(ps->src[i].t);
 	for (int i = 0; i < ps->npmd; i++)
 		if (ps->pmd[i].t)
 			ethread_request_stop(ps->pmd[i].t);
-	for (int i = 0; i < ps->nsrc; i++) {
-		if (ps->src[i].t)
-			ethread_join(ps->src[i].t);
-		ps->src[i].t = NULL;
-	}
 	for (int i = 0; i < ps->npmd; i++) {
 		if (ps->pmd[i].t)
 			ethread_join(ps->pmd[i].t);
 		ps->pmd[i].t = NULL;
 	}
 	/* Joined: every thread's last stores happen-before these reads, and no
-	 * packet is in a thread's hands (each finishes its burst before it exits). */
+	 * packet is in a thread's hands (each sends its batch before it exits). */
+	int64_t missing = pmd_missing_quiescent(ps);
+	if (missing != 0) {
+		ps->restart_missing += (uint64_t)missing;
+		event_add(&ps->eng->events, EV_INVARIANT,
+			  "pmd: %lld packets missing at a restart (generated - forwarded - "
+			  "dropped - in rings)",
+			  (long long)missing);
+	}
 	for (int i = 0; i < ps->npmd; i++) {
 		for (int q = 0; q < ps->pmd[i].nrxq; q++) {
 			ps->restart_drops += pmd_ring_count(ps->pmd[i].rxq[q]);
 			pmd_ring_free(ps->pmd[i].rxq[q]);
 			ps->pmd[i].rxq[q] = NULL;
 		}
-		ps->restart_drops += pmd_ring_count(ps->pmd[i].txq);
+		if (ps->pmd[i].txq)
+			ps->restart_drops += pmd_ring_count(ps->pmd[i].txq);
 		pmd_ring_free(ps->pmd[i].txq);
 		ps->pmd[i].txq = NULL;
 	}
@@ -49,59 +51,49 @@ static int pmd_threads_start(struct pmd_state *ps, char *err, size_t errlen)
 	uint32_t txq_size = (uint32_t)engine_knob(eng, K_PMD_TXQ_SIZE);
 	int nrxq = (int)engine_knob(eng, K_PMD_RXQS);
 	int ncpu = eng->cpu.count > 0 ? eng->cpu.count : 1;
+	uint64_t now = clock_mono_ns();
 
 	ps->topo = (enum pmd_topology)engine_knob(eng, K_PMD_TOPOLOGY);
 	ps->npmd = ps->topo == PMD_TOPO_CHAIN ? 2 : (int)engine_knob(eng, K_PMD_COUNT);
-	ps->nsrc = ps->npmd;
 	for (int i = 0; i < ps->npmd; i++) {
 		struct pmd_poller *p = &ps->pmd[i];
+		bool last = ps->topo != PMD_TOPO_CHAIN || i == ps->npmd - 1;
 		p->id = i;
 		p->ps = ps;
 		p->nrxq = nrxq;
 		for (int q = 0; q < nrxq; q++)
 			p->rxq[q] = pmd_ring_new(rxq_size);
-		p->txq = pmd_ring_new(txq_size);
-		p->feeder = &ps->gc[i]; /* source i fills PMD i's rxqs in both topologies */
+		/* Only a PMD that sends on to a peer has a tx ring; the last one of
+		 * a path sends to a sink that takes everything at once. */
+		p->txq = last ? NULL : pmd_ring_new(txq_size);
+		/* direct: gen:i sinks PMD i's tx; chain: gen:0 (txonly) sinks PMD1's. */
+		p->sink = !last ? NULL : ps->topo == PMD_TOPO_CHAIN ? &ps->gc[0] : &ps->gc[i];
 		p->c = &ps->pc[i];
 		p->sleep = &ps->sleep[i];
-	}
-	for (int i = 0; i < ps->nsrc; i++) {
-		struct pmd_source *s = &ps->src[i];
-		s->id = i;
-		s->ps = ps;
-		s->c = &ps->gc[i];
-		s->nout = nrxq;
+		atomic_store_explicit(&p->paused, false, memory_order_relaxed);
+
+		/* Source i fills PMD i's rxqs in both topologies; in the chain, gen:1 is
+		 * the mac peer between PMD0's tx and PMD1's rx. */
+		struct pmd_feed *f = &ps->feed[i];
+		bool peer = ps->topo == PMD_TOPO_CHAIN && i == 1;
+		pmd_feed_init(f, i, peer ? PMD_SRC_MACPEER : PMD_SRC_TXONLY, &ps->gc[i], now);
+		f->nout = nrxq;
 		for (int q = 0; q < nrxq; q++)
-			s->out[q] = ps->pmd[i].rxq[q];
-		if (ps->topo == PMD_TOPO_CHAIN) {
-			/* gen:0 txonly feeds PMD0 and sinks PMD1's tx ("-> drop");
-			 * gen:1 is the mac peer between PMD0's tx and PMD1's rx. */
-			s->kind = i == 0 ? PMD_SRC_TXONLY : PMD_SRC_MACPEER;
-			s->in = i == 0 ? ps->pmd[1].txq : ps->pmd[0].txq;
-		} else {
-			s->kind = PMD_SRC_TXONLY;
-			s->in = ps->pmd[i].txq;
-		}
+			f->out[q] = p->rxq[q];
+		p->feed = f;
 	}
+	if (ps->topo == PMD_TOPO_CHAIN)
+		ps->feed[1].in = ps->pmd[0].txq;
+	atomic_store_explicit(&ps->pause_req, false, memory_order_relaxed);
 	ps->running = true;
-	/* PMD i on emulated CPU i, its source on the next one: on two cores a
-	 * PMD and its load share nothing unless there are more threads than CPUs. */
+	/* PMD i on emulated CPU i. The sources have no thread: on two cores the
+	 * PMDs are the only busy threads. */
 	for (int i = 0; i < ps->npmd; i++) {
 		char name[32]; /* ethread_start() truncates to 15 */
 		snprintf(name, sizeof(name), "pmd-c:%d", i);
 		ps->pmd[i].t = ethread_start(eng, name, SUBSYS_PMD, i % ncpu, pmd_thread_main,
 					     &ps->pmd[i], err, errlen);
 		if (!ps->pmd[i].t)
-			goto fail;
-	}
-	for (int i = 0; i < ps->nsrc; i++) {
-		char name[32]; /* ethread_start() truncates to 15 */
-		struct pmd_source *s = &ps->src[i];
-		snprintf(name, sizeof(name), "gen:%d", i);
-		s->t = ethread_start(eng, name, SUBSYS_PMD, (i + 1) % ncpu,
-				     s->kind == PMD_SRC_MACPEER ? pmd_peer_main : pmd_gen_main, s,
-				     err, errlen);
-		if (!s->t)
 			goto fail;
 	}
 	return 0;
@@ -169,8 +161,8 @@ int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *va
 			  knob_table[id].name);
 		return 0;
 	default:
-		/* maxsleep, sleep_inc, slack, rate, pattern, burst: the threads
-		 * re-read them every iteration or tick. */
+		/* maxsleep, sleep_inc, slack, rate, pattern, burst, fault_leak: the
+		 * PMDs re-read them every iteration. */
 		return 0;
 	}
 }
@@ -181,4 +173,5 @@ const struct subsys_ops pmd_ops = {
     .start = pmd_start,
     .stop = pmd_stop,
     .sample = pmd_sample,
+    .check = pmd_check,
 };

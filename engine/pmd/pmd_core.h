@@ -13,12 +13,46 @@
 
 
 enum pmd_topology {
-	PMD_TOPO_DIRECT, /* gen:i -> pmd-c:i -> gen:i (sink), one pair per PMD */
-	PMD_TOPO_CHAIN, /* the seed: gen:0 txonly -> pmd-c:0 -> gen:1 mac peer -> pmd-c:1 -> gen:0
+	PMD_TOPO_DIRECT, /* gen:i -> pmd-c:i -> sink, one pair per PMD */
+	PMD_TOPO_CHAIN, /* the seed: gen:0 txonly -> pmd-c:0 -> gen:1 mac peer -> pmd-c:1 -> sink
 			 */
 };
 
 struct pmd_state;
+enum pmd_src_kind { PMD_SRC_TXONLY, PMD_SRC_MACPEER };
+
+/*
+ * One traffic source gen:N, with no thread of its own (issue 13): a NIC fills
+ * its rx ring without a core. The PMD that consumes the rings it fills
+ * evaluates it at each poll (pmd_feed_poll): the arrivals since the previous
+ * poll follow from the clock and the pattern, go into the rings up to their
+ * free space, and the rest are rx drops (imissed) stamped with the time they
+ * would have arrived. Exact for one consumer: nothing drains a ring between
+ * its consumer's polls. Every field is private to that PMD thread.
+ */
+struct pmd_feed {
+	int id;
+	enum pmd_src_kind kind;
+	struct gen_counters *c;
+	int nout;
+	struct pmd_ring *out[PMD_MAX_RXQS]; /* the consumer's rxqs */
+	int q; /* next rxq to fill (round robin by burst) */
+	/* txonly: the arrival process in force since base_ns. */
+	uint64_t base_ns; /* arrivals are counted from here */
+	uint64_t offered; /* arrivals since base_ns already offered */
+	uint64_t last_ns; /* time of the last evaluation */
+	int64_t rate_pps;
+	int pattern;
+	unsigned burst;
+	uint32_t seq;
+	/* macpeer: the upstream PMD's tx ring, which the peer drains at once. */
+	struct pmd_ring *in;
+	/* Host time taken from the consumer's thread (run-queue delay): the
+	 * emulated PMD owns its core, so that time is not emulated time. txonly:
+	 * no arrivals in it; peer: what was sent meanwhile is delivered late and
+	 * caught up at 1.5x (see pmd_feed.c). */
+	uint64_t skew_ns;
+};
 
 /* One PMD thread pmd-c:N. */
 struct pmd_poller {
@@ -26,56 +60,66 @@ struct pmd_poller {
 	struct pmd_state *ps;
 	struct ethread *t; /* control thread only (the thread uses self) */
 	int nrxq;
-	struct pmd_ring *rxq[PMD_MAX_RXQS]; /* it is the consumer of each */
-	struct pmd_ring *txq; /* it is the producer */
-	struct gen_counters *feeder; /* the source filling its rxqs (rx drops) */
+	struct pmd_ring *rxq[PMD_MAX_RXQS]; /* it is the consumer (and, via feed, the producer) */
+	struct pmd_ring *txq; /* it is the producer; NULL when its tx goes to a sink */
+	struct pmd_feed *feed; /* the source filling its rxqs, evaluated at each poll */
+	struct gen_counters *sink; /* non-NULL: its tx is the end of the path (forwarded) */
 	struct pmd_counters *c;
 	struct pmd_sleep *sleep; /* survives restarts, as in OVS (§1.3) */
-};
-
-enum pmd_src_kind { PMD_SRC_TXONLY, PMD_SRC_MACPEER };
-
-/* One traffic source gen:N. */
-struct pmd_source {
-	int id;
-	enum pmd_src_kind kind;
-	struct pmd_state *ps;
-	struct ethread *t;
-	int nout;
-	struct pmd_ring *out[PMD_MAX_RXQS]; /* producer of each (a PMD's rxqs) */
-	struct pmd_ring *in; /* consumer: a sink (txonly) or the peer's input */
-	struct gen_counters *c;
-	uint32_t seq; /* txonly: next sequence number (thread-private) */
+	_Atomic bool paused; /* acknowledges ps->pause_req (release), see pmd_pause() */
 };
 
 struct pmd_state {
 	struct engine *eng;
 	enum pmd_topology topo;
-	int npmd, nsrc;
+	int npmd;
 	bool running;
 	struct pmd_poller pmd[PMD_MAX];
-	struct pmd_source src[PMD_MAX];
+	struct pmd_feed feed[PMD_MAX];
+	_Atomic bool pause_req; /* control thread: every PMD parks at its next iteration */
 
 	/* Persistent across restarts (ring size, count, topology changes). */
 	struct pmd_counters pc[PMD_MAX];
 	struct gen_counters gc[PMD_MAX];
 	struct pmd_sleep sleep[PMD_MAX];
 	uint64_t restart_drops; /* packets left in rings at a restart: control thread only */
+	uint64_t restart_missing; /* unaccounted packets found at restarts (a leak) */
+	bool bound_reported; /* the live bound check logged its event (control thread) */
 
 	/* Sampler's previous readings (control thread only). */
 	uint64_t smp_prev_ns;
 	struct pmd_prev {
 		uint64_t iterations, busy_ns, idle_ns, sleep_iters, sleep_ns, rx, tx, tx_drops,
-		    rx_drops, asleep;
+		    rx_drops, asleep, stolen_ns;
 		uint64_t hist[PMD_OVERSHOOT_BUCKETS];
+		uint64_t lat[PMD_LAT_BUCKETS];
 	} prev[PMD_MAX];
-	uint64_t prev_generated, prev_dropped;
+	uint64_t prev_generated, prev_dropped, prev_asleep;
 };
 
 void pmd_thread_main(struct ethread *self); /* pmd_thread.c */
-void pmd_gen_main(struct ethread *self); /* pmd_gen.c: txonly + sink */
-void pmd_peer_main(struct ethread *self); /* pmd_gen.c: mac-swap peer */
-/* The generator's pacing tick for a rate (also used by the peer). */
-uint64_t pmd_gen_tick_ns(int64_t rate_pps);
+
+/* pmd_feed.c: set a feed up for a new run (keeps nothing of an old one). */
+void pmd_feed_init(struct pmd_feed *f, int id, enum pmd_src_kind kind, struct gen_counters *c,
+		   uint64_t now_ns);
+/* Evaluate the feed at now_ns (its consumer's poll), stolen_ns the run-queue
+ * delay of the consumer since its last poll. Drops of arrivals stamped within
+ * [sleep_from_ns, sleep_to_ns] are added to *asleep. */
+void pmd_feed_poll(struct engine *eng, struct pmd_feed *f, uint64_t now_ns, uint64_t stolen_ns,
+		   uint64_t sleep_from_ns, uint64_t sleep_to_ns, uint64_t *asleep);
+/* Arrivals of a txonly pattern in (base, base + d_ns], for tests of the arithmetic. */
+uint64_t pmd_feed_arrivals(int64_t rate_pps, int pattern, unsigned burst, uint64_t d_ns);
+
+/* pmd_check.c: park every PMD at its next iteration (deadline 200 ms), and let them go. */
+int pmd_pause(struct pmd_state *ps);
+void pmd_resume(struct pmd_state *ps);
+/* Packets the rings and the threads' hands can hold at one instant. */
+uint64_t pmd_capacity(const struct pmd_state *ps);
+/* Packets in the rings, downstream rings first (a packet moving on is never counted twice). */
+uint64_t pmd_rings_count(struct pmd_state *ps);
+/* generated - forwarded - dropped - in rings, with every PMD parked or joined. */
+int64_t pmd_missing_quiescent(struct pmd_state *ps);
+/* subsys_ops.check: pause, count, resume; logs an `invariant` event when work is missing. */
+int pmd_check(struct engine *eng, int64_t *missing, char *err, size_t errlen);
 
 #endif

@@ -9,8 +9,8 @@
 
 /*
  * A packet: the Ethernet and IPv4/L4 header fields the datapath looks at,
- * 32 bytes so two fit a cache line. Rings carry it by value; PMDs read the
- * 5-tuple for the flow lookup and rewrite the MACs and the TTL, the mac-swap
+ * and the times it arrived and was last sent (latency, drop times), 48 bytes.
+ * Rings carry it by value; PMDs read the 5-tuple for the flow lookup and rewrite the MACs and the TTL, the mac-swap
  * peer swaps the MACs, so every hop really reads and writes it.
  */
 struct pmd_pkt {
@@ -22,8 +22,10 @@ struct pmd_pkt {
 	uint32_t src_ip, dst_ip;
 	uint16_t src_port, dst_port;
 	uint32_t seq; /* per source, for ordering checks in tests */
+	uint64_t t_arrival_ns; /* CLOCK_MONOTONIC: when it arrived at its source's NIC */
+	uint64_t t_hop_ns; /* when a PMD last sent it (the time it reached a peer) */
 };
 
-_Static_assert(sizeof(struct pmd_pkt) == 32, "pmd_pkt is meant to be 32 bytes");
+_Static_assert(sizeof(struct pmd_pkt) == 48, "pmd_pkt is meant to be 48 bytes");
 
 #endif

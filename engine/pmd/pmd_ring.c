@@ -68,6 +68,26 @@ unsigned pmd_ring_dequeue_burst(struct pmd_ring *r, struct pmd_pkt *pkts, unsign
 	return (unsigned)avail;
 }
 
+unsigned pmd_ring_dequeue_sent_by(struct pmd_ring *r, struct pmd_pkt *pkts, unsigned max,
+				  uint64_t t_max_ns)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed); /* our own */
+	/* acquire: pairs with the producer's release of tail (slots written). */
+	r->tail_cache = atomic_load_explicit(&r->tail, memory_order_acquire);
+	uint64_t avail = r->tail_cache - head;
+	unsigned n = 0;
+
+	while (n < avail && n < max) {
+		const struct pmd_pkt *p = &r->slots[(head + n) & r->mask];
+		if (p->t_hop_ns > t_max_ns)
+			break;
+		pkts[n++] = *p;
+	}
+	/* release: our slot reads are done before the producer may reuse them. */
+	atomic_store_explicit(&r->head, head + n, memory_order_release);
+	return n;
+}
+
 uint64_t pmd_ring_count(struct pmd_ring *r)
 {
 	/* head first: tail only grows, so tail read later is >= the tail at the

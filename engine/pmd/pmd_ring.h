@@ -43,6 +43,10 @@ void pmd_ring_free(struct pmd_ring *r);
 unsigned pmd_ring_enqueue_burst(struct pmd_ring *r, const struct pmd_pkt *pkts, unsigned n);
 /* Consumer: copy up to max packets out; returns how many. */
 unsigned pmd_ring_dequeue_burst(struct pmd_ring *r, struct pmd_pkt *pkts, unsigned max);
+/* Consumer: like dequeue_burst, stopping at the first packet sent after t_max_ns
+ * (t_hop_ns): what a peer has received by then. */
+unsigned pmd_ring_dequeue_sent_by(struct pmd_ring *r, struct pmd_pkt *pkts, unsigned max,
+				  uint64_t t_max_ns);
 /* Packets in the ring at one instant (exact once both sides are quiescent). */
 uint64_t pmd_ring_count(struct pmd_ring *r);
 

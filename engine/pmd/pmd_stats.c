@@ -31,42 +31,55 @@ double pmd_hist_percentile(const uint64_t *counts, unsigned nbuckets, double q)
 	return (double)(nbuckets - 1);
 }
 
+/* How often the totals are re-read when packets left the path during a read. */
+#define PMD_TOTALS_TRIES 64
+
 /*
- * Why the totals are exact. A packet's path is a chain of single-writer
- * steps: the source adds it to `generated` (release store) BEFORE the ring's
- * release store of tail publishes it; every later hop first acquires a ring
- * index, then updates its own counters with release stores. So the store
- * that counts a packet as forwarded (sunk) or dropped (src_drops, tx_drops)
- * happens-after the store that counted it generated.
+ * In flight is counted where it is: the rings (pmd_rings_count). A packet's
+ * path is a chain of single-writer steps: a feed adds it to `generated`
+ * (release) BEFORE the ring's release store of tail publishes it; each later
+ * hop acquires a ring index before it moves or counts it, and counts a drop or
+ * a forward (release) only after the packet left the ring.
  *
- * We read every forwarded and dropped counter FIRST (acquire) and the
- * generated counters LAST (acquire). An acquire load that sees a downstream
- * count synchronises with its writer, so the later load of `generated` must
- * return that packet's generated store or a newer one (write-read coherence).
- * Hence generated >= forwarded + dropped as read, and in_flight =
- * generated - forwarded - dropped is never negative: it is the packets that
- * were in rings or in a thread's hands at some instant within the read
- * window. restart_drops is written by the control thread only while no PMD
- * thread runs, and we are that thread. The equation holds exactly by
- * construction; tests check in_flight against the ring capacity and, after
- * a stop, against the rings' real occupancy.
+ * Read order: forwarded and dropped (acquire), the rings downstream first,
+ * then generated (acquire), then forwarded and dropped again. A packet counted
+ * out when first read was generated before (so it is in `generated`), one
+ * found in a ring was generated before and not yet out, and downstream-first
+ * reading never counts a moving packet twice; so unaccounted = generated -
+ * forwarded - dropped - rings >= 0: packets in a PMD's hands or that moved
+ * during the read. When forwarded + dropped did not change over the read,
+ * nothing left the path meanwhile and what arrived went into free ring space,
+ * so unaccounted <= capacity (rings + hands). Reads where packets left are
+ * retried; only the lower bound holds for a read that never settled.
+ * With every PMD paused or joined nothing moves and unaccounted is exactly 0:
+ * anything else is work lost without being counted (pmd.fault_leak).
  */
-void pmd_stats_totals(struct pmd_state *ps, uint64_t *generated, uint64_t *forwarded,
+bool pmd_stats_totals(struct pmd_state *ps, uint64_t *generated, uint64_t *forwarded,
 		      uint64_t *dropped, uint64_t *in_flight)
 {
-	uint64_t f = 0, d = ps->restart_drops, g = 0;
-
-	for (int i = 0; i < PMD_MAX; i++) {
-		f += pmd_ctr_read(&ps->gc[i].sunk);
-		d += pmd_ctr_read(&ps->gc[i].src_drops);
-		d += pmd_ctr_read(&ps->pc[i].tx_drops);
+	bool settled = false;
+	for (int tries = 0; tries < PMD_TOTALS_TRIES && !settled; tries++) {
+		uint64_t f = 0, d = ps->restart_drops, g = 0, f2 = 0, d2 = ps->restart_drops;
+		for (int i = 0; i < PMD_MAX; i++) {
+			f += pmd_ctr_read(&ps->gc[i].sunk);
+			d += pmd_ctr_read(&ps->gc[i].src_drops);
+			d += pmd_ctr_read(&ps->pc[i].tx_drops);
+		}
+		uint64_t rings = pmd_rings_count(ps);
+		for (int i = 0; i < PMD_MAX; i++)
+			g += pmd_ctr_read(&ps->gc[i].generated);
+		for (int i = 0; i < PMD_MAX; i++) {
+			f2 += pmd_ctr_read(&ps->gc[i].sunk);
+			d2 += pmd_ctr_read(&ps->gc[i].src_drops);
+			d2 += pmd_ctr_read(&ps->pc[i].tx_drops);
+		}
+		settled = f == f2 && d == d2;
+		*generated = g;
+		*forwarded = f;
+		*dropped = d;
+		*in_flight = rings;
 	}
-	for (int i = 0; i < PMD_MAX; i++)
-		g += pmd_ctr_read(&ps->gc[i].generated);
-	*generated = g;
-	*forwarded = f;
-	*dropped = d;
-	*in_flight = g - f - d;
+	return settled;
 }
 
 static double pmd_pct(uint64_t part, uint64_t whole)
@@ -74,7 +87,8 @@ static double pmd_pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap *t, double dt_s)
+static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap *t, double dt_s,
+			     uint64_t *lat)
 {
 	struct pmd_counters *c = &ps->pc[i];
 	struct pmd_prev *pv = &ps->prev[i];
@@ -120,8 +134,38 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->tx_packets = cur.tx;
 	t->rx_drops = cur.rx_drops;
 	t->tx_drops = cur.tx_drops;
-	t->sleep_iters = cur.sleep_iters;
+	t->sleep_iters = si; /* per interval, as documented */
+	cur.stolen_ns = pmd_ctr_read(&c->stolen_ns);
+	t->stolen_pct = dt_s > 0 ? 100.0 * (double)(cur.stolen_ns - pv->stolen_ns) / 1e9 / dt_s : 0;
+	t->sleep_iters_total = cur.sleep_iters;
+	t->asleep_pct = dt_s > 0 ? 100.0 * (double)sns / 1e9 / dt_s : 0;
+	if (t->asleep_pct > 100.0)
+		t->asleep_pct = 100.0;
+	t->drops_while_asleep_pct = pmd_pct(t->drops_while_asleep, rxd);
+	for (int b = 0; b < PMD_LAT_BUCKETS; b++) {
+		cur.lat[b] = pmd_ctr_read(&c->lat_hist[b]);
+		lat[b] += cur.lat[b] - pv->lat[b];
+	}
 	*pv = cur;
+}
+
+/* The live bound at every snapshot; one `invariant` event when it first fails. */
+static void pmd_bound_check(struct pmd_state *ps, struct pmd_snap *p, bool settled)
+{
+	p->unaccounted = (int64_t)(p->generated - p->forwarded - p->dropped - p->in_flight);
+	p->capacity = pmd_capacity(ps);
+	p->bound_ok = p->unaccounted >= 0 && (!settled || (uint64_t)p->unaccounted <= p->capacity);
+	if (!p->bound_ok && !ps->bound_reported) {
+		ps->bound_reported = true;
+		event_add(&ps->eng->events, EV_INVARIANT,
+			  "pmd: %lld packets unaccounted, more than the %llu the rings and PMDs "
+			  "can hold (generated %llu, forwarded %llu, dropped %llu, in rings %llu)",
+			  (long long)p->unaccounted, (unsigned long long)p->capacity,
+			  (unsigned long long)p->generated, (unsigned long long)p->forwarded,
+			  (unsigned long long)p->dropped, (unsigned long long)p->in_flight);
+	} else if (p->bound_ok) {
+		ps->bound_reported = false;
+	}
 }
 
 void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_ns)
@@ -136,23 +180,34 @@ void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_
 	p->rxq_size = engine_knob(eng, K_PMD_RXQ_SIZE);
 	p->topology = ps->topo == PMD_TOPO_CHAIN ? "chain" : "direct";
 	p->nthreads = ps->npmd < PMD_SNAP_MAX ? ps->npmd : PMD_SNAP_MAX;
-	for (int i = 0; i < p->nthreads; i++)
-		pmd_stats_thread(ps, i, &p->threads[i], dt_s);
-
-	/* Instant ring occupancy, for the eye; the exact figure is in_flight. */
-	uint64_t in_rings = 0;
-	for (int i = 0; ps->running && i < ps->npmd; i++) {
-		for (int q = 0; q < ps->pmd[i].nrxq; q++)
-			in_rings += pmd_ring_count(ps->pmd[i].rxq[q]);
-		in_rings += pmd_ring_count(ps->pmd[i].txq);
+	static uint64_t lat[PMD_LAT_BUCKETS]; /* control thread only (the sampler) */
+	memset(lat, 0, sizeof(lat));
+	p->hung = false;
+	p->drops_while_asleep = 0;
+	for (int i = 0; i < p->nthreads; i++) {
+		pmd_stats_thread(ps, i, &p->threads[i], dt_s, lat);
+		p->drops_while_asleep += p->threads[i].drops_while_asleep;
+		/* A PMD loops at least every 10 ms (the sleep cap): an interval
+		 * without one iteration is a stuck PMD, not a quiet one. */
+		if (ps->running && dt_s > 0.05 && p->threads[i].iterations == 0)
+			p->hung = true;
 	}
-	p->in_rings = in_rings;
+	uint64_t nlat = 0;
+	for (int b = 0; b < PMD_LAT_BUCKETS; b++)
+		nlat += lat[b];
+	p->lat_valid = nlat > 0 && !p->hung;
+	p->lat_p50_us = p->lat_valid ? pmd_hist_percentile(lat, PMD_LAT_BUCKETS, 0.50) : 0;
+	p->lat_p99_us = p->lat_valid ? pmd_hist_percentile(lat, PMD_LAT_BUCKETS, 0.99) : 0;
 
-	pmd_stats_totals(ps, &p->generated, &p->forwarded, &p->dropped, &p->in_flight);
+	bool settled =
+	    pmd_stats_totals(ps, &p->generated, &p->forwarded, &p->dropped, &p->in_flight);
+	p->in_rings = p->in_flight;
+	pmd_bound_check(ps, p, settled);
 	p->restart_dropped = ps->restart_drops;
 	uint64_t dg = p->generated - ps->prev_generated, dd = p->dropped - ps->prev_dropped;
 	p->offered_pps = dt_s > 0 ? (double)dg / dt_s : 0;
 	p->drop_pct = pmd_pct(dd, dg);
+	p->dropped_pps = dt_s > 0 ? (double)dd / dt_s : 0;
 	ps->prev_generated = p->generated;
 	ps->prev_dropped = p->dropped;
 	ps->smp_prev_ns = now_ns;

@@ -4,6 +4,7 @@
 #define TT_PMD_STATS_H
 
 #include <stdalign.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -11,6 +12,8 @@
 
 /* Sleep overshoot (real - requested) in 1 us buckets; the last collects >= it. */
 #define PMD_OVERSHOOT_BUCKETS 1024
+/* End-to-end latency (arrival at the first rx ring to the sink) in 1 us buckets. */
+#define PMD_LAT_BUCKETS 4096
 
 /*
  * Every counter is monotonic and has ONE writer (its PMD or source thread, or
@@ -30,14 +33,19 @@ struct pmd_counters {
 	_Atomic uint64_t flow_misses; /* upcalls */
 	_Atomic uint64_t drops_while_asleep; /* rx drops of its feeder during its sleeps */
 	_Atomic uint64_t overshoot_hist[PMD_OVERSHOOT_BUCKETS];
+	_Atomic uint64_t lat_hist[PMD_LAT_BUCKETS]; /* packets it sank, by latency */
+	_Atomic uint64_t stolen_ns; /* run-queue delay seen at polls: time the host took */
+	_Atomic uint64_t leaked; /* pmd.fault_leak: lost without being counted (tests only read) */
 };
 
-/* A traffic source gen:N: a txonly generator (also the sink of a chain's last
- * tx ring) or the mac-swap peer. */
+/* A traffic source gen:N: a txonly generator or the mac-swap peer, and the
+ * sink at the end of a path. Each counter has one writer: the PMD that
+ * evaluates the feed (generated, src_drops, peer_rx) or the PMD that sinks
+ * (sunk). */
 struct gen_counters {
 	alignas(PMD_CACHELINE) _Atomic uint64_t generated; /* new packets (0 for a peer) */
 	_Atomic uint64_t src_drops; /* found the rx ring full: the NIC's imissed */
-	_Atomic uint64_t sunk; /* drained from a final tx ring: forwarded */
+	_Atomic uint64_t sunk; /* sent by the last PMD of a path: forwarded */
 	_Atomic uint64_t peer_rx; /* peer: received to swap and send on */
 };
 
@@ -69,8 +77,10 @@ struct snapshot;
 struct pmd_state;
 /* Fill snap->pmd from the counters: deltas since the previous call. */
 void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_ns);
-/* Exact totals: generated = forwarded + dropped + in_flight (see the .c). */
-void pmd_stats_totals(struct pmd_state *ps, uint64_t *generated, uint64_t *forwarded,
+/* Totals read so that 0 <= generated - forwarded - dropped - in_flight, with
+ * in_flight the packets in the rings (see the .c). Returns false when the
+ * counters never held still over a read (then only generated >= the rest). */
+bool pmd_stats_totals(struct pmd_state *ps, uint64_t *generated, uint64_t *forwarded,
 		      uint64_t *dropped, uint64_t *in_flight);
 
 #endif
