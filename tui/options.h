@@ -17,6 +17,7 @@ enum opt_action {
 	ACT_LIST_SCENARIOS,
 	ACT_LIST_KEYS,
 	ACT_EXPERIMENT,
+	ACT_LIST_METRICS,
 };
 
 struct options {
@@ -34,7 +35,12 @@ struct options {
 	const char *experiment;  /* ACT_EXPERIMENT: its name */
 	int exp_argc;            /* and the arguments after it */
 	char **exp_argv;
+	const char *serve;       /* --serve [ADDR:]PORT: the /metrics endpoint (NULL: none) */
+	const char *output;      /* -o FILE: batch output there instead of stdout */
+	int format;              /* --format: enum opt_format */
 };
+
+enum opt_format { OPT_FORMAT_JSON, OPT_FORMAT_OPENMETRICS };
 
 #define OPT_DELAY_MIN 0.05
 #define OPT_DELAY_MAX 3600.0

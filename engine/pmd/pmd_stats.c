@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "engine/pmd/pmd_core.h"
+#include "engine/pmd/pmd_hist_le.h"
 
 double pmd_hist_percentile(const uint64_t *counts, unsigned nbuckets, double q)
 {
@@ -121,6 +122,7 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->rx_drops = cur.rx_drops;
 	t->tx_drops = cur.tx_drops;
 	t->sleep_iters = cur.sleep_iters;
+	pmd_hist_le_fill(cur.hist, PMD_OVERSHOOT_BUCKETS, t);
 	*pv = cur;
 }
 
