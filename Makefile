@@ -2,6 +2,8 @@
 # Variants build out of tree: BUILD=build/asan SAN=asan, BUILD=build/tsan SAN=tsan.
 
 PREFIX    ?= /usr/local
+# systemd reads units from /usr/local/lib/systemd/system and /usr/lib/systemd/system alike.
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 DESTDIR   ?=
 BUILD     ?= build
 SAN       ?=
@@ -143,10 +145,16 @@ install: tunetop
 	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
 	install -D -m 644 tunetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
+	@# The exporter's unit (installed, neither enabled nor started).
+	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/tunetop-exporter.service.in \
+	  > $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
+	chmod 644 $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
+	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 
 readme: tunetop
 	tools/readme_gen.py ./tunetop
