@@ -84,7 +84,9 @@ int batch_run(struct source *src, const struct options *o)
 	uint64_t first = (uint64_t)(BATCH_FIRST_INTERVAL_S * 1e9);
 	uint64_t next = clock_mono_ns() + (delay < first ? delay : first);
 	uint64_t render_us = 0;
-	bool om = o->format == OPT_FORMAT_OPENMETRICS;
+	bool om = o->format != OPT_FORMAT_JSON; /* a metrics text */
+	enum metrics_format mfmt =
+	    o->format == OPT_FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROM;
 	bool replace = om && o->output && batch_replaces(o->output);
 	struct metrics_state mst = {{0}};
 	struct metrics_buf mbuf = {0};
@@ -111,7 +113,7 @@ int batch_run(struct source *src, const struct options *o)
 		int bad;
 		if (om) {
 			metrics_note(&mst, snap);
-			metrics_render(snap, &mst, METRICS_OPENMETRICS, &mbuf);
+			metrics_render(snap, &mst, mfmt, &mbuf);
 			if (replace) {
 				if (batch_replace_file(o->output, mbuf.p, mbuf.len, err, sizeof(err)) != 0) {
 					fprintf(stderr, "tunetop: -o %s\n", err);

@@ -78,8 +78,10 @@ void options_usage(FILE *out)
 	      "      --serve [ADDR:]PORT  serve GET /metrics (Prometheus / OpenMetrics text);\n"
 	      "                           ADDR defaults to 127.0.0.1, [::1]:PORT for IPv6\n"
 	      "  -o, --output FILE        -b writes to FILE instead of stdout\n"
-	      "      --format json|openmetrics  -b output: JSON Lines (default) or the\n"
-	      "                           metrics text, FILE replaced atomically each interval\n"
+	      "      --format json|openmetrics|prometheus  -b output: JSON Lines (default),\n"
+	      "                           OpenMetrics text, or Prometheus 0.0.4 text (node_exporter's\n"
+	      "                           textfile collector); with -o FILE the text replaces FILE\n"
+	      "                           atomically each interval\n"
 	      "      --list-knobs, --list-themes, --list-scenarios, --list-keys, --list-metrics\n"
 	      "  -h, --help               this text\n"
 	      "  -V, --version            version\n"
@@ -166,9 +168,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				o->format = OPT_FORMAT_JSON;
 			} else if (strcmp(optarg, "openmetrics") == 0) {
 				o->format = OPT_FORMAT_OPENMETRICS;
+			} else if (strcmp(optarg, "prometheus") == 0) {
+				o->format = OPT_FORMAT_PROMETHEUS;
 			} else {
 				snprintf(err, errlen,
-					 "--format: '%s' is not valid (valid: json, openmetrics)", optarg);
+					 "--format: '%s' is not valid (valid: json, openmetrics, prometheus)",
+					 optarg);
 				return 2;
 			}
 			break;

@@ -40,7 +40,9 @@ struct options {
 	int format;              /* --format: enum opt_format */
 };
 
-enum opt_format { OPT_FORMAT_JSON, OPT_FORMAT_OPENMETRICS };
+/* -b output: JSON Lines, OpenMetrics 1.0.0 text, or the Prometheus 0.0.4 text (the one
+ * node_exporter's textfile collector parses: it refuses OpenMetrics' "info" type). */
+enum opt_format { OPT_FORMAT_JSON, OPT_FORMAT_OPENMETRICS, OPT_FORMAT_PROMETHEUS };
 
 #define OPT_DELAY_MIN 0.05
 #define OPT_DELAY_MAX 3600.0
