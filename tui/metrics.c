@@ -43,30 +43,33 @@ static void mb_printf(struct metrics_buf *b, const char *fmt, ...)
 static void mb_printf(struct metrics_buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	/* Format straight into the free space; only a line that does not fit runs twice. */
+	mb_reserve(b, 128);
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
 	if (n <= 0)
 		return;
-	mb_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= b->cap - b->len) {
+		mb_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
 /* Escape backslash and newline (both formats), and the double quote when quote is set. */
 static void mb_escaped(struct metrics_buf *b, const char *s, bool quote)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			mb_put(b, "\\\\", 2);
-		else if (*s == '\n')
-			mb_put(b, "\\n", 2);
-		else if (*s == '"' && quote)
-			mb_put(b, "\\\"", 2);
-		else
-			mb_put(b, s, 1);
+	while (*s) {
+		size_t plain = strcspn(s, quote ? "\\\n\"" : "\\\n");
+		mb_put(b, s, plain);
+		s += plain;
+		if (!*s)
+			break;
+		mb_put(b, *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : "\\\"", 2);
+		s++;
 	}
 }
 
