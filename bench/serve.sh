@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# bench/serve.sh: what `--serve` costs. Per sample: render time of each text. Per scrape: client-side time and bytes (0.0.4 and
-# OpenMetrics) for the default engine scenario and for the host source following a helper
-# process of 5,000 sleeping threads (--set host.pid=PID); per sample: the front end's render
-# time with --serve (both texts published) against without; and the sampling interval's
-# jitter at -d 0.1 with and without 100 scrapes a second. SERVE_BENCH_S (10) seconds a phase.
+# bench/serve.sh: what `--serve` costs. Per sample: the time to render each text
+# (bench_metrics). Per scrape: client-side time and bytes (0.0.4 and OpenMetrics) for the
+# default engine scenario and for the host source following a helper process of 5,000
+# sleeping threads (--set host.pid=PID), and the front end's render time with --serve (both
+# texts published) against without. And the sampling interval's jitter at -d 0.1 with and
+# without 100 scrapes a second. SERVE_BENCH_S (10) seconds a phase.
 set -u
 echo "-- rendering one snapshot (bench_metrics; the publisher renders both formats per sample)"
 "$TT_BUILD/bench/bench_metrics"
