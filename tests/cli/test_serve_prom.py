@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test_serve_prom.py: a real Prometheus (Debian's prometheus) scrapes `tunetop --serve` running
-the console in tmux on pmd-seed (est and blk on too): promtool accepts a scrape of the engine
-and of the host source; Prometheus' HTTP API finds rate() of the PMD drops counter > 0, the est
+the console in tmux on pmd-seed (est and blk on too): promtool (0.0.4) and prometheus_client's
+OpenMetrics parser accept a scrape of the engine and of the host source; Prometheus' HTTP API finds rate() of the PMD drops counter > 0, the est
 tick time, the blk p99 (gauge and histogram_quantile), and pmd.maxsleep_us changing after `m`
 is pressed in the console. Skips (77) without prometheus, promtool or tmux."""
 import json
@@ -66,6 +66,31 @@ def promtool(text):
     return r.returncode == 0, (r.stdout + r.stderr)[-800:]
 
 
+OM_PARSE = ("import sys\nfrom prometheus_client.openmetrics.parser import "
+            "text_string_to_metric_families as p\nprint(len(list(p(sys.stdin.read()))))")
+
+
+def om_parser():
+    """A Python with prometheus_client (Debian python3-prometheus-client), or None."""
+    for py in (sys.executable, "/usr/bin/python3"):
+        if os.path.exists(py) and subprocess.run([py, "-c", "import prometheus_client"],
+                                                 capture_output=True).returncode == 0:
+            return py
+    return None
+
+
+def om_check(what, text):
+    """prometheus_client's OpenMetrics parser (strict: # EOF, UNIT, counter names) on text."""
+    py = om_parser()
+    if not py:
+        print(f"note: {what}: no prometheus_client (python3-prometheus-client); not parsed")
+        return
+    r = subprocess.run([py, "-c", OM_PARSE], input=text, capture_output=True, text=True,
+                       timeout=60)
+    check(f"{what}: the OpenMetrics parser takes it ({r.stdout.strip()} families) "
+          f"{r.stderr.strip()[-300:]}", r.returncode == 0 and int(r.stdout or 0) > 10)
+
+
 tmp = tempfile.mkdtemp(prefix="tt-prom.")
 sock = f"tt-prom-{os.getpid()}"
 procs = []
@@ -88,6 +113,8 @@ try:
     ok, out = promtool(body)
     check(f"host source: promtool check metrics passes {out if not ok else ''}", ok)
     check("host source: tunetop_info says backend host", 'backend="host"' in body)
+    om_check("host source", get(f"http://127.0.0.1:{hport}/metrics",
+                                accept="application/openmetrics-text")[2])
     host.terminate()
     host.wait(timeout=10)
 
@@ -103,6 +130,7 @@ try:
                      accept="application/openmetrics-text; version=1.0.0,text/plain;q=0.5")
     check("engine: Accept openmetrics gets OpenMetrics ending in # EOF",
           st == 200 and ct.startswith("application/openmetrics-text") and om.endswith("# EOF\n"))
+    om_check("engine", om)
     check("engine: other paths are 404", get(f"http://127.0.0.1:{port}/")[0] == 404)
 
     pport = free_port()
