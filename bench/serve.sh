@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
-# bench/serve.sh: what `--serve` costs. Per sample: the time to render each text
-# (bench_metrics). Per scrape: client-side time and bytes (0.0.4 and OpenMetrics) for the
+# bench/serve.sh: what `--serve` costs. Per sample: the time to render one text (the
+# binary's own tunetop_render_duration_seconds with -b --format). Per scrape: client-side time and bytes (0.0.4 and OpenMetrics) for the
 # default engine scenario and for the host source following a helper process of 5,000
 # sleeping threads (--set host.pid=PID), and the front end's render time with --serve (both
 # texts published) against without. And the sampling interval's jitter at -d 0.1 with and
 # without 100 scrapes a second. SERVE_BENCH_S (10) seconds a phase.
 set -u
-echo "-- rendering one snapshot (bench_metrics; the publisher renders both formats per sample)"
-"$TT_BUILD/bench/bench_metrics"
-echo
 python3 - "$@" <<'PY'
 import os, socket, statistics, subprocess, sys, threading, time, urllib.request, json
 
@@ -54,6 +51,15 @@ def render_us(args, serve):
     return statistics.median(v) if v else float("nan")
 
 
+def text_render_us(args, fmt):
+    """Median render time of one metrics text, as the binary reports it in the next text."""
+    out = subprocess.run([TT, *args, "-b", "-d", "0.2", "-n", str(int(PHASE / 0.2)), "--format",
+                          fmt], capture_output=True, text=True, timeout=PHASE * 4 + 60).stdout
+    v = [float(l.split()[1]) * 1e6 for l in out.splitlines()
+         if l.startswith("tunetop_render_duration_seconds ")][2:]
+    return statistics.median(v) if v else float("nan")
+
+
 def scrape_cost(label, args):
     port = free_port()
     p = subprocess.Popen([TT, *args, "--serve", f"127.0.0.1:{port}", "-b", "-o", "/dev/null",
@@ -71,9 +77,10 @@ def scrape_cost(label, args):
                   f"{statistics.median(ts) * 1e3:>8.2f} ms {pct(ts, 0.99) * 1e3:>8.2f} ms")
     finally:
         p.terminate(); p.wait()
+    prom, om = text_render_us(args, "prometheus"), text_render_us(args, "openmetrics")
     without, with_ = render_us(args, False), render_us(args, True)
-    print(f"{'':<34} render per sample: {without:.0f} us (JSON) -> {with_:.0f} us "
-          f"(JSON + both texts published)")
+    print(f"{'':<34} one text: {prom:.0f} us (0.0.4), {om:.0f} us (openmetrics); front end per "
+          f"sample: {without:.0f} us (JSON) -> {with_:.0f} us (JSON + both texts published)")
 
 
 def jitter(scrapes_per_s):
