@@ -2,6 +2,8 @@
 # Variants build out of tree: BUILD=build/asan SAN=asan, BUILD=build/tsan SAN=tsan.
 
 PREFIX    ?= /usr/local
+# systemd reads units from /usr/local/lib/systemd/system and /usr/lib/systemd/system alike.
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 DESTDIR   ?=
 BUILD     ?= build
 SAN       ?=
@@ -9,12 +11,14 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Everything but the console links without curses (tests/layers/ checks it).
-PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa
+PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libmicrohttpd
 PKGS      := ncursesw $(PKGS_CORE)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
-             libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3
-DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux
+             libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
+             libmicrohttpd-dev
+DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
+             prometheus python3-prometheus-client
 
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
@@ -141,10 +145,16 @@ install: tunetop
 	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
 	install -D -m 644 tunetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
+	@# The exporter's unit (installed, neither enabled nor started).
+	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/tunetop-exporter.service.in \
+	  > $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
+	chmod 644 $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
+	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 
 readme: tunetop
 	tools/readme_gen.py ./tunetop

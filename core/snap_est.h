@@ -56,6 +56,8 @@ struct est_snap {
 	uint64_t packets;         /* emulated packets counted so far */
 	/* EWMA rates of the total estimator (tot_stats), read-side rounded. */
 	uint64_t tot_cps, tot_inpps, tot_outpps, tot_inbps, tot_outbps;
+	/* Sum of every tick time counted in tick_hist, since start (the exporter's _sum). */
+	uint64_t tick_ns_sum_total;
 };
 
 #endif

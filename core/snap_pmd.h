@@ -6,6 +6,9 @@
 #include <stdint.h>
 
 #define PMD_SNAP_MAX 16
+/* Upper bounds (us) of the cumulative overshoot buckets the snapshot carries. */
+#define PMD_SNAP_OVERSHOOT_NLE 10
+#define PMD_SNAP_OVERSHOOT_LE_US {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
 
 struct pmd_thread_snap {
 	char name[16];
@@ -29,6 +32,12 @@ struct pmd_thread_snap {
 	double asleep_pct; /* wall time asleep in the interval, % */
 	double drops_while_asleep_pct; /* of its drops in the interval, % asleep */
 	double stolen_pct; /* wall time its thread waited for a host CPU (not emulated), % */
+	/* Sleep overshoot histogram since start, for the Prometheus exporter: samples
+	 * under each PMD_SNAP_OVERSHOOT_LE_US bound (cumulative), all samples, and
+	 * their sum from the 1 us buckets' midpoints (each within 0.5 us). */
+	uint64_t overshoot_le[PMD_SNAP_OVERSHOOT_NLE];
+	uint64_t overshoot_count;
+	double overshoot_sum_us;
 };
 
 struct pmd_snap {

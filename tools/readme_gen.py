@@ -2,8 +2,8 @@
 """Regenerate the generated parts of README.md from the binary, so docs cannot drift.
 
 Usage: tools/readme_gen.py TUNETOP [--check]
-Replaces the text between <!-- BEGIN X --> and <!-- END X --> for X in KNOBS, SCENARIOS and
-JSON. With --check, exits 1 (printing a diff) when README.md is not up to date.
+Replaces the text between <!-- BEGIN X --> and <!-- END X --> for X in KNOBS, SCENARIOS, KEYS,
+METRICS and JSON. With --check, exits 1 (printing a diff) when README.md is not up to date.
 """
 import difflib
 import json
@@ -46,6 +46,15 @@ def scenarios_md():
     for line in run("--list-scenarios").splitlines():
         name, _, summary = line.partition(" ")
         rows.append(f"| `{name}` | {summary.strip()} |")
+    return "\n".join(rows)
+
+
+def metrics_md():
+    rows = ["| metric | type | labels | meaning |", "|---|---|---|---|"]
+    for line in run("--list-metrics").splitlines():
+        name, mtype, _unit, labels, hlp = line.split("\t")
+        labels = ", ".join(f"`{x}`" for x in labels.split(",")) if labels != "-" else ""
+        rows.append(f"| `{name}` | {mtype} | {labels} | {hlp.replace('|', ', ')} |")
     return "\n".join(rows)
 
 
@@ -122,7 +131,7 @@ def json_md():
 text = open(readme_path).read()
 new = text
 for name, gen in (("KNOBS", knobs_md), ("SCENARIOS", scenarios_md), ("KEYS", keys_md),
-                  ("JSON", json_md)):
+                  ("METRICS", metrics_md), ("JSON", json_md)):
     pat = re.compile(rf"(<!-- BEGIN {name} [^>]*-->)\n(?:.*?\n)?(<!-- END {name} -->)", re.S)
     if not pat.search(new):
         raise SystemExit(f"README.md has no BEGIN/END {name} markers")
@@ -161,7 +170,7 @@ def json_check(text):
 
 if check:
     problems = json_check(text)
-    for name in ("KNOBS", "SCENARIOS", "KEYS"):
+    for name in ("KNOBS", "SCENARIOS", "KEYS", "METRICS"):
         pat = re.compile(rf"<!-- BEGIN {name} [^>]*-->\n(.*?)<!-- END {name} -->", re.S)
         if pat.search(text).group(1) != pat.search(new).group(1):
             problems.append(f"the {name} table differs from the binary")

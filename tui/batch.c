@@ -1,12 +1,17 @@
-/* batch.c: the batch writer loop: sample, render one JSON line, flush, wait. */
+/* batch.c: the batch writer loop: sample, render one JSON line (or the metrics text), write, wait. */
 #include "tui/batch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/clock.h"
+#include "tui/metrics.h"
+#include "tui/serve.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
@@ -24,6 +29,54 @@ static void batch_wait_until(uint64_t deadline)
 	}
 }
 
+/*
+ * For node_exporter's textfile collector: the whole text in a temporary file
+ * of the same directory (so rename stays on one file system), then rename over
+ * FILE, so a reader sees the old text or the new one, never half of one.
+ */
+static int batch_replace_file(const char *path, const char *text, size_t len, char *err,
+			      size_t errlen)
+{
+	char tmp[4096];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: name too long", path);
+		return -1;
+	}
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	size_t off = 0;
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, errlen, "%s: %s", tmp, n < 0 ? strerror(errno) : "short write");
+			close(fd);
+			unlink(tmp);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	/* No fsync: the text is rewritten every interval; after a crash a stale or
+	 * empty file is replaced by the next one, and fsync would stall the loop. */
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* A regular file (or one to create) is replaced atomically; /dev/null, a FIFO... written to. */
+static bool batch_replaces(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
 int batch_run(struct source *src, const struct options *o)
 {
 	struct snapshot *snap = snapshot_new();
@@ -31,8 +84,24 @@ int batch_run(struct source *src, const struct options *o)
 	uint64_t first = (uint64_t)(BATCH_FIRST_INTERVAL_S * 1e9);
 	uint64_t next = clock_mono_ns() + (delay < first ? delay : first);
 	uint64_t render_us = 0;
+	bool om = o->format != OPT_FORMAT_JSON; /* a metrics text */
+	enum metrics_format mfmt =
+	    o->format == OPT_FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROM;
+	bool replace = om && o->output && batch_replaces(o->output);
+	struct metrics_state mst = {{0}};
+	struct metrics_buf mbuf = {0};
+	FILE *out = stdout;
+	char err[4200];
 	int rc = 0;
 
+	if (o->output && !replace) {
+		out = fopen(o->output, "w");
+		if (!out) {
+			fprintf(stderr, "tunetop: -o %s: %s\n", o->output, strerror(errno));
+			snapshot_free(snap);
+			return 1;
+		}
+	}
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
 		batch_wait_until(next);
 		if (sig_quit)
@@ -40,17 +109,35 @@ int batch_run(struct source *src, const struct options *o)
 		source_sample(src, snap);
 		snap->self.render_us = render_us;
 		uint64_t t0 = clock_mono_ns();
-		json_t *j = snapjson_build(snap);
-		char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
-		json_decref(j);
-		int bad = !line || fputs(line, stdout) == EOF || fputc('\n', stdout) == EOF ||
-			  fflush(stdout) == EOF;
-		free(line);
+		serve_publish(snap);
+		int bad;
+		if (om) {
+			metrics_note(&mst, snap);
+			metrics_render(snap, &mst, mfmt, &mbuf);
+			if (replace) {
+				if (batch_replace_file(o->output, mbuf.p, mbuf.len, err, sizeof(err)) != 0) {
+					fprintf(stderr, "tunetop: -o %s\n", err);
+					rc = 1;
+					break;
+				}
+				bad = 0;
+			} else {
+				bad = fwrite(mbuf.p, 1, mbuf.len, out) != mbuf.len || fflush(out) == EOF;
+			}
+		} else {
+			json_t *j = snapjson_build(snap);
+			char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
+			json_decref(j);
+			bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
+			      fflush(out) == EOF;
+			free(line);
+		}
 		render_us = (clock_mono_ns() - t0) / NS_PER_US;
 		if (bad) {
 			/* The reader went away (EPIPE): that is how pipelines end, not an error. */
 			if (errno != EPIPE) {
-				fprintf(stderr, "tunetop: stdout: %s\n", strerror(errno));
+				fprintf(stderr, "tunetop: %s: %s\n", o->output ? o->output : "stdout",
+					strerror(errno));
 				rc = 1;
 			}
 			break;
@@ -60,6 +147,11 @@ int batch_run(struct source *src, const struct options *o)
 		if (next < now)
 			next = now; /* a slow consumer: no burst of catch-up lines */
 	}
+	if (out != stdout && fclose(out) != 0 && rc == 0) {
+		fprintf(stderr, "tunetop: -o %s: %s\n", o->output, strerror(errno));
+		rc = 1;
+	}
+	free(mbuf.p);
 	snapshot_free(snap);
 	return rc;
 }

@@ -8,7 +8,9 @@
 #include "tui/batch.h"
 #include "tui/experiment.h"
 #include "tui/options.h"
+#include "tui/metrics.h"
 #include "tui/screen.h"
+#include "tui/serve.h"
 #include "tui/sig.h"
 #include "tui/theme.h"
 #include "tui/ui.h"
@@ -131,6 +133,10 @@ int main(int argc, char **argv)
 		main_list_scenarios();
 		options_free(&o);
 		return 0;
+	case ACT_LIST_METRICS:
+		metrics_list(stdout);
+		options_free(&o);
+		return 0;
 	case ACT_LIST_THEMES:
 		theme_list(stdout);
 		options_free(&o);
@@ -160,8 +166,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rc = main_start(src, &o);
+	if (rc == 0 && o.serve) {
+		if (serve_start(o.serve, err, sizeof(err)) != 0) {
+			fprintf(stderr, "tunetop: --serve: %s\n", err);
+			rc = 1;
+		} else {
+			fprintf(stderr, "tunetop: serving /metrics on port %u\n", serve_port());
+		}
+	}
 	if (rc == 0)
 		rc = o.batch ? batch_run(src, &o) : screen_run(src, &o);
+	serve_stop();
 	source_close(src);
 	options_free(&o);
 	return rc;

@@ -10,6 +10,7 @@
 
 #include "backends/source.h"
 #include "core/xalloc.h"
+#include "tui/serve.h"
 
 enum {
 	OPT_SET = 256,
@@ -25,6 +26,9 @@ enum {
 	OPT_LIST_THEMES,
 	OPT_LIST_KEYS,
 	OPT_LIST_SCENARIOS,
+	OPT_SERVE,
+	OPT_FORMAT,
+	OPT_LIST_METRICS,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +49,10 @@ static const struct option long_opts[] = {
 	{ "list-themes", no_argument, NULL, OPT_LIST_THEMES },
 	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
 	{ "list-scenarios", no_argument, NULL, OPT_LIST_SCENARIOS },
+	{ "serve", required_argument, NULL, OPT_SERVE },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -67,7 +75,14 @@ void options_usage(FILE *out)
 	      "      --no-color           monochrome (also when NO_COLOR is set)\n"
 	      "      --ascii              ASCII drawing only\n"
 	      "      --mouse              enable mouse clicks\n"
-	      "      --list-knobs, --list-themes, --list-scenarios, --list-keys\n"
+	      "      --serve [ADDR:]PORT  serve GET /metrics (Prometheus / OpenMetrics text);\n"
+	      "                           ADDR defaults to 127.0.0.1, [::1]:PORT for IPv6\n"
+	      "  -o, --output FILE        -b writes to FILE instead of stdout\n"
+	      "      --format json|openmetrics|prometheus  -b output: JSON Lines (default),\n"
+	      "                           OpenMetrics text, or Prometheus 0.0.4 text (node_exporter's\n"
+	      "                           textfile collector); with -o FILE the text replaces FILE\n"
+	      "                           atomically each interval\n"
+	      "      --list-knobs, --list-themes, --list-scenarios, --list-keys, --list-metrics\n"
 	      "  -h, --help               this text\n"
 	      "  -V, --version            version\n"
 	      "\n"
@@ -121,7 +136,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 
 	opterr = 0; /* our own messages, with the valid choices */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":d:n:bhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:n:bo:hV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (options_parse_delay(optarg, &o->delay_s) != 0) {
@@ -140,6 +155,40 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case 'b':
 			o->batch = true;
+			break;
+		case 'o':
+			if (!*optarg) {
+				snprintf(err, errlen, "-o: needs a file name");
+				return 2;
+			}
+			o->output = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "json") == 0) {
+				o->format = OPT_FORMAT_JSON;
+			} else if (strcmp(optarg, "openmetrics") == 0) {
+				o->format = OPT_FORMAT_OPENMETRICS;
+			} else if (strcmp(optarg, "prometheus") == 0) {
+				o->format = OPT_FORMAT_PROMETHEUS;
+			} else {
+				snprintf(err, errlen,
+					 "--format: '%s' is not valid (valid: json, openmetrics, prometheus)",
+					 optarg);
+				return 2;
+			}
+			break;
+		case OPT_SERVE: {
+			struct serve_addr a;
+			char why[160];
+			if (serve_parse_addr(optarg, &a, why, sizeof(why)) != 0) {
+				snprintf(err, errlen, "--serve: %s", why);
+				return 2;
+			}
+			o->serve = optarg;
+			break;
+		}
+		case OPT_LIST_METRICS:
+			o->action = ACT_LIST_METRICS;
 			break;
 		case OPT_SET:
 			o->sets[o->nsets++] = optarg;
@@ -204,6 +253,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+		return 2;
+	}
+	if (o->action == ACT_RUN && !o->batch && (o->output || o->format != OPT_FORMAT_JSON)) {
+		snprintf(err, errlen, "%s is for batch output: add -b",
+			 o->output ? "-o" : "--format");
 		return 2;
 	}
 	const char *nc = getenv("NO_COLOR");

@@ -17,6 +17,7 @@ enum opt_action {
 	ACT_LIST_SCENARIOS,
 	ACT_LIST_KEYS,
 	ACT_EXPERIMENT,
+	ACT_LIST_METRICS,
 };
 
 struct options {
@@ -34,7 +35,14 @@ struct options {
 	const char *experiment;  /* ACT_EXPERIMENT: its name */
 	int exp_argc;            /* and the arguments after it */
 	char **exp_argv;
+	const char *serve;       /* --serve [ADDR:]PORT: the /metrics endpoint (NULL: none) */
+	const char *output;      /* -o FILE: batch output there instead of stdout */
+	int format;              /* --format: enum opt_format */
 };
+
+/* -b output: JSON Lines, OpenMetrics 1.0.0 text, or the Prometheus 0.0.4 text (the one
+ * node_exporter's textfile collector parses: it refuses OpenMetrics' "info" type). */
+enum opt_format { OPT_FORMAT_JSON, OPT_FORMAT_OPENMETRICS, OPT_FORMAT_PROMETHEUS };
 
 #define OPT_DELAY_MIN 0.05
 #define OPT_DELAY_MAX 3600.0

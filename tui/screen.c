@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "core/xalloc.h"
+#include "tui/serve.h"
 #include "tui/sig.h"
 #include "tui/ui.h"
 
@@ -174,6 +175,7 @@ static void ui_sample(struct ui *ui)
 	ui_knobs_refresh(ui);
 	ui_hist_push(ui);
 	ui_events_note(ui);
+	serve_publish(s); /* the scrape text of this sample, rendered here once */
 }
 
 /* Wait for input until deadline (in slices, so signals are seen); returns redo flags. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "engine/blk/blk_int.h"
+#include "engine/blk/blk_hist_le.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
 
@@ -356,6 +357,7 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	b->lat_p99_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.99, NULL) / 1e3;
 	b->lat_p999_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.999, NULL) / 1e3;
 	b->lat_valid = !b->hung && completed > st->smp_completed;
+	blk_hist_le_fill(&st->smp_cur, b);
 	st->smp_lat = st->smp_cur;
 	st->smp_completed = completed;
 	st->smp_ipi = ipi;

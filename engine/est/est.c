@@ -344,6 +344,8 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++)
 		hist[i] = atomic_load_explicit(&ts->hist[i], memory_order_relaxed);
 	memcpy(e->tick_hist, hist, sizeof(hist));
+	st->smp_tick_ns_total += sum;
+	e->tick_ns_sum_total = st->smp_tick_ns_total;
 	e->mem_bytes = mem;
 	e->mem_per_est_bytes = e->estimators ? (double)mem / (double)e->estimators : 0;
 	e->packets = atomic_load_explicit(&st->pkt_total, memory_order_relaxed);

@@ -151,6 +151,7 @@ struct est_state {
 	 * estimators came round reports the last interval that had one, so a 1 s
 	 * refresh of a 2 s rotation does not flicker to 0. */
 	uint64_t smp_tick_avg, smp_tick_max;
+	uint64_t smp_tick_ns_total; /* tick_ns_sum drained so far (snapshot tick_ns_sum_total) */
 
 	/* Packet path threads (est_pkt.c) */
 	int npkt;

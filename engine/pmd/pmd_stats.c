@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "engine/pmd/pmd_core.h"
+#include "engine/pmd/pmd_hist_le.h"
 
 double pmd_hist_percentile(const uint64_t *counts, unsigned nbuckets, double q)
 {
@@ -146,6 +147,7 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 		cur.lat[b] = pmd_ctr_read(&c->lat_hist[b]);
 		lat[b] += cur.lat[b] - pv->lat[b];
 	}
+	pmd_hist_le_fill(cur.hist, PMD_OVERSHOOT_BUCKETS, t);
 	*pv = cur;
 }
 

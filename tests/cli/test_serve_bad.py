@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""test_serve_bad.py: bad HTTP clients cost `tunetop --serve` nothing it needs: while 1,000
+connections sit open, a client sends a 1 MB request line and another one byte a second, the
+batch loop (-b, JSON on stdout) keeps sampling on time (intervals and self.sample_us as
+without them) and the next normal scrape is answered; other paths 404, other methods 405."""
+import json
+import os
+import resource
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import ttcheck  # noqa: E402
+from ttcheck import finish  # noqa: E402
+
+
+def check(what, cond):
+    return ttcheck.check(cond, what)
+
+
+TUNETOP = os.environ["TUNETOP"]
+DELAY = 0.2
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if hard != resource.RLIM_INFINITY and hard < 1100:
+    print(f"needs 1,100 file descriptors, the hard limit is {hard}")
+    sys.exit(77)
+resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1100), hard))
+
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+s.close()
+
+tt = subprocess.Popen([TUNETOP, "-b", "-d", str(DELAY), "--scenario", "default", "--serve",
+                       f"127.0.0.1:{port}"], stdout=subprocess.PIPE, text=True)
+lines = []  # (arrival monotonic, snapshot)
+
+
+def reader():
+    for line in tt.stdout:
+        lines.append((time.monotonic(), json.loads(line)))
+
+
+threading.Thread(target=reader, daemon=True).start()
+
+
+def http(path="/metrics", method="GET", timeout=5):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, ""
+    except OSError:
+        return 0, ""
+
+
+def phase(seconds):
+    """The snapshots that arrive in the next `seconds` (after the current one)."""
+    start = len(lines)
+    time.sleep(seconds)
+    return [snap for _, snap in lines[start + 1:]]
+
+
+def stats(snaps):
+    iv = [s["interval_s"] for s in snaps]
+    su = [s["self"]["sample_us"] for s in snaps]
+    return (max(iv) if iv else 99, sorted(su)[len(su) // 2] if su else 10**9, len(snaps))
+
+
+try:
+    end = time.monotonic() + 30
+    while time.monotonic() < end and http()[0] != 200:
+        time.sleep(0.2)
+    st, body = http()
+    check("a normal scrape answers 200 with tunetop_info", st == 200 and "tunetop_info{" in body)
+    check("other paths: 404", http("/nothing")[0] == 404)
+    check("other methods: 405", http(method="POST")[0] == 405)
+
+    base = phase(3.0)
+    base_iv, base_su, base_n = stats(base)
+    print(f"  baseline: {base_n} samples, max interval {base_iv:.3f} s, median sample "
+          f"{base_su} us")
+
+    # A request line of 1 MB, and a client sending one byte a second.
+    big_result = []
+
+    def big():
+        c = socket.create_connection(("127.0.0.1", port), timeout=10)
+        try:
+            c.sendall(b"GET /" + b"a" * (1 << 20) + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        except OSError:
+            pass  # the server may close while we are still sending: that is the point
+        try:
+            big_result.append(c.recv(100))
+        except OSError:
+            big_result.append(b"")
+        c.close()
+
+    stop_slow = threading.Event()
+
+    def slow():
+        try:
+            c = socket.create_connection(("127.0.0.1", port), timeout=10)
+            for b in b"GET /metrics HTTP/1.1\r\n":
+                if stop_slow.is_set():
+                    break
+                c.send(bytes([b]))
+                time.sleep(1)
+            c.close()
+        except OSError:
+            pass
+
+    threads = [threading.Thread(target=big, daemon=True), threading.Thread(target=slow, daemon=True)]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)  # they take their connection slots first
+    # 1,000 connections that say nothing.
+    conns = []
+    for _ in range(1000):
+        c = socket.socket()
+        c.setblocking(False)
+        try:
+            c.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        conns.append(c)
+    bad = phase(6.0)
+    bad_iv, bad_su, bad_n = stats(bad)
+    print(f"  bad clients: {bad_n} samples, max interval {bad_iv:.3f} s, median sample "
+          f"{bad_su} us")
+    check(f"sampling kept its pace under bad clients ({bad_n} samples in 6 s at {DELAY} s)",
+          bad_n >= int(6.0 / DELAY * 0.8))
+    check(f"no interval stretched (max {bad_iv:.3f} s; baseline {base_iv:.3f} s)",
+          bad_iv < max(2 * DELAY, base_iv + DELAY))
+    check(f"sample time did not grow (median {bad_su} us; baseline {base_su} us)",
+          bad_su <= 3 * base_su + 2000)
+    threads[0].join(timeout=20)
+    check(f"the 1 MB request line got an error or a close, not a scrape ({big_result[:1]})",
+          big_result and not big_result[0].startswith(b"HTTP/1.1 200"))
+    for c in conns:
+        c.close()
+    stop_slow.set()
+    end = time.monotonic() + 20
+    st = 0
+    while time.monotonic() < end:
+        st, body = http()
+        if st == 200:
+            break
+        time.sleep(0.2)
+    check("the next normal scrape is answered", st == 200 and "tunetop_samples_total" in body)
+    check("tunetop is still running", tt.poll() is None)
+finally:
+    tt.terminate()
+    try:
+        tt.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        tt.kill()
+check("tunetop exits 0 on SIGTERM", tt.returncode == 0)
+finish()

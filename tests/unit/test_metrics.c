@@ -1,0 +1,258 @@
+/* test_metrics.c: the metrics text encoder: escaping, HELP/TYPE per family, histograms, both formats. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/blk/blk_hist_le.h"
+#include "engine/pmd/pmd_hist_le.h"
+#include "tui/metrics.h"
+
+static struct snapshot *test_snap(void)
+{
+	struct snapshot *s = snapshot_new();
+	s->backend = "engine";
+	s->seq = 7;
+	s->governor = -1;
+	s->nthreads = 2;
+	s->threads = calloc(2, sizeof(*s->threads));
+	s->threads[0].tid = 11;
+	strcpy(s->threads[0].name, "a\"b\\c\nd");
+	s->threads[0].cpu_ns = 1500000001ull;
+	s->threads[1].tid = 12;
+	strcpy(s->threads[1].name, "plain");
+	s->has_est = true;
+	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++)
+		s->est.tick_hist[i] = (uint64_t)(i % 3);
+	s->est.tick_ns_sum_total = 123456789;
+	s->has_pmd = true;
+	s->pmd.nthreads = 1;
+	strcpy(s->pmd.threads[0].name, "pmd-c:0");
+	s->pmd.dropped = 42;
+	s->has_blk = true;
+	return s;
+}
+
+static char *render(const struct snapshot *s, enum metrics_format f)
+{
+	struct metrics_buf b = {0};
+	struct metrics_state st = {{0}};
+	st.events_total[EV_KNOB] = 3;
+	metrics_render(s, &st, f, &b);
+	return b.p;
+}
+
+static void test_label_escaping(void **state)
+{
+	(void)state;
+	struct metrics_buf b = {0};
+	metrics_escape_label(&b, "x\"y\\z\nw");
+	assert_string_equal(b.p, "x\\\"y\\\\z\\nw");
+	free(b.p);
+
+	struct snapshot *s = test_snap();
+	char *t = render(s, METRICS_PROM);
+	assert_non_null(strstr(t, "tunetop_thread_cpu_seconds_total{tid=\"11\",name=\"a\\\"b\\\\c\\nd\","
+				  "subsystem=\"engine\"} 1.500000001\n"));
+	/* No raw newline inside any label value: every line is a comment or a sample. */
+	for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n"))
+		assert_true(line[0] == '#' || strncmp(line, "tunetop", 7) == 0);
+	free(t);
+	snapshot_free(s);
+}
+
+/* The family a sample line belongs to, given the family names of the TYPE lines. */
+static int sample_family(const char *line, char names[][128], int n)
+{
+	static const char *const suffixes[] = {"", "_total", "_info", "_bucket", "_sum", "_count"};
+	size_t len = strcspn(line, "{ ");
+	for (int i = n - 1; i >= 0; i--)
+		for (size_t k = 0; k < sizeof(suffixes) / sizeof(suffixes[0]); k++) {
+			size_t nl = strlen(names[i]), sl = strlen(suffixes[k]);
+			if (nl + sl == len && strncmp(line, names[i], nl) == 0 &&
+			    strncmp(line + nl, suffixes[k], sl) == 0)
+				return i;
+		}
+	return -1;
+}
+
+static void check_families(enum metrics_format f)
+{
+	struct snapshot *s = test_snap();
+	char *t = render(s, f);
+	static char names[256][128];
+	int n = 0, cur = -1;
+	bool help_seen = false;
+	char *save;
+
+	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[128];
+		if (sscanf(line, "# HELP %127s", name) == 1) {
+			for (int i = 0; i < n; i++)
+				assert_string_not_equal(names[i], name); /* one HELP per family */
+			help_seen = true;
+			snprintf(names[n], sizeof(names[n]), "%s", name);
+		} else if (sscanf(line, "# TYPE %127s", name) == 1) {
+			assert_true(help_seen); /* HELP, then TYPE of the same family */
+			assert_string_equal(name, names[n]);
+			cur = n++;
+			help_seen = false;
+		} else if (line[0] != '#') {
+			/* Every sample follows its own family's TYPE, contiguously. */
+			assert_true(cur >= 0);
+			assert_int_equal(sample_family(line, names, n), cur);
+		}
+	}
+	assert_true(n > 40);
+	free(t);
+	snapshot_free(s);
+}
+
+static void test_help_type_prom(void **state)
+{
+	(void)state;
+	check_families(METRICS_PROM);
+}
+
+static void test_help_type_openmetrics(void **state)
+{
+	(void)state;
+	check_families(METRICS_OPENMETRICS);
+}
+
+static void test_counter_names_by_format(void **state)
+{
+	(void)state;
+	struct snapshot *s = test_snap();
+	char *p = render(s, METRICS_PROM), *o = render(s, METRICS_OPENMETRICS);
+	/* 0.0.4 types the sample name; OpenMetrics the family without _total; samples alike. */
+	assert_non_null(strstr(p, "# TYPE tunetop_pmd_dropped_packets_total counter\n"));
+	assert_non_null(strstr(o, "# TYPE tunetop_pmd_dropped_packets counter\n"));
+	assert_non_null(strstr(o, "# UNIT tunetop_pmd_dropped_packets packets\n"));
+	assert_non_null(strstr(p, "\ntunetop_pmd_dropped_packets_total 42\n"));
+	assert_non_null(strstr(o, "\ntunetop_pmd_dropped_packets_total 42\n"));
+	assert_non_null(strstr(p, "# TYPE tunetop_info gauge\n"));
+	assert_non_null(strstr(o, "# TYPE tunetop info\n"));
+	assert_non_null(strstr(o, "tunetop_events_total{kind=\"knob\"} 3\n"));
+	assert_null(strstr(p, "# UNIT"));
+	assert_null(strstr(p, "# EOF"));
+	size_t ol = strlen(o);
+	assert_true(ol > 6 && strcmp(o + ol - 6, "# EOF\n") == 0);
+	assert_non_null(strstr(o, "le=\"1.0\"")); /* OpenMetrics floats in le */
+	free(p);
+	free(o);
+	snapshot_free(s);
+}
+
+/* Every histogram: buckets non-decreasing, the last le="+Inf", _count equal to it. */
+static void check_histograms(const char *text, int expect)
+{
+	char *t = strdup(text), *save;
+	char fam[128] = "";
+	uint64_t prev = 0, inf = 0;
+	bool inf_seen = true;
+	int found = 0;
+
+	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *b = strstr(line, "_bucket{");
+		if (b && line[0] != '#') {
+			char name[128];
+			snprintf(name, sizeof(name), "%.*s", (int)(b - line), line);
+			/* A new series starts at the first bucket after a _count. */
+			if (inf_seen) {
+				snprintf(fam, sizeof(fam), "%s", name);
+				prev = 0;
+				inf_seen = false;
+			}
+			assert_string_equal(name, fam);
+			uint64_t v = strtoull(strrchr(line, ' ') + 1, NULL, 10);
+			assert_true(v >= prev);
+			prev = v;
+			if (strstr(line, "le=\"+Inf\"")) {
+				inf = v;
+				inf_seen = true;
+			}
+		} else if (strstr(line, "_count") && line[0] != '#' && fam[0] &&
+			   strncmp(line, fam, strlen(fam)) == 0) {
+			assert_true(inf_seen);
+			assert_int_equal(strtoull(strrchr(line, ' ') + 1, NULL, 10), inf);
+			found++;
+		}
+	}
+	assert_int_equal(found, expect);
+	free(t);
+}
+
+static void test_histograms(void **state)
+{
+	(void)state;
+	struct snapshot *s = test_snap();
+	uint64_t hist[1024] = {0};
+	/* Overshoot: 5 at 0 us, 3 at 1.x us, 2 at 700 us, 4 beyond the last bound. */
+	hist[0] = 5, hist[1] = 3, hist[700] = 2, hist[1023] = 4;
+	pmd_hist_le_fill(hist, 1024, &s->pmd.threads[0]);
+	const uint64_t want[PMD_SNAP_OVERSHOOT_NLE] = {5, 8, 8, 8, 8, 8, 8, 8, 8, 10};
+	assert_memory_equal(s->pmd.threads[0].overshoot_le, want, sizeof(want));
+	assert_int_equal(s->pmd.threads[0].overshoot_count, 14);
+
+	static struct blk_hist_copy bh;
+	memset(&bh, 0, sizeof(bh));
+	bh.b[blk_hist_index(15000)] = 6;   /* 15 us: under 20 us, not under 10 us */
+	bh.b[blk_hist_index(3000000)] = 1; /* 3 ms */
+	bh.b[BLK_HIST_BUCKETS - 1] = 2;    /* beyond every bound */
+	blk_hist_le_fill(&bh, &s->blk);
+	assert_int_equal(s->blk.lat_le[0], 0);
+	assert_int_equal(s->blk.lat_le[1], 6);
+	assert_int_equal(s->blk.lat_le[7], 6);  /* 2 ms */
+	assert_int_equal(s->blk.lat_le[8], 7);  /* 5 ms */
+	assert_int_equal(s->blk.lat_le[BLK_SNAP_LAT_NLE - 1], 7);
+	assert_int_equal(s->blk.lat_count, 9);
+
+	for (int f = 0; f < METRICS_NFORMATS; f++) {
+		char *t = render(s, (enum metrics_format)f);
+		check_histograms(t, 3); /* est tick, pmd-c:0 overshoot, blk latency */
+		assert_non_null(strstr(t, "tunetop_pmd_sleep_overshoot_seconds_count{pmd=\"pmd-c:0\"} 14\n"));
+		assert_non_null(strstr(t, "tunetop_blk_latency_seconds_bucket{le=\"+Inf\"} 9\n"));
+		assert_non_null(strstr(t, "tunetop_est_tick_seconds_sum 0.123456789\n"));
+		free(t);
+	}
+	snapshot_free(s);
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	char a[128], b[128];
+	for (size_t i = 0; i < metric_nfamilies; i++) {
+		const struct metric_family *f = &metric_families[i];
+		assert_non_null(f->name);
+		assert_true(strncmp(f->name, "tunetop", 7) == 0);
+		assert_true(f->help && f->help[0]);
+		/* A unit is the name's suffix (OpenMetrics' rule for # UNIT). */
+		if (f->unit[0]) {
+			size_t nl = strlen(f->name), ul = strlen(f->unit);
+			assert_true(nl > ul && strcmp(f->name + nl - ul, f->unit) == 0);
+		}
+		for (size_t j = i + 1; j < metric_nfamilies; j++)
+			assert_string_not_equal(metrics_prom_name(f, a, sizeof(a)),
+						metrics_prom_name(&metric_families[j], b, sizeof(b)));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_label_escaping),
+	    cmocka_unit_test(test_help_type_prom),
+	    cmocka_unit_test(test_help_type_openmetrics),
+	    cmocka_unit_test(test_counter_names_by_format),
+	    cmocka_unit_test(test_histograms),
+	    cmocka_unit_test(test_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

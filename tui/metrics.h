@@ -1,0 +1,62 @@
+/* metrics.h: a snapshot as Prometheus text (0.0.4) or OpenMetrics 1.0.0 text; no I/O, no curses. */
+#ifndef TT_METRICS_H
+#define TT_METRICS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/snapshot.h"
+
+enum metrics_format { METRICS_PROM, METRICS_OPENMETRICS, METRICS_NFORMATS };
+
+enum metric_type { MT_COUNTER, MT_GAUGE, MT_HISTOGRAM, MT_INFO };
+
+/*
+ * One metric family: the table README's metrics section is generated from
+ * (`tunetop --list-metrics`). name is the family name as OpenMetrics writes it
+ * in # TYPE: a counter's samples add "_total", an info's "_info"; the Prometheus
+ * 0.0.4 text names the counter "..._total" and the info "..._info" (a gauge) in
+ * its # TYPE line too. unit is the name's unit suffix ("" none).
+ */
+struct metric_family {
+	const char *name;
+	enum metric_type type;
+	const char *unit;
+	const char *labels; /* "pmd" or "tid,name,subsystem" ("" none) */
+	const char *help;
+};
+
+extern const struct metric_family metric_families[];
+extern const size_t metric_nfamilies;
+
+/* What the exporter counts across snapshots itself (snapshots carry only new events). */
+struct metrics_state {
+	uint64_t events_total[EV_KIND_COUNT];
+};
+
+/* Add this snapshot's new events to the totals (call once per snapshot). */
+void metrics_note(struct metrics_state *st, const struct snapshot *snap);
+
+/* A growing text buffer (the caller frees p). */
+struct metrics_buf {
+	char *p;
+	size_t len, cap;
+};
+
+/* Render snap (and st's totals; st may be NULL) in fmt, replacing b's text. */
+void metrics_render(const struct snapshot *snap, const struct metrics_state *st,
+		    enum metrics_format fmt, struct metrics_buf *b);
+
+/* "text/plain; version=0.0.4; charset=utf-8" or the OpenMetrics one. */
+const char *metrics_content_type(enum metrics_format fmt);
+/* The name as 0.0.4 text writes it in # TYPE ("x_total" for a counter, "x_info" for an info). */
+const char *metrics_prom_name(const struct metric_family *f, char *buf, size_t len);
+/* "counter", "gauge", "histogram", "info". */
+const char *metrics_type_name(enum metric_type t);
+/* One family a line: name, type, unit, labels, help, tab-separated (--list-metrics). */
+void metrics_list(FILE *out);
+
+/* Append s to b with label-value escaping (backslash, double quote, newline). */
+void metrics_escape_label(struct metrics_buf *b, const char *s);
+
+#endif

@@ -1,0 +1,40 @@
+/* serve.h: `--serve [ADDR:]PORT`: GET /metrics from the latest published snapshot text. */
+#ifndef TT_SERVE_H
+#define TT_SERVE_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "core/snapshot.h"
+
+/* Limits that keep a bad client from costing more than one slot (tests/cli/test_serve_bad.py). */
+#define SERVE_MAX_CONNECTIONS 128    /* more are accepted and closed at once */
+#define SERVE_CONN_MEMORY_BYTES 8192 /* request line and headers must fit: else 414/431 */
+#define SERVE_CONN_TIMEOUT_S 10      /* an idle (or 1 byte a second...) client is closed */
+
+struct serve_addr {
+	struct sockaddr_storage ss;
+	socklen_t len;
+	bool v6;
+};
+
+/* "9464", "0.0.0.0:9464", "[::1]:9464" (numeric addresses; port 0 picks a free one).
+ * Default address 127.0.0.1. 0, or -1 with why in err. */
+int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t errlen);
+
+/* Start the server thread (libmicrohttpd); 0, or -1 with a message. */
+int serve_start(const char *addr_text, char *err, size_t errlen);
+/* The port really bound (after serve_start; useful with port 0). */
+unsigned serve_port(void);
+/*
+ * The front end calls this once per sample (console and batch loops): renders
+ * the snapshot in both formats and publishes the texts for scrapes. A no-op when
+ * no server runs. Only the front end's thread calls it.
+ */
+void serve_publish(const struct snapshot *snap);
+void serve_stop(void);
+
+#endif
