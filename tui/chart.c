@@ -165,6 +165,17 @@ void chart_grid_goal(struct chart_grid *g, const struct chart_scale *s, double y
 	}
 }
 
+/* Would text fit at (x, y) without covering other text or leaving the grid? */
+static bool grid_text_fits(const struct chart_grid *g, int x, int y, int len)
+{
+	if (x < 0 || x + len > g->w)
+		return false;
+	for (int i = 0; i < len; i++)
+		if (g->cells[y * g->w + x + i].kind == CELL_TEXT)
+			return false;
+	return true;
+}
+
 /* ASCII text into row y from column x, over anything but other text; clipped at w. */
 static void grid_text(struct chart_grid *g, int x, int y, const char *text)
 {
@@ -192,16 +203,24 @@ int chart_grid_mark(struct chart_grid *g, int back, const char *text)
 			strcpy(c->glyph, g->ascii ? "|" : GLYPH_MARK_UTF8);
 		}
 	}
-	if (text && *text) {
-		int len = (int)strlen(text);
-		int at = x + 1 + len <= g->w ? x + 1 : x - len >= 0 ? x - len : x + 1;
-		grid_text(g, at, 0, text);
+	/* Text to the right of the line, else to its left; where other markers' text is
+	 * in the way (changes close together), on the next row down, else left out. */
+	int len = text ? (int)strlen(text) : 0;
+	for (int y = 0; len && y < g->h && y < 3; y++) {
+		int at = grid_text_fits(g, x + 1, y, len) ? x + 1
+			 : grid_text_fits(g, x - len, y, len) ? x - len
+								 : -1;
+		if (at >= 0) {
+			grid_text(g, at, y, text);
+			break;
+		}
 	}
 	return 0;
 }
 
 void chart_grid_point(struct chart_grid *g, const struct chart_scale *xs,
-		      const struct chart_scale *ys, double x, double y, const char *text)
+		      const struct chart_scale *ys, double x, double y, char glyph,
+		      const char *text)
 {
 	int slots = chart_grid_slots(g), dy = dots_y(g), full = g->h * dy;
 	if (slots == 0 || full == 0 || !isfinite(x) || !isfinite(y))
@@ -214,16 +233,22 @@ void chart_grid_point(struct chart_grid *g, const struct chart_scale *xs,
 	struct chart_cell *c = chart_grid_at(g, cx, cy);
 	if (!c)
 		return;
-	if (g->ascii)
-		c->bits = 0; /* '*' */
-	else
-		c->bits |= braille_bit[slot % 2][dy - 1 - d % dy];
-	cell_data(g, c);
-	if (text && *text) {
-		int len = (int)strlen(text);
-		grid_text(g, cx + 1 + len <= g->w ? cx + 1 : cx - len >= 0 ? cx - len : cx + 1, cy,
-			  text);
+	if (glyph) {
+		c->kind = CELL_DATA;
+		c->glyph[0] = glyph;
+		c->glyph[1] = '\0';
+	} else {
+		if (g->ascii)
+			c->bits = 0; /* '*' */
+		else
+			c->bits |= braille_bit[slot % 2][dy - 1 - d % dy];
+		cell_data(g, c);
 	}
+	int len = text ? (int)strlen(text) : 0;
+	if (len && grid_text_fits(g, cx + 1, cy, len))
+		grid_text(g, cx + 1, cy, text);
+	else if (len && grid_text_fits(g, cx - len, cy, len))
+		grid_text(g, cx - len, cy, text);
 }
 
 const char *chart_grid_row_text(const struct chart_grid *g, int y, char *buf, size_t len)

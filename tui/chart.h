@@ -64,9 +64,11 @@ void chart_grid_goal(struct chart_grid *g, const struct chart_scale *s, double y
  * right when it fits, else to its left. Returns 0, or -1 when the slot is off the grid.
  */
 int chart_grid_mark(struct chart_grid *g, int back, const char *text);
-/* One point (x, y) in a scatter: xs is the horizontal scale; text (may be NULL) beside it. */
+/* One point (x, y) in a scatter as glyph (0: a braille dot, or '*' in ASCII): xs is the
+ * horizontal scale; text (may be NULL) beside it. */
 void chart_grid_point(struct chart_grid *g, const struct chart_scale *xs,
-		      const struct chart_scale *ys, double x, double y, const char *text);
+		      const struct chart_scale *ys, double x, double y, char glyph,
+		      const char *text);
 /* Row y as a string (for tests and plain output); buf holds at least w*4+1 bytes. */
 const char *chart_grid_row_text(const struct chart_grid *g, int y, char *buf, size_t len);
 
