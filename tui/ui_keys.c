@@ -302,7 +302,7 @@ const struct ui_keydef ui_keydefs[] = {
     {"t Esc",
      {'t', 27},
      -1,
-     "trade-off: sweep maxsleep x slack, drop% vs CPU% in the pmd view (t / Esc cancels)",
+     "maxsleep x slack trade-off curve in the pmd view (t/Esc: cancel)",
      ui_tradeoff_key},
     {":", {':'}, -1, "command: set NAME=VALUE, NAME (show), q (Tab completes names)", key_command},
     {"Ctrl-L", {12}, -1, "repaint the whole terminal", key_repaint},
