@@ -76,7 +76,7 @@ static void graph_title(struct ui *ui, const struct ui_graph *g, int x, int w)
 	snprintf(now, sizeof(now), "%.*f%s", last == floor(last) ? 0 : fabs(last) < 10 ? 2 : 1,
 		 last, g->unit);
 	if (isfinite(g->goal))
-		snprintf(goal, sizeof(goal), "  goal %g%s", g->goal, g->unit);
+		snprintf(goal, sizeof(goal), " goal %g%s", g->goal, g->unit);
 	int n = snprintf(buf, sizeof(buf), "%s %s%s", g->title, now, goal);
 	(void)n;
 	int tl = (int)strlen(g->title);

@@ -54,9 +54,9 @@ static void chart(struct body *b, const char *label, enum ui_series s, double ma
 }
 
 /* Graphs this wide or wider go two abreast (each keeps 36 columns: 58 braille samples). */
-#define VIEW_GRAPH_PAIR_COLS 72
+#define VIEW_GRAPH_MIN_W 26
 #define VIEW_GRAPH_MIN_H 4
-#define VIEW_GRAPH_MAX_H 14
+#define VIEW_GRAPH_MAX_H 24
 #define VIEW_MARKS_MAX 16
 
 static int clampi(int v, int lo, int hi)
@@ -64,38 +64,38 @@ static int clampi(int v, int lo, int hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Two graphs side by side in h rows, or one under the other on a narrow screen
- * (right may be NULL: left takes the width). Each row is a body line (it scrolls). */
-static void graphs(struct body *b, struct ui_graph *left, struct ui_graph *right, int h)
+/* n graphs abreast in h rows when each gets VIEW_GRAPH_MIN_W columns, else one under the
+ * other, full width. Each row is a body line (it scrolls); a graph is built only when one
+ * of its rows shows. */
+static void graphs_n(struct body *b, struct ui_graph **g, int n, int h)
 {
 	struct ui *ui = b->ui;
-	bool pair = right && COLS >= VIEW_GRAPH_PAIR_COLS;
-	int lw = pair ? COLS / 2 : COLS;
-	/* Built only when a row shows (a scrolled-away graph costs nothing). */
+	if (n > 1 && COLS < n * VIEW_GRAPH_MIN_W) {
+		for (int i = 0; i < n; i++)
+			graphs_n(b, &g[i], 1, h);
+		return;
+	}
+	int w = COLS / n;
 	bool built = false;
 	for (int r = 0; r < h; r++) {
 		if (b->skip == 0 && b->y < b->end && !built) {
-			ui_graph_prepare(ui, left, pair ? lw - 1 : COLS, h);
-			if (pair)
-				ui_graph_prepare(ui, right, COLS - lw, h);
+			for (int i = 0; i < n; i++)
+				ui_graph_prepare(ui, g[i], i == n - 1 ? COLS - i * w : w - 1, h);
 			built = true;
 		}
 		if (!body_line(b))
 			continue;
-		if (!right) {
-			ui_graph_row(ui, left, r, 0, COLS, h);
-		} else if (pair) {
-			ui_graph_row(ui, left, r, 0, lw - 1, h);
-			ui_graph_row(ui, right, r, lw, COLS - lw, h);
-		} else {
-			ui_graph_row(ui, left, r, 0, COLS, h);
-		}
+		for (int i = 0; i < n; i++)
+			ui_graph_row(ui, g[i], r, i * w, i == n - 1 ? COLS - i * w : w - 1, h);
 	}
-	ui_graph_release(left);
-	if (right)
-		ui_graph_release(right);
-	if (right && !pair)
-		graphs(b, right, NULL, h);
+	for (int i = 0; i < n; i++)
+		ui_graph_release(g[i]);
+}
+
+static void graphs(struct body *b, struct ui_graph *left, struct ui_graph *right, int h)
+{
+	struct ui_graph *g[2] = { left, right };
+	graphs_n(b, g, right ? 2 : 1, h);
 }
 
 /* A graph of one history ring with the markers of the knobs in mask. */
@@ -147,23 +147,23 @@ static const char *tick_bucket_label(int i, char *buf, size_t len)
  * heading in any width: totals, tick time, calibration, the tick chart, the
  * kthreads (vs the 12.5% goal), the tick-time histogram, past calibrations.
  */
+/* Tick time, the busiest kthread's CPU% (both against their goals) and chain_max per
+ * calibration: abreast in room rows, or one under the other on a narrow screen. */
 static void est_graphs(struct body *b, int room)
 {
 	struct ui *ui = b->ui;
 	static struct view_graph tick, kt, chain;
-	int ph = clampi(room * 55 / 100, VIEW_GRAPH_MIN_H, VIEW_GRAPH_MAX_H);
-	int ch = clampi(room - ph, VIEW_GRAPH_MIN_H, 10);
+	bool abreast = COLS >= 3 * VIEW_GRAPH_MIN_W;
+	int gh = clampi(abreast ? room : room / 3, VIEW_GRAPH_MIN_H + 1, 2 * VIEW_GRAPH_MAX_H);
 
-	view_graph_init(ui, &tick, &ui->charts.est_tick_ms, MASK_EST, "tick avg", "ms",
+	view_graph_init(ui, &tick, &ui->charts.est_tick_ms, MASK_EST, "tick", "ms",
 			(double)UI_EST_TICK_GOAL_NS / 1e6, 0.1);
-	view_graph_init(ui, &kt, &ui->charts.est_kt_cpu, MASK_EST, "busiest kthread CPU", "%",
+	view_graph_init(ui, &kt, &ui->charts.est_kt_cpu, MASK_EST, "kt CPU", "%",
 			EST_KTHREAD_GOAL_PCT, 1);
-	graphs(b, &tick.g, &kt.g, ph);
 
 	/* chain_max per calibration: a bar each, the governor named where it changed. */
 	memset(&chain.g, 0, sizeof(chain.g));
-	snprintf(chain.g.title, sizeof(chain.g.title), "chain_max per calibration (%zu kept)",
-		 ui->ncalib);
+	snprintf(chain.g.title, sizeof(chain.g.title), "chain_max/calib");
 	chain.g.unit = "";
 	chain.g.goal = NAN;
 	chain.g.min_top = 1;
@@ -183,7 +183,8 @@ static void est_graphs(struct body *b, int room)
 	chain.g.v = chain.v;
 	chain.g.mark_back = chain.back;
 	chain.g.mark_text = chain.text;
-	graphs(b, &chain.g, NULL, ch);
+	struct ui_graph *g[3] = { &tick.g, &kt.g, &chain.g };
+	graphs_n(b, g, 3, gh);
 }
 
 static void est_view(struct body *b)
@@ -221,7 +222,6 @@ static void est_view(struct body *b)
 		       e->calib.count, e->calib.chain_max,
 		       rowfmt_ns(e->calib.single_est_ns, a, sizeof(a)), e->calib.loops,
 		       e->calib.valid_tests, e->calib.tests, cpu_governor_name(e->calib.governor));
-	est_graphs(b, h_view - 4);
 
 	/* Heading and rows from the same widths, so the figures sit under their names. */
 	if (body_line(b)) {
@@ -255,6 +255,10 @@ static void est_view(struct body *b)
 		if (e->tick_hist[i] > top)
 			top = e->tick_hist[i];
 	}
+	/* The graphs take the rows the tables below leave, so at 80x24 all of it shows. */
+	int below = 1 + (lo < 0 ? 0 : hi - lo + 1) + 1 + (int)ui->ncalib;
+	int above = 4 + 1 + e->nkt + (e->kthreads > e->nkt);
+	est_graphs(b, h_view - above - below);
 	title(b, lo < 0 ? "tick time histogram: no tick with estimators yet"
 			: "tick time histogram (ticks since start, all kthreads)");
 	for (int i = lo; lo >= 0 && i <= hi; i++) {
@@ -286,7 +290,7 @@ static void pmd_graphs(struct body *b, int room)
 	struct ui *ui = b->ui;
 	const struct pmd_snap *p = &ui->snap->pmd;
 	static struct view_graph drop, cpu;
-	bool pair = COLS >= VIEW_GRAPH_PAIR_COLS;
+	bool pair = COLS >= 2 * VIEW_GRAPH_MIN_W;
 
 	if (ui->charts.to.state != TRADEOFF_OFF) {
 		int th = clampi(room / 2, 7, 16);
