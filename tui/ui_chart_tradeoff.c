@@ -140,9 +140,9 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 	int y = getcury(stdscr), w = COLS;
 	if (row == 0) {
 		move(y, 0);
-		ui_put(ui, ROLE_LABEL, "trade-off: drop%% against PMD CPU%%, maxsleep us/slack ns");
+		ui_put(ui, ROLE_LABEL, "trade-off: drop%% vs PMD CPU%% (maxsleep us/slack)");
 		if (to->state == TRADEOFF_RUN)
-			ui_put(ui, ROLE_VALUE, "  measuring %d of %d (t cancels)", to->point + 1,
+			ui_put(ui, ROLE_VALUE, "  measuring %d of %d, t cancels", to->point + 1,
 			       to->npoints);
 		else
 			ui_put(ui, ROLE_DIM, "  (t runs it again)");

@@ -79,7 +79,7 @@ tt_keys 3
 tt_wait '^offered .*maxsleep [0-9]+us .*slack [0-9]+ns'
 orig=$(tt_cap | sed -n 's/^offered .*\(maxsleep [0-9]*us  sleep_inc [0-9]*us  slack [0-9]*ns\).*/\1/p')
 tt_keys t
-tt_wait 'trade-off: drop% against PMD CPU%.*measuring 1 of 7'
+tt_wait 'trade-off: drop% vs PMD CPU%.*measuring 1 of 7'
 tt_wait 'measuring 2 of 7' 10       # the loop steps it: no key needed
 tt_wait '[o*]0/1k' 5                 # the first point, labelled maxsleep/slack
 tt_wait '^ +[0-9.]+%┤'               # its y axis
