@@ -204,15 +204,20 @@ int chart_grid_mark(struct chart_grid *g, int back, const char *text)
 		}
 	}
 	/* Text to the right of the line, else to its left; where other markers' text is
-	 * in the way (changes close together), on the next row down, else left out. */
-	int len = text ? (int)strlen(text) : 0;
-	for (int y = 0; len && y < g->h && y < 3; y++) {
-		int at = grid_text_fits(g, x + 1, y, len) ? x + 1
-			 : grid_text_fits(g, x - len, y, len) ? x - len
-								 : -1;
-		if (at >= 0) {
-			grid_text(g, at, y, text);
-			break;
+	 * in the way (changes close together), on the next row down. A graph too narrow for
+	 * "name=value" gets the value alone, else the line alone. */
+	const char *eq = text ? strchr(text, '=') : NULL;
+	const char *tries[2] = { text, eq && eq[1] ? eq + 1 : NULL };
+	for (int t = 0; t < 2; t++) {
+		int len = tries[t] ? (int)strlen(tries[t]) : 0;
+		for (int y = 0; len && y < g->h && y < 3; y++) {
+			int at = grid_text_fits(g, x + 1, y, len)     ? x + 1
+				 : grid_text_fits(g, x - len, y, len) ? x - len
+								      : -1;
+			if (at >= 0) {
+				grid_text(g, at, y, tries[t]);
+				return 0;
+			}
 		}
 	}
 	return 0;

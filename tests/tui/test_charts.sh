@@ -49,6 +49,15 @@ tt_wait 'tick [0-9.]+(us|ms) goal 4.8ms'
 tt_wait 'kt CPU [0-9.]+% goal 12.5%'
 tt_wait '┤.*┄{8}.*┤.*┄{8}'
 tt_wait '^kthreads +KT' # the tables still show at 80x24
+# chain_max per calibration names the governor of each run of calibrations: g then c adds a
+# powersave bar, and the governor change is a marker on the tick and kthread graphs too.
+tt_wait 'chain_max/calib [0-9]+'
+tt_wait '┤.*performance'
+tt_keys g
+tt_wait '┤.*powersave.*┤.*powersave.*┤' 5 # 26 columns: the value alone fits
+tt_keys c
+tt_wait '┤.*powersave' 10
+tt_wait 'calibration #2: .* powersave' 10
 quit
 
 # --- LANG=C: the same in ASCII: '-' goal line, '|' axis and marker, '#' '.' data.
@@ -71,6 +80,8 @@ for v in 2 3; do
 	used=$(tt_cap | sed -n '6,37p' | grep -c '[^ ]')
 	[ "$used" -ge 26 ] || fail "view $v at 120x40 uses $used of 32 body rows"
 done
+tt_keys g # 40 columns a graph: the marker says name and value
+tt_wait '┤.*governor=powersave.*┤.*governor=powersave' 5
 quit
 
 # --- t: the trade-off sweep runs in the background and fills the curve; Esc cancels it.

@@ -148,6 +148,12 @@ static void test_marker(void **state)
 	assert_null(strstr(row, "x=1"));
 	chart_grid_row_text(&g, 1, row, sizeof(row));
 	assert_non_null(strstr(row, "x=1"));
+	/* Too long for either side of its line: the value alone. */
+	assert_int_equal(chart_grid_mark(&g, 20, "governor_long_name=powersave"), 0);
+	for (int y = 0; y < 3; y++)
+		assert_null(strstr(chart_grid_row_text(&g, y, row, sizeof(row)), "governor_long"));
+	chart_grid_row_text(&g, 1, row, sizeof(row));
+	assert_int_equal(strncmp(row, "powersave|", 10), 0);
 	/* Off the grid: refused. */
 	assert_int_equal(chart_grid_mark(&g, 30, "old"), -1);
 	chart_grid_free(&g);
