@@ -36,6 +36,23 @@ static const char *const *ab_defaults(enum subsys owner)
 	}
 }
 
+/* A knob value as the snapshot's "knobs" object writes it: a number for an integer knob,
+ * true/false for a switch, the name for a choice. */
+static json_t *ab_value_json(int id, const char *text)
+{
+	int64_t v = 0;
+	char err[256];
+	knob_parse(id, text, &v, err, sizeof(err));
+	switch (knob_table[id].type) {
+	case KNOB_INT:
+		return json_integer((json_int_t)v);
+	case KNOB_BOOL:
+		return json_boolean(v != 0);
+	default:
+		return json_string(text);
+	}
+}
+
 struct ab_pic {
 	const char *knob;
 	const char *const *metrics;
@@ -232,10 +249,11 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 			exp_fmt(d, sizeof(d), sum[v].dev);
 			if (!c.json)
 				printf("%-12s %12s %12s %12s %12s\n", values[v], a, b, cc, d);
-			json_array_append_new(jv, json_pack("{s:s, s:f, s:f, s:f, s:f}", "value",
-							    values[v], "min", sum[v].min, "avg",
-							    sum[v].avg, "max", sum[v].max, "dev",
-							    sum[v].dev));
+			json_array_append_new(jv, json_pack("{s:o, s:f, s:f, s:f, s:f, s:f}", "value",
+							    ab_value_json(id, values[v]), "min",
+							    sum[v].min, "avg", sum[v].avg, "max",
+							    sum[v].max, "dev", sum[v].dev, "median",
+							    sum[v].median));
 		}
 		json_t *tests = json_array();
 		for (size_t v = 1; v < nvalues; v++) {
@@ -246,8 +264,9 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 				printf("  %s vs %s: Welch t=%.2f df=%.1f p=%.3g -> %s at 5%%\n",
 				       values[0], values[v], t, df, pv,
 				       pv < 0.05 ? "significant" : "not significant");
-			json_array_append_new(tests, json_pack("{s:s, s:s, s:f, s:f, s:f, s:b}", "a",
-							       values[0], "b", values[v], "t",
+			json_array_append_new(tests, json_pack("{s:o, s:o, s:f, s:f, s:f, s:b}", "a",
+							       ab_value_json(id, values[0]), "b",
+							       ab_value_json(id, values[v]), "t",
 							       isfinite(t) ? t : 1e300, "df", df, "p", pv,
 							       "significant", pv < 0.05));
 		}

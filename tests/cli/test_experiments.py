@@ -85,10 +85,13 @@ o = json.loads(r.stdout)
 m = o["metrics"][0]
 check(o["passes"] == 3 and m["metric"] == "blk.ipis_per_s" and m["present"], "ab: metric present")
 vals = {v["value"]: v for v in m["values"]}
+check(set(vals) == {0, 2}, f"ab: values are JSON numbers for an integer knob ({list(vals)})")
+vals = {str(k): v for k, v in vals.items()}
 check(vals["0"]["max"] == 0, "ab: rq_affinity 0 sends no IPIs")
 check(vals["2"]["min"] > 0, "ab: rq_affinity 2 sends IPIs")
 check(m["welch"] and m["welch"][0]["significant"], "ab: the difference is significant")
 check(vals["0"]["min"] <= vals["0"]["avg"] <= vals["0"]["max"], "ab: MIN <= AVG <= MAX")
+check(m["welch"][0]["a"] == 0 and m["welch"][0]["b"] == 2, "ab: the t-test names values as numbers")
 check(o["ok"] is True and o["hang"] is None, "ab: no hang")
 w, h, px = pngcheck.decode(abpng)
 ink = pngcheck.count(px, lambda p: p[:3] != (255, 255, 255))
