@@ -16,9 +16,9 @@ PKGS      := ncursesw $(PKGS_CORE)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
-             libmicrohttpd-dev
+             libmicrohttpd-dev libcairo2-dev
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
-             prometheus python3-prometheus-client
+             prometheus python3-prometheus-client imagemagick
 
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
@@ -29,6 +29,10 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread -I. $(WARN) -MMD -MP \
 CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) -lcpupower -lm -pthread
 LDLIBS    += $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null) $(CORE_LIBS)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+# cairo draws the experiments' pictures (tui/chart_cairo*.c) and is linked only into what
+# runs experiments; a test links it only when it uses it (--as-needed).
+CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo 2>/dev/null)
+CAIRO_LIBS := $(shell $(PKG_CONFIG) --libs cairo 2>/dev/null)
 
 ifeq ($(WERROR),1)
 override CFLAGS += -Werror
@@ -46,8 +50,11 @@ endif
 # code is a library of its own, so the batch writer, the JSON encoder and the
 # experiments link without it.
 UI_SRC    := tui/screen.c $(wildcard tui/ui_*.c)
+CAIRO_SRC := $(wildcard tui/chart_cairo*.c)
 LIB_SRC   := $(wildcard core/*.c engine/*.c engine/*/*.c backends/*.c) \
-             $(filter-out tui/main.c $(UI_SRC),$(wildcard tui/*.c))
+             $(filter-out tui/main.c $(UI_SRC) $(CAIRO_SRC),$(wildcard tui/*.c))
+CAIRO_OBJ := $(CAIRO_SRC:%.c=$(BUILD)/obj/%.o)
+CAIRO_LIB := $(BUILD)/libtunetop-cairo.a
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ  := $(BUILD)/obj/tui/main.o
@@ -72,8 +79,12 @@ ifeq ($(BUILD),build)
 	@cp $(BIN) tunetop
 endif
 
-$(BIN): $(MAIN_OBJ) $(UI_LIB) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# The pictures (cairo lib) use the chart scales in the main lib and the experiments in the
+# main lib call the pictures: one group, searched until nothing more resolves.
+LIB_GROUP := -Wl,--start-group $(LIB) $(CAIRO_LIB) -Wl,--end-group
+
+$(BIN): $(MAIN_OBJ) $(UI_LIB) $(LIB) $(CAIRO_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_LIB) $(LIB_GROUP) $(LDLIBS) $(CAIRO_LIBS)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -83,17 +94,24 @@ $(UI_LIB): $(UI_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+$(CAIRO_LIB): $(CAIRO_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(CAIRO_OBJ): override CFLAGS += $(CAIRO_CFLAGS)
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(UI_LIB) $(LIB)
+$(BUILD)/tests/%: tests/%.c $(UI_LIB) $(LIB) $(CAIRO_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(UI_LIB) $(LIB) $(LDFLAGS) $(LDLIBS) $(TEST_LDLIBS)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(UI_LIB) $(LIB_GROUP) $(LDFLAGS) $(LDLIBS) \
+		$(TEST_LDLIBS) -Wl,--as-needed $(CAIRO_LIBS)
 
-$(NOCURSES_BIN): tests/layers/nocurses.c $(LIB)
+$(NOCURSES_BIN): tests/layers/nocurses.c $(LIB) $(CAIRO_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(CORE_LIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB_GROUP) $(LDFLAGS) $(CORE_LIBS) $(CAIRO_LIBS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/governor.h"
 #include "core/xalloc.h"
+#include "tui/chart_cairo.h"
 #include "tui/exp_metric.h"
 #include "tui/experiment.h"
 #include "tui/sig.h"
@@ -37,12 +38,81 @@ static json_t *calib_wait(struct source *src, double after)
 	return j;
 }
 
+struct calib_pic {
+	size_t ngov;
+	const char *const *govs;
+	json_t *jg; /* the governors' results, each with "chain_max": [...] */
+};
+
+/* A chain_max histogram per governor, over the same categories (every value seen under
+ * any governor), so the governors read against each other. */
+static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
+{
+	const struct calib_pic *cp = arg;
+	int vals[CALIB_MAX_RUNS * 4];
+	size_t nv = 0;
+	size_t i, k;
+	json_t *g, *x;
+	json_array_foreach(cp->jg, i, g)
+	{
+		json_array_foreach(json_object_get(g, "chain_max"), k, x)
+		{
+			int v = (int)json_integer_value(x);
+			size_t j = 0;
+			while (j < nv && vals[j] != v)
+				j++;
+			if (j == nv && nv < sizeof(vals) / sizeof(vals[0]))
+				vals[nv++] = v;
+		}
+	}
+	for (size_t a = 1; a < nv; a++) /* ascending: a histogram's x axis */
+		for (size_t b = a; b > 0 && vals[b - 1] > vals[b]; b--) {
+			int t = vals[b];
+			vals[b] = vals[b - 1];
+			vals[b - 1] = t;
+		}
+	size_t ng = json_array_size(cp->jg);
+	struct chart_panel *pn = xcalloc(ng + 1, sizeof(*pn));
+	struct chart_bar *bars = xcalloc((ng + 1) * (nv + 1), sizeof(*bars));
+	json_array_foreach(cp->jg, i, g)
+	{
+		json_t *chain = json_object_get(g, "chain_max");
+		for (size_t j = 0; j < nv; j++) {
+			struct chart_bar *b = &bars[i * nv + j];
+			snprintf(b->label, sizeof(b->label), "%d", vals[j]);
+			json_array_foreach(chain, k, x) if ((int)json_integer_value(x) == vals[j]) b->mid++;
+			b->lo = b->hi = b->mid;
+		}
+		snprintf(pn[i].title, sizeof(pn[i].title),
+			 "%s: calibrations per chain_max (%zu runs), tick avg %.0f us",
+			 json_string_value(json_object_get(g, "governor")), json_array_size(chain),
+			 json_number_value(json_object_get(g, "tick_ns_avg")) / 1000);
+		pn[i].bars = &bars[i * nv];
+		pn[i].nbars = nv;
+	}
+	int rc = chart_cairo_bars(path, svg, "chain_max chosen by calibration, per governor", pn, ng,
+				  err, errlen);
+	free(bars);
+	free(pn);
+	return rc;
+}
+
+/* Does the scenario run est at all? (A calibration never comes otherwise.) */
+static bool calib_has_est(struct source *src)
+{
+	struct snapshot *snap = snapshot_new();
+	source_sample(src, snap);
+	bool has = snap->has_est;
+	snapshot_free(snap);
+	return has;
+}
+
 int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 {
 	struct exp_common c = *c0;
 	const char *gov_list = "performance,ondemand", *govs[EXP_MAX_LIST];
-	double runs_d = 10;
-	char *gov_copy, err[512];
+	long runs_l = 10;
+	char *gov_copy, err[512], hang[256];
 	int rc = 0;
 
 	if (!c.scenario)
@@ -51,7 +121,7 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		if (i + 1 < argc && strcmp(argv[i], "--governors") == 0) {
 			gov_list = argv[++i];
 		} else if (i + 1 < argc && strcmp(argv[i], "--runs") == 0) {
-			if (exp_parse_double("--runs", argv[++i], 1, CALIB_MAX_RUNS, &runs_d))
+			if (exp_parse_count("--runs", argv[++i], 1, CALIB_MAX_RUNS, &runs_l))
 				return 2;
 		} else {
 			fprintf(stderr,
@@ -61,7 +131,10 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 			return 2;
 		}
 	}
-	size_t ngov = exp_split_list(gov_list, &gov_copy, govs, EXP_MAX_LIST);
+	size_t ngov = exp_parse_list("calib", "--governors", gov_list, -1, &gov_copy, govs,
+				     EXP_MAX_LIST);
+	if (ngov == 0)
+		return 2;
 	for (size_t g = 0; g < ngov; g++) {
 		if (cpu_governor_parse(govs[g]) < 0) {
 			fprintf(stderr, "tunetop: experiment calib: --governors: '%s' is not valid "
@@ -71,7 +144,7 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 			return 2;
 		}
 	}
-	size_t runs = (size_t)runs_d;
+	size_t runs = (size_t)runs_l;
 	json_t *jg = json_array();
 	for (size_t g = 0; g < ngov && rc == 0 && !sig_quit; g++) {
 		char set_gov[64];
@@ -80,6 +153,16 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		struct source *src = exp_source(&c, extra, 1, err, sizeof(err), &rc);
 		if (!src) {
 			fprintf(stderr, "tunetop: experiment calib: %s\n", err);
+			break;
+		}
+		if (!calib_has_est(src)) {
+			fprintf(stderr,
+				"tunetop: experiment calib: scenario '%s' does not run est, so nothing "
+				"calibrates (valid: a scenario with est, e.g. est-only or default, or "
+				"--set est.enabled=on)\n",
+				c.scenario);
+			source_close(src);
+			rc = 2;
 			break;
 		}
 		int *chain = xcalloc(runs, sizeof(int));
@@ -106,7 +189,8 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		 * places every estimator with the initial delay of about 2 s (49 ticks), and
 		 * a row comes round once per 2 s period: wait out the one, span the other. */
 		json_t *w = exp_window(src, c.warmup > CALIB_MIN_SETTLE_S ? c.warmup : CALIB_MIN_SETTLE_S,
-				       c.seconds > CALIB_MIN_WINDOW_S ? c.seconds : CALIB_MIN_WINDOW_S);
+				       c.seconds > CALIB_MIN_WINDOW_S ? c.seconds : CALIB_MIN_WINDOW_S,
+				       hang, sizeof(hang));
 		double tick_avg = 0, tick_max = 0, cpu = 0;
 		exp_metric(w, "est.tick_ns.avg", &tick_avg);
 		exp_metric(w, "est.tick_ns.max", &tick_max);
@@ -114,9 +198,15 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		json_decref(w);
 		source_close(src);
 
-		if (got < runs)
+		if (got < runs && !sig_quit) {
 			fprintf(stderr, "tunetop: experiment calib: %s: %zu of %zu calibrations seen\n",
 				govs[g], got, runs);
+			rc = 1;
+		}
+		if (hang[0]) {
+			fprintf(stderr, "tunetop: experiment calib: %s: %s\n", govs[g], hang);
+			rc = 1;
+		}
 		json_t *hist = json_object();
 		if (!c.json)
 			printf("%s: %zu calibrations\n  chain_max histogram:", govs[g], got);
@@ -154,9 +244,13 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		free(chain);
 		free(single);
 	}
-	if (c.json && rc == 0) {
+	struct calib_pic cp = { ngov, govs, jg };
+	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, &cp) != 0)
+		rc = 1;
+	if (c.json && (rc == 0 || json_array_size(jg))) {
 		json_t *o = json_pack("{s:s, s:s, s:i, s:o}", "experiment", "calib", "scenario",
 				      c.scenario, "runs", (int)runs, "governors", jg);
+		json_object_set_new(o, "ok", json_boolean(rc == 0));
 		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 		printf("\n");
 		json_decref(o);

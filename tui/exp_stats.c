@@ -2,6 +2,16 @@
 #include "tui/exp_stats.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+static int exp_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
 
 void exp_summarize(const double *v, size_t n, struct exp_summary *out)
 {
@@ -21,6 +31,14 @@ void exp_summarize(const double *v, size_t n, struct exp_summary *out)
 	for (size_t i = 0; i < n; i++)
 		sq += (v[i] - out->avg) * (v[i] - out->avg);
 	out->dev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+	out->median = 0;
+	if (n) {
+		double *s = xcalloc(n, sizeof(*s));
+		memcpy(s, v, n * sizeof(*s));
+		qsort(s, n, sizeof(*s), exp_cmp_double);
+		out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+		free(s);
+	}
 }
 
 #define EXP_LENTZ_TINY 1e-300 /* keeps Lentz's denominators away from 0 */

@@ -8,6 +8,7 @@ struct exp_summary {
 	size_t n;
 	double min, avg, max;
 	double dev; /* sample standard deviation (n - 1); 0 when n < 2 */
+	double median; /* the middle value (mean of the two middle ones when n is even) */
 };
 
 void exp_summarize(const double *v, size_t n, struct exp_summary *out);

@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "core/scenario.h"
 #include "core/xalloc.h"
+#include "tui/exp_check.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
@@ -37,8 +38,12 @@ static void exp_usage(FILE *out)
 	      "  --set KNOB=VALUE     repeatable, applied after the scenario\n"
 	      "  --seconds S          measurement window per point or pass\n"
 	      "  --warmup S           settle time before each window\n"
+	      "  --png FILE, --svg FILE  draw the result (sweep: drop%% vs CPU%%; ab: MIN/AVG/MAX\n"
+	      "                       bars; calib: chain_max histogram per governor)\n"
+	      "A pass in which a subsystem hangs fails the experiment (exit status 1).\n"
 	      "\n"
-	      "sweep:  --maxsleep LIST --slack LIST --rate LIST   (default scenario pmd-seed)\n"
+	      "sweep:  --maxsleep LIST --slack LIST --rate LIST --passes N (3; median, spread)\n"
+	      "        (default scenario pmd-seed)\n"
 	      "ab:     --knob KNOB --values A,B[,...] --passes N --metric PATH (repeatable)\n"
 	      "calib:  --governors LIST --runs N                  (default scenario est only)\n"
 	      "LISTs are comma-separated; PATHs name JSON fields of a snapshot, e.g.\n"
@@ -57,6 +62,82 @@ int exp_parse_double(const char *opt, const char *s, double lo, double hi, doubl
 		return 2;
 	}
 	*out = v;
+	return 0;
+}
+
+int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		fprintf(stderr,
+			"tunetop: experiment: %s: '%s' is not valid (valid: a whole number, %ld to "
+			"%ld)\n",
+			opt, s, lo, hi);
+		return 2;
+	}
+	*out = v;
+	return 0;
+}
+
+size_t exp_parse_list(const char *exp, const char *opt, const char *list, int id, char **copy,
+		      const char **out, size_t max)
+{
+	char err[512], range[128];
+	size_t n = 0;
+	const char *p = list;
+
+	*copy = NULL;
+	if (id >= 0)
+		knob_range_text(id, range, sizeof(range));
+	else
+		snprintf(range, sizeof(range), "any text");
+	/* An empty item anywhere ("", "0,,5", "5,") is a mistake, not a value to skip. */
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		if (len == 0) {
+			fprintf(stderr,
+				"tunetop: experiment %s: %s: '%s' has an empty item (valid: a "
+				"comma-separated list of %s)\n",
+				exp, opt, list, range);
+			return 0;
+		}
+		if (++n > max) {
+			fprintf(stderr, "tunetop: experiment %s: %s: at most %zu items\n", exp, opt,
+				max);
+			return 0;
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	n = exp_split_list(list, copy, out, max);
+	for (size_t i = 0; id >= 0 && i < n; i++) {
+		int64_t v;
+		if (knob_parse(id, out[i], &v, err, sizeof(err)) != 0) {
+			fprintf(stderr, "tunetop: experiment %s: %s: %s\n", exp, opt, err);
+			free(*copy);
+			*copy = NULL;
+			return 0;
+		}
+	}
+	return n;
+}
+
+int exp_pictures(const struct exp_common *c, const char *exp,
+		 int (*draw)(const char *path, bool svg, void *arg, char *err, size_t errlen),
+		 void *arg)
+{
+	char err[512];
+	const char *paths[2] = { c->png, c->svg };
+	for (int i = 0; i < 2; i++) {
+		if (paths[i] && draw(paths[i], i == 1, arg, err, sizeof(err)) != 0) {
+			fprintf(stderr, "tunetop: experiment %s: cannot write the picture: %s\n", exp,
+				err);
+			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -114,15 +195,20 @@ static void exp_sleep(double s)
 		clock_sleep_ns(20 * NS_PER_MS);
 }
 
-json_t *exp_window(struct source *src, double warmup, double seconds)
+json_t *exp_window(struct source *src, double warmup, double seconds, char *hang,
+		   size_t hanglen)
 {
 	struct snapshot *snap = snapshot_new();
 	exp_sleep(warmup);
 	source_sample(src, snap); /* start of the window: deltas from here */
+	/* Kept for the hang check: its events are the warm-up's, its totals the start's. */
+	json_t *first = snapjson_build(snap);
 	exp_sleep(seconds);
 	source_sample(src, snap);
 	json_t *j = snapjson_build(snap);
 	snapshot_free(snap);
+	exp_hang_check(first, j, hang, hanglen);
+	json_decref(first);
 	return j;
 }
 
@@ -171,6 +257,13 @@ int experiment_main(int argc, char **argv)
 		} else if (strcmp(a, "--warmup") == 0 && has_val) {
 			if (exp_parse_double(a, argv[++i], 0, 3600, &c.warmup))
 				goto out;
+		} else if ((strcmp(a, "--png") == 0 || strcmp(a, "--svg") == 0) && has_val) {
+			const char *path = argv[++i];
+			if (!*path) {
+				fprintf(stderr, "tunetop: experiment: %s needs a file name\n", a);
+				goto out;
+			}
+			*(a[2] == 'p' ? &c.png : &c.svg) = path;
 		} else {
 			rest[nrest++] = argv[i];
 		}

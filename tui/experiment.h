@@ -19,6 +19,8 @@ struct exp_common {
 	size_t nsets;
 	double seconds;         /* --seconds: measurement window per point/pass */
 	double warmup;          /* --warmup: settle time before each window */
+	const char *png;        /* --png FILE: the result drawn as a PNG picture */
+	const char *svg;        /* --svg FILE: the same as SVG */
 };
 
 /* Entry from main: argv[0] is the experiment's name. Returns an exit status. */
@@ -33,12 +35,30 @@ int exp_calib_run(const struct exp_common *c, int argc, char **argv);
 /* A started engine source with the scenario, the common --set and then extra[] applied. */
 struct source *exp_source(const struct exp_common *c, const char *const *extra, size_t nextra,
 			  char *err, size_t errlen, int *status);
-/* Sleep warmup, sample (discarded), sleep seconds, sample: the window's JSON (decref it). */
-json_t *exp_window(struct source *src, double warmup, double seconds);
+/*
+ * Sleep warmup, sample, sleep seconds, sample: the window's JSON (decref it). hang
+ * (hanglen bytes) gets the reason the window cannot be trusted (exp_check.h), or "".
+ */
+json_t *exp_window(struct source *src, double warmup, double seconds, char *hang,
+		   size_t hanglen);
 /* Parse "a,b,c" into at most EXP_MAX_LIST strings (pointers into a copy you free). */
 size_t exp_split_list(const char *list, char **copy, const char **out, size_t max);
+/*
+ * The same for an option's LIST whose items are values of knob id (-1: any text):
+ * each checked with the knob table; an empty list, an empty item or more than max
+ * items is a usage error. Returns the count, or 0 after printing the error.
+ */
+size_t exp_parse_list(const char *exp, const char *opt, const char *list, int id, char **copy,
+		      const char **out, size_t max);
 /* Parse a positive decimal for an option; 2 (usage) with a message when invalid. */
 int exp_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
+/* Parse a whole number in [lo, hi] ("2.5" is refused); 2 (usage) with a message. */
+int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out);
+/* Write the result's pictures (--png, --svg) through draw(path, svg, arg, err, errlen);
+ * returns 0, or 1 after printing why a file could not be written. */
+int exp_pictures(const struct exp_common *c, const char *exp,
+		 int (*draw)(const char *path, bool svg, void *arg, char *err, size_t errlen),
+		 void *arg);
 /* One value formatted for a table cell. */
 void exp_fmt(char *buf, size_t len, double v);
 

@@ -68,6 +68,47 @@ struct ui_hist {
 	unsigned n, head; /* head: next slot to write */
 };
 
+/* The multi-row graphs' own history (ui_hist.c, ui_chart*.c). */
+#define UI_CHART_PMDS 4 /* PMDs charted one by one */
+#define UI_MARKS_KEEP 64 /* knob changes remembered for the graphs' markers */
+#define UI_TRADEOFF_MAX 12 /* points of the `t` sweep */
+
+/* A knob changed between two snapshots: marked at the first sample with the new value. */
+struct ui_mark {
+	uint64_t sample; /* ui_charts.samples when it was seen */
+	int knob;
+	int64_t value;
+};
+
+enum ui_tradeoff_state { TRADEOFF_OFF, TRADEOFF_RUN, TRADEOFF_DONE };
+
+/* One setting of the `t` sweep and what it measured. */
+struct ui_tradeoff_pt {
+	int64_t maxsleep_us, slack_ns;
+	double drop_sum, cpu_sum, secs; /* interval-weighted sums over the measured seconds */
+	bool done;
+};
+
+/* The `t` key's sweep: a state machine the sampling loop steps, never waiting. */
+struct ui_tradeoff {
+	enum ui_tradeoff_state state;
+	int point, npoints;
+	uint64_t set_ns; /* when this point's knobs were set */
+	int64_t saved_maxsleep_us, saved_slack_ns; /* restored at the end */
+	struct ui_tradeoff_pt pts[UI_TRADEOFF_MAX];
+};
+
+struct ui_charts {
+	uint64_t samples; /* snapshots pushed so far */
+	struct ui_hist pmd_drop[UI_CHART_PMDS], pmd_cpu[UI_CHART_PMDS];
+	struct ui_hist est_tick_ms, est_kt_cpu; /* tick avg; the busiest kthread's CPU% */
+	int64_t prev_knobs[K_COUNT];
+	bool have_prev;
+	struct ui_mark marks[UI_MARKS_KEEP];
+	size_t nmarks, mark_head;
+	struct ui_tradeoff to;
+};
+
 /* Bytes written to the terminal (ui_tty.c). */
 struct ui_tty {
 	int fd;
@@ -135,6 +176,8 @@ struct ui {
 	uint64_t tty_bytes_at_sample;
 	uint64_t render_us;
 	uint64_t now_ns;
+
+	struct ui_charts charts; /* the graphs' history, markers and the `t` sweep */
 };
 
 /* ui_tty.c: the counting stream, curses start/stop, the crash handler. */
@@ -151,6 +194,44 @@ void ui_hist_push(struct ui *ui);
 double ui_hist_last(const struct ui_hist *h);
 /* Draw the last w values of h at (y, x) as a one-line sparkline; max <= 0: auto scale. */
 void ui_hist_draw(struct ui *ui, enum ui_series s, int y, int x, int w, double max);
+
+/* Copy the last (at most max) values of h, oldest first; returns how many. */
+size_t ui_hist_copy(const struct ui_hist *h, double *out, size_t max);
+
+/* ui_chart.c: a multi-row graph with a y-axis, a goal line and knob markers. */
+struct ui_graph {
+	char title[48];   /* on the first row, with the newest value */
+	const char *unit; /* after the axis figures: "%", "ms" */
+	const double *v;  /* values, oldest first */
+	size_t n;
+	double goal;      /* a line at this value; NAN: none */
+	double min_top;   /* the axis reaches at least this (a scale for flat data) */
+	int slots_per_value; /* > 1: each value drawn this many dots wide (bars) */
+	/* Markers: values back from the newest and their text. */
+	const int *mark_back;
+	const char *const *mark_text;
+	size_t nmarks;
+	void *built; /* the grid for one size, from ui_graph_prepare() */
+	int built_w, built_h;
+};
+/* Draw g in rows y..y+h-1 (the title first), columns x..x+w-1. */
+void ui_graph_draw(struct ui *ui, struct ui_graph *g, int y, int x, int w, int h);
+/* Build g's grid once for a w x h graph, so drawing it row by row does not rebuild it;
+ * ui_graph_release() frees it. */
+void ui_graph_prepare(struct ui *ui, struct ui_graph *g, int w, int h);
+void ui_graph_release(struct ui_graph *g);
+/* Draw only row `row` of g (0: the title) at the cursor's row, columns x..x+w-1. */
+void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w, int h);
+/* Markers of knobs owned by one of the subsystems in mask (1 << enum subsys), for a graph
+ * of n values: fills back[] and text[] (text points into bufs, max entries of 48 bytes). */
+size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, int *back, const char **text,
+		      char (*bufs)[48], size_t max);
+
+/* ui_chart_tradeoff.c: the `t` key's maxsleep x slack sweep. */
+int ui_tradeoff_key(struct ui *ui, int ch); /* t: start or cancel; Esc: cancel */
+void ui_tradeoff_step(struct ui *ui);        /* one snapshot more (from ui_hist_push) */
+/* The curve (drop% against PMD CPU%) in rows y.. of h, full width; h includes its title. */
+void ui_tradeoff_row(struct ui *ui, int row, int h);
 
 /* ui_header.c: title, CPU meters, one line per running subsystem; returns rows used. */
 int ui_header_draw(struct ui *ui);

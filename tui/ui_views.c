@@ -1,5 +1,6 @@
 /* ui_views.c: the est, pmd, blk and events views (the rows between header and status). */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -52,6 +53,80 @@ static void chart(struct body *b, const char *label, enum ui_series s, double ma
 	ui_put(ui, ROLE_VALUE, "%s", last);
 }
 
+/* Graphs this wide or wider go two abreast (each keeps 36 columns: 58 braille samples). */
+#define VIEW_GRAPH_MIN_W 26
+#define VIEW_GRAPH_MIN_H 4
+#define VIEW_GRAPH_MAX_H 24
+#define VIEW_MARKS_MAX 16
+
+static int clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* n graphs abreast in h rows when each gets VIEW_GRAPH_MIN_W columns, else one under the
+ * other, full width. Each row is a body line (it scrolls); a graph is built only when one
+ * of its rows shows. */
+static void graphs_n(struct body *b, struct ui_graph **g, int n, int h)
+{
+	struct ui *ui = b->ui;
+	if (n > 1 && COLS < n * VIEW_GRAPH_MIN_W) {
+		for (int i = 0; i < n; i++)
+			graphs_n(b, &g[i], 1, h);
+		return;
+	}
+	int w = COLS / n;
+	bool built = false;
+	for (int r = 0; r < h; r++) {
+		if (b->skip == 0 && b->y < b->end && !built) {
+			for (int i = 0; i < n; i++)
+				ui_graph_prepare(ui, g[i], i == n - 1 ? COLS - i * w : w - 1, h);
+			built = true;
+		}
+		if (!body_line(b))
+			continue;
+		for (int i = 0; i < n; i++)
+			ui_graph_row(ui, g[i], r, i * w, i == n - 1 ? COLS - i * w : w - 1, h);
+	}
+	for (int i = 0; i < n; i++)
+		ui_graph_release(g[i]);
+}
+
+static void graphs(struct body *b, struct ui_graph *left, struct ui_graph *right, int h)
+{
+	struct ui_graph *g[2] = { left, right };
+	graphs_n(b, g, right ? 2 : 1, h);
+}
+
+/* A graph of one history ring with the markers of the knobs in mask. */
+struct view_graph {
+	struct ui_graph g;
+	double v[UI_HIST_LEN];
+	int back[VIEW_MARKS_MAX];
+	const char *text[VIEW_MARKS_MAX];
+	char bufs[VIEW_MARKS_MAX][48];
+};
+
+static void view_graph_init(struct ui *ui, struct view_graph *vg, const struct ui_hist *h,
+			    unsigned mask, const char *title, const char *unit, double goal,
+			    double min_top)
+{
+	memset(&vg->g, 0, sizeof(vg->g));
+	snprintf(vg->g.title, sizeof(vg->g.title), "%s", title);
+	vg->g.unit = unit;
+	vg->g.n = ui_hist_copy(h, vg->v, UI_HIST_LEN);
+	vg->g.v = vg->v;
+	vg->g.goal = goal;
+	vg->g.min_top = min_top;
+	vg->g.nmarks = ui_chart_marks(ui, mask, vg->g.n, vg->back, vg->text, vg->bufs,
+				      VIEW_MARKS_MAX);
+	vg->g.mark_back = vg->back;
+	vg->g.mark_text = vg->text;
+}
+
+#define MASK_EST ((1u << SUBSYS_EST) | (1u << SUBSYS_CPU))
+#define MASK_PMD ((1u << SUBSYS_PMD) | (1u << SUBSYS_CPU))
+
 /* Bucket i of the tick-time histogram as its range: [2^i, 2^(i+1)) us, 0: < 2 us (est_snap.h). */
 static const char *tick_bucket_label(int i, char *buf, size_t len)
 {
@@ -72,11 +147,52 @@ static const char *tick_bucket_label(int i, char *buf, size_t len)
  * heading in any width: totals, tick time, calibration, the tick chart, the
  * kthreads (vs the 12.5% goal), the tick-time histogram, past calibrations.
  */
+/* Tick time, the busiest kthread's CPU% (both against their goals) and chain_max per
+ * calibration: abreast in room rows, or one under the other on a narrow screen. */
+static void est_graphs(struct body *b, int room)
+{
+	struct ui *ui = b->ui;
+	static struct view_graph tick, kt, chain;
+	bool abreast = COLS >= 3 * VIEW_GRAPH_MIN_W;
+	int gh = clampi(abreast ? room : room / 3, VIEW_GRAPH_MIN_H + 1, 2 * VIEW_GRAPH_MAX_H);
+
+	view_graph_init(ui, &tick, &ui->charts.est_tick_ms, MASK_EST, "tick", "ms",
+			(double)UI_EST_TICK_GOAL_NS / 1e6, 0.1);
+	view_graph_init(ui, &kt, &ui->charts.est_kt_cpu, MASK_EST, "kt CPU", "%",
+			EST_KTHREAD_GOAL_PCT, 1);
+
+	/* chain_max per calibration: a bar each, the governor named where it changed. */
+	memset(&chain.g, 0, sizeof(chain.g));
+	snprintf(chain.g.title, sizeof(chain.g.title), "chain_max/calib");
+	chain.g.unit = "";
+	chain.g.goal = NAN;
+	chain.g.min_top = 1;
+	chain.g.slots_per_value = 3;
+	for (size_t i = 0; i < ui->ncalib; i++) {
+		chain.v[i] = ui->calib[i].chain_max;
+		if ((i == 0 || ui->calib[i].governor != ui->calib[i - 1].governor) &&
+		    chain.g.nmarks < VIEW_MARKS_MAX) {
+			snprintf(chain.bufs[chain.g.nmarks], sizeof(chain.bufs[0]), "%s",
+				 cpu_governor_name(ui->calib[i].governor));
+			chain.back[chain.g.nmarks] = (int)(ui->ncalib - 1 - i);
+			chain.text[chain.g.nmarks] = chain.bufs[chain.g.nmarks];
+			chain.g.nmarks++;
+		}
+	}
+	chain.g.n = ui->ncalib;
+	chain.g.v = chain.v;
+	chain.g.mark_back = chain.back;
+	chain.g.mark_text = chain.text;
+	struct ui_graph *g[3] = { &tick.g, &kt.g, &chain.g };
+	graphs_n(b, g, 3, gh);
+}
+
 static void est_view(struct body *b)
 {
 	struct ui *ui = b->ui;
 	const struct est_snap *e = &ui->snap->est;
 	char a[16], c[16], d[16], g[16], range[32];
+	int h_view = b->end - b->y;
 
 	if (!ui->snap->has_est) {
 		title(b, "est is not running (:set est.enabled=on)");
@@ -106,7 +222,6 @@ static void est_view(struct body *b)
 		       e->calib.count, e->calib.chain_max,
 		       rowfmt_ns(e->calib.single_est_ns, a, sizeof(a)), e->calib.loops,
 		       e->calib.valid_tests, e->calib.tests, cpu_governor_name(e->calib.governor));
-	chart(b, "tick avg", HIST_EST_TICK_US, 0, "us");
 
 	/* Heading and rows from the same widths, so the figures sit under their names. */
 	if (body_line(b)) {
@@ -140,6 +255,10 @@ static void est_view(struct body *b)
 		if (e->tick_hist[i] > top)
 			top = e->tick_hist[i];
 	}
+	/* The graphs take the rows the tables below leave, so at 80x24 all of it shows. */
+	int below = 1 + (lo < 0 ? 0 : hi - lo + 1) + 1 + (int)ui->ncalib;
+	int above = 4 + 1 + e->nkt + (e->kthreads > e->nkt);
+	est_graphs(b, h_view - above - below);
 	title(b, lo < 0 ? "tick time histogram: no tick with estimators yet"
 			: "tick time histogram (ticks since start, all kthreads)");
 	for (int i = lo; lo >= 0 && i <= hi; i++) {
@@ -165,11 +284,43 @@ static void est_view(struct body *b)
 	}
 }
 
+/* Per PMD, drop% beside CPU%; with the trade-off (t) its curve first. */
+static void pmd_graphs(struct body *b, int room)
+{
+	struct ui *ui = b->ui;
+	const struct pmd_snap *p = &ui->snap->pmd;
+	static struct view_graph drop, cpu;
+	bool pair = COLS >= 2 * VIEW_GRAPH_MIN_W;
+
+	if (ui->charts.to.state != TRADEOFF_OFF) {
+		int th = clampi(room / 2, 7, 16);
+		for (int r = 0; r < th; r++)
+			if (body_line(b))
+				ui_tradeoff_row(ui, r, th);
+		room -= th;
+	}
+	int n = p->nthreads < UI_CHART_PMDS ? p->nthreads : UI_CHART_PMDS;
+	int per = pair ? 1 : 2; /* graphs stacked per PMD */
+	while (n > 1 && room / (n * per) < VIEW_GRAPH_MIN_H + 1)
+		n--; /* fewer PMDs, each readable; the rest scroll into view no more */
+	int ph = n ? clampi(room / (n * per), VIEW_GRAPH_MIN_H, VIEW_GRAPH_MAX_H) : 0;
+	for (int i = 0; i < n; i++) {
+		char name[sizeof(p->threads[0].name)], title[48];
+		rowfmt_name(p->threads[i].name, name, sizeof(name));
+		snprintf(title, sizeof(title), "drop%% %s", name);
+		view_graph_init(ui, &drop, &ui->charts.pmd_drop[i], MASK_PMD, title, "%", NAN, 1);
+		snprintf(title, sizeof(title), "CPU%% %s", name);
+		view_graph_init(ui, &cpu, &ui->charts.pmd_cpu[i], MASK_PMD, title, "%", NAN, 100);
+		graphs(b, &drop.g, &cpu.g, ph);
+	}
+}
+
 static void pmd_view(struct body *b)
 {
 	struct ui *ui = b->ui;
 	const struct pmd_snap *p = &ui->snap->pmd;
 	char a[512];
+	int h_view = b->end - b->y;
 
 	if (!ui->snap->has_pmd) {
 		title(b, "pmd is not running (:set pmd.enabled=on)");
@@ -213,12 +364,17 @@ static void pmd_view(struct body *b)
 		rowfmt_pmd(&p->threads[i], a, sizeof(a));
 		ui_put(ui, p->threads[i].drop_pct > 0.1 ? ROLE_ERROR : ROLE_NORMAL, "%s", a);
 	}
-	chart(b, "drop%", HIST_PMD_DROP_PCT, 0, "%");
-	char label[32];
-	char name[sizeof(p->threads[0].name)];
-	snprintf(label, sizeof(label), "CPU%% %.8s",
-		 p->nthreads ? rowfmt_name(p->threads[0].name, name, sizeof(name)) : "pmd");
-	chart(b, label, HIST_PMD_CPU_PCT, 100.0, "%");
+	/* Drops while asleep beside drop%: sleep's share of the drops, not the scheduler's. */
+	if (body_line(b)) {
+		ui_put(ui, ROLE_LABEL, "drops while asleep (interval):");
+		for (int i = 0; i < p->nthreads; i++) {
+			char name[sizeof(p->threads[0].name)];
+			ui_put(ui, p->threads[i].drops_while_asleep ? ROLE_WARN : ROLE_NORMAL,
+			       " %s %" PRIu64, rowfmt_name(p->threads[i].name, name, sizeof(name)),
+			       p->threads[i].drops_while_asleep);
+		}
+	}
+	pmd_graphs(b, h_view - (4 + p->nthreads));
 }
 
 /* Submitting CPU (rows) x completing CPU (columns), completions per second,

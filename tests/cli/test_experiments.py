@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """`tunetop experiment`: each experiment runs briefly and its --json parses with the fields
-the README names; bad arguments are usage errors (status 2) that name what is valid."""
+the README names; sweep runs N passes a point and reports their median and spread; a hung
+pass fails the experiment (status 1, the hang named); bad arguments are usage errors (status
+2) that name what is valid; --png/--svg draw the result (the PNG decoded here)."""
 import json
 import os
+import statistics
 import subprocess
 import sys
+import tempfile
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from ttcheck import check, finish  # noqa: E402
+import pngcheck  # noqa: E402
 
 TUNETOP = os.environ.get("TUNETOP", "./tunetop")
 
@@ -18,43 +24,112 @@ def run(*args, timeout=120):
                           timeout=timeout)
 
 
-# sweep: a fresh engine per point; rows carry the knobs and the metrics.
+# sweep: a fresh engine per pass, 3 passes a point; rows carry the knobs (as numbers), the
+# median of each metric over the passes, the passes' values and their spread.
+tmp = tempfile.mkdtemp(prefix="tt-exp-")
+png, svg = os.path.join(tmp, "sweep.png"), os.path.join(tmp, "sweep.svg")
 r = run("sweep", "--json", "--maxsleep", "0,500", "--slack", "1000", "--rate", "20000",
-        "--seconds", "0.5", "--warmup", "0.2", "--scenario", "pmd-light")
+        "--passes", "3", "--seconds", "0.5", "--warmup", "0.2", "--scenario", "pmd-light",
+        "--png", png, "--svg", svg)
 check(r.returncode == 0, f"sweep exits 0 ({r.stderr[-200:]})")
 o = json.loads(r.stdout)
 check(o["experiment"] == "sweep" and len(o["rows"]) == 2, "sweep: one row per point")
+check(o["passes"] == 3 and o["ok"] is True, "sweep: 3 passes, none hung")
 rows = {row["maxsleep_us"]: row for row in o["rows"]}
-check(set(rows) == {"0", "500"}, "sweep: rows name their maxsleep")
+check(set(rows) == {0, 500}, f"sweep: rows name their maxsleep as numbers ({list(rows)})")
+check(all(type(row["timer_slack_ns"]) is int and type(row["rate_pps"]) in (int, float)
+          for row in o["rows"]), "sweep: slack and rate are JSON numbers")
 check(all(row["rate_pps"] == 20000 for row in o["rows"]), "sweep: --rate applied")
+for ms, row in rows.items():
+    for path, vals in row["pass_values"].items():
+        if row[path] is None:
+            continue
+        check(len(vals) == 3 and row["passes"] == 3, f"sweep {ms}: {path} has 3 pass values")
+        check(abs(row[path] - statistics.median(vals)) < 1e-6 * max(1, abs(row[path])),
+              f"sweep {ms}: {path} is the median of its passes ({row[path]} vs {vals})")
+        check(abs(row["spread"][path] - (max(vals) - min(vals))) < 1e-6 * max(1, max(vals)),
+              f"sweep {ms}: {path} spread is max - min")
+# The passes really are separate measurements: offered load varies a little between them.
+offered = rows[0]["pass_values"]["pmd.offered_pps"]
+check(len(set(offered)) > 1, f"sweep: passes measured separately ({offered})")
 # The sleep/CPU trade-off itself, as an ordering: maxsleep 0 never sleeps.
-check(rows["0"]["pmd.threads[avg].sleep_iter_pct"] == 0, "sweep: maxsleep 0 never sleeps")
-check(rows["500"]["pmd.threads[avg].sleep_iter_pct"] > 0, "sweep: maxsleep 500 sleeps")
-check(rows["500"]["pmd.threads[*].cpu_pct"] < rows["0"]["pmd.threads[*].cpu_pct"],
+check(rows[0]["pmd.threads[avg].sleep_iter_pct"] == 0, "sweep: maxsleep 0 never sleeps")
+check(rows[500]["pmd.threads[avg].sleep_iter_pct"] > 0, "sweep: maxsleep 500 sleeps")
+check(rows[500]["pmd.threads[*].cpu_pct"] < rows[0]["pmd.threads[*].cpu_pct"],
       "sweep: sleeping PMD uses less CPU than a polling one")
+# The picture: a 900x560 PNG, mostly white background, with the points and the axes drawn,
+# and the cheapest zero-drop setting marked in green when the JSON names one.
+w, h, px = pngcheck.decode(png)
+check((w, h) == (900, 560), f"sweep PNG is 900x560 ({w}x{h})")
+ink = pngcheck.count(px, lambda p: p[:3] != (255, 255, 255))
+check(5000 < ink < w * h // 2, f"sweep PNG: {ink} non-background pixels (axes, labels, points)")
+green = pngcheck.count(px, lambda p: p[1] > 120 and p[0] < 60 and p[2] < 90)
+if o["cheapest_zero_drop"] is not None:
+    check(green > 100, f"sweep PNG: the cheapest zero-drop point is marked ({green} px)")
+blue = pngcheck.count(px, lambda p: p[2] > 150 and p[0] < 80 and p[1] < 100)
+check(blue > 40, f"sweep PNG: the other point is drawn ({blue} px)")
+idn = subprocess.run(["identify", "-format", "%w %h", png], capture_output=True, text=True)
+if idn.returncode == 0:
+    check(idn.stdout.strip() == "900 560", f"identify agrees: {idn.stdout.strip()}")
+root = ET.parse(svg).getroot()
+check(root.tag.endswith("svg") and root.get("width", "").startswith("900"),
+      f"sweep SVG: an svg element 900 wide ({root.tag} {root.get('width')})")
+check(len(list(root.iter("{http://www.w3.org/2000/svg}path"))) >= 4, "sweep SVG: paths drawn")
 
 # ab: alternation, summaries per value and Welch's test.
+abpng = os.path.join(tmp, "ab.png")
 r = run("ab", "--json", "--knob", "blk.rq_affinity", "--values", "0,2", "--passes", "3",
-        "--seconds", "0.3", "--warmup", "0.2", "--metric", "blk.ipis_per_s")
+        "--seconds", "0.3", "--warmup", "0.2", "--metric", "blk.ipis_per_s", "--png", abpng)
 check(r.returncode == 0, f"ab exits 0 ({r.stderr[-200:]})")
 o = json.loads(r.stdout)
 m = o["metrics"][0]
 check(o["passes"] == 3 and m["metric"] == "blk.ipis_per_s" and m["present"], "ab: metric present")
 vals = {v["value"]: v for v in m["values"]}
+check(set(vals) == {0, 2}, f"ab: values are JSON numbers for an integer knob ({list(vals)})")
+vals = {str(k): v for k, v in vals.items()}
 check(vals["0"]["max"] == 0, "ab: rq_affinity 0 sends no IPIs")
 check(vals["2"]["min"] > 0, "ab: rq_affinity 2 sends IPIs")
 check(m["welch"] and m["welch"][0]["significant"], "ab: the difference is significant")
 check(vals["0"]["min"] <= vals["0"]["avg"] <= vals["0"]["max"], "ab: MIN <= AVG <= MAX")
+check(m["welch"][0]["a"] == 0 and m["welch"][0]["b"] == 2, "ab: the t-test names values as numbers")
+check(o["ok"] is True and o["hang"] is None, "ab: no hang")
+w, h, px = pngcheck.decode(abpng)
+ink = pngcheck.count(px, lambda p: p[:3] != (255, 255, 255))
+check(w == 900 and 1000 < ink < w * h // 2, f"ab PNG {w}x{h}: {ink} non-background pixels")
+bars = pngcheck.count(px, lambda p: p[2] > 180 and p[0] < 100 and 90 < p[1] < 140)
+check(bars > 500, f"ab PNG: the rq_affinity 2 bar is drawn ({bars} px)")
+
+# A hung pass fails the experiment: status 1 and the hang named (it used to score p=1,
+# "not significant", and exit 0).
+r = run("ab", "--knob", "blk.rq_affinity", "--values", "0,1", "--set", "blk.fault_lost_kick=on",
+        "--passes", "3", "--seconds", "0.5", "--warmup", "0.2", "--metric", "blk.iops")
+check(r.returncode == 1 and "hang" in r.stderr and "blk" in r.stderr,
+      f"ab with blk hung -> 1, names the hang (got {r.returncode}: {r.stderr.strip()[-160:]})")
+check("not significant" not in r.stdout, "ab with a hang prints no verdict")
+r = run("ab", "--json", "--knob", "blk.rq_affinity", "--values", "0,1", "--set",
+        "blk.fault_lost_kick=on", "--passes", "2", "--seconds", "0.5", "--warmup", "0.2")
+check(r.returncode == 1, f"ab --json with a hang -> 1 (got {r.returncode})")
+o = json.loads(r.stdout) if r.stdout.strip() else {}
+check(o.get("ok") is False and "blk" in (o.get("hang") or ""), f"ab --json says ok false and the hang ({o.get('hang')})")
+r = run("sweep", "--maxsleep", "0", "--slack", "1000", "--passes", "1", "--seconds", "0.5",
+        "--warmup", "0.2", "--scenario", "default", "--set", "blk.fault_lost_kick=on")
+check(r.returncode == 1 and "hang" in r.stderr,
+      f"sweep with a hung pass -> 1, names the hang (got {r.returncode}: {r.stderr.strip()[-160:]})")
 
 # calib: N calibrations under a governor.
+calpng = os.path.join(tmp, "calib.png")
 r = run("calib", "--json", "--runs", "2", "--governors", "performance", "--seconds", "0.3",
-        "--warmup", "0.1")
+        "--warmup", "0.1", "--png", calpng)
 check(r.returncode == 0, f"calib exits 0 ({r.stderr[-200:]})")
 o = json.loads(r.stdout)
 g = o["governors"][0]
 check(g["governor"] == "performance" and len(g["chain_max"]) == 2, "calib: two calibrations seen")
 check(all(c >= 1 for c in g["chain_max"]), "calib: chain_max >= 1")
 check(sum(g["histogram"].values()) == 2, "calib: histogram counts every run")
+w, h, px = pngcheck.decode(calpng)
+ink = pngcheck.count(px, lambda p: p[:3] != (255, 255, 255))
+bars = pngcheck.count(px, lambda p: p[2] > 180 and p[0] < 100 and 90 < p[1] < 140)
+check(w == 900 and ink > 1000 and bars > 500, f"calib PNG {w}x{h}: {ink} px drawn, bars {bars} px")
 
 # Usage errors.
 for args, frag in ((["nosuch"], "valid: sweep, ab, calib"),
@@ -63,11 +138,29 @@ for args, frag in ((["nosuch"], "valid: sweep, ab, calib"),
                    (["ab", "--knob", "pmd.maxsleep_us", "--values", "1,99999"], "out of range"),
                    (["sweep", "--bogus"], "unknown option '--bogus'"),
                    (["calib", "--governors", "turbo"], "'turbo' is not valid"),
-                   (["sweep", "--seconds", "-1"], "valid: 0.1 to 3600")):
+                   (["sweep", "--seconds", "-1"], "valid: 0.1 to 3600"),
+                   (["sweep", "--maxsleep", ""], "0 to 10000"),
+                   (["sweep", "--slack", "1000,,50000"], "empty item"),
+                   (["sweep", "--maxsleep", "0,20000"], "0 to 10000"),
+                   (["sweep", "--passes", "2.5"], "whole number"),
+                   (["sweep", "--passes", "0"], "whole number"),
+                   (["ab", "--knob", "blk.rq_affinity", "--values", "0,1", "--passes", "2.5"],
+                    "whole number"),
+                   (["ab", "--knob", "blk.rq_affinity", "--values", "0,1", "--metric",
+                     "nosuch.path"], "valid at that level: schema"),
+                   (["ab", "--knob", "blk.rq_affinity", "--values", "0,1", "--metric",
+                     "blk.lat_us.p98"], "p99"),
+                   (["calib", "--runs", "1.5"], "whole number"),
+                   (["calib", "--scenario", "idle", "--runs", "1"], "does not run est"),
+                   (["sweep", "--png", ""], "needs a file name")):
     r = run(*args, timeout=30)
     check(r.returncode == 2 and frag in r.stderr, f"{' '.join(args)} -> 2, says {frag!r} "
           f"(got {r.returncode}: {r.stderr.strip()[:120]})")
 r = run("--help", timeout=10)
 check(r.returncode == 0 and "sweep" in r.stdout, "experiment --help lists the experiments")
+
+r = run("sweep", "--maxsleep", "0", "--slack", "1000", "--passes", "1", "--seconds", "0.3",
+        "--warmup", "0.1", "--scenario", "pmd-light", "--png", "/nonexistent-dir/x.png", timeout=60)
+check(r.returncode == 1 and "x.png" in r.stderr, f"an unwritable --png -> 1 naming it (got {r.returncode})")
 
 finish()

@@ -63,10 +63,11 @@ for mode in "LANG=C --" "LANG=$utf8 -- --ascii"; do
 	if tt_cap | LC_ALL=C grep -q $'[\x80-\xff]'; then fail "$mode: non-ASCII on screen"; fi
 	quit "$mode"
 done
-# In UTF-8 the same view draws block sparklines.
+# In UTF-8 the same view draws braille graphs on a box-drawing axis.
 run utf8 TERM=xterm-256color LANG=$utf8 -- --scenario default
 tt_keys 3
-tt_wait '^CPU% pmd-c:0 .*[▁▂▃▄▅▆▇█]' 6
+tt_wait '^drop% pmd-c:0 .*CPU% pmd-c:0' 6
+tt_wait '%┤.*[⡀⣀⣄⣤⣦⣶⣷⣿⢀⢠⢰⢸⡄⡆⡇]' 6
 quit utf8
 
 # NO_COLOR and --no-color: monochrome (attributes only), still readable: errors say "error:".

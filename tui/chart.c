@@ -1,0 +1,296 @@
+/* chart.c: axis scales and the cell grid of the console graphs (braille dots or ASCII). */
+#include "tui/chart.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+/* Braille dot bits by [column][row from the top] (Unicode's U+2800 dot numbering). */
+static const unsigned char braille_bit[CHART_BRAILLE_X][CHART_BRAILLE_Y] = {
+	{ 0x01, 0x02, 0x04, 0x40 },
+	{ 0x08, 0x10, 0x20, 0x80 },
+};
+#define GLYPH_GOAL_UTF8 "\u2504" /* ┄ */
+#define GLYPH_MARK_UTF8 "\u2502" /* │ */
+
+void chart_scale_make(double min, double max, int max_ticks, double floor_v,
+		      struct chart_scale *s)
+{
+	static const double nice[] = { 1, 2, 5, 10 };
+
+	if (!isfinite(min) || !isfinite(max)) {
+		min = 0;
+		max = 1;
+	}
+	if (max < min) {
+		double t = min;
+		min = max;
+		max = t;
+	}
+	if (!isnan(floor_v) && min > floor_v)
+		min = floor_v;
+	if (max - min < 1e-12) /* flat data: an axis around it, never a zero-height one */
+		max = min + (fabs(min) > 0 ? fabs(min) * 0.1 : 1);
+	if (max_ticks < 1)
+		max_ticks = 1;
+	double raw = (max - min) / max_ticks;
+	double mag = pow(10, floor(log10(raw)));
+	for (int k = 0;; k = (k + 1) % 4) {
+		double step = nice[k] * mag;
+		if (k == 3) {
+			mag *= 10;
+			continue;
+		}
+		if (step < raw * (1 - 1e-9))
+			continue;
+		double lo = floor(min / step + 1e-9) * step, hi = ceil(max / step - 1e-9) * step;
+		if (hi <= lo)
+			hi = lo + step;
+		int n = (int)lround((hi - lo) / step);
+		if (n <= max_ticks) {
+			s->lo = lo;
+			s->hi = hi;
+			s->step = step;
+			s->nticks = n + 1;
+			return;
+		}
+	}
+}
+
+void chart_grid_init(struct chart_grid *g, int w, int h, bool ascii)
+{
+	g->w = w > 0 ? w : 0;
+	g->h = h > 0 ? h : 0;
+	g->ascii = ascii;
+	g->cells = xcalloc((size_t)g->w * (size_t)g->h + 1, sizeof(*g->cells));
+	for (int i = 0; i < g->w * g->h; i++)
+		strcpy(g->cells[i].glyph, " ");
+}
+
+void chart_grid_free(struct chart_grid *g)
+{
+	free(g->cells);
+	g->cells = NULL;
+}
+
+struct chart_cell *chart_grid_at(struct chart_grid *g, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+		return NULL;
+	return &g->cells[y * g->w + x];
+}
+
+int chart_grid_slots(const struct chart_grid *g)
+{
+	return g->ascii ? g->w : g->w * CHART_BRAILLE_X;
+}
+
+static int dots_y(const struct chart_grid *g)
+{
+	return g->ascii ? CHART_ASCII_Y : CHART_BRAILLE_Y;
+}
+
+/* The glyph of a data cell from its dots. */
+static void cell_data(struct chart_grid *g, struct chart_cell *c)
+{
+	c->kind = CELL_DATA;
+	if (g->ascii) {
+		/* ASCII: bits counts filled halves from the bottom; a point is '*'. */
+		c->glyph[0] = c->bits >= CHART_ASCII_Y ? '#' : c->bits == 1 ? '.' : '*';
+		c->glyph[1] = '\0';
+		return;
+	}
+	unsigned cp = 0x2800u + c->bits;
+	c->glyph[0] = (char)(0xE0 | (cp >> 12));
+	c->glyph[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	c->glyph[2] = (char)(0x80 | (cp & 0x3F));
+	c->glyph[3] = '\0';
+}
+
+static int value_level(double v, const struct chart_scale *s, int full)
+{
+	if (!isfinite(v) || v <= s->lo)
+		return 0;
+	int level = (int)lround((v - s->lo) / (s->hi - s->lo) * full);
+	if (level < 1)
+		level = 1; /* something happened: never drawn as nothing */
+	return level > full ? full : level;
+}
+
+int chart_grid_plot(struct chart_grid *g, const double *v, size_t n, const struct chart_scale *s)
+{
+	int slots = chart_grid_slots(g), dy = dots_y(g), full = g->h * dy;
+	size_t m = n < (size_t)slots ? n : (size_t)slots;
+
+	for (size_t j = 0; j < m; j++) {
+		int slot = slots - (int)m + (int)j;
+		int level = value_level(v[n - m + j], s, full);
+		for (int d = 0; d < level; d++) {
+			int y = g->h - 1 - d / dy;
+			struct chart_cell *c = chart_grid_at(g, g->ascii ? slot : slot / 2, y);
+			if (!c)
+				continue;
+			if (g->ascii)
+				c->bits++;
+			else
+				c->bits |= braille_bit[slot % 2][dy - 1 - d % dy];
+			cell_data(g, c);
+		}
+	}
+	return (int)m;
+}
+
+int chart_grid_row(const struct chart_grid *g, const struct chart_scale *s, double y)
+{
+	if (!isfinite(y) || y < s->lo || y > s->hi || g->h == 0)
+		return -1;
+	int r = (int)((y - s->lo) / (s->hi - s->lo) * g->h);
+	if (r >= g->h)
+		r = g->h - 1;
+	return g->h - 1 - r;
+}
+
+void chart_grid_goal(struct chart_grid *g, const struct chart_scale *s, double y)
+{
+	int r = chart_grid_row(g, s, y);
+	for (int x = 0; r >= 0 && x < g->w; x++) {
+		struct chart_cell *c = chart_grid_at(g, x, r);
+		if (c->kind != CELL_EMPTY)
+			continue;
+		c->kind = CELL_GOAL;
+		strcpy(c->glyph, g->ascii ? "-" : GLYPH_GOAL_UTF8);
+	}
+}
+
+/* Would text fit at (x, y) without covering other text or leaving the grid? */
+static bool grid_text_fits(const struct chart_grid *g, int x, int y, int len)
+{
+	if (x < 0 || x + len > g->w)
+		return false;
+	for (int i = 0; i < len; i++)
+		if (g->cells[y * g->w + x + i].kind == CELL_TEXT)
+			return false;
+	return true;
+}
+
+/* ASCII text into row y from column x, over anything but other text; clipped at w. */
+static void grid_text(struct chart_grid *g, int x, int y, const char *text)
+{
+	for (; *text && x < g->w; text++, x++) {
+		struct chart_cell *c = chart_grid_at(g, x, y);
+		if (!c || c->kind == CELL_TEXT)
+			continue;
+		c->kind = CELL_TEXT;
+		c->glyph[0] = (*text >= 0x20 && *text < 0x7f) ? *text : '?';
+		c->glyph[1] = '\0';
+	}
+}
+
+int chart_grid_mark(struct chart_grid *g, int back, const char *text)
+{
+	int slots = chart_grid_slots(g);
+	int slot = slots - 1 - back;
+	if (back < 0 || slot < 0)
+		return -1;
+	int x = g->ascii ? slot : slot / CHART_BRAILLE_X;
+	for (int y = 0; y < g->h; y++) {
+		struct chart_cell *c = chart_grid_at(g, x, y);
+		if (c->kind == CELL_EMPTY || c->kind == CELL_GOAL) {
+			c->kind = CELL_MARK;
+			strcpy(c->glyph, g->ascii ? "|" : GLYPH_MARK_UTF8);
+		}
+	}
+	/* Text to the right of the line, else to its left; where other markers' text is
+	 * in the way (changes close together), on the next row down. A graph too narrow for
+	 * "name=value" gets the value alone, else the line alone. */
+	const char *eq = text ? strchr(text, '=') : NULL;
+	const char *tries[2] = { text, eq && eq[1] ? eq + 1 : NULL };
+	for (int t = 0; t < 2; t++) {
+		int len = tries[t] ? (int)strlen(tries[t]) : 0;
+		for (int y = 0; len && y < g->h && y < 3; y++) {
+			int at = grid_text_fits(g, x + 1, y, len)     ? x + 1
+				 : grid_text_fits(g, x - len, y, len) ? x - len
+								      : -1;
+			if (at >= 0) {
+				grid_text(g, at, y, tries[t]);
+				return 0;
+			}
+		}
+	}
+	return 0;
+}
+
+void chart_grid_point(struct chart_grid *g, const struct chart_scale *xs,
+		      const struct chart_scale *ys, double x, double y, char glyph,
+		      const char *text)
+{
+	int slots = chart_grid_slots(g), dy = dots_y(g), full = g->h * dy;
+	if (slots == 0 || full == 0 || !isfinite(x) || !isfinite(y))
+		return;
+	double fx = (x - xs->lo) / (xs->hi - xs->lo), fy = (y - ys->lo) / (ys->hi - ys->lo);
+	fx = fx < 0 ? 0 : fx > 1 ? 1 : fx;
+	fy = fy < 0 ? 0 : fy > 1 ? 1 : fy;
+	int slot = (int)lround(fx * (slots - 1)), d = (int)lround(fy * (full - 1));
+	int cx = g->ascii ? slot : slot / CHART_BRAILLE_X, cy = g->h - 1 - d / dy;
+	struct chart_cell *c = chart_grid_at(g, cx, cy);
+	if (!c)
+		return;
+	if (glyph) {
+		c->kind = CELL_DATA;
+		c->glyph[0] = glyph;
+		c->glyph[1] = '\0';
+	} else {
+		if (g->ascii)
+			c->bits = 0; /* '*' */
+		else
+			c->bits |= braille_bit[slot % 2][dy - 1 - d % dy];
+		cell_data(g, c);
+	}
+	int len = text ? (int)strlen(text) : 0;
+	if (len && grid_text_fits(g, cx + 1, cy, len))
+		grid_text(g, cx + 1, cy, text);
+	else if (len && grid_text_fits(g, cx - len, cy, len))
+		grid_text(g, cx - len, cy, text);
+}
+
+const char *chart_grid_row_text(const struct chart_grid *g, int y, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int x = 0; x < g->w && y >= 0 && y < g->h; x++) {
+		const char *gl = g->cells[y * g->w + x].glyph;
+		size_t n = strlen(gl);
+		if (used + n + 1 > len)
+			break;
+		memcpy(buf + used, gl, n + 1);
+		used += n;
+	}
+	return buf;
+}
+
+const char *chart_fmt_tick(double v, double step, char *buf, size_t len)
+{
+	const char *suffix = "";
+	double a = fabs(step) > fabs(v) ? fabs(step) : fabs(v);
+	if (a >= 1e6) {
+		v /= 1e6;
+		step /= 1e6;
+		suffix = "M";
+	} else if (a >= 1e4) {
+		v /= 1e3;
+		step /= 1e3;
+		suffix = "k";
+	}
+	int dec = step > 0 ? (int)ceil(-log10(step) - 1e-9) : 0;
+	if (dec < 0)
+		dec = 0;
+	if (dec > 3)
+		dec = 3;
+	if (fabs(v) < step * 1e-6)
+		v = 0; /* no "-0" */
+	snprintf(buf, len, "%.*f%s", dec, v, suffix);
+	return buf;
+}
