@@ -23,8 +23,9 @@ for i, d in enumerate(lines, 1):
         [(4242, "fake-pmd", 42.5), (4243, "fake-blk", 7.25)], d["threads"]
     p = d["pmd"]
     assert p["threads"][0]["rx_pps"] == 119000 and p["threads"][0]["drop_pct"] == 3.25
-    assert p["totals"] == {"generated": 1000 * i, "forwarded": 900 * i, "dropped": 100 * i,
-                           "in_flight": 0, "restart_dropped": 0}, p["totals"]
+    t = p["totals"]
+    assert (t["generated"], t["forwarded"], t["dropped"], t["in_flight"]) == \
+        (1000 * i, 900 * i, 100 * i, 0), t
     assert d["knobs"]["pmd.maxsleep_us"] == 300 and p["maxsleep_us"] == 300
     assert "est" not in d and "blk" not in d
 print("batch ok")
