@@ -62,6 +62,8 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 		st->cpu_ns = c;
 		st->state = atomic_load_explicit(&t->state, memory_order_relaxed);
 		st->emu_cpu = t->emu_cpu;
+		st->runq_delay_pct = schedstat_runq_pct(&t->smp_sched, now);
+		st->timer_slack_ns = schedstat_slack_ns(&t->smp_sched);
 		t->last_cpu_pct = st->cpu_pct;
 		t->smp_cpu_ns = c;
 		t->smp_mono_ns = now;
