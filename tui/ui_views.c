@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "tui/rowfmt.h"
+#include "tui/rowfmt_sleep.h"
 #include "tui/ui.h"
 
 /*
@@ -165,6 +166,25 @@ static void est_view(struct body *b)
 	}
 }
 
+/* Slack, run-queue delay and overshoot (own and the kernel's), then the probe's histogram. */
+static void pmd_sleep_lines(struct body *b)
+{
+	struct ui *ui = b->ui;
+	const struct pmd_snap *p = &ui->snap->pmd;
+	char a[512];
+	if (body_line(b))
+		ui_put(ui, p->bpf_probe ? ROLE_NORMAL : ROLE_DIM, "%s",
+		       rowfmt_sleep_probe(ui->snap, a, sizeof(a)));
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_sleep_head);
+	for (int i = 0; i < p->nthreads; i++)
+		if (body_line(b))
+			ui_put(ui, ROLE_NORMAL, "%s", rowfmt_sleep_row(ui->snap, i, a, sizeof(a)));
+	for (int i = 0; p->bpf_probe && i < p->nthreads; i++)
+		if (body_line(b))
+			ui_put(ui, ROLE_CHART, "%s", rowfmt_sleep_hist(&p->threads[i], a, sizeof(a)));
+}
+
 static void pmd_view(struct body *b)
 {
 	struct ui *ui = b->ui;
@@ -194,6 +214,7 @@ static void pmd_view(struct body *b)
 		rowfmt_pmd(&p->threads[i], a, sizeof(a));
 		ui_put(ui, p->threads[i].drop_pct > 0.1 ? ROLE_ERROR : ROLE_NORMAL, "%s", a);
 	}
+	pmd_sleep_lines(b);
 	chart(b, "drop%", HIST_PMD_DROP_PCT, 0, "%");
 	char label[32];
 	char name[sizeof(p->threads[0].name)];
