@@ -266,7 +266,8 @@ static uint64_t host_bpf_row(struct host_bpf *b, struct host_bpf_prev *pv,
 	return t->bpf_sleeps;
 }
 
-bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot *snap)
+bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot *snap,
+		     const pid_t *row_tid_in)
 {
 	struct pmd_snap *p = &snap->pmd;
 	int tids[HOST_BPF_MAX], row_tid[PMD_SNAP_MAX], n = 0;
@@ -281,8 +282,8 @@ bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot
 		t->bpf_sleeps = 0;
 		t->bpf_overshoot_p50_us = t->bpf_overshoot_p99_us = 0;
 		memset(t->bpf_hist, 0, sizeof(t->bpf_hist));
-		row_tid[i] = 0;
-		for (size_t k = 0; k < snap->nthreads; k++)
+		row_tid[i] = row_tid_in ? (int)row_tid_in[i] : 0;
+		for (size_t k = 0; !row_tid_in && k < snap->nthreads; k++)
 			if (strcmp(snap->threads[k].name, t->name) == 0)
 				row_tid[i] = (int)snap->threads[k].tid;
 		if (row_tid[i] && n < HOST_BPF_MAX)
@@ -306,10 +307,12 @@ bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot
 #endif /* HAVE_BPF */
 
 #ifndef HAVE_BPF
-bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot *snap)
+bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot *snap,
+		     const pid_t *row_tid_in)
 {
 	struct pmd_snap *p = &snap->pmd;
 	(void)b;
+	(void)row_tid_in;
 	p->bpf_probe = false;
 	p->bpf_cost_ns_per_sleep = -1;
 	snprintf(p->bpf_probe_error, sizeof(p->bpf_probe_error), "%s", why_absent);

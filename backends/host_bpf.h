@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct snapshot;
 struct host_bpf;
@@ -19,10 +20,12 @@ void host_bpf_close(struct host_bpf *b); /* NULL is fine */
 int host_bpf_enable(struct host_bpf *b, bool on, char *err, size_t errlen);
 bool host_bpf_enabled(const struct host_bpf *b);
 /*
- * Watch the threads of snap's PMD rows (their tids found by name in snap->threads) and
- * fill each row's bpf_* figures over the interval since the last call, and the section's
- * probe status (why_absent when b is NULL). Returns whether the rows were measured.
+ * Watch the threads of snap's PMD rows (row_tid[i], or when row_tid is NULL the thread
+ * of the same name in snap->threads) and fill each row's bpf_* figures over the interval
+ * since the last call, and the section's probe status (why_absent when b is NULL).
+ * Returns whether the rows were measured.
  */
-bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot *snap);
+bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot *snap,
+		     const pid_t *row_tid);
 
 #endif

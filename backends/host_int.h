@@ -87,6 +87,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen);
 int host_slack_current(struct host_state *h, int64_t *out);
 /* Each PMD row's own slack from the thread table; count those differing from the set value. */
-void host_slack_pmdsec(struct host_state *h, struct snapshot *snap);
+/* row_tid[i] (PMD_SNAP_MAX) is the tid of PMD row i, 0 when not found. */
+void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_tid);
 
 #endif

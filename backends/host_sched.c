@@ -142,7 +142,8 @@ static bool is_ovs_vswitchd(pid_t pid)
 	return strcmp(comm, "ovs-vswitchd") == 0;
 }
 
-int host_sched_ovs_pmds(const struct host_thread_info *cur, size_t n, pid_t *tids, int max)
+int host_sched_ovs_pmds(const struct host_thread_info *cur, size_t n, pid_t only_pid, pid_t *tids,
+			int max)
 {
 	struct host_thread_info *scan = NULL;
 	size_t cap = 0, ns = 0;
@@ -155,7 +156,7 @@ int host_sched_ovs_pmds(const struct host_thread_info *cur, size_t n, pid_t *tid
 	pid_t last_pid = 0;
 	bool last_ovs = false;
 	for (size_t i = 0; i < n && k < max; i++) {
-		if (strncmp(cur[i].comm, "pmd", 3) != 0)
+		if (strncmp(cur[i].comm, "pmd", 3) != 0 || (only_pid && cur[i].pid != only_pid))
 			continue;
 		if (cur[i].pid != last_pid) {
 			last_pid = cur[i].pid;

@@ -22,9 +22,11 @@ void host_sched_free(struct host_sched *s);
 void host_sched_sample(struct host_sched *s, const struct host_thread_info *cur, size_t n,
 		       struct snapshot *snap, uint64_t now_ns);
 
-/* Threads of every ovs-vswitchd process named pmd* (its PMDs), from cur when it has any,
- * else from a fresh scan of /proc. Returns how many (at most max). */
-int host_sched_ovs_pmds(const struct host_thread_info *cur, size_t n, pid_t *tids, int max);
+/* Threads named pmd* (PMDs) of the ovs-vswitchd process only_pid (0: of every
+ * ovs-vswitchd), from cur when it has any, else from a fresh scan of /proc. Returns how
+ * many (at most max). */
+int host_sched_ovs_pmds(const struct host_thread_info *cur, size_t n, pid_t only_pid, pid_t *tids,
+			int max);
 /* /proc/TID/timerslack_ns: the value, or -1 (gone, or no CAP_SYS_NICE for another's). */
 int64_t host_sched_slack_read(pid_t tid);
 /* Write it; 0, or -1 with a message ("needs CAP_SYS_NICE"). */

@@ -81,7 +81,7 @@ static void src_engine_probe(struct src_engine *se, struct snapshot *snap)
 				p->threads[i].timer_slack_ns = snap->threads[k].timer_slack_ns;
 	}
 	host_bpf_pmdsec(se->bpf, se->bpf ? "" : want ? se->bpf_err : "off (pmd.sleep_probe=off)",
-			snap);
+			snap, NULL);
 }
 
 static void src_engine_sample(struct source *src, struct snapshot *snap)

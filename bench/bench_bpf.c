@@ -64,17 +64,17 @@ int main(void)
 		return 1;
 	}
 	uint64_t unwatched_sleep = per_call(0);
-	host_bpf_pmdsec(b, "", s); /* watch this thread from now */
+	host_bpf_pmdsec(b, "", s, NULL); /* watch this thread from now */
 	uint64_t on_sleep = per_call(0), on_sys = per_call(1);
 	uint64_t smp[RUNS];
 	for (int k = 0; k < RUNS; k++) {
 		uint64_t t0 = clock_mono_ns();
 		for (int i = 0; i < 1000; i++)
-			host_bpf_pmdsec(b, "", s);
+			host_bpf_pmdsec(b, "", s, NULL);
 		smp[k] = (clock_mono_ns() - t0) / 1000;
 	}
 	qsort(smp, RUNS, sizeof(smp[0]), cmp_u64);
-	host_bpf_pmdsec(b, "", s);
+	host_bpf_pmdsec(b, "", s, NULL);
 	printf("probe: %s\n", s->pmd.bpf_probe ? "attached" : s->pmd.bpf_probe_error);
 	printf("sleep syscall, probe detached           %6llu ns\n", (unsigned long long)off_sleep);
 	printf("sleep syscall, attached, thread unwatched %4llu ns\n",
