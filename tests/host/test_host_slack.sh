@@ -99,7 +99,7 @@ print("slack=%s row_slack=%s table_slack=%s probe=%s p50=%.1f p99=%s sleeps=%d o
     sleeps, t.get("sleep_overshoot_us"), last["knobs"]["pmd.timer_slack_ns"]))
 PY
 }
-field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+field() { sed -n "s/.*\(^\| \)$1=\([^ ]*\).*/\2/p" <<<"$2"; }
 
 # Read-only without --write: refused, nothing written.
 before=$(cat /proc/$tid/timerslack_ns)
