@@ -43,6 +43,7 @@ static void ethread_register(struct ethread *t)
 	/* Opened once here, read with pread each sample: an open per thread per refresh
 	 * would cost more than the rest of the sampler (bench/bench_sampler.c). */
 	schedstat_fds_open(&t->smp_sched, 0, t->tid);
+	t->smp_slack_ns = -2; /* not read yet */
 	t->next = reg->head;
 	reg->head = t;
 	reg->count++;

@@ -42,6 +42,7 @@ struct ethread {
 	bool wd_reported;                     /* one hang event per stall */
 	double last_cpu_pct;                  /* sampler's last result */
 	struct schedstat_fds smp_sched;       /* sampler: schedstat and timer slack, kept open */
+	int64_t smp_slack_ns;                 /* sampler: last slack read, -1 unreadable, -2 not yet */
 };
 
 /*
