@@ -103,7 +103,8 @@ struct host_bpf *host_bpf_open(char *why, size_t len)
 		return NULL;
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		snprintf(why, len, "no BTF: /sys/kernel/btf/vmlinux missing (CONFIG_DEBUG_INFO_BTF)");
+		snprintf(why, len,
+			 "no BTF: /sys/kernel/btf/vmlinux missing (CONFIG_DEBUG_INFO_BTF)");
 		return NULL;
 	}
 	libbpf_set_print(host_bpf_print);
@@ -117,14 +118,13 @@ struct host_bpf *host_bpf_open(char *why, size_t len)
 		return NULL;
 	}
 	/* The syscall events need tracefs (for their ids); without it the raw ones serve. */
-	b->raw = access("/sys/kernel/tracing/events/syscalls/sys_enter_clock_nanosleep/id",
-			F_OK) != 0 &&
-		 access("/sys/kernel/debug/tracing/events/syscalls/sys_enter_clock_nanosleep/id",
-			F_OK) != 0;
-	struct bpf_program *tp[] = {b->skel->progs.tp_enter_nanosleep,
-				    b->skel->progs.tp_enter_clock_nanosleep,
-				    b->skel->progs.tp_exit_nanosleep,
-				    b->skel->progs.tp_exit_clock_nanosleep};
+	b->raw =
+	    access("/sys/kernel/tracing/events/syscalls/sys_enter_clock_nanosleep/id", F_OK) != 0 &&
+	    access("/sys/kernel/debug/tracing/events/syscalls/sys_enter_clock_nanosleep/id",
+		   F_OK) != 0;
+	struct bpf_program *tp[] = {
+	    b->skel->progs.tp_enter_nanosleep, b->skel->progs.tp_enter_clock_nanosleep,
+	    b->skel->progs.tp_exit_nanosleep, b->skel->progs.tp_exit_clock_nanosleep};
 	for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
 		bpf_program__set_autoload(tp[i], !b->raw);
 	bpf_program__set_autoload(b->skel->progs.raw_enter, b->raw);
@@ -275,7 +275,9 @@ bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot
 	p->bpf_probe = host_bpf_enabled(b);
 	p->bpf_cost_ns_per_sleep = -1;
 	snprintf(p->bpf_probe_error, sizeof(p->bpf_probe_error), "%s",
-		 !b ? why_absent : b->on ? "" : "off (pmd.sleep_probe=off)");
+		 !b	 ? why_absent
+		 : b->on ? ""
+			 : "off (pmd.sleep_probe=off)");
 	for (int i = 0; i < p->nthreads; i++) {
 		struct pmd_thread_snap *t = &p->threads[i];
 		t->bpf = false;

@@ -109,10 +109,10 @@ void host_sched_sample(struct host_sched *s, const struct host_thread_info *cur,
 		while (j < s->nprev && s->prev[j].tid < cur[i].tid)
 			j++;
 		bool have = j < s->nprev && s->prev[j].tid == cur[i].tid;
-		st->runq_delay_pct = ok && have && dt && ss.runq_wait_ns >= s->prev[j].wait_ns
-					 ? 100.0 * (double)(ss.runq_wait_ns - s->prev[j].wait_ns) /
-					       (double)dt
-					 : -1;
+		st->runq_delay_pct =
+		    ok && have && dt && ss.runq_wait_ns >= s->prev[j].wait_ns
+			? 100.0 * (double)(ss.runq_wait_ns - s->prev[j].wait_ns) / (double)dt
+			: -1;
 		s->next[i].tid = cur[i].tid;
 		s->next[i].wait_ns = ok ? ss.runq_wait_ns : 0;
 		if (!ok)

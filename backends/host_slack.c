@@ -101,7 +101,8 @@ void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_t
 		/* h->cur and snap->threads are in the same order; another ovs-vswitchd's PMD
 		 * may carry the same name, its pid tells them apart. */
 		for (size_t k = 0; k < h->ncur && k < snap->nthreads; k++)
-			if (strcmp(h->cur[k].comm, t->name) == 0 && (!vpid || h->cur[k].pid == vpid)) {
+			if (strcmp(h->cur[k].comm, t->name) == 0 &&
+			    (!vpid || h->cur[k].pid == vpid)) {
 				row_tid[i] = h->cur[k].tid;
 				t->timer_slack_ns = snap->threads[k].timer_slack_ns;
 			}

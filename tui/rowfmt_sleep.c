@@ -58,17 +58,17 @@ const char *rowfmt_sleep_row(const struct snapshot *s, int i, char *buf, size_t 
 	bool own = !snapshot_absent(s, "pmd.sleep_overshoot_us") && !s->has_host;
 	pair(p->overshoot_p50_us, own, p->bpf_overshoot_p50_us, p->bpf, p50, sizeof(p50));
 	pair(p->overshoot_p99_us, own, p->bpf_overshoot_p99_us, p->bpf, p99, sizeof(p99));
-	snprintf(buf, len, "%-8.8s %9s %5s %7s  %-17s %-17s", rowfmt_name(p->name, name, sizeof(name)),
-		 slack, runq, p->bpf ? rowfmt_count((double)p->bpf_sleeps, sl, sizeof(sl)) : "-",
-		 p50, p99);
+	snprintf(buf, len, "%-8.8s %9s %5s %7s  %-17s %-17s",
+		 rowfmt_name(p->name, name, sizeof(name)), slack, runq,
+		 p->bpf ? rowfmt_count((double)p->bpf_sleeps, sl, sizeof(sl)) : "-", p50, p99);
 	return buf;
 }
 
 const char *rowfmt_sleep_hist(const struct pmd_thread_snap *p, char *buf, size_t len)
 {
-	static const char *const lab[PMD_SNAP_OS_HIST] = {
-	    "<1", "1-2", "2-4", "4-8", "8-16", "16-32", "32-64", "64-128", "128-256", "256-512",
-	    "512-1k", ">=1k"};
+	static const char *const lab[PMD_SNAP_OS_HIST] = {"<1",	     "1-2",	"2-4",	  "4-8",
+							  "8-16",    "16-32",	"32-64",  "64-128",
+							  "128-256", "256-512", "512-1k", ">=1k"};
 	char name[sizeof(p->name)];
 	uint64_t total = 0;
 	size_t n = 0;

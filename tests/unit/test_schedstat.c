@@ -28,8 +28,14 @@ static void test_parse(void **state)
 	assert_true(s.run_ns == 5 && s.runq_wait_ns == 6 && s.timeslices == 7);
 	assert_int_equal(schedstat_parse("5 6 78", 5, &s), 0);
 	assert_true(s.timeslices == 7);
-	const char *bad[] = {"", "1 2", "1 2 x", "-1 2 3", "1 2 3 4", "a b c",
-			     "99999999999999999999999 1 1", "1\t2\t3 junk"};
+	const char *bad[] = {"",
+			     "1 2",
+			     "1 2 x",
+			     "-1 2 3",
+			     "1 2 3 4",
+			     "a b c",
+			     "99999999999999999999999 1 1",
+			     "1\t2\t3 junk"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(schedstat_parse(bad[i], strlen(bad[i]), &s), -1);
 	assert_int_equal(schedstat_parse(NULL, 0, &s), -1);
