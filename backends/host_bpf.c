@@ -66,6 +66,8 @@ struct host_bpf {
 	uint64_t prev_run_ns;
 	int nprev;
 	struct host_bpf_prev *prev; /* HOST_BPF_MAX, the tids watched now */
+	struct sleep_probe_hist *cur; /* scratch for one map read (2 KiB: off the stack) */
+	uint64_t *delta; /* HIST_LOG2_BUCKETS */
 };
 
 /* libbpf's messages go nowhere near the terminal; the last warning is the reason. */
@@ -111,6 +113,8 @@ struct host_bpf *host_bpf_open(char *why, size_t len)
 	struct host_bpf *b = xcalloc(1, sizeof(*b));
 	b->stats_fd = -1;
 	b->prev = xcalloc(HOST_BPF_MAX, sizeof(*b->prev));
+	b->cur = xcalloc(1, sizeof(*b->cur));
+	b->delta = xcalloc(HIST_LOG2_BUCKETS, sizeof(*b->delta));
 	b->skel = sleep_probe__open();
 	if (!b->skel) {
 		snprintf(why, len, "eBPF probe: open: %s", strerror(errno));
@@ -153,6 +157,8 @@ void host_bpf_close(struct host_bpf *b)
 	if (b->stats_fd >= 0)
 		close(b->stats_fd);
 	free(b->prev);
+	free(b->cur);
+	free(b->delta);
 	free(b);
 }
 
@@ -238,15 +244,15 @@ static void host_bpf_watch(struct host_bpf *b, const int *tids, int n)
 static uint64_t host_bpf_row(struct host_bpf *b, struct host_bpf_prev *pv,
 			     struct pmd_thread_snap *t)
 {
-	static struct sleep_probe_hist cur; /* 2 KiB: off the stack; one sampling thread */
-	static uint64_t d[HIST_LOG2_BUCKETS];
+	struct sleep_probe_hist *cur = b->cur;
+	uint64_t *d = b->delta;
 	uint32_t key = (uint32_t)pv->tid;
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.watch), &key, &cur) != 0)
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.watch), &key, cur) != 0)
 		return 0;
 	for (unsigned i = 0; i < HIST_LOG2_BUCKETS; i++)
-		d[i] = cur.buckets[i] >= pv->h.buckets[i] ? cur.buckets[i] - pv->h.buckets[i] : 0;
+		d[i] = cur->buckets[i] >= pv->h.buckets[i] ? cur->buckets[i] - pv->h.buckets[i] : 0;
 	t->bpf = true;
-	t->bpf_sleeps = cur.sleeps >= pv->h.sleeps ? cur.sleeps - pv->h.sleeps : 0;
+	t->bpf_sleeps = cur->sleeps >= pv->h.sleeps ? cur->sleeps - pv->h.sleeps : 0;
 	t->bpf_overshoot_p50_us = hist_log2_quantile(d, HIST_LOG2_BUCKETS, 0.50) / 1000.0;
 	t->bpf_overshoot_p99_us = hist_log2_quantile(d, HIST_LOG2_BUCKETS, 0.99) / 1000.0;
 	memset(t->bpf_hist, 0, sizeof(t->bpf_hist));
@@ -262,7 +268,7 @@ static uint64_t host_bpf_row(struct host_bpf *b, struct host_bpf_prev *pv,
 		}
 		t->bpf_hist[k] += d[i];
 	}
-	pv->h = cur;
+	pv->h = *cur;
 	return t->bpf_sleeps;
 }
 
