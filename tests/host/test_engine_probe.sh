@@ -21,16 +21,18 @@ for slack in 50000 1000; do
 	res=$(python3 - "$dir/s$slack.json" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][2:]
-own, bpf, sleeps, iters = [], [], 0, 0
+own, bpf, sleeps, iters, rq = [], [], 0, 0, []
 for l in lines:
+    rq += [x["runq_delay_pct"] for x in l["threads"] if x["name"] == "pmd-c:0" and x["runq_delay_pct"] is not None]
     t = l["pmd"]["threads"][0]
     own.append(t["sleep_overshoot_us"]["p50"])
     bpf.append(t["bpf_overshoot_us"]["p50"] if t["bpf_overshoot_us"] else -1)
     sleeps += t["bpf_sleeps"]
     iters += l["pmd"]["threads"][0]["iterations"] * t["sleep_iter_pct"] / 100
 own.sort(); bpf.sort()
-print("own=%.1f bpf=%.1f sleeps=%d own_sleeps=%d slack=%s" % (own[len(own)//2], bpf[len(bpf)//2],
-      sleeps, iters, lines[-1]["pmd"]["threads"][0]["timer_slack_ns"]))
+rq.sort()
+print("own=%.1f bpf=%.1f sleeps=%d own_sleeps=%d slack=%s runq=%.1f" % (own[len(own)//2], bpf[len(bpf)//2],
+      sleeps, iters, lines[-1]["pmd"]["threads"][0]["timer_slack_ns"], rq[len(rq)//2] if rq else -1))
 PY
 )
 	ok "slack $slack: $res"
@@ -38,16 +40,28 @@ PY
 	bpf=$(sed -n 's/.*bpf=\([^ ]*\).*/\1/p' <<<"$res")
 	sl=$(sed -n 's/.* sleeps=\([^ ]*\).*/\1/p' <<<"$res")
 	osl=$(sed -n 's/.*own_sleeps=\([^ ]*\).*/\1/p' <<<"$res")
-	python3 -c "import sys; sys.exit(0 if $bpf > 0 and abs($own - $bpf) <= 4 else 1)"
-	check "slack $slack: p50 own $own us and eBPF $bpf us agree within 4 us" test $? -eq 0
+	rq=$(sed -n 's/.*runq=\([^ ]*\).*/\1/p' <<<"$res")
+	# The engine reads its clock after the syscall returns: a PMD preempted on the way back
+	# to user space (a contended CPU, high RUNQ%) adds that wait to its own figure only.
+	tol=4
+	python3 -c "import sys; sys.exit(0 if $rq < 20 else 1)" || tol=10
+	python3 -c "import sys; sys.exit(0 if $bpf > 0 and abs($own - $bpf) <= $tol else 1)"
+	check "slack $slack: p50 own $own us and eBPF $bpf us agree within $tol us (RUNQ% $rq)" test $? -eq 0
 	# The probe counts the same sleeps the engine counts (within 5%: interval edges).
 	python3 -c "import sys; sys.exit(0 if $osl > 1000 and abs($sl - $osl) <= 0.05 * $osl else 1)"
 	check "slack $slack: the probe counted the engine's sleeps ($sl against $osl)" test $? -eq 0
 	check "slack $slack: the PMD thread's own slack reads $slack" grep -q "slack=$slack" <<<"$res"
 	eval "bpf_$slack=$bpf"
+	eval "rq_$slack=$(sed -n 's/.*runq=\([^ ]*\).*/\1/p' <<<"$res")"
 done
-python3 -c "import sys; sys.exit(0 if $bpf_1000 + 20 < $bpf_50000 else 1)"
-check "the probe sees the slack: p50 $bpf_1000 us at 1 us against $bpf_50000 us at 50 us" test $? -eq 0
+# Slack shows only while the PMD gets a CPU when its timer fires: on a loaded machine the
+# wake-up waits on the run queue and hides it; its RUNQ% says so (issue 15's point).
+if python3 -c "import sys; sys.exit(0 if max($rq_1000, $rq_50000) < 20 else 1)"; then
+	python3 -c "import sys; sys.exit(0 if $bpf_1000 + 20 < $bpf_50000 else 1)"
+	check "the probe sees the slack: p50 $bpf_1000 us at 1 us against $bpf_50000 us at 50 us" test $? -eq 0
+else
+	ok "slack effect not checked: the PMD waited $rq_50000% / $rq_1000% of the time on a run queue (p50 $bpf_50000 / $bpf_1000 us)"
+fi
 
 "$TUNETOP" -b -n 2 -d 0.3 --set pmd.enabled=on --set pmd.sleep_probe=off >"$dir/off.json" 2>&1
 res=$(python3 -c 'import json,sys; p=json.loads(open(sys.argv[1]).read().splitlines()[-1])["pmd"]; print(p["sleep_probe"]["on"], p["sleep_probe"]["error"], p["threads"][0]["bpf_overshoot_us"])' "$dir/off.json" 2>&1)

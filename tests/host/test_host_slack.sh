@@ -123,6 +123,7 @@ for slack in 50000 1000; do
 	check "the eBPF probe is on and counted sleeps ($(field sleeps "$got"))" \
 		test "$(field probe "$got")" = True -a "$(field sleeps "$got")" -gt 100
 	eval "p50_$slack=$(field p50 "$got")"
+	eval "rq_$slack=$(python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if x.strip()][-3:]; r=sorted(t["runq_delay_pct"] for o in l for t in o["threads"] if t["tid"]==int(sys.argv[2]) and t["runq_delay_pct"] is not None); print(r[len(r)//2] if r else -1)' "$dir/s$slack.json" "$tid")"
 done
 grep -q "pmd.timer_slack_ns" "$dir/s1000.json" && ok "the write is logged as an event" ||
 	bad "no event for the write in the JSON"
@@ -130,8 +131,14 @@ python3 -c "import sys; sys.exit(0 if 10 <= $p50_50000 <= 100 else 1)"
 check "slack 50 us: overshoot p50 is tens of us (got $p50_50000)" test $? -eq 0
 # 49 us less slack: the median must fall by at least 20 us (on an idle core it falls by ~45;
 # a shared 2-vCPU VM adds wake-up latency to both, see RUNQ% of the PMD).
-python3 -c "import sys; sys.exit(0 if $p50_1000 + 20 < $p50_50000 else 1)"
-check "slack 1 us: overshoot p50 falls well below (got $p50_1000 against $p50_50000)" test $? -eq 0
+# On a loaded machine the wake-up waits on a run queue, which hides the slack: the PMD's
+# RUNQ% tells (issue 15's point); then the fall is reported, not asserted.
+if python3 -c "import sys; sys.exit(0 if max($rq_1000, $rq_50000) < 20 else 1)"; then
+	python3 -c "import sys; sys.exit(0 if $p50_1000 + 20 < $p50_50000 else 1)"
+	check "slack 1 us: overshoot p50 falls well below (got $p50_1000 against $p50_50000)" test $? -eq 0
+else
+	ok "fall not checked: the PMD waited $rq_50000% / $rq_1000% on a run queue (p50 $p50_50000 -> $p50_1000 us)"
+fi
 
 # A PMD OVS starts later gets the slack too: reconfigure while a console with --write runs.
 if [ "$ncpu" -ge 2 ]; then
