@@ -16,7 +16,7 @@ PKGS      := ncursesw $(PKGS_CORE)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
-             libmicrohttpd-dev libcairo2-dev
+             libmicrohttpd-dev libcairo2-dev libbpf-dev bpftool clang
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
              prometheus python3-prometheus-client imagemagick
 
@@ -26,13 +26,37 @@ OPT       ?= -O2 -g
 CFLAGS    ?= $(OPT)
 override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread -I. $(WARN) -MMD -MP \
              $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) -lcpupower -lm -pthread
+CORE_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) $(CORE_LIBS_BPF) -lcpupower -lm -pthread
 LDLIBS    += $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null) $(CORE_LIBS)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 # cairo draws the experiments' pictures (tui/chart_cairo*.c) and is linked only into what
 # runs experiments; a test links it only when it uses it (--as-needed).
 CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo 2>/dev/null)
 CAIRO_LIBS := $(shell $(PKG_CONFIG) --libs cairo 2>/dev/null)
+
+# The eBPF sleep probe (backends/bpf/, docs/pmd.md "eBPF sleep probe"): built when libbpf,
+# bpftool, clang and the running kernel's BTF are all here; else HAVE_BPF=0 and the binary
+# says why at run time. `make HAVE_BPF=0` builds without it on purpose.
+BPFTOOL   ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+BPF_CLANG ?= clang
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+BPF_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ifeq ($(HAVE_BPF),)
+BPF_MISSING := $(strip \
+  $(if $(shell $(PKG_CONFIG) --exists libbpf 2>/dev/null && echo y),,no libbpf (libbpf-dev)) \
+  $(if $(BPFTOOL),,no bpftool) \
+  $(if $(shell command -v $(BPF_CLANG) 2>/dev/null),,no $(BPF_CLANG)) \
+  $(if $(wildcard $(VMLINUX_BTF)),,no $(VMLINUX_BTF) at build time))
+HAVE_BPF  := $(if $(BPF_MISSING),0,1)
+else ifeq ($(HAVE_BPF),0)
+BPF_MISSING := make HAVE_BPF=0
+endif
+ifeq ($(HAVE_BPF),1)
+override CFLAGS += -DHAVE_BPF=1 -I$(BUILD)/bpf $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+CORE_LIBS_BPF := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
+else
+override CFLAGS += '-DTT_BPF_MISSING="$(BPF_MISSING)"'
+endif
 
 ifeq ($(WERROR),1)
 override CFLAGS += -Werror
@@ -118,6 +142,23 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 tests: $(BIN) $(TEST_BIN) $(NOCURSES_BIN)
+
+# The probe: vmlinux.h from the running kernel's BTF, the BPF object, its skeleton.
+ifeq ($(HAVE_BPF),1)
+$(BUILD)/bpf/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/bpf/sleep_probe.bpf.o: backends/bpf/sleep_probe.bpf.c backends/bpf/sleep_probe.h \
+		core/hist_log2.h $(BUILD)/bpf/vmlinux.h
+	$(BPF_CLANG) -target bpf -g -O2 -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/bpf -I. \
+		-Wall -Werror -c $< -o $@
+
+$(BUILD)/bpf/sleep_probe.skel.h: $(BUILD)/bpf/sleep_probe.bpf.o
+	$(BPFTOOL) gen skeleton $< name sleep_probe >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/backends/host_bpf.o: $(BUILD)/bpf/sleep_probe.skel.h
+endif
 
 # Install whatever Debian packages are missing; silent when all are present.
 deps:

@@ -13,6 +13,8 @@
 #include "core/xalloc.h"
 #include "backends/host_int.h"
 #include "backends/hostfreq.h"
+#include "backends/host_bpf.h"
+#include "backends/host_sched.h"
 
 static void host_read_stat(struct host_cpustat *out)
 {
@@ -34,6 +36,13 @@ struct host_state *host_open(char *err, size_t errlen)
 	host_read_stat(h->stat_prev);
 	h->prev_ns = clock_mono_ns();
 	h->ovs_set_us = -1;
+	h->sched = host_sched_new();
+	h->slack_set_ns = -1;
+	h->bpf = host_bpf_open(h->bpf_err, sizeof(h->bpf_err));
+	if (h->bpf && host_bpf_enable(h->bpf, true, h->bpf_err, sizeof(h->bpf_err)) != 0) {
+		host_bpf_close(h->bpf);
+		h->bpf = NULL;
+	}
 
 	h->ts = host_ts_open(h->ts_err, sizeof(h->ts_err));
 	h->links = host_link_open(err, errlen);
@@ -81,6 +90,8 @@ void host_close(struct host_state *h)
 	host_ts_close(h->ts);
 	host_link_close(h->links);
 	host_ovs_close(h->ovs);
+	host_sched_free(h->sched);
+	host_bpf_close(h->bpf);
 	free(h->topo);
 	free(h->cur);
 	free(h->prev);
@@ -283,6 +294,7 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 
 	host_sample_cpus(h, snap);
 	host_sample_threads(h, snap, dt_ns);
+	host_sched_sample(h->sched, h->cur, h->ncur, snap, now_ns);
 	host_sample_links(h, snap, dt_s);
 	host_blksec_sample(h, snap, dt_s);
 	if (!h->ovs && !h->ovs_given && now_ns >= h->ovs_retry_ns) {
@@ -298,6 +310,9 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 		snprintf(hs->ovs_error, sizeof(hs->ovs_error), "%s", h->ovs_err);
 	}
 	hs->ovs_sleep_show = h->ovs_sleep_show;
+	hs->bpf_probe = host_bpf_enabled(h->bpf);
+	snprintf(hs->bpf_probe_error, sizeof(hs->bpf_probe_error), "%s",
+		 !h->bpf ? h->bpf_err : hs->bpf_probe ? "" : "off (pmd.sleep_probe=off)");
 	snap->has_host = true;
 	h->prev_ns = now_ns;
 }
@@ -349,6 +364,16 @@ int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *
 	case K_HOST_PID:
 		h->extra_pid = (pid_t)value;
 		return 0;
+	case K_PMD_TIMER_SLACK_NS:
+		return host_slack_apply(h, value, err, errlen);
+	case K_PMD_SLEEP_PROBE:
+		if (!h->bpf && value) {
+			snprintf(err, errlen, "%s: %s", name, h->bpf_err);
+			return KNOB_ERR_RUNTIME;
+		}
+		return h->bpf && host_bpf_enable(h->bpf, value != 0, err, errlen) != 0
+			   ? KNOB_ERR_RUNTIME
+			   : 0;
 	default:
 		snprintf(err, errlen, "%s: not available on the host backend", name);
 		return KNOB_ERR_RUNTIME;
@@ -393,6 +418,11 @@ int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out)
 	}
 	case K_HOST_PID:
 		*out = h->extra_pid;
+		return 0;
+	case K_PMD_TIMER_SLACK_NS:
+		return host_slack_current(h, out);
+	case K_PMD_SLEEP_PROBE:
+		*out = host_bpf_enabled(h->bpf);
 		return 0;
 	default:
 		return -1;

@@ -60,6 +60,11 @@ struct host_state {
 	int ovs_set_us; /* last max sleep we set, -1 none */
 	struct host_ovs_perf perf_prev;
 	bool have_perf_prev;
+
+	struct host_sched *sched; /* host_sched.c: run-queue delay and slack per thread */
+	int64_t slack_set_ns; /* pmd.timer_slack_ns last written, -1 never (host_slack.c) */
+	struct host_bpf *bpf; /* host_bpf.c: the eBPF sleep probe, NULL when absent */
+	char bpf_err[128]; /* why it is absent */
 };
 
 /* Name a field of the blk or pmd section the host cannot measure (it reads 0). */
@@ -77,5 +82,12 @@ void host_blksec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 /* host_pmdsec.c: the pmd section from ovs-vswitchd's pmd-perf-show and pmd-sleep-show. */
 void host_pmdsec_probe(struct host_state *h);
 void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s);
+
+/* host_slack.c: pmd.timer_slack_ns on ovs-vswitchd's PMD threads (/proc/TID/timerslack_ns). */
+int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen);
+int host_slack_current(struct host_state *h, int64_t *out);
+/* Each PMD row's own slack from the thread table; count those differing from the set value. */
+/* row_tid[i] (PMD_SNAP_MAX) is the tid of PMD row i, 0 when not found. */
+void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_tid);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "backends/host_bpf.h"
 #include "backends/host_int.h"
 
 void host_pmdsec_probe(struct host_state *h)
@@ -146,11 +147,21 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		}
 		p->offered_pps += t->rx_pps;
 	}
+	pid_t row_tid[PMD_SNAP_MAX];
+	host_slack_pmdsec(h, snap, row_tid);
 	if (p->timer_slack_ns < 0)
 		host_absent(hs, "pmd.timer_slack_ns");
 	host_absent(hs, "pmd.rx_drop_pps");
 	host_absent(hs, "pmd.tx_drop_pps");
-	host_absent(hs, "pmd.sleep_overshoot_us");
+	if (host_bpf_pmdsec(h->bpf, h->bpf_err, snap, row_tid)) {
+		/* The kernel's figure is the only one the host has: shown as the PMD's own. */
+		for (int i = 0; i < p->nthreads; i++) {
+			p->threads[i].overshoot_p50_us = p->threads[i].bpf_overshoot_p50_us;
+			p->threads[i].overshoot_p99_us = p->threads[i].bpf_overshoot_p99_us;
+		}
+	} else {
+		host_absent(hs, "pmd.sleep_overshoot_us");
+	}
 	host_absent(hs, "pmd.totals");
 	h->perf_prev = *perf;
 	h->have_perf_prev = true;

@@ -1,7 +1,10 @@
 /* src_engine.c: the embedded engine as a source (the default): the engine does the work,
  * this file only adapts its calls and gives it the machine's topology and cpufreq. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "backends/host_bpf.h"
 #include "backends/hostfreq.h"
 #include "backends/source.h"
 #include "backends/topology.h"
@@ -29,32 +32,70 @@ static const struct engine_platform src_engine_platform = {
     .cpufreq_set_governor = hostfreq_set_governor,
 };
 
+/* The engine, and the eBPF sleep probe on its PMD threads (the engine must not know it). */
+struct src_engine {
+	struct engine *eng;
+	struct host_bpf *bpf; /* loaded at the first sample with pmd.sleep_probe on */
+	bool bpf_tried;
+	char bpf_err[128];
+};
+
+#define SRC_ENG(src) (((struct src_engine *)(src)->priv)->eng)
+
 static int src_engine_open(struct source *src, const struct source_conf *conf, char *err,
 			   size_t errlen)
 {
 	(void)conf;
 	(void)err;
 	(void)errlen;
-	struct engine *eng = engine_new();
-	eng->platform = &src_engine_platform;
-	src->priv = eng;
+	struct src_engine *se = xcalloc(1, sizeof(*se));
+	se->eng = engine_new();
+	se->eng->platform = &src_engine_platform;
+	src->priv = se;
 	return 0;
 }
 
 static int src_engine_start(struct source *src, char *err, size_t errlen)
 {
-	return engine_start(src->priv, err, errlen);
+	return engine_start(SRC_ENG(src), err, errlen);
+}
+
+/* The kernel's view of the engine's PMD sleeps beside the engine's own (docs/pmd.md). */
+static void src_engine_probe(struct src_engine *se, struct snapshot *snap)
+{
+	bool want = engine_knob(se->eng, K_PMD_SLEEP_PROBE) != 0;
+	if (want && !se->bpf && !se->bpf_tried) {
+		se->bpf_tried = true; /* once: a refusal does not change between samples */
+		se->bpf = host_bpf_open(se->bpf_err, sizeof(se->bpf_err));
+	}
+	if (se->bpf && host_bpf_enable(se->bpf, want, se->bpf_err, sizeof(se->bpf_err)) != 0) {
+		host_bpf_close(se->bpf);
+		se->bpf = NULL;
+	}
+	struct pmd_snap *p = &snap->pmd;
+	p->timer_slack_differs = 0;
+	for (int i = 0; i < p->nthreads; i++) {
+		p->threads[i].timer_slack_ns = -1;
+		for (size_t k = 0; k < snap->nthreads; k++)
+			if (strcmp(snap->threads[k].name, p->threads[i].name) == 0)
+				p->threads[i].timer_slack_ns = snap->threads[k].timer_slack_ns;
+	}
+	host_bpf_pmdsec(se->bpf, se->bpf ? "" : want ? se->bpf_err : "off (pmd.sleep_probe=off)",
+			snap, NULL);
 }
 
 static void src_engine_sample(struct source *src, struct snapshot *snap)
 {
-	engine_sample(src->priv, snap);
+	struct src_engine *se = src->priv;
+	engine_sample(se->eng, snap);
+	if (snap->has_pmd)
+		src_engine_probe(se, snap);
 }
 
 static int src_engine_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored,
 			       char *err, size_t errlen)
 {
-	struct engine *eng = src->priv;
+	struct engine *eng = SRC_ENG(src);
 	int rc = engine_knob_set_value(eng, id, v, err, errlen);
 	*stored = engine_knob(eng, id);
 	return rc;
@@ -62,7 +103,7 @@ static int src_engine_knob_set(struct source *src, enum knob_id id, int64_t v, i
 
 static int src_engine_knob_get(struct source *src, enum knob_id id, int64_t *out)
 {
-	*out = engine_knob(src->priv, id);
+	*out = engine_knob(SRC_ENG(src), id);
 	return 0;
 }
 
@@ -74,7 +115,10 @@ static const char *src_engine_knob_refusal(const struct source *src, enum knob_i
 
 static void src_engine_close(struct source *src)
 {
-	engine_free(src->priv);
+	struct src_engine *se = src->priv;
+	engine_free(se->eng);
+	host_bpf_close(se->bpf);
+	free(se);
 	src->priv = NULL;
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backends/host.h"
+#include "backends/host_sched.h"
 #include "backends/source.h"
 #include "core/clock.h"
 #include "core/event.h"
@@ -25,13 +26,13 @@ struct src_host {
 static bool src_host_owns(enum knob_id id)
 {
 	return id == K_CPU_GOVERNOR || id == K_BLK_RQ_AFFINITY || id == K_PMD_MAXSLEEP_US ||
-	       id == K_HOST_PID;
+	       id == K_HOST_PID || id == K_PMD_TIMER_SLACK_NS || id == K_PMD_SLEEP_PROBE;
 }
 
 /* Knobs that change the machine (host.pid only changes what tunetop watches). */
 static bool src_host_writes_machine(enum knob_id id)
 {
-	return src_host_owns(id) && id != K_HOST_PID;
+	return src_host_owns(id) && id != K_HOST_PID && id != K_PMD_SLEEP_PROBE;
 }
 
 static void src_host_read_back(struct src_host *sh, enum knob_id id)
@@ -39,6 +40,19 @@ static void src_host_read_back(struct src_host *sh, enum knob_id id)
 	int64_t v;
 	sh->have[id] = host_knob_current(sh->h, id, &v) == 0;
 	sh->knobs[id] = sh->have[id] ? v : knob_table[id].def;
+}
+
+/* A PMD thread OVS started after pmd.timer_slack_ns was set gets the value too. */
+static void src_host_slack_keep(struct src_host *sh)
+{
+	char msg[160];
+	int n = host_slack_reapply(sh->h, msg, sizeof(msg));
+	if (n < 0)
+		event_add(&sh->events, EV_ERROR, "%s", msg);
+	if (n > 0) {
+		event_add(&sh->events, EV_KNOB, "%s", msg);
+		syslog(LOG_NOTICE, "host knob %s (by uid %u)", msg, (unsigned)getuid());
+	}
 }
 
 static int src_host_open(struct source *src, const struct source_conf *conf, char *err,
@@ -80,6 +94,8 @@ static void src_host_sample(struct source *src, struct snapshot *snap)
 	snapshot_clock_stamp(&sh->clock, snap);
 	snap->has_est = snap->has_pmd = snap->has_blk = false;
 	host_sample(sh->h, snap, snap->mono_ns); /* sets the sections it can fill */
+	if (sh->conf.host_write)
+		src_host_slack_keep(sh);
 	/* Knobs the host owns are read back every sample: a change made behind
 	 * tunetop's back (sysfs, ovs-vsctl) shows in the next frame. */
 	for (int k = 0; k < K_COUNT; k++) {

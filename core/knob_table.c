@@ -121,4 +121,8 @@ const struct knob_def knob_table[K_COUNT] = {
 	/* host backend (backends/host*.c): the host source reads it, the engine ignores it */
 	[K_HOST_PID] = INT_KNOB("host.pid", "pid", 0, 4194304, 0, SUBSYS_ENGINE,
 		"--host: also follow every thread of this process (0 = none)"),
+
+	/* Read by the sources (backends/host_bpf.c), not the engine's threads. */
+	[K_PMD_SLEEP_PROBE] = BOOL_KNOB("pmd.sleep_probe", 1, SUBSYS_PMD,
+		"measure PMD sleep overshoot in the kernel with eBPF (root, BTF)"),
 };

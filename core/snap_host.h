@@ -53,6 +53,9 @@ struct host_snap {
 	/* Fields of the blk and pmd sections the host cannot measure: they read 0. */
 	int nabsent;
 	const char *absent[HOST_SNAP_MAX_ABSENT];
+
+	bool bpf_probe; /* the eBPF sleep probe is attached (pmd.sleep_probe) */
+	char bpf_probe_error[128]; /* why not ("not root: no CAP_BPF ...", "" when it is) */
 };
 
 #endif

@@ -9,6 +9,8 @@
 /* Upper bounds (us) of the cumulative overshoot buckets the snapshot carries. */
 #define PMD_SNAP_OVERSHOOT_NLE 10
 #define PMD_SNAP_OVERSHOOT_LE_US {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+/* Overshoot histogram for the eye: [0,1) [1,2) [2,4) ... [512,1024) us and >= 1024 us. */
+#define PMD_SNAP_OS_HIST 12
 
 struct pmd_thread_snap {
 	char name[16];
@@ -38,6 +40,14 @@ struct pmd_thread_snap {
 	uint64_t overshoot_le[PMD_SNAP_OVERSHOOT_NLE];
 	uint64_t overshoot_count;
 	double overshoot_sum_us;
+	/* This PMD thread's own timer slack (/proc/TID/timerslack_ns), -1 unknown. */
+	int64_t timer_slack_ns;
+	/* The eBPF sleep probe (backends/host_bpf.c): real - requested, measured in the kernel
+	 * from syscall entry to return of nanosleep/clock_nanosleep, over the interval. */
+	bool bpf; /* the probe watched this thread */
+	double bpf_overshoot_p50_us, bpf_overshoot_p99_us;
+	uint64_t bpf_sleeps; /* sleeps that returned in the interval */
+	uint64_t bpf_hist[PMD_SNAP_OS_HIST]; /* bpf_sleeps by overshoot, PMD_SNAP_OS_HIST buckets */
 };
 
 struct pmd_snap {
@@ -64,6 +74,11 @@ struct pmd_snap {
 	double lat_p50_us, lat_p99_us; /* arrival to sink, over the interval */
 	uint64_t drops_while_asleep; /* all PMDs, in the interval */
 	double dropped_pps; /* all drops, per second over the interval */
+	/* The eBPF sleep probe: on, or why not ("not root", "built without eBPF", ...). */
+	bool bpf_probe;
+	char bpf_probe_error[128];
+	double bpf_cost_ns_per_sleep; /* kernel run time of its programs per sleep, -1 unknown */
+	int64_t timer_slack_differs; /* host: PMDs whose slack is not what was set, 0 none */
 };
 
 #endif

@@ -30,6 +30,12 @@ struct snap_thread {
 	uint64_t cpu_ns;    /* total CPU time so far */
 	int state;          /* enum ethread_state */
 	int emu_cpu;
+	/* Time runnable but waiting on a run queue (/proc schedstat), % of the interval
+	 * (10 x ms per s); -1 unknown (first sample, no schedstat). */
+	double runq_delay_pct;
+	/* Its timer slack (/proc/TID/timerslack_ns); -1 unreadable (another thread's needs
+	 * CAP_SYS_NICE). */
+	int64_t timer_slack_ns;
 };
 
 struct snap_self {

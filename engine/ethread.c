@@ -40,6 +40,10 @@ static void ethread_register(struct ethread *t)
 	t->smp_cpu_ns = t->gov_cpu_ns = clock_cpu_ns(t->cpu_clock);
 	t->smp_mono_ns = now;
 	t->wd_since_ns = now;
+	/* Opened once here, read with pread each sample: an open per thread per refresh
+	 * would cost more than the rest of the sampler (bench/bench_sampler.c). */
+	schedstat_fds_open(&t->smp_sched, 0, t->tid);
+	t->smp_slack_ns = -2; /* not read yet */
 	t->next = reg->head;
 	reg->head = t;
 	reg->count++;
@@ -62,6 +66,7 @@ static void ethread_unregister(struct ethread *t)
 		}
 	}
 	t->registered = false;
+	schedstat_fds_close(&t->smp_sched);
 	pthread_mutex_unlock(&reg->lock);
 }
 

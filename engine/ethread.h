@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "core/schedstat.h"
 #include "core/subsys.h"
 #include "core/thread_state.h"
 
@@ -40,6 +41,8 @@ struct ethread {
 	uint64_t wd_beat, wd_since_ns;        /* watchdog: last beat seen and when */
 	bool wd_reported;                     /* one hang event per stall */
 	double last_cpu_pct;                  /* sampler's last result */
+	struct schedstat_fds smp_sched;       /* sampler: schedstat and timer slack, kept open */
+	int64_t smp_slack_ns;                 /* sampler: last slack read, -1 unreadable, -2 not yet */
 };
 
 /*

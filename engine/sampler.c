@@ -62,6 +62,12 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 		st->cpu_ns = c;
 		st->state = atomic_load_explicit(&t->state, memory_order_relaxed);
 		st->emu_cpu = t->emu_cpu;
+		st->runq_delay_pct = schedstat_runq_pct(&t->smp_sched, now);
+		/* Only PMD threads change their slack (prctl, pmd.timer_slack_ns); any other
+		 * engine thread keeps what it started with, so one read (~0.6 us) serves. */
+		if (t->subsys == SUBSYS_PMD || t->smp_slack_ns == -2)
+			t->smp_slack_ns = schedstat_slack_ns(&t->smp_sched);
+		st->timer_slack_ns = t->smp_slack_ns;
 		t->last_cpu_pct = st->cpu_pct;
 		t->smp_cpu_ns = c;
 		t->smp_mono_ns = now;

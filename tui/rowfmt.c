@@ -8,10 +8,10 @@
 #include "core/clock.h"
 #include "core/thread_state.h"
 
-const char *const rowfmt_head[ROWFMT_NCOLS] = {"TID",  "NAME", "SUBSYS", "CPU",
-					       "CPU%", "S",    "DETAIL"};
+const char *const rowfmt_head[ROWFMT_NCOLS] = {"TID", "NAME",  "SUBSYS", "CPU",
+					       "CPU%", "S",   "RUNQ%", "DETAIL"};
 /* Column starts; TID is right-aligned in 7, the rest left or right as htop does. */
-const int rowfmt_col_x[ROWFMT_NCOLS] = {0, 8, 24, 31, 36, 43, 45};
+const int rowfmt_col_x[ROWFMT_NCOLS] = {0, 8, 24, 31, 36, 43, 45, 51};
 
 const char *rowfmt_count(double v, char *buf, size_t len)
 {
@@ -130,11 +130,16 @@ const char *rowfmt_name(const char *name, char *buf, size_t len)
 const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t, char *buf,
 			  size_t len, int w)
 {
-	char detail[64], name[sizeof(t->name)];
+	char detail[64], name[sizeof(t->name)], runq[16];
 	rowfmt_detail(s, t, detail, sizeof(detail));
-	snprintf(buf, len, "%7d %-15.15s %-6.6s %4d %6.1f %s %s", (int)t->tid,
+	/* Waiting on a run queue, % of the interval: contention, told apart from sleeping. */
+	if (t->runq_delay_pct >= 0)
+		snprintf(runq, sizeof(runq), "%5.1f", t->runq_delay_pct > 999 ? 999 : t->runq_delay_pct);
+	else
+		snprintf(runq, sizeof(runq), "%5s", "-");
+	snprintf(buf, len, "%7d %-15.15s %-6.6s %4d %6.1f %s %s %s", (int)t->tid,
 		 rowfmt_name(t->name, name, sizeof(name)), subsys_name(t->subsys), t->emu_cpu,
-		 t->cpu_pct, ethread_state_name((enum ethread_state)t->state), detail);
+		 t->cpu_pct, ethread_state_name((enum ethread_state)t->state), runq, detail);
 	if (w >= 0 && (size_t)w < len)
 		buf[w] = '\0';
 	return buf;

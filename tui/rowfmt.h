@@ -20,7 +20,7 @@ const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t,
 const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t, char *buf,
 			  size_t len, int w);
 /* Column headings of the thread table and where each column starts. */
-#define ROWFMT_NCOLS 7
+#define ROWFMT_NCOLS 8
 extern const char *const rowfmt_head[ROWFMT_NCOLS];
 extern const int rowfmt_col_x[ROWFMT_NCOLS];
 /* A PMD row in pmd-perf-show terms. */

@@ -70,16 +70,29 @@ static json_t *snapjson_cpu(const struct snapshot *s)
 			 "governor_source", snapshot_governor_source(s), "cpus", cpus);
 }
 
+/* A measured figure, or null where it is unknown (negative). */
+static json_t *jreal_or_null(double v)
+{
+	return v < 0 ? json_null() : jreal(v);
+}
+
+static json_t *jint_or_null(int64_t v)
+{
+	return v < 0 ? json_null() : json_integer((json_int_t)v);
+}
+
 static json_t *snapjson_threads(const struct snapshot *s)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:o, s:o, s:s, s:i}", "tid",
-						   (int)t->tid, "name", t->name, "subsystem",
-						   subsys_name(t->subsys), "cpu_pct", jreal(t->cpu_pct),
-						   "cpu_ns", jint(t->cpu_ns), "state",
-						   ethread_state_name(t->state), "emu_cpu", t->emu_cpu));
+		json_t *o = json_pack("{s:i, s:s, s:s, s:o, s:o, s:s, s:i}", "tid", (int)t->tid,
+				      "name", t->name, "subsystem", subsys_name(t->subsys),
+				      "cpu_pct", jreal(t->cpu_pct), "cpu_ns", jint(t->cpu_ns),
+				      "state", ethread_state_name(t->state), "emu_cpu", t->emu_cpu);
+		json_object_set_new(o, "runq_delay_pct", jreal_or_null(t->runq_delay_pct));
+		json_object_set_new(o, "timer_slack_ns", jint_or_null(t->timer_slack_ns));
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -137,6 +150,11 @@ static json_t *snapjson_est(const struct est_snap *e)
 	return o;
 }
 
+static json_t *snapjson_str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
 static json_t *snapjson_pmd(const struct pmd_snap *p)
 {
 	json_t *threads = json_array();
@@ -164,6 +182,17 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		json_object_set_new(o, "asleep_pct", jreal(t->asleep_pct));
 		json_object_set_new(o, "drops_while_asleep_pct", jreal(t->drops_while_asleep_pct));
 		json_object_set_new(o, "stolen_pct", jreal(t->stolen_pct));
+		json_object_set_new(o, "timer_slack_ns", jint_or_null(t->timer_slack_ns));
+		json_t *bh = json_array();
+		for (int b = 0; b < PMD_SNAP_OS_HIST; b++)
+			json_array_append_new(bh, jint(t->bpf_hist[b]));
+		json_object_set_new(o, "bpf_overshoot_us",
+				    t->bpf ? json_pack("{s:o, s:o}", "p50",
+						       jreal(t->bpf_overshoot_p50_us), "p99",
+						       jreal(t->bpf_overshoot_p99_us))
+					   : json_null());
+		json_object_set_new(o, "bpf_sleeps", jint(t->bpf_sleeps));
+		json_object_set_new(o, "bpf_overshoot_hist_us_log2", bh);
 		json_array_append_new(threads, o);
 	}
 	json_t *o = json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "maxsleep_us",
@@ -174,6 +203,11 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 	json_object_set_new(o, "rxq_size", json_integer((json_int_t)p->rxq_size));
 	json_object_set_new(o, "topology", json_string(p->topology ? p->topology : "direct"));
 	json_object_set_new(o, "in_rings", jint(p->in_rings));
+	json_object_set_new(o, "sleep_probe",
+			    json_pack("{s:b, s:o, s:o}", "on", p->bpf_probe, "error",
+				      snapjson_str_or_null(p->bpf_probe_error), "cost_ns_per_sleep",
+				      jreal_or_null(p->bpf_cost_ns_per_sleep)));
+	json_object_set_new(o, "timer_slack_differs", json_integer((json_int_t)p->timer_slack_differs));
 	json_object_set_new(o, "totals",
 			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "generated", jint(p->generated),
 				      "forwarded", jint(p->forwarded), "dropped", jint(p->dropped),
@@ -304,6 +338,8 @@ static json_t *snapjson_host(const struct host_snap *h)
 	json_object_set_new(o, "ovs_sleep_show", json_boolean(h->ovs_sleep_show));
 	json_object_set_new(o, "ovs_maxsleep_source", snapjson_host_str(h->ovs_maxsleep_source));
 	json_object_set_new(o, "absent", absent);
+	json_object_set_new(o, "bpf_probe", json_boolean(h->bpf_probe));
+	json_object_set_new(o, "bpf_probe_error", snapjson_host_str(h->bpf_probe_error));
 	return o;
 }
 

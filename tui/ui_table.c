@@ -5,7 +5,8 @@
 #include "tui/rowfmt.h"
 #include "tui/ui.h"
 
-static const char *const sort_names[SORT_COUNT] = {"TID", "NAME", "SUBSYS", "CPU", "CPU%", "S"};
+static const char *const sort_names[SORT_COUNT] = {"TID", "NAME", "SUBSYS", "CPU",
+						   "CPU%", "S",	   "RUNQ%"};
 
 const char *ui_sort_name(enum ui_sort s)
 {
@@ -37,6 +38,9 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		break;
 	case SORT_STATE:
 		r = a->state - b->state;
+		break;
+	case SORT_RUNQ:
+		r = (a->runq_delay_pct > b->runq_delay_pct) - (a->runq_delay_pct < b->runq_delay_pct);
 		break;
 	default:
 		break;
@@ -161,13 +165,13 @@ void ui_table_draw(struct ui *ui, int y, int h)
 {
 	char buf[512];
 	static const enum ui_sort col_sort[ROWFMT_NCOLS] = {
-	    SORT_TID, SORT_NAME, SORT_SUBSYS, SORT_CPU, SORT_PCT, SORT_STATE, SORT_COUNT};
+	    SORT_TID, SORT_NAME, SORT_SUBSYS, SORT_CPU, SORT_PCT, SORT_STATE, SORT_RUNQ, SORT_COUNT};
 	if (h < 2)
 		return;
 	ui->table_y = y;
 	ui_fill_line(ui, y, ROLE_TABLE_HEAD);
 	for (int c = 0; c < ROWFMT_NCOLS; c++) {
-		bool right = c == 0 || c == 3 || c == 4;
+		bool right = c == 0 || c == 3 || c == 4 || c == 6;
 		int w = c + 1 < ROWFMT_NCOLS ? rowfmt_col_x[c + 1] - rowfmt_col_x[c] - 1 : 6;
 		if (rowfmt_col_x[c] >= COLS)
 			break;

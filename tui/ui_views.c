@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "tui/rowfmt.h"
+#include "tui/rowfmt_sleep.h"
 #include "tui/ui.h"
 
 /*
@@ -315,6 +316,25 @@ static void pmd_graphs(struct body *b, int room)
 	}
 }
 
+/* Slack, run-queue delay and overshoot (own and the kernel's), then the probe's histogram. */
+static void pmd_sleep_lines(struct body *b)
+{
+	struct ui *ui = b->ui;
+	const struct pmd_snap *p = &ui->snap->pmd;
+	char a[512];
+	if (body_line(b))
+		ui_put(ui, p->bpf_probe ? ROLE_NORMAL : ROLE_DIM, "%s",
+		       rowfmt_sleep_probe(ui->snap, a, sizeof(a)));
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_sleep_head);
+	for (int i = 0; i < p->nthreads; i++)
+		if (body_line(b))
+			ui_put(ui, ROLE_NORMAL, "%s", rowfmt_sleep_row(ui->snap, i, a, sizeof(a)));
+	for (int i = 0; p->bpf_probe && i < p->nthreads; i++)
+		if (body_line(b))
+			ui_put(ui, ROLE_CHART, "%s", rowfmt_sleep_hist(&p->threads[i], a, sizeof(a)));
+}
+
 static void pmd_view(struct body *b)
 {
 	struct ui *ui = b->ui;
@@ -374,7 +394,8 @@ static void pmd_view(struct body *b)
 			       p->threads[i].drops_while_asleep);
 		}
 	}
-	pmd_graphs(b, h_view - (4 + p->nthreads));
+	pmd_sleep_lines(b);
+	pmd_graphs(b, h_view - (6 + 2 * p->nthreads + (p->bpf_probe ? p->nthreads : 0)));
 }
 
 /* Submitting CPU (rows) x completing CPU (columns), completions per second,

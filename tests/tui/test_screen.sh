@@ -6,7 +6,7 @@
 
 tt_start 80 24 "$(tt_wrap -d 0.3 --scenario default)"
 tt_wait '^ tunetop [0-9.]+ +up'
-tt_wait 'TID +NAME +SUBSYS +CPU +CPU% +S +DETAIL'
+tt_wait 'TID +NAME +SUBSYS +CPU +CPU% +S +RUNQ% +DETAIL'
 tt_wait 'F1Help.*F10Quit'
 tt_wait '^est [0-9]+ ests'
 tt_wait '^pmd .* maxsleep 500us slack 1000ns'

@@ -1,0 +1,31 @@
+/* host_bpf.h: the eBPF sleep probe (backends/bpf/sleep_probe.bpf.c, libbpf CO-RE skeleton):
+ * real sleep overshoot of PMD threads measured in the kernel, for the host and the engine. */
+#ifndef TT_HOST_BPF_H
+#define TT_HOST_BPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct snapshot;
+struct host_bpf;
+
+/*
+ * Load the probe (not attached yet). NULL with the reason it cannot run: built without
+ * eBPF, not root / no CAP_BPF, no BTF, a kernel that refuses the programs.
+ */
+struct host_bpf *host_bpf_open(char *why, size_t len);
+void host_bpf_close(struct host_bpf *b); /* NULL is fine */
+/* Attach (on) or detach (off); 0, or -1 with a message. */
+int host_bpf_enable(struct host_bpf *b, bool on, char *err, size_t errlen);
+bool host_bpf_enabled(const struct host_bpf *b);
+/*
+ * Watch the threads of snap's PMD rows (row_tid[i], or when row_tid is NULL the thread
+ * of the same name in snap->threads) and fill each row's bpf_* figures over the interval
+ * since the last call, and the section's probe status (why_absent when b is NULL).
+ * Returns whether the rows were measured.
+ */
+bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot *snap,
+		     const pid_t *row_tid);
+
+#endif

@@ -1,0 +1,115 @@
+/* host_slack.c: pmd.timer_slack_ns on the host: the slack of ovs-vswitchd's PMD threads,
+ * written to /proc/TID/timerslack_ns of each, read back, kept on PMDs OVS starts later. */
+#include <stdio.h>
+#include <string.h>
+
+#include "backends/host_int.h"
+#include "backends/host_sched.h"
+
+#define HOST_SLACK_MAX_PMDS 256
+
+/*
+ * The ovs-vswitchd tunetop talks to, from its control socket's name
+ * ("ovs-vswitchd.<pid>.ctl"): a host (or a test machine) may run several, and only the
+ * one whose PMDs are shown is changed. 0 when the name says nothing (a socket named with
+ * TUNETOP_OVS_SOCKET otherwise): then every ovs-vswitchd's PMDs.
+ */
+static pid_t host_slack_ovs_pid(const struct host_state *h)
+{
+	const char *path = h->ovs ? host_ovs_path(h->ovs) : NULL;
+	const char *base = path ? strrchr(path, '/') : NULL;
+	int pid;
+	char tail[8];
+	base = base ? base + 1 : path;
+	if (base && sscanf(base, "ovs-vswitchd.%d.%7s", &pid, tail) == 2 && pid > 0 &&
+	    strcmp(tail, "ctl") == 0)
+		return (pid_t)pid;
+	return 0;
+}
+
+static int host_slack_pmds(struct host_state *h, pid_t *tids)
+{
+	return h->ovs ? host_sched_ovs_pmds(h->cur, h->ncur, host_slack_ovs_pid(h), tids,
+					    HOST_SLACK_MAX_PMDS)
+		      : 0;
+}
+
+int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen)
+{
+	pid_t tids[HOST_SLACK_MAX_PMDS];
+	if (!h->ovs) {
+		snprintf(err, errlen, "pmd.timer_slack_ns: no Open vSwitch control socket (%s)",
+			 h->ovs_err[0] ? h->ovs_err : "set TUNETOP_OVS_SOCKET");
+		return KNOB_ERR_RUNTIME;
+	}
+	int n = host_slack_pmds(h, tids);
+	if (n == 0) {
+		snprintf(err, errlen, "pmd.timer_slack_ns: no PMD thread of ovs-vswitchd found");
+		return KNOB_ERR_RUNTIME;
+	}
+	for (int i = 0; i < n; i++)
+		if (host_sched_slack_write(tids[i], ns, err, errlen) != 0)
+			return KNOB_ERR_RUNTIME;
+	h->slack_set_ns = ns; /* kept on PMD threads OVS starts later (host_slack_reapply) */
+	return 0;
+}
+
+int host_slack_current(struct host_state *h, int64_t *out)
+{
+	pid_t tids[HOST_SLACK_MAX_PMDS];
+	int n = host_slack_pmds(h, tids);
+	for (int i = 0; i < n; i++) {
+		int64_t v = host_sched_slack_read(tids[i]);
+		if (v >= 0) {
+			*out = v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int host_slack_reapply(struct host_state *h, char *msg, size_t len)
+{
+	pid_t tids[HOST_SLACK_MAX_PMDS];
+	int fixed = 0;
+	msg[0] = '\0';
+	if (h->slack_set_ns < 0)
+		return 0;
+	int n = host_slack_pmds(h, tids);
+	for (int i = 0; i < n; i++) {
+		int64_t v = host_sched_slack_read(tids[i]);
+		if (v < 0 || v == h->slack_set_ns)
+			continue;
+		if (host_sched_slack_write(tids[i], h->slack_set_ns, msg, len) != 0)
+			return -1;
+		fixed++;
+		snprintf(msg, len, "pmd.timer_slack_ns: %lld applied to new PMD thread %d",
+			 (long long)h->slack_set_ns, (int)tids[i]);
+	}
+	return fixed;
+}
+
+void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_tid)
+{
+	struct pmd_snap *p = &snap->pmd;
+	pid_t vpid = host_slack_ovs_pid(h);
+	p->timer_slack_differs = 0;
+	for (int i = 0; i < p->nthreads; i++) {
+		struct pmd_thread_snap *t = &p->threads[i];
+		t->timer_slack_ns = -1;
+		row_tid[i] = 0;
+		/* h->cur and snap->threads are in the same order; another ovs-vswitchd's PMD
+		 * may carry the same name, its pid tells them apart. */
+		for (size_t k = 0; k < h->ncur && k < snap->nthreads; k++)
+			if (strcmp(h->cur[k].comm, t->name) == 0 &&
+			    (!vpid || h->cur[k].pid == vpid)) {
+				row_tid[i] = h->cur[k].tid;
+				t->timer_slack_ns = snap->threads[k].timer_slack_ns;
+			}
+		if (i == 0 || p->timer_slack_ns < 0)
+			p->timer_slack_ns = t->timer_slack_ns; /* this OVS's first PMD, by pid */
+		if (h->slack_set_ns >= 0 && t->timer_slack_ns >= 0 &&
+		    t->timer_slack_ns != h->slack_set_ns)
+			p->timer_slack_differs++;
+	}
+}
