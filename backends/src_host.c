@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backends/host.h"
+#include "backends/host_blk.h"
 #include "backends/source.h"
 #include "core/clock.h"
 #include "core/event.h"
@@ -44,6 +45,11 @@ static void src_host_read_back(struct src_host *sh, enum knob_id id)
 static int src_host_open(struct source *src, const struct source_conf *conf, char *err,
 			 size_t errlen)
 {
+	const char *dev = getenv("TUNETOP_BLK_DEV");
+	char path[192];
+	/* A variable naming no device is the user's mistake, not the host's: exit 2. */
+	if (dev && *dev && host_blk_rq_path(dev, path, sizeof(path), err, errlen) != 0)
+		return KNOB_ERR_USAGE;
 	struct src_host *sh = xcalloc(1, sizeof(*sh));
 	sh->conf = *conf;
 	sh->h = host_open(err, errlen);

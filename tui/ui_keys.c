@@ -318,10 +318,14 @@ int ui_key(struct ui *ui, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return UI_RESIZE | UI_REDRAW;
-	if (ui->too_small) /* only quitting makes sense until it grows again */
-		return (ch == 'q' || ch == 'Q' || ch == KEY_F(10)) ? UI_QUIT : 0;
+	if (ui->pasting || ch == UI_KEY_PASTE_BEGIN || ch == UI_KEY_PASTE_END)
+		return ui_paste_key(ui, ch); /* pasted text is never a key */
+	/* An open prompt keeps its keys even when the terminal shrinks: a 'q' typed
+	 * into ":set gen.pattern=..." is a letter, not a request to quit. */
 	if (ui->input != INPUT_NONE)
 		return ui_input_key(ui, ch);
+	if (ui->too_small) /* only quitting makes sense until it grows again */
+		return (ch == 'q' || ch == 'Q' || ch == KEY_F(10)) ? UI_QUIT : 0;
 	if (ui->help)
 		return ui_help_key(ui, ch);
 	const struct ui_keydef *k = ui_keydef_find(ch);

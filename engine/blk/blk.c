@@ -71,7 +71,7 @@ static int blk_start(struct engine *eng, char *err, size_t errlen)
 		snprintf(err, errlen, "blk.irq_cpu %d: only %d emulated CPUs (0 to %d)", st->irq_cpu,
 			 st->ncpus, st->ncpus - 1);
 		free(st);
-		return -1;
+		return KNOB_ERR_USAGE; /* the knobs disagree: exit 2 from the command line */
 	}
 	/* A fresh blk-mq queue has SAME_COMP; the knob's value then applies as a write
 	 * would, and reads back as the flags say (3 and up change nothing, §6). */

@@ -40,7 +40,7 @@ static int est_mem_check(int64_t count, int64_t cpus, char *err, size_t errlen)
 		 "est.count %" PRId64 " x est.cpus %" PRId64 " needs %" PRIu64
 		 " MiB of per-CPU counters (limit %llu MiB)",
 		 count, cpus, need >> 20, EST_MEM_LIMIT_BYTES >> 20);
-	return -1;
+	return KNOB_ERR_USAGE; /* the pair can never run: a usage error (exit 2) */
 }
 
 static uint64_t est_sum_now(struct est_state *st, uint32_t slot, uint64_t sum[EST_NSTATS])
@@ -148,8 +148,9 @@ static int est_start(struct engine *eng, char *err, size_t errlen)
 	int ncpus = (int)engine_knob(eng, K_EST_CPUS);
 	int64_t count = engine_knob(eng, K_EST_COUNT);
 
-	if (est_mem_check(count, ncpus, err, errlen) != 0)
-		return -1;
+	int rc = est_mem_check(count, ncpus, err, errlen);
+	if (rc != 0)
+		return rc;
 	struct est_state *st = xcalloc(1, sizeof(*st));
 	st->eng = eng;
 	st->events = &eng->events;
