@@ -329,10 +329,6 @@ int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *
 			   ? 0
 			   : KNOB_ERR_RUNTIME;
 	case K_BLK_RQ_AFFINITY:
-		if (!h->blk_dev[0]) {
-			snprintf(err, errlen, "%s: no block device (set TUNETOP_BLK_DEV)", name);
-			return KNOB_ERR_RUNTIME;
-		}
 		if (value < 0 || value > 2) {
 			/* Name the value given, not a stand-in (docs/blk.md §6). */
 			snprintf(err, errlen,
@@ -340,6 +336,10 @@ int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *
 				 "nothing)",
 				 name, (long long)value);
 			return KNOB_ERR_USAGE;
+		}
+		if (!h->blk_dev[0]) {
+			snprintf(err, errlen, "%s: no block device (set TUNETOP_BLK_DEV)", name);
+			return KNOB_ERR_RUNTIME;
 		}
 		return host_blk_rq_affinity_write(h->blk_dev, (int)value, err, errlen) == 0
 			   ? 0

@@ -92,6 +92,8 @@ static void src_host_sample(struct source *src, struct snapshot *snap)
 		if (src_host_owns(k))
 			src_host_read_back(sh, k);
 		snap->knobs[k] = sh->knobs[k];
+		/* No value read back: not the default dressed up as the host's. */
+		snap->knob_absent[k] = src_host_owns(k) && !sh->have[k];
 	}
 	snap->nevents = event_copy_since(&sh->events, &sh->ev_seq, snap->events, SNAP_MAX_EVENTS);
 	snapshot_clock_self(&sh->clock, snap, t0);

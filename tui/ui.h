@@ -146,6 +146,8 @@ struct ui {
 /* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
 #define UI_KEY_PASTE_BEGIN (KEY_MAX + 1)
 #define UI_KEY_PASTE_END (KEY_MAX + 2)
+/* A knob's value as the screen shows it: "-" when the source has none. */
+const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len);
 /* ui_paste.c: the paste marks and the bytes between them; returns redo flags. */
 int ui_paste_key(struct ui *ui, int ch);
 

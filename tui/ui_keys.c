@@ -21,6 +21,15 @@ void ui_status(struct ui *ui, bool err, const char *fmt, ...)
 	ui->status_err = err;
 }
 
+const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len)
+{
+	if (ui->snap->knob_absent[id]) {
+		snprintf(buf, len, "-"); /* the source has no such setting */
+		return buf;
+	}
+	return knob_format(id, ui->snap->knobs[id], buf, len);
+}
+
 void ui_knobs_refresh(struct ui *ui)
 {
 	for (int k = 0; k < K_COUNT; k++) {
@@ -42,7 +51,7 @@ int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
 	if (rc != 0) {
 		/* The source left the value as it was: say so, with the value in force. */
 		ui_status(ui, true, "%s (%s stays %s)", err, d->name,
-			  knob_format(id, ui->snap->knobs[id], val, sizeof(val)));
+			  ui_knob_text(ui, id, val, sizeof(val)));
 		return UI_REDRAW;
 	}
 	if (d->type == KNOB_ACTION)

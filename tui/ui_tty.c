@@ -150,7 +150,17 @@ int ui_tty_open(struct ui *ui, char *err, size_t errlen)
 	ui->tty.wchar0 = tty_wchar(&ui->tty);
 	if (tcgetattr(STDIN_FILENO, &crash_tio) == 0)
 		crash_have_tio = 1;
-	ui->scr = newterm(NULL, ui->out, stdin);
+	/*
+	 * Ask terminfo first: a newterm() that fails on an unknown TERM leaves its
+	 * half-built screen allocated (LSan: 1.6 KB), while a failed setupterm()
+	 * allocates nothing and a good one is freed at once.
+	 */
+	int term_err = 0;
+	if (setupterm(NULL, fileno(ui->out), &term_err) == OK)
+		del_curterm(cur_term);
+	else
+		term_err = -1;
+	ui->scr = term_err < 0 ? NULL : newterm(NULL, ui->out, stdin);
 	if (!ui->scr) {
 		const char *term = getenv("TERM");
 		snprintf(err, errlen, "terminal: cannot start curses for TERM=%s",
