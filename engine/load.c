@@ -1,5 +1,5 @@
 /* load.c: reference load threads (spin:N at ~100%, sleep:N at ~0%) to check CPU% against. */
-#include <stdatomic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -11,7 +11,11 @@
 #define LOAD_MAX_THREADS (2 * LOAD_MAX_PER_KNOB) /* two knobs */
 
 struct load_state {
-	_Atomic bool go; /* every thread started: the spinners may spin */
+	/* The start gate: spinners block here until every thread is started (a
+	 * 1 ms sleep loop in 512 threads was itself a load). go under lock. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool go;
 	int n;
 	struct ethread *t[LOAD_MAX_THREADS];
 };
@@ -30,9 +34,10 @@ static void load_spin_main(struct ethread *self)
 {
 	struct load_state *ls = self->arg;
 	setpriority(PRIO_PROCESS, (id_t)self->tid, LOAD_SPIN_NICE);
-	/* Acquire pairs with load_start's release: nothing to publish, only the wait. */
-	while (!atomic_load_explicit(&ls->go, memory_order_acquire) && !ethread_should_stop(self))
-		clock_sleep_ns(NS_PER_MS);
+	pthread_mutex_lock(&ls->lock);
+	while (!ls->go)
+		pthread_cond_wait(&ls->cond, &ls->lock);
+	pthread_mutex_unlock(&ls->lock);
 	while (!ethread_should_stop(self)) {
 		clock_spin_ns(NS_PER_MS);
 		ethread_beat(self);
@@ -48,15 +53,26 @@ static void load_sleep_main(struct ethread *self)
 	}
 }
 
+static void load_go(struct load_state *ls)
+{
+	pthread_mutex_lock(&ls->lock);
+	ls->go = true;
+	pthread_cond_broadcast(&ls->cond);
+	pthread_mutex_unlock(&ls->lock);
+}
+
 static void load_stop(struct engine *eng)
 {
 	struct load_state *ls = eng->load;
 	if (!ls)
 		return;
+	load_go(ls); /* a start that failed half way: the gate opens onto the stop */
 	for (int i = 0; i < ls->n; i++)
 		ethread_request_stop(ls->t[i]);
 	for (int i = 0; i < ls->n; i++)
 		ethread_join(ls->t[i]);
+	pthread_mutex_destroy(&ls->lock);
+	pthread_cond_destroy(&ls->cond);
 	free(ls);
 	eng->load = NULL;
 }
@@ -67,20 +83,26 @@ static int load_start(struct engine *eng, char *err, size_t errlen)
 	int nspin = (int)engine_knob(eng, K_LOAD_SPIN_THREADS);
 	int nsleep = (int)engine_knob(eng, K_LOAD_SLEEP_THREADS);
 
+	pthread_mutex_init(&ls->lock, NULL);
+	pthread_cond_init(&ls->cond, NULL);
 	eng->load = ls;
 	for (int i = 0; i < nspin + nsleep; i++) {
 		char name[32];
 		bool spin = i < nspin;
 		snprintf(name, sizeof(name), "%s:%d", spin ? "spin" : "sleep", spin ? i : i - nspin);
-		ls->t[ls->n] = ethread_start(eng, name, SUBSYS_ENGINE, i % eng->cpu.count,
+		ls->t[ls->n] = ethread_launch(eng, name, SUBSYS_ENGINE, i % eng->cpu.count,
 					     spin ? load_spin_main : load_sleep_main, ls, err, errlen);
 		if (!ls->t[ls->n]) {
+			for (int j = 0; j < ls->n; j++)
+				ethread_wait_started(ls->t[j]);
 			load_stop(eng);
 			return -1;
 		}
 		ls->n++;
 	}
-	atomic_store_explicit(&ls->go, true, memory_order_release);
+	for (int i = 0; i < ls->n; i++)
+		ethread_wait_started(ls->t[i]); /* each tid and clock valid from here */
+	load_go(ls);
 	return 0;
 }
 

@@ -103,6 +103,9 @@ static int blk_start(struct engine *eng, char *err, size_t errlen)
 		}
 	}
 	st->smp_prev_ns = clock_mono_ns();
+	atomic_store_explicit(&st->go, true, memory_order_release);
+	for (int i = 0; i < st->nsubs; i++)
+		blk_wake_kick(&st->subs[i].wake);
 	return 0;
 }
 
