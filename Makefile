@@ -59,7 +59,8 @@ NOCURSES_BIN := $(BUILD)/tests/layers/nocurses
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme
+.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme \
+	soak fuzz
 
 all: tunetop
 
@@ -131,6 +132,15 @@ tsan: test-deps
 	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build/tsan SAN=tsan tests
 	@# TSan needs a fixed memory layout; high ASLR entropy makes it abort at random.
 	@setarch $$(uname -m) -R $(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan check-only
+
+# The long soak (tools/soak.py): SOAK_SECONDS of the default and pmd-seed scenarios, the
+# ASan console taking a knob change every 100 ms through ':' in tmux, the release build's
+# JSON checked line by line and its RSS kept flat. CI runs SOAK_SECONDS=60.
+SOAK_SECONDS ?= 600
+soak: test-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) tunetop
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build/asan SAN=asan build/asan/tunetop
+	python3 tools/soak.py --asan build/asan/tunetop --release build/tunetop --seconds $(SOAK_SECONDS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)

@@ -26,7 +26,9 @@ measure 1 --scenario idle --set load.spin_threads=512
 measure 1 --scenario idle --set load.spin_threads=512 --set load.sleep_threads=512
 measure 2 --scenario idle --set est.enabled=on --set est.count=2000000
 measure 1 --scenario est-large
-measure 2 --scenario default --set pmd.count=8 --set pmd.rxqs=16 --set pmd.rxq_size=65536 \
-	--set blk.submitters=64 --set blk.iodepth=1024 --set blk.nr_hw_queues=64 \
-	--set cpu.count=1024 --set gen.rate_pps=100000000
+measure 1 --scenario idle --set pmd.enabled=on --set pmd.count=8 --set pmd.rxqs=16 \
+	--set pmd.rxq_size=65536 --set pmd.txq_size=65536
+measure 1 --scenario idle --set blk.enabled=on --set blk.submitters=64 --set blk.iodepth=1024 \
+	--set blk.nr_hw_queues=64
+measure 1 --scenario default --set cpu.count=1024
 finish
