@@ -89,8 +89,14 @@ static void src_host_sample(struct source *src, struct snapshot *snap)
 	/* Knobs the host owns are read back every sample: a change made behind
 	 * tunetop's back (sysfs, ovs-vsctl) shows in the next frame. */
 	for (int k = 0; k < K_COUNT; k++) {
-		if (src_host_owns(k))
+		if (k == K_BLK_RQ_AFFINITY && snap->has_blk && snap->blk.rq_affinity >= 0) {
+			/* One read for both: knobs.blk.rq_affinity and blk.rq_affinity are the
+			 * same sysfs read, so a write between two reads cannot split them. */
+			sh->knobs[k] = snap->blk.rq_affinity;
+			sh->have[k] = true;
+		} else if (src_host_owns(k)) {
 			src_host_read_back(sh, k);
+		}
 		snap->knobs[k] = sh->knobs[k];
 		/* No value read back: not the default dressed up as the host's. */
 		snap->knob_absent[k] = src_host_owns(k) && !sh->have[k];
