@@ -55,8 +55,7 @@ int ui_paste_key(struct ui *ui, int ch)
 				  ui->paste_dropped);
 		return UI_REDRAW;
 	}
-	if (ui->input == INPUT_NONE || ui->help ||
-	    (ui->paste_ran && ui->input != INPUT_COMMAND)) {
+	if (ui->input == INPUT_NONE || ui->help || (ui->paste_ran && ui->input != INPUT_COMMAND)) {
 		ui->paste_dropped++;
 		return 0;
 	}

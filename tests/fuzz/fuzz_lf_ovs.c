@@ -34,7 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (host_ovs_parse_perf(text, &perf) == 0 && (perf.npmds < 0 || perf.npmds > HOST_OVS_MAX_PMDS))
+	if (host_ovs_parse_perf(text, &perf) == 0 &&
+	    (perf.npmds < 0 || perf.npmds > HOST_OVS_MAX_PMDS))
 		abort();
 	if (host_ovs_parse_sleep(text, &sl) == 0 && (sl.npmds < 0 || sl.npmds > HOST_OVS_MAX_PMDS))
 		abort();

@@ -38,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int k = 0; k < K_COUNT; k++) {
 			int64_t v;
 			if (knob_parse(k, text, &v, err, sizeof(err)) == 0 &&
-			    knob_table[k].type != KNOB_ACTION && (v < knob_table[k].min || v > knob_table[k].max))
+			    knob_table[k].type != KNOB_ACTION &&
+			    (v < knob_table[k].min || v > knob_table[k].max))
 				abort();
 		}
 	}
