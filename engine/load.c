@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "engine/engine.h"
@@ -16,24 +17,27 @@ struct load_state {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool go;
+	bool nice_spinners; /* more spinners than host CPUs */
 	int n;
 	struct ethread *t[LOAD_MAX_THREADS];
 };
 
 /*
- * Spinners run at nice 19: on a 2-core machine 512 of them at nice 0 left the
- * control thread one slice in hundreds, so the first snapshot took 50 s and a
- * SIGTERM 8 s. Niced, they still take every cycle nothing else wants (a lone
- * spinner still reads ~100%), and the console, the workloads and the stop stay
- * on time. They also wait for the go signal, so the starter is not queued
- * behind the spinners it already started.
+ * More spinners than the host has CPUs run at nice 19: on a 2-core machine 512
+ * of them at nice 0 left the control thread one slice in hundreds, so the first
+ * snapshot took 50 s and a SIGTERM 8 s. Niced, they still take every cycle
+ * nothing else wants, and the console, the workloads and the stop stay on time.
+ * Up to one per CPU they stay at nice 0: a reference that reads ~100% even on a
+ * shared machine. They also wait for the go signal, so the starter is not
+ * queued behind the spinners it already started.
  */
 #define LOAD_SPIN_NICE 19
 
 static void load_spin_main(struct ethread *self)
 {
 	struct load_state *ls = self->arg;
-	setpriority(PRIO_PROCESS, (id_t)self->tid, LOAD_SPIN_NICE);
+	if (ls->nice_spinners)
+		setpriority(PRIO_PROCESS, (id_t)self->tid, LOAD_SPIN_NICE);
 	pthread_mutex_lock(&ls->lock);
 	while (!ls->go)
 		pthread_cond_wait(&ls->cond, &ls->lock);
@@ -83,6 +87,8 @@ static int load_start(struct engine *eng, char *err, size_t errlen)
 	int nspin = (int)engine_knob(eng, K_LOAD_SPIN_THREADS);
 	int nsleep = (int)engine_knob(eng, K_LOAD_SLEEP_THREADS);
 
+	long host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	ls->nice_spinners = nspin > (host_cpus > 0 ? host_cpus : 1);
 	pthread_mutex_init(&ls->lock, NULL);
 	pthread_cond_init(&ls->cond, NULL);
 	eng->load = ls;
