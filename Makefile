@@ -65,6 +65,13 @@ ifeq ($(SAN),asan)
 override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
+# libFuzzer builds (make fuzz): the library instrumented for coverage, the targets linked
+# with the fuzzer's main.
+ifeq ($(SAN),fuzzer)
+override CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
 ifeq ($(SAN),tsan)
 override CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=thread
@@ -94,7 +101,8 @@ NOCURSES_BIN := $(BUILD)/tests/layers/nocurses
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme
+.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme \
+	soak fuzz lf-targets
 
 all: tunetop
 
@@ -194,6 +202,38 @@ tsan: test-deps
 	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build/tsan SAN=tsan tests
 	@# TSan needs a fixed memory layout; high ASLR entropy makes it abort at random.
 	@setarch $$(uname -m) -R $(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan check-only
+
+# The long soak (tools/soak.py): SOAK_SECONDS of the default and pmd-seed scenarios, the
+# ASan console taking a knob change every 100 ms through ':' in tmux, the release build's
+# JSON checked line by line and its RSS kept flat. CI runs SOAK_SECONDS=60.
+SOAK_SECONDS ?= 600
+soak: test-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) tunetop
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build/asan SAN=asan build/asan/tunetop
+	python3 tools/soak.py --asan build/asan/tunetop --release build/tunetop --seconds $(SOAK_SECONDS)
+
+# Fuzz the parsers: with a clang that has libFuzzer, each target of LF_TARGETS (the OVS
+# replies and reports, /proc and sysfs text, scenario and knob text, themes) runs for
+# FUZZ_SECONDS from tests/fuzz/corpus/NAME (tools/fuzz.sh; crashes land in build/fuzz/crash).
+# Without one, the seeded loops and the corpus replays of the gcc build run instead.
+FUZZ_SECONDS ?= 30
+FUZZ_CC      ?= clang
+LF_TARGETS   := fuzz_lf_ovs fuzz_lf_proc fuzz_lf_text fuzz_theme
+LF_BIN       := $(LF_TARGETS:%=$(BUILD)/lf/%)
+$(BUILD)/lf/%: tests/fuzz/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DTT_LIBFUZZER -fsanitize=fuzzer -Itests -o $@ $< $(LIB) $(LDFLAGS) $(CORE_LIBS)
+lf-targets: $(LF_BIN)
+
+fuzz: deps
+	@if printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
+	    $(FUZZ_CC) -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory -j$(NPROC) BUILD=build/fuzz CC=$(FUZZ_CC) SAN=fuzzer lf-targets && \
+	  tools/fuzz.sh build/fuzz $(FUZZ_SECONDS) $(LF_TARGETS); \
+	else \
+	  echo "make fuzz: $(FUZZ_CC) has no -fsanitize=fuzzer; running the seeded loops instead"; \
+	  $(MAKE) --no-print-directory -j$(NPROC) tests && tests/run.sh $(BUILD) tests/fuzz/; \
+	fi
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -343,12 +344,19 @@ int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *
 			   ? 0
 			   : KNOB_ERR_RUNTIME;
 	case K_BLK_RQ_AFFINITY:
+		if (value < 0 || value > 2) {
+			/* Name the value given, not a stand-in (docs/blk.md §6). */
+			snprintf(err, errlen,
+				 "%s: %lld is not 0, 1 or 2 (the kernel takes it and changes "
+				 "nothing)",
+				 name, (long long)value);
+			return KNOB_ERR_USAGE;
+		}
 		if (!h->blk_dev[0]) {
 			snprintf(err, errlen, "%s: no block device (set TUNETOP_BLK_DEV)", name);
 			return KNOB_ERR_RUNTIME;
 		}
-		return host_blk_rq_affinity_write(h->blk_dev, value > 2 ? 3 : (int)value, err,
-						  errlen) == 0
+		return host_blk_rq_affinity_write(h->blk_dev, (int)value, err, errlen) == 0
 			   ? 0
 			   : KNOB_ERR_RUNTIME;
 	case K_PMD_MAXSLEEP_US:
@@ -361,9 +369,19 @@ int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *
 			return KNOB_ERR_RUNTIME;
 		h->ovs_set_us = (int)value;
 		return 0;
-	case K_HOST_PID:
+	case K_HOST_PID: {
+		char path[32];
+		struct stat st;
+		snprintf(path, sizeof(path), "/proc/%lld", (long long)value);
+		if (value != 0 && stat(path, &st) != 0) {
+			/* Following nothing would look like a process without threads. */
+			snprintf(err, errlen, "%s: no process %lld (%s)", name, (long long)value,
+				 strerror(errno));
+			return KNOB_ERR_USAGE;
+		}
 		h->extra_pid = (pid_t)value;
 		return 0;
+	}
 	case K_PMD_TIMER_SLACK_NS:
 		return host_slack_apply(h, value, err, errlen);
 	case K_PMD_SLEEP_PROBE:

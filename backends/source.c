@@ -35,10 +35,19 @@ const char *source_kinds(void)
 struct source *source_open(const struct source_ops *ops, const struct source_conf *conf, char *err,
 			   size_t errlen)
 {
+	return source_open_rc(ops, conf, NULL, err, errlen);
+}
+
+struct source *source_open_rc(const struct source_ops *ops, const struct source_conf *conf,
+			      int *rc, char *err, size_t errlen)
+{
 	static const struct source_conf none;
 	struct source *src = xcalloc(1, sizeof(*src));
 	src->ops = ops;
-	if (ops->open(src, conf ? conf : &none, err, errlen) != 0) {
+	int r = ops->open(src, conf ? conf : &none, err, errlen);
+	if (rc)
+		*rc = r == KNOB_ERR_USAGE ? r : (r ? -1 : 0);
+	if (r != 0) {
 		free(src);
 		return NULL;
 	}
@@ -49,8 +58,9 @@ int source_start(struct source *src, char *err, size_t errlen)
 {
 	if (src->started)
 		return 0;
-	if (src->ops->start(src, err, errlen) != 0)
-		return -1;
+	int rc = src->ops->start(src, err, errlen);
+	if (rc != 0)
+		return rc == KNOB_ERR_USAGE ? rc : -1;
 	src->started = true;
 	return 0;
 }
@@ -91,8 +101,12 @@ int source_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *sto
 		return KNOB_ERR_USAGE;
 	}
 	if (d->start_only && src->started) {
-		snprintf(err, errlen, "%s can only be set at start (use --set %s=...)", d->name,
-			 d->name);
+		/* Said the same way from the ':' prompt and the agent: what to do, with
+		 * the value asked for. */
+		char val[64];
+		snprintf(err, errlen,
+			 "%s can only be set at start: restart tunetop with --set %s=%s", d->name,
+			 d->name, knob_format(id, v, val, sizeof(val)));
 		return KNOB_ERR_RUNTIME;
 	}
 	return src->ops->knob_set(src, id, v, stored ? stored : &dummy, err, errlen);

@@ -62,6 +62,11 @@ const char *source_kinds(void);
 /* Open a source of the given ops; NULL with a message when it cannot open. */
 struct source *source_open(const struct source_ops *ops, const struct source_conf *conf, char *err,
 			   size_t errlen);
+/* source_open, with *rc = KNOB_ERR_USAGE when the configuration itself is wrong
+ * (a TUNETOP_* variable naming nothing: exit 2), else -1 on a failure. */
+struct source *source_open_rc(const struct source_ops *ops, const struct source_conf *conf,
+			      int *rc, char *err, size_t errlen);
+/* 0, KNOB_ERR_USAGE (knobs that can never run together), or -1. */
 int source_start(struct source *src, char *err, size_t errlen);
 void source_sample(struct source *src, struct snapshot *snap);
 void source_close(struct source *src); /* NULL is fine */

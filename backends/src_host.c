@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backends/host.h"
+#include "backends/host_blk.h"
 #include "backends/host_sched.h"
 #include "backends/source.h"
 #include "core/clock.h"
@@ -58,6 +59,11 @@ static void src_host_slack_keep(struct src_host *sh)
 static int src_host_open(struct source *src, const struct source_conf *conf, char *err,
 			 size_t errlen)
 {
+	const char *dev = getenv("TUNETOP_BLK_DEV");
+	char path[192];
+	/* A variable naming no device is the user's mistake, not the host's: exit 2. */
+	if (dev && *dev && host_blk_rq_path(dev, path, sizeof(path), err, errlen) != 0)
+		return KNOB_ERR_USAGE;
 	struct src_host *sh = xcalloc(1, sizeof(*sh));
 	sh->conf = *conf;
 	sh->h = host_open(err, errlen);
@@ -99,9 +105,17 @@ static void src_host_sample(struct source *src, struct snapshot *snap)
 	/* Knobs the host owns are read back every sample: a change made behind
 	 * tunetop's back (sysfs, ovs-vsctl) shows in the next frame. */
 	for (int k = 0; k < K_COUNT; k++) {
-		if (src_host_owns(k))
+		if (k == K_BLK_RQ_AFFINITY && snap->has_blk && snap->blk.rq_affinity >= 0) {
+			/* One read for both: knobs.blk.rq_affinity and blk.rq_affinity are the
+			 * same sysfs read, so a write between two reads cannot split them. */
+			sh->knobs[k] = snap->blk.rq_affinity;
+			sh->have[k] = true;
+		} else if (src_host_owns(k)) {
 			src_host_read_back(sh, k);
+		}
 		snap->knobs[k] = sh->knobs[k];
+		/* No value read back: not the default dressed up as the host's. */
+		snap->knob_absent[k] = src_host_owns(k) && !sh->have[k];
 	}
 	snap->nevents = event_copy_since(&sh->events, &sh->ev_seq, snap->events, SNAP_MAX_EVENTS);
 	snapshot_clock_self(&sh->clock, snap, t0);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/xalloc.h"
+
 void knob_values_init(struct knob_values *kv)
 {
 	for (int i = 0; i < K_COUNT; i++)
@@ -91,6 +93,12 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 	int64_t v;
 
 	knob_range_text(id, range, sizeof(range));
+	if (strlen(text) > KNOB_VALUE_MAX) {
+		/* Never cut a value to fit: "0000...05" must not become 0. */
+		snprintf(err, errlen, "%s: value too long (%zu bytes, at most %d; valid: %s)", d->name,
+			 strlen(text), KNOB_VALUE_MAX, range);
+		return KNOB_ERR_USAGE;
+	}
 	switch (d->type) {
 	case KNOB_ENUM:
 		for (int i = 0; d->choices[i]; i++) {
@@ -115,6 +123,11 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 		snprintf(err, errlen, "%s: '%s' is not valid (valid: %s)", d->name, text, range);
 		return KNOB_ERR_USAGE;
 	case KNOB_ACTION:
+		/* One form only: "5x" or "off" doing the action would hide a typo. */
+		if (strcmp(text, "1") != 0) {
+			snprintf(err, errlen, "%s: '%s' is not valid (valid: %s)", d->name, text, range);
+			return KNOB_ERR_USAGE;
+		}
 		*out = 1;
 		return 0;
 	case KNOB_INT:
@@ -166,26 +179,35 @@ static char *knob_trim(char *s)
 int knob_parse_assignment(const char *assignment, enum knob_id *id, int64_t *out, char *err,
 			  size_t errlen)
 {
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", assignment);
+	/* A copy as long as the input: a fixed buffer would cut a long value into a
+	 * different, valid one. */
+	char *buf = xstrdup(assignment);
+	int rc;
 	char *eq = strchr(buf, '=');
 	if (!eq) {
-		snprintf(err, errlen, "'%s' is not KNOB=VALUE (see --list-knobs)", assignment);
+		snprintf(err, errlen, "'%.80s%s' is not KNOB=VALUE (see --list-knobs)", assignment,
+			 strlen(assignment) > 80 ? "..." : "");
+		free(buf);
 		return KNOB_ERR_USAGE;
 	}
 	*eq = '\0';
 	char *name = knob_trim(buf), *value = knob_trim(eq + 1);
 	int k = knob_find(name);
 	if (k < 0) {
-		snprintf(err, errlen, "unknown knob '%s' (see --list-knobs)", name);
+		snprintf(err, errlen, "unknown knob '%.64s%s' (see --list-knobs)", name,
+			 strlen(name) > 64 ? "..." : "");
+		free(buf);
 		return KNOB_ERR_USAGE;
 	}
 	if (!*value) {
 		char range[256];
 		snprintf(err, errlen, "%s: no value given (valid: %s)", name,
 			 knob_range_text(k, range, sizeof(range)));
+		free(buf);
 		return KNOB_ERR_USAGE;
 	}
 	*id = (enum knob_id)k;
-	return knob_parse(*id, value, out, err, errlen);
+	rc = knob_parse(*id, value, out, err, errlen);
+	free(buf);
+	return rc;
 }

@@ -106,6 +106,8 @@ static inline int64_t knob_value(const struct knob_values *kv, enum knob_id id)
 #define KNOB_ERR_RUNTIME (-1) /* valid but refused now (needs root, start-only) */
 
 int knob_find(const char *name); /* id, or -1 */
+/* The longest value text accepted (bytes): longer ones are refused, never cut. */
+#define KNOB_VALUE_MAX 64
 /* Parse text into a value for knob id (no side effects); message names the valid range. */
 int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_t errlen);
 /* "name=value" (also "name = value"): the knob and its parsed value. */

@@ -2,12 +2,14 @@
 #include "core/scenario.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/knob.h"
+#include "core/textfile.h"
 #include "core/xalloc.h"
 
 #define SCENARIO_MAX_DEPTH 4   /* "scenario = X" nesting */
@@ -93,9 +95,24 @@ static int scenario_names(char *buf, size_t len)
 
 static int scenario_apply_file(const char *path, int depth, scenario_assign_fn assign, void *ctx,
 			       char *err, size_t errlen);
+static int scenario_apply_in(const char *origin, const char *dir, const char *text, int depth,
+			     scenario_assign_fn assign, void *ctx, char *err, size_t errlen);
 
-static int scenario_apply_named(const char *name, int depth, scenario_assign_fn assign, void *ctx,
-				char *err, size_t errlen)
+/* A knob name as the table spells them: anything else is not echoed back, so a
+ * file that is not a scenario (/etc/shadow) never has its content printed. */
+static bool scenario_looks_like_name(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+	return n > 0 && n <= 40 && s[n] == '\0';
+}
+
+/*
+ * name: a built-in, or a file. A relative path inside a file (dir != NULL) is
+ * taken from that file's directory, as #include and tmux's source-file do, so a
+ * set of scenario files works wherever it is started from.
+ */
+static int scenario_apply_named(const char *name, const char *dir, int depth,
+				scenario_assign_fn assign, void *ctx, char *err, size_t errlen)
 {
 	const struct scenario *sc = scenario_find(name);
 	struct stat st;
@@ -106,8 +123,17 @@ static int scenario_apply_named(const char *name, int depth, scenario_assign_fn 
 	}
 	if (sc && !strchr(name, '/'))
 		return scenario_apply_text(sc->name, sc->text, depth, assign, ctx, err, errlen);
-	if (strchr(name, '/') || stat(name, &st) == 0)
+	if (dir && name[0] != '/' && (strchr(name, '/') || !sc)) {
+		char path[4096];
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path)) {
+			snprintf(err, errlen, "scenario %.200s: path too long", name);
+			return KNOB_ERR_USAGE;
+		}
+		if (strchr(name, '/') || stat(path, &st) == 0)
+			return scenario_apply_file(path, depth, assign, ctx, err, errlen);
+	} else if (strchr(name, '/') || stat(name, &st) == 0) {
 		return scenario_apply_file(name, depth, assign, ctx, err, errlen);
+	}
 	char names[512];
 	scenario_names(names, sizeof(names));
 	snprintf(err, errlen, "unknown scenario '%s' (valid: %s, or a file path)", name, names);
@@ -116,6 +142,12 @@ static int scenario_apply_named(const char *name, int depth, scenario_assign_fn 
 
 int scenario_apply_text(const char *origin, const char *text, int depth, scenario_assign_fn assign,
 			void *ctx, char *err, size_t errlen)
+{
+	return scenario_apply_in(origin, NULL, text, depth, assign, ctx, err, errlen);
+}
+
+static int scenario_apply_in(const char *origin, const char *dir, const char *text, int depth,
+			     scenario_assign_fn assign, void *ctx, char *err, size_t errlen)
 {
 	char *copy = xstrdup(text), *save = NULL, *line;
 	int lineno = 0, rc = 0;
@@ -136,19 +168,25 @@ int scenario_apply_text(const char *origin, const char *text, int depth, scenari
 			continue;
 		char *eq = strchr(s, '=');
 		if (!eq) {
-			snprintf(err, errlen, "%s:%d: expected 'knob = value', got '%.60s'", origin,
-				 lineno, s);
+			/* The line, not its content: the file may not be a scenario at all. */
+			snprintf(err, errlen, "%s:%d: expected 'knob = value'", origin, lineno);
 			rc = KNOB_ERR_USAGE;
 			break;
 		}
 		*eq = '\0';
 		char *key = scenario_trim(s), *val = scenario_trim(eq + 1);
 		if (strcmp(key, "scenario") == 0) {
-			rc = scenario_apply_named(val, depth + 1, assign, ctx, msg, sizeof(msg));
+			rc = scenario_apply_named(val, dir, depth + 1, assign, ctx, msg, sizeof(msg));
+		} else if (!scenario_looks_like_name(key)) {
+			snprintf(msg, sizeof(msg), "expected 'knob = value' (not a knob name)");
+			rc = KNOB_ERR_USAGE;
 		} else {
-			char kv[512];
-			snprintf(kv, sizeof(kv), "%s=%s", key, val);
+			/* As long as the line: knob_parse refuses a long value, never a cut one. */
+			size_t kvlen = strlen(key) + strlen(val) + 2;
+			char *kv = xmalloc(kvlen);
+			snprintf(kv, kvlen, "%s=%s", key, val);
 			rc = assign(ctx, kv, msg, sizeof(msg));
+			free(kv);
 		}
 		if (rc != 0)
 			snprintf(err, errlen, "%s:%d: %s", origin, lineno, msg);
@@ -160,28 +198,26 @@ int scenario_apply_text(const char *origin, const char *text, int depth, scenari
 static int scenario_apply_file(const char *path, int depth, scenario_assign_fn assign, void *ctx,
 			       char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "scenario %s: %s", path, strerror(errno));
+	char *buf, msg[512];
+	size_t n;
+	if (textfile_read(path, SCENARIO_MAX_BYTES, &buf, &n, msg, sizeof(msg)) != 0) {
+		snprintf(err, errlen, "scenario %s", msg);
 		return KNOB_ERR_USAGE;
 	}
-	char *buf = xmalloc(SCENARIO_MAX_BYTES + 1);
-	size_t n = fread(buf, 1, SCENARIO_MAX_BYTES + 1, f);
-	int rerr = ferror(f);
-	fclose(f);
-	if (rerr || n > SCENARIO_MAX_BYTES) {
+	if (n > SCENARIO_MAX_BYTES || memchr(buf, '\0', n)) {
 		snprintf(err, errlen, "scenario %s: %s", path,
-			 rerr ? "read error" : "larger than 1 MiB");
+			 n > SCENARIO_MAX_BYTES ? "larger than 1 MiB" : "not a text file (NUL byte)");
 		free(buf);
 		return KNOB_ERR_USAGE;
 	}
-	if (memchr(buf, '\0', n)) {
-		snprintf(err, errlen, "scenario %s: not a text file (NUL byte)", path);
-		free(buf);
-		return KNOB_ERR_USAGE;
-	}
-	buf[n] = '\0';
-	int rc = scenario_apply_text(path, buf, depth, assign, ctx, err, errlen);
+	/* No '/' in path: its directory is the current one, as the names in it are. */
+	char *dir = strchr(path, '/') ? xstrdup(path) : NULL, *slash = dir ? strrchr(dir, '/') : NULL;
+	if (slash == dir && dir)
+		slash[1] = '\0'; /* "/x.scn": the root */
+	else if (slash)
+		*slash = '\0';
+	int rc = scenario_apply_in(path, dir, buf, depth, assign, ctx, err, errlen);
+	free(dir);
 	free(buf);
 	return rc;
 }
@@ -189,5 +225,5 @@ static int scenario_apply_file(const char *path, int depth, scenario_assign_fn a
 int scenario_apply(const char *name_or_path, scenario_assign_fn assign, void *ctx, char *err,
 		   size_t errlen)
 {
-	return scenario_apply_named(name_or_path, 0, assign, ctx, err, errlen);
+	return scenario_apply_named(name_or_path, NULL, 0, assign, ctx, err, errlen);
 }

@@ -77,6 +77,10 @@ struct snapshot {
 	struct event events[SNAP_MAX_EVENTS]; /* new since the previous snapshot */
 
 	struct snap_self self;
+
+	/* knobs[k] is not a value the source has: a host knob the host lacks (no
+	 * cpufreq, no block device, no OVS). JSON gives null, the screen "-". */
+	bool knob_absent[K_COUNT];
 };
 
 /*

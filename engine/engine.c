@@ -55,8 +55,9 @@ static int engine_subsys_start(struct engine *eng, enum subsys s, char *err, siz
 	const struct subsys_ops *ops = engine_subsys[s];
 	if (!ops || eng->subsys_on[s])
 		return 0;
-	if (ops->start(eng, err, errlen) != 0)
-		return -1;
+	int rc = ops->start(eng, err, errlen);
+	if (rc != 0)
+		return rc < 0 ? rc : -1; /* KNOB_ERR_USAGE passes through: exit 2 */
 	eng->subsys_on[s] = true;
 	return 0;
 }
@@ -78,6 +79,7 @@ static bool engine_subsys_wanted(const struct engine *eng, enum subsys s)
 
 int engine_start(struct engine *eng, char *err, size_t errlen)
 {
+	int rc = -1;
 	if (eng->running)
 		return 0;
 	if (engine_cpu_build(eng, err, errlen) != 0)
@@ -97,12 +99,13 @@ int engine_start(struct engine *eng, char *err, size_t errlen)
 	if (!eng->wd_thread)
 		goto fail;
 	for (int s = 0; s < SUBSYS_COUNT; s++)
-		if (engine_subsys_wanted(eng, s) && engine_subsys_start(eng, s, err, errlen) != 0)
+		if (engine_subsys_wanted(eng, s) &&
+		    (rc = engine_subsys_start(eng, s, err, errlen)) != 0)
 			goto fail;
 	return 0;
 fail:
 	engine_stop(eng);
-	return -1;
+	return rc;
 }
 
 void engine_stop(struct engine *eng)
@@ -156,8 +159,8 @@ int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *
 	char oldbuf[64], newbuf[64];
 
 	if (d->start_only && eng->running) {
-		snprintf(err, errlen, "%s can only be set at start (use --set %s=...)", d->name,
-			 d->name);
+		snprintf(err, errlen, "%s can only be set at start: restart tunetop with --set %s=%s",
+			 d->name, d->name, knob_format(id, v, newbuf, sizeof(newbuf)));
 		return KNOB_ERR_RUNTIME;
 	}
 	/* Single writer (the control thread); readers see either value. The hook reads

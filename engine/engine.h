@@ -93,7 +93,9 @@ static inline int64_t engine_knob(const struct engine *eng, enum knob_id id)
 	return knob_value(&eng->knobs, id);
 }
 
-/* Build the emulated CPUs, start the engine threads and every enabled subsystem. */
+/* Build the emulated CPUs, start the engine threads and every enabled subsystem.
+ * Returns 0, KNOB_ERR_USAGE when the knobs can never run together (est.count x
+ * est.cpus past the memory cap, blk.irq_cpu past the CPUs), or -1. */
 int engine_start(struct engine *eng, char *err, size_t errlen);
 /* Stop every subsystem and thread; every thread is joined when it returns. */
 void engine_stop(struct engine *eng);

@@ -45,6 +45,15 @@ int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
 	(void)errlen;
 	if (count <= 0)
 		count = nhost;
+	if (nodes > count) {
+		/* A node holds at least one CPU: the knob reads back the nodes there are. */
+		nodes = count;
+		atomic_store_explicit(&eng->knobs.v[K_CPU_NODES], nodes, memory_order_relaxed);
+	}
+	if (llc_cpus > count) {
+		llc_cpus = count;
+		atomic_store_explicit(&eng->knobs.v[K_CPU_LLC_CPUS], llc_cpus, memory_order_relaxed);
+	}
 	m->count = count;
 	m->cpus = xcalloc((size_t)count, sizeof(*m->cpus));
 	m->gov_busy_ns = xcalloc((size_t)count, sizeof(*m->gov_busy_ns));

@@ -85,7 +85,7 @@ static void *ethread_main(void *arg)
 	boot->ready = true;
 	pthread_cond_signal(&boot->cond);
 	pthread_mutex_unlock(&boot->lock);
-	/* boot lives on the starter's stack: do not touch it past this point. */
+	/* The starter frees boot once it sees ready: do not touch it past this point. */
 
 	t->fn(t);
 	ethread_unregister(t);
@@ -96,8 +96,33 @@ struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys 
 			      int emu_cpu, void (*fn)(struct ethread *), void *arg,
 			      char *err, size_t errlen)
 {
+	struct ethread *t = ethread_launch(eng, name, subsys, emu_cpu, fn, arg, err, errlen);
+	if (t)
+		ethread_wait_started(t);
+	return t;
+}
+
+void ethread_wait_started(struct ethread *t)
+{
+	struct ethread_boot *boot = t->boot;
+	if (!boot)
+		return;
+	pthread_mutex_lock(&boot->lock);
+	while (!boot->ready)
+		pthread_cond_wait(&boot->cond, &boot->lock);
+	pthread_mutex_unlock(&boot->lock);
+	pthread_mutex_destroy(&boot->lock);
+	pthread_cond_destroy(&boot->cond);
+	free(boot);
+	t->boot = NULL;
+}
+
+struct ethread *ethread_launch(struct engine *eng, const char *name, enum subsys subsys,
+			       int emu_cpu, void (*fn)(struct ethread *), void *arg, char *err,
+			       size_t errlen)
+{
 	struct ethread *t = xcalloc(1, sizeof(*t));
-	struct ethread_boot boot = { .t = t, .ready = false };
+	struct ethread_boot *bootp = xcalloc(1, sizeof(*bootp));
 	int rc;
 
 	snprintf(t->name, sizeof(t->name), "%s", name);
@@ -110,8 +135,10 @@ struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys 
 	atomic_init(&t->state, ETHREAD_RUN);
 	atomic_init(&t->stop, false);
 
-	pthread_mutex_init(&boot.lock, NULL);
-	pthread_cond_init(&boot.cond, NULL);
+	bootp->t = t;
+	t->boot = bootp;
+	pthread_mutex_init(&bootp->lock, NULL);
+	pthread_cond_init(&bootp->cond, NULL);
 	/* Engine threads block the asynchronous signals (they inherit the mask), so
 	 * SIGINT, SIGTERM, SIGHUP and SIGWINCH reach the control thread and interrupt
 	 * its wait for a key at once, and no worker's sleep or futex wait sees EINTR. */
@@ -126,21 +153,16 @@ struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys 
 	sigaddset(&block, SIGUSR1);
 	sigaddset(&block, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	rc = pthread_create(&t->pt, NULL, ethread_main, &boot);
+	rc = pthread_create(&t->pt, NULL, ethread_main, bootp);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot start thread %s: %s", t->name, strerror(rc));
-		pthread_mutex_destroy(&boot.lock);
-		pthread_cond_destroy(&boot.cond);
+		pthread_mutex_destroy(&bootp->lock);
+		pthread_cond_destroy(&bootp->cond);
+		free(bootp);
 		free(t);
 		return NULL;
 	}
-	pthread_mutex_lock(&boot.lock);
-	while (!boot.ready)
-		pthread_cond_wait(&boot.cond, &boot.lock);
-	pthread_mutex_unlock(&boot.lock);
-	pthread_mutex_destroy(&boot.lock);
-	pthread_cond_destroy(&boot.cond);
 	return t;
 }
 

@@ -73,9 +73,10 @@ static int main_start(struct source *src, const struct options *o)
 			return main_exit_code(rc);
 		}
 	}
-	if (source_start(src, err, sizeof(err)) != 0) {
+	rc = source_start(src, err, sizeof(err));
+	if (rc != 0) {
 		fprintf(stderr, "tunetop: %s: %s\n", source_name(src), err);
-		return 1;
+		return main_exit_code(rc);
 	}
 	return 0;
 }
@@ -159,11 +160,11 @@ int main(int argc, char **argv)
 	if (kind != &source_engine_ops && !o.scenario)
 		o.scenario = "idle";
 	sig_install();
-	struct source *src = source_open(kind, &conf, err, sizeof(err));
+	struct source *src = source_open_rc(kind, &conf, &rc, err, sizeof(err));
 	if (!src) {
 		fprintf(stderr, "tunetop: %s: %s\n", o.backend, err);
 		options_free(&o);
-		return 1;
+		return main_exit_code(rc);
 	}
 	rc = main_start(src, &o);
 	if (rc == 0 && o.serve) {

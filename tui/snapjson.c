@@ -34,12 +34,21 @@ static json_t *jint(uint64_t v)
 
 json_t *snapjson_knobs(const int64_t *values)
 {
+	return snapjson_knobs_absent(values, NULL);
+}
+
+json_t *snapjson_knobs_absent(const int64_t *values, const bool *absent)
+{
 	json_t *o = json_object();
 	char buf[64];
 
 	for (int k = 0; k < K_COUNT; k++) {
 		const struct knob_def *d = &knob_table[k];
 		json_t *v;
+		if (absent && absent[k]) {
+			json_object_set_new(o, d->name, json_null());
+			continue;
+		}
 		switch (d->type) {
 		case KNOB_ENUM:
 			v = json_string(knob_format(k, values[k], buf, sizeof(buf)));
@@ -292,7 +301,7 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 /* The host section (backends/host_snap.h): which sources answered, and what they alone give. */
 static json_t *snapjson_host_str(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return json_string(s ? s : ""); /* README: "" when there is nothing to say */
 }
 
 static json_t *snapjson_host(const struct host_snap *h)
@@ -371,7 +380,7 @@ json_t *snapjson_build(const struct snapshot *s)
 		json_object_set_new(o, "blk", snapjson_blk(&s->blk));
 	if (s->has_host)
 		json_object_set_new(o, "host", snapjson_host(&s->host));
-	json_object_set_new(o, "knobs", snapjson_knobs(s->knobs));
+	json_object_set_new(o, "knobs", snapjson_knobs_absent(s->knobs, s->knob_absent));
 	json_object_set_new(o, "events", events);
 	json_object_set_new(o, "self",
 			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "cpu_pct", jreal(s->self.cpu_pct),

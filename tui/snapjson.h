@@ -14,5 +14,7 @@ json_t *snapjson_build(const struct snapshot *snap);
 void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len);
 /* The knobs object alone: {"cpu.governor": "ondemand", "pmd.maxsleep_us": 500, ...}. */
 json_t *snapjson_knobs(const int64_t *values);
+/* The same, with null for each knob absent[k] (NULL: none absent). */
+json_t *snapjson_knobs_absent(const int64_t *values, const bool *absent);
 
 #endif

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/textfile.h"
 #include "core/xalloc.h"
 
 static const char *const role_names[ROLE_COUNT] = {
@@ -427,20 +428,10 @@ int theme_load(struct theme *t, const char *name_or_path, struct theme_diag *dia
 			 name_or_path, names);
 		return -1;
 	}
-	FILE *f = fopen(name_or_path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", name_or_path, strerror(errno));
+	char *buf;
+	size_t n;
+	if (textfile_read(name_or_path, THEME_MAX_BYTES, &buf, &n, err, errlen) != 0)
 		return -1;
-	}
-	char *buf = xmalloc(THEME_MAX_BYTES + 1);
-	size_t n = fread(buf, 1, THEME_MAX_BYTES + 1, f);
-	int rerr = ferror(f);
-	fclose(f);
-	if (rerr) {
-		snprintf(err, errlen, "%s: read error", name_or_path);
-		free(buf);
-		return -1;
-	}
 	if (n > THEME_MAX_BYTES || memchr(buf, '\0', n)) {
 		/* Not a theme at all: say so once, with the line the trouble starts on. */
 		diag_add(diag, name_or_path, 1, "%s; the default theme is used",

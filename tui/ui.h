@@ -178,7 +178,20 @@ struct ui {
 	uint64_t now_ns;
 
 	struct ui_charts charts; /* the graphs' history, markers and the `t` sweep */
+	/* Bracketed paste (ui_paste.c): between the terminal's begin and end marks,
+	 * bytes are text for the open prompt, never keys. */
+	bool pasting;
+	bool paste_ran;          /* a pasted line ran as a command: the prompt reopened */
+	unsigned paste_dropped;  /* bytes of this paste that had nowhere to go */
 };
+
+/* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
+#define UI_KEY_PASTE_BEGIN (KEY_MAX + 1)
+#define UI_KEY_PASTE_END (KEY_MAX + 2)
+/* A knob's value as the screen shows it: "-" when the source has none. */
+const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len);
+/* ui_paste.c: the paste marks and the bytes between them; returns redo flags. */
+int ui_paste_key(struct ui *ui, int ch);
 
 /* ui_tty.c: the counting stream, curses start/stop, the crash handler. */
 int ui_tty_open(struct ui *ui, char *err, size_t errlen);

@@ -16,7 +16,7 @@ bool ui_flashing(const struct ui *ui, enum knob_id id)
 static void put_knob(struct ui *ui, enum knob_id id, const char *suffix)
 {
 	char v[64];
-	knob_format(id, ui->snap->knobs[id], v, sizeof(v));
+	ui_knob_text(ui, id, v, sizeof(v));
 	ui_put(ui, ui_flashing(ui, id) ? ROLE_FLASH : ROLE_VALUE, "%s", v);
 	ui_put(ui, ROLE_NORMAL, "%s", suffix);
 }
@@ -194,6 +194,8 @@ int ui_header_draw(struct ui *ui)
 		ui_put(ui, ROLE_TITLE, "%s", snapshot_governor_name(s));
 	ui_put(ui, ROLE_TITLE, " (%s)%s", s->governor_absent ? "no cpufreq" : snapshot_governor_source(s),
 	       ui->paused ? "  [PAUSED]" : "");
+	if (s->has_host && !ui->opt->write)
+		ui_put(ui, ROLE_WARN, "  read-only (--write to change)");
 	y = 1;
 	y += meters_draw(ui, y);
 	if (s->has_est)

@@ -46,7 +46,7 @@ static int knob_help(struct ui *ui, int k, int row, char *buf, size_t len)
 	char range[256], val[64], what[512];
 	const struct knob_def *d = &knob_table[k];
 
-	knob_format(k, ui->snap->knobs[k], val, sizeof(val));
+	ui_knob_text(ui, k, val, sizeof(val));
 	knob_range_text(k, range, sizeof(range));
 	snprintf(what, sizeof(what), "%s%s", d->help, d->start_only ? " [at start only]" : "");
 	/* buf is scratch until the row asked for is known. */

@@ -155,7 +155,7 @@ int ui_command_run(struct ui *ui, const char *cmd)
 			} else {
 				ui_status(
 				    ui, false, "%s = %s (%s)", a,
-				    knob_format(id, ui->snap->knobs[id], val, sizeof(val)),
+				    ui_knob_text(ui, id, val, sizeof(val)),
 				    knob_range_text(id, range, sizeof(range)));
 			}
 			return UI_REDRAW;

@@ -21,6 +21,15 @@ void ui_status(struct ui *ui, bool err, const char *fmt, ...)
 	ui->status_err = err;
 }
 
+const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len)
+{
+	if (ui->snap->knob_absent[id]) {
+		snprintf(buf, len, "-"); /* the source has no such setting */
+		return buf;
+	}
+	return knob_format(id, ui->snap->knobs[id], buf, len);
+}
+
 void ui_knobs_refresh(struct ui *ui)
 {
 	for (int k = 0; k < K_COUNT; k++) {
@@ -42,7 +51,7 @@ int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
 	if (rc != 0) {
 		/* The source left the value as it was: say so, with the value in force. */
 		ui_status(ui, true, "%s (%s stays %s)", err, d->name,
-			  knob_format(id, ui->snap->knobs[id], val, sizeof(val)));
+			  ui_knob_text(ui, id, val, sizeof(val)));
 		return UI_REDRAW;
 	}
 	if (d->type == KNOB_ACTION)
@@ -323,10 +332,14 @@ int ui_key(struct ui *ui, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return UI_RESIZE | UI_REDRAW;
-	if (ui->too_small) /* only quitting makes sense until it grows again */
-		return (ch == 'q' || ch == 'Q' || ch == KEY_F(10)) ? UI_QUIT : 0;
+	if (ui->pasting || ch == UI_KEY_PASTE_BEGIN || ch == UI_KEY_PASTE_END)
+		return ui_paste_key(ui, ch); /* pasted text is never a key */
+	/* An open prompt keeps its keys even when the terminal shrinks: a 'q' typed
+	 * into ":set gen.pattern=..." is a letter, not a request to quit. */
 	if (ui->input != INPUT_NONE)
 		return ui_input_key(ui, ch);
+	if (ui->too_small) /* only quitting makes sense until it grows again */
+		return (ch == 'q' || ch == 'Q' || ch == KEY_F(10)) ? UI_QUIT : 0;
 	if (ui->help)
 		return ui_help_key(ui, ch);
 	const struct ui_keydef *k = ui_keydef_find(ch);

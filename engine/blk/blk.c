@@ -77,7 +77,7 @@ static int blk_start(struct engine *eng, char *err, size_t errlen)
 		snprintf(err, errlen, "blk.irq_cpu %d: only %d emulated CPUs (0 to %d)", st->irq_cpu,
 			 st->ncpus, st->ncpus - 1);
 		free(st);
-		return -1;
+		return KNOB_ERR_USAGE; /* the knobs disagree: exit 2 from the command line */
 	}
 	/* A fresh blk-mq queue has SAME_COMP; the knob's value then applies as a write
 	 * would, and reads back as the flags say (3 and up change nothing, §6). */
@@ -109,6 +109,9 @@ static int blk_start(struct engine *eng, char *err, size_t errlen)
 		}
 	}
 	st->smp_prev_ns = clock_mono_ns();
+	atomic_store_explicit(&st->go, true, memory_order_release);
+	for (int i = 0; i < st->nsubs; i++)
+		blk_wake_kick(&st->subs[i].wake);
 	return 0;
 }
 

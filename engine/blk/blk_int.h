@@ -130,6 +130,11 @@ struct blk_state {
 	/* The histogram at the previous sample, and a scratch copy of the live one (34 KiB
 	 * each since the histogram got 128 sub-buckets: kept here, off the caller's stack). */
 	struct blk_hist_copy smp_lat, smp_cur;
+
+	/* The start gate: submitters wait on their wake until every thread is started
+	 * (64 submitters busy at once queued the starter behind them: 10 s to the
+	 * first line). Release by blk_start, acquire by the submitters. */
+	_Atomic bool go;
 };
 
 /* blk_ipi.c: the kick-only-if-empty mechanics of §3. */

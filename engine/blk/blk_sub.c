@@ -84,6 +84,12 @@ void blk_sub_main(struct ethread *self)
 	struct blk_state *st = s->st;
 	struct blk_cpu *cpu = &st->cpus[s->cpu];
 
+	ethread_set_state(self, ETHREAD_WAIT);
+	while (!atomic_load_explicit(&st->go, memory_order_acquire) && !ethread_should_stop(self)) {
+		uint32_t tok = blk_wake_prepare(&s->wake);
+		if (!atomic_load_explicit(&st->go, memory_order_acquire))
+			blk_wake_wait(&s->wake, tok, BLK_WAIT_SLICE_NS);
+	}
 	ethread_set_state(self, ETHREAD_RUN);
 	while (!ethread_should_stop(self)) {
 		int done = 0;

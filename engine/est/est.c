@@ -40,7 +40,7 @@ static int est_mem_check(int64_t count, int64_t cpus, char *err, size_t errlen)
 		 "est.count %" PRId64 " x est.cpus %" PRId64 " needs %" PRIu64
 		 " MiB of per-CPU counters (limit %llu MiB)",
 		 count, cpus, need >> 20, EST_MEM_LIMIT_BYTES >> 20);
-	return -1;
+	return KNOB_ERR_USAGE; /* the pair can never run: a usage error (exit 2) */
 }
 
 static uint64_t est_sum_now(struct est_state *st, uint32_t slot, uint64_t sum[EST_NSTATS])
@@ -49,45 +49,66 @@ static uint64_t est_sum_now(struct est_state *st, uint32_t slot, uint64_t sum[ES
 	return sum[EST_INPKTS];
 }
 
-/* Grow or shrink to count estimators plus tot_stats, live (control thread). */
-static void est_set_count(struct est_state *st, uint64_t count)
+/*
+ * Counter lines (est.count x est.cpus) added on the caller's thread; more go to
+ * est-grow. 2M lines (128 MiB) take ~0.1-0.3 s to fault in on the 2-core test
+ * machine; est.count=2M x 16 CPUs took 3-17 s before the first snapshot.
+ */
+#define EST_SYNC_LINES (2u << 20)
+
+static void est_mem_publish(struct est_state *st)
 {
-	uint64_t want = count + 1, have = atomic_load_explicit(&st->live, memory_order_relaxed);
+	atomic_store_explicit(&st->mem_bytes,
+			      st->ctr.bytes + (uint64_t)st->est_nchunks * EST_PER_CHUNK *
+						  sizeof(struct est_estimator),
+			      memory_order_relaxed);
+}
+
+/* One batch towards grow_want (grow_lock held); false when there is nothing left. */
+static bool est_grow_batch(struct est_state *st)
+{
+	uint64_t want = st->grow_want, have = atomic_load_explicit(&st->live, memory_order_relaxed);
 
 	if (want > have) {
-		est_counters_reserve(&st->ctr, (uint32_t)want + 1);
-		while ((uint64_t)st->est_nchunks * EST_PER_CHUNK < want)
-			st->est_chunk[st->est_nchunks++] =
-			    xcalloc(EST_PER_CHUNK, sizeof(struct est_estimator));
-		for (uint64_t i = have; i < want;) {
-			uint64_t end = want - i > EST_ADD_BATCH ? i + EST_ADD_BATCH : want;
-			/* Outside the mutex: these are unlinked and at or beyond live, so no
-			 * one else looks at them, and summing est.cpus lines each took the
-			 * mutex for ms per batch (5-11 ms at 128 CPUs), stalling kthread 0. */
-			for (uint64_t j = i; j < end; j++) {
-				struct est_estimator *e = est_at(st, j);
-				uint64_t sum[EST_NSTATS];
-				memset(e, 0, sizeof(*e));
-				e->slot = (uint32_t)j + 1;
-				/* The slot may have counted before: its totals are the zero point.
-				 */
-				est_sum_now(st, e->slot, sum);
-				est_ewma_zero(&e->ewma, sum);
-			}
-			est_config_lock(st);
-			for (; i < end; i++) {
-				struct est_estimator *e = est_at(st, i);
-				if (i == 0)
-					st->tot = e; /* tot_stats */
-				if (est_start_estimator(st, e) != 0)
-					est_log(st, EV_ERROR, "cannot start estimator %llu",
-						(unsigned long long)i);
-			}
-			pthread_mutex_unlock(&st->mutex);
+		uint64_t i = have, end = want - i > EST_ADD_BATCH ? i + EST_ADD_BATCH : want;
+		est_counters_reserve(&st->ctr, (uint32_t)end + 1);
+		while ((uint64_t)st->est_nchunks * EST_PER_CHUNK < end) {
+			int n = st->est_nchunks, k = n / EST_CHUNKS_PER_SLAB;
+			if (n % EST_CHUNKS_PER_SLAB == 0) /* zero pages until used */
+				st->est_slab[k] = xcalloc((size_t)EST_CHUNKS_PER_SLAB * EST_PER_CHUNK,
+							  sizeof(struct est_estimator));
+			st->est_chunk[n] =
+			    st->est_slab[k] + (size_t)(n % EST_CHUNKS_PER_SLAB) * EST_PER_CHUNK;
+			st->est_nchunks++;
 		}
+		/* Outside the mutex: these are unlinked and at or beyond live, so no
+		 * one else looks at them, and summing est.cpus lines each took the
+		 * mutex for ms per batch (5-11 ms at 128 CPUs), stalling kthread 0. */
+		for (uint64_t j = i; j < end; j++) {
+			struct est_estimator *e = est_at(st, j);
+			uint64_t sum[EST_NSTATS];
+			memset(e, 0, sizeof(*e));
+			e->slot = (uint32_t)j + 1;
+			/* The slot may have counted before: its totals are the zero point. */
+			est_sum_now(st, e->slot, sum);
+			est_ewma_zero(&e->ewma, sum);
+		}
+		est_config_lock(st);
+		for (; i < end; i++) {
+			struct est_estimator *e = est_at(st, i);
+			if (i == 0)
+				st->tot = e; /* tot_stats */
+			if (est_start_estimator(st, e) != 0)
+				est_log(st, EV_ERROR, "cannot start estimator %llu",
+					(unsigned long long)i);
+		}
+		pthread_mutex_unlock(&st->mutex);
 		/* Release: the packet path sees initialised counters for these. */
-		atomic_store_explicit(&st->live, (uint32_t)want, memory_order_release);
-	} else if (want < have) {
+		atomic_store_explicit(&st->live, (uint32_t)end, memory_order_release);
+		est_mem_publish(st);
+		return end < want;
+	}
+	if (want < have) {
 		atomic_store_explicit(&st->live, (uint32_t)want, memory_order_release);
 		for (uint64_t i = have; i > want;) {
 			est_config_lock(st);
@@ -97,6 +118,56 @@ static void est_set_count(struct est_state *st, uint64_t count)
 			est_reap(st);
 		}
 	}
+	return false;
+}
+
+static void est_grow_main(struct ethread *self)
+{
+	struct est_state *st = self->arg;
+	bool more = true;
+	while (more && !ethread_should_stop(self)) {
+		pthread_mutex_lock(&st->grow_lock);
+		more = est_grow_batch(st);
+		pthread_mutex_unlock(&st->grow_lock);
+		ethread_beat(self);
+	}
+}
+
+/* Grow or shrink to count estimators plus tot_stats, live (control thread). */
+static void est_set_count(struct est_state *st, uint64_t count)
+{
+	uint64_t want = count + 1;
+	char err[160];
+
+	/* A grower still at work stops after its batch; this call decides anew. */
+	if (st->grow) {
+		ethread_stop(st->grow);
+		st->grow = NULL;
+	}
+	pthread_mutex_lock(&st->grow_lock);
+	st->grow_want = want;
+	bool more = true;
+	/* tot_stats (it creates kthread 0) and small counts right here, so est.count
+	 * reads back at once; a large growth in the background. */
+	do
+		more = est_grow_batch(st);
+	while (more && (want * (uint64_t)st->ctr.ncpus <= EST_SYNC_LINES || !st->eng));
+	pthread_mutex_unlock(&st->grow_lock);
+	if (!more)
+		return;
+	st->grow = ethread_start(st->eng, "est-grow", SUBSYS_EST, 0, est_grow_main, st, err,
+				 sizeof(err));
+	if (st->grow) {
+		est_log(st, EV_INFO, "adding %llu estimators in the background (est-grow)",
+			(unsigned long long)(want - atomic_load_explicit(&st->live,
+									memory_order_relaxed)));
+		return;
+	}
+	est_log(st, EV_ERROR, "%s: adding the estimators here", err);
+	pthread_mutex_lock(&st->grow_lock);
+	while (est_grow_batch(st))
+		;
+	pthread_mutex_unlock(&st->grow_lock);
 }
 
 /* ip_vs_est_reload_start() + est_reload_work: restart tasks with the new config. */
@@ -127,6 +198,9 @@ static void est_stop(struct engine *eng)
 	struct est_state *st = eng->est;
 	if (!st)
 		return;
+	if (st->grow) /* first: it adds estimators; it stops after its batch */
+		ethread_stop(st->grow);
+	st->grow = NULL;
 	est_pkt_stop(st);
 	est_config_lock(st);
 	st->stopped = true;
@@ -136,9 +210,10 @@ static void est_stop(struct engine *eng)
 	pthread_mutex_unlock(&st->mutex);
 	est_reap(st);
 	est_place_destroy(st);
-	for (int i = 0; i < st->est_nchunks; i++)
-		free(st->est_chunk[i]);
+	for (int k = 0; k * EST_CHUNKS_PER_SLAB < st->est_nchunks; k++)
+		free(st->est_slab[k]);
 	est_counters_free(&st->ctr);
+	pthread_mutex_destroy(&st->grow_lock);
 	eng->est = NULL;
 	free(st);
 }
@@ -148,8 +223,9 @@ static int est_start(struct engine *eng, char *err, size_t errlen)
 	int ncpus = (int)engine_knob(eng, K_EST_CPUS);
 	int64_t count = engine_knob(eng, K_EST_COUNT);
 
-	if (est_mem_check(count, ncpus, err, errlen) != 0)
-		return -1;
+	int rc = est_mem_check(count, ncpus, err, errlen);
+	if (rc != 0)
+		return rc;
 	struct est_state *st = xcalloc(1, sizeof(*st));
 	st->eng = eng;
 	st->events = &eng->events;
@@ -167,6 +243,8 @@ static int est_start(struct engine *eng, char *err, size_t errlen)
 	free(nodes);
 	est_counters_reserve(&st->ctr, 1); /* slot 0: kthread 0's calc_stats, never counted into */
 	atomic_init(&st->live, 0);
+	atomic_init(&st->mem_bytes, 0);
+	pthread_mutex_init(&st->grow_lock, NULL);
 	eng->est = st;
 
 	est_set_count(st, (uint64_t)count); /* tot_stats first: it creates kthread 0 */
@@ -252,9 +330,9 @@ uint64_t est_mem_bytes(struct engine *eng)
 	struct est_state *st = eng->est;
 	if (!st)
 		return 0;
+	/* Counters and estimators as the grower published them after its last batch. */
+	uint64_t b = atomic_load_explicit(&st->mem_bytes, memory_order_relaxed);
 	est_config_lock(st);
-	uint64_t b = st->ctr.bytes +
-		     (uint64_t)st->est_nchunks * EST_PER_CHUNK * sizeof(struct est_estimator);
 	b += (uint64_t)st->kt_alloc * sizeof(struct est_kd);
 	for (int i = 0; i < st->kt_alloc; i++) {
 		est_kd_lock(st->kt_arr[i]);
@@ -375,7 +453,8 @@ size_t est_debug_visits(struct engine *eng, uint64_t *out, int *ktid, uint64_t *
 	/* Every kthread lock at once: a consistent cut between two chains. */
 	for (int id = 0; id < st->kt_alloc; id++)
 		est_kd_lock(st->kt_arr[id]);
-	uint64_t live = atomic_load_explicit(&st->live, memory_order_relaxed);
+	/* Acquire: the grower's chunks below live are visible. */
+	uint64_t live = atomic_load_explicit(&st->live, memory_order_acquire);
 	for (; n < max && n < live; n++) {
 		struct est_estimator *e = est_at(st, n);
 		out[n] = e->visits;

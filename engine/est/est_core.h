@@ -98,6 +98,7 @@ struct est_tick_stats {
 
 #define EST_PER_CHUNK 1024 /* estimator objects per allocation (never moved) */
 #define EST_MAX_CHUNKS (EST_MAX_COUNT / EST_PER_CHUNK + 2)
+#define EST_CHUNKS_PER_SLAB 16 /* 2.5 MB of estimators per allocation */
 
 struct est_state {
 	struct engine *eng; /* NULL in unit tests: no tasks, no events */
@@ -164,6 +165,23 @@ struct est_state {
 
 	/* Test hook: called with every started task's kd (NULL in the engine). */
 	int (*task_start)(struct est_state *st, struct est_kd *kd);
+
+	/*
+	 * Growing to a large est.count (est.c est_set_count): past EST_SYNC_LINES
+	 * counter lines the est-grow thread adds the estimators batch by batch, as
+	 * the kernel's est_temp_list is drained, so start and est.count return at
+	 * once and a stop waits one batch. grow_lock: one grower at a time (the
+	 * control thread or est-grow); it guards est_chunk[], est_nchunks and ctr's
+	 * allocation. mem_bytes: their size, published after each batch (relaxed:
+	 * a figure for the snapshot, ordered by nothing).
+	 */
+	pthread_mutex_t grow_lock;
+	uint64_t grow_want; /* estimators wanted, tot_stats included (grow_lock) */
+	struct ethread *grow;
+	_Atomic uint64_t mem_bytes;
+	/* est_chunk[] is cut from slabs of EST_CHUNKS_PER_SLAB chunks (grow_lock):
+	 * one mapping per chunk made freeing est.count 2M take a second. */
+	struct est_estimator *est_slab[EST_MAX_CHUNKS / EST_CHUNKS_PER_SLAB + 2];
 };
 
 static inline struct est_estimator *est_at(struct est_state *st, uint64_t i)

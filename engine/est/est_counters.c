@@ -17,6 +17,8 @@ void est_counters_init(struct est_counters *c, int ncpus, const int *nodes)
 	memset(c, 0, sizeof(*c));
 	c->ncpus = ncpus;
 	c->node = xcalloc((size_t)ncpus, sizeof(*c->node));
+	c->slab_next = xcalloc((size_t)ncpus, sizeof(*c->slab_next));
+	c->slab_left = xcalloc((size_t)ncpus, sizeof(*c->slab_left));
 	c->numa = numa_available() >= 0;
 	maxnode = c->numa ? numa_max_node() : 0;
 	for (int i = 0; i < ncpus; i++) {
@@ -25,23 +27,38 @@ void est_counters_init(struct est_counters *c, int ncpus, const int *nodes)
 	}
 }
 
+#define EST_CTR_SLAB_BYTES (EST_CTR_REGION_BYTES * EST_CTR_SLAB_REGIONS)
+
 static struct est_pcpu *est_ctr_region_alloc(struct est_counters *c, int cpu)
 {
-	void *p = NULL;
-
-	if (c->numa) {
-		p = numa_alloc_onnode(EST_CTR_REGION_BYTES, c->node[cpu]);
-		if (!p) {
-			fprintf(stderr, "tunetop: numa_alloc_onnode: out of memory\n");
-			abort();
+	if (!c->slab_left[cpu]) {
+		void *p = NULL;
+		if (c->numa) {
+			p = numa_alloc_onnode(EST_CTR_SLAB_BYTES, c->node[cpu]);
+			if (!p) {
+				fprintf(stderr, "tunetop: numa_alloc_onnode: out of memory\n");
+				abort();
+			}
+		} else {
+			p = xaligned_alloc(4096, EST_CTR_SLAB_BYTES);
 		}
-	} else {
-		p = xaligned_alloc(4096, EST_CTR_REGION_BYTES);
+		if (c->nslabs == c->slabs_cap) {
+			c->slabs_cap = c->slabs_cap ? 2 * c->slabs_cap : 64;
+			c->slabs = xreallocarray(c->slabs, c->slabs_cap, sizeof(*c->slabs));
+		}
+		c->slabs[c->nslabs++] = p;
+		c->slab_next[cpu] = p;
+		c->slab_left[cpu] = EST_CTR_SLAB_REGIONS;
 	}
+	struct est_pcpu *r = c->slab_next[cpu];
+	c->slab_next[cpu] += EST_CTR_CHUNK;
+	c->slab_left[cpu]--;
+	c->bytes += EST_CTR_REGION_BYTES; /* touched below: what the counters hold */
 	/* Touch every page now, on its node: a never-written page would be the
-	 * shared zero page, and summing it would measure one cached page. */
-	memset(p, 0, EST_CTR_REGION_BYTES);
-	return p;
+	 * shared zero page, and summing it would measure one cached page. The
+	 * slab's unused regions stay untouched (virtual only). */
+	memset(r, 0, EST_CTR_REGION_BYTES);
+	return r;
 }
 
 void est_counters_reserve(struct est_counters *c, uint32_t nslots)
@@ -53,7 +70,6 @@ void est_counters_reserve(struct est_counters *c, uint32_t nslots)
 		ch->cpu = xcalloc((size_t)c->ncpus, sizeof(*ch->cpu));
 		for (int i = 0; i < c->ncpus; i++)
 			ch->cpu[i] = est_ctr_region_alloc(c, i);
-		c->bytes += (uint64_t)c->ncpus * EST_CTR_REGION_BYTES;
 		/* Release: a reader that sees the chunk sees its zeroed regions. */
 		atomic_store_explicit(&c->chunk[c->nchunks], ch, memory_order_release);
 		c->nchunks++;
@@ -64,16 +80,23 @@ void est_counters_free(struct est_counters *c)
 {
 	for (uint32_t k = 0; k < c->nchunks; k++) {
 		struct est_ctr_chunk *ch = atomic_load_explicit(&c->chunk[k], memory_order_relaxed);
-		for (int i = 0; i < c->ncpus; i++) {
-			if (c->numa)
-				numa_free(ch->cpu[i], EST_CTR_REGION_BYTES);
-			else
-				free(ch->cpu[i]);
-		}
-		free(ch->cpu);
+		free(ch->cpu); /* the regions belong to the slabs */
 		free(ch);
 		atomic_store_explicit(&c->chunk[k], NULL, memory_order_relaxed);
 	}
+	for (size_t k = 0; k < c->nslabs; k++) {
+		if (c->numa)
+			numa_free(c->slabs[k], EST_CTR_SLAB_BYTES);
+		else
+			free(c->slabs[k]);
+	}
+	free(c->slabs);
+	free(c->slab_next);
+	free(c->slab_left);
+	c->slabs = NULL;
+	c->slab_next = NULL;
+	c->slab_left = NULL;
+	c->nslabs = c->slabs_cap = 0;
 	c->nchunks = 0;
 	c->bytes = 0;
 	free(c->node);

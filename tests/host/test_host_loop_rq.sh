@@ -63,11 +63,61 @@ PY
 check "3 lines, rq_affinity 2, BLOCK counted per CPU, iops > 0, s = c + i, >= 4000 completions (got '$res')" \
 	test "$res" = "3 2 1 1 1 1"
 
+# Item 3 of issue 14: the knob is read back every sample. A writer behind tunetop's back
+# (echo > sysfs) changes the value while tunetop samples; knobs.blk.rq_affinity and
+# blk.rq_affinity agree on every line, and both follow sysfs.
+( for i in $(seq 1 60); do echo $((i % 3)) >"$knob"; sleep 0.03; done ) &
+writer=$!
+TUNETOP_BLK_DEV=$name "$TUNETOP" --host -b -n 25 -d 0.1 >"$work/race.json" 2>"$work/race.err"
+wait $writer
+res=$(python3 - "$work/race.json" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+pairs = [(l["knobs"]["blk.rq_affinity"], l["blk"]["rq_affinity"]) for l in lines]
+print(len(lines), sum(1 for k, b in pairs if k != b), len(set(b for _, b in pairs)))
+PY
+)
+set -- $res
+check "25 lines with a writer behind tunetop's back (got ${1:-none})" test "${1:-0}" = 25
+check "knobs.blk.rq_affinity == blk.rq_affinity on every line (${2:-?} disagree)" test "${2:-1}" = 0
+check "the read-back followed sysfs (${3:-0} distinct values seen)" test "${3:-0}" -ge 2
+
+# Two writers at once: each reply is what sysfs held when that writer read it back, and the
+# one that wrote last (the value sysfs keeps) reported that value.
+for round in 1 2 3; do
+	TUNETOP_BLK_DEV=$name "$TUNETOP" --host --write -b -n 1 -d 0.05 --set blk.rq_affinity=0 >"$work/w0.json" 2>&1 &
+	a=$!
+	TUNETOP_BLK_DEV=$name "$TUNETOP" --host --write -b -n 1 -d 0.05 --set blk.rq_affinity=2 >"$work/w2.json" 2>&1 &
+	b=$!
+	wait $a; ra=$?
+	wait $b; rb=$?
+	final=$(cat "$knob")
+	ka=$(tail -n 1 "$work/w0.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["knobs"]["blk.rq_affinity"])' 2>&1)
+	kb=$(tail -n 1 "$work/w2.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["knobs"]["blk.rq_affinity"])' 2>&1)
+	check "round $round: both writers exit 0 ($ra, $rb)" test "$ra" = 0 -a "$rb" = 0
+	check "round $round: sysfs kept one of them ($final)" test "$final" = 0 -o "$final" = 2
+	# Each writer's JSON is read back after the other may have written: it shows a value
+	# sysfs really held (0 or 2), never one it did not, and the last line agrees with sysfs
+	# for the writer whose value won.
+	check "round $round: writer 0 reports a real value ($ka)" test "$ka" = 0 -o "$ka" = 2
+	check "round $round: writer 2 reports a real value ($kb)" test "$kb" = 0 -o "$kb" = 2
+	if [ "$final" = 0 ]; then w=$ka; else w=$kb; fi
+	check "round $round: the winner reports what sysfs kept ($w vs $final)" test "$w" = "$final"
+done
+
 # A value the kernel ignores (3) is refused before it reaches sysfs; a missing device too.
 was=$(cat "$knob")
 out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host --write -b -n 1 --set blk.rq_affinity=3 2>&1)
 rc=$?
-case "$out" in *"is not 0, 1 or 2"*) ok "blk.rq_affinity=3 refused: $out" ;; *) bad "blk.rq_affinity=3: $out" ;; esac
+case "$out" in *"3 is not 0, 1 or 2"*) ok "blk.rq_affinity=3 refused: $out" ;; *) bad "blk.rq_affinity=3: $out" ;; esac
+out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host --write -b -n 1 --set blk.rq_affinity=4294967295 2>&1)
+case "$out" in *"4294967295 is not 0, 1 or 2"*) ok "the refusal names the value: $out" ;; *) bad "blk.rq_affinity=4294967295: $out" ;; esac
+# Read-only without --write (item 5): refused with exit 2 naming --write, sysfs untouched.
+out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host -b -n 1 --set blk.rq_affinity=0 2>&1)
+rc=$?
+check "without --write: exit 2 (rc $rc)" test "$rc" -eq 2
+case "$out" in *--write*) ok "without --write: says --write" ;; *) bad "without --write: $out" ;; esac
+check "without --write: sysfs unchanged" test "$(cat "$knob")" = "$was"
 check "blk.rq_affinity=3 fails (rc $rc)" test "$rc" -ne 0
 check "sysfs unchanged after the refused 3" test "$(cat "$knob")" = "$was"
 out=$(TUNETOP_BLK_DEV=nosuchdisk0 "$TUNETOP" --host -b -n 1 2>&1)
