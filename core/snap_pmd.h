@@ -22,6 +22,9 @@ struct pmd_thread_snap {
 	uint64_t rx_packets, tx_packets; /* totals since start */
 	uint64_t rx_drops, tx_drops; /* totals since start */
 	uint64_t sleep_iters; /* total since start */
+	/* The first sample of this PMD (host): interval figures (rates, iterations,
+	 * busy/idle/sleep %, cpu%) have no baseline and are absent, not 0. */
+	bool no_rate;
 };
 
 struct pmd_snap {
