@@ -132,9 +132,14 @@ static void pmd_line(struct ui *ui, int y)
 	move(y, 0);
 	ui_put(ui, ROLE_PMD, "pmd ");
 	ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(p->offered_pps, a, sizeof(a)));
-	ui_put(ui, ROLE_NORMAL, " pps (");
-	put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
-	ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+	if (snapshot_absent(ui->snap, "pmd.gen_rate_pps")) {
+		/* A live OVS: no generator, no drop counter of tunetop's own. */
+		ui_put(ui, ROLE_NORMAL, " pps");
+	} else {
+		ui_put(ui, ROLE_NORMAL, " pps (");
+		put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
+		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+	}
 	ui_put(ui, ROLE_NORMAL, " maxsleep ");
 	put_knob(ui, K_PMD_MAXSLEEP_US, "");
 	ui_put(ui, ROLE_VALUE, "us");
@@ -143,7 +148,11 @@ static void pmd_line(struct ui *ui, int y)
 	/* Each PMD's sleep iterations, as pmd-perf-show reports them per thread. */
 	ui_put(ui, ROLE_NORMAL, " sleep");
 	for (int i = 0; i < p->nthreads && i < 4; i++)
-		ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ", p->threads[i].sleep_iter_pct);
+		if (p->threads[i].no_rate)
+			ui_put(ui, ROLE_NORMAL, "%s-", i ? "/" : " ");
+		else
+			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ",
+			       p->threads[i].sleep_iter_pct);
 }
 
 static void blk_line(struct ui *ui, int y)
