@@ -81,6 +81,7 @@ void host_close(struct host_state *h)
 	host_link_close(h->links);
 	host_ovs_close(h->ovs);
 	host_ovsdb_free(h->ovsdb);
+	host_tscan_free(h->tscan);
 	free(h->dbread);
 	free(h->topo);
 	free(h->cur);
@@ -165,8 +166,10 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	struct host_snap *hs = &snap->host;
 	double dt_s = (double)dt_ns / 1e9;
 
-	hs->threads_matched = host_threads_scan("/proc", h->extra_pid, &h->cur, &h->cur_cap,
-						HOST_MAX_THREADS, &h->ncur);
+	if (!h->tscan)
+		h->tscan = host_tscan_new("/proc");
+	hs->threads_matched = host_tscan_run(h->tscan, h->extra_pid, clock_mono_ns(), &h->cur,
+					     &h->cur_cap, HOST_MAX_THREADS, &h->ncur);
 	if (snap->threads_cap < h->ncur) {
 		snap->threads_cap = h->ncur + 16;
 		snap->threads =

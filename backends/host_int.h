@@ -74,6 +74,7 @@ struct host_state {
 	bool dbread_ok;
 	struct host_ovs_stats stats_prev;
 	bool have_stats_prev;
+	struct host_tscan *tscan; /* the cached thread scan (host_tscan.c) */
 };
 
 /* Name a field of the blk or pmd section the host cannot measure (it reads 0). */
