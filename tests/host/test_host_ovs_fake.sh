@@ -24,7 +24,7 @@ start_fake() {
 	rm -f "$dir/$1.ready"
 	python3 "$fake" "$dir/$1.sock" "$2" "$dir/$1.ready" &
 	pids+=($!)
-	for _ in $(seq 100); do [ -f "$dir/$1.ready" ] && return 0; sleep 0.05; done
+	for _ in $(seq 400); do [ -f "$dir/$1.ready" ] && return 0; sleep 0.05; done
 	bad "fake server $1 ($2) did not start"
 	finish
 }
