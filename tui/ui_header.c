@@ -202,8 +202,14 @@ int ui_header_draw(struct ui *ui)
 	y += meters_draw(ui, y);
 	if (s->has_est)
 		est_line(ui, y++);
-	if (s->has_pmd)
+	if (s->has_pmd) {
 		pmd_line(ui, y++);
+	} else if (s->has_host && s->host.ovs_socket[0] && s->host.ovs_error[0]) {
+		/* An OVS that was found and fails now: its own reason, where the pmd line was. */
+		move(y++, 0);
+		ui_put(ui, ROLE_PMD, "pmd ");
+		ui_put(ui, ROLE_ERROR, "Open vSwitch: %s", s->host.ovs_error);
+	}
 	if (s->has_blk)
 		blk_line(ui, y++);
 	return y;
