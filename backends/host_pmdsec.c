@@ -176,6 +176,7 @@ static void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, doub
 		x->emc_hits = c->emc_hits;
 		x->smc_hits = c->smc_hits;
 		x->megaflow_hits = c->megaflow_hits;
+		x->simple_hits = c->simple_hits;
 		x->upcalls = c->upcalls;
 		x->lost_upcalls = c->lost_upcalls;
 		x->cycles_per_pkt = -1;

@@ -39,6 +39,7 @@ struct host_ovs_pmd_snap {
 	double upcalls_per_s, lost_upcalls_per_s; /* -1 on the first sample */
 	int isolated; /* pmd-rxq-show "isolated": 1, 0, -1 unknown */
 	double overhead_pct; /* -1 "NOT AVAIL" */
+	uint64_t simple_hits; /* simple match cache hits (3.1+), total */
 };
 /* One rx queue of pmd-rxq-show. */
 struct host_ovs_rxq_snap {

@@ -264,6 +264,7 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 				      jint(x->emc_hits), "smc_hits", jint(x->smc_hits),
 				      "megaflow_hits", jint(x->megaflow_hits), "upcalls",
 				      jint(x->upcalls), "lost_upcalls", jint(x->lost_upcalls));
+		json_object_set_new(e, "simple_hits", jint(x->simple_hits));
 		json_object_set_new(e, "cycles_per_pkt", jopt(x->cycles_per_pkt));
 		json_object_set_new(e, "upcalls_per_s", jopt(x->upcalls_per_s));
 		json_object_set_new(e, "lost_upcalls_per_s", jopt(x->lost_upcalls_per_s));
