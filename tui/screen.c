@@ -191,20 +191,21 @@ static void ui_sample(struct ui *ui)
 	ui_after_sample(ui);
 }
 
-/* The sampler thread published something: results first (they say what the next
- * snapshot shows), then the newest snapshot unless paused. Returns redo flags. */
+/* The sampler thread published something: the newest snapshot unless paused, then the
+ * knob results. The sampler is one thread, so a snapshot published before a result was
+ * sampled before that write: the result's value goes on top of it, and every later
+ * snapshot was sampled after the write. Returns redo flags. */
 static int ui_async_take(struct ui *ui, long *taken)
 {
 	struct source_async_result r;
 	int redo = 0;
-	while (source_async_result(ui->async, &r))
-		redo |= ui_knob_result(ui, &r);
 	if (!ui->paused && source_async_take(ui->async, &ui->snap)) {
-		/* A knob sent and not answered keeps showing what the source holds. */
 		ui_after_sample(ui);
 		(*taken)++;
 		redo |= UI_REBUILD | UI_REDRAW;
 	}
+	while (source_async_result(ui->async, &r))
+		redo |= ui_knob_result(ui, &r);
 	return redo;
 }
 
