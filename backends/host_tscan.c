@@ -227,7 +227,7 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 		struct tscan_proc *p = NULL;
 		{
 			struct tscan_proc key = {.pid = pid};
-			p = bsearch(&key, sc->p, known, sizeof(*sc->p), by_pid);
+			p = known ? bsearch(&key, sc->p, known, sizeof(*sc->p), by_pid) : NULL;
 		}
 		if (!p) {
 			if (sc->np == sc->capp) {
@@ -255,7 +255,8 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 		sc->p[w++] = sc->p[i];
 	}
 	sc->np = w;
-	qsort(sc->p, sc->np, sizeof(*sc->p), by_pid);
+	if (sc->np > 1)
+		qsort(sc->p, sc->np, sizeof(*sc->p), by_pid);
 
 	for (size_t i = 0; i < sc->np; i++) {
 		struct tscan_proc *p = &sc->p[i];
