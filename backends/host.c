@@ -79,8 +79,7 @@ struct host_state *host_open(char *err, size_t errlen)
 	}
 	h->ovs_given = env && *env;
 	h->ovs_retry_ns = h->prev_ns + HOST_OVS_RETRY_NS;
-	if (h->ovs)
-		host_pmdsec_probe(h);
+	/* Probing ovs-vswitchd (which key it reads) waits for the sampler's first pass. */
 	return h;
 }
 
@@ -93,6 +92,9 @@ void host_close(struct host_state *h)
 	host_ovs_close(h->ovs);
 	host_sched_free(h->sched);
 	host_bpf_close(h->bpf);
+	host_ovsdb_free(h->ovsdb);
+	host_tscan_free(h->tscan);
+	free(h->dbread);
 	free(h->topo);
 	free(h->cur);
 	free(h->prev);
@@ -176,8 +178,10 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	struct host_snap *hs = &snap->host;
 	double dt_s = (double)dt_ns / 1e9;
 
-	hs->threads_matched = host_threads_scan("/proc", h->extra_pid, &h->cur, &h->cur_cap,
-						HOST_MAX_THREADS, &h->ncur);
+	if (!h->tscan)
+		h->tscan = host_tscan_new("/proc");
+	hs->threads_matched = host_tscan_run(h->tscan, h->extra_pid, clock_mono_ns(), &h->cur,
+					     &h->cur_cap, HOST_MAX_THREADS, &h->ncur);
 	if (snap->threads_cap < h->ncur) {
 		snap->threads_cap = h->ncur + 16;
 		snap->threads =
@@ -302,9 +306,10 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 		/* ovs-vswitchd may start after tunetop: look again now and then. */
 		h->ovs_retry_ns = now_ns + HOST_OVS_RETRY_NS;
 		h->ovs = host_ovs_open(NULL, h->ovs_err, sizeof(h->ovs_err));
-		if (h->ovs)
-			host_pmdsec_probe(h);
 	}
+	if (h->ovs && !h->ovs_probed)
+		host_pmdsec_probe(h);
+	host_pmdsec_dbread(h);
 	if (h->ovs) {
 		host_pmdsec_sample(h, snap, dt_s);
 	} else {
@@ -365,10 +370,8 @@ int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *
 				 h->ovs_err[0] ? h->ovs_err : "set TUNETOP_OVS_SOCKET");
 			return KNOB_ERR_RUNTIME;
 		}
-		if (host_ovs_set_maxsleep(h->ovs, (int)value, h->ovs_sleep_show, err, errlen) != 0)
-			return KNOB_ERR_RUNTIME;
-		h->ovs_set_us = (int)value;
-		return 0;
+		return host_pmdsec_set_maxsleep(h, (int)value, err, errlen) == 0 ? 0
+										 : KNOB_ERR_RUNTIME;
 	case K_HOST_PID: {
 		char path[32];
 		struct stat st;
@@ -420,20 +423,12 @@ int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out)
 		*out = v;
 		return 0;
 	}
-	case K_PMD_MAXSLEEP_US: {
-		struct host_ovs_sleep sl;
-		char *text = NULL, err[160];
-		int rc = h->ovs && h->ovs_sleep_show
-			     ? host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &text,
-					     err, sizeof(err))
-			     : -1;
-		bool ok = rc == 0 && host_ovs_parse_sleep(text, &sl) == 0 && sl.default_us >= 0;
-		free(text);
-		if (!ok)
+	case K_PMD_MAXSLEEP_US:
+		/* ovsdb's value as of the last sample or write: no I/O here. */
+		if (!h->have_maxsleep)
 			return -1;
-		*out = sl.default_us;
+		*out = h->maxsleep_us;
 		return 0;
-	}
 	case K_HOST_PID:
 		*out = h->extra_pid;
 		return 0;

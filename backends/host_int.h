@@ -10,6 +10,8 @@
 #include "backends/host_blk.h"
 #include "backends/host_link.h"
 #include "backends/host_ovs.h"
+#include "backends/host_ovsdb.h"
+#include "backends/host_ovsstats.h"
 #include "backends/host_proc.h"
 #include "core/snap_host.h"
 #include "backends/host_taskstats.h"
@@ -65,6 +67,18 @@ struct host_state {
 	int64_t slack_set_ns; /* pmd.timer_slack_ns last written, -1 never (host_slack.c) */
 	struct host_bpf *bpf; /* host_bpf.c: the eBPF sleep probe, NULL when absent */
 	char bpf_err[128]; /* why it is absent */
+	/* issue 10: ovsdb read every sample, pmd-stats-show cycles, lazily probed version. */
+	bool ovs_probed; /* pmd-sleep-show asked once (decides the other_config key) */
+	struct host_ovsdb *ovsdb;
+	char ovsdb_err[160];
+	bool have_maxsleep; /* read from ovsdb at the last sample or write */
+	int maxsleep_us;
+	char maxsleep_val[128];
+	struct host_ovsdb_read *dbread; /* the last read (interfaces) */
+	bool dbread_ok;
+	struct host_ovs_stats stats_prev;
+	bool have_stats_prev;
+	struct host_tscan *tscan; /* the cached thread scan (host_tscan.c) */
 };
 
 /* Name a field of the blk or pmd section the host cannot measure (it reads 0). */
@@ -82,6 +96,12 @@ void host_blksec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 /* host_pmdsec.c: the pmd section from ovs-vswitchd's pmd-perf-show and pmd-sleep-show. */
 void host_pmdsec_probe(struct host_state *h);
 void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s);
+/* The other_config key this OVS reads (pmd-sleep-max on 3.2+, pmd-maxsleep on 3.1). */
+const char *host_pmdsec_key(const struct host_state *h);
+/* Read other_config and Interface statistics from ovsdb (host_pmdsec.c). */
+void host_pmdsec_dbread(struct host_state *h);
+/* Set the max sleep through ovsdb and read it back (host_pmdsec.c). */
+int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen);
 
 /* host_slack.c: pmd.timer_slack_ns on ovs-vswitchd's PMD threads (/proc/TID/timerslack_ns). */
 int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen);

@@ -1,104 +1,120 @@
-/* host_ovs.c: talking to ovs-vswitchd over its unixctl socket, and setting its max sleep. */
+/* host_ovs.c: ovs-vswitchd's unixctl socket: found like ovs-appctl finds it, followed across
+ * restarts through the pidfile, every call bounded by a deadline (backends/host_rpc.c). */
 #include "backends/host_ovs.h"
 
+#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "core/clock.h"
+#include "backends/host_rpc.h"
 #include "core/xalloc.h"
 
 /* A reply comes in well under 1 ms (docs/pmd.md §12); a busy main loop may take longer. */
 #define HOST_OVS_TIMEOUT_MS 500
-/* pmd-perf-show with histograms is about 7 kB per PMD (docs/pmd.md §10); cap a runaway. */
-#define HOST_OVS_MAX_REPLY (4u << 20)
 
 struct host_ovs {
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	bool found; /* path found through the pidfile: find it again after a restart */
-	int fd; /* -1 until connected; reconnected after any failure */
-	long long next_id;
-	char *buf; /* bytes read and not yet consumed */
-	size_t len, cap;
+	struct host_rpc *rpc;
+	/* Found through <dir>/<name>.pid (OVS_RUNDIR, or a pid-named TUNETOP_OVS_SOCKET):
+	 * a restart makes a new <name>.<pid>.ctl, found again the same way. */
+	bool follow;
+	char dir[PATH_MAX], name[64];
 };
 
-static int ovs_find_socket(char *out, size_t outlen, char *err, size_t errlen)
+/* <dir>/<name>.<pid>.ctl from <dir>/<name>.pid, as ovs-appctl -t does. */
+static int ovs_resolve(const char *dir, const char *name, char *out, size_t outlen, char *err,
+		       size_t errlen)
 {
-	const char *rundir = getenv("OVS_RUNDIR");
-	char pidpath[PATH_MAX];
-	if (!rundir || !*rundir)
-		rundir = "/var/run/openvswitch";
-	snprintf(pidpath, sizeof(pidpath), "%s/ovs-vswitchd.pid", rundir);
-	FILE *f = fopen(pidpath, "r");
+	char pidpath[PATH_MAX + 80];
 	long pid = 0;
+	snprintf(pidpath, sizeof(pidpath), "%s/%s.pid", dir, name);
+	FILE *f = fopen(pidpath, "re");
 	if (!f) {
-		snprintf(err, errlen, "no ovs-vswitchd (%s: %s)", pidpath, strerror(errno));
+		snprintf(err, errlen, "no %s (%s: %s)", name, pidpath, strerror(errno));
 		return -1;
 	}
 	if (fscanf(f, "%ld", &pid) != 1 || pid <= 0) {
 		fclose(f);
-		snprintf(err, errlen, "no ovs-vswitchd (%s holds no pid)", pidpath);
+		snprintf(err, errlen, "no %s (%s holds no pid)", name, pidpath);
 		return -1;
 	}
 	fclose(f);
-	if ((size_t)snprintf(out, outlen, "%s/ovs-vswitchd.%ld.ctl", rundir, pid) >= outlen) {
-		snprintf(err, errlen, "OVS_RUNDIR is too long for a socket path");
+	if ((size_t)snprintf(out, outlen, "%s/%s.%ld.ctl", dir, name, pid) >= outlen) {
+		snprintf(err, errlen, "%s is too long for a socket path", dir);
 		return -1;
 	}
 	return 0;
 }
 
-static int ovs_connect(struct host_ovs *o, char *err, size_t errlen)
+bool host_ovs_split_pid_path(const char *path, char *dir, size_t dirlen, char *name,
+			     size_t namelen)
 {
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		return -1;
-	}
-	memcpy(sa.sun_path, o->path, sizeof(sa.sun_path));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		int e = errno;
-		close(fd);
-		snprintf(err, errlen, "%s: %s%s", o->path, strerror(e),
-			 e == EACCES || e == EPERM ? " (needs root)" : "");
-		return -1;
-	}
-	o->fd = fd;
-	o->len = 0;
-	return 0;
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t n = strlen(base);
+	if (n < 7 || strcmp(base + n - 4, ".ctl") != 0)
+		return false;
+	const char *e = base + n - 4, *d = e;
+	while (d > base && isdigit((unsigned char)d[-1]))
+		d--;
+	if (d == e || d == base || d[-1] != '.' || d - 1 == base)
+		return false;
+	size_t nl = (size_t)(d - 1 - base), dl = slash ? (size_t)(slash - path) : 1;
+	if (nl >= namelen || dl >= dirlen)
+		return false;
+	memcpy(name, base, nl);
+	name[nl] = '\0';
+	if (slash)
+		memcpy(dir, path, dl);
+	else
+		dir[0] = '.';
+	dir[dl] = '\0';
+	return true;
 }
 
 struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen)
 {
 	struct host_ovs *o = xcalloc(1, sizeof(*o));
-	o->fd = -1;
+	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
 	if (path && *path) {
-		if (strlen(path) >= sizeof(o->path)) {
+		if (strlen(path) >= sizeof(sock)) {
 			snprintf(err, errlen, "%s: path too long for a unix socket", path);
 			free(o);
 			return NULL;
 		}
-		snprintf(o->path, sizeof(o->path), "%s", path);
-	} else if (ovs_find_socket(o->path, sizeof(o->path), err, errlen) != 0) {
-		free(o);
-		return NULL;
+		snprintf(sock, sizeof(sock), "%s", path);
+		o->follow = host_ovs_split_pid_path(path, o->dir, sizeof(o->dir), o->name,
+						    sizeof(o->name));
 	} else {
-		o->found = true;
+		const char *rundir = getenv("OVS_RUNDIR");
+		snprintf(o->dir, sizeof(o->dir), "%s",
+			 rundir && *rundir ? rundir : "/var/run/openvswitch");
+		snprintf(o->name, sizeof(o->name), "ovs-vswitchd");
+		o->follow = true;
+		if (ovs_resolve(o->dir, o->name, sock, sizeof(sock), err, errlen) != 0) {
+			free(o);
+			return NULL;
+		}
 	}
-	if (ovs_connect(o, err, errlen) != 0) {
-		free(o);
-		return NULL;
+	o->rpc = host_rpc_new(sock, HOST_OVS_TIMEOUT_MS);
+	if (host_rpc_connect(o->rpc, err, errlen) != 0) {
+		/* A pid-named socket of a daemon restarted since: its pidfile knows the new one. */
+		char again[sizeof(sock)], e2[64];
+		if (!o->follow || ovs_resolve(o->dir, o->name, again, sizeof(again), e2,
+					      sizeof(e2)) != 0 ||
+		    strcmp(again, sock) == 0) {
+			host_ovs_close(o);
+			return NULL;
+		}
+		host_rpc_set_path(o->rpc, again);
+		if (host_rpc_connect(o->rpc, err, errlen) != 0) {
+			host_ovs_close(o);
+			return NULL;
+		}
 	}
 	return o;
 }
@@ -107,168 +123,61 @@ void host_ovs_close(struct host_ovs *o)
 {
 	if (!o)
 		return;
-	if (o->fd >= 0)
-		close(o->fd);
-	free(o->buf);
+	host_rpc_free(o->rpc);
 	free(o);
 }
 
 const char *host_ovs_path(const struct host_ovs *o)
 {
-	return o->path;
+	return host_rpc_path(o->rpc);
 }
 
-static void ovs_drop(struct host_ovs *o)
+bool host_ovs_connected(const struct host_ovs *o)
 {
-	if (o->fd >= 0)
-		close(o->fd);
-	o->fd = -1;
-	o->len = 0;
+	return host_rpc_connected(o->rpc);
 }
 
-static int ovs_send_all(int fd, const char *s, size_t n, char *err, size_t errlen)
+void host_ovs_db_path(const struct host_ovs *o, char *out, size_t outlen)
 {
-	while (n) {
-		ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			snprintf(err, errlen, "send: %s", strerror(errno));
-			return -1;
-		}
-		s += w;
-		n -= (size_t)w;
+	const char *env = getenv("TUNETOP_OVS_DB");
+	if (env && *env) {
+		snprintf(out, outlen, "%s", strncmp(env, "unix:", 5) == 0 ? env + 5 : env);
+		return;
 	}
-	return 0;
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", host_ovs_path(o));
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	snprintf(out, outlen, "%s/db.sock", dir);
 }
 
 int host_ovs_call(struct host_ovs *o, const char *method, const char *const *params, int nparams,
 		  char **result, char *err, size_t errlen)
 {
 	*result = NULL;
-	/* A daemon restart closes the socket, and a new pid names a new one:
-	 * reconnect once per call, through the pidfile again when that is how
-	 * the socket was found. */
-	if (o->fd < 0) {
-		if (o->found)
-			ovs_find_socket(o->path, sizeof(o->path), err, errlen);
-		if (ovs_connect(o, err, errlen) != 0)
-			return -1;
+	/* A daemon restart closes the socket, and a new pid names a new one: before
+	 * reconnecting, look at the pidfile again when that is how the socket was found. */
+	if (!host_rpc_connected(o->rpc) && o->follow) {
+		char sock[sizeof(((struct sockaddr_un *)0)->sun_path)], e2[64];
+		if (ovs_resolve(o->dir, o->name, sock, sizeof(sock), e2, sizeof(e2)) == 0)
+			host_rpc_set_path(o->rpc, sock);
 	}
-	long long id = o->next_id++;
-	char *req = host_ovs_request(method, params, nparams, id);
-	int rc = ovs_send_all(o->fd, req, strlen(req), err, errlen);
-	free(req);
-	if (rc != 0) {
-		ovs_drop(o);
+	json_t *a = json_array();
+	for (int i = 0; i < nparams; i++)
+		json_array_append_new(a, json_string(params[i] ? params[i] : ""));
+	json_t *res;
+	int rc = host_rpc_call(o->rpc, method, a, &res, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (!json_is_string(res)) {
+		snprintf(err, errlen, "%s: bad JSON-RPC reply: result is not text", method);
+		json_decref(res);
 		return -1;
 	}
-	uint64_t deadline = clock_mono_ns() + HOST_OVS_TIMEOUT_MS * NS_PER_MS;
-	for (;;) {
-		bool is_error;
-		size_t used;
-		int pr =
-		    host_ovs_parse_reply(o->buf, o->len, id, result, &is_error, &used, err, errlen);
-		if (pr < 0) {
-			ovs_drop(o);
-			return -1;
-		}
-		if (pr == 1) {
-			memmove(o->buf, o->buf + used, o->len - used);
-			o->len -= used;
-			return is_error ? 1 : 0;
-		}
-		uint64_t now = clock_mono_ns();
-		if (now >= deadline) {
-			snprintf(err, errlen, "%s: no reply within %d ms", method,
-				 HOST_OVS_TIMEOUT_MS);
-			ovs_drop(o); /* a late reply would be taken for the next request's */
-			return -1;
-		}
-		struct pollfd pfd = {.fd = o->fd, .events = POLLIN};
-		int pn = poll(&pfd, 1, (int)((deadline - now) / NS_PER_MS) + 1);
-		if (pn < 0 && errno == EINTR)
-			continue;
-		if (pn <= 0)
-			continue;
-		if (o->cap - o->len < 4096) {
-			if (o->cap >= HOST_OVS_MAX_REPLY) {
-				snprintf(err, errlen, "%s: reply larger than %u bytes", method,
-					 HOST_OVS_MAX_REPLY);
-				ovs_drop(o);
-				return -1;
-			}
-			o->cap = o->cap ? o->cap * 2 : 16384;
-			o->buf = xrealloc(o->buf, o->cap);
-		}
-		ssize_t r = recv(o->fd, o->buf + o->len, o->cap - o->len, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			snprintf(err, errlen, "%s: connection closed by ovs-vswitchd", method);
-			ovs_drop(o);
-			return -1;
-		}
-		o->len += (size_t)r;
-	}
-}
-
-extern char **environ;
-
-int host_ovs_set_maxsleep(struct host_ovs *o, int us, bool new_key, char *err, size_t errlen)
-{
-	char db[PATH_MAX + 8], kv[64], dir[sizeof(o->path)];
-	const char *env_db = getenv("TUNETOP_OVS_DB");
-
-	snprintf(dir, sizeof(dir), "%s", o->path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
-	if (env_db && *env_db)
-		snprintf(db, sizeof(db), "--db=%s", env_db);
-	else
-		snprintf(db, sizeof(db), "--db=unix:%s/db.sock", dir);
-	snprintf(kv, sizeof(kv), "other_config:%s=%d", new_key ? "pmd-sleep-max" : "pmd-maxsleep",
-		 us);
-	char *argv[] = {"ovs-vsctl", "--timeout=5", db, "set", "Open_vSwitch", ".", kv, NULL};
-
-	int pipefd[2];
-	if (pipe2(pipefd, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	int rc = posix_spawnp(&pid, "ovs-vsctl", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (rc != 0) {
-		close(pipefd[0]);
-		snprintf(err, errlen, "pmd.maxsleep_us: cannot run ovs-vsctl: %s", strerror(rc));
-		return -1;
-	}
-	char msg[256];
-	ssize_t n = 0, r;
-	while ((r = read(pipefd[0], msg + n, sizeof(msg) - 1 - (size_t)n)) > 0 ||
-	       (r < 0 && errno == EINTR))
-		if (r > 0 && (n += r) >= (ssize_t)sizeof(msg) - 1)
-			break;
-	close(pipefd[0]);
-	msg[n > 0 ? n : 0] = '\0';
-	while (n > 0 && msg[n - 1] == '\n')
-		msg[--n] = '\0';
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		snprintf(err, errlen, "pmd.maxsleep_us: ovs-vsctl failed: %s",
-			 n > 0 ? msg : "(no message)");
-		return -1;
-	}
+	*result = xstrdup(json_string_value(res));
+	json_decref(res);
 	return 0;
 }

@@ -12,26 +12,27 @@ struct host_ovs;
 /*
  * Find the control socket: path when given (TUNETOP_OVS_SOCKET), else
  * <rundir>/ovs-vswitchd.<pid>.ctl with rundir from OVS_RUNDIR or
- * /var/run/openvswitch and pid from <rundir>/ovs-vswitchd.pid. NULL with a
- * reason when there is none (OVS absent is not an error of tunetop).
+ * /var/run/openvswitch and pid from <rundir>/ovs-vswitchd.pid. A given path
+ * named <dir>/<name>.<pid>.ctl is followed through <dir>/<name>.pid after a
+ * restart, as ovs-appctl -t does. NULL with a reason when there is none (OVS
+ * absent is not an error of tunetop). Connecting waits HOST_RPC_CONNECT_MS at most.
  */
 struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen);
 void host_ovs_close(struct host_ovs *o);
 const char *host_ovs_path(const struct host_ovs *o);
+bool host_ovs_connected(const struct host_ovs *o);
+/* The ovsdb socket: TUNETOP_OVS_DB ("unix:PATH" or PATH), else db.sock beside the control socket. */
+void host_ovs_db_path(const struct host_ovs *o, char *out, size_t outlen);
+/* "<dir>/<name>.<digits>.ctl" into dir and name; false for any other path. Pure. */
+bool host_ovs_split_pid_path(const char *path, char *dir, size_t dirlen, char *name,
+			     size_t namelen);
 
 /*
  * One command: a malloc'd result text in *result, 0; 1 when the server
  * answered with an error (its text in err); -1 when the socket failed (err).
- * Waits at most HOST_OVS_TIMEOUT_MS for the reply.
+ * Everything ends within HOST_OVS_TIMEOUT_MS.
  */
 int host_ovs_call(struct host_ovs *o, const char *method, const char *const *params, int nparams,
 		  char **result, char *err, size_t errlen);
-
-/*
- * Set the PMD max sleep through the ovsdb (docs/pmd.md §3): key pmd-sleep-max
- * on 3.2+ (where pmd-sleep-show exists), pmd-maxsleep on 3.1. Runs ovs-vsctl
- * with the db.sock beside the control socket. -1 with a message on failure.
- */
-int host_ovs_set_maxsleep(struct host_ovs *o, int us, bool new_key, char *err, size_t errlen);
 
 #endif

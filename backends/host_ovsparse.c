@@ -24,8 +24,8 @@ char *host_ovs_request(const char *method, const char *const *params, int nparam
 	return out;
 }
 
-int host_ovs_parse_reply(const char *buf, size_t len, long long id, char **result, bool *is_error,
-			 size_t *consumed, char *err, size_t errlen)
+int host_ovs_parse_reply_json(const char *buf, size_t len, long long id, json_t **result,
+			      bool *is_error, size_t *consumed, char *err, size_t errlen)
 {
 	json_error_t je;
 	size_t i = 0;
@@ -75,6 +75,8 @@ int host_ovs_parse_reply(const char *buf, size_t len, long long id, char **resul
 	json_t *jerr = json_object_get(o, "error");
 	if (!json_is_object(o)) {
 		snprintf(err, errlen, "bad JSON-RPC reply: not an object");
+	} else if (json_object_get(o, "method")) {
+		rc = 2; /* the server's own request (ovsdb's "echo"): not our answer */
 	} else if (!json_is_integer(jid) || json_integer_value(jid) != (json_int_t)id) {
 		snprintf(err, errlen, "bad JSON-RPC reply: id does not match the request %lld", id);
 	} else if (jerr && !json_is_null(jerr)) {
@@ -91,14 +93,37 @@ int host_ovs_parse_reply(const char *buf, size_t len, long long id, char **resul
 			err[--n] = '\0';
 		*is_error = true;
 		rc = 1;
-	} else if (!json_is_string(jres)) {
-		snprintf(err, errlen, "bad JSON-RPC reply: result is not text");
+	} else if (!jres) {
+		snprintf(err, errlen, "bad JSON-RPC reply: no result");
 	} else {
-		*result = xstrdup(json_string_value(jres));
+		*result = json_incref(jres);
 		rc = 1;
 	}
 	json_decref(o);
 	return rc;
+}
+
+int host_ovs_parse_reply(const char *buf, size_t len, long long id, char **result, bool *is_error,
+			 size_t *consumed, char *err, size_t errlen)
+{
+	json_t *res;
+	int rc = host_ovs_parse_reply_json(buf, len, id, &res, is_error, consumed, err, errlen);
+
+	*result = NULL;
+	if (rc == 2) {
+		snprintf(err, errlen, "bad JSON-RPC reply: a request, not a reply");
+		return -1;
+	}
+	if (rc != 1 || *is_error)
+		return rc;
+	if (!json_is_string(res)) {
+		snprintf(err, errlen, "bad JSON-RPC reply: result is not text");
+		json_decref(res);
+		return -1;
+	}
+	*result = xstrdup(json_string_value(res));
+	json_decref(res);
+	return 1;
 }
 
 /* The value after label (which starts the trimmed line) as integer, then "(x" as a double. */

@@ -2,6 +2,7 @@
 #ifndef TT_HOST_OVSPARSE_H
 #define TT_HOST_OVSPARSE_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +25,12 @@ char *host_ovs_request(const char *method, const char *const *params, int nparam
  */
 int host_ovs_parse_reply(const char *buf, size_t len, long long id, char **result, bool *is_error,
 			 size_t *consumed, char *err, size_t errlen);
+
+/* The same for any "result" (ovsdb's are arrays): *result is a new reference; 2 when
+ * the message is the server's own request (ovsdb's "echo"): skip *consumed bytes. */
+
+int host_ovs_parse_reply_json(const char *buf, size_t len, long long id, json_t **result,
+			      bool *is_error, size_t *consumed, char *err, size_t errlen);
 
 /* One PMD block of `dpif-netdev/pmd-perf-show` (docs/pmd.md §2.2, docs/pmd.md §10). */
 struct host_pmd_perf {

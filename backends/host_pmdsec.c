@@ -1,4 +1,6 @@
-/* host_pmdsec.c: the pmd section on the host, read from ovs-vswitchd over JSON-RPC. */
+/* host_pmdsec.c: the pmd section on the host, read from ovs-vswitchd over JSON-RPC (perf-show,
+ * stats-show, rxq-show) and ovsdb (max sleep, Interface statistics). Rates come from deltas
+ * over the interval; a counter's first sample has none. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,29 +9,112 @@
 #include "backends/host_bpf.h"
 #include "backends/host_int.h"
 
-void host_pmdsec_probe(struct host_state *h)
+/* 3.1 has no pmd-sleep-show (docs/pmd.md §10): that decides the key read and set. Returns
+ * -1 when the socket failed (not probed yet), else 0. */
+static int host_pmdsec_probe_now(struct host_state *h)
 {
 	char *res = NULL;
-	/* 3.1 has no pmd-sleep-show (docs/pmd.md §10): that decides the key we set. */
 	int rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &res, h->ovs_err,
 			       sizeof(h->ovs_err));
+	free(res);
+	if (rc < 0)
+		return -1;
 	h->ovs_sleep_show = rc == 0;
 	if (rc == 1)
 		h->ovs_err[0] = '\0'; /* "not a valid command": an older OVS, not a failure */
-	free(res);
+	h->ovs_probed = true;
+	return 0;
+}
+
+void host_pmdsec_probe(struct host_state *h)
+{
+	if (h->ovs)
+		host_pmdsec_probe_now(h);
+}
+
+const char *host_pmdsec_key(const struct host_state *h)
+{
+	return h->ovs_sleep_show ? "pmd-sleep-max" : "pmd-maxsleep";
+}
+
+static bool host_ovsdb_ready(struct host_state *h)
+{
+	char path[600];
+	if (!h->ovs)
+		return false;
+	host_ovs_db_path(h->ovs, path, sizeof(path));
+	if (!h->ovsdb)
+		h->ovsdb = host_ovsdb_new(path);
+	else
+		host_ovsdb_set_path(h->ovsdb, path); /* the ctl socket's directory may have moved */
+	return true;
+}
+
+static void host_maxsleep_from(struct host_state *h, const struct host_ovsdb_read *r)
+{
+	int d = r->has_key ? host_ovs_maxsleep_default(r->value) : -1;
+	snprintf(h->maxsleep_val, sizeof(h->maxsleep_val), "%s", r->has_key ? r->value : "");
+	/* No key, or a list with no default entry: OVS's default max sleep, 0 (no sleep). */
+	h->maxsleep_us = d >= 0 ? d : 0;
+	h->have_maxsleep = true;
+}
+
+void host_pmdsec_dbread(struct host_state *h)
+{
+	h->dbread_ok = false;
+	if (!h->ovs_probed || !host_ovsdb_ready(h))
+		return;
+	if (!h->dbread)
+		h->dbread = xmalloc(sizeof(*h->dbread));
+	h->dbread_ok = host_ovsdb_read(h->ovsdb, host_pmdsec_key(h), h->dbread, h->ovsdb_err,
+				       sizeof(h->ovsdb_err)) == 0;
+	if (h->dbread_ok) {
+		h->ovsdb_err[0] = '\0';
+		host_maxsleep_from(h, h->dbread);
+	} else {
+		h->have_maxsleep = false; /* unknown now: not the value of a while ago */
+	}
+}
+
+int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen)
+{
+	char written[128];
+	if (!h->ovs_probed && host_pmdsec_probe_now(h) != 0) {
+		snprintf(err, errlen, "pmd.maxsleep_us: ovs-vswitchd does not answer (%s): nothing "
+				      "written", h->ovs_err);
+		return -1;
+	}
+	host_ovsdb_ready(h);
+	const char *key = host_pmdsec_key(h);
+	if (host_ovsdb_set_maxsleep(h->ovsdb, key, us, written, sizeof(written), err, errlen) !=
+	    0) {
+		char e[256];
+		snprintf(e, sizeof(e), "%s", err);
+		snprintf(err, errlen, "pmd.maxsleep_us: %s", e);
+		return -1;
+	}
+	/* Read back what ovsdb holds now: that is the value in force. */
+	if (!h->dbread)
+		h->dbread = xmalloc(sizeof(*h->dbread));
+	if (host_ovsdb_read(h->ovsdb, key, h->dbread, h->ovsdb_err, sizeof(h->ovsdb_err)) == 0)
+		host_maxsleep_from(h, h->dbread);
+	return 0;
 }
 
 /* Sum the CPU% of host threads named like OVS names a PMD: "pmd-c<core>/id:<n>". */
-static double host_pmd_cpu(const struct snapshot *snap, int core, char *name, size_t len)
+static double host_pmd_cpu(const struct snapshot *snap, int core, char *name, size_t len,
+			   bool *fresh)
 {
 	char prefix[24];
 	double pct = 0;
 	snprintf(prefix, sizeof(prefix), "pmd-c%02d/", core);
 	snprintf(name, len, "pmd-c%02d", core);
+	*fresh = true;
 	for (size_t i = 0; i < snap->nthreads; i++)
 		if (strncmp(snap->threads[i].name, prefix, strlen(prefix)) == 0) {
 			pct += snap->threads[i].cpu_pct;
 			snprintf(name, len, "%s", snap->threads[i].name);
+			*fresh = false;
 		}
 	return pct;
 }
@@ -53,25 +138,144 @@ static int host_read_timerslack(const struct host_state *h, const char *comm)
 	return -1;
 }
 
+static const struct host_pmd_stats *stats_find(const struct host_ovs_stats *s, int core)
+{
+	for (int j = 0; s && j < s->npmds; j++)
+		if (s->pmd[j].core_id == core)
+			return &s->pmd[j];
+	return NULL;
+}
+
+/* A counter's rate over the interval; false when it has no baseline or went back (cleared). */
+static bool delta(uint64_t now, uint64_t before, uint64_t *d)
+{
+	if (now < before)
+		return false;
+	*d = now - before;
+	return true;
+}
+
+static void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, double dt_s,
+			       const struct host_ovs_stats *st, bool st_ok,
+			       const struct host_ovs_rxqs *rq, bool rq_ok)
+{
+	struct host_snap *hs = &snap->host;
+	struct pmd_snap *p = &snap->pmd;
+
+	for (int i = 0; st_ok && i < st->npmds && hs->novs_pmds < HOST_SNAP_MAX_OVS_PMDS; i++) {
+		const struct host_pmd_stats *c = &st->pmd[i];
+		const struct host_pmd_stats *o =
+		    h->have_stats_prev ? stats_find(&h->stats_prev, c->core_id) : NULL;
+		struct host_ovs_pmd_snap *x = &hs->ovs_pmds[hs->novs_pmds++];
+		uint64_t dp, dc, du, dl;
+		snprintf(x->name, sizeof(x->name), "pmd-c%02d", c->core_id);
+		for (int k = 0; k < p->nthreads; k++)
+			if (strncmp(p->threads[k].name, x->name, strlen(x->name)) == 0)
+				snprintf(x->name, sizeof(x->name), "%s", p->threads[k].name);
+		x->core_id = c->core_id;
+		x->packets = c->packets;
+		x->emc_hits = c->emc_hits;
+		x->smc_hits = c->smc_hits;
+		x->megaflow_hits = c->megaflow_hits;
+		x->simple_hits = c->simple_hits;
+		x->upcalls = c->upcalls;
+		x->lost_upcalls = c->lost_upcalls;
+		x->cycles_per_pkt = -1;
+		x->upcalls_per_s = x->lost_upcalls_per_s = -1;
+		x->isolated = -1;
+		x->overhead_pct = -1;
+		if (o && delta(c->packets, o->packets, &dp) &&
+		    delta(c->proc_cycles, o->proc_cycles, &dc) && dp > 0)
+			x->cycles_per_pkt = (double)dc / (double)dp;
+		if (o && dt_s > 0 && delta(c->upcalls, o->upcalls, &du) &&
+		    delta(c->lost_upcalls, o->lost_upcalls, &dl)) {
+			x->upcalls_per_s = (double)du / dt_s;
+			x->lost_upcalls_per_s = (double)dl / dt_s;
+		}
+		for (int k = 0; rq_ok && k < rq->npmds; k++)
+			if (rq->pmd[k].core_id == c->core_id) {
+				x->isolated = rq->pmd[k].isolated;
+				x->overhead_pct = rq->pmd[k].overhead_pct;
+			}
+	}
+	for (int i = 0; rq_ok && i < rq->nrxqs && hs->novs_rxqs < HOST_SNAP_MAX_RXQS; i++) {
+		struct host_ovs_rxq_snap *q = &hs->ovs_rxqs[hs->novs_rxqs++];
+		snprintf(q->port, sizeof(q->port), "%s", rq->rxq[i].port);
+		q->queue = rq->rxq[i].queue;
+		q->core_id = rq->rxq[i].core_id;
+		q->enabled = rq->rxq[i].enabled;
+		q->usage_pct = rq->rxq[i].usage_pct;
+	}
+	if (st_ok) {
+		h->stats_prev = *st;
+		h->have_stats_prev = true;
+	}
+}
+
+static void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs)
+{
+	hs->ovsdb = h->dbread_ok;
+	snprintf(hs->ovsdb_error, sizeof(hs->ovsdb_error), "%s", h->dbread_ok ? "" : h->ovsdb_err);
+	snprintf(hs->ovs_maxsleep_value, sizeof(hs->ovs_maxsleep_value), "%s",
+		 h->have_maxsleep ? h->maxsleep_val : "");
+	for (int i = 0; h->dbread_ok && i < h->dbread->nifaces && i < HOST_SNAP_MAX_IFACES; i++) {
+		const struct host_ovsdb_iface *f = &h->dbread->iface[i];
+		struct host_ovs_iface_snap *o = &hs->ovs_ifaces[hs->novs_ifaces++];
+		snprintf(o->name, sizeof(o->name), "%s", f->name);
+		o->rx_dropped = f->rx_dropped;
+		o->tx_dropped = f->tx_dropped;
+		o->rx_errors = f->rx_errors;
+		o->tx_errors = f->tx_errors;
+	}
+}
+
+static void host_pmdsec_fail(struct host_state *h, struct host_snap *hs)
+{
+	snprintf(hs->ovs_error, sizeof(hs->ovs_error), "%s", h->ovs_err);
+	/* No baseline across a gap: the next good sample starts again without rates. */
+	h->have_perf_prev = h->have_stats_prev = false;
+}
+
 void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s)
 {
 	struct host_snap *hs = &snap->host;
 	struct pmd_snap *p = &snap->pmd;
 	struct host_ovs_perf *perf = xmalloc(sizeof(*perf));
+	struct host_ovs_stats *st = xmalloc(sizeof(*st));
+	struct host_ovs_rxqs *rq = xmalloc(sizeof(*rq));
 	char *text = NULL;
+	bool st_ok = false, rq_ok = false;
 
 	snprintf(hs->ovs_socket, sizeof(hs->ovs_socket), "%s", host_ovs_path(h->ovs));
+	host_pmdsec_ifaces(h, hs);
+	/* Every call is bounded (host_rpc.c); the first that fails ends this sample's OVS part,
+	 * so a silent server costs one deadline a sample, not one per command. */
+	if (!h->ovs_probed) /* host_sample() asked already: it failed */
+		goto fail;
 	int rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-perf-show", NULL, 0, &text, h->ovs_err,
 			       sizeof(h->ovs_err));
 	if (rc != 0 || host_ovs_parse_perf(text, perf) != 0) {
 		if (rc == 0)
 			snprintf(h->ovs_err, sizeof(h->ovs_err), "pmd-perf-show: unexpected reply");
-		snprintf(hs->ovs_error, sizeof(hs->ovs_error), "%s", h->ovs_err);
-		free(text);
-		free(perf);
-		return;
+		goto fail;
 	}
 	free(text);
+	text = NULL;
+	rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-stats-show", NULL, 0, &text, h->ovs_err,
+			   sizeof(h->ovs_err));
+	if (rc < 0)
+		goto fail;
+	st_ok = rc == 0 && host_ovs_parse_stats(text, st) == 0;
+	free(text);
+	text = NULL;
+	rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-rxq-show", NULL, 0, &text, h->ovs_err,
+			   sizeof(h->ovs_err));
+	if (rc < 0)
+		goto fail;
+	rq_ok = rc == 0 && host_ovs_parse_rxqs(text, rq) == 0;
+	free(text);
+	text = NULL;
+
 	hs->ovs = true;
 	hs->ovs_error[0] = '\0';
 	snap->has_pmd = true;
@@ -81,18 +285,19 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	sl.default_us = -1;
 	sl.npmds = 0;
 	if (h->ovs_sleep_show) {
-		char *st = NULL;
-		if (host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &st, h->ovs_err,
+		char *t = NULL;
+		if (host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &t, h->ovs_err,
 				  sizeof(h->ovs_err)) == 0)
-			host_ovs_parse_sleep(st, &sl);
-		free(st);
+			host_ovs_parse_sleep(t, &sl);
+		free(t);
 	}
-	if (sl.default_us >= 0) {
+	/* The configured value, read every sample: a change made with ovs-vsctl shows. */
+	if (h->have_maxsleep) {
+		p->maxsleep_us = h->maxsleep_us;
+		hs->ovs_maxsleep_source = "ovsdb";
+	} else if (sl.default_us >= 0) {
 		p->maxsleep_us = sl.default_us;
 		hs->ovs_maxsleep_source = "pmd-sleep-show";
-	} else if (h->ovs_set_us >= 0) {
-		p->maxsleep_us = h->ovs_set_us;
-		hs->ovs_maxsleep_source = "set";
 	} else {
 		p->maxsleep_us = -1;
 		hs->ovs_maxsleep_source = "unknown";
@@ -104,13 +309,15 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	for (int i = 0; i < p->nthreads; i++) {
 		const struct host_pmd_perf *c = &perf->pmd[i], *o = NULL;
 		struct pmd_thread_snap *t = &p->threads[i];
+		bool fresh_thread;
 		for (int j = 0; h->have_perf_prev && j < h->perf_prev.npmds; j++)
 			if (h->perf_prev.pmd[j].core_id == c->core_id)
 				o = &h->perf_prev.pmd[j];
-		/* pmd-stats-clear resets the counters: then the new values are the interval. */
-		if (o && c->iterations < o->iterations)
+		/* pmd-stats-clear resets the counters at an unknown moment: no rate then. */
+		if (o && (c->iterations < o->iterations || c->rx_packets < o->rx_packets ||
+			  c->sleep_iter < o->sleep_iter))
 			o = NULL;
-		t->cpu_pct = host_pmd_cpu(snap, c->core_id, t->name, sizeof(t->name));
+		t->cpu_pct = host_pmd_cpu(snap, c->core_id, t->name, sizeof(t->name), &fresh_thread);
 		if (p->timer_slack_ns < 0) {
 			int s = host_read_timerslack(h, t->name);
 			if (s >= 0)
@@ -118,37 +325,40 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		}
 		t->rx_packets = c->rx_packets;
 		t->tx_packets = c->tx_packets;
-		uint64_t it = c->iterations - (o ? o->iterations : 0);
-		uint64_t sit =
-		    c->sleep_iter - (o && c->sleep_iter >= o->sleep_iter ? o->sleep_iter : 0);
-		double slept = c->sleep_us - (o && c->sleep_us >= o->sleep_us ? o->sleep_us : 0);
-		/* busy/idle cycles are printed as % of used cycles: rebuild the cycles. */
-		double busy = c->busy_pct * (double)c->used_cycles / 100.0;
-		double idle = c->idle_pct * (double)c->used_cycles / 100.0;
-		if (o) {
-			busy -= o->busy_pct * (double)o->used_cycles / 100.0;
-			idle -= o->idle_pct * (double)o->used_cycles / 100.0;
-		}
-		double dts = o ? dt_s : perf->duration_s;
+		t->sleep_iters = c->sleep_iter;
+		t->no_rate = !o || dt_s <= 0;
+		if (t->no_rate)
+			continue;
+		uint64_t it = c->iterations - o->iterations, sit = c->sleep_iter - o->sleep_iter;
+		double slept = c->sleep_us >= o->sleep_us ? c->sleep_us - o->sleep_us : 0;
 		t->iterations = it;
-		t->busy_pct = busy + idle > 0 ? 100.0 * busy / (busy + idle) : 0;
-		t->idle_pct = busy + idle > 0 ? 100.0 * idle / (busy + idle) : 0;
 		t->sleep_iter_pct = it ? 100.0 * (double)sit / (double)it : 0;
 		t->sleep_us_avg = sit ? slept / (double)sit : 0;
-		if (dts > 0) {
-			t->rx_pps =
-			    (double)(c->rx_packets -
-				     (o && c->rx_packets >= o->rx_packets ? o->rx_packets : 0)) /
-			    dts;
-			t->tx_pps =
-			    (double)(c->tx_packets -
-				     (o && c->tx_packets >= o->tx_packets ? o->tx_packets : 0)) /
-			    dts;
+		t->asleep_pct = slept / 1e4 / dt_s; /* us asleep over the interval, % */
+		t->rx_pps = (double)(c->rx_packets - o->rx_packets) / dt_s;
+		t->tx_pps = c->tx_packets >= o->tx_packets
+				? (double)(c->tx_packets - o->tx_packets) / dt_s
+				: 0;
+		/* busy/idle: processing and idle cycles of pmd-stats-show over the interval. */
+		const struct host_pmd_stats *sc = st_ok ? stats_find(st, c->core_id) : NULL;
+		const struct host_pmd_stats *so =
+		    h->have_stats_prev ? stats_find(&h->stats_prev, c->core_id) : NULL;
+		uint64_t dbusy, didle;
+		if (sc && so && sc->has_cycles && so->has_cycles &&
+		    delta(sc->proc_cycles, so->proc_cycles, &dbusy) &&
+		    delta(sc->idle_cycles, so->idle_cycles, &didle) && dbusy + didle > 0) {
+			t->busy_pct = 100.0 * (double)dbusy / (double)(dbusy + didle);
+			t->idle_pct = 100.0 - t->busy_pct;
+		} else {
+			t->busy_pct = t->idle_pct = -1; /* no cycles moved, or none reported */
 		}
+		if (fresh_thread)
+			t->cpu_pct = -1;
 		p->offered_pps += t->rx_pps;
 	}
 	pid_t row_tid[PMD_SNAP_MAX];
 	host_slack_pmdsec(h, snap, row_tid);
+	host_pmdsec_extras(h, snap, dt_s, st, st_ok, rq, rq_ok);
 	if (p->timer_slack_ns < 0)
 		host_absent(hs, "pmd.timer_slack_ns");
 	host_absent(hs, "pmd.rx_drop_pps");
@@ -162,8 +372,19 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	} else {
 		host_absent(hs, "pmd.sleep_overshoot_us");
 	}
+	host_absent(hs, "pmd.drop_pct");
 	host_absent(hs, "pmd.totals");
+	host_absent(hs, "pmd.gen_rate_pps");
 	h->perf_prev = *perf;
 	h->have_perf_prev = true;
 	free(perf);
+	free(st);
+	free(rq);
+	return;
+fail:
+	free(text);
+	free(perf);
+	free(st);
+	free(rq);
+	host_pmdsec_fail(h, hs);
 }

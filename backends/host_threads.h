@@ -38,4 +38,21 @@ int host_thread_state(char st);
 int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread_info **arr,
 		      size_t *cap, size_t max, size_t *n);
 
+/*
+ * The same scan made cheap for thousands of threads (issue 10): a process's
+ * task list is read again only when /proc/PID/task's link count (2 + its
+ * threads) changed, or every HOST_TSCAN_FULL_NS (renames, pid reuse); picked
+ * threads keep their stat file open and are pread() each scan. Unpicked threads
+ * cost nothing between rescans.
+ */
+#define HOST_TSCAN_FULL_NS (10ULL * 1000000000ULL)
+struct host_tscan;
+struct host_tscan *host_tscan_new(const char *proc_root);
+void host_tscan_free(struct host_tscan *sc);
+/* As host_threads_scan(); now_ns decides when a full rescan is due. */
+int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
+		   struct host_thread_info **arr, size_t *cap, size_t max, size_t *n);
+/* Task lists read at the last run (0 when every process was unchanged), for the tests. */
+int host_tscan_rescanned(const struct host_tscan *sc);
+
 #endif

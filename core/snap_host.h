@@ -25,6 +25,35 @@ struct host_acct_snap {
 	double nvcsw_per_s, nivcsw_per_s;
 };
 
+/* OVS extras (issue 10): what an operator looks at after pmd-perf-show. */
+#define HOST_SNAP_MAX_OVS_PMDS 16
+#define HOST_SNAP_MAX_RXQS 32
+#define HOST_SNAP_MAX_IFACES 32
+
+/* One PMD's pmd-stats-show totals and pmd-rxq-show figures; -1 = absent. */
+struct host_ovs_pmd_snap {
+	char name[16]; /* the PMD's thread name ("pmd-c01/id:7"), or "pmd-c01" */
+	int core_id;
+	uint64_t packets, emc_hits, smc_hits, megaflow_hits, upcalls, lost_upcalls; /* totals */
+	double cycles_per_pkt; /* processing cycles / packets over the interval, -1 absent */
+	double upcalls_per_s, lost_upcalls_per_s; /* -1 on the first sample */
+	int isolated; /* pmd-rxq-show "isolated": 1, 0, -1 unknown */
+	double overhead_pct; /* -1 "NOT AVAIL" */
+	uint64_t simple_hits; /* simple match cache hits (3.1+), total */
+};
+/* One rx queue of pmd-rxq-show. */
+struct host_ovs_rxq_snap {
+	char port[32];
+	int queue, core_id;
+	bool enabled;
+	double usage_pct; /* of its PMD's cycles over the last minute; -1 "NOT AVAIL" */
+};
+/* One Interface row's statistics from ovsdb (totals; -1 when the key is not there). */
+struct host_ovs_iface_snap {
+	char name[32];
+	int64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
+};
+
 struct host_snap {
 	bool cpufreq; /* a cpufreq policy was found (libcpupower) */
 	char governor[24]; /* the host's governor name as sysfs says it ("" without cpufreq) */
@@ -56,6 +85,15 @@ struct host_snap {
 
 	bool bpf_probe; /* the eBPF sleep probe is attached (pmd.sleep_probe) */
 	char bpf_probe_error[128]; /* why not ("not root: no CAP_BPF ...", "" when it is) */
+	int novs_pmds;
+	struct host_ovs_pmd_snap ovs_pmds[HOST_SNAP_MAX_OVS_PMDS];
+	int novs_rxqs;
+	struct host_ovs_rxq_snap ovs_rxqs[HOST_SNAP_MAX_RXQS];
+	bool ovsdb; /* ovsdb-server answered this sample */
+	char ovsdb_error[160];
+	int novs_ifaces;
+	struct host_ovs_iface_snap ovs_ifaces[HOST_SNAP_MAX_IFACES];
+	char ovs_maxsleep_value[128]; /* other_config value as ovsdb holds it ("50,8:0") */
 };
 
 #endif

@@ -48,6 +48,9 @@ struct pmd_thread_snap {
 	double bpf_overshoot_p50_us, bpf_overshoot_p99_us;
 	uint64_t bpf_sleeps; /* sleeps that returned in the interval */
 	uint64_t bpf_hist[PMD_SNAP_OS_HIST]; /* bpf_sleeps by overshoot, PMD_SNAP_OS_HIST buckets */
+	/* The first sample of this PMD (host): interval figures (rates, iterations,
+	 * busy/idle/sleep %, cpu%) have no baseline and are absent, not 0. */
+	bool no_rate;
 };
 
 struct pmd_snap {

@@ -81,6 +81,15 @@ const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t,
 			break;
 		for (int k = 0; k < s->pmd.nthreads; k++) {
 			const struct pmd_thread_snap *p = &s->pmd.threads[k];
+			if (strcmp(p->name, t->name) == 0 && p->no_rate) {
+				snprintf(buf, len, "rx -/s sleep -"); /* no baseline yet */
+				return buf;
+			}
+			if (strcmp(p->name, t->name) == 0 && snapshot_absent(s, "pmd.drop_pct")) {
+				snprintf(buf, len, "rx %s/s sleep %.0f%%",
+					 rowfmt_count(p->rx_pps, a, sizeof(a)), p->sleep_iter_pct);
+				return buf;
+			}
 			if (strcmp(p->name, t->name) == 0) {
 				snprintf(buf, len, "rx %s/s drop %.2f%% sleep %.0f%%",
 					 rowfmt_count(p->rx_pps, a, sizeof(a)), p->drop_pct,

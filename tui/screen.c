@@ -87,6 +87,9 @@ static void debug_draw(struct ui *ui, int y)
 	       s->cpu_pct, (unsigned long long)s->sample_us, (unsigned long long)s->render_us,
 	       (unsigned long long)s->tty_bytes, s->tty_bytes_per_s,
 	       (unsigned long long)ui->snap->seq);
+	/* Key read to frame sent, the last one and the worst: the console never waits on I/O. */
+	ui_put(ui, ROLE_DIM, "  key %llu us (max %llu)%s", (unsigned long long)ui->key_us,
+	       (unsigned long long)ui->key_max_us, ui->async ? "  async" : "");
 }
 
 /* htop's function bar: a key, then its label on a coloured field. */
@@ -162,11 +165,17 @@ static void frame_draw(struct ui *ui)
 	ui->render_us = (clock_mono_ns() - t0) / NS_PER_US;
 }
 
-static void ui_sample(struct ui *ui)
+/* What follows every snapshot the console takes, whichever thread took it. */
+static void ui_after_sample(struct ui *ui)
 {
 	struct snapshot *s = ui->snap;
 
-	source_sample(ui->src, s);
+	if (ui->async) {
+		/* The snapshot counts the sampler thread; the console's own thread adds its part. */
+		uint64_t t = clock_thread_ns();
+		s->self.cpu_pct += snapshot_cpu_pct(t - ui->ui_cpu_ns, (uint64_t)(s->interval_s * 1e9));
+		ui->ui_cpu_ns = t;
+	}
 	s->self.render_us = ui->render_us;
 	s->self.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
 	s->self.tty_bytes_per_s = s->interval_s > 0 ? (double)s->self.tty_bytes / s->interval_s : 0;
@@ -178,6 +187,30 @@ static void ui_sample(struct ui *ui)
 	serve_publish(s); /* the scrape text of this sample, rendered here once */
 }
 
+static void ui_sample(struct ui *ui)
+{
+	source_sample(ui->src, ui->snap);
+	ui_after_sample(ui);
+}
+
+/* The sampler thread published something: the newest snapshot unless paused, then the
+ * knob results. The sampler is one thread, so a snapshot published before a result was
+ * sampled before that write: the result's value goes on top of it, and every later
+ * snapshot was sampled after the write. Returns redo flags. */
+static int ui_async_take(struct ui *ui, long *taken)
+{
+	struct source_async_result r;
+	int redo = 0;
+	if (!ui->paused && source_async_take(ui->async, &ui->snap)) {
+		ui_after_sample(ui);
+		(*taken)++;
+		redo |= UI_REBUILD | UI_REDRAW;
+	}
+	while (source_async_result(ui->async, &r))
+		redo |= ui_knob_result(ui, &r);
+	return redo;
+}
+
 /* Wait for input until deadline (in slices, so signals are seen); returns redo flags. */
 static int ui_wait(struct ui *ui, uint64_t deadline)
 {
@@ -187,18 +220,28 @@ static int ui_wait(struct ui *ui, uint64_t deadline)
 	if (now >= deadline)
 		return 0;
 	uint64_t ms = (deadline - now + NS_PER_MS - 1) / NS_PER_MS;
-	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-	/* At EOF the input can only be waited out: poll no descriptor, just sleep. */
-	int r = poll(&p, ui->stdin_eof ? 0 : 1, ms < UI_POLL_SLICE_MS ? (int)ms : UI_POLL_SLICE_MS);
+	struct pollfd pa[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+			       {.fd = ui->async ? source_async_fd(ui->async) : -1, .events = POLLIN}};
+	struct pollfd *p = &pa[0];
+	/* At EOF the input can only be waited out: poll no terminal, just the sampler. */
+	if (ui->stdin_eof)
+		pa[0].fd = -1;
+	int r = poll(pa, 2, ms < UI_POLL_SLICE_MS ? (int)ms : UI_POLL_SLICE_MS);
 	if (r < 0)
 		return errno == EINTR ? 0 : UI_QUIT;
 	if (r == 0)
 		return 0;
-	if (p.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+	if (pa[1].revents & POLLIN)
+		redo |= UI_ASYNC;
+	if (!(p->revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+		return redo;
+	if (p->revents & (POLLHUP | POLLERR | POLLNVAL)) {
 		ui->tty.dead = true; /* the terminal went away (ssh dropped) */
 		return UI_QUIT;
 	}
-	ui->now_ns = now;
+	ui->now_ns = now = clock_mono_ns();
+	if (!ui->key_ns)
+		ui->key_ns = now;
 	int keys = 0;
 	while ((ch = getch()) != ERR) {
 		keys++;
@@ -208,6 +251,8 @@ static int ui_wait(struct ui *ui, uint64_t deadline)
 	}
 	/* Readable yet nothing to read, again and again: input at EOF (not a terminal). */
 	ui->stdin_idle = keys ? 0 : ui->stdin_idle + 1;
+	if (!(redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD)))
+		ui->key_ns = 0; /* nothing to show for these keys */
 	if (ui->stdin_idle > UI_STDIN_EOF_POLLS)
 		ui->stdin_eof = true;
 	return redo;
@@ -248,12 +293,19 @@ int screen_run(struct source *src, const struct options *o)
 		return 1;
 	}
 	ui_tty_resize(ui);
-	ui_sample(ui);
+	long n = 0;
+	/* A source that may block on I/O samples on its own thread (backends/src_async.h);
+	 * the engine is sampled here: its sample() reads in-process counters in microseconds. */
+	if (strcmp(source_name(src), "engine") != 0 &&
+	    !(ui->async = source_async_start(src, delay, err, sizeof(err))))
+		ui_status(ui, true, "%s: sampling on this thread", err);
+	ui->ui_cpu_ns = clock_thread_ns();
+	if (!ui->async)
+		ui_sample(ui);
 	ui_table_rebuild(ui);
 
 	uint64_t next = clock_mono_ns() + delay;
 	int redo = UI_REDRAW;
-	long n = 0;
 	uint64_t flash_end = 0;
 	while (!sig_quit && !ui->tty.dead) {
 		if (sig_winch) {
@@ -264,6 +316,16 @@ int screen_run(struct source *src, const struct options *o)
 			break;
 		if (ui_tty_resize(ui))
 			redo |= UI_REDRAW;
+		if (ui->async) {
+			long before = n;
+			if (redo & UI_ASYNC)
+				redo |= ui_async_take(ui, &n);
+			if ((redo & UI_RESAMPLE) && !ui->paused)
+				source_async_poke(ui->async); /* resumed: a fresh one now */
+			redo &= ~(UI_RESAMPLE | UI_KNOB | UI_ASYNC);
+			if (o->iterations && n >= o->iterations && n > before)
+				redo |= UI_LAST;
+		}
 		if ((redo & (UI_RESAMPLE | UI_KNOB)) && !ui->paused) {
 			ui_sample(ui);
 			redo |= UI_REBUILD;
@@ -289,7 +351,20 @@ int screen_run(struct source *src, const struct options *o)
 		}
 		if (redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD))
 			frame_draw(ui);
+		if (ui->key_ns && (redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD))) {
+			ui->key_us = (clock_mono_ns() - ui->key_ns) / NS_PER_US;
+			if (ui->key_us > ui->key_max_us)
+				ui->key_max_us = ui->key_us;
+			ui->key_ns = 0;
+		}
+		if (redo & UI_LAST)
+			break;
 		redo = 0;
+		if (ui->async && clock_mono_ns() >= next) {
+			/* The sampler keeps its own time: only the periodic checks run here. */
+			next = clock_mono_ns() + delay;
+			continue;
+		}
 		if (clock_mono_ns() >= next) {
 			if (o->iterations && ++n >= o->iterations)
 				break;
@@ -302,7 +377,8 @@ int screen_run(struct source *src, const struct options *o)
 		}
 		redo = ui_wait(ui, next);
 	}
-	ui_tty_close(ui);
+	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
+	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
 	snapshot_free(ui->snap);
 	free(ui->rows);
 	free(ui);

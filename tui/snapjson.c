@@ -164,6 +164,12 @@ static json_t *snapjson_str_or_null(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
+/* An interval figure of a PMD: null on its first sample (no baseline) or when absent (< 0). */
+static json_t *jrate(const struct pmd_thread_snap *t, double v)
+{
+	return t->no_rate || v < 0 ? json_null() : jreal(v);
+}
+
 static json_t *snapjson_pmd(const struct pmd_snap *p)
 {
 	json_t *threads = json_array();
@@ -202,6 +208,18 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 					   : json_null());
 		json_object_set_new(o, "bpf_sleeps", jint(t->bpf_sleeps));
 		json_object_set_new(o, "bpf_overshoot_hist_us_log2", bh);
+		if (t->no_rate || t->busy_pct < 0 || t->cpu_pct < 0) {
+			/* Host: what has no baseline yet is absent, not 0 (issue 10). */
+			json_object_set_new(o, "rx_pps", jrate(t, t->rx_pps));
+			json_object_set_new(o, "tx_pps", jrate(t, t->tx_pps));
+			json_object_set_new(o, "iterations", t->no_rate ? json_null()
+									 : jint(t->iterations));
+			json_object_set_new(o, "busy_pct", jrate(t, t->busy_pct));
+			json_object_set_new(o, "idle_pct", jrate(t, t->idle_pct));
+			json_object_set_new(o, "sleep_iter_pct", jrate(t, t->sleep_iter_pct));
+			json_object_set_new(o, "sleep_us_avg", jrate(t, t->sleep_us_avg));
+			json_object_set_new(o, "cpu_pct", jrate(t, t->cpu_pct));
+		}
 		json_array_append_new(threads, o);
 	}
 	json_t *o = json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "maxsleep_us",
@@ -304,6 +322,61 @@ static json_t *snapjson_host_str(const char *s)
 	return json_string(s ? s : ""); /* README: "" when there is nothing to say */
 }
 
+/* A figure the host may lack: null when negative (absent), else rounded. */
+static json_t *jopt(double v)
+{
+	return v < 0 ? json_null() : jreal(v);
+}
+
+static json_t *jopt_int(int64_t v)
+{
+	return v < 0 ? json_null() : json_integer((json_int_t)v);
+}
+
+/* OVS extras: pmd-stats-show and pmd-rxq-show per PMD, rx queues, ovsdb's Interface statistics. */
+static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
+{
+	json_t *pmds = json_array(), *rxqs = json_array(), *ifs = json_array();
+	for (int i = 0; i < h->novs_pmds; i++) {
+		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[i];
+		json_t *e = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "name", x->name,
+				      "core_id", x->core_id, "packets", jint(x->packets), "emc_hits",
+				      jint(x->emc_hits), "smc_hits", jint(x->smc_hits),
+				      "megaflow_hits", jint(x->megaflow_hits), "upcalls",
+				      jint(x->upcalls), "lost_upcalls", jint(x->lost_upcalls));
+		json_object_set_new(e, "simple_hits", jint(x->simple_hits));
+		json_object_set_new(e, "cycles_per_pkt", jopt(x->cycles_per_pkt));
+		json_object_set_new(e, "upcalls_per_s", jopt(x->upcalls_per_s));
+		json_object_set_new(e, "lost_upcalls_per_s", jopt(x->lost_upcalls_per_s));
+		json_object_set_new(e, "isolated",
+				    x->isolated < 0 ? json_null() : json_boolean(x->isolated));
+		json_object_set_new(e, "overhead_pct", jopt(x->overhead_pct));
+		json_array_append_new(pmds, e);
+	}
+	for (int i = 0; i < h->novs_rxqs; i++) {
+		const struct host_ovs_rxq_snap *q = &h->ovs_rxqs[i];
+		json_t *e = json_pack("{s:s, s:i, s:i, s:b}", "port", q->port, "queue", q->queue,
+				      "core_id", q->core_id, "enabled", q->enabled);
+		json_object_set_new(e, "usage_pct", jopt(q->usage_pct));
+		json_array_append_new(rxqs, e);
+	}
+	for (int i = 0; i < h->novs_ifaces; i++) {
+		const struct host_ovs_iface_snap *f = &h->ovs_ifaces[i];
+		json_t *e = json_pack("{s:s}", "name", f->name);
+		json_object_set_new(e, "rx_dropped", jopt_int(f->rx_dropped));
+		json_object_set_new(e, "tx_dropped", jopt_int(f->tx_dropped));
+		json_object_set_new(e, "rx_errors", jopt_int(f->rx_errors));
+		json_object_set_new(e, "tx_errors", jopt_int(f->tx_errors));
+		json_array_append_new(ifs, e);
+	}
+	json_object_set_new(o, "ovs_pmds", pmds);
+	json_object_set_new(o, "ovs_rxqs", rxqs);
+	json_object_set_new(o, "ovsdb", json_boolean(h->ovsdb));
+	json_object_set_new(o, "ovsdb_error", snapjson_host_str(h->ovsdb_error));
+	json_object_set_new(o, "ovs_interfaces", ifs);
+	json_object_set_new(o, "ovs_maxsleep_value", snapjson_host_str(h->ovs_maxsleep_value));
+}
+
 static json_t *snapjson_host(const struct host_snap *h)
 {
 	json_t *links = json_array(), *acct = json_array(), *absent = json_array();
@@ -349,6 +422,7 @@ static json_t *snapjson_host(const struct host_snap *h)
 	json_object_set_new(o, "absent", absent);
 	json_object_set_new(o, "bpf_probe", json_boolean(h->bpf_probe));
 	json_object_set_new(o, "bpf_probe_error", snapjson_host_str(h->bpf_probe_error));
+	snapjson_host_ovs(o, h);
 	return o;
 }
 

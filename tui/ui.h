@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "backends/source.h"
+#include "backends/src_async.h"
 #include "core/governor.h"
 #include "core/limits.h"
 #include "tui/options.h"
@@ -44,6 +45,8 @@ enum ui_redo {
 	UI_RESIZE = 1 << 3, /* the terminal changed size */
 	UI_QUIT = 1 << 4,
 	UI_KNOB = 1 << 5, /* a knob changed: a fresh snapshot now, even mid-interval */
+	UI_ASYNC = 1 << 6, /* the sampler thread published a snapshot or a result */
+	UI_LAST = 1 << 7, /* the last snapshot of -n was drawn: leave */
 };
 
 enum ui_view { VIEW_OVERVIEW, VIEW_EST, VIEW_PMD, VIEW_BLK, VIEW_EVENTS, VIEW_COUNT };
@@ -183,6 +186,14 @@ struct ui {
 	bool pasting;
 	bool paste_ran;          /* a pasted line ran as a command: the prompt reopened */
 	unsigned paste_dropped;  /* bytes of this paste that had nowhere to go */
+	/* A source whose I/O may block (the host) samples and writes knobs on its own thread
+	 * (backends/src_async.h); NULL: the source is sampled here (the engine: microseconds). */
+	struct source_async *async;
+	int pending[K_COUNT]; /* knob writes sent and not answered */
+	int64_t pending_v[K_COUNT]; /* the last value sent */
+	uint64_t key_ns; /* when the keys being handled were read, 0 none */
+	uint64_t key_us, key_max_us; /* key read to frame on the terminal: last, largest */
+	uint64_t ui_cpu_ns; /* this thread's CPU time at the last snapshot */
 };
 
 /* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
@@ -294,6 +305,8 @@ int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v);
 void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Note the snapshot's knob values; a change since the last one starts its flash. */
 void ui_knobs_refresh(struct ui *ui);
+/* A knob write's result from the sampler thread: the status says it; returns redo flags. */
+int ui_knob_result(struct ui *ui, const struct source_async_result *r);
 
 /* Drawing helpers (screen.c). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)

@@ -134,9 +134,14 @@ static void pmd_line(struct ui *ui, int y)
 	if (p->hung)
 		ui_put(ui, ROLE_ERROR, "HUNG ");
 	ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(p->offered_pps, a, sizeof(a)));
-	ui_put(ui, ROLE_NORMAL, " pps (");
-	put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
-	ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+	if (snapshot_absent(ui->snap, "pmd.gen_rate_pps")) {
+		/* A live OVS: no generator, no drop counter of tunetop's own. */
+		ui_put(ui, ROLE_NORMAL, " pps");
+	} else {
+		ui_put(ui, ROLE_NORMAL, " pps (");
+		put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
+		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+	}
 	ui_put(ui, ROLE_NORMAL, " maxsleep ");
 	put_knob(ui, K_PMD_MAXSLEEP_US, "");
 	ui_put(ui, ROLE_VALUE, "us");
@@ -146,7 +151,10 @@ static void pmd_line(struct ui *ui, int y)
 	 * 50 us sleep are one iteration each). */
 	ui_put(ui, ROLE_NORMAL, " asleep");
 	for (int i = 0; i < p->nthreads && i < 4; i++)
-		ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ", p->threads[i].asleep_pct);
+		if (p->threads[i].no_rate)
+			ui_put(ui, ROLE_NORMAL, "%s-", i ? "/" : " ");
+		else
+			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ", p->threads[i].asleep_pct);
 }
 
 static void blk_line(struct ui *ui, int y)
@@ -200,8 +208,14 @@ int ui_header_draw(struct ui *ui)
 	y += meters_draw(ui, y);
 	if (s->has_est)
 		est_line(ui, y++);
-	if (s->has_pmd)
+	if (s->has_pmd) {
 		pmd_line(ui, y++);
+	} else if (s->has_host && s->host.ovs_socket[0] && s->host.ovs_error[0]) {
+		/* An OVS that was found and fails now: its own reason, where the pmd line was. */
+		move(y++, 0);
+		ui_put(ui, ROLE_PMD, "pmd ");
+		ui_put(ui, ROLE_ERROR, "Open vSwitch: %s", s->host.ovs_error);
+	}
 	if (s->has_blk)
 		blk_line(ui, y++);
 	return y;

@@ -47,6 +47,21 @@ int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
 	const struct knob_def *d = &knob_table[id];
 	int64_t stored;
 
+	if (ui->async) {
+		/* The write runs on the sampler thread: say so now, the result follows. */
+		uint64_t req;
+		int rq = source_async_knob_request(ui->async, id, v, &req, err, sizeof(err));
+		if (rq != 0) {
+			ui_status(ui, true, "%s (%s stays %s)", err, d->name,
+				  knob_format(id, ui->snap->knobs[id], val, sizeof(val)));
+			return UI_REDRAW;
+		}
+		ui->pending[id]++;
+		ui->pending_v[id] = v;
+		ui_status(ui, false, "%s: setting %s...", d->name,
+			  knob_format(id, v, val, sizeof(val)));
+		return UI_REDRAW;
+	}
 	int rc = source_knob_set(ui->src, id, v, &stored, err, sizeof(err));
 	if (rc != 0) {
 		/* The source left the value as it was: say so, with the value in force. */
@@ -69,6 +84,34 @@ int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
 	ui->snap->knobs[id] = stored;
 	ui_knobs_refresh(ui);
 	return ui->paused ? UI_REDRAW : UI_KNOB | UI_REDRAW;
+}
+
+int ui_knob_result(struct ui *ui, const struct source_async_result *r)
+{
+	const struct knob_def *d = &knob_table[r->knob];
+	char val[64], want[64];
+
+	if (ui->pending[r->knob] > 0)
+		ui->pending[r->knob]--;
+	if (r->rc != 0) {
+		/* Nothing changed: the value in force is the one read back. */
+		ui_status(ui, true, "%s (%s stays %s)", r->err, d->name,
+			  knob_format(r->knob, r->stored, val, sizeof(val)));
+	} else if (d->type == KNOB_ACTION) {
+		ui_status(ui, false, "%s: done", d->name);
+	} else if (r->stored != r->requested) {
+		ui_status(ui, false, "%s = %s (the source kept this, not %s)", d->name,
+			  knob_format(r->knob, r->stored, val, sizeof(val)),
+			  knob_format(r->knob, r->requested, want, sizeof(want)));
+	} else {
+		ui_status(ui, false, "%s = %s", d->name,
+			  knob_format(r->knob, r->stored, val, sizeof(val)));
+	}
+	if (d->type != KNOB_ACTION) {
+		ui->snap->knobs[r->knob] = r->stored;
+		ui_knobs_refresh(ui);
+	}
+	return UI_REDRAW;
 }
 
 /* The next value of the 1-2-5 series above (up) or below v, within [lo, hi]; 0 is a step. */
@@ -96,9 +139,12 @@ static int64_t ladder(int64_t v, bool up, int64_t first, int64_t lo, int64_t hi)
 		}
 }
 
-/* Keys step from the value in force (the snapshot's), never from a default. */
+/* Keys step from the value in force (the snapshot's), never from a default; while a write
+ * is on its way, from the value sent (m m m goes up three steps, not one three times). */
 static int64_t shown(const struct ui *ui, enum knob_id id)
 {
+	if (ui->pending[id] > 0)
+		return ui->pending_v[id];
 	return ui->snap->knobs[id];
 }
 

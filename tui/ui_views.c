@@ -6,6 +6,7 @@
 
 #include "tui/rowfmt.h"
 #include "tui/rowfmt_sleep.h"
+#include "tui/rowfmt_host.h"
 #include "tui/ui.h"
 
 /*
@@ -335,6 +336,36 @@ static void pmd_sleep_lines(struct body *b)
 			ui_put(ui, ROLE_CHART, "%s", rowfmt_sleep_hist(&p->threads[i], a, sizeof(a)));
 }
 
+/* The pmd view on a live OVS: only what OVS reports, full PMD names, "-" for no baseline. */
+static void pmd_host_view(struct body *b)
+{
+	struct ui *ui = b->ui;
+	const struct pmd_snap *p = &ui->snap->pmd;
+	char a[512];
+
+	if (body_line(b))
+		ui_put(ui, ROLE_NORMAL, "%s", rowfmt_host_summary(ui->snap, a, sizeof(a)));
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_host_pmd_head);
+	for (int i = 0; i < p->nthreads; i++)
+		if (body_line(b))
+			ui_put(ui, ROLE_NORMAL, "%s",
+			       rowfmt_host_pmd_row(&p->threads[i], a, sizeof(a)));
+	int n = rowfmt_host_nlines(ui->snap);
+	for (int i = 0; i < n; i++) {
+		const char *t = rowfmt_host_line(ui->snap, i, a, sizeof(a));
+		/* Headings are the lines that start with a letter in column 0 of a section. */
+		bool head = i == 0 || i == 1 + ui->snap->host.novs_pmds ||
+			    i == 2 + ui->snap->host.novs_pmds + ui->snap->host.novs_rxqs;
+		if (body_line(b))
+			ui_put(ui, head ? ROLE_TABLE_HEAD : ROLE_NORMAL, "%s", t);
+	}
+	pmd_sleep_lines(b);
+	char label[32];
+	snprintf(label, sizeof(label), "CPU%% %s", p->nthreads ? "PMD 1" : "pmd");
+	chart(b, label, HIST_PMD_CPU_PCT, 100.0, "%");
+}
+
 static void pmd_view(struct body *b)
 {
 	struct ui *ui = b->ui;
@@ -343,7 +374,13 @@ static void pmd_view(struct body *b)
 	int h_view = b->end - b->y;
 
 	if (!ui->snap->has_pmd) {
-		title(b, "pmd is not running (:set pmd.enabled=on)");
+		/* On the host the reason is OVS's own, not the engine's knob. */
+		title(b, ui->snap->has_host ? rowfmt_host_no_pmd(ui->snap, a, sizeof(a))
+					    : "pmd is not running (:set pmd.enabled=on)");
+		return;
+	}
+	if (rowfmt_host_pmd(ui->snap)) {
+		pmd_host_view(b);
 		return;
 	}
 	if (body_line(b))

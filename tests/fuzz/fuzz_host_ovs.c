@@ -9,6 +9,7 @@
 #include "lib/fuzz_rng.h"
 
 #include "backends/host_ovsparse.h"
+#include "backends/host_ovsstats.h"
 
 static const char *const replies[] = {
     ("{\"id\":0,\"result\":\"\\nTime: 04:54:52.161\\nMeasurement duration: 11.988 s\\n\\npmd "
@@ -60,6 +61,8 @@ int main(void)
 	long ok = 0;
 	struct host_ovs_perf *perf = malloc(sizeof(*perf));
 	struct host_ovs_sleep *sl = malloc(sizeof(*sl));
+	struct host_ovs_stats *st = malloc(sizeof(*st));
+	struct host_ovs_rxqs *rq = malloc(sizeof(*rq));
 
 	for (long i = 0; i < iters; i++) {
 		size_t n = mutate(replies[fuzz_rng_next(&rng) % 4], tmp, sizeof(tmp));
@@ -92,7 +95,19 @@ int main(void)
 		    (perf->npmds < 0 || perf->npmds > HOST_OVS_MAX_PMDS))
 			return 1;
 		host_ovs_parse_sleep(tmp, sl);
+		/* pmd-stats-show, pmd-rxq-show and max-sleep lists (issue 10) on the same text. */
+		if (host_ovs_parse_stats(tmp, st) == 0 && (st->npmds < 0 || st->npmds > HOST_OVS_MAX_PMDS))
+			return 1;
+		if (host_ovs_parse_rxqs(tmp, rq) == 0 && (rq->nrxqs < 0 || rq->nrxqs > HOST_OVS_MAX_RXQS))
+			return 1;
+		char list[64];
+		host_ovs_maxsleep_default(tmp);
+		if (host_ovs_maxsleep_replace(tmp, 7, list, sizeof(list)) == 0 &&
+		    host_ovs_maxsleep_default(list) != 7)
+			return 1; /* the default written is the default read back */
 	}
+	free(st);
+	free(rq);
 	free(perf);
 	free(sl);
 	printf("fuzz_host_ovs: %ld inputs, %ld complete replies, no crash\n", iters, ok);

@@ -114,6 +114,79 @@ check "the console started first exits 0 ($(head -c 200 "$dir/late.err"))" test 
 res=$(python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if x.strip()]; print("pmd" in l[0], "pmd" in l[-1], l[-1]["host"]["ovs"])' "$dir/late.json" 2>&1)
 check "no pmd section before ovs-vswitchd, one after it started (got '$res')" test "$res" = "False True True"
 
+# issue 10: figures an OVS operator can trust.
+field() { # field FILE LINE EXPR: a python expression over the JSON object o of line LINE
+	python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if x.strip()]; o=l[int(sys.argv[2])]; print(eval(sys.argv[3]))' "$@" 2>&1
+}
+"$TUNETOP" --host -b -n 4 -d 0.5 >"$dir/rates.json" 2>"$dir/rates.err"
+res=$(field "$dir/rates.json" 0 '[o["pmd"]["threads"][0][k] for k in ("rx_pps","iterations","busy_pct","idle_pct","sleep_iter_pct")]')
+check "first sample: no rate from lifetime totals, null (got $res)" test "$res" = "[None, None, None, None, None]"
+res=$(python3 - "$dir/rates.json" <<'PY'
+import json, sys
+bad = []
+for l in list(open(sys.argv[1]))[1:]:
+    for t in json.loads(l)["pmd"]["threads"]:
+        b, i = t["busy_pct"], t["idle_pct"]
+        if b is None or i is None or not (0 <= b <= 100 and 0 <= i <= 100 and abs(b + i - 100) < 0.1):
+            bad.append((b, i))
+print("ok" if not bad else bad)
+PY
+)
+check "busy% and idle% from cycle deltas: within 0..100, summing to 100 (got $res)" test "$res" = ok
+res=$(field "$dir/rates.json" -1 '([q["port"] for q in o["host"]["ovs_rxqs"]], len(o["host"]["ovs_pmds"]), "p0" in [f["name"] for f in o["host"]["ovs_interfaces"]])')
+check "pmd-rxq-show, pmd-stats-show and ovsdb Interface rows in JSON (got $res)" test "$res" = "(['p0'], 1, True)"
+
+# Max sleep read back every sample: a change made with ovs-vsctl behind tunetop's back shows.
+"$TUNETOP" --host -b -n 8 -d 0.5 >"$dir/behind.json" 2>&1 &
+bg=$!
+sleep 1.5
+ovs-vsctl --timeout=10 set Open_vSwitch . other_config:$key=450
+wait $bg
+res=$(field "$dir/behind.json" -1 '(o["pmd"]["maxsleep_us"], o["knobs"]["pmd.maxsleep_us"])')
+check "max sleep changed with ovs-vsctl is read back (got $res)" test "$res" = "(450, 450)"
+
+# A per-PMD list survives a write from tunetop: only the default part changes.
+ovs-vsctl --timeout=10 set Open_vSwitch . other_config:$key='"50,8:0"'
+"$TUNETOP" --host --write -b -n 1 -d 0.2 --set pmd.maxsleep_us=60 >/dev/null 2>"$dir/list.err"
+got=$(ovs-vsctl --timeout=10 get Open_vSwitch . other_config:$key | tr -d '"')
+check "per-PMD list kept: 50,8:0 -> 60,8:0 (got $got; $(head -c 200 "$dir/list.err"))" test "$got" = "60,8:0"
+ovs-vsctl --timeout=10 set Open_vSwitch . other_config:$key=500
+
+# The console: m steps from OVS's value (500 -> 1000), and the pmd view shows only what OVS has.
+. "$(dirname "$0")/../tui/lib/tmux.sh"
+trap 'tt_cleanup; cleanup' EXIT # tmux.sh set its own
+tt_start 150 40 "$TUNETOP --host --write -d 0.5; sleep 60"
+tt_wait "maxsleep 500us" 8
+tt_keys m
+tt_wait "pmd.maxsleep_us = 1000" 5
+got=$(ovs-vsctl --timeout=10 get Open_vSwitch . other_config:$key | tr -d '"')
+check "m stepped from OVS's 500 to 1000 (ovsdb has $got)" test "$got" = 1000
+tt_keys 3
+tt_wait "pmd-rxq-show" 5
+sleep 1.2
+scr=$(tt_cap)
+for s in "/src)" "generated" "drop/s" "os-p99" "pmd is not running"; do
+	if grep -qF -- "$s" <<<"$scr"; then bad "host pmd view shows engine-only '$s'"; else ok "host pmd view has no '$s'"; fi
+done
+check "PMD name not cut (pmd-c..../id:)" grep -Eq "pmd-c[0-9]+/id:[0-9]+" <<<"$scr"
+tt_keys q
+ovs-vsctl --timeout=10 set Open_vSwitch . other_config:$key=300
+
+# A pid-named control socket is followed through the pidfile when ovs-vswitchd restarts.
+oldpid=$(cat "$run/ovs-vswitchd.pid")
+TUNETOP_OVS_SOCKET=$run/ovs-vswitchd.$oldpid.ctl "$TUNETOP" --host -b -n 16 -d 0.5 >"$dir/restart.json" 2>"$dir/restart.err" &
+bg=$!
+sleep 1
+ovs-appctl -t "$run/ovs-vswitchd.$oldpid.ctl" exit >/dev/null 2>&1
+for _ in $(seq 50); do [ -d "/proc/$oldpid" ] || break; sleep 0.1; done
+$netns ovs-vswitchd unix:"$run/db.sock" --enable-dummy=override --disable-system \
+	--pidfile="$run/ovs-vswitchd.pid" --detach --log-file="$dir/log/ovs-vswitchd.log" ||
+	bad "ovs-vswitchd restarts"
+newpid=$(cat "$run/ovs-vswitchd.pid")
+wait $bg
+res=$(field "$dir/restart.json" -1 '(o["host"]["ovs"], o["host"]["ovs_socket"].endswith(".%s.ctl" % sys.argv[4]))' "$newpid")
+check "after a restart ($oldpid -> $newpid) the new ovs-vswitchd.$newpid.ctl is followed (got $res; $(head -c 200 "$dir/restart.err"))" test "$res" = "(True, True)"
+
 # A unixctl server that does not know the command (ovsdb-server): a JSON-RPC error, no pmd.
 ctl="$run/ovsdb-server.$(cat "$run/ovsdb-server.pid").ctl"
 TUNETOP_OVS_SOCKET=$ctl "$TUNETOP" --host -b -n 1 -d 0.1 >"$dir/db.json" 2>&1

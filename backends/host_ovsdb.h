@@ -1,0 +1,44 @@
+/* host_ovsdb.h: ovsdb-server over its JSON-RPC socket (RFC 7047 "transact"), no ovs-vsctl. */
+#ifndef TT_HOST_OVSDB_H
+#define TT_HOST_OVSDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HOST_OVSDB_MAX_IFACES 64
+
+struct host_ovsdb;
+
+/* An Interface row's statistics (ovs-vsctl list Interface); -1: the key is not there. */
+struct host_ovsdb_iface {
+	char name[32];
+	int64_t rx_dropped, tx_dropped, rx_errors, tx_errors, rx_packets, tx_packets;
+};
+
+struct host_ovsdb_read {
+	bool has_key; /* other_config:<key> is set */
+	char value[128];
+	int nifaces;
+	struct host_ovsdb_iface iface[HOST_OVSDB_MAX_IFACES];
+};
+
+/* A client of the ovsdb socket at path (connected on first use, every call bounded). */
+struct host_ovsdb *host_ovsdb_new(const char *path);
+void host_ovsdb_free(struct host_ovsdb *db);
+void host_ovsdb_set_path(struct host_ovsdb *db, const char *path);
+
+/* One transact: Open_vSwitch other_config:key and every Interface's statistics. 0 or -1 (err). */
+int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_read *out, char *err,
+		    size_t errlen);
+
+/*
+ * Set the default max sleep in other_config:key to us, keeping any per-PMD
+ * entries ("50,8:0" -> "60,8:0"). Atomic against a change made meanwhile (an
+ * RFC 7047 "wait" on the map just read). 0 with the value written in
+ * written, or -1 with err (nothing changed).
+ */
+int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, int us, char *written,
+			    size_t writtenlen, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,292 @@
+/* host_tscan.c: the host thread scan with a per-process cache: task lists re-read only when
+ * /proc/PID/task's link count changes (or every 10 s), picked threads' stat files kept open. */
+#include "backends/host_threads.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "backends/host_proc.h"
+
+/* Stat files kept open at most (the rest are opened per scan): well under RLIMIT_NOFILE. */
+#define TSCAN_MAX_FDS 2048
+
+struct tscan_thread {
+	pid_t tid;
+	char comm[64];
+	int fd; /* its stat file, -1 when not kept open */
+};
+
+struct tscan_proc {
+	pid_t pid;
+	nlink_t nlink; /* of /proc/PID/task when its list was read */
+	pid_t picked_for; /* the extra_pid the picks were made for */
+	bool seen; /* in /proc at this run */
+	struct tscan_thread *t; /* picked threads only */
+	size_t nt, capt;
+};
+
+struct host_tscan {
+	char root[256];
+	int rootfd;
+	struct tscan_proc *p; /* sorted by pid */
+	size_t np, capp;
+	uint64_t full_at_ns; /* next full rescan */
+	int nfds, rescanned;
+	long tck;
+};
+
+struct host_tscan *host_tscan_new(const char *proc_root)
+{
+	struct host_tscan *sc = xcalloc(1, sizeof(*sc));
+	snprintf(sc->root, sizeof(sc->root), "%s", proc_root);
+	sc->rootfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	sc->tck = sysconf(_SC_CLK_TCK);
+	if (sc->tck <= 0)
+		sc->tck = 100;
+	return sc;
+}
+
+static void proc_drop_threads(struct host_tscan *sc, struct tscan_proc *p)
+{
+	for (size_t i = 0; i < p->nt; i++)
+		if (p->t[i].fd >= 0) {
+			close(p->t[i].fd);
+			sc->nfds--;
+		}
+	p->nt = 0;
+}
+
+void host_tscan_free(struct host_tscan *sc)
+{
+	if (!sc)
+		return;
+	for (size_t i = 0; i < sc->np; i++) {
+		proc_drop_threads(sc, &sc->p[i]);
+		free(sc->p[i].t);
+	}
+	free(sc->p);
+	if (sc->rootfd >= 0)
+		close(sc->rootfd);
+	free(sc);
+}
+
+int host_tscan_rescanned(const struct host_tscan *sc)
+{
+	return sc->rescanned;
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* The first line of a small file under dirfd, newline stripped. */
+static bool read_line_at(int dirfd, const char *path, char *buf, size_t len)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t r = read(fd, buf, len - 1);
+	close(fd);
+	if (r <= 0)
+		return false;
+	buf[r] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+/* Re-read the task list of p: the picked threads, their stat files opened. */
+static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid,
+			nlink_t nlink)
+{
+	char path[64], pcomm[32];
+	proc_drop_threads(sc, p);
+	p->nlink = nlink;
+	p->picked_for = extra_pid;
+	sc->rescanned++;
+	snprintf(path, sizeof(path), "%d/comm", (int)p->pid);
+	if (!read_line_at(sc->rootfd, path, pcomm, sizeof(pcomm)))
+		return;
+	snprintf(path, sizeof(path), "%d/task", (int)p->pid);
+	int tfd = openat(sc->rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *td = tfd >= 0 ? fdopendir(tfd) : NULL;
+	if (!td) {
+		if (tfd >= 0)
+			close(tfd);
+		return;
+	}
+	struct dirent *te;
+	while ((te = readdir(td))) {
+		char tpath[300], comm[64];
+		if (!all_digits(te->d_name))
+			continue;
+		snprintf(tpath, sizeof(tpath), "%s/comm", te->d_name);
+		if (!read_line_at(dirfd(td), tpath, comm, sizeof(comm)) ||
+		    !host_thread_pick(comm, pcomm, p->pid, extra_pid))
+			continue;
+		if (p->nt == p->capt) {
+			p->capt = p->capt ? p->capt * 2 : 4;
+			p->t = xreallocarray(p->t, p->capt, sizeof(*p->t));
+		}
+		struct tscan_thread *t = &p->t[p->nt++];
+		t->tid = (pid_t)atol(te->d_name);
+		memcpy(t->comm, comm, sizeof(t->comm));
+		t->fd = -1;
+		if (sc->nfds < TSCAN_MAX_FDS) {
+			snprintf(tpath, sizeof(tpath), "%s/stat", te->d_name);
+			t->fd = openat(dirfd(td), tpath, O_RDONLY | O_CLOEXEC);
+			if (t->fd >= 0)
+				sc->nfds++;
+		}
+	}
+	closedir(td);
+}
+
+/* One thread's stat: pread of the file kept open, else open, read, close. */
+static bool thread_stat(struct host_tscan *sc, pid_t pid, struct tscan_thread *t,
+			struct host_taskstat *ts)
+{
+	char buf[1024];
+	ssize_t r;
+	if (t->fd >= 0) {
+		r = pread(t->fd, buf, sizeof(buf) - 1, 0);
+	} else {
+		char path[64];
+		snprintf(path, sizeof(path), "%d/task/%d/stat", (int)pid, (int)t->tid);
+		int fd = openat(sc->rootfd, path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (r <= 0)
+		return false; /* ESRCH: the thread exited */
+	buf[r] = '\0';
+	return host_proc_taskstat(buf, (size_t)r, ts) == 0;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	pid_t x = ((const struct host_thread_info *)a)->tid;
+	pid_t y = ((const struct host_thread_info *)b)->tid;
+	return (x > y) - (x < y);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = ((const struct tscan_proc *)a)->pid;
+	pid_t y = ((const struct tscan_proc *)b)->pid;
+	return (x > y) - (x < y);
+}
+
+int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
+		   struct host_thread_info **arr, size_t *cap, size_t max, size_t *n)
+{
+	int matched = 0;
+	bool full = now_ns >= sc->full_at_ns;
+
+	*n = 0;
+	sc->rescanned = 0;
+	if (sc->rootfd < 0)
+		return 0;
+	if (full)
+		sc->full_at_ns = now_ns + HOST_TSCAN_FULL_NS;
+	int dfd = dup(sc->rootfd);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return 0;
+	}
+	rewinddir(d);
+	for (size_t i = 0; i < sc->np; i++)
+		sc->p[i].seen = false;
+	size_t known = sc->np; /* new processes are appended, then sorted in */
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!all_digits(de->d_name))
+			continue;
+		pid_t pid = (pid_t)atol(de->d_name);
+		char path[64];
+		struct stat st;
+		snprintf(path, sizeof(path), "%d/task", (int)pid);
+		if (fstatat(sc->rootfd, path, &st, 0) != 0)
+			continue; /* it exited meanwhile */
+		struct tscan_proc *p = NULL;
+		{
+			struct tscan_proc key = {.pid = pid};
+			p = known ? bsearch(&key, sc->p, known, sizeof(*sc->p), by_pid) : NULL;
+		}
+		if (!p) {
+			if (sc->np == sc->capp) {
+				sc->capp = sc->capp ? sc->capp * 2 : 256;
+				sc->p = xreallocarray(sc->p, sc->capp, sizeof(*sc->p));
+			}
+			p = &sc->p[sc->np++];
+			memset(p, 0, sizeof(*p));
+			p->pid = pid;
+			proc_rescan(sc, p, extra_pid, st.st_nlink);
+		} else if (full || st.st_nlink != p->nlink || p->picked_for != extra_pid) {
+			proc_rescan(sc, p, extra_pid, st.st_nlink);
+		}
+		p->seen = true;
+	}
+	closedir(d);
+	/* Forget the processes that are gone, then keep the table sorted by pid. */
+	size_t w = 0;
+	for (size_t i = 0; i < sc->np; i++) {
+		if (!sc->p[i].seen) {
+			proc_drop_threads(sc, &sc->p[i]);
+			free(sc->p[i].t);
+			continue;
+		}
+		sc->p[w++] = sc->p[i];
+	}
+	sc->np = w;
+	if (sc->np > 1)
+		qsort(sc->p, sc->np, sizeof(*sc->p), by_pid);
+
+	for (size_t i = 0; i < sc->np; i++) {
+		struct tscan_proc *p = &sc->p[i];
+		bool gone = false;
+		for (size_t k = 0; k < p->nt; k++) {
+			struct host_taskstat ts;
+			if (!thread_stat(sc, p->pid, &p->t[k], &ts)) {
+				gone = true; /* read its list again next time */
+				continue;
+			}
+			matched++;
+			if (*n >= max)
+				continue;
+			if (*n >= *cap) {
+				*cap = *cap ? *cap * 2 : 64;
+				*arr = xreallocarray(*arr, *cap, sizeof(**arr));
+			}
+			struct host_thread_info *t = &(*arr)[(*n)++];
+			t->pid = p->pid;
+			t->tid = p->t[k].tid;
+			memcpy(t->comm, p->t[k].comm, sizeof(t->comm));
+			t->state = ts.state;
+			t->processor = ts.processor;
+			t->stat_cpu_ns = (ts.utime_ticks + ts.stime_ticks) *
+					 (1000000000ULL / (uint64_t)sc->tck);
+		}
+		if (gone)
+			p->nlink = 0;
+	}
+	if (*n > 1)
+		qsort(*arr, *n, sizeof(**arr), by_tid);
+	return matched;
+}

@@ -1,0 +1,258 @@
+/* src_async.c: a source's sample() and knob writes on a sampler thread ("tt-sampler"); the
+ * console swaps in the newest snapshot and gets knob results as messages (src_async.h). */
+#include "backends/src_async.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/xalloc.h"
+
+#define ASYNC_QUEUE 16
+
+struct async_req {
+	uint64_t id;
+	enum knob_id knob;
+	int64_t v;
+};
+
+struct source_async {
+	struct source *src;
+	pthread_t thread;
+	int efd;
+	pthread_mutex_t mu; /* guards everything below (never held across a source call) */
+	pthread_cond_t cv; /* signalled on a request, a poke, stop */
+	bool stop, poke;
+	uint64_t interval_ns;
+	struct snapshot *ready; /* the newest published snapshot */
+	bool fresh; /* ready was not taken yet */
+	struct snapshot *work; /* the sampler's own (touched only by the sampler thread) */
+	struct async_req req[ASYNC_QUEUE];
+	int nreq, req_head;
+	struct source_async_result res[ASYNC_QUEUE];
+	int nres, res_head;
+	int inflight; /* requests taken by the sampler and not answered */
+	uint64_t next_id;
+};
+
+static void async_wake(struct source_async *a)
+{
+	uint64_t one = 1;
+	/* An eventfd counter cannot overflow here; EAGAIN only if it did: it is readable anyway. */
+	while (write(a->efd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+}
+
+static void async_publish(struct source_async *a)
+{
+	pthread_mutex_lock(&a->mu);
+	struct snapshot *t = a->ready;
+	a->ready = a->work;
+	a->work = t;
+	a->fresh = true;
+	pthread_mutex_unlock(&a->mu);
+	async_wake(a);
+}
+
+static void *async_main(void *arg)
+{
+	struct source_async *a = arg;
+	uint64_t next = clock_mono_ns();
+
+	pthread_setname_np(pthread_self(), "tt-sampler");
+	pthread_mutex_lock(&a->mu);
+	while (!a->stop) {
+		if (a->nreq > 0) {
+			struct async_req r = a->req[a->req_head];
+			a->req_head = (a->req_head + 1) % ASYNC_QUEUE;
+			a->nreq--;
+			a->inflight++;
+			pthread_mutex_unlock(&a->mu);
+			struct source_async_result out = {.id = r.id, .knob = r.knob, .requested = r.v};
+			/* The value kept on an error, unless the source says otherwise. */
+			out.stored = source_knob(a->src, r.knob);
+			out.rc = source_knob_set(a->src, r.knob, r.v, &out.stored, out.err,
+						 sizeof(out.err));
+			pthread_mutex_lock(&a->mu);
+			a->inflight--;
+			if (a->nres == ASYNC_QUEUE) { /* the console stopped reading: drop the oldest */
+				a->res_head = (a->res_head + 1) % ASYNC_QUEUE;
+				a->nres--;
+			}
+			a->res[(a->res_head + a->nres++) % ASYNC_QUEUE] = out;
+			a->poke = true; /* a fresh snapshot shows the value read back */
+			pthread_mutex_unlock(&a->mu);
+			async_wake(a);
+			pthread_mutex_lock(&a->mu);
+			continue;
+		}
+		uint64_t now = clock_mono_ns();
+		if (a->poke || now >= next) {
+			a->poke = false;
+			uint64_t iv = a->interval_ns;
+			pthread_mutex_unlock(&a->mu);
+			source_sample(a->src, a->work);
+			async_publish(a);
+			now = clock_mono_ns();
+			next += iv;
+			if (next <= now)
+				next = now + iv; /* after a slow sample: no burst */
+			pthread_mutex_lock(&a->mu);
+			continue;
+		}
+		struct timespec ts = {.tv_sec = (time_t)(next / NS_PER_S),
+				      .tv_nsec = (long)(next % NS_PER_S)};
+		pthread_cond_timedwait(&a->cv, &a->mu, &ts);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+struct source_async *source_async_start(struct source *src, uint64_t interval_ns, char *err,
+					size_t errlen)
+{
+	struct source_async *a = xcalloc(1, sizeof(*a));
+	pthread_condattr_t ca;
+
+	a->src = src;
+	a->interval_ns = interval_ns ? interval_ns : NS_PER_S;
+	a->ready = snapshot_new();
+	a->work = snapshot_new();
+	a->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (a->efd < 0) {
+		snprintf(err, errlen, "eventfd: %s", strerror(errno));
+		goto fail;
+	}
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* clock_mono_ns()'s clock */
+	pthread_cond_init(&a->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	int rc = pthread_create(&a->thread, NULL, async_main, a);
+	if (rc != 0) {
+		snprintf(err, errlen, "sampler thread: %s", strerror(rc));
+		pthread_cond_destroy(&a->cv);
+		pthread_mutex_destroy(&a->mu);
+		close(a->efd);
+		goto fail;
+	}
+	return a;
+fail:
+	snapshot_free(a->ready);
+	snapshot_free(a->work);
+	free(a);
+	return NULL;
+}
+
+void source_async_stop(struct source_async *a)
+{
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->stop = true;
+	pthread_cond_signal(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->thread, NULL);
+	pthread_cond_destroy(&a->cv);
+	pthread_mutex_destroy(&a->mu);
+	close(a->efd);
+	snapshot_free(a->ready);
+	snapshot_free(a->work);
+	free(a);
+}
+
+int source_async_fd(const struct source_async *a)
+{
+	return a->efd;
+}
+
+static void async_drain(struct source_async *a)
+{
+	uint64_t v;
+	while (read(a->efd, &v, sizeof(v)) < 0 && errno == EINTR)
+		;
+}
+
+bool source_async_take(struct source_async *a, struct snapshot **snap)
+{
+	bool got = false;
+	async_drain(a);
+	pthread_mutex_lock(&a->mu);
+	if (a->fresh) {
+		struct snapshot *t = a->ready;
+		a->ready = *snap;
+		*snap = t;
+		a->fresh = false;
+		got = true;
+	}
+	pthread_mutex_unlock(&a->mu);
+	return got;
+}
+
+void source_async_poke(struct source_async *a)
+{
+	pthread_mutex_lock(&a->mu);
+	a->poke = true;
+	pthread_cond_signal(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
+void source_async_interval(struct source_async *a, uint64_t interval_ns)
+{
+	pthread_mutex_lock(&a->mu);
+	a->interval_ns = interval_ns ? interval_ns : NS_PER_S;
+	pthread_mutex_unlock(&a->mu);
+}
+
+int source_async_knob_request(struct source_async *a, enum knob_id id, int64_t v, uint64_t *req,
+			      char *err, size_t errlen)
+{
+	const struct knob_def *d = &knob_table[id];
+	/* Refusals are pure (no I/O): answered here, at once. */
+	const char *why = source_knob_refusal(a->src, id);
+	if (why) {
+		snprintf(err, errlen, "%s: %s", d->name, why);
+		return KNOB_ERR_USAGE;
+	}
+	pthread_mutex_lock(&a->mu);
+	if (a->nreq == ASYNC_QUEUE) {
+		pthread_mutex_unlock(&a->mu);
+		snprintf(err, errlen, "%s: %d writes are waiting already: try again", d->name,
+			 ASYNC_QUEUE);
+		return KNOB_ERR_RUNTIME;
+	}
+	*req = ++a->next_id;
+	a->req[(a->req_head + a->nreq++) % ASYNC_QUEUE] =
+	    (struct async_req){.id = *req, .knob = id, .v = v};
+	pthread_cond_signal(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	return 0;
+}
+
+bool source_async_result(struct source_async *a, struct source_async_result *out)
+{
+	bool got = false;
+	pthread_mutex_lock(&a->mu);
+	if (a->nres > 0) {
+		*out = a->res[a->res_head];
+		a->res_head = (a->res_head + 1) % ASYNC_QUEUE;
+		a->nres--;
+		got = true;
+	}
+	pthread_mutex_unlock(&a->mu);
+	return got;
+}
+
+int source_async_pending(struct source_async *a)
+{
+	pthread_mutex_lock(&a->mu);
+	int n = a->nreq + a->inflight;
+	pthread_mutex_unlock(&a->mu);
+	return n;
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""fake_ovs.py: a misbehaving ovs-vswitchd unixctl (or ovsdb) server for the host tests.
+
+fake_ovs.py SOCKET MODE [READY_FILE]
+MODE: ok        answers like OVS 3.1 (pmd-perf-show, pmd-stats-show, pmd-rxq-show;
+                pmd-sleep-show is "not a valid command")
+      silent    accepts and reads, never answers
+      noaccept  listens and never accepts (its backlog is full: connect() would block)
+      garbage   answers bytes that are not JSON
+      big       answers a 50 MB result
+      slow:S    answers like ok after S seconds
+      okthen:N  answers N requests like ok, then closes and never accepts again
+Writes READY_FILE once listening. Runs until killed.
+"""
+import json
+import os
+import socket
+import sys
+import threading
+import time
+
+PERF = """
+Time: 00:00:01.000
+Measurement duration: 1.000 s
+
+pmd thread numa_id 0 core_id 1:
+
+  Iterations:                 1000  (10.00 us/it)
+  - Used TSC cycles:      20000000  ( 50.0 % of total cycles)
+  - idle iterations:          1000  (100.0 % of used cycles)
+  - busy iterations:             0  (  0.0 % of used cycles)
+  - sleep iterations:          900  ( 90.0 % of iterations)
+  Sleep time (us):            9000  ( 10 us/iteration avg.)
+  Rx packets:                    0
+  Tx packets:                    0
+"""
+STATS = """pmd thread numa_id 0 core_id 1:
+  packets received: 0
+  emc hits: 0
+  smc hits: 0
+  megaflow hits: 0
+  miss with success upcall: 0
+  miss with failed upcall: 0
+  idle cycles: 20000000 (100.00%)
+  processing cycles: 0 (0.00%)
+"""
+RXQ = """pmd thread numa_id 0 core_id 1:
+  isolated : false
+  port: p0                queue-id:  0 (enabled)   pmd usage:  0 %
+  overhead:  0 %
+"""
+
+
+def answer(req):
+    m = req.get("method")
+    if m == "dpif-netdev/pmd-perf-show":
+        return {"id": req["id"], "result": PERF, "error": None}
+    if m == "dpif-netdev/pmd-stats-show":
+        return {"id": req["id"], "result": STATS, "error": None}
+    if m == "dpif-netdev/pmd-rxq-show":
+        return {"id": req["id"], "result": RXQ, "error": None}
+    return {"id": req["id"], "result": None, "error": '"%s" is not a valid command' % m}
+
+
+def requests(conn):
+    """Yield each JSON request read from conn (objects back to back, no framing)."""
+    dec = json.JSONDecoder()
+    buf = ""
+    while True:
+        data = conn.recv(65536)
+        if not data:
+            return
+        buf += data.decode("utf-8", "replace")
+        while True:
+            buf = buf.lstrip()
+            if not buf:
+                break
+            try:
+                obj, end = dec.raw_decode(buf)
+            except ValueError:
+                break
+            buf = buf[end:]
+            yield obj
+
+
+served = 0
+lock = threading.Lock()
+
+
+def serve(conn, mode, srv):
+    global served
+    try:
+        for req in requests(conn):
+            if mode == "silent":
+                continue
+            if mode == "garbage":
+                conn.sendall(b"\x00\x01 this is not JSON-RPC ]]]\n")
+                continue
+            if mode == "big":
+                head = ('{"id":%d,"error":null,"result":"' % req["id"]).encode()
+                conn.sendall(head)
+                chunk = b"x" * (1 << 20)
+                for _ in range(50):
+                    conn.sendall(chunk)
+                conn.sendall(b'"}')
+                continue
+            if mode.startswith("slow:"):
+                time.sleep(float(mode[5:]))
+            if mode.startswith("okthen:"):
+                with lock:
+                    served += 1
+                    last = served > int(mode[7:])
+                if last:
+                    go_noaccept(srv)
+                    conn.close()
+                    return
+            conn.sendall(json.dumps(answer(req)).encode())
+    except OSError:
+        pass
+
+
+stuck = []
+
+
+def go_noaccept(srv):
+    """Stop accepting, with the backlog full: a blocking connect() would wait forever."""
+    global accepting
+    accepting = False
+    path = srv.getsockname()
+    srv.close()
+    os.unlink(path)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(path)
+    s.listen(0)
+    for _ in range(4):
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        c.setblocking(False)
+        try:
+            c.connect(path)
+        except OSError:
+            pass
+        stuck.append(c)
+    stuck.append(s)
+
+
+accepting = True
+
+
+def main():
+    path, mode = sys.argv[1], sys.argv[2]
+    ready = sys.argv[3] if len(sys.argv) > 3 else None
+    if os.path.exists(path):
+        os.unlink(path)
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    if mode == "noaccept":
+        srv.close()
+        os.unlink(path)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.bind(path)
+        go_noaccept(s)
+    else:
+        srv.listen(16)
+    if ready:
+        open(ready, "w").write("ready\n")
+    if mode == "noaccept":
+        while True:
+            time.sleep(60)
+    srv.settimeout(0.2)
+    while accepting:
+        try:
+            conn, _ = srv.accept()
+        except socket.timeout:
+            continue
+        except OSError:
+            if not accepting:
+                break
+            raise
+        threading.Thread(target=serve, args=(conn, mode, srv), daemon=True).start()
+    while True:
+        time.sleep(60)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+/* rowfmt_host.c: the pmd view's text on the host (OVS): what the host lacks is "-", never 0. */
+#include "tui/rowfmt_host.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/rowfmt.h"
+
+bool rowfmt_host_pmd(const struct snapshot *s)
+{
+	return s->has_host && s->has_pmd;
+}
+
+const char *rowfmt_host_no_pmd(const struct snapshot *s, char *buf, size_t len)
+{
+	const struct host_snap *h = &s->host;
+	if (h->ovs_error[0])
+		snprintf(buf, len, "Open vSwitch: %s", h->ovs_error);
+	else
+		snprintf(buf, len, "Open vSwitch: no pmd-perf-show yet%s%s",
+			 h->ovs_socket[0] ? " from " : "", h->ovs_socket);
+	return buf;
+}
+
+/* v with fmt, or "-" when absent (negative, or no baseline). */
+static const char *opt(double v, bool absent, const char *fmt, char *buf, size_t len)
+{
+	if (absent || v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+const char *rowfmt_host_summary(const struct snapshot *s, char *buf, size_t len)
+{
+	const struct pmd_snap *p = &s->pmd;
+	char a[16], ms[32], sl[32];
+	bool rates = false;
+	for (int i = 0; i < p->nthreads; i++)
+		rates |= !p->threads[i].no_rate;
+	snprintf(ms, sizeof(ms), p->maxsleep_us < 0 ? "-" : "%" PRId64 "us", p->maxsleep_us);
+	snprintf(sl, sizeof(sl), p->timer_slack_ns < 0 ? "-" : "%" PRId64 "ns", p->timer_slack_ns);
+	snprintf(buf, len, "offered %s pps  maxsleep %s (%s%s%s%s)  slack %s%s%s",
+		 rates ? rowfmt_count(p->offered_pps, a, sizeof(a)) : "-", ms,
+		 s->host.ovs_maxsleep_source ? s->host.ovs_maxsleep_source : "?",
+		 s->host.ovs_maxsleep_value[0] ? " \"" : "", s->host.ovs_maxsleep_value,
+		 s->host.ovs_maxsleep_value[0] ? "\"" : "", sl,
+		 s->host.ovsdb_error[0] ? "  ovsdb: " : "", s->host.ovsdb_error);
+	return buf;
+}
+
+const char rowfmt_host_pmd_head[] =
+    "PMD              rx pps  tx pps busy% idle% sleep% avg-sleep  iters  CPU%";
+
+const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size_t len)
+{
+	char name[sizeof(p->name)], rx[16], tx[16], bu[16], id[16], sl[16], av[24], it[16],
+	    cpu[16];
+	bool n = p->no_rate;
+	snprintf(buf, len, "%-15s %7s %7s %5s %5s %6s %9s %6s %5s",
+		 rowfmt_name(p->name, name, sizeof(name)),
+		 n ? "-" : rowfmt_count(p->rx_pps, rx, sizeof(rx)),
+		 n ? "-" : rowfmt_count(p->tx_pps, tx, sizeof(tx)),
+		 opt(p->busy_pct, n, "%.1f", bu, sizeof(bu)),
+		 opt(p->idle_pct, n, "%.1f", id, sizeof(id)),
+		 opt(p->sleep_iter_pct, n, "%.1f", sl, sizeof(sl)),
+		 opt(p->sleep_us_avg, n, "%.1fus", av, sizeof(av)),
+		 n ? "-" : rowfmt_count((double)p->iterations, it, sizeof(it)),
+		 opt(p->cpu_pct, n, "%.1f", cpu, sizeof(cpu)));
+	return buf;
+}
+
+int rowfmt_host_nlines(const struct snapshot *s)
+{
+	const struct host_snap *h = &s->host;
+	return 1 + h->novs_pmds + 1 + h->novs_rxqs + 1 + h->novs_ifaces;
+}
+
+const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len)
+{
+	const struct host_snap *h = &s->host;
+	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], k[16];
+
+	if (i == 0)
+		return snprintf(buf, len, "%s",
+				"pmd-stats-show   emc hits smc hits megaflow  upcalls lost   "
+				"cyc/pkt upcall/s isol ovhd%"),
+		       buf;
+	i--;
+	if (i < h->novs_pmds) {
+		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[i];
+		char name[sizeof(x->name)];
+		snprintf(buf, len, "%-15s %9s %8s %8s %8s %4s %9s %8s %4s %5s",
+			 rowfmt_name(x->name, name, sizeof(name)),
+			 rowfmt_count((double)x->emc_hits, a, sizeof(a)),
+			 rowfmt_count((double)x->smc_hits, b, sizeof(b)),
+			 rowfmt_count((double)x->megaflow_hits, c, sizeof(c)),
+			 rowfmt_count((double)x->upcalls, d, sizeof(d)),
+			 rowfmt_count((double)x->lost_upcalls, e, sizeof(e)),
+			 opt(x->cycles_per_pkt, false, "%.0f", f, sizeof(f)),
+			 opt(x->upcalls_per_s, false, "%.1f", g, sizeof(g)),
+			 x->isolated < 0 ? "-" : x->isolated ? "yes" : "no",
+			 opt(x->overhead_pct, false, "%.0f", k, sizeof(k)));
+		return buf;
+	}
+	i -= h->novs_pmds;
+	if (i == 0)
+		return snprintf(buf, len, "%s",
+				"pmd-rxq-show     port             queue  PMD core  usage%"),
+		       buf;
+	i--;
+	if (i < h->novs_rxqs) {
+		const struct host_ovs_rxq_snap *q = &h->ovs_rxqs[i];
+		snprintf(buf, len, "                 %-16.16s %5d  %8d  %6s%s", q->port, q->queue,
+			 q->core_id, opt(q->usage_pct, false, "%.0f", a, sizeof(a)),
+			 q->enabled ? "" : "  (disabled)");
+		return buf;
+	}
+	i -= h->novs_rxqs;
+	if (i == 0)
+		return snprintf(buf, len, "%s%s%s",
+				"ovsdb Interface  rx dropped tx dropped rx errors tx errors",
+				h->ovsdb ? "" : "  (ovsdb: ", h->ovsdb ? "" : h->ovsdb_error),
+		       buf;
+	i--;
+	if (i < h->novs_ifaces) {
+		const struct host_ovs_iface_snap *f2 = &h->ovs_ifaces[i];
+		snprintf(buf, len, "%-16.16s %10s %10s %9s %9s", f2->name,
+			 opt((double)f2->rx_dropped, false, "%.0f", a, sizeof(a)),
+			 opt((double)f2->tx_dropped, false, "%.0f", b, sizeof(b)),
+			 opt((double)f2->rx_errors, false, "%.0f", c, sizeof(c)),
+			 opt((double)f2->tx_errors, false, "%.0f", d, sizeof(d)));
+		return buf;
+	}
+	buf[0] = '\0';
+	return buf;
+}

@@ -1,0 +1,23 @@
+/* rowfmt_host.h: the pmd view's text on the host (OVS): absent figures as "-", full PMD names. */
+#ifndef TT_ROWFMT_HOST_H
+#define TT_ROWFMT_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/snapshot.h"
+
+/* The snapshot's pmd section comes from a live OVS (not the engine's workload). */
+bool rowfmt_host_pmd(const struct snapshot *s);
+/* The pmd view's title when there is no pmd section on the host: OVS's own reason. */
+const char *rowfmt_host_no_pmd(const struct snapshot *s, char *buf, size_t len);
+/* The first line of the pmd view on the host. */
+const char *rowfmt_host_summary(const struct snapshot *s, char *buf, size_t len);
+extern const char rowfmt_host_pmd_head[];
+/* One PMD as pmd-perf-show and pmd-stats-show see it, over the interval ("-": no baseline). */
+const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size_t len);
+/* The lines after the PMD table (stats-show, rxq-show, Interface drops): how many, and line i. */
+int rowfmt_host_nlines(const struct snapshot *s);
+const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len);
+
+#endif
