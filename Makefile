@@ -9,11 +9,12 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Everything but the console links without curses (tests/layers/ checks it).
-PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa
+PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libzstd zlib
 PKGS      := ncursesw $(PKGS_CORE)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
-             libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3
+             libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
+             libzstd-dev zlib1g-dev
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux
 
 NPROC     := $(shell nproc 2>/dev/null || echo 2)

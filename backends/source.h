@@ -20,6 +20,8 @@ struct source;
 /* What a source needs to know when it opens (from the command line). */
 struct source_conf {
 	bool host_write; /* --write: the host source may change the live machine */
+	const char *replay_path; /* --replay FILE */
+	const char *replay_from, *replay_to; /* --from / --to: seconds into it, or ISO 8601 UTC */
 };
 
 /*
@@ -46,6 +48,16 @@ struct source_ops {
 	const char *(*knob_refusal)(const struct source *src, enum knob_id id);
 	/* Stop and free everything open() and start() made. */
 	void (*close)(struct source *src);
+	/* Optional: the snapshots were taken elsewhere (a recording, a remote host): their
+	 * backend and self figures are theirs, not this process's. */
+	bool recorded;
+	/* Optional: a source with its own clock (a recording): seconds until its next
+	 * snapshot is due (the recorded gap), or < 0 when it has no more. NULL: the
+	 * front end's -d interval. */
+	double (*pace_s)(struct source *src);
+	/* Optional: one short line for the header ("replay x.jsonl 12/600, 2 lines
+	 * skipped"); returns its length (0: nothing to say). */
+	size_t (*status)(struct source *src, char *buf, size_t len);
 };
 
 struct source {
@@ -86,7 +98,14 @@ int64_t source_knob(struct source *src, enum knob_id id);
 /* Why src refuses id, or NULL. */
 const char *source_knob_refusal(const struct source *src, enum knob_id id);
 
+/* The recorded gap to the next snapshot (< 0: no more), or 0 for a live source. */
+double source_pace_s(struct source *src);
+bool source_paced(const struct source *src);
+/* The source's one-line status into buf ("" when it has none); returns buf. */
+const char *source_status(struct source *src, char *buf, size_t len);
+
 extern const struct source_ops source_engine_ops; /* src_engine.c */
 extern const struct source_ops source_host_ops; /* src_host.c */
+extern const struct source_ops source_replay_ops; /* src_replay.c */
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/recfile.h"
 #include "core/clock.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
@@ -32,19 +33,36 @@ int batch_run(struct source *src, const struct options *o)
 	uint64_t next = clock_mono_ns() + (delay < first ? delay : first);
 	uint64_t render_us = 0;
 	int rc = 0;
+	/* A recording re-emits as fast as the reader takes it, to its end. */
+	bool paced = source_paced(src);
+	struct recfile_writer *rec = NULL;
+	char err[256];
 
+	if (o->record && !(rec = recfile_open(o->record, err, sizeof(err)))) {
+		fprintf(stderr, "tunetop: --record: %s\n", err);
+		snapshot_free(snap);
+		return 1;
+	}
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
-		batch_wait_until(next);
+		if (paced) {
+			if (source_pace_s(src) < 0)
+				break;
+		} else {
+			batch_wait_until(next);
+		}
 		if (sig_quit)
 			break;
 		source_sample(src, snap);
-		snap->self.render_us = render_us;
+		if (!paced)
+			snap->self.render_us = render_us;
 		uint64_t t0 = clock_mono_ns();
 		json_t *j = snapjson_build(snap);
 		char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
 		json_decref(j);
 		int bad = !line || fputs(line, stdout) == EOF || fputc('\n', stdout) == EOF ||
 			  fflush(stdout) == EOF;
+		if (rec && line)
+			recfile_put(rec, line);
 		free(line);
 		render_us = (clock_mono_ns() - t0) / NS_PER_US;
 		if (bad) {
@@ -59,6 +77,15 @@ int batch_run(struct source *src, const struct options *o)
 		uint64_t now = clock_mono_ns();
 		if (next < now)
 			next = now; /* a slow consumer: no burst of catch-up lines */
+	}
+	if (paced) {
+		char st[256];
+		if (strstr(source_status(src, st, sizeof(st)), "skipped"))
+			fprintf(stderr, "tunetop: %s\n", st);
+	}
+	if (rec && recfile_close(rec) != 0) {
+		fprintf(stderr, "tunetop: --record %s: a write failed\n", o->record);
+		rc = 1;
 	}
 	snapshot_free(snap);
 	return rc;

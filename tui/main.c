@@ -58,6 +58,15 @@ static int main_exit_code(int knob_rc)
 static int main_start(struct source *src, const struct options *o)
 {
 	char err[512];
+	if (source_paced(src)) {
+		/* A recording's knobs are what they were: no scenario, and --set is refused. */
+		if (o->nsets) {
+			fprintf(stderr, "tunetop: --set: %s\n",
+				source_knob_refusal(src, K_CPU_GOVERNOR));
+			return 2;
+		}
+		return source_start(src, err, sizeof(err)) == 0 ? 0 : 1;
+	}
 	int rc = scenario_apply(o->scenario ? o->scenario : "default", source_scenario_assign, src,
 				err, sizeof(err));
 	if (rc != 0) {
@@ -148,7 +157,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const struct source_ops *kind = source_find(o.backend);
-	struct source_conf conf = {.host_write = o.write};
+	struct source_conf conf = {.host_write = o.write,
+				   .replay_path = o.replay,
+				   .replay_from = o.from,
+				   .replay_to = o.to};
 	/* The host has no engine workloads: start from the idle scenario unless told. */
 	if (kind != &source_engine_ops && !o.scenario)
 		o.scenario = "idle";

@@ -34,6 +34,14 @@ struct options {
 	const char *experiment;  /* ACT_EXPERIMENT: its name */
 	int exp_argc;            /* and the arguments after it */
 	char **exp_argv;
+	const char *replay;      /* --replay FILE: a recording as the source */
+	const char *from, *to;   /* --from / --to: the slice of it to play */
+	const char *record;      /* --record FILE: every snapshot also to FILE (.zst/.gz compress) */
+	bool agent;              /* --agent: the line protocol on stdin/stdout (tui/agent.c) */
+	const char **remotes;    /* --remote [USER@]HOST, in order */
+	size_t nremotes;
+	const char *ssh;         /* --ssh "ssh -p 2222 ...": the command line before HOST */
+	const char *agent_path;  /* --agent-path: tunetop on the far side (default "tunetop") */
 };
 
 #define OPT_DELAY_MIN 0.05
