@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/recfile.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
 #include "tui/sig.h"
@@ -80,7 +81,11 @@ static void status_draw(struct ui *ui, int y)
 static void debug_draw(struct ui *ui, int y)
 {
 	const struct snap_self *s = &ui->snap->self;
+	char st[160];
 	move(y, 0);
+	/* The source's own line first (a recording's position, lines it skipped). */
+	if (source_status(ui->src, st, sizeof(st))[0])
+		ui_put(ui, strstr(st, "skipped") ? ROLE_WARN : ROLE_DIM, "%s  ", st);
 	ui_put(ui, ROLE_DIM,
 	       "self cpu %.1f%%  sample %llu us  render %llu us  tty %llu B (%.0f B/s)  frame %llu",
 	       s->cpu_pct, (unsigned long long)s->sample_us, (unsigned long long)s->render_us,
@@ -93,7 +98,7 @@ static void fbar_draw(struct ui *ui, int y)
 {
 	static const char *const keys[][2] = {
 	    {"F1", "Help"}, {"/", "Search"},  {"\\", "Filter"}, {"Tab", "View"},
-	    {"F6", "Sort"}, {"Spc", "Pause"}, {":", "Set"},	{"F10", "Quit"},
+	    {"F6", "Sort"}, {"Spc", "Freeze"}, {":", "Set"},	{"F10", "Quit"},
 	};
 	size_t n = sizeof(keys) / sizeof(keys[0]);
 	/* The last entry is how to leave: on a narrow terminal (60 to 71 columns) the
@@ -163,17 +168,43 @@ static void frame_draw(struct ui *ui)
 
 static void ui_sample(struct ui *ui)
 {
-	struct snapshot *s = ui->snap;
+	struct snapshot *s = ui->live;
 
+	/* Sampling goes on while frozen: into the live snapshot and the history. */
+	ui->snap = s;
 	source_sample(ui->src, s);
-	s->self.render_us = ui->render_us;
-	s->self.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
-	s->self.tty_bytes_per_s = s->interval_s > 0 ? (double)s->self.tty_bytes / s->interval_s : 0;
+	/* A recording's self figures are the recording console's: shown as they were. */
+	if (!ui->src->ops->recorded) {
+		s->self.render_us = ui->render_us;
+		s->self.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
+		s->self.tty_bytes_per_s =
+		    s->interval_s > 0 ? (double)s->self.tty_bytes / s->interval_s : 0;
+	}
 	ui->tty_bytes_at_sample = ui->tty.bytes;
 	ui->now_ns = s->mono_ns;
 	ui_knobs_refresh(ui);
 	ui_hist_push(ui);
 	ui_events_note(ui);
+	ui_freeze_note(ui);
+	if (ui->frozen)
+		ui->snap = ui->frozen_snap;
+}
+
+/* When the next sample is due after one taken at now: the -d interval, or a recording's
+ * own gap at the chosen speed (never, once it has played to its end). */
+static uint64_t ui_next_due(struct ui *ui, uint64_t now, uint64_t delay)
+{
+	if (!source_paced(ui->src))
+		return now + delay;
+	double gap = source_pace_s(ui->src);
+	if (gap < 0) {
+		if (!ui->source_done)
+			ui_status(ui, false, "end of the recording: %zu samples kept ([ { to look back)",
+				  ui->history.n);
+		ui->source_done = true;
+		return now + 3600 * NS_PER_S;
+	}
+	return now + (uint64_t)(gap / ui->speed * 1e9);
 }
 
 /* Wait for input until deadline (in slices, so signals are seen); returns redo flags. */
@@ -237,10 +268,20 @@ int screen_run(struct source *src, const struct options *o)
 	ui->opt = o;
 	ui->sort = SORT_PCT;
 	ui->snap = snapshot_new();
+	ui_freeze_init(ui);
+	if (o->record && !(ui->rec = recfile_open(o->record, err, sizeof(err)))) {
+		fprintf(stderr, "tunetop: --record: %s\n", err);
+		ui_freeze_free(ui);
+		snapshot_free(ui->snap);
+		free(ui);
+		return 1;
+	}
 	setlocale(LC_ALL, "");
 	ui_setup_theme(ui);
 	if (ui_tty_open(ui, err, sizeof(err)) != 0) {
 		fprintf(stderr, "tunetop: %s\n", err);
+		recfile_close(ui->rec);
+		ui_freeze_free(ui);
 		snapshot_free(ui->snap);
 		free(ui);
 		return 1;
@@ -249,7 +290,7 @@ int screen_run(struct source *src, const struct options *o)
 	ui_sample(ui);
 	ui_table_rebuild(ui);
 
-	uint64_t next = clock_mono_ns() + delay;
+	uint64_t next = ui_next_due(ui, clock_mono_ns(), delay);
 	int redo = UI_REDRAW;
 	long n = 0;
 	uint64_t flash_end = 0;
@@ -264,6 +305,8 @@ int screen_run(struct source *src, const struct options *o)
 			redo |= UI_REDRAW;
 		if ((redo & (UI_RESAMPLE | UI_KNOB)) && !ui->paused) {
 			ui_sample(ui);
+			if (source_paced(ui->src))
+				next = ui_next_due(ui, clock_mono_ns(), delay);
 			redo |= UI_REBUILD;
 		}
 		if (redo & UI_REBUILD)
@@ -291,7 +334,7 @@ int screen_run(struct source *src, const struct options *o)
 		if (clock_mono_ns() >= next) {
 			if (o->iterations && ++n >= o->iterations)
 				break;
-			next += delay;
+			next += delay; /* a paced source sets its own after sampling */
 			if (next < clock_mono_ns())
 				next = clock_mono_ns() +
 				       delay; /* after a stall: no burst of samples */
@@ -301,6 +344,9 @@ int screen_run(struct source *src, const struct options *o)
 		redo = ui_wait(ui, next);
 	}
 	ui_tty_close(ui);
+	if (ui->rec && recfile_close(ui->rec) != 0)
+		fprintf(stderr, "tunetop: --record %s: a write failed\n", o->record);
+	ui_freeze_free(ui);
 	snapshot_free(ui->snap);
 	free(ui->rows);
 	free(ui);

@@ -13,6 +13,9 @@
 #include "core/limits.h"
 #include "tui/options.h"
 #include "tui/theme.h"
+#include "tui/ui_history.h"
+
+struct recfile_writer;
 
 /* Below this the console shows "terminal too small" (an 80x24 terminal fits easily). */
 #define UI_MIN_COLS 60
@@ -135,6 +138,16 @@ struct ui {
 	uint64_t tty_bytes_at_sample;
 	uint64_t render_us;
 	uint64_t now_ns;
+
+	/* History and freeze (ui_freeze.c): ui->snap is live, or frozen on one kept sample. */
+	struct ui_history history;
+	struct snapshot *live;   /* what the source fills; ui->snap when not frozen */
+	struct snapshot *frozen_snap;
+	bool frozen;
+	uint64_t frozen_id;      /* the history id shown while frozen */
+	double speed;            /* replay speed (1 = as recorded) */
+	bool source_done;        /* a recording played to its end */
+	struct recfile_writer *rec; /* --record, or NULL */
 };
 
 /* ui_tty.c: the counting stream, curses start/stop, the crash handler. */
@@ -200,6 +213,18 @@ int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v);
 void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Note the snapshot's knob values; a change since the last one starts its flash. */
 void ui_knobs_refresh(struct ui *ui);
+
+/* ui_freeze.c: Space freezes on the shown sample, [ ] { } step through the history. */
+void ui_freeze_init(struct ui *ui);
+void ui_freeze_free(struct ui *ui);
+/* Keep the live snapshot just taken (and record it with --record). */
+void ui_freeze_note(struct ui *ui);
+/* Show sample id (clamped to what is kept); returns redo flags. */
+int ui_freeze_at(struct ui *ui, uint64_t id);
+int ui_live(struct ui *ui);
+/* "LIVE" or "FROZEN 12/600 00:27:48 -42s" for the header. */
+const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len);
+int ui_freeze_key(struct ui *ui, int ch);
 
 /* Drawing helpers (screen.c). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)

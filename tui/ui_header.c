@@ -179,10 +179,18 @@ int ui_header_draw(struct ui *ui)
 	const struct snapshot *s = ui->snap;
 	int y = 0;
 
+	char fl[64];
+
 	ui_fill_line(ui, 0, ROLE_TITLE);
 	move(0, 0);
-	ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  every %.2gs  governor ", TUNETOP_VERSION,
-	       s->uptime_s, ui->opt->delay_s);
+	/* LIVE, or which kept sample the screen is frozen on. */
+	ui_put(ui, ui->frozen ? ROLE_WARN : ROLE_TITLE, " %s ", ui_freeze_label(ui, fl, sizeof(fl)));
+	if (source_paced(ui->src))
+		ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  speed %gx  governor ", TUNETOP_VERSION,
+		       s->uptime_s, ui->speed);
+	else
+		ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  every %.2gs  governor ",
+		       TUNETOP_VERSION, s->uptime_s, ui->opt->delay_s);
 	if (s->governor >= 0)
 		put_knob(ui, K_CPU_GOVERNOR, "");
 	else

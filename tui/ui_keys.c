@@ -190,12 +190,23 @@ static int key_command(struct ui *ui, int ch)
 	return UI_REDRAW;
 }
 
-static int key_pause(struct ui *ui, int ch)
+/* Space, [ ] { } and Esc: the history (ui_freeze.c). */
+static int key_freeze(struct ui *ui, int ch)
 {
-	(void)ch;
-	ui->paused = !ui->paused;
-	ui_status(ui, false, ui->paused ? "paused (space resumes)" : "resumed");
-	return ui->paused ? UI_REDRAW : UI_RESAMPLE | UI_REDRAW;
+	return ui_freeze_key(ui, ch);
+}
+
+/* A recording plays faster or slower (a live source samples at -d). */
+static int key_speed(struct ui *ui, int ch)
+{
+	if (!source_paced(ui->src)) {
+		ui_status(ui, true, "speed: only a recording (--replay) has one; -d sets the interval");
+		return UI_REDRAW;
+	}
+	double s = ch == 'f' ? ui->speed * 2 : ui->speed / 2;
+	ui->speed = s > 64 ? 64 : s < 1.0 / 64 ? 1.0 / 64 : s;
+	ui_status(ui, false, "replay speed %gx", ui->speed);
+	return UI_REDRAW;
 }
 
 static int key_repaint(struct ui *ui, int ch)
@@ -291,7 +302,10 @@ const struct ui_keydef ui_keydefs[] = {
     {"\\", {'\\'}, -1, "filter threads by name or subsystem (Esc clears)", key_search},
     {"F6 < >", {KEY_F(6), '<', '>', ',', '.'}, -1, "sort by the previous / next column", key_table},
     {"I", {'I'}, -1, "invert the sort order", key_table},
-    {"space", {' '}, -1, "pause / resume sampling", key_pause},
+    {"space", {' '}, -1, "freeze on this sample / back to live (sampling goes on)", key_freeze},
+    {"[ ] { }", {'[', ']', '{', '}'}, -1, "frozen: one sample back / forward, { } ten", key_freeze},
+    {"Esc", {27}, -1, "back to live", key_freeze},
+    {"f / F", {'f', 'F'}, -1, "replay speed x2 / /2", key_speed},
     {"g", {'g'}, K_CPU_GOVERNOR, "cycle", key_governor},
     {"m / M", {'m', 'M'}, K_PMD_MAXSLEEP_US, "up / down", key_maxsleep},
     {"s", {'s'}, K_PMD_TIMER_SLACK_NS, "toggle 1000 / 50000:", key_slack},
