@@ -64,7 +64,7 @@ int ui_live(struct ui *ui)
 		return 0;
 	ui->frozen = false;
 	ui->snap = ui->live;
-	ui_status(ui, false, "live");
+	ui_status(ui, false, "live again");
 	return UI_REBUILD | UI_REDRAW;
 }
 
@@ -81,10 +81,9 @@ const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len)
 	char hms[16];
 	gmtime_r(&t, &tm);
 	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
-	double behind = (double)(n->wall_ns - e->wall_ns) / 1e9;
-	snprintf(buf, len, "FROZEN %llu/%zu %s -%.0fs",
+	snprintf(buf, len, "FROZEN %llu/%zu %s",
 		 (unsigned long long)(ui->frozen_id - ui_history_oldest(&ui->history) + 1),
-		 ui->history.n, hms, behind < 0 ? 0 : behind);
+		 ui->history.n, hms);
 	return buf;
 }
 

@@ -183,14 +183,15 @@ int ui_header_draw(struct ui *ui)
 
 	ui_fill_line(ui, 0, ROLE_TITLE);
 	move(0, 0);
-	/* LIVE, or which kept sample the screen is frozen on. */
-	ui_put(ui, ui->frozen ? ROLE_WARN : ROLE_TITLE, " %s ", ui_freeze_label(ui, fl, sizeof(fl)));
-	if (source_paced(ui->src))
-		ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  speed %gx  governor ", TUNETOP_VERSION,
-		       s->uptime_s, ui->speed);
+	ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  ", TUNETOP_VERSION, s->uptime_s);
+	/* LIVE (with the interval or a recording's speed), or which kept sample is shown. */
+	if (ui->frozen)
+		ui_put(ui, ROLE_WARN, "%s", ui_freeze_label(ui, fl, sizeof(fl)));
+	else if (source_paced(ui->src))
+		ui_put(ui, ROLE_TITLE, "LIVE %gx", ui->speed);
 	else
-		ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  every %.2gs  governor ",
-		       TUNETOP_VERSION, s->uptime_s, ui->opt->delay_s);
+		ui_put(ui, ROLE_TITLE, "LIVE %.2gs", ui->opt->delay_s);
+	ui_put(ui, ROLE_TITLE, "  governor ");
 	if (s->governor >= 0)
 		put_knob(ui, K_CPU_GOVERNOR, "");
 	else
