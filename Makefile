@@ -60,7 +60,7 @@ NOCURSES_BIN := $(BUILD)/tests/layers/nocurses
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme
+.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme golden
 
 all: tunetop
 
@@ -146,6 +146,10 @@ install: tunetop
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
+
+# Rewrite tests/tui/golden/ after an intended change of the console's layout.
+golden: tunetop
+	@TT_GOLDEN_UPDATE=1 tests/run.sh $(BUILD) test_golden
 
 readme: tunetop
 	tools/readme_gen.py ./tunetop

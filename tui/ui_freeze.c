@@ -79,7 +79,7 @@ const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len)
 	time_t t = (time_t)(e->wall_ns / 1000000000ULL);
 	struct tm tm;
 	char hms[16];
-	gmtime_r(&t, &tm);
+	localtime_r(&t, &tm); /* as the events view shows times */
 	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
 	snprintf(buf, len, "FROZEN %llu/%zu %s",
 		 (unsigned long long)(ui->frozen_id - ui_history_oldest(&ui->history) + 1),
