@@ -5,6 +5,7 @@
 
 #include "backends/source.h"
 #include "core/scenario.h"
+#include "tui/agent.h"
 #include "tui/batch.h"
 #include "tui/experiment.h"
 #include "tui/options.h"
@@ -152,7 +153,7 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	if (!o.batch && main_check_theme(&o) != 0) {
+	if (!o.batch && !o.agent && main_check_theme(&o) != 0) {
 		options_free(&o);
 		return 2;
 	}
@@ -173,7 +174,7 @@ int main(int argc, char **argv)
 	}
 	rc = main_start(src, &o);
 	if (rc == 0)
-		rc = o.batch ? batch_run(src, &o) : screen_run(src, &o);
+		rc = o.agent ? agent_run(src, &o) : o.batch ? batch_run(src, &o) : screen_run(src, &o);
 	source_close(src);
 	options_free(&o);
 	return rc;

@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "backends/jdelta.h"
 #include "backends/snapdec.h"
 #include "backends/source.h"
 #include "core/clock.h"
@@ -139,6 +140,43 @@ static void test_iso8601(void **state)
 	assert_int_equal(snapdec_iso8601(""), 0);
 }
 
+/* apply(a, make(a, b)) == b, for changed leaves, resized arrays, new and lost keys, odd keys. */
+static void test_jdelta(void **state)
+{
+	(void)state;
+	static const char *const pairs[][2] = {
+	    {"{\"a\":1,\"b\":{\"c\":[1,2,3],\"d\":\"x\"}}", "{\"a\":2,\"b\":{\"c\":[1,5,3],\"d\":\"x\"}}"},
+	    {"{\"a\":[1,2]}", "{\"a\":[1,2,3]}"},
+	    {"{\"a\":{\"x\":1}}", "{\"a\":{\"y\":1}}"},
+	    {"{\"a\":1}", "{\"a\":1,\"est\":{\"k\":2}}"},
+	    {"{\"a\":1,\"est\":{}}", "{\"a\":1}"},
+	    {"{\"k/1\":1,\"t~\":[{\"p\":1}]}", "{\"k/1\":2,\"t~\":[{\"p\":null}]}"},
+	    {"{\"a\":1.5}", "{\"a\":\"s\"}"},
+	    {"{\"a\":[]}", "{\"a\":[]}"},
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		json_t *a = json_loads(pairs[i][0], 0, NULL), *b = json_loads(pairs[i][1], 0, NULL);
+		json_t *d = jdelta_make(a, b);
+		assert_int_equal(jdelta_apply(a, d), 0);
+		if (!json_equal(a, b)) {
+			char *x = json_dumps(a, JSON_COMPACT), *y = json_dumps(d, JSON_COMPACT);
+			print_error("pair %zu: got %s from delta %s\n", i, x, y);
+			free(x);
+			free(y);
+		}
+		assert_true(json_equal(a, b));
+		json_decref(a);
+		json_decref(b);
+		json_decref(d);
+	}
+	/* A path that does not fit: an error, no crash. */
+	json_t *base = json_loads("{\"a\":[1]}", 0, NULL);
+	json_t *bad = json_loads("{\"a/7\":1,\"a/x\":2,\"z/q/r\":3,\"a/0/b\":4}", 0, NULL);
+	assert_int_equal(jdelta_apply(base, bad), -1);
+	json_decref(base);
+	json_decref(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +184,7 @@ int main(void)
 	    cmocka_unit_test(test_round_trip_host),
 	    cmocka_unit_test(test_bad_lines),
 	    cmocka_unit_test(test_iso8601),
+	    cmocka_unit_test(test_jdelta),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
