@@ -11,6 +11,7 @@ static const struct source_ops *const source_table[] = {
     &source_engine_ops,
     &source_host_ops,
     &source_replay_ops,
+    &source_remote_ops,
 };
 #define SOURCE_NKINDS (sizeof(source_table) / sizeof(source_table[0]))
 
@@ -144,4 +145,10 @@ int64_t source_knob(struct source *src, enum knob_id id)
 {
 	int64_t v;
 	return src->ops->knob_get(src, id, &v) == 0 ? v : knob_table[id].def;
+}
+
+bool source_note(struct source *src, char *buf, size_t len, bool *err)
+{
+	*err = false;
+	return src->ops->note && src->ops->note(src, buf, len, err);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends/recfile.h"
+#include "backends/src_remote.h"
 #include "core/clock.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
@@ -23,6 +24,47 @@ static void batch_wait_until(uint64_t deadline)
 			step = 50 * NS_PER_MS;
 		clock_sleep_ns(step);
 	}
+}
+
+char *batch_host_line(const char *host, const struct snapshot *s)
+{
+	json_t *j = snapjson_build(s);
+	json_object_set_new(j, "host", json_string(host));
+	char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
+	json_decref(j);
+	return line;
+}
+
+/* --remote: every host's snapshots as they come, each with its "host"; -n counts lines. */
+static int batch_run_remote(struct source *src, const struct options *o,
+			    struct recfile_writer *rec)
+{
+	long n = 0;
+	char note[256];
+	bool err;
+	while (!sig_quit && (o->iterations == 0 || n < o->iterations)) {
+		struct remote_row row;
+		for (int i = 0; remote_row(src, i, &row); i++) {
+			const struct snapshot *s;
+			if (!remote_take_new(src, i, &s))
+				continue;
+			char *line = batch_host_line(row.name, s);
+			int bad = !line || fputs(line, stdout) == EOF || fputc('\n', stdout) == EOF ||
+				  fflush(stdout) == EOF;
+			if (rec && line)
+				recfile_put(rec, line);
+			free(line);
+			if (bad)
+				return errno == EPIPE ? 0 : 1;
+			if (o->iterations && ++n >= o->iterations)
+				return 0;
+		}
+		/* Hosts going down and up again: on stderr, stdout stays JSON. */
+		while (source_note(src, note, sizeof(note), &err))
+			fprintf(stderr, "tunetop: %s\n", note);
+		batch_wait_until(clock_mono_ns() + 20 * NS_PER_MS);
+	}
+	return 0;
 }
 
 int batch_run(struct source *src, const struct options *o)
@@ -42,6 +84,13 @@ int batch_run(struct source *src, const struct options *o)
 		fprintf(stderr, "tunetop: --record: %s\n", err);
 		snapshot_free(snap);
 		return 1;
+	}
+	if (remote_count(src)) {
+		rc = batch_run_remote(src, o, rec);
+		if (rec && recfile_close(rec) != 0)
+			rc = 1;
+		snapshot_free(snap);
+		return rc;
 	}
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
 		if (paced) {

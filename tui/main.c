@@ -5,6 +5,7 @@
 
 #include "backends/source.h"
 #include "core/scenario.h"
+#include "core/xalloc.h"
 #include "tui/agent.h"
 #include "tui/batch.h"
 #include "tui/experiment.h"
@@ -68,6 +69,8 @@ static int main_start(struct source *src, const struct options *o)
 		}
 		return source_start(src, err, sizeof(err)) == 0 ? 0 : 1;
 	}
+	if (src->ops == &source_remote_ops) /* the far side applied them (--agent's arguments) */
+		return source_start(src, err, sizeof(err)) == 0 ? 0 : 1;
 	int rc = scenario_apply(o->scenario ? o->scenario : "default", source_scenario_assign, src,
 				err, sizeof(err));
 	if (rc != 0) {
@@ -161,12 +164,30 @@ int main(int argc, char **argv)
 	struct source_conf conf = {.host_write = o.write,
 				   .replay_path = o.replay,
 				   .replay_from = o.from,
-				   .replay_to = o.to};
+				   .replay_to = o.to,
+				   .remotes = o.remotes,
+				   .nremotes = o.nremotes,
+				   .ssh = o.ssh,
+				   .agent_path = o.agent_path,
+				   .delay_s = o.delay_s};
+	/* --scenario and --set go to the far side's agent. */
+	const char **far = xcalloc(2 * o.nsets + 3, sizeof(*far));
+	size_t nfar = 0;
+	if (o.scenario) {
+		far[nfar++] = "--scenario";
+		far[nfar++] = o.scenario;
+	}
+	for (size_t i = 0; i < o.nsets; i++) {
+		far[nfar++] = "--set";
+		far[nfar++] = o.sets[i];
+	}
+	conf.agent_args = far;
 	/* The host has no engine workloads: start from the idle scenario unless told. */
-	if (kind != &source_engine_ops && !o.scenario)
+	if (kind != &source_engine_ops && kind != &source_remote_ops && !o.scenario)
 		o.scenario = "idle";
 	sig_install();
 	struct source *src = source_open(kind, &conf, err, sizeof(err));
+	free(far);
 	if (!src) {
 		fprintf(stderr, "tunetop: %s: %s\n", o.backend, err);
 		options_free(&o);

@@ -287,6 +287,7 @@ int screen_run(struct source *src, const struct options *o)
 		return 1;
 	}
 	ui_tty_resize(ui);
+	ui->fleet = ui_fleet_active(ui);
 	ui_sample(ui);
 	ui_table_rebuild(ui);
 
@@ -311,6 +312,13 @@ int screen_run(struct source *src, const struct options *o)
 		}
 		if (redo & UI_REBUILD)
 			ui_table_rebuild(ui);
+		/* A remote host's reply to a knob set, or a host gone down: never waits. */
+		char note[256];
+		bool note_err;
+		while (source_note(ui->src, note, sizeof(note), &note_err)) {
+			ui_status(ui, note_err, "%s", note);
+			redo |= UI_REDRAW;
+		}
 		uint64_t now = clock_mono_ns();
 		/* Status messages fade after a while; a flash ends with one more frame. */
 		if (strcmp(last_status, ui->status) != 0) {

@@ -148,6 +148,7 @@ struct ui {
 	double speed;            /* replay speed (1 = as recorded) */
 	bool source_done;        /* a recording played to its end */
 	struct recfile_writer *rec; /* --record, or NULL */
+	bool fleet; /* the fleet view (ui_fleet.c) instead of a host's view */
 };
 
 /* ui_tty.c: the counting stream, curses start/stop, the crash handler. */
@@ -225,6 +226,11 @@ int ui_live(struct ui *ui);
 /* "LIVE" or "FROZEN 12/600 00:27:48 -42s" for the header. */
 const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len);
 int ui_freeze_key(struct ui *ui, int ch);
+
+/* ui_fleet.c: two or more --remote: the fleet view. */
+bool ui_fleet_active(const struct ui *ui);
+void ui_fleet_draw(struct ui *ui, int y, int h);
+int ui_fleet_key(struct ui *ui, int ch);
 
 /* Drawing helpers (screen.c). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)

@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "backends/recfile.h"
+#include "backends/src_remote.h"
+#include "tui/batch.h"
 #include "core/xalloc.h"
 #include "tui/ui.h"
 
@@ -33,6 +35,19 @@ void ui_freeze_free(struct ui *ui)
 void ui_freeze_note(struct ui *ui)
 {
 	const char *line = ui_history_push(&ui->history, ui->live);
+	if (ui->rec && remote_count(ui->src)) {
+		/* Remote hosts: every host's new snapshot, with its "host", as -b writes them. */
+		struct remote_row row;
+		const struct snapshot *s;
+		for (int i = 0; remote_row(ui->src, i, &row); i++)
+			if (remote_take_new(ui->src, i, &s)) {
+				char *l = batch_host_line(row.name, s);
+				if (l)
+					recfile_put(ui->rec, l);
+				free(l);
+			}
+		line = NULL;
+	}
 	if (ui->rec && line && !recfile_put(ui->rec, line))
 		ui_status(ui, true, "--record: the disk is behind; %llu lines dropped",
 			  (unsigned long long)recfile_dropped(ui->rec));

@@ -302,6 +302,10 @@ void ui_view_draw(struct ui *ui, int y, int h)
 {
 	struct body b = {ui, y, y + h, 0, 0};
 	ui->view_max_top = 0; /* a view that scrolls sets its own */
+	if (ui->fleet) {
+		ui_fleet_draw(ui, y, h);
+		return;
+	}
 	switch (ui->view) {
 	case VIEW_EST:
 		scrolled_draw(ui, est_view, y, h);
