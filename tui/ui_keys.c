@@ -323,7 +323,7 @@ const struct ui_keydef ui_keydefs[] = {
     {"Tab 0-5",
      {'\t', KEY_BTAB, '0', '1', '2', '3', '4', '5'},
      -1,
-     "views: 0 fleet (--remote), 1 overview, 2 est, 3 pmd, 4 blk, 5 events",
+     "views: 0 fleet, 1 overview, 2 est, 3 pmd, 4 blk, 5 events",
      key_view},
     {"/", {'/'}, -1, "search a thread by name (n or F3: next match)", key_search},
     {"n F3", {'n', KEY_F(3)}, -1, "next search match", key_table},
