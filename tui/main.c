@@ -170,9 +170,11 @@ int main(int argc, char **argv)
 				   .ssh = o.ssh,
 				   .agent_path = o.agent_path,
 				   .delay_s = o.delay_s};
-	/* --scenario and --set go to the far side's agent. */
-	const char **far = xcalloc(2 * o.nsets + 3, sizeof(*far));
+	/* --host, --scenario and --set go to the far side's agent. */
+	const char **far = xcalloc(2 * o.nsets + 4, sizeof(*far));
 	size_t nfar = 0;
+	if (o.host_flag)
+		far[nfar++] = "--host";
 	if (o.scenario) {
 		far[nfar++] = "--scenario";
 		far[nfar++] = o.scenario;

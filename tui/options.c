@@ -189,9 +189,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return 2;
 			}
 			o->backend = optarg;
+			o->host_flag = strcmp(optarg, "host") == 0;
 			break;
 		case OPT_HOST:
 			o->backend = "host";
+			o->host_flag = true;
 			break;
 		case OPT_THEME:
 			o->theme = optarg;
@@ -271,6 +273,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
 		return 2;
 	}
+	if (o->nremotes)
+		o->backend = "remote"; /* --host then names the far side's source */
 	if ((o->from || o->to) && !o->replay) {
 		snprintf(err, errlen, "--from/--to slice a recording: they need --replay FILE");
 		return 2;

@@ -42,6 +42,7 @@ struct options {
 	size_t nremotes;
 	const char *ssh;         /* --ssh "ssh -p 2222 ...": the command line before HOST */
 	const char *agent_path;  /* --agent-path: tunetop on the far side (default "tunetop") */
+	bool host_flag;          /* --host or --backend host was given (with --remote: the far side's) */
 };
 
 #define OPT_DELAY_MIN 0.05
