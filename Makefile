@@ -11,12 +11,12 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Everything but the console links without curses (tests/layers/ checks it).
-PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libmicrohttpd
+PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libmicrohttpd libzstd zlib
 PKGS      := ncursesw $(PKGS_CORE)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
-             libmicrohttpd-dev libcairo2-dev libbpf-dev bpftool clang
+             libmicrohttpd-dev libcairo2-dev libbpf-dev bpftool clang libzstd-dev zlib1g-dev
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
              prometheus python3-prometheus-client imagemagick
 
@@ -102,7 +102,7 @@ BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
 .PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme \
-	soak fuzz lf-targets
+	soak fuzz lf-targets golden
 
 all: tunetop
 
@@ -254,6 +254,10 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
+
+# Rewrite tests/tui/golden/ after an intended change of the console's layout.
+golden: tunetop
+	@TT_GOLDEN_UPDATE=1 tests/run.sh $(BUILD) test_golden
 
 readme: tunetop
 	tools/readme_gen.py ./tunetop

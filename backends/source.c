@@ -10,6 +10,8 @@
 static const struct source_ops *const source_table[] = {
     &source_engine_ops,
     &source_host_ops,
+    &source_replay_ops,
+    &source_remote_ops,
 };
 #define SOURCE_NKINDS (sizeof(source_table) / sizeof(source_table[0]))
 
@@ -68,7 +70,27 @@ int source_start(struct source *src, char *err, size_t errlen)
 void source_sample(struct source *src, struct snapshot *snap)
 {
 	src->ops->sample(src, snap);
-	snap->backend = src->ops->name;
+	if (!src->ops->recorded || !snap->backend)
+		snap->backend = src->ops->name;
+}
+
+double source_pace_s(struct source *src)
+{
+	return src->ops->pace_s ? src->ops->pace_s(src) : 0;
+}
+
+bool source_paced(const struct source *src)
+{
+	return src->ops->pace_s != NULL;
+}
+
+const char *source_status(struct source *src, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	if (src->ops->status && len)
+		src->ops->status(src, buf, len);
+	return buf;
 }
 
 void source_close(struct source *src)
@@ -137,4 +159,10 @@ int64_t source_knob(struct source *src, enum knob_id id)
 {
 	int64_t v;
 	return src->ops->knob_get(src, id, &v) == 0 ? v : knob_table[id].def;
+}
+
+bool source_note(struct source *src, char *buf, size_t len, bool *err)
+{
+	*err = false;
+	return src->ops->note && src->ops->note(src, buf, len, err);
 }

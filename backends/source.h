@@ -20,6 +20,14 @@ struct source;
 /* What a source needs to know when it opens (from the command line). */
 struct source_conf {
 	bool host_write; /* --write: the host source may change the live machine */
+	const char *replay_path; /* --replay FILE */
+	const char *replay_from, *replay_to; /* --from / --to: seconds into it, or ISO 8601 UTC */
+	const char *const *remotes; /* --remote [USER@]HOST, nremotes of them */
+	size_t nremotes;
+	const char *ssh;        /* --ssh: the command line before HOST ("ssh" when NULL) */
+	const char *agent_path; /* --agent-path ("tunetop" when NULL) */
+	const char *const *agent_args; /* more arguments for the far side's --agent, NULL-ended */
+	double delay_s;         /* the refresh the far side samples at */
 };
 
 /*
@@ -46,6 +54,22 @@ struct source_ops {
 	const char *(*knob_refusal)(const struct source *src, enum knob_id id);
 	/* Stop and free everything open() and start() made. */
 	void (*close)(struct source *src);
+	/* Optional: the snapshots were taken elsewhere (a recording, a remote host): their
+	 * backend and self figures are theirs, not this process's. */
+	bool recorded;
+	/* Optional: a source with its own clock (a recording): seconds until its next
+	 * snapshot is due (the recorded gap), or < 0 when it has no more. NULL: the
+	 * front end's -d interval. */
+	double (*pace_s)(struct source *src);
+	/* Optional: one short line for the header ("replay x.jsonl 12/600, 2 lines
+	 * skipped"); returns its length (0: nothing to say). */
+	size_t (*status)(struct source *src, char *buf, size_t len);
+	/* Optional: knob_set only sends the value (a remote host); the result comes later
+	 * through note(). */
+	bool async_knobs;
+	/* Optional: never blocks; one message for the status line (a remote's reply to a
+	 * knob set, a host gone down) into buf; true when there was one, *err for failures. */
+	bool (*note)(struct source *src, char *buf, size_t len, bool *err);
 };
 
 struct source {
@@ -91,7 +115,17 @@ int64_t source_knob(struct source *src, enum knob_id id);
 /* Why src refuses id, or NULL. */
 const char *source_knob_refusal(const struct source *src, enum knob_id id);
 
+/* The recorded gap to the next snapshot (< 0: no more), or 0 for a live source. */
+double source_pace_s(struct source *src);
+bool source_paced(const struct source *src);
+/* The source's one-line status into buf ("" when it has none); returns buf. */
+const char *source_status(struct source *src, char *buf, size_t len);
+
 extern const struct source_ops source_engine_ops; /* src_engine.c */
 extern const struct source_ops source_host_ops; /* src_host.c */
+extern const struct source_ops source_replay_ops; /* src_replay.c */
+extern const struct source_ops source_remote_ops; /* src_remote.c */
+/* The next message of the source for the status line (see source_ops.note). */
+bool source_note(struct source *src, char *buf, size_t len, bool *err);
 
 #endif

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/recfile.h"
+#include "backends/src_remote.h"
 #include "core/clock.h"
 #include "tui/metrics.h"
 #include "tui/serve.h"
@@ -70,6 +72,47 @@ static int batch_replace_file(const char *path, const char *text, size_t len, ch
 	return 0;
 }
 
+char *batch_host_line(const char *host, const struct snapshot *s)
+{
+	json_t *j = snapjson_build(s);
+	json_object_set_new(j, "host", json_string(host));
+	char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
+	json_decref(j);
+	return line;
+}
+
+/* --remote: every host's snapshots as they come, each with its "host"; -n counts lines. */
+static int batch_run_remote(struct source *src, const struct options *o,
+			    struct recfile_writer *rec)
+{
+	long n = 0;
+	char note[256];
+	bool err;
+	while (!sig_quit && (o->iterations == 0 || n < o->iterations)) {
+		struct remote_row row;
+		for (int i = 0; remote_row(src, i, &row); i++) {
+			const struct snapshot *s;
+			if (!remote_take_new(src, i, &s))
+				continue;
+			char *line = batch_host_line(row.name, s);
+			int bad = !line || fputs(line, stdout) == EOF || fputc('\n', stdout) == EOF ||
+				  fflush(stdout) == EOF;
+			if (rec && line)
+				recfile_put(rec, line);
+			free(line);
+			if (bad)
+				return errno == EPIPE ? 0 : 1;
+			if (o->iterations && ++n >= o->iterations)
+				return 0;
+		}
+		/* Hosts going down and up again: on stderr, stdout stays JSON. */
+		while (source_note(src, note, sizeof(note), &err))
+			fprintf(stderr, "tunetop: %s\n", note);
+		batch_wait_until(clock_mono_ns() + 20 * NS_PER_MS);
+	}
+	return 0;
+}
+
 /* A regular file (or one to create) is replaced atomically; /dev/null, a FIFO... written to. */
 static bool batch_replaces(const char *path)
 {
@@ -93,7 +136,22 @@ int batch_run(struct source *src, const struct options *o)
 	FILE *out = stdout;
 	char err[4200];
 	int rc = 0;
+	/* A recording re-emits as fast as the reader takes it, to its end. */
+	bool paced = source_paced(src);
+	struct recfile_writer *rec = NULL;
 
+	if (o->record && !(rec = recfile_open(o->record, err, sizeof(err)))) {
+		fprintf(stderr, "tunetop: --record: %s\n", err);
+		snapshot_free(snap);
+		return 1;
+	}
+	if (remote_count(src)) {
+		rc = batch_run_remote(src, o, rec);
+		if (rec && recfile_close(rec) != 0)
+			rc = 1;
+		snapshot_free(snap);
+		return rc;
+	}
 	if (o->output && !replace) {
 		out = fopen(o->output, "w");
 		if (!out) {
@@ -103,11 +161,17 @@ int batch_run(struct source *src, const struct options *o)
 		}
 	}
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
-		batch_wait_until(next);
+		if (paced) {
+			if (source_pace_s(src) < 0)
+				break;
+		} else {
+			batch_wait_until(next);
+		}
 		if (sig_quit)
 			break;
 		source_sample(src, snap);
-		snap->self.render_us = render_us;
+		if (!paced)
+			snap->self.render_us = render_us;
 		uint64_t t0 = clock_mono_ns();
 		serve_publish(snap);
 		int bad;
@@ -130,6 +194,8 @@ int batch_run(struct source *src, const struct options *o)
 			json_decref(j);
 			bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
 			      fflush(out) == EOF;
+			if (rec && line)
+				recfile_put(rec, line);
 			free(line);
 		}
 		render_us = (clock_mono_ns() - t0) / NS_PER_US;
@@ -152,6 +218,15 @@ int batch_run(struct source *src, const struct options *o)
 		rc = 1;
 	}
 	free(mbuf.p);
+	if (paced) {
+		char st[256];
+		if (strstr(source_status(src, st, sizeof(st)), "skipped"))
+			fprintf(stderr, "tunetop: %s\n", st);
+	}
+	if (rec && recfile_close(rec) != 0) {
+		fprintf(stderr, "tunetop: --record %s: a write failed\n", o->record);
+		rc = 1;
+	}
 	snapshot_free(snap);
 	return rc;
 }

@@ -11,4 +11,8 @@
 /* Run until -n lines are written, a signal, or the reader closes the pipe (all exit 0). */
 int batch_run(struct source *src, const struct options *o);
 
+/* A host's snapshot as one JSON line with a "host" field (-b and --record with --remote);
+ * free() it. */
+char *batch_host_line(const char *host, const struct snapshot *s);
+
 #endif

@@ -5,6 +5,8 @@
 
 #include "backends/source.h"
 #include "core/scenario.h"
+#include "core/xalloc.h"
+#include "tui/agent.h"
 #include "tui/batch.h"
 #include "tui/experiment.h"
 #include "tui/options.h"
@@ -60,6 +62,17 @@ static int main_exit_code(int knob_rc)
 static int main_start(struct source *src, const struct options *o)
 {
 	char err[512];
+	if (source_paced(src)) {
+		/* A recording's knobs are what they were: no scenario, and --set is refused. */
+		if (o->nsets) {
+			fprintf(stderr, "tunetop: --set: %s\n",
+				source_knob_refusal(src, K_CPU_GOVERNOR));
+			return 2;
+		}
+		return source_start(src, err, sizeof(err)) == 0 ? 0 : 1;
+	}
+	if (src->ops == &source_remote_ops) /* the far side applied them (--agent's arguments) */
+		return source_start(src, err, sizeof(err)) == 0 ? 0 : 1;
 	int rc = scenario_apply(o->scenario ? o->scenario : "default", source_scenario_assign, src,
 				err, sizeof(err));
 	if (rc != 0) {
@@ -150,17 +163,40 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	if (!o.batch && main_check_theme(&o) != 0) {
+	if (!o.batch && !o.agent && main_check_theme(&o) != 0) {
 		options_free(&o);
 		return 2;
 	}
 	const struct source_ops *kind = source_find(o.backend);
-	struct source_conf conf = {.host_write = o.write};
+	struct source_conf conf = {.host_write = o.write,
+				   .replay_path = o.replay,
+				   .replay_from = o.from,
+				   .replay_to = o.to,
+				   .remotes = o.remotes,
+				   .nremotes = o.nremotes,
+				   .ssh = o.ssh,
+				   .agent_path = o.agent_path,
+				   .delay_s = o.delay_s};
+	/* --host, --scenario and --set go to the far side's agent. */
+	const char **far = xcalloc(2 * o.nsets + 4, sizeof(*far));
+	size_t nfar = 0;
+	if (o.host_flag)
+		far[nfar++] = "--host";
+	if (o.scenario) {
+		far[nfar++] = "--scenario";
+		far[nfar++] = o.scenario;
+	}
+	for (size_t i = 0; i < o.nsets; i++) {
+		far[nfar++] = "--set";
+		far[nfar++] = o.sets[i];
+	}
+	conf.agent_args = far;
 	/* The host has no engine workloads: start from the idle scenario unless told. */
-	if (kind != &source_engine_ops && !o.scenario)
+	if (kind != &source_engine_ops && kind != &source_remote_ops && !o.scenario)
 		o.scenario = "idle";
 	sig_install();
 	struct source *src = source_open_rc(kind, &conf, &rc, err, sizeof(err));
+	free(far);
 	if (!src) {
 		fprintf(stderr, "tunetop: %s: %s\n", o.backend, err);
 		options_free(&o);
@@ -176,7 +212,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (rc == 0)
-		rc = o.batch ? batch_run(src, &o) : screen_run(src, &o);
+		rc = o.agent ? agent_run(src, &o) : o.batch ? batch_run(src, &o) : screen_run(src, &o);
 	serve_stop();
 	source_close(src);
 	options_free(&o);

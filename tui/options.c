@@ -29,6 +29,14 @@ enum {
 	OPT_SERVE,
 	OPT_FORMAT,
 	OPT_LIST_METRICS,
+	OPT_REPLAY,
+	OPT_FROM,
+	OPT_TO,
+	OPT_RECORD,
+	OPT_AGENT,
+	OPT_REMOTE,
+	OPT_SSH,
+	OPT_AGENT_PATH,
 };
 
 static const struct option long_opts[] = {
@@ -53,6 +61,14 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "agent", no_argument, NULL, OPT_AGENT },
+	{ "remote", required_argument, NULL, OPT_REMOTE },
+	{ "ssh", required_argument, NULL, OPT_SSH },
+	{ "agent-path", required_argument, NULL, OPT_AGENT_PATH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -83,6 +99,13 @@ void options_usage(FILE *out)
 	      "                           textfile collector); with -o FILE the text replaces FILE\n"
 	      "                           atomically each interval\n"
 	      "      --list-knobs, --list-themes, --list-scenarios, --list-keys, --list-metrics\n"
+	      "      --record FILE        also write every snapshot to FILE (JSON Lines; .zst/.gz compress)\n"
+	      "      --replay FILE        play a recording (at its own pace; -b re-emits it)\n"
+	      "      --from T, --to T     replay only from/to T: seconds into it, or 2026-12-01T10:00:00Z\n"
+	      "      --agent              line protocol on stdin/stdout (snapshots out, commands in)\n"
+	      "      --remote [USER@]HOST watch HOST over ssh (repeatable: the fleet view)\n"
+	      "      --ssh \"CMD ARGS\"     the ssh command for --remote (default \"ssh\")\n"
+	      "      --agent-path PATH    tunetop on the far side (default: tunetop from PATH)\n"
 	      "  -h, --help               this text\n"
 	      "  -V, --version            version\n"
 	      "\n"
@@ -100,6 +123,17 @@ int options_parse_delay(const char *s, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* --from/--to: a number of seconds, or an ISO 8601 time (checked again by the source). */
+static bool options_time_ok(const char *s)
+{
+	char *end;
+	int y, mo, d, h, mi, sec;
+	double v = strtod(s, &end);
+	if (end != s && *end == '\0' && v >= 0 && isfinite(v))
+		return true;
+	return sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) == 6;
 }
 
 static int options_parse_count(const char *s, long *out)
@@ -121,6 +155,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	o->delay_s = 1.0;
 	o->backend = "engine";
 	o->sets = xcalloc((size_t)argc + 1, sizeof(*o->sets));
+	o->remotes = xcalloc((size_t)argc + 1, sizeof(*o->remotes));
 
 	if (argc > 1 && strcmp(argv[1], "experiment") == 0) {
 		if (argc < 3) {
@@ -203,9 +238,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return 2;
 			}
 			o->backend = optarg;
+			o->host_flag = strcmp(optarg, "host") == 0;
 			break;
 		case OPT_HOST:
 			o->backend = "host";
+			o->host_flag = true;
 			break;
 		case OPT_THEME:
 			o->theme = optarg;
@@ -234,6 +271,36 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_LIST_SCENARIOS:
 			o->action = ACT_LIST_SCENARIOS;
 			break;
+		case OPT_REPLAY:
+			o->replay = optarg;
+			o->backend = "replay";
+			break;
+		case OPT_FROM:
+		case OPT_TO:
+			if (!options_time_ok(optarg)) {
+				snprintf(err, errlen,
+					 "--%s: '%s' is not a time (valid: seconds into the recording, or 2026-12-01T10:00:00Z)",
+					 c == OPT_FROM ? "from" : "to", optarg);
+				return 2;
+			}
+			*(c == OPT_FROM ? &o->from : &o->to) = optarg;
+			break;
+		case OPT_RECORD:
+			o->record = optarg;
+			break;
+		case OPT_AGENT:
+			o->agent = true;
+			break;
+		case OPT_REMOTE:
+			o->remotes[o->nremotes++] = optarg;
+			o->backend = "remote";
+			break;
+		case OPT_SSH:
+			o->ssh = optarg;
+			break;
+		case OPT_AGENT_PATH:
+			o->agent_path = optarg;
+			break;
 		case 'h':
 			o->action = ACT_HELP;
 			break;
@@ -260,6 +327,21 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			 o->output ? "-o" : "--format");
 		return 2;
 	}
+	if (o->nremotes)
+		o->backend = "remote"; /* --host then names the far side's source */
+	if ((o->from || o->to) && !o->replay) {
+		snprintf(err, errlen, "--from/--to slice a recording: they need --replay FILE");
+		return 2;
+	}
+	if (o->replay && o->nremotes) {
+		snprintf(err, errlen, "--replay and --remote are two sources: pick one");
+		return 2;
+	}
+	if (o->agent && (o->nremotes || o->batch)) {
+		snprintf(err, errlen, "--agent runs a local source: not with %s",
+			 o->batch ? "-b" : "--remote");
+		return 2;
+	}
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
 		o->no_color = true;
@@ -270,4 +352,6 @@ void options_free(struct options *o)
 {
 	free(o->sets);
 	o->sets = NULL;
+	free(o->remotes);
+	o->remotes = NULL;
 }

@@ -38,6 +38,15 @@ struct options {
 	const char *serve;       /* --serve [ADDR:]PORT: the /metrics endpoint (NULL: none) */
 	const char *output;      /* -o FILE: batch output there instead of stdout */
 	int format;              /* --format: enum opt_format */
+	const char *replay;      /* --replay FILE: a recording as the source */
+	const char *from, *to;   /* --from / --to: the slice of it to play */
+	const char *record;      /* --record FILE: every snapshot also to FILE (.zst/.gz compress) */
+	bool agent;              /* --agent: the line protocol on stdin/stdout (tui/agent.c) */
+	const char **remotes;    /* --remote [USER@]HOST, in order */
+	size_t nremotes;
+	const char *ssh;         /* --ssh "ssh -p 2222 ...": the command line before HOST */
+	const char *agent_path;  /* --agent-path: tunetop on the far side (default "tunetop") */
+	bool host_flag;          /* --host or --backend host was given (with --remote: the far side's) */
 };
 
 /* -b output: JSON Lines, OpenMetrics 1.0.0 text, or the Prometheus 0.0.4 text (the one

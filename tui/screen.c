@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/recfile.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
 #include "tui/serve.h"
@@ -81,7 +82,11 @@ static void status_draw(struct ui *ui, int y)
 static void debug_draw(struct ui *ui, int y)
 {
 	const struct snap_self *s = &ui->snap->self;
+	char st[160];
 	move(y, 0);
+	/* The source's own line first (a recording's position, lines it skipped). */
+	if (source_status(ui->src, st, sizeof(st))[0])
+		ui_put(ui, strstr(st, "skipped") ? ROLE_WARN : ROLE_DIM, "%s  ", st);
 	ui_put(ui, ROLE_DIM,
 	       "self cpu %.1f%%  sample %llu us  render %llu us  tty %llu B (%.0f B/s)  frame %llu",
 	       s->cpu_pct, (unsigned long long)s->sample_us, (unsigned long long)s->render_us,
@@ -97,7 +102,7 @@ static void fbar_draw(struct ui *ui, int y)
 {
 	static const char *const keys[][2] = {
 	    {"F1", "Help"}, {"/", "Search"},  {"\\", "Filter"}, {"Tab", "View"},
-	    {"F6", "Sort"}, {"Spc", "Pause"}, {":", "Set"},	{"F10", "Quit"},
+	    {"F6", "Sort"}, {"Spc", "Freeze"}, {":", "Set"},	{"F10", "Quit"},
 	};
 	size_t n = sizeof(keys) / sizeof(keys[0]);
 	/* The last entry is how to leave: on a narrow terminal (60 to 71 columns) the
@@ -168,40 +173,49 @@ static void frame_draw(struct ui *ui)
 /* What follows every snapshot the console takes, whichever thread took it. */
 static void ui_after_sample(struct ui *ui)
 {
-	struct snapshot *s = ui->snap;
+	struct snapshot *s = ui->live;
 
+	/* Sampling goes on while frozen: into the live snapshot and the history. */
+	ui->snap = s;
 	if (ui->async) {
 		/* The snapshot counts the sampler thread; the console's own thread adds its part. */
 		uint64_t t = clock_thread_ns();
 		s->self.cpu_pct += snapshot_cpu_pct(t - ui->ui_cpu_ns, (uint64_t)(s->interval_s * 1e9));
 		ui->ui_cpu_ns = t;
 	}
-	s->self.render_us = ui->render_us;
-	s->self.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
-	s->self.tty_bytes_per_s = s->interval_s > 0 ? (double)s->self.tty_bytes / s->interval_s : 0;
+	/* A recording's self figures are the recording console's: shown as they were. */
+	if (!ui->src->ops->recorded) {
+		s->self.render_us = ui->render_us;
+		s->self.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
+		s->self.tty_bytes_per_s =
+		    s->interval_s > 0 ? (double)s->self.tty_bytes / s->interval_s : 0;
+	}
 	ui->tty_bytes_at_sample = ui->tty.bytes;
 	ui->now_ns = s->mono_ns;
 	ui_knobs_refresh(ui);
 	ui_hist_push(ui);
 	ui_events_note(ui);
 	serve_publish(s); /* the scrape text of this sample, rendered here once */
+	ui_freeze_note(ui);
+	if (ui->frozen)
+		ui->snap = ui->frozen_snap;
 }
 
 static void ui_sample(struct ui *ui)
 {
-	source_sample(ui->src, ui->snap);
+	source_sample(ui->src, ui->live);
 	ui_after_sample(ui);
 }
 
-/* The sampler thread published something: the newest snapshot unless paused, then the
- * knob results. The sampler is one thread, so a snapshot published before a result was
- * sampled before that write: the result's value goes on top of it, and every later
- * snapshot was sampled after the write. Returns redo flags. */
+/* The sampler thread published something: the newest snapshot (sampling goes on while
+ * frozen), then the knob results. The sampler is one thread, so a snapshot published
+ * before a result was sampled before that write: the result's value goes on top of it,
+ * and every later snapshot was sampled after the write. Returns redo flags. */
 static int ui_async_take(struct ui *ui, long *taken)
 {
 	struct source_async_result r;
 	int redo = 0;
-	if (!ui->paused && source_async_take(ui->async, &ui->snap)) {
+	if (source_async_take(ui->async, &ui->live)) {
 		ui_after_sample(ui);
 		(*taken)++;
 		redo |= UI_REBUILD | UI_REDRAW;
@@ -209,6 +223,23 @@ static int ui_async_take(struct ui *ui, long *taken)
 	while (source_async_result(ui->async, &r))
 		redo |= ui_knob_result(ui, &r);
 	return redo;
+}
+
+/* When the next sample is due after one taken at now: the -d interval, or a recording's
+ * own gap at the chosen speed (never, once it has played to its end). */
+static uint64_t ui_next_due(struct ui *ui, uint64_t now, uint64_t delay)
+{
+	if (!source_paced(ui->src))
+		return now + delay;
+	double gap = source_pace_s(ui->src);
+	if (gap < 0) {
+		if (!ui->source_done)
+			ui_status(ui, false, "end of the recording: %zu samples kept ([ { to look back)",
+				  ui->history.n);
+		ui->source_done = true;
+		return now + 3600 * NS_PER_S;
+	}
+	return now + (uint64_t)(gap / ui->speed * 1e9);
 }
 
 /* Wait for input until deadline (in slices, so signals are seen); returns redo flags. */
@@ -284,19 +315,31 @@ int screen_run(struct source *src, const struct options *o)
 	ui->opt = o;
 	ui->sort = SORT_PCT;
 	ui->snap = snapshot_new();
+	ui_freeze_init(ui);
+	if (o->record && !(ui->rec = recfile_open(o->record, err, sizeof(err)))) {
+		fprintf(stderr, "tunetop: --record: %s\n", err);
+		ui_freeze_free(ui);
+		snapshot_free(ui->snap);
+		free(ui);
+		return 1;
+	}
 	setlocale(LC_ALL, "");
 	ui_setup_theme(ui);
 	if (ui_tty_open(ui, err, sizeof(err)) != 0) {
 		fprintf(stderr, "tunetop: %s\n", err);
+		recfile_close(ui->rec);
+		ui_freeze_free(ui);
 		snapshot_free(ui->snap);
 		free(ui);
 		return 1;
 	}
 	ui_tty_resize(ui);
 	long n = 0;
+	ui->fleet = ui_fleet_active(ui);
 	/* A source that may block on I/O samples on its own thread (backends/src_async.h);
-	 * the engine is sampled here: its sample() reads in-process counters in microseconds. */
-	if (strcmp(source_name(src), "engine") != 0 &&
+	 * the engine is sampled here: its sample() reads in-process counters in microseconds,
+	 * and a recording or a remote host never blocks (their reads are non-blocking). */
+	if (strcmp(source_name(src), "host") == 0 &&
 	    !(ui->async = source_async_start(src, delay, err, sizeof(err))))
 		ui_status(ui, true, "%s: sampling on this thread", err);
 	ui->ui_cpu_ns = clock_thread_ns();
@@ -304,7 +347,7 @@ int screen_run(struct source *src, const struct options *o)
 		ui_sample(ui);
 	ui_table_rebuild(ui);
 
-	uint64_t next = clock_mono_ns() + delay;
+	uint64_t next = ui_next_due(ui, clock_mono_ns(), delay);
 	int redo = UI_REDRAW;
 	uint64_t flash_end = 0;
 	while (!sig_quit && !ui->tty.dead) {
@@ -328,10 +371,19 @@ int screen_run(struct source *src, const struct options *o)
 		}
 		if ((redo & (UI_RESAMPLE | UI_KNOB)) && !ui->paused) {
 			ui_sample(ui);
+			if (source_paced(ui->src))
+				next = ui_next_due(ui, clock_mono_ns(), delay);
 			redo |= UI_REBUILD;
 		}
 		if (redo & UI_REBUILD)
 			ui_table_rebuild(ui);
+		/* A remote host's reply to a knob set, or a host gone down: never waits. */
+		char note[256];
+		bool note_err;
+		while (source_note(ui->src, note, sizeof(note), &note_err)) {
+			ui_status(ui, note_err, "%s", note);
+			redo |= UI_REDRAW;
+		}
 		uint64_t now = clock_mono_ns();
 		/* Status messages fade after a while; a flash ends with one more frame. */
 		if (strcmp(last_status, ui->status) != 0) {
@@ -368,7 +420,7 @@ int screen_run(struct source *src, const struct options *o)
 		if (clock_mono_ns() >= next) {
 			if (o->iterations && ++n >= o->iterations)
 				break;
-			next += delay;
+			next += delay; /* a paced source sets its own after sampling */
 			if (next < clock_mono_ns())
 				next = clock_mono_ns() +
 				       delay; /* after a stall: no burst of samples */
@@ -379,6 +431,9 @@ int screen_run(struct source *src, const struct options *o)
 	}
 	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
 	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
+	if (ui->rec && recfile_close(ui->rec) != 0)
+		fprintf(stderr, "tunetop: --record %s: a write failed\n", o->record);
+	ui_freeze_free(ui);
 	snapshot_free(ui->snap);
 	free(ui->rows);
 	free(ui);

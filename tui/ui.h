@@ -14,6 +14,9 @@
 #include "core/limits.h"
 #include "tui/options.h"
 #include "tui/theme.h"
+#include "tui/ui_history.h"
+
+struct recfile_writer;
 
 /* Below this the console shows "terminal too small" (an 80x24 terminal fits easily). */
 #define UI_MIN_COLS 60
@@ -194,6 +197,16 @@ struct ui {
 	uint64_t key_ns; /* when the keys being handled were read, 0 none */
 	uint64_t key_us, key_max_us; /* key read to frame on the terminal: last, largest */
 	uint64_t ui_cpu_ns; /* this thread's CPU time at the last snapshot */
+	/* History and freeze (ui_freeze.c): ui->snap is live, or frozen on one kept sample. */
+	struct ui_history history;
+	struct snapshot *live;   /* what the source fills; ui->snap when not frozen */
+	struct snapshot *frozen_snap;
+	bool frozen;
+	uint64_t frozen_id;      /* the history id shown while frozen */
+	double speed;            /* replay speed (1 = as recorded) */
+	bool source_done;        /* a recording played to its end */
+	struct recfile_writer *rec; /* --record, or NULL */
+	bool fleet; /* the fleet view (ui_fleet.c) instead of a host's view */
 };
 
 /* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
@@ -307,6 +320,23 @@ void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((for
 void ui_knobs_refresh(struct ui *ui);
 /* A knob write's result from the sampler thread: the status says it; returns redo flags. */
 int ui_knob_result(struct ui *ui, const struct source_async_result *r);
+
+/* ui_freeze.c: Space freezes on the shown sample, [ ] { } step through the history. */
+void ui_freeze_init(struct ui *ui);
+void ui_freeze_free(struct ui *ui);
+/* Keep the live snapshot just taken (and record it with --record). */
+void ui_freeze_note(struct ui *ui);
+/* Show sample id (clamped to what is kept); returns redo flags. */
+int ui_freeze_at(struct ui *ui, uint64_t id);
+int ui_live(struct ui *ui);
+/* "LIVE" or "FROZEN 12/600 00:27:48 -42s" for the header. */
+const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len);
+int ui_freeze_key(struct ui *ui, int ch);
+
+/* ui_fleet.c: two or more --remote: the fleet view. */
+bool ui_fleet_active(const struct ui *ui);
+void ui_fleet_draw(struct ui *ui, int y, int h);
+int ui_fleet_key(struct ui *ui, int ch);
 
 /* Drawing helpers (screen.c). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)

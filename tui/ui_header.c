@@ -192,10 +192,19 @@ int ui_header_draw(struct ui *ui)
 	const struct snapshot *s = ui->snap;
 	int y = 0;
 
+	char fl[64];
+
 	ui_fill_line(ui, 0, ROLE_TITLE);
 	move(0, 0);
-	ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  every %.2gs  governor ", TUNETOP_VERSION,
-	       s->uptime_s, ui->opt->delay_s);
+	ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  ", TUNETOP_VERSION, s->uptime_s);
+	/* LIVE (with the interval or a recording's speed), or which kept sample is shown. */
+	if (ui->frozen)
+		ui_put(ui, ROLE_WARN, "%s", ui_freeze_label(ui, fl, sizeof(fl)));
+	else if (source_paced(ui->src))
+		ui_put(ui, ROLE_TITLE, "LIVE %gx", ui->speed);
+	else
+		ui_put(ui, ROLE_TITLE, "LIVE %.2gs", ui->opt->delay_s);
+	ui_put(ui, ROLE_TITLE, "  governor ");
 	if (s->governor >= 0)
 		put_knob(ui, K_CPU_GOVERNOR, "");
 	else

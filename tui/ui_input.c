@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "backends/src_remote.h"
 #include "tui/ui.h"
 
 void ui_input_begin(struct ui *ui, enum ui_input mode)
@@ -143,6 +144,26 @@ int ui_command_run(struct ui *ui, const char *cmd)
 		a += 4;
 	while (*a == ' ')
 		a++;
+	if (!strncmp(a, "--all ", 6)) {
+		/* Every remote host; each one's result comes back as its own message and event. */
+		if (!remote_count(ui->src)) {
+			ui_status(ui, true, "set --all: only with --remote hosts");
+			return UI_REDRAW;
+		}
+		a += 6;
+		while (*a == ' ')
+			a++;
+		char *sp = strchr(a, '=') ? NULL : strchr(a, ' ');
+		if (sp)
+			*sp = '=';
+		int n = remote_set_all(ui->src, a, err, sizeof(err));
+		if (n < 0)
+			ui_status(ui, true, "%s", err);
+		else
+			ui_status(ui, false, "%s sent to %d host%s; each reply follows", a, n,
+				  n == 1 ? "" : "s");
+		return UI_REDRAW;
+	}
 	if (!strchr(a, '=')) {
 		char *sp = strchr(a, ' ');
 		if (sp) {

@@ -63,6 +63,14 @@ int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
 		return UI_REDRAW;
 	}
 	int rc = source_knob_set(ui->src, id, v, &stored, err, sizeof(err));
+	if (rc == 0 && ui->src->ops->async_knobs) {
+		/* Sent to a remote host: its reply comes later (source_note), the value with
+		 * its next snapshot. */
+		source_status(ui->src, val, sizeof(val));
+		ui_status(ui, false, "%s = %s sent to %.40s", d->name,
+			  knob_format(id, v, err, sizeof(err)), val);
+		return UI_REDRAW;
+	}
 	if (rc != 0) {
 		/* The source left the value as it was: say so, with the value in force. */
 		ui_status(ui, true, "%s (%s stays %s)", err, d->name,
@@ -185,6 +193,15 @@ static int key_quit(struct ui *ui, int ch)
 
 static int key_view(struct ui *ui, int ch)
 {
+	if (ch == '0') {
+		if (!ui_fleet_active(ui)) {
+			ui_status(ui, true, "0: the fleet view needs two or more --remote hosts");
+			return UI_REDRAW;
+		}
+		ui->fleet = true;
+		return UI_REDRAW;
+	}
+	ui->fleet = false;
 	if (ch == '\t')
 		return view_set(ui, (ui->view + 1) % VIEW_COUNT);
 	if (ch == KEY_BTAB)
@@ -196,6 +213,8 @@ static int key_view(struct ui *ui, int ch)
  * (the events view counts back from the newest line). */
 static int key_move(struct ui *ui, int ch)
 {
+	if (ui->fleet)
+		return ui_fleet_key(ui, ch);
 	if (ui->view == VIEW_OVERVIEW)
 		return ui_table_key(ui, ch, LINES / 2);
 	int dir = ui->view == VIEW_EVENTS ? -1 : 1, top = ui->view_top;
@@ -245,12 +264,32 @@ static int key_command(struct ui *ui, int ch)
 	return UI_REDRAW;
 }
 
-static int key_pause(struct ui *ui, int ch)
+/* Space, [ ] { } and Esc: the history (ui_freeze.c); Esc also leaves a host for the fleet. */
+static int key_freeze(struct ui *ui, int ch)
 {
-	(void)ch;
-	ui->paused = !ui->paused;
-	ui_status(ui, false, ui->paused ? "paused (space resumes)" : "resumed");
-	return ui->paused ? UI_REDRAW : UI_RESAMPLE | UI_REDRAW;
+	if (ch == 27 && !ui->frozen && ui_fleet_active(ui) && !ui->fleet) {
+		ui->fleet = true;
+		return UI_REDRAW;
+	}
+	return ui_freeze_key(ui, ch);
+}
+
+static int key_enter(struct ui *ui, int ch)
+{
+	return ui->fleet ? ui_fleet_key(ui, ch) : 0;
+}
+
+/* A recording plays faster or slower (a live source samples at -d). */
+static int key_speed(struct ui *ui, int ch)
+{
+	if (!source_paced(ui->src)) {
+		ui_status(ui, true, "speed: only a recording (--replay) has one; -d sets the interval");
+		return UI_REDRAW;
+	}
+	double s = ch == 'f' ? ui->speed * 2 : ui->speed / 2;
+	ui->speed = s > 64 ? 64 : s < 1.0 / 64 ? 1.0 / 64 : s;
+	ui_status(ui, false, "replay speed %gx", ui->speed);
+	return UI_REDRAW;
 }
 
 static int key_repaint(struct ui *ui, int ch)
@@ -336,17 +375,21 @@ const struct ui_keydef ui_keydefs[] = {
      -1,
      "move the cursor; PgUp PgDn Home End jump",
      key_move},
-    {"Tab 1-5",
-     {'\t', KEY_BTAB, '1', '2', '3', '4', '5'},
+    {"Tab 0-5",
+     {'\t', KEY_BTAB, '0', '1', '2', '3', '4', '5'},
      -1,
-     "views: 1 overview, 2 est, 3 pmd, 4 blk, 5 events",
+     "views: 0 fleet, 1 overview, 2 est, 3 pmd, 4 blk, 5 events",
      key_view},
     {"/", {'/'}, -1, "search a thread by name (n or F3: next match)", key_search},
     {"n F3", {'n', KEY_F(3)}, -1, "next search match", key_table},
     {"\\", {'\\'}, -1, "filter threads by name or subsystem (Esc clears)", key_search},
     {"F6 < >", {KEY_F(6), '<', '>', ',', '.'}, -1, "sort by the previous / next column", key_table},
     {"I", {'I'}, -1, "invert the sort order", key_table},
-    {"space", {' '}, -1, "pause / resume sampling", key_pause},
+    {"space", {' '}, -1, "freeze on this sample / back to live (sampling goes on)", key_freeze},
+    {"[ ] { }", {'[', ']', '{', '}'}, -1, "frozen: one sample back / forward, { } ten", key_freeze},
+    {"Esc", {27}, -1, "back to live; with --remote hosts, back to the fleet", key_freeze},
+    {"Enter", {'\n', '\r', KEY_ENTER}, -1, "fleet view: dive into the host under the cursor", key_enter},
+    {"f / F", {'f', 'F'}, -1, "replay speed x2 / /2", key_speed},
     {"g", {'g'}, K_CPU_GOVERNOR, "cycle", key_governor},
     {"m / M", {'m', 'M'}, K_PMD_MAXSLEEP_US, "up / down", key_maxsleep},
     {"s", {'s'}, K_PMD_TIMER_SLACK_NS, "toggle 1000 / 50000:", key_slack},

@@ -70,7 +70,7 @@ void ui_table_rebuild(struct ui *ui)
 	for (size_t i = 0; i < s->nthreads; i++)
 		if (row_matches(&s->threads[i], ui->filter))
 			ui->rows[ui->nrows++] = i;
-	if (ui->nrows > 1) /* rows is NULL before the first snapshot of a sampler thread */
+	if (ui->nrows) /* no rows yet (a remote host before its first snapshot): rows is NULL */
 		qsort_r(ui->rows, ui->nrows, sizeof(*ui->rows), cmp_rows, ui);
 	/* The cursor follows its thread, as in htop. */
 	ui->sel = ui->nrows ? (ui->sel < (int)ui->nrows ? ui->sel : (int)ui->nrows - 1) : 0;

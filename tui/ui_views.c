@@ -537,16 +537,22 @@ static void events_view(struct body *b)
 {
 	struct ui *ui = b->ui;
 	int h = b->end - b->y;
+	/* Frozen: only the events up to the sample shown (its time is rounded to the ms). */
+	size_t nev = ui->nev;
+	while (ui->frozen && nev &&
+	       ui->ev[(ui->ev_head + UI_EVENTS_KEEP - ui->nev + nev - 1) % UI_EVENTS_KEEP].wall_ns >
+		   ui->snap->wall_ns + NS_PER_MS)
+		nev--;
 	/* Newest at the bottom, like a log; view_top scrolls back, at most to the oldest. */
-	ui->view_max_top = (int)ui->nev > h ? (int)ui->nev - h : 0;
+	ui->view_max_top = (int)nev > h ? (int)nev - h : 0;
 	if (ui->view_top > ui->view_max_top)
 		ui->view_top = ui->view_max_top;
-	int first = (int)ui->nev - h - ui->view_top;
+	int first = (int)nev - h - ui->view_top;
 	if (first < 0)
 		first = 0;
-	if (ui->nev == 0)
+	if (nev == 0)
 		title(b, "no events yet");
-	for (int i = first; i < (int)ui->nev; i++) {
+	for (int i = first; i < (int)nev; i++) {
 		const struct event *e =
 		    &ui->ev[(ui->ev_head + UI_EVENTS_KEEP - ui->nev + (size_t)i) % UI_EVENTS_KEEP];
 		if (!body_line(b))
@@ -583,6 +589,10 @@ void ui_view_draw(struct ui *ui, int y, int h)
 {
 	struct body b = {ui, y, y + h, 0, 0};
 	ui->view_max_top = 0; /* a view that scrolls sets its own */
+	if (ui->fleet) {
+		ui_fleet_draw(ui, y, h);
+		return;
+	}
 	switch (ui->view) {
 	case VIEW_EST:
 		scrolled_draw(ui, est_view, y, h);

@@ -112,9 +112,9 @@ tt_wait 'sort by S$'
 tt_keys '<' '<'
 tt_wait 'sort by CPU$'
 tt_keys Space
-tt_wait '\[PAUSED\]'
+tt_wait '^ tunetop [0-9.]+ +up [0-9]+s  FROZEN [0-9]+/[0-9]+ '
 tt_keys Space
-tt_wait_gone '\[PAUSED\]'
+tt_wait 'up [0-9]+s  LIVE 0.3s  governor'
 
 # Resize below the minimum and back; q works from the too-small screen.
 tt_resize 40 10

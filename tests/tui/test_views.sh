@@ -28,11 +28,11 @@ done
 tt_wait '^ +(< [0-9.]+us|[0-9.]+(us|ms)-[0-9.]+(us|ms)) #+ +[0-9]+$'
 
 # A short est view cannot scroll into nothing: End, then Up shows one line more at the top.
-# Paused, so the figures hold still between the captures.
+# Frozen, so the figures hold still between the captures.
 tt_resize 60 16 # (waits for F10Quit on the last line)
 tt_line 16 | grep -q 'F10Quit *$' || fail "function bar at 60 columns: $(tt_line 16)"
 tt_keys Space
-tt_wait '^paused \(space resumes\)'
+tt_wait '^frozen: '
 tt_keys End
 sleep 0.6
 before=$(body)
@@ -46,14 +46,14 @@ after
 $after"
 tt_resize 80 24
 tt_keys Space
-tt_wait '^resumed$'
+tt_wait '^live again$'
 
 # Events: more events than lines (each knob key logs one), then far past the oldest.
 tt_keys 5
 for _ in $(seq 12); do tt_keys m M; done
 tt_wait 'knob +pmd\.maxsleep_us: 1000 -> 500'
 tt_keys Space
-tt_wait '^paused \(space resumes\)'
+tt_wait '^frozen: '
 tt_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
 tt_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
 sleep 0.6

@@ -1,0 +1,36 @@
+/* recfile.h: recordings on disk: JSON Lines, plain or compressed (.zst with libzstd, .gz with
+ * zlib); a whole file read into memory, and a writer thread that flushes every line. */
+#ifndef TT_RECFILE_H
+#define TT_RECFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Read path whole, decompressed when it starts with a gzip or zstd magic (whatever its
+ * name). A compressed stream cut short (the writer died) gives what it had flushed.
+ * 0 with *buf (free it) and *len, or -1 with a message.
+ */
+int recfile_read(const char *path, char **buf, size_t *len, char *err, size_t errlen);
+
+enum recfile_kind { RECFILE_PLAIN, RECFILE_GZ, RECFILE_ZSTD };
+/* By the name's ending: ".zst", ".gz", anything else plain. */
+enum recfile_kind recfile_kind_of(const char *path);
+
+struct recfile_writer;
+/* Create (truncate) path and start the writer thread; NULL with a message. */
+struct recfile_writer *recfile_open(const char *path, char *err, size_t errlen);
+/*
+ * Queue one line (without its newline) for the writer thread, which writes and flushes it
+ * (compressed streams with a sync flush): the caller never waits for the disk. When the
+ * queue is full (the disk stalls) the line is dropped and counted. Returns false then.
+ */
+bool recfile_put(struct recfile_writer *w, const char *line);
+/* Lines dropped so far, and the first write error ("" none); for the status line. */
+uint64_t recfile_dropped(struct recfile_writer *w);
+void recfile_error(struct recfile_writer *w, char *buf, size_t len);
+/* Write what is queued, end the stream, join the thread, free; 0 or -1 (an error seen). */
+int recfile_close(struct recfile_writer *w);
+
+#endif

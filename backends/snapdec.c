@@ -1,0 +1,514 @@
+/* snapdec.c: decoding schema-1 JSON snapshots (the reverse of tui/snapjson.c), never trusting
+ * the input: every field is type-checked, every array clamped to what the struct holds. */
+#include "backends/snapdec.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/governor.h"
+#include "core/thread_state.h"
+#include "core/xalloc.h"
+
+/* CPUs and threads a decoded snapshot may hold: far above any real one, a bound for garbage. */
+#define SNAPDEC_MAX_CPUS 4096
+#define SNAPDEC_MAX_THREADS 65536
+/* Interned strings: the few names a snapshot points at (backends, topologies, absent paths). */
+#define SNAPDEC_INTERN_MAX 256
+#define SNAPDEC_INTERN_LEN 64
+
+static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *intern_tab[SNAPDEC_INTERN_MAX];
+static size_t intern_n;
+
+const char *snapdec_intern(const char *s)
+{
+	const char *r = "?";
+	if (!s)
+		return NULL;
+	/* Rare (once per new name) and shared by the replay and remote threads: a mutex. */
+	pthread_mutex_lock(&intern_lock);
+	for (size_t i = 0; i < intern_n; i++)
+		if (strcmp(intern_tab[i], s) == 0) {
+			r = intern_tab[i];
+			goto out;
+		}
+	if (intern_n < SNAPDEC_INTERN_MAX && strlen(s) < SNAPDEC_INTERN_LEN) {
+		intern_tab[intern_n] = xstrdup(s);
+		r = intern_tab[intern_n++];
+	}
+out:
+	pthread_mutex_unlock(&intern_lock);
+	return r;
+}
+
+uint64_t snapdec_iso8601(const char *s)
+{
+	struct tm tm = {0};
+	unsigned ms = 0;
+	int n = 0;
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			 &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6)
+		return 0;
+	if (s[n] == '.')
+		sscanf(s + n + 1, "%3u", &ms);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	time_t t = timegm(&tm);
+	if (t < 0)
+		return 0;
+	return (uint64_t)t * 1000000000ULL + (uint64_t)ms * 1000000ULL;
+}
+
+/* Typed getters: anything missing or of another type reads as 0 / "". */
+static const json_t *jget(const json_t *o, const char *k)
+{
+	return json_is_object(o) ? json_object_get(o, k) : NULL;
+}
+
+static double jd(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+static uint64_t ju(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	if (json_is_integer(v))
+		return (uint64_t)json_integer_value(v);
+	if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) < 1.8e19)
+		return (uint64_t)json_real_value(v);
+	return 0;
+}
+
+static int64_t ji(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
+}
+
+static bool jb(const json_t *o, const char *k)
+{
+	return json_is_true(jget(o, k));
+}
+
+static const char *js(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static void jcopy(char *dst, size_t cap, const json_t *o, const char *k)
+{
+	snprintf(dst, cap, "%s", js(o, k));
+}
+
+static const json_t *jarr(const json_t *o, const char *k, size_t *n, size_t max)
+{
+	const json_t *a = jget(o, k);
+	if (!json_is_array(a)) {
+		*n = 0;
+		return NULL;
+	}
+	*n = json_array_size(a) < max ? json_array_size(a) : max;
+	return a;
+}
+
+static int name_index(const char *s, const char *(*name)(int), int count)
+{
+	for (int i = 0; i < count; i++)
+		if (strcmp(name(i), s) == 0)
+			return i;
+	return -1;
+}
+
+static const char *subsys_name_i(int i)
+{
+	return subsys_name((enum subsys)i);
+}
+
+static const char *state_name_i(int i)
+{
+	return ethread_state_name((enum ethread_state)i);
+}
+
+static const char *event_name_i(int i)
+{
+	return event_kind_name((enum event_kind)i);
+}
+
+static void dec_cpu(const json_t *o, struct snapshot *s)
+{
+	const json_t *cpu = jget(o, "cpu");
+	const char *gov = js(cpu, "governor"), *src = js(cpu, "governor_source");
+	size_t n;
+	const json_t *a = jarr(cpu, "cpus", &n, SNAPDEC_MAX_CPUS);
+
+	s->governor = cpu_governor_parse(gov);
+	s->governor_absent = strcmp(src, "none") == 0;
+	s->governor_emulated = strcmp(src, "emulated") == 0;
+	free(s->cpus);
+	s->cpus = xcalloc(n ? n : 1, sizeof(*s->cpus));
+	s->ncpus = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *c = json_array_get(a, i);
+		s->cpus[i] = (struct snap_cpu){.id = (int)ji(c, "id"),
+					       .node = (int)ji(c, "node"),
+					       .llc = (int)ji(c, "llc"),
+					       .online = jb(c, "online"),
+					       .load_pct = jd(c, "load_pct"),
+					       .freq_mhz = (uint32_t)ju(c, "freq_mhz")};
+	}
+}
+
+static void dec_threads(const json_t *o, struct snapshot *s)
+{
+	size_t n;
+	const json_t *a = jarr(o, "threads", &n, SNAPDEC_MAX_THREADS);
+	if (n > s->threads_cap) {
+		free(s->threads);
+		s->threads = xcalloc(n, sizeof(*s->threads));
+		s->threads_cap = n;
+	}
+	s->nthreads = n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *t = json_array_get(a, i);
+		struct snap_thread *d = &s->threads[i];
+		int sub = name_index(js(t, "subsystem"), subsys_name_i, SUBSYS_COUNT);
+		int st = name_index(js(t, "state"), state_name_i, ETHREAD_STATE_COUNT);
+		memset(d, 0, sizeof(*d));
+		d->tid = (pid_t)ji(t, "tid");
+		jcopy(d->name, sizeof(d->name), t, "name");
+		d->subsys = sub < 0 ? SUBSYS_ENGINE : (enum subsys)sub;
+		d->cpu_pct = jd(t, "cpu_pct");
+		d->cpu_ns = ju(t, "cpu_ns");
+		d->state = st < 0 ? ETHREAD_STATE_COUNT : st; /* "?" again when encoded */
+		d->emu_cpu = (int)ji(t, "emu_cpu");
+	}
+}
+
+static void dec_est(const json_t *e, struct est_snap *d)
+{
+	size_t n;
+	const json_t *a;
+	const json_t *tick = jget(e, "tick_ns"), *cal = jget(e, "calibration"),
+		     *rates = jget(e, "rates");
+
+	memset(d, 0, sizeof(*d));
+	d->estimators = ju(e, "estimators");
+	d->placed = ju(e, "placed");
+	d->pending = ju(e, "pending");
+	d->kthreads = (int)ji(e, "kthreads");
+	d->kthread_slots = (int)ji(e, "kthread_slots");
+	d->max_threads = (int)ji(e, "max_threads");
+	d->chain_max = (int)ji(e, "chain_max");
+	d->tick_chains = (int)ji(e, "tick_chains");
+	d->est_cpus = (int)ji(e, "est_cpus");
+	d->max_per_kthread = ju(e, "max_per_kthread");
+	d->tick_ns_last = ju(tick, "last");
+	d->tick_ns_avg = ju(tick, "avg");
+	d->tick_ns_max = ju(tick, "max");
+	d->ticks = ju(e, "ticks");
+	d->visits = ju(e, "visits");
+	a = jarr(e, "tick_hist_us_log2", &n, EST_TICK_HIST_BUCKETS);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(a, i);
+		d->tick_hist[i] = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+	}
+	d->calib.chain_max = (int)ji(cal, "chain_max");
+	d->calib.single_est_ns = ju(cal, "single_est_ns");
+	d->calib.diff_ns = ju(cal, "diff_ns");
+	d->calib.loops = (int)ji(cal, "loops");
+	d->calib.tests = (int)ji(cal, "tests");
+	d->calib.valid_tests = (int)ji(cal, "valid_tests");
+	d->calib.governor = cpu_governor_parse(js(cal, "governor"));
+	if (d->calib.governor < 0)
+		d->calib.governor = GOV_COUNT; /* "?" again when encoded */
+	d->calib.wall_ns = snapdec_iso8601(js(cal, "time"));
+	d->calib.dequeue_ns = ju(cal, "dequeue_ns");
+	d->calib.count = ju(cal, "count");
+	d->cpu_pct_total = jd(e, "cpu_pct");
+	a = jarr(e, "kthread", &n, EST_SNAP_MAX_KT);
+	d->nkt = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *k = json_array_get(a, i);
+		d->kt[i] = (struct est_kt_snap){.id = (int)ji(k, "id"),
+						.estimators = (uint32_t)ju(k, "estimators"),
+						.rows_filled = (uint32_t)ju(k, "rows_filled"),
+						.rows_full = (uint32_t)ju(k, "rows_full"),
+						.tick_ns_last = ju(k, "tick_ns_last"),
+						.cpu_pct = jd(k, "cpu_pct")};
+	}
+	d->mem_bytes = ju(e, "mem_bytes");
+	d->mem_per_est_bytes = jd(e, "mem_per_est_bytes");
+	d->packets = ju(e, "packets");
+	d->tot_cps = ju(rates, "cps");
+	d->tot_inpps = ju(rates, "inpps");
+	d->tot_outpps = ju(rates, "outpps");
+	d->tot_inbps = ju(rates, "inbps");
+	d->tot_outbps = ju(rates, "outbps");
+}
+
+static void dec_pmd(const json_t *p, struct pmd_snap *d)
+{
+	size_t n;
+	const json_t *a = jarr(p, "threads", &n, PMD_SNAP_MAX), *tot = jget(p, "totals");
+
+	memset(d, 0, sizeof(*d));
+	d->maxsleep_us = ji(p, "maxsleep_us");
+	d->sleep_inc_us = ji(p, "sleep_inc_us");
+	d->timer_slack_ns = ji(p, "timer_slack_ns");
+	d->offered_pps = jd(p, "offered_pps");
+	d->drop_pct = jd(p, "drop_pct");
+	d->nthreads = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *t = json_array_get(a, i);
+		const json_t *ov = jget(t, "sleep_overshoot_us");
+		struct pmd_thread_snap *x = &d->threads[i];
+		jcopy(x->name, sizeof(x->name), t, "name");
+		x->rx_pps = jd(t, "rx_pps");
+		x->tx_pps = jd(t, "tx_pps");
+		x->rx_drop_pps = jd(t, "rx_drop_pps");
+		x->tx_drop_pps = jd(t, "tx_drop_pps");
+		x->drop_pct = jd(t, "drop_pct");
+		x->iterations = ju(t, "iterations");
+		x->busy_pct = jd(t, "busy_pct");
+		x->idle_pct = jd(t, "idle_pct");
+		x->sleep_iter_pct = jd(t, "sleep_iter_pct");
+		x->sleep_us_avg = jd(t, "sleep_us_avg");
+		x->overshoot_p50_us = jd(ov, "p50");
+		x->overshoot_p99_us = jd(ov, "p99");
+		x->drops_while_asleep = ju(t, "drops_while_asleep");
+		x->cpu_pct = jd(t, "cpu_pct");
+		x->rx_packets = ju(t, "rx_packets");
+		x->tx_packets = ju(t, "tx_packets");
+		x->rx_drops = ju(t, "rx_drops");
+		x->tx_drops = ju(t, "tx_drops");
+		x->sleep_iters = ju(t, "sleep_iters");
+	}
+	d->rxq_size = ji(p, "rxq_size");
+	d->topology = snapdec_intern(js(p, "topology"));
+	d->in_rings = ju(p, "in_rings");
+	d->generated = ju(tot, "generated");
+	d->forwarded = ju(tot, "forwarded");
+	d->dropped = ju(tot, "dropped");
+	d->in_flight = ju(tot, "in_flight");
+	d->restart_dropped = ju(tot, "restart_dropped");
+}
+
+static void dec_blk(const json_t *b, struct blk_snap *d)
+{
+	size_t n;
+	const json_t *a = jarr(b, "per_cpu", &n, BLK_SNAP_MAX_CPUS);
+	const json_t *lat = jget(b, "lat_us"), *comp = jget(b, "completions"),
+		     *tot = jget(b, "totals"), *cpu = jget(b, "cpu_pct");
+
+	memset(d, 0, sizeof(*d));
+	d->rq_affinity = ji(b, "rq_affinity");
+	d->iops = jd(b, "iops");
+	d->ipis_per_s = jd(b, "ipis_per_s");
+	d->irq_cpu = (int)ji(b, "irq_cpu");
+	d->lat_p50_us = jd(lat, "p50");
+	d->lat_p99_us = jd(lat, "p99");
+	d->lat_p999_us = jd(lat, "p999");
+	d->direct = ju(comp, "direct");
+	d->local_softirq = ju(comp, "local_softirq");
+	d->remote = ju(comp, "remote");
+	d->ncpus = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *c = json_array_get(a, i);
+		d->per_cpu[i] = (struct blk_cpu_snap){.cpu = (int)ji(c, "cpu"),
+						      .llc = (int)ji(c, "llc"),
+						      .submitters = (int)ji(c, "submitters"),
+						      .block_softirq = ju(c, "block_softirq"),
+						      .ipi_recv = ju(c, "ipi_recv"),
+						      .completed = ju(c, "completed"),
+						      .remote = ju(c, "remote")};
+	}
+	d->submitted = ju(tot, "submitted");
+	d->completed = ju(tot, "completed");
+	d->in_flight = ju(tot, "in_flight");
+	d->submitters = (int)ji(b, "submitters");
+	d->iodepth = (int)ji(b, "iodepth");
+	d->nr_hw_queues = (int)ji(b, "nr_hw_queues");
+	d->fault_lost_kick = jb(b, "fault_lost_kick");
+	d->irqs = ju(b, "irqs");
+	d->ipis_sent = ju(b, "ipis_sent");
+	d->csd_busy = ju(b, "csd_busy");
+	d->data_errors = ju(b, "data_errors");
+	d->irq_cpu_pct = jd(cpu, "irq");
+	d->dev_cpu_pct = jd(cpu, "dev");
+	d->sub_cpu_pct = jd(cpu, "submitters");
+}
+
+static void dec_host(const json_t *h, struct host_snap *d)
+{
+	size_t n;
+	const json_t *a;
+
+	memset(d, 0, sizeof(*d));
+	d->cpufreq = jb(h, "cpufreq");
+	jcopy(d->governor, sizeof(d->governor), h, "governor");
+	d->taskstats = jb(h, "taskstats");
+	jcopy(d->taskstats_error, sizeof(d->taskstats_error), h, "taskstats_error");
+	d->delayacct = jb(h, "delayacct");
+	d->threads_matched = (int)ji(h, "threads_matched");
+	d->pid = ji(h, "pid");
+	a = jarr(h, "thread_acct", &n, HOST_SNAP_MAX_ACCT);
+	d->nacct = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *x = json_array_get(a, i);
+		d->acct[i] = (struct host_acct_snap){.tid = (pid_t)ji(x, "tid"),
+						     .cpu_delay_pct = jd(x, "cpu_delay_pct"),
+						     .blkio_delay_pct = jd(x, "blkio_delay_pct"),
+						     .nvcsw_per_s = jd(x, "nvcsw_per_s"),
+						     .nivcsw_per_s = jd(x, "nivcsw_per_s")};
+	}
+	d->links_ok = jb(h, "links_ok");
+	a = jarr(h, "links", &n, HOST_SNAP_MAX_LINKS);
+	d->nlinks = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *x = json_array_get(a, i);
+		struct host_link_snap *l = &d->links[i];
+		jcopy(l->name, sizeof(l->name), x, "name");
+		l->rx_packets = ju(x, "rx_packets");
+		l->tx_packets = ju(x, "tx_packets");
+		l->rx_dropped = ju(x, "rx_dropped");
+		l->tx_dropped = ju(x, "tx_dropped");
+		l->rx_pps = jd(x, "rx_pps");
+		l->tx_pps = jd(x, "tx_pps");
+		l->rx_drop_per_s = jd(x, "rx_drop_per_s");
+		l->tx_drop_per_s = jd(x, "tx_drop_per_s");
+	}
+	jcopy(d->blk_dev, sizeof(d->blk_dev), h, "blk_dev");
+	jcopy(d->blk_error, sizeof(d->blk_error), h, "blk_error");
+	d->ovs = jb(h, "ovs");
+	jcopy(d->ovs_socket, sizeof(d->ovs_socket), h, "ovs_socket");
+	jcopy(d->ovs_error, sizeof(d->ovs_error), h, "ovs_error");
+	d->ovs_sleep_show = jb(h, "ovs_sleep_show");
+	d->ovs_maxsleep_source =
+	    json_is_string(jget(h, "ovs_maxsleep_source")) ? snapdec_intern(js(h, "ovs_maxsleep_source"))
+							     : NULL;
+	a = jarr(h, "absent", &n, HOST_SNAP_MAX_ABSENT);
+	d->nabsent = 0;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *x = json_array_get(a, i);
+		if (json_is_string(x))
+			d->absent[d->nabsent++] = snapdec_intern(json_string_value(x));
+	}
+}
+
+static void dec_knobs(const json_t *k, int64_t *out)
+{
+	char err[128];
+	for (int i = 0; i < K_COUNT; i++) {
+		const struct knob_def *d = &knob_table[i];
+		const json_t *v = jget(k, d->name);
+		int64_t x = d->def;
+		if (json_is_integer(v))
+			x = (int64_t)json_integer_value(v);
+		else if (json_is_boolean(v))
+			x = json_is_true(v);
+		else if (json_is_string(v) && knob_parse((enum knob_id)i, json_string_value(v), &x, err,
+							 sizeof(err)) != 0)
+			x = d->def;
+		out[i] = x;
+	}
+}
+
+static void dec_events(const json_t *o, struct snapshot *s)
+{
+	size_t n;
+	const json_t *a = jarr(o, "events", &n, SNAP_MAX_EVENTS);
+	s->nevents = n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(a, i);
+		struct event *d = &s->events[i];
+		int k = name_index(js(e, "kind"), event_name_i, EV_KIND_COUNT);
+		memset(d, 0, sizeof(*d));
+		d->kind = k < 0 ? EV_INFO : (enum event_kind)k;
+		d->wall_ns = snapdec_iso8601(js(e, "time"));
+		jcopy(d->text, sizeof(d->text), e, "text");
+	}
+}
+
+int snapdec_from_json(const json_t *o, struct snapshot *s, char *err, size_t errlen)
+{
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "not a JSON object");
+		return SNAPDEC_GARBAGE;
+	}
+	const json_t *schema = json_object_get(o, "schema");
+	if (!json_is_integer(schema) || json_integer_value(schema) != SNAPDEC_SCHEMA) {
+		snprintf(err, errlen, "not a schema %d snapshot", SNAPDEC_SCHEMA);
+		return SNAPDEC_SCHEMA_OTHER;
+	}
+	const json_t *self = jget(o, "self");
+
+	s->wall_ns = snapdec_iso8601(js(o, "time"));
+	s->mono_ns = 0; /* a replaying source stamps its own clock */
+	s->uptime_s = jd(o, "uptime_s");
+	s->interval_s = jd(o, "interval_s");
+	s->backend = snapdec_intern(js(o, "backend"));
+	s->seq = ju(o, "seq");
+	dec_cpu(o, s);
+	dec_threads(o, s);
+	s->has_est = json_is_object(jget(o, "est"));
+	s->has_pmd = json_is_object(jget(o, "pmd"));
+	s->has_blk = json_is_object(jget(o, "blk"));
+	s->has_host = json_is_object(jget(o, "host"));
+	if (s->has_est)
+		dec_est(jget(o, "est"), &s->est);
+	if (s->has_pmd)
+		dec_pmd(jget(o, "pmd"), &s->pmd);
+	if (s->has_blk)
+		dec_blk(jget(o, "blk"), &s->blk);
+	if (s->has_host)
+		dec_host(jget(o, "host"), &s->host);
+	dec_knobs(jget(o, "knobs"), s->knobs);
+	dec_events(o, s);
+	s->self.cpu_pct = jd(self, "cpu_pct");
+	s->self.sample_us = ju(self, "sample_us");
+	s->self.render_us = ju(self, "render_us");
+	s->self.tty_bytes = ju(self, "tty_bytes");
+	s->self.tty_bytes_per_s = jd(self, "tty_bytes_per_s");
+	return SNAPDEC_OK;
+}
+
+int snapdec_line(const char *line, size_t len, struct snapshot *snap, char *err, size_t errlen)
+{
+	json_error_t je;
+	/* JSON_DECODE_ANY is off: a bare number or string is garbage, not a snapshot. */
+	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
+	if (!o) {
+		snprintf(err, errlen, "not JSON (%s)", je.text);
+		return SNAPDEC_GARBAGE;
+	}
+	int rc = snapdec_from_json(o, snap, err, errlen);
+	json_decref(o);
+	return rc;
+}
+
+void snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	struct snap_cpu *cpus = dst->cpus;
+	struct snap_thread *threads = dst->threads;
+	size_t cap = dst->threads_cap;
+
+	memcpy(dst, src, sizeof(*dst));
+	dst->cpus = xrealloc(cpus, (size_t)(src->ncpus > 0 ? src->ncpus : 1) * sizeof(*cpus));
+	if (src->ncpus > 0)
+		memcpy(dst->cpus, src->cpus, (size_t)src->ncpus * sizeof(*cpus));
+	if (src->nthreads > cap) {
+		free(threads);
+		threads = xcalloc(src->nthreads, sizeof(*threads));
+		cap = src->nthreads;
+	}
+	dst->threads = threads;
+	dst->threads_cap = cap;
+	if (src->nthreads)
+		memcpy(dst->threads, src->threads, src->nthreads * sizeof(*threads));
+}

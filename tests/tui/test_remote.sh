@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# test_remote.sh: --remote to two "hosts" (two real sshd on 127.0.0.1, aliases h1 and h2 in
+# an ssh config given with --ssh "ssh -F ..."): the fleet view lists both; `m` on h2 changes
+# only h2's max sleep (read back through the recorded JSON of each host); the link carries at
+# most 1 KB/s per host at 1 s refresh; killing h1's sshd marks h1 down within 3 s while h2
+# keeps updating; quitting leaves no `tunetop --agent` on the far side.
+. "$(dirname "$0")/lib/tmux.sh"
+
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+[ -x "$SSHD" ] || { echo "sshd not installed (make test-deps installs openssh-server)"; exit 77; }
+command -v ssh >/dev/null || { echo "ssh not installed"; exit 77; }
+command -v ss >/dev/null || { echo "ss (iproute2) not installed"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "needs root (sshd's privilege separation)"; exit 77; }
+
+D=$TT_DIR/ssh
+mkdir -p "$D" /run/sshd
+chmod 700 "$D"
+ssh-keygen -q -t ed25519 -N '' -f "$D/host" || fail "host key"
+ssh-keygen -q -t ed25519 -N '' -f "$D/user" || fail "user key"
+cp "$D/user.pub" "$D/authorized_keys"
+chmod 600 "$D/authorized_keys"
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+pids=()
+start_sshd() { # start_sshd N PORT
+	cat > "$D/sshd$1.conf" <<CONF
+Port $2
+ListenAddress 127.0.0.1
+HostKey $D/host
+AuthorizedKeysFile $D/authorized_keys
+PidFile $D/sshd$1.pid
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+ClientAliveInterval 1
+ClientAliveCountMax 2
+CONF
+	"$SSHD" -f "$D/sshd$1.conf" -D -e -E "$D/sshd$1.log" &
+	pids[$1]=$!
+	for _ in $(seq 50); do
+		python3 -c "import socket; socket.create_connection(('127.0.0.1', $2), 0.2)" 2>/dev/null && return
+		sleep 0.1
+	done
+	fail "sshd $1 did not listen on $2"
+}
+killtree() { local c; for c in $(pgrep -P "$1"); do killtree "$c"; done; kill -9 "$1" 2>/dev/null; }
+p1=$(freeport)
+p2=$(freeport)
+start_sshd 1 "$p1"
+start_sshd 2 "$p2"
+trap 'for p in "${pids[@]}"; do killtree "$p"; done; tt_cleanup' EXIT
+cat > "$D/config" <<CONF
+Host h1
+  HostName 127.0.0.1
+  Port $p1
+Host h2
+  HostName 127.0.0.1
+  Port $p2
+Host *
+  User root
+  IdentityFile $D/user
+  StrictHostKeyChecking no
+  UserKnownHostsFile /dev/null
+  LogLevel ERROR
+CONF
+
+mark=$((3000 + RANDOM % 5000))
+rec=$TT_DIR/fleet.jsonl
+tt_start 100 30 "$(tt_wrap --remote h1 --remote h2 --ssh "\"ssh -F $D/config\"" --agent-path "$TUNETOP" \
+	-d 1 --set engine.watchdog_ms=$mark --record "$rec")"
+echo "t=$SECONDS: tt_wait '^h1 +up +performance'"
+tt_wait '^h1 +up +performance' 20
+tt_wait '^h2 +up +performance' 10
+far=$(pgrep -f "^$TUNETOP --agent .*engine.watchdog_ms=$mark" | wc -l)
+[ "$far" -eq 2 ] || fail "expected 2 agents on the far side, found $far"
+
+# m on h2 only: the row under the cursor is the host knob keys act on.
+tt_keys Down m
+echo "t=$SECONDS: tt_wait 'h2: pmd\.maxsleep_us "
+tt_wait 'h2: pmd\.maxsleep_us = 1000' 5
+tt_wait '^h2 +up .* 1000 +[0-9.]+s$' 5
+tt_wait '^h1 +up .* 500 +[0-9.]+s$' 2
+# Through the JSON: the last recorded line of each host.
+sleep 1.2
+python3 - "$rec" <<'PY' || fail "recorded JSON does not show h2 at 1000 and h1 at 500"
+import json, sys
+last = {}
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    last[o["host"]] = o
+ms = {h: (o["knobs"]["pmd.maxsleep_us"], o["pmd"]["maxsleep_us"]) for h, o in last.items()}
+print("max sleep by host:", ms)
+sys.exit(0 if ms == {"h1": (500, 500), "h2": (1000, 1000)} else 1)
+PY
+
+# Bytes over the link per host at 1 s refresh (TCP payload received by ssh, compressed).
+rxbytes() { ss -tinH state established "( dport = :$1 )" | grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | head -1; }
+echo "t=$SECONDS: b0=(rxbytes"
+b0=$(rxbytes "$p2"); t0=$(date +%s.%N)
+sleep 10
+b1=$(rxbytes "$p2"); t1=$(date +%s.%N)
+rate=$(python3 -c "print(round(($b1 - $b0) / ($t1 - $t0)))")
+echo "link h2: $rate B/s over 10 s at -d 1"
+[ "$rate" -le 1024 ] || fail "link carries $rate B/s per host (limit 1024)"
+
+# Kill h1's sshd (with its sessions): h1 is down within 3 s; h2 keeps updating.
+n2=$(grep -c '"host":"h2"' "$rec")
+echo "t=$SECONDS: killtree {pids[1]}"
+killtree "${pids[1]}"
+t=$SECONDS
+tt_wait '^h1 +down ' 3
+echo "h1 marked down after $((SECONDS - t)) s"
+sleep 2
+tt_wait '^h2 +up .* 0\.[0-9]s$' 2
+[ "$(grep -c '"host":"h2"' "$rec")" -gt "$n2" ] || fail "h2 stopped updating when h1 went down"
+tt_wait '^h1 +down .*retry in' 3
+
+echo "t=$SECONDS: tt_keys q"
+tt_keys q
+tt_wait_exit 8
+for _ in $(seq 50); do
+	pgrep -f "^$TUNETOP --agent .*engine.watchdog_ms=$mark" >/dev/null || break
+	sleep 0.1
+done
+echo "t=$SECONDS: left=(pgrep"
+left=$(pgrep -af "^$TUNETOP --agent .*engine.watchdog_ms=$mark")
+[ -z "$left" ] || fail "left behind on the far side: $left"
+echo ok

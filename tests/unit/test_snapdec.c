@@ -1,0 +1,190 @@
+/* test_snapdec.c: JSON -> snapshot: a round trip through snapjson gives the same JSON for the
+ * engine's and the host's snapshots; cut, noisy and other-schema lines are refused, never a crash. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "backends/jdelta.h"
+#include "backends/snapdec.h"
+#include "backends/source.h"
+#include "core/clock.h"
+#include "core/scenario.h"
+#include "lib/fuzz_rng.h"
+#include "tui/snapjson.h"
+
+static char *dump(const struct snapshot *s)
+{
+	json_t *j = snapjson_build(s);
+	char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
+	json_decref(j);
+	return line;
+}
+
+/* Encode, decode into a fresh snapshot, encode again: the two lines must be equal. */
+static char *round_trip(const struct snapshot *s)
+{
+	char err[256];
+	char *a = dump(s);
+	struct snapshot *d = snapshot_new();
+	assert_int_equal(snapdec_line(a, strlen(a), d, err, sizeof(err)), SNAPDEC_OK);
+	char *b = dump(d);
+	if (strcmp(a, b) != 0) {
+		size_t i = 0;
+		while (a[i] == b[i])
+			i++;
+		print_error("differ at %zu:\n  %.120s\n  %.120s\n", i, a + (i > 40 ? i - 40 : 0),
+			    b + (i > 40 ? i - 40 : 0));
+	}
+	assert_string_equal(a, b);
+	free(b);
+	snapshot_free(d);
+	return a;
+}
+
+static void run_source(const struct source_ops *ops, const char *scenario, int n)
+{
+	char err[512];
+	struct source *src = source_open(ops, NULL, err, sizeof(err));
+	if (!src) {
+		print_message("%s: cannot open (%s): round trip not checked\n", ops->name, err);
+		return;
+	}
+	assert_int_equal(scenario_apply(scenario, source_scenario_assign, src, err, sizeof(err)), 0);
+	assert_int_equal(source_start(src, err, sizeof(err)), 0);
+	struct snapshot *s = snapshot_new();
+	for (int i = 0; i < n; i++) {
+		clock_sleep_ns(150 * NS_PER_MS);
+		source_sample(src, s);
+		free(round_trip(s));
+	}
+	snapshot_free(s);
+	source_close(src);
+}
+
+static void test_round_trip_engine(void **state)
+{
+	(void)state;
+	run_source(&source_engine_ops, "default", 3);
+}
+
+static void test_round_trip_host(void **state)
+{
+	(void)state;
+	run_source(&source_host_ops, "idle", 2);
+}
+
+/* Every prefix of a real line, and random byte noise in it: a result code, no crash; a cut
+ * line is never taken for a snapshot. */
+static void test_bad_lines(void **state)
+{
+	char err[256];
+	(void)state;
+	struct snapshot *s = snapshot_new(), *d = snapshot_new();
+	s->backend = "engine";
+	s->ncpus = 2;
+	s->cpus = calloc(2, sizeof(*s->cpus));
+	s->has_pmd = s->has_est = s->has_blk = true;
+	s->pmd.nthreads = 2;
+	s->blk.ncpus = 2;
+	s->est.nkt = 1;
+	char *line = dump(s);
+	size_t len = strlen(line);
+	for (size_t i = 0; i < len; i++)
+		assert_int_equal(snapdec_line(line, i, d, err, sizeof(err)), SNAPDEC_GARBAGE);
+	assert_int_equal(snapdec_line(line, len, d, err, sizeof(err)), SNAPDEC_OK);
+
+	struct fuzz_rng r = {.s = 0x5eed11};
+	char *buf = malloc(len);
+	for (int k = 0; k < 3000; k++) {
+		memcpy(buf, line, len);
+		for (int f = 0; f < 4; f++)
+			buf[fuzz_rng_next(&r) % len] = (char)(fuzz_rng_next(&r) % 128);
+		int rc = snapdec_line(buf, len, d, err, sizeof(err));
+		assert_true(rc == SNAPDEC_OK || rc == SNAPDEC_GARBAGE || rc == SNAPDEC_SCHEMA_OTHER);
+	}
+	free(buf);
+
+	static const char *const other[] = {
+	    "{\"schema\":2,\"time\":\"2026-01-01T00:00:00.000Z\"}", "{}", "[1,2]", "42",
+	    "{\"schema\":\"1\"}"};
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		assert_int_not_equal(snapdec_line(other[i], strlen(other[i]), d, err, sizeof(err)),
+				     SNAPDEC_OK);
+	/* The right schema with every field of the wrong type: zeros, no crash. */
+	const char *wrong = "{\"schema\":1,\"cpu\":{\"cpus\":[1,\"x\",{\"id\":\"a\"}]},\"threads\":{},"
+			    "\"est\":{\"kthread\":[[],{}]},\"pmd\":{\"threads\":7},\"blk\":[],"
+			    "\"host\":{\"absent\":[1,\"blk.iops\"]},\"knobs\":{\"cpu.governor\":\"x\"}}";
+	assert_int_equal(snapdec_line(wrong, strlen(wrong), d, err, sizeof(err)), SNAPDEC_OK);
+	assert_int_equal(d->ncpus, 3);
+	assert_int_equal(d->nthreads, 0);
+	assert_int_equal(d->host.nabsent, 1);
+	assert_true(snapshot_absent(d, "blk.iops"));
+	free(line);
+	snapshot_free(s);
+	snapshot_free(d);
+}
+
+static void test_iso8601(void **state)
+{
+	char buf[40];
+	(void)state;
+	uint64_t t = 1764561928123000000ULL;
+	snapjson_iso8601(t, buf, sizeof(buf));
+	assert_int_equal(snapdec_iso8601(buf), t);
+	assert_int_equal(snapdec_iso8601("yesterday"), 0);
+	assert_int_equal(snapdec_iso8601(""), 0);
+}
+
+/* apply(a, make(a, b)) == b, for changed leaves, resized arrays, new and lost keys, odd keys. */
+static void test_jdelta(void **state)
+{
+	(void)state;
+	static const char *const pairs[][2] = {
+	    {"{\"a\":1,\"b\":{\"c\":[1,2,3],\"d\":\"x\"}}", "{\"a\":2,\"b\":{\"c\":[1,5,3],\"d\":\"x\"}}"},
+	    {"{\"a\":[1,2]}", "{\"a\":[1,2,3]}"},
+	    {"{\"a\":{\"x\":1}}", "{\"a\":{\"y\":1}}"},
+	    {"{\"a\":1}", "{\"a\":1,\"est\":{\"k\":2}}"},
+	    {"{\"a\":1,\"est\":{}}", "{\"a\":1}"},
+	    {"{\"k/1\":1,\"t~\":[{\"p\":1}]}", "{\"k/1\":2,\"t~\":[{\"p\":null}]}"},
+	    {"{\"a\":1.5}", "{\"a\":\"s\"}"},
+	    {"{\"a\":[]}", "{\"a\":[]}"},
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		json_t *a = json_loads(pairs[i][0], 0, NULL), *b = json_loads(pairs[i][1], 0, NULL);
+		json_t *d = jdelta_make(a, b);
+		assert_int_equal(jdelta_apply(a, d), 0);
+		if (!json_equal(a, b)) {
+			char *x = json_dumps(a, JSON_COMPACT), *y = json_dumps(d, JSON_COMPACT);
+			print_error("pair %zu: got %s from delta %s\n", i, x, y);
+			free(x);
+			free(y);
+		}
+		assert_true(json_equal(a, b));
+		json_decref(a);
+		json_decref(b);
+		json_decref(d);
+	}
+	/* A path that does not fit: an error, no crash. */
+	json_t *base = json_loads("{\"a\":[1]}", 0, NULL);
+	json_t *bad = json_loads("{\"a/7\":1,\"a/x\":2,\"z/q/r\":3,\"a/0/b\":4}", 0, NULL);
+	assert_int_equal(jdelta_apply(base, bad), -1);
+	json_decref(base);
+	json_decref(bad);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_round_trip_engine),
+	    cmocka_unit_test(test_round_trip_host),
+	    cmocka_unit_test(test_bad_lines),
+	    cmocka_unit_test(test_iso8601),
+	    cmocka_unit_test(test_jdelta),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
