@@ -18,7 +18,7 @@ DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-d
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
              libmicrohttpd-dev libcairo2-dev libbpf-dev bpftool clang libzstd-dev zlib1g-dev
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
-             prometheus python3-prometheus-client imagemagick
+             prometheus python3-prometheus-client imagemagick iproute2 zstd
 
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
