@@ -15,7 +15,7 @@ PKGS      := ncursesw $(PKGS_CORE)
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
              libzstd-dev zlib1g-dev
-DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux
+DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux iproute2 zstd
 
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
