@@ -39,5 +39,8 @@ bool remote_take_new(struct source *src, int i, const struct snapshot **out);
  * (free with remote_argv_free), or NULL with a message (an unclosed quote). */
 char **remote_split_argv(const char *cmd, char *err, size_t errlen);
 void remote_argv_free(char **argv);
+/* Append " 'text'" to the string *out of *len bytes, quoted for a POSIX shell (the far
+ * side's sshd runs the command through one). */
+void remote_shell_quote(char **out, size_t *len, const char *text);
 
 #endif
