@@ -302,7 +302,10 @@ static void blk_view(struct body *b)
 		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
 	}
 	chart(b, "IOPS", HIST_BLK_IOPS, 0, "");
-	chart(b, "p99 us", HIST_BLK_P99_US, 0, "us");
+	if (!k->hung)
+		chart(b, "p99 us", HIST_BLK_P99_US, 0, "us");
+	else if (body_line(b))
+		ui_put(ui, ROLE_ERROR, "%-13s- (HUNG: stuck requests have no latency yet)", "p99 us");
 	blk_matrix(b, k);
 	/* Per second over the last interval ("now"); the totals are in the JSON. */
 	if (body_line(b))
