@@ -137,6 +137,8 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->sleep_iters = si; /* per interval, as documented */
 	cur.stolen_ns = pmd_ctr_read(&c->stolen_ns);
 	t->stolen_pct = dt_s > 0 ? 100.0 * (double)(cur.stolen_ns - pv->stolen_ns) / 1e9 / dt_s : 0;
+	if (t->stolen_pct > 100.0) /* a delay read late lands in one interval */
+		t->stolen_pct = 100.0;
 	t->sleep_iters_total = cur.sleep_iters;
 	t->asleep_pct = dt_s > 0 ? 100.0 * (double)sns / 1e9 / dt_s : 0;
 	if (t->asleep_pct > 100.0)
