@@ -198,7 +198,7 @@ static void pmd_view(struct body *b)
 	if (body_line(b)) {
 		/* in flight is what the rings hold; the remainder is in the PMDs' hands
 		 * (exactly 0 when paused: the engine's invariant check). */
-		ui_put(ui, p->bound_ok ? ROLE_NORMAL : ROLE_ERROR,
+		ui_put(ui, p->bound_broken ? ROLE_ERROR : ROLE_NORMAL,
 		       "generated %" PRIu64 " = forwarded %" PRIu64 " + dropped %" PRIu64
 		       " + in rings %" PRIu64 " %+" PRId64,
 		       p->generated, p->forwarded, p->dropped, p->in_flight, p->unaccounted);
@@ -295,7 +295,7 @@ static void blk_view(struct body *b)
 	if (body_line(b)) {
 		char e[16], f[16];
 		/* in flight as found where the requests are; the JSON has the totals. */
-		ui_put(ui, k->bound_ok ? ROLE_NORMAL : ROLE_ERROR,
+		ui_put(ui, k->bound_broken ? ROLE_ERROR : ROLE_NORMAL,
 		       "completed: direct %s  local softirq %s  remote %s  in flight %" PRIu64,
 		       rowfmt_count((double)k->direct, e, sizeof(e)),
 		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
