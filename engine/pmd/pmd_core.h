@@ -110,7 +110,7 @@ void pmd_feed_poll(struct engine *eng, struct pmd_feed *f, uint64_t now_ns, uint
 /* Arrivals of a txonly pattern in (base, base + d_ns], for tests of the arithmetic. */
 uint64_t pmd_feed_arrivals(int64_t rate_pps, int pattern, unsigned burst, uint64_t d_ns);
 
-/* pmd_check.c: park every PMD at its next iteration (deadline 200 ms), and let them go. */
+/* pmd_check.c: park every PMD at its next iteration (deadline 2 s), and let them go. */
 int pmd_pause(struct pmd_state *ps);
 void pmd_resume(struct pmd_state *ps);
 /* Packets the rings and the threads' hands can hold at one instant. */
