@@ -12,6 +12,9 @@
 #include "engine/pmd/pmd_stats.h"
 
 
+/* Smallest tx ring in front of a mac peer: 109 ms at 600 kpps (see pmd.c). */
+#define PMD_PEER_RING 65536
+
 enum pmd_topology {
 	PMD_TOPO_DIRECT, /* gen:i -> pmd-c:i -> sink, one pair per PMD */
 	PMD_TOPO_CHAIN, /* the seed: gen:0 txonly -> pmd-c:0 -> gen:1 mac peer -> pmd-c:1 -> sink

@@ -84,7 +84,7 @@ static void test_invariant_under_churn(void **state)
 }
 
 /*
- * pmd.fault_leak loses one packet per rx burst without counting it. The
+ * pmd.fault_leak loses half of every rx burst without counting it. The
  * paused check finds exactly what leaked missing and logs an `invariant`
  * event naming pmd and the number; the live bound fails too once more has
  * leaked than the rings can hold, and logs its own event.
