@@ -88,7 +88,7 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_GEN_BURST] = INT_KNOB("gen.burst", "pkts", 1, 1024, 32, SUBSYS_PMD,
 		"packets a traffic source offers at once"),
 	[K_PMD_FAULT_LEAK] = BOOL_KNOB("pmd.fault_leak", 0, SUBSYS_PMD,
-		"FAULT INJECTION: each PMD loses one packet per rx burst without counting it (the invariant check must log it)"),
+		"FAULT INJECTION: each PMD loses half of every rx burst without counting it (the invariant check must log it)"),
 
 	[K_BLK_ENABLED] = BOOL_KNOB("blk.enabled", 0, SUBSYS_BLK,
 		"run the IO submitters, device and interrupt CPU"),

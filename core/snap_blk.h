@@ -60,7 +60,7 @@ struct blk_snap {
 	 * in_flight holds exactly with the subsystem paused (engine check); live,
 	 * |unaccounted| <= submitters * iodepth (requests in a thread's hands). */
 	int64_t unaccounted;     /* submitted - completed - in_flight as read */
-	bool bound_ok;
+	bool bound_broken;       /* the live bound failed (default false: a host snapshot) */
 	bool hung;               /* a submitter owed requests completed none in the interval */
 	int hung_submitters;     /* how many such submitters */
 	bool lat_valid;          /* completions in the interval: lat_* mean something */

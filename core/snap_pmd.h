@@ -71,7 +71,7 @@ struct pmd_snap {
 	/* Added by issues 13/14 (nothing above renamed). */
 	int64_t unaccounted; /* generated - forwarded - dropped - in_flight as read */
 	uint64_t capacity; /* what the rings and the PMDs' hands hold at most */
-	bool bound_ok; /* 0 <= unaccounted <= capacity held at this snapshot */
+	bool bound_broken; /* 0 <= unaccounted <= capacity failed at this snapshot */
 	bool hung; /* a PMD made no iteration in the interval */
 	bool lat_valid; /* packets reached the sink in the interval */
 	double lat_p50_us, lat_p99_us; /* arrival to sink, over the interval */

@@ -243,7 +243,7 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 	json_t *tot = json_object_get(o, "totals");
 	json_object_set_new(tot, "unaccounted", json_integer((json_int_t)p->unaccounted));
 	json_object_set_new(tot, "capacity", jint(p->capacity));
-	json_object_set_new(tot, "bound_ok", json_boolean(p->bound_ok));
+	json_object_set_new(tot, "bound_ok", json_boolean(!p->bound_broken));
 	json_object_set_new(o, "hung", json_boolean(p->hung));
 	/* No latency figure when nothing reached the sink or a PMD is stuck. */
 	bool lat = p->lat_valid && !p->hung;
@@ -300,7 +300,7 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 				      jreal(b->dev_cpu_pct), "submitters", jreal(b->sub_cpu_pct)));
 	json_t *tot = json_object_get(o, "totals");
 	json_object_set_new(tot, "unaccounted", json_integer((json_int_t)b->unaccounted));
-	json_object_set_new(tot, "bound_ok", json_boolean(b->bound_ok));
+	json_object_set_new(tot, "bound_ok", json_boolean(!b->bound_broken));
 	json_object_set_new(o, "hung", json_boolean(b->hung));
 	json_object_set_new(o, "hung_submitters", json_integer(b->hung_submitters));
 	json_object_set_new(o, "lost_kicks", jint(b->lost_kicks));

@@ -408,7 +408,7 @@ static void pmd_view(struct body *b)
 	if (body_line(b)) {
 		/* in flight is what the rings hold; the remainder is in the PMDs' hands
 		 * (exactly 0 when paused: the engine's invariant check). */
-		ui_put(ui, p->bound_ok ? ROLE_NORMAL : ROLE_ERROR,
+		ui_put(ui, p->bound_broken ? ROLE_ERROR : ROLE_NORMAL,
 		       "generated %" PRIu64 " = forwarded %" PRIu64 " + dropped %" PRIu64
 		       " + in rings %" PRIu64 " %+" PRId64,
 		       p->generated, p->forwarded, p->dropped, p->in_flight, p->unaccounted);
@@ -435,38 +435,53 @@ static void pmd_view(struct body *b)
 	pmd_graphs(b, h_view - (6 + 2 * p->nthreads + (p->bpf_probe ? p->nthreads : 0)));
 }
 
-/* Submitting CPU (rows) x completing CPU (columns), completions per second,
- * as many columns as the width allows. */
+/* Submitting CPU (rows) x completing CPU (columns), completions per second over
+ * the interval: only the CPUs that submitted (rows) or completed (columns)
+ * anything, as many columns as the width allows and at most MAX_ROWS rows, so
+ * the per-CPU table below keeps its place on a small screen. */
 static void blk_matrix(struct body *b, const struct blk_snap *k)
 {
 	struct ui *ui = b->ui;
-	enum { LABEL_W = 9, COL_W = 7 };
-	int ncol = (COLS - LABEL_W) / COL_W;
+	enum { LABEL_W = 9, COL_W = 7, MAX_ROWS = 8 };
+	int rows[BLK_MATRIX_MAX], cols[BLK_MATRIX_MAX], nr = 0, nc = 0;
+	int fit = (COLS - LABEL_W) / COL_W;
 	char a[16];
 
-	if (ncol > k->matrix_n)
-		ncol = k->matrix_n;
-	if (ncol <= 0 || k->matrix_n == 0)
+	for (int i = 0; i < k->matrix_n; i++) {
+		bool row = false, col = false;
+		for (int j = 0; j < k->matrix_n; j++) {
+			row |= k->matrix_per_s[i][j] > 0;
+			col |= k->matrix_per_s[j][i] > 0;
+		}
+		if (row)
+			rows[nr++] = i;
+		if (col && nc < fit)
+			cols[nc++] = i;
+	}
+	if (nr == 0 || nc == 0) {
+		if (body_line(b))
+			ui_put(ui, ROLE_LABEL, "submit x complete: no completions in the interval");
 		return;
+	}
 	if (body_line(b)) {
 		ui_put(ui, ROLE_TABLE_HEAD, "%-*s", LABEL_W, "sub\\done");
-		for (int c = 0; c < ncol; c++) {
+		for (int c = 0; c < nc; c++) {
 			char h[16];
-			snprintf(h, sizeof(h), "cpu%d%s", c, c == k->irq_cpu ? "*" : "");
+			snprintf(h, sizeof(h), "cpu%d%s", cols[c], cols[c] == k->irq_cpu ? "*" : "");
 			ui_put(ui, ROLE_TABLE_HEAD, "%*s", COL_W, h);
 		}
-		ui_put(ui, ROLE_TABLE_HEAD, "%s", ncol < k->matrix_n ? " >" : "");
+		ui_put(ui, ROLE_TABLE_HEAD, " /s%s", k->ncpus > k->matrix_n ? " (CPUs 0-15)" : "");
 	}
-	for (int s = 0; s < k->matrix_n; s++) {
+	for (int r = 0; r < nr && r < MAX_ROWS; r++) {
 		if (!body_line(b))
 			continue;
 		char l[16];
-		snprintf(l, sizeof(l), "cpu%d", s);
+		snprintf(l, sizeof(l), "cpu%d", rows[r]);
 		ui_put(ui, ROLE_LABEL, "%-*s", LABEL_W, l);
-		for (int c = 0; c < ncol; c++) {
-			double v = k->matrix_per_s[s][c];
-			ui_put(ui, v > 0 ? (s == c ? ROLE_VALUE : ROLE_NORMAL) : ROLE_LABEL, "%*s",
-			       COL_W, v > 0 ? rowfmt_count(v, a, sizeof(a)) : ".");
+		for (int c = 0; c < nc; c++) {
+			double v = k->matrix_per_s[rows[r]][cols[c]];
+			ui_put(ui, v > 0 ? (rows[r] == cols[c] ? ROLE_VALUE : ROLE_NORMAL) : ROLE_LABEL,
+			       "%*s", COL_W, v > 0 ? rowfmt_count(v, a, sizeof(a)) : ".");
 		}
 	}
 }
@@ -497,14 +512,17 @@ static void blk_view(struct body *b)
 	if (body_line(b)) {
 		char e[16], f[16];
 		/* in flight as found where the requests are; the JSON has the totals. */
-		ui_put(ui, k->bound_ok ? ROLE_NORMAL : ROLE_ERROR,
+		ui_put(ui, k->bound_broken ? ROLE_ERROR : ROLE_NORMAL,
 		       "completed: direct %s  local softirq %s  remote %s  in flight %" PRIu64,
 		       rowfmt_count((double)k->direct, e, sizeof(e)),
 		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
 		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
 	}
 	chart(b, "IOPS", HIST_BLK_IOPS, 0, "");
-	chart(b, "p99 us", HIST_BLK_P99_US, 0, "us");
+	if (!k->hung)
+		chart(b, "p99 us", HIST_BLK_P99_US, 0, "us");
+	else if (body_line(b))
+		ui_put(ui, ROLE_ERROR, "%-13s- (HUNG: stuck requests have no latency yet)", "p99 us");
 	blk_matrix(b, k);
 	/* Per second over the last interval ("now"); the totals are in the JSON. */
 	if (body_line(b))

@@ -210,9 +210,9 @@ static void blk_bound_check(struct blk_state *st, struct blk_snap *b, bool settl
 	/* A read that never settled may count a recycled request on each of the
 	 * three lists it passed: then only 3 x all requests bounds it. */
 	int64_t lo = settled ? -cap : -3 * cap;
-	b->bound_ok = b->unaccounted >= lo && b->unaccounted <= cap &&
-		      (int64_t)b->in_flight <= (settled ? cap : 3 * cap);
-	if (!b->bound_ok && !st->bound_reported) {
+	b->bound_broken = !(b->unaccounted >= lo && b->unaccounted <= cap &&
+			    (int64_t)b->in_flight <= (settled ? cap : 3 * cap));
+	if (b->bound_broken && !st->bound_reported) {
 		st->bound_reported = true;
 		event_add(&st->eng->events, EV_INVARIANT,
 			  "blk: %lld requests unaccounted, more than the %lld that exist "
@@ -220,7 +220,7 @@ static void blk_bound_check(struct blk_state *st, struct blk_snap *b, bool settl
 			  (long long)b->unaccounted, (long long)cap,
 			  (unsigned long long)b->submitted, (unsigned long long)b->completed,
 			  (unsigned long long)b->in_flight);
-	} else if (b->bound_ok) {
+	} else if (!b->bound_broken) {
 		st->bound_reported = false;
 	}
 }

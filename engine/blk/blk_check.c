@@ -4,7 +4,7 @@
 #include "engine/blk/blk_int.h"
 
 /* Longest a pause may wait: every wait in the subsystem is at most BLK_WAIT_SLICE_NS. */
-#define BLK_PAUSE_DEADLINE_NS (500 * NS_PER_MS)
+#define BLK_PAUSE_DEADLINE_NS (2 * NS_PER_S)
 
 static int blk_nthreads(const struct blk_state *st)
 {

@@ -151,7 +151,7 @@ void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
 void blk_decide_fill(struct blk_state *st, const struct blk_req *rq, const struct blk_cpu *cur,
 		     struct blk_decide_in *in);
 
-/* blk_check.c: park every blk thread (deadline 500 ms) / let them go; the
+/* blk_check.c: park every blk thread (deadline 2 s) / let them go; the
  * thread side; the exact check (subsys_ops.check). */
 int blk_pause(struct blk_state *st);
 void blk_resume(struct blk_state *st);

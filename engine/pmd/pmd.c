@@ -64,8 +64,13 @@ static int pmd_threads_start(struct pmd_state *ps, char *err, size_t errlen)
 		for (int q = 0; q < nrxq; q++)
 			p->rxq[q] = pmd_ring_new(rxq_size);
 		/* Only a PMD that sends on to a peer has a tx ring; the last one of
-		 * a path sends to a sink that takes everything at once. */
-		p->txq = last ? NULL : pmd_ring_new(txq_size);
+		 * a path sends to a sink that takes everything at once. The peer
+		 * drains it the moment a packet lands (pmd_feed.c), so it only ever
+		 * holds what waits for the next PMD's poll: at least PMD_PEER_RING,
+		 * so that time the host takes from that PMD (not emulated time) is
+		 * caught up and does not turn into tx drops no real peer would make. */
+		p->txq = last ? NULL
+			      : pmd_ring_new(txq_size > PMD_PEER_RING ? txq_size : PMD_PEER_RING);
 		/* direct: gen:i sinks PMD i's tx; chain: gen:0 (txonly) sinks PMD1's. */
 		p->sink = !last ? NULL : ps->topo == PMD_TOPO_CHAIN ? &ps->gc[0] : &ps->gc[i];
 		p->c = &ps->pc[i];

@@ -4,8 +4,9 @@
 #include "core/clock.h"
 #include "engine/pmd/pmd_core.h"
 
-/* Longest a pause may wait: one sleep at the 10 ms cap, with room for a busy host. */
-#define PMD_PAUSE_DEADLINE_NS (200 * NS_PER_MS)
+/* Longest a pause may wait: one sleep at the 10 ms cap, with room for a host that
+ * leaves a PMD thread off its CPU for a while (seen: > 200 ms at load 25). */
+#define PMD_PAUSE_DEADLINE_NS (2 * NS_PER_S)
 
 int pmd_pause(struct pmd_state *ps)
 {

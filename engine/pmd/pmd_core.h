@@ -12,6 +12,9 @@
 #include "engine/pmd/pmd_stats.h"
 
 
+/* Smallest tx ring in front of a mac peer: 109 ms at 600 kpps (see pmd.c). */
+#define PMD_PEER_RING 65536
+
 enum pmd_topology {
 	PMD_TOPO_DIRECT, /* gen:i -> pmd-c:i -> sink, one pair per PMD */
 	PMD_TOPO_CHAIN, /* the seed: gen:0 txonly -> pmd-c:0 -> gen:1 mac peer -> pmd-c:1 -> sink
@@ -110,7 +113,7 @@ void pmd_feed_poll(struct engine *eng, struct pmd_feed *f, uint64_t now_ns, uint
 /* Arrivals of a txonly pattern in (base, base + d_ns], for tests of the arithmetic. */
 uint64_t pmd_feed_arrivals(int64_t rate_pps, int pattern, unsigned burst, uint64_t d_ns);
 
-/* pmd_check.c: park every PMD at its next iteration (deadline 200 ms), and let them go. */
+/* pmd_check.c: park every PMD at its next iteration (deadline 2 s), and let them go. */
 int pmd_pause(struct pmd_state *ps);
 void pmd_resume(struct pmd_state *ps);
 /* Packets the rings and the threads' hands can hold at one instant. */

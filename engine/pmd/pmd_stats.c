@@ -138,6 +138,8 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->sleep_iters = si; /* per interval, as documented */
 	cur.stolen_ns = pmd_ctr_read(&c->stolen_ns);
 	t->stolen_pct = dt_s > 0 ? 100.0 * (double)(cur.stolen_ns - pv->stolen_ns) / 1e9 / dt_s : 0;
+	if (t->stolen_pct > 100.0) /* a delay read late lands in one interval */
+		t->stolen_pct = 100.0;
 	t->sleep_iters_total = cur.sleep_iters;
 	t->asleep_pct = dt_s > 0 ? 100.0 * (double)sns / 1e9 / dt_s : 0;
 	if (t->asleep_pct > 100.0)
@@ -156,8 +158,9 @@ static void pmd_bound_check(struct pmd_state *ps, struct pmd_snap *p, bool settl
 {
 	p->unaccounted = (int64_t)(p->generated - p->forwarded - p->dropped - p->in_flight);
 	p->capacity = pmd_capacity(ps);
-	p->bound_ok = p->unaccounted >= 0 && (!settled || (uint64_t)p->unaccounted <= p->capacity);
-	if (!p->bound_ok && !ps->bound_reported) {
+	p->bound_broken = !(p->unaccounted >= 0 &&
+			    (!settled || (uint64_t)p->unaccounted <= p->capacity));
+	if (p->bound_broken && !ps->bound_reported) {
 		ps->bound_reported = true;
 		event_add(&ps->eng->events, EV_INVARIANT,
 			  "pmd: %lld packets unaccounted, more than the %llu the rings and PMDs "
@@ -165,7 +168,7 @@ static void pmd_bound_check(struct pmd_state *ps, struct pmd_snap *p, bool settl
 			  (long long)p->unaccounted, (unsigned long long)p->capacity,
 			  (unsigned long long)p->generated, (unsigned long long)p->forwarded,
 			  (unsigned long long)p->dropped, (unsigned long long)p->in_flight);
-	} else if (p->bound_ok) {
+	} else if (!p->bound_broken) {
 		ps->bound_reported = false;
 	}
 }

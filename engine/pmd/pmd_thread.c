@@ -134,6 +134,14 @@ static uint64_t pmd_runq_delay_ns(int fd)
 	return sp ? strtoull(sp + 1, NULL, 10) : 0;
 }
 
+/* This thread's CPU time (ns). */
+static uint64_t clock_thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
 /* Parked for pmd_pause(): nothing in our hands (the output batch went out at
  * the end of the last iteration), so the rings hold every packet in flight. */
 static void pmd_park(struct ethread *self, struct pmd_poller *p)
@@ -162,6 +170,10 @@ void pmd_thread_main(struct ethread *self)
 	uint64_t sleep_t0 = 1, sleep_t1 = 0; /* the last sleep, for drops while asleep */
 	int runq_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	uint64_t runq_prev = pmd_runq_delay_ns(runq_fd), last_poll = clock_mono_ns();
+	/* Wall and own CPU time at the last check, and the sleeps since: what is
+	 * neither running nor asleep was taken (preempted, interrupts, a vCPU the
+	 * hypervisor held), which run_delay alone does not see. */
+	uint64_t chk_wall = last_poll, chk_cpu = clock_thread_cpu_ns(), chk_slept = 0;
 
 	pmd_flow_table_init(&ft, p->id);
 	while (!ethread_should_stop(self)) {
@@ -185,12 +197,19 @@ void pmd_thread_main(struct ethread *self)
 		/* The NIC (or the peer) filled our rxqs while we were away. */
 		uint64_t asleep = 0, poll_ns = clock_mono_ns(), stolen = 0;
 		uint64_t slept_ns = sleep_t1 >= sleep_t0 ? sleep_t1 - sleep_t0 : 0;
+		chk_slept += slept_ns;
 		if (slept_ns || poll_ns - last_poll > slept_ns + PMD_GAP_CHECK_NS) {
 			/* After a sleep (the wakeup may have waited for the CPU) or a
 			 * long gap: time the host took this thread away. */
-			uint64_t rd = pmd_runq_delay_ns(runq_fd);
+			uint64_t rd = pmd_runq_delay_ns(runq_fd), cpu = clock_thread_cpu_ns();
+			uint64_t away = poll_ns - chk_wall, ran = cpu - chk_cpu + chk_slept;
 			stolen = rd > runq_prev ? rd - runq_prev : 0;
+			if (away > ran && away - ran > stolen)
+				stolen = away - ran;
 			runq_prev = rd;
+			chk_wall = poll_ns;
+			chk_cpu = cpu;
+			chk_slept = 0;
 			if (stolen)
 				pmd_ctr_add(&c->stolen_ns, stolen);
 		}
@@ -208,10 +227,14 @@ void pmd_thread_main(struct ethread *self)
 			if (n == 0)
 				continue;
 			if (leak) {
-				/* pmd.fault_leak: the burst's last packet vanishes, counted
-				 * nowhere the invariant looks (only in `leaked`, for tests). */
-				pmd_ctr_add(&c->leaked, 1);
-				if (--n == 0)
+				/* pmd.fault_leak: the burst's second half vanishes (at least
+				 * one packet), counted nowhere the invariant looks (only in
+				 * `leaked`, for tests): enough to pass the live bound, which
+				 * allows for the 64k ring in front of a peer, within a second. */
+				unsigned lost = n - n / 2;
+				pmd_ctr_add(&c->leaked, lost);
+				n -= lost;
+				if (n == 0)
 					continue;
 			}
 			rx += n;

@@ -34,13 +34,15 @@ static inline int pmdt_check(const struct snapshot *s)
 	int64_t nq = s->knobs[K_PMD_RXQS], npmd = p->nthreads;
 	/* Only a chain's first PMD has a tx ring; each PMD holds <= 3 bursts. */
 	int64_t ntx = s->knobs[K_PMD_TOPOLOGY] == 1 ? 1 : 0;
+	if (txq < 65536) /* PMD_PEER_RING: the tx ring in front of a peer is at least that */
+		txq = 65536;
 	uint64_t cap = (uint64_t)(npmd * nq * rxq + ntx * txq + npmd * 3 * 32);
 
 	if (!s->has_pmd)
 		return -1;
 	int64_t rest = (int64_t)(p->generated - p->forwarded - p->dropped - p->in_flight);
 	if (p->forwarded + p->dropped > p->generated || rest < 0 || (uint64_t)rest > cap ||
-	    p->in_flight > cap || !p->bound_ok) {
+	    p->in_flight > cap || p->bound_broken) {
 		fprintf(stderr, "bound broken: g %llu f %llu d %llu in rings %llu rest %lld cap %llu\n",
 			(unsigned long long)p->generated, (unsigned long long)p->forwarded,
 			(unsigned long long)p->dropped, (unsigned long long)p->in_flight,
