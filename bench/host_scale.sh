@@ -36,6 +36,7 @@ a.start(); b.start(); a.join(); b.join()
 lines = [json.loads(l) for l in open(tmp + "/tt.json") if l.strip()]
 med = statistics.median(o["self"]["sample_us"] for o in lines[1:])
 first = lines[0]["self"]["sample_us"]
+cpu = statistics.median(o["self"]["cpu_pct"] for o in lines[1:])
 top_lines = sum(1 for l in open(tmp + "/top.txt") if l.strip())
 stop.set()
 for f in os.listdir(tmp):
@@ -49,4 +50,6 @@ print("%-28s %12.1f %14.2f" % ("tunetop --host -b -n %d" % refresh, res["tunetop
 print("ratio tunetop/top: %.3f   (goal <= 0.1)" % (res["tunetop"] / res["top"]))
 print("tunetop sample: first %d us, median of the rest %d us = %.2f%% of a CPU at 1 Hz (goal < 1%%)"
       % (first, med, med / 1e4))
+print("tunetop steady state: median self.cpu_pct %.2f%% (its thread's CPU over each 1 s interval)"
+      " = %.2f ms/refresh, %.3fx top's" % (cpu, cpu * 10, cpu * 10 / (res["top"] * 1e3 / refresh)))
 PY
