@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backends/snapdec_int.h"
 #include "core/governor.h"
 #include "core/thread_state.h"
 #include "core/xalloc.h"
@@ -60,61 +61,6 @@ uint64_t snapdec_iso8601(const char *s)
 	if (t < 0)
 		return 0;
 	return (uint64_t)t * 1000000000ULL + (uint64_t)ms * 1000000ULL;
-}
-
-/* Typed getters: anything missing or of another type reads as 0 / "". */
-static const json_t *jget(const json_t *o, const char *k)
-{
-	return json_is_object(o) ? json_object_get(o, k) : NULL;
-}
-
-static double jd(const json_t *o, const char *k)
-{
-	const json_t *v = jget(o, k);
-	return json_is_number(v) ? json_number_value(v) : 0;
-}
-
-static uint64_t ju(const json_t *o, const char *k)
-{
-	const json_t *v = jget(o, k);
-	if (json_is_integer(v))
-		return (uint64_t)json_integer_value(v);
-	if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) < 1.8e19)
-		return (uint64_t)json_real_value(v);
-	return 0;
-}
-
-static int64_t ji(const json_t *o, const char *k)
-{
-	const json_t *v = jget(o, k);
-	return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
-}
-
-static bool jb(const json_t *o, const char *k)
-{
-	return json_is_true(jget(o, k));
-}
-
-static const char *js(const json_t *o, const char *k)
-{
-	const json_t *v = jget(o, k);
-	return json_is_string(v) ? json_string_value(v) : "";
-}
-
-static void jcopy(char *dst, size_t cap, const json_t *o, const char *k)
-{
-	snprintf(dst, cap, "%s", js(o, k));
-}
-
-static const json_t *jarr(const json_t *o, const char *k, size_t *n, size_t max)
-{
-	const json_t *a = jget(o, k);
-	if (!json_is_array(a)) {
-		*n = 0;
-		return NULL;
-	}
-	*n = json_array_size(a) < max ? json_array_size(a) : max;
-	return a;
 }
 
 static int name_index(const char *s, const char *(*name)(int), int count)
@@ -187,6 +133,8 @@ static void dec_threads(const json_t *o, struct snapshot *s)
 		d->cpu_ns = ju(t, "cpu_ns");
 		d->state = st < 0 ? ETHREAD_STATE_COUNT : st; /* "?" again when encoded */
 		d->emu_cpu = (int)ji(t, "emu_cpu");
+		d->runq_delay_pct = jd_opt(t, "runq_delay_pct");
+		d->timer_slack_ns = ji_opt(t, "timer_slack_ns");
 	}
 }
 
@@ -252,10 +200,41 @@ static void dec_est(const json_t *e, struct est_snap *d)
 	d->tot_outbps = ju(rates, "outbps");
 }
 
+/* The eBPF sleep probe's figures of one PMD: a null bpf_overshoot_us is a PMD it did not watch. */
+static void dec_pmd_bpf(const json_t *t, struct pmd_thread_snap *x)
+{
+	size_t n;
+	const json_t *ov = jget(t, "bpf_overshoot_us");
+	const json_t *a = jarr(t, "bpf_overshoot_hist_us_log2", &n, PMD_SNAP_OS_HIST);
+
+	x->bpf = json_is_object(ov);
+	x->bpf_overshoot_p50_us = jd(ov, "p50");
+	x->bpf_overshoot_p99_us = jd(ov, "p99");
+	x->bpf_sleeps = ju(t, "bpf_sleeps");
+	for (size_t i = 0; i < n; i++)
+		x->bpf_hist[i] = ju_at(a, i);
+}
+
+/* Interval figures snapjson writes as null (jrate): all of them with iterations on a PMD's
+ * first sample (no_rate), else one that was absent (< 0). */
+static void dec_pmd_rates(const json_t *t, struct pmd_thread_snap *x)
+{
+	double *const f[] = {&x->rx_pps,	 &x->tx_pps,	   &x->busy_pct, &x->idle_pct,
+			     &x->sleep_iter_pct, &x->sleep_us_avg, &x->cpu_pct};
+	static const char *const k[] = {"rx_pps",	  "tx_pps",	  "busy_pct", "idle_pct",
+					"sleep_iter_pct", "sleep_us_avg", "cpu_pct"};
+
+	x->no_rate = json_is_null(jget(t, "iterations"));
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (json_is_null(jget(t, k[i])))
+			*f[i] = -1;
+}
+
 static void dec_pmd(const json_t *p, struct pmd_snap *d)
 {
 	size_t n;
 	const json_t *a = jarr(p, "threads", &n, PMD_SNAP_MAX), *tot = jget(p, "totals");
+	const json_t *lat = jget(p, "lat_us"), *probe = jget(p, "sleep_probe");
 
 	memset(d, 0, sizeof(*d));
 	d->maxsleep_us = ji(p, "maxsleep_us");
@@ -288,6 +267,13 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 		x->rx_drops = ju(t, "rx_drops");
 		x->tx_drops = ju(t, "tx_drops");
 		x->sleep_iters = ju(t, "sleep_iters");
+		x->sleep_iters_total = ju(t, "sleep_iters_total");
+		x->asleep_pct = jd(t, "asleep_pct");
+		x->drops_while_asleep_pct = jd(t, "drops_while_asleep_pct");
+		x->stolen_pct = jd(t, "stolen_pct");
+		x->timer_slack_ns = ji_opt(t, "timer_slack_ns");
+		dec_pmd_bpf(t, x);
+		dec_pmd_rates(t, x);
 	}
 	d->rxq_size = ji(p, "rxq_size");
 	d->topology = snapdec_intern(js(p, "topology"));
@@ -297,6 +283,35 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 	d->dropped = ju(tot, "dropped");
 	d->in_flight = ju(tot, "in_flight");
 	d->restart_dropped = ju(tot, "restart_dropped");
+	d->unaccounted = ji(tot, "unaccounted");
+	d->capacity = ju(tot, "capacity");
+	d->bound_broken = json_is_false(jget(tot, "bound_ok"));
+	d->hung = jb(p, "hung");
+	/* null latency: nothing reached the sink, or a PMD is stuck */
+	d->lat_valid = json_is_number(jget(lat, "p50")) && json_is_number(jget(lat, "p99"));
+	d->lat_p50_us = d->lat_valid ? jd(lat, "p50") : 0;
+	d->lat_p99_us = d->lat_valid ? jd(lat, "p99") : 0;
+	d->drops_while_asleep = ju(p, "drops_while_asleep");
+	d->dropped_pps = jd(p, "dropped_pps");
+	d->bpf_probe = jb(probe, "on");
+	jcopy(d->bpf_probe_error, sizeof(d->bpf_probe_error), probe, "error");
+	d->bpf_cost_ns_per_sleep = jd_opt(probe, "cost_ns_per_sleep");
+	d->timer_slack_differs = ji(p, "timer_slack_differs");
+}
+
+/* matrix_per_s: square, clamped to BLK_MATRIX_MAX; short or mistyped rows read 0. */
+static void dec_blk_matrix(const json_t *b, struct blk_snap *d)
+{
+	size_t n;
+	const json_t *m = jarr(b, "matrix_per_s", &n, BLK_MATRIX_MAX);
+
+	d->matrix_n = (int)n;
+	for (size_t r = 0; r < n; r++) {
+		const json_t *row = json_array_get(m, r);
+		size_t nc = json_is_array(row) ? json_array_size(row) : 0;
+		for (size_t c = 0; c < n && c < nc; c++)
+			d->matrix_per_s[r][c] = jd_at(row, c);
+	}
 }
 
 static void dec_blk(const json_t *b, struct blk_snap *d)
@@ -320,13 +335,17 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	d->ncpus = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		const json_t *c = json_array_get(a, i);
-		d->per_cpu[i] = (struct blk_cpu_snap){.cpu = (int)ji(c, "cpu"),
-						      .llc = (int)ji(c, "llc"),
-						      .submitters = (int)ji(c, "submitters"),
-						      .block_softirq = ju(c, "block_softirq"),
-						      .ipi_recv = ju(c, "ipi_recv"),
-						      .completed = ju(c, "completed"),
-						      .remote = ju(c, "remote")};
+		d->per_cpu[i] =
+		    (struct blk_cpu_snap){.cpu = (int)ji(c, "cpu"),
+					  .llc = (int)ji(c, "llc"),
+					  .submitters = (int)ji(c, "submitters"),
+					  .block_softirq = ju(c, "block_softirq"),
+					  .ipi_recv = ju(c, "ipi_recv"),
+					  .completed = ju(c, "completed"),
+					  .remote = ju(c, "remote"),
+					  .completed_per_s = jd(c, "completed_per_s"),
+					  .block_softirq_per_s = jd(c, "block_softirq_per_s"),
+					  .ipi_recv_per_s = jd(c, "ipi_recv_per_s")};
 	}
 	d->submitted = ju(tot, "submitted");
 	d->completed = ju(tot, "completed");
@@ -342,78 +361,30 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	d->irq_cpu_pct = jd(cpu, "irq");
 	d->dev_cpu_pct = jd(cpu, "dev");
 	d->sub_cpu_pct = jd(cpu, "submitters");
+	d->unaccounted = ji(tot, "unaccounted");
+	d->bound_broken = json_is_false(jget(tot, "bound_ok"));
+	d->hung = jb(b, "hung");
+	d->lat_valid = !d->hung && json_is_number(jget(lat, "p50")); /* null when hung */
+	d->hung_submitters = (int)ji(b, "hung_submitters");
+	d->lost_kicks = ju(b, "lost_kicks");
+	dec_blk_matrix(b, d);
 }
 
-static void dec_host(const json_t *h, struct host_snap *d)
-{
-	size_t n;
-	const json_t *a;
-
-	memset(d, 0, sizeof(*d));
-	d->cpufreq = jb(h, "cpufreq");
-	jcopy(d->governor, sizeof(d->governor), h, "governor");
-	d->taskstats = jb(h, "taskstats");
-	jcopy(d->taskstats_error, sizeof(d->taskstats_error), h, "taskstats_error");
-	d->delayacct = jb(h, "delayacct");
-	d->threads_matched = (int)ji(h, "threads_matched");
-	d->pid = ji(h, "pid");
-	a = jarr(h, "thread_acct", &n, HOST_SNAP_MAX_ACCT);
-	d->nacct = (int)n;
-	for (size_t i = 0; i < n; i++) {
-		const json_t *x = json_array_get(a, i);
-		d->acct[i] = (struct host_acct_snap){.tid = (pid_t)ji(x, "tid"),
-						     .cpu_delay_pct = jd(x, "cpu_delay_pct"),
-						     .blkio_delay_pct = jd(x, "blkio_delay_pct"),
-						     .nvcsw_per_s = jd(x, "nvcsw_per_s"),
-						     .nivcsw_per_s = jd(x, "nivcsw_per_s")};
-	}
-	d->links_ok = jb(h, "links_ok");
-	a = jarr(h, "links", &n, HOST_SNAP_MAX_LINKS);
-	d->nlinks = (int)n;
-	for (size_t i = 0; i < n; i++) {
-		const json_t *x = json_array_get(a, i);
-		struct host_link_snap *l = &d->links[i];
-		jcopy(l->name, sizeof(l->name), x, "name");
-		l->rx_packets = ju(x, "rx_packets");
-		l->tx_packets = ju(x, "tx_packets");
-		l->rx_dropped = ju(x, "rx_dropped");
-		l->tx_dropped = ju(x, "tx_dropped");
-		l->rx_pps = jd(x, "rx_pps");
-		l->tx_pps = jd(x, "tx_pps");
-		l->rx_drop_per_s = jd(x, "rx_drop_per_s");
-		l->tx_drop_per_s = jd(x, "tx_drop_per_s");
-	}
-	jcopy(d->blk_dev, sizeof(d->blk_dev), h, "blk_dev");
-	jcopy(d->blk_error, sizeof(d->blk_error), h, "blk_error");
-	d->ovs = jb(h, "ovs");
-	jcopy(d->ovs_socket, sizeof(d->ovs_socket), h, "ovs_socket");
-	jcopy(d->ovs_error, sizeof(d->ovs_error), h, "ovs_error");
-	d->ovs_sleep_show = jb(h, "ovs_sleep_show");
-	d->ovs_maxsleep_source =
-	    json_is_string(jget(h, "ovs_maxsleep_source")) ? snapdec_intern(js(h, "ovs_maxsleep_source"))
-							     : NULL;
-	a = jarr(h, "absent", &n, HOST_SNAP_MAX_ABSENT);
-	d->nabsent = 0;
-	for (size_t i = 0; i < n; i++) {
-		const json_t *x = json_array_get(a, i);
-		if (json_is_string(x))
-			d->absent[d->nabsent++] = snapdec_intern(json_string_value(x));
-	}
-}
-
-static void dec_knobs(const json_t *k, int64_t *out)
+/* A null knob is one the source lacks (knob_absent): its default, shown as null again. */
+static void dec_knobs(const json_t *k, int64_t *out, bool *absent)
 {
 	char err[128];
 	for (int i = 0; i < K_COUNT; i++) {
 		const struct knob_def *d = &knob_table[i];
 		const json_t *v = jget(k, d->name);
 		int64_t x = d->def;
+		absent[i] = json_is_null(v);
 		if (json_is_integer(v))
 			x = (int64_t)json_integer_value(v);
 		else if (json_is_boolean(v))
 			x = json_is_true(v);
-		else if (json_is_string(v) && knob_parse((enum knob_id)i, json_string_value(v), &x, err,
-							 sizeof(err)) != 0)
+		else if (json_is_string(v) && knob_parse((enum knob_id)i, json_string_value(v), &x,
+							 err, sizeof(err)) != 0)
 			x = d->def;
 		out[i] = x;
 	}
@@ -467,8 +438,8 @@ int snapdec_from_json(const json_t *o, struct snapshot *s, char *err, size_t err
 	if (s->has_blk)
 		dec_blk(jget(o, "blk"), &s->blk);
 	if (s->has_host)
-		dec_host(jget(o, "host"), &s->host);
-	dec_knobs(jget(o, "knobs"), s->knobs);
+		snapdec_host(jget(o, "host"), &s->host);
+	dec_knobs(jget(o, "knobs"), s->knobs, s->knob_absent);
 	dec_events(o, s);
 	s->self.cpu_pct = jd(self, "cpu_pct");
 	s->self.sample_us = ju(self, "sample_us");

@@ -29,6 +29,9 @@ const char *rowfmt_sleep_probe(const struct snapshot *s, char *buf, size_t len)
 const char rowfmt_sleep_head[] =
     "PMD       slack_ns RUNQ%  sleeps  os-p50 own/bpf    os-p99 own/bpf";
 
+const char rowfmt_sleep_head_host[] =
+    "PMD       slack_ns RUNQ%  sleeps  late p50 -/kernel late p99 -/kernel";
+
 /* "12.5/11.9us", "-" for a figure not measured. */
 static const char *pair(double own, bool own_ok, double bpf, bool bpf_ok, char *buf, size_t len)
 {

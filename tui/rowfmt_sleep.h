@@ -10,6 +10,8 @@
 /* "sleep probe (eBPF): on, 650 ns per sleep" or "... absent: not root: ...". */
 const char *rowfmt_sleep_probe(const struct snapshot *s, char *buf, size_t len);
 extern const char rowfmt_sleep_head[];
+/* The same columns on the host: the kernel's figure is the only one (no engine "own"). */
+extern const char rowfmt_sleep_head_host[];
 /* PMD i: slack, run-queue %, sleeps, overshoot p50/p99 engine-own (or OVS) and eBPF. */
 const char *rowfmt_sleep_row(const struct snapshot *s, int i, char *buf, size_t len);
 /* PMD i's eBPF overshoot histogram, non-empty buckets only, in % of its sleeps. */

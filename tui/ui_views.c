@@ -327,7 +327,8 @@ static void pmd_sleep_lines(struct body *b)
 		ui_put(ui, p->bpf_probe ? ROLE_NORMAL : ROLE_DIM, "%s",
 		       rowfmt_sleep_probe(ui->snap, a, sizeof(a)));
 	if (body_line(b))
-		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_sleep_head);
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS,
+		       ui->snap->has_host ? rowfmt_sleep_head_host : rowfmt_sleep_head);
 	for (int i = 0; i < p->nthreads; i++)
 		if (body_line(b))
 			ui_put(ui, ROLE_NORMAL, "%s", rowfmt_sleep_row(ui->snap, i, a, sizeof(a)));
@@ -431,8 +432,9 @@ static void pmd_view(struct body *b)
 			       p->threads[i].drops_while_asleep);
 		}
 	}
+	pmd_graphs(b, h_view - (5 + p->nthreads)); /* the lines above: 5 and a row per PMD */
+	/* Slack, run-queue delay and the kernel's overshoot: below the graphs (they scroll). */
 	pmd_sleep_lines(b);
-	pmd_graphs(b, h_view - (6 + 2 * p->nthreads + (p->bpf_probe ? p->nthreads : 0)));
 }
 
 /* Submitting CPU (rows) x completing CPU (columns), completions per second over

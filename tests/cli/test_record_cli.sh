@@ -26,7 +26,7 @@ expect 1 "No such file" --replay "$tmp/none.jsonl" -b
 expect 2 "read-only (replaying r.jsonl)" --replay "$tmp/r.jsonl" -b --set pmd.maxsleep_us=10
 expect 2 "pick one" --replay "$tmp/r.jsonl" --remote h1
 expect 2 "not with -b" --agent -b
-expect 1 "unclosed ' quote" --remote h1 --ssh "ssh -F 'x" -b -n 1
+expect 2 "unclosed ' quote" --remote h1 --ssh "ssh -F 'x" -b -n 1
 expect 1 "no snapshot between --from and --to" --replay "$tmp/r.jsonl" -b --from 100
 printf 'junk\n{"schema":7}\n' > "$tmp/junk.jsonl"
 expect 1 "no snapshot in it (2 lines skipped" --replay "$tmp/junk.jsonl" -b

@@ -27,7 +27,7 @@ expect() {
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 s = lines[int(sys.argv[2]) - 1]
-print("frame %d$" % s["seq"])
+print("frame %d( |$)" % s["seq"])
 print(" up %.0fs " % s["uptime_s"])
 print(r"^ +0\[[| ]*%.1f%% %dMHz\]" % (s["cpu"]["cpus"][0]["load_pct"], s["cpu"]["cpus"][0]["freq_mhz"]))
 print(r" drop %.2f%% maxsleep %dus" % (s["pmd"]["drop_pct"], s["knobs"]["pmd.maxsleep_us"]))

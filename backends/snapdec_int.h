@@ -1,0 +1,96 @@
+/* snapdec_int.h: the typed getters shared by snapdec.c and its section decoders. Anything
+ * missing or of another type reads as 0 / ""; a *_opt figure (null in JSON: unknown) as -1. */
+#ifndef TT_SNAPDEC_INT_H
+#define TT_SNAPDEC_INT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/snapshot.h"
+
+static inline const json_t *jget(const json_t *o, const char *k)
+{
+	return json_is_object(o) ? json_object_get(o, k) : NULL;
+}
+
+static inline double jd(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+static inline uint64_t ju(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	if (json_is_integer(v))
+		return (uint64_t)json_integer_value(v);
+	if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) < 1.8e19)
+		return (uint64_t)json_real_value(v);
+	return 0;
+}
+
+static inline int64_t ji(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
+}
+
+static inline bool jb(const json_t *o, const char *k)
+{
+	return json_is_true(jget(o, k));
+}
+
+static inline const char *js(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static inline void jcopy(char *dst, size_t cap, const json_t *o, const char *k)
+{
+	snprintf(dst, cap, "%s", js(o, k));
+}
+
+static inline const json_t *jarr(const json_t *o, const char *k, size_t *n, size_t max)
+{
+	const json_t *a = jget(o, k);
+	if (!json_is_array(a)) {
+		*n = 0;
+		return NULL;
+	}
+	*n = json_array_size(a) < max ? json_array_size(a) : max;
+	return a;
+}
+
+/* A figure snapjson writes as null when negative (jreal_or_null, jopt): -1 when not a number. */
+static inline double jd_opt(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+static inline int64_t ji_opt(const json_t *o, const char *k)
+{
+	const json_t *v = jget(o, k);
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+
+/* Element i of an array of numbers, 0 when not one. */
+static inline uint64_t ju_at(const json_t *a, size_t i)
+{
+	const json_t *v = json_array_get(a, i);
+	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+}
+
+static inline double jd_at(const json_t *a, size_t i)
+{
+	const json_t *v = json_array_get(a, i);
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* The host section (snapdec_host.c). */
+void snapdec_host(const json_t *h, struct host_snap *d);
+
+#endif
