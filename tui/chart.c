@@ -206,8 +206,22 @@ int chart_grid_mark(struct chart_grid *g, int back, const char *text)
 	/* Text to the right of the line, else to its left; where other markers' text is
 	 * in the way (changes close together), on the next row down. A graph too narrow for
 	 * "name=value" gets the value alone, else the line alone. */
-	const char *eq = text ? strchr(text, '=') : NULL;
-	const char *tries[2] = { text, eq && eq[1] ? eq + 1 : NULL };
+	/* The values alone: "a=1,b=2" -> "1,2". */
+	char vals[64];
+	size_t nv = 0;
+	bool in_value = false;
+	for (const char *p = text; p && *p && nv + 1 < sizeof(vals); p++) {
+		if (*p == ',') {
+			in_value = false;
+			vals[nv++] = ',';
+		} else if (*p == '=') {
+			in_value = true;
+		} else if (in_value) {
+			vals[nv++] = *p;
+		}
+	}
+	vals[nv] = '\0';
+	const char *tries[2] = { text, nv && strchr(text, '=') ? vals : NULL };
 	for (int t = 0; t < 2; t++) {
 		int len = tries[t] ? (int)strlen(tries[t]) : 0;
 		for (int y = 0; len && y < g->h && y < 3; y++) {

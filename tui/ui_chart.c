@@ -196,9 +196,8 @@ size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, int *back, c
 		/* "maxsleep_us=50": the name without its subsystem, as the header shows it. */
 		snprintf(one, sizeof(one), "%s=%s", dot ? dot + 1 : name,
 			 knob_format(m->knob, m->value, val, sizeof(val)));
-		if (k > 0 && (int)b - back[k - 1] <= 1) {
-			/* Knobs set together (the trade-off sets two) may land a sample apart as
-			 * the source applies them: one marker. */
+		if (k > 0 && (int)b == back[k - 1]) {
+			/* Knobs changed in the same sample (the trade-off sets two): one marker. */
 			size_t used = strlen(bufs[k - 1]);
 			snprintf(bufs[k - 1] + used, sizeof(bufs[k - 1]) - used, ",%s", one);
 			continue;

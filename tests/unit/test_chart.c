@@ -154,6 +154,10 @@ static void test_marker(void **state)
 		assert_null(strstr(chart_grid_row_text(&g, y, row, sizeof(row)), "governor_long"));
 	chart_grid_row_text(&g, 1, row, sizeof(row));
 	assert_int_equal(strncmp(row, "powersave|", 10), 0);
+	/* Two knobs in one marker: their values. */
+	assert_int_equal(chart_grid_mark(&g, 22, "maxsleep_us=50,timer_slack_ns=1000"), 0);
+	chart_grid_row_text(&g, 2, row, sizeof(row));
+	assert_non_null(strstr(row, "|50,1000"));
 	/* Off the grid: refused. */
 	assert_int_equal(chart_grid_mark(&g, 30, "old"), -1);
 	chart_grid_free(&g);
