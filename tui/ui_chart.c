@@ -12,7 +12,7 @@
 /* Width of the y-axis figures ("12.5%", "4.8ms") and the axis line after them. */
 #define GRAPH_AXIS_W 6
 
-static enum theme_role cell_role(unsigned kind)
+enum theme_role ui_chart_role(unsigned kind)
 {
 	switch (kind) {
 	case CELL_DATA:
@@ -24,6 +24,34 @@ static enum theme_role cell_role(unsigned kind)
 		return ROLE_VALUE;
 	default:
 		return ROLE_NORMAL;
+	}
+}
+
+void ui_chart_cells(struct ui *ui, struct chart_grid *g, int row,
+		    enum theme_role (*role)(unsigned kind))
+{
+	/* Runs of one colour in one addstr: a 24-row graph is thousands of cells a frame. */
+	char run[1024];
+	size_t n = 0;
+	enum theme_role cur = ROLE_NORMAL;
+	for (int cx = 0; cx < g->w; cx++) {
+		const struct chart_cell *c = chart_grid_at(g, cx, row);
+		enum theme_role r = role(c->kind);
+		size_t len = strlen(c->glyph);
+		if ((r != cur || n + len >= sizeof(run)) && n) {
+			run[n] = '\0';
+			attrset(ui->attr[cur]);
+			addstr(run);
+			n = 0;
+		}
+		cur = r;
+		memcpy(run + n, c->glyph, len);
+		n += len;
+	}
+	if (n) {
+		run[n] = '\0';
+		attrset(ui->attr[cur]);
+		addstr(run);
 	}
 }
 
@@ -157,11 +185,7 @@ void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w
 	attrset(ui->attr[ROLE_DIM]);
 	printw("%*.*s", GRAPH_AXIS_W, GRAPH_AXIS_W, label);
 	addstr(ui->ascii ? "|" : "\u2524");
-	for (int cx = 0; cx < gw; cx++) {
-		const struct chart_cell *c = chart_grid_at(&grid, cx, gr);
-		attrset(ui->attr[cell_role(c->kind)]);
-		addstr(c->glyph);
-	}
+	ui_chart_cells(ui, &grid, gr, ui_chart_role);
 	attrset(ui->attr[ROLE_NORMAL]);
 	if (b == &local)
 		chart_grid_free(&local.grid);

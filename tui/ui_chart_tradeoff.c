@@ -123,6 +123,11 @@ void ui_tradeoff_step(struct ui *ui)
 			  (long long)to->pts[to->point].slack_ns);
 }
 
+static enum theme_role tradeoff_role(unsigned kind)
+{
+	return kind == CELL_EMPTY ? ROLE_NORMAL : kind == CELL_TEXT ? ROLE_VALUE : ROLE_CHART;
+}
+
 /* "50/1k": maxsleep us / slack. */
 static void tradeoff_label(const struct ui_tradeoff_pt *p, bool best, char *buf, size_t len)
 {
@@ -218,13 +223,7 @@ draw:;
 	attrset(ui->attr[ROLE_DIM]);
 	printw("%*.*s", axis, axis, label);
 	addstr(ui->ascii ? "|" : "\u2524");
-	for (int cx = 0; cx < gw; cx++) {
-		const struct chart_cell *c = chart_grid_at(&g, cx, gr);
-		attrset(ui->attr[c->kind == CELL_EMPTY ? ROLE_NORMAL
-			       : c->kind == CELL_TEXT	 ? ROLE_VALUE
-							 : ROLE_CHART]);
-		addstr(c->glyph);
-	}
+	ui_chart_cells(ui, &g, gr, tradeoff_role);
 	attrset(ui->attr[ROLE_NORMAL]);
 	if (row == h - 2) {
 		chart_grid_free(&g); /* the last grid row: nothing is kept between frames */
