@@ -203,15 +203,20 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 	built_ns = ui->now_ns;
 	built_w = gw;
 	built_h = gh;
-	for (int i = 0; i < to->npoints; i++) {
-		const struct ui_tradeoff_pt *p = &to->pts[i];
-		char label[32];
-		if (!p->done)
-			continue;
-		tradeoff_label(p, i == best, label, sizeof(label));
-		chart_grid_point(&g, &xs, &ys, p->cpu_sum / p->secs, p->drop_sum / p->secs,
-				 i == best ? '*' : 'o', label);
-	}
+	/* The points first, then their labels where they hide no point. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < to->npoints; i++) {
+			const struct ui_tradeoff_pt *p = &to->pts[i];
+			char label[32];
+			if (!p->done)
+				continue;
+			tradeoff_label(p, i == best, label, sizeof(label));
+			double cpu = p->cpu_sum / p->secs, drop = p->drop_sum / p->secs;
+			if (pass == 0)
+				chart_grid_point(&g, &xs, &ys, cpu, drop, i == best ? '*' : 'o', NULL);
+			else
+				chart_grid_label(&g, &xs, &ys, cpu, drop, label);
+		}
 draw:;
 	int gr = row - 1;
 	char label[32] = "";
