@@ -10,16 +10,15 @@
 
 /* Braille dot bits by [column][row from the top] (Unicode's U+2800 dot numbering). */
 static const unsigned char braille_bit[CHART_BRAILLE_X][CHART_BRAILLE_Y] = {
-	{ 0x01, 0x02, 0x04, 0x40 },
-	{ 0x08, 0x10, 0x20, 0x80 },
+    {0x01, 0x02, 0x04, 0x40},
+    {0x08, 0x10, 0x20, 0x80},
 };
 #define GLYPH_GOAL_UTF8 "\u2504" /* ┄ */
 #define GLYPH_MARK_UTF8 "\u2502" /* │ */
 
-void chart_scale_make(double min, double max, int max_ticks, double floor_v,
-		      struct chart_scale *s)
+void chart_scale_make(double min, double max, int max_ticks, double floor_v, struct chart_scale *s)
 {
-	static const double nice[] = { 1, 2, 5, 10 };
+	static const double nice[] = {1, 2, 5, 10};
 
 	if (!isfinite(min) || !isfinite(max)) {
 		min = 0;
@@ -224,7 +223,7 @@ int chart_grid_mark(struct chart_grid *g, int back, const char *text)
 		}
 	}
 	vals[nv] = '\0';
-	const char *tries[2] = { text, nv && strchr(text, '=') ? vals : NULL };
+	const char *tries[2] = {text, nv && strchr(text, '=') ? vals : NULL};
 	for (int t = 0; t < 2; t++) {
 		int len = tries[t] ? (int)strlen(tries[t]) : 0;
 		for (int y = 0; len && y < g->h && y < 3; y++) {
@@ -286,7 +285,7 @@ void chart_grid_label(struct chart_grid *g, const struct chart_scale *xs,
 	int slot = (int)lround(fx * (slots - 1)), d = (int)lround(fy * (full - 1));
 	int cx = g->ascii ? slot : slot / CHART_BRAILLE_X, cy = g->h - 1 - d / dy;
 	/* Beside the point, else a row above or below it (crowded points share a row). */
-	static const int dys[] = { 0, -1, 1, -2, 2 };
+	static const int dys[] = {0, -1, 1, -2, 2};
 	for (size_t k = 0; k < sizeof(dys) / sizeof(dys[0]); k++) {
 		int ry = cy + dys[k];
 		if (ry < 0 || ry >= g->h)

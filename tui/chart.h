@@ -18,8 +18,7 @@ struct chart_scale {
  * to whole steps; floor (when not NAN) is a least lower bound (0 for counts and %),
  * and a data range of zero width still gets a visible axis.
  */
-void chart_scale_make(double min, double max, int max_ticks, double floor_v,
-		      struct chart_scale *s);
+void chart_scale_make(double min, double max, int max_ticks, double floor_v, struct chart_scale *s);
 
 /* What a grid cell shows (the console colours each kind differently). */
 enum chart_cell_kind { CELL_EMPTY, CELL_DATA, CELL_GOAL, CELL_MARK, CELL_TEXT };

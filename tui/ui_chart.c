@@ -86,7 +86,8 @@ static void graph_build(struct ui *ui, const struct ui_graph *g, int gw, int gh,
 		double *wide = xcalloc(m + 1, sizeof(*wide));
 		for (size_t i = first; i < g->n; i++)
 			for (int k = 0; k < spv; k++)
-				wide[(i - first) * (size_t)spv + (size_t)k] = k < spv - 1 ? g->v[i] : 0;
+				wide[(i - first) * (size_t)spv + (size_t)k] =
+				    k < spv - 1 ? g->v[i] : 0;
 		chart_grid_plot(grid, wide, m, s);
 		free(wide);
 	}
@@ -101,7 +102,10 @@ static void graph_title(struct ui *ui, const struct ui_graph *g, int x, int w)
 {
 	char buf[160], now[32], goal[32] = "";
 	double last = g->n ? g->v[g->n - 1] : 0;
-	snprintf(now, sizeof(now), "%.*f%s", last == floor(last) ? 0 : fabs(last) < 10 ? 2 : 1,
+	snprintf(now, sizeof(now), "%.*f%s",
+		 last == floor(last) ? 0
+		 : fabs(last) < 10   ? 2
+				     : 1,
 		 last, g->unit);
 	if (isfinite(g->goal))
 		snprintf(goal, sizeof(goal), " goal %g%s", g->goal, g->unit);

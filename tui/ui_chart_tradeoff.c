@@ -17,8 +17,8 @@
 #define TRADEOFF_ZERO_DROP_PCT 0.01
 
 /* maxsleep 0 never sleeps, so its slack does not matter: one point for it. */
-static const int64_t tradeoff_ms[] = { 0, 50, 200, 500 };
-static const int64_t tradeoff_slack[] = { 1000, 50000 };
+static const int64_t tradeoff_ms[] = {0, 50, 200, 500};
+static const int64_t tradeoff_slack[] = {1000, 50000};
 
 static int tradeoff_set(struct ui *ui, const struct ui_tradeoff_pt *p)
 {
@@ -44,8 +44,8 @@ static void tradeoff_end(struct ui *ui, const char *why)
 	int rc = source_knob_set(ui->src, K_PMD_MAXSLEEP_US, to->saved_maxsleep_us, &stored, err,
 				 sizeof(err));
 	if (rc == 0)
-		rc = source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, &stored, err,
-				     sizeof(err));
+		rc = source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, &stored,
+				     err, sizeof(err));
 	to->state = to->point > 0 ? TRADEOFF_DONE : TRADEOFF_OFF;
 	if (rc != 0)
 		ui_status(ui, true, "trade-off %s; restoring the knobs failed: %s", why, err);
@@ -74,9 +74,8 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 		for (size_t s = 0; s < sizeof(tradeoff_slack) / sizeof(tradeoff_slack[0]); s++) {
 			if (tradeoff_ms[m] == 0 && s > 0)
 				continue;
-			to->pts[to->npoints++] =
-			    (struct ui_tradeoff_pt){ .maxsleep_us = tradeoff_ms[m],
-						     .slack_ns = tradeoff_slack[s] };
+			to->pts[to->npoints++] = (struct ui_tradeoff_pt){
+			    .maxsleep_us = tradeoff_ms[m], .slack_ns = tradeoff_slack[s]};
 		}
 	if (tradeoff_set(ui, &to->pts[0]) != 0)
 		return UI_REDRAW;
@@ -118,7 +117,8 @@ void ui_tradeoff_step(struct ui *ui)
 	if (tradeoff_set(ui, &to->pts[to->point]) != 0)
 		tradeoff_end(ui, "stopped");
 	else
-		ui_status(ui, false, "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (t cancels)",
+		ui_status(ui, false,
+			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (t cancels)",
 			  to->point + 1, to->npoints, (long long)to->pts[to->point].maxsleep_us,
 			  (long long)to->pts[to->point].slack_ns);
 }
@@ -213,7 +213,8 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 			tradeoff_label(p, i == best, label, sizeof(label));
 			double cpu = p->cpu_sum / p->secs, drop = p->drop_sum / p->secs;
 			if (pass == 0)
-				chart_grid_point(&g, &xs, &ys, cpu, drop, i == best ? '*' : 'o', NULL);
+				chart_grid_point(&g, &xs, &ys, cpu, drop, i == best ? '*' : 'o',
+						 NULL);
 			else
 				chart_grid_label(&g, &xs, &ys, cpu, drop, label);
 		}
