@@ -16,7 +16,7 @@ PKGS      := ncursesw $(PKGS_CORE)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
-             libmicrohttpd-dev libcairo2-dev libbpf-dev bpftool clang libzstd-dev zlib1g-dev
+             libmicrohttpd-dev libcairo2-dev libfontconfig-dev libbpf-dev bpftool clang libzstd-dev zlib1g-dev
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
              prometheus python3-prometheus-client imagemagick iproute2 zstd
 
@@ -31,8 +31,9 @@ LDLIBS    += $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null) $(CORE_LIBS)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 # cairo draws the experiments' pictures (tui/chart_cairo*.c) and is linked only into what
 # runs experiments; a test links it only when it uses it (--as-needed).
-CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo 2>/dev/null)
-CAIRO_LIBS := $(shell $(PKG_CONFIG) --libs cairo 2>/dev/null)
+# fontconfig (a dependency of cairo's text) is named so its caches can be freed at the end.
+CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo fontconfig 2>/dev/null)
+CAIRO_LIBS := $(shell $(PKG_CONFIG) --libs cairo fontconfig 2>/dev/null)
 
 # The eBPF sleep probe (backends/bpf/, docs/pmd.md "eBPF sleep probe"): built when libbpf,
 # bpftool, clang and the running kernel's BTF are all here; else HAVE_BPF=0 and the binary

@@ -10,16 +10,15 @@
 
 /* Braille dot bits by [column][row from the top] (Unicode's U+2800 dot numbering). */
 static const unsigned char braille_bit[CHART_BRAILLE_X][CHART_BRAILLE_Y] = {
-	{ 0x01, 0x02, 0x04, 0x40 },
-	{ 0x08, 0x10, 0x20, 0x80 },
+    {0x01, 0x02, 0x04, 0x40},
+    {0x08, 0x10, 0x20, 0x80},
 };
 #define GLYPH_GOAL_UTF8 "\u2504" /* ┄ */
 #define GLYPH_MARK_UTF8 "\u2502" /* │ */
 
-void chart_scale_make(double min, double max, int max_ticks, double floor_v,
-		      struct chart_scale *s)
+void chart_scale_make(double min, double max, int max_ticks, double floor_v, struct chart_scale *s)
 {
-	static const double nice[] = { 1, 2, 5, 10 };
+	static const double nice[] = {1, 2, 5, 10};
 
 	if (!isfinite(min) || !isfinite(max)) {
 		min = 0;
@@ -165,14 +164,17 @@ void chart_grid_goal(struct chart_grid *g, const struct chart_scale *s, double y
 	}
 }
 
-/* Would text fit at (x, y) without covering other text or leaving the grid? */
-static bool grid_text_fits(const struct chart_grid *g, int x, int y, int len)
+/* Would text fit at (x, y) without covering other text (or, unless over_data, a data
+ * cell: a scatter's labels never hide its points) or leaving the grid? */
+static bool grid_text_fits(const struct chart_grid *g, int x, int y, int len, bool over_data)
 {
 	if (x < 0 || x + len > g->w)
 		return false;
-	for (int i = 0; i < len; i++)
-		if (g->cells[y * g->w + x + i].kind == CELL_TEXT)
+	for (int i = 0; i < len; i++) {
+		unsigned kind = g->cells[y * g->w + x + i].kind;
+		if (kind == CELL_TEXT || (!over_data && kind == CELL_DATA))
 			return false;
+	}
 	return true;
 }
 
@@ -206,14 +208,28 @@ int chart_grid_mark(struct chart_grid *g, int back, const char *text)
 	/* Text to the right of the line, else to its left; where other markers' text is
 	 * in the way (changes close together), on the next row down. A graph too narrow for
 	 * "name=value" gets the value alone, else the line alone. */
-	const char *eq = text ? strchr(text, '=') : NULL;
-	const char *tries[2] = { text, eq && eq[1] ? eq + 1 : NULL };
+	/* The values alone: "a=1,b=2" -> "1,2". */
+	char vals[64];
+	size_t nv = 0;
+	bool in_value = false;
+	for (const char *p = text; p && *p && nv + 1 < sizeof(vals); p++) {
+		if (*p == ',') {
+			in_value = false;
+			vals[nv++] = ',';
+		} else if (*p == '=') {
+			in_value = true;
+		} else if (in_value) {
+			vals[nv++] = *p;
+		}
+	}
+	vals[nv] = '\0';
+	const char *tries[2] = {text, nv && strchr(text, '=') ? vals : NULL};
 	for (int t = 0; t < 2; t++) {
 		int len = tries[t] ? (int)strlen(tries[t]) : 0;
 		for (int y = 0; len && y < g->h && y < 3; y++) {
-			int at = grid_text_fits(g, x + 1, y, len)     ? x + 1
-				 : grid_text_fits(g, x - len, y, len) ? x - len
-								      : -1;
+			int at = grid_text_fits(g, x + 1, y, len, true)	    ? x + 1
+				 : grid_text_fits(g, x - len, y, len, true) ? x - len
+									    : -1;
 			if (at >= 0) {
 				grid_text(g, at, y, tries[t]);
 				return 0;
@@ -250,10 +266,39 @@ void chart_grid_point(struct chart_grid *g, const struct chart_scale *xs,
 		cell_data(g, c);
 	}
 	int len = text ? (int)strlen(text) : 0;
-	if (len && grid_text_fits(g, cx + 1, cy, len))
+	if (len && grid_text_fits(g, cx + 1, cy, len, false))
 		grid_text(g, cx + 1, cy, text);
-	else if (len && grid_text_fits(g, cx - len, cy, len))
+	else if (len && grid_text_fits(g, cx - len, cy, len, false))
 		grid_text(g, cx - len, cy, text);
+}
+
+void chart_grid_label(struct chart_grid *g, const struct chart_scale *xs,
+		      const struct chart_scale *ys, double x, double y, const char *text)
+{
+	int slots = chart_grid_slots(g), dy = dots_y(g), full = g->h * dy;
+	int len = text ? (int)strlen(text) : 0;
+	if (slots == 0 || full == 0 || !len || !isfinite(x) || !isfinite(y))
+		return;
+	double fx = (x - xs->lo) / (xs->hi - xs->lo), fy = (y - ys->lo) / (ys->hi - ys->lo);
+	fx = fx < 0 ? 0 : fx > 1 ? 1 : fx;
+	fy = fy < 0 ? 0 : fy > 1 ? 1 : fy;
+	int slot = (int)lround(fx * (slots - 1)), d = (int)lround(fy * (full - 1));
+	int cx = g->ascii ? slot : slot / CHART_BRAILLE_X, cy = g->h - 1 - d / dy;
+	/* Beside the point, else a row above or below it (crowded points share a row). */
+	static const int dys[] = {0, -1, 1, -2, 2};
+	for (size_t k = 0; k < sizeof(dys) / sizeof(dys[0]); k++) {
+		int ry = cy + dys[k];
+		if (ry < 0 || ry >= g->h)
+			continue;
+		if (grid_text_fits(g, cx + 1, ry, len, false)) {
+			grid_text(g, cx + 1, ry, text);
+			return;
+		}
+		if (grid_text_fits(g, cx - len, ry, len, false)) {
+			grid_text(g, cx - len, ry, text);
+			return;
+		}
+	}
 }
 
 const char *chart_grid_row_text(const struct chart_grid *g, int y, char *buf, size_t len)

@@ -18,8 +18,7 @@ struct chart_scale {
  * to whole steps; floor (when not NAN) is a least lower bound (0 for counts and %),
  * and a data range of zero width still gets a visible axis.
  */
-void chart_scale_make(double min, double max, int max_ticks, double floor_v,
-		      struct chart_scale *s);
+void chart_scale_make(double min, double max, int max_ticks, double floor_v, struct chart_scale *s);
 
 /* What a grid cell shows (the console colours each kind differently). */
 enum chart_cell_kind { CELL_EMPTY, CELL_DATA, CELL_GOAL, CELL_MARK, CELL_TEXT };
@@ -69,6 +68,9 @@ int chart_grid_mark(struct chart_grid *g, int back, const char *text);
 void chart_grid_point(struct chart_grid *g, const struct chart_scale *xs,
 		      const struct chart_scale *ys, double x, double y, char glyph,
 		      const char *text);
+/* text beside the cell of point (x, y), right of it or else left, over no data or text. */
+void chart_grid_label(struct chart_grid *g, const struct chart_scale *xs,
+		      const struct chart_scale *ys, double x, double y, const char *text);
 /* Row y as a string (for tests and plain output); buf holds at least w*4+1 bytes. */
 const char *chart_grid_row_text(const struct chart_grid *g, int y, char *buf, size_t len);
 

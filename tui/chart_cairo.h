@@ -10,7 +10,7 @@ struct chart_pt {
 	double x, y;
 	double x_lo, x_hi, y_lo, y_hi;
 	char label[48];
-	bool mark;   /* drawn larger, in another colour, with "(cheapest without drops)" */
+	bool mark; /* drawn larger, in another colour, with "(cheapest without drops)" */
 	bool failed; /* a pass hung: drawn as a cross */
 };
 
@@ -34,7 +34,7 @@ int chart_cairo_scatter(const char *path, bool svg, const char *title, const cha
 			size_t n, char *err, size_t errlen);
 
 /* Panels of bars, one under the other (same width, own scales). */
-int chart_cairo_bars(const char *path, bool svg, const char *title, const struct chart_panel *panels,
-		     size_t npanels, char *err, size_t errlen);
+int chart_cairo_bars(const char *path, bool svg, const char *title,
+		     const struct chart_panel *panels, size_t npanels, char *err, size_t errlen);
 
 #endif

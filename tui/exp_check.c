@@ -12,8 +12,7 @@ static const char *check_hang_event(json_t *snap)
 {
 	size_t i;
 	json_t *ev;
-	json_array_foreach(json_object_get(snap, "events"), i, ev)
-	{
+	json_array_foreach (json_object_get(snap, "events"), i, ev) {
 		const char *kind = json_string_value(json_object_get(ev, "kind"));
 		if (kind && strcmp(kind, "hang") == 0) {
 			const char *text = json_string_value(json_object_get(ev, "text"));
@@ -30,21 +29,20 @@ static bool check_hung_flag(json_t *node, const char *at, char *out, size_t len)
 	if (json_is_object(node)) {
 		const char *key;
 		json_t *v;
-		json_object_foreach(node, key, v)
-		{
+		json_object_foreach (node, key, v) {
 			snprintf(sub, sizeof(sub), "%s%s%s", at, *at ? "." : "", key);
 			if (strcmp(key, "hung") == 0 && json_is_true(v)) {
 				snprintf(out, len, "%s is true", sub);
 				return true;
 			}
-			if ((json_is_object(v) || json_is_array(v)) && check_hung_flag(v, sub, out, len))
+			if ((json_is_object(v) || json_is_array(v)) &&
+			    check_hung_flag(v, sub, out, len))
 				return true;
 		}
 	} else if (json_is_array(node)) {
 		size_t i;
 		json_t *v;
-		json_array_foreach(node, i, v)
-		{
+		json_array_foreach (node, i, v) {
 			snprintf(sub, sizeof(sub), "%s[%zu]", at, i);
 			if (check_hung_flag(v, sub, out, len))
 				return true;
@@ -69,7 +67,7 @@ int exp_hang_check(json_t *first, json_t *last, char *out, size_t len)
 		return 1;
 	}
 	/* Only the subsystem sections: knobs and events are not states. */
-	static const char *const sections[] = { "est", "pmd", "blk", "host" };
+	static const char *const sections[] = {"est", "pmd", "blk", "host"};
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		json_t *s = json_object_get(last, sections[i]);
 		if (s && check_hung_flag(s, sections[i], where, sizeof(where))) {
@@ -88,9 +86,10 @@ int exp_hang_check(json_t *first, json_t *last, char *out, size_t len)
 	if (num(first, "pmd.totals.generated", &g0) && num(last, "pmd.totals.generated", &g1) &&
 	    num(first, "pmd.totals.forwarded", &f0) && num(last, "pmd.totals.forwarded", &f1) &&
 	    g1 > g0 && f1 == f0) {
-		snprintf(out, len,
-			 "hang: pmd forwarded nothing in the window while %.0f packets were generated",
-			 g1 - g0);
+		snprintf(
+		    out, len,
+		    "hang: pmd forwarded nothing in the window while %.0f packets were generated",
+		    g1 - g0);
 		return 1;
 	}
 	out[0] = '\0';
@@ -109,8 +108,7 @@ static void check_choices(json_t *node, char *buf, size_t len)
 	}
 	const char *key;
 	json_t *v;
-	json_object_foreach(node, key, v)
-	{
+	json_object_foreach (node, key, v) {
 		int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", key);
 		if (n < 0 || (size_t)n >= len - used) {
 			if (len > 4)
@@ -142,8 +140,8 @@ int exp_metric_check(json_t *snap, const char *path, char *err, size_t len)
 			const char *knob = p + n + 1;
 			if (!json_object_get(node, knob)) {
 				check_choices(node, choices, sizeof(choices));
-				snprintf(err, len, "'%s': no knob '%s' in the snapshot (valid: %s)", path,
-					 knob, choices);
+				snprintf(err, len, "'%s': no knob '%s' in the snapshot (valid: %s)",
+					 path, knob, choices);
 				return -1;
 			}
 			break;

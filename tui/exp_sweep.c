@@ -25,13 +25,13 @@ struct sweep_col {
 
 /* What the seed's tables put side by side. */
 static const struct sweep_col sweep_cols[] = {
-	{ "offered_pps", "pmd.offered_pps" },
-	{ "drop%", "pmd.drop_pct" },
-	{ "drops_asleep", "pmd.threads[*].drops_while_asleep" },
-	{ "pmd_cpu%", "pmd.threads[*].cpu_pct" },
-	{ "sleep_iter%", "pmd.threads[avg].sleep_iter_pct" },
-	{ "sleep_us_avg", "pmd.threads[avg].sleep_us_avg" },
-	{ "oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99" },
+    {"offered_pps", "pmd.offered_pps"},
+    {"drop%", "pmd.drop_pct"},
+    {"drops_asleep", "pmd.threads[*].drops_while_asleep"},
+    {"pmd_cpu%", "pmd.threads[*].cpu_pct"},
+    {"sleep_iter%", "pmd.threads[avg].sleep_iter_pct"},
+    {"sleep_us_avg", "pmd.threads[avg].sleep_us_avg"},
+    {"oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99"},
 };
 #define SWEEP_NCOLS (sizeof(sweep_cols) / sizeof(sweep_cols[0]))
 #define SWEEP_COL_DROP 1
@@ -72,9 +72,14 @@ static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t e
 	for (size_t i = 0; i < sp->n; i++) {
 		const struct sweep_point *p = &sp->pts[i];
 		const struct exp_summary *d = &p->sum[SWEEP_COL_DROP], *c = &p->sum[SWEEP_COL_CPU];
-		pts[i] = (struct chart_pt){ .x = c->median, .y = d->median, .x_lo = c->min,
-					    .x_hi = c->max, .y_lo = d->min, .y_hi = d->max,
-					    .mark = i == sp->best, .failed = p->ok == 0 };
+		pts[i] = (struct chart_pt){.x = c->median,
+					   .y = d->median,
+					   .x_lo = c->min,
+					   .x_hi = c->max,
+					   .y_lo = d->min,
+					   .y_hi = d->max,
+					   .mark = i == sp->best,
+					   .failed = p->ok == 0};
 		sweep_label(p, sp->many_rates, pts[i].label, sizeof(pts[i].label));
 	}
 	snprintf(note, sizeof(note),
@@ -91,7 +96,7 @@ static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, si
 			  size_t passes, int *rc)
 {
 	char a_ms[64], a_sl[64], a_rt[64], err[512], hang[256];
-	const char *extra[3] = { a_ms, a_sl, a_rt };
+	const char *extra[3] = {a_ms, a_sl, a_rt};
 	snprintf(a_ms, sizeof(a_ms), "pmd.maxsleep_us=%lld", (long long)pt->ms);
 	snprintf(a_sl, sizeof(a_sl), "pmd.timer_slack_ns=%lld", (long long)pt->slack);
 	snprintf(a_rt, sizeof(a_rt), "gen.rate_pps=%lld", (long long)pt->rate);
@@ -109,7 +114,9 @@ static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, si
 	}
 	exp_metric(snap, "knobs.gen.rate_pps", &pt->rate_v);
 	if (hang[0]) {
-		fprintf(stderr, "tunetop: experiment sweep: maxsleep %lld us slack %lld ns, pass %zu of %zu: %s\n",
+		fprintf(stderr,
+			"tunetop: experiment sweep: maxsleep %lld us slack %lld ns, pass %zu of "
+			"%zu: %s\n",
 			(long long)pt->ms, (long long)pt->slack, pass + 1, passes, hang);
 		if (!pt->hang[0])
 			snprintf(pt->hang, sizeof(pt->hang), "%s", hang);
@@ -158,7 +165,7 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 {
 	struct exp_common c = *c0;
 	const char *ms_list = "0,50,500", *slack_list = "1000,50000", *rate_list = NULL;
-	const char *ms[EXP_MAX_LIST], *slack[EXP_MAX_LIST], *rate[EXP_MAX_LIST] = { NULL };
+	const char *ms[EXP_MAX_LIST], *slack[EXP_MAX_LIST], *rate[EXP_MAX_LIST] = {NULL};
 	char *ms_copy = NULL, *slack_copy = NULL, *rate_copy = NULL;
 	size_t nms, nslack, nrate = 1;
 	long passes = SWEEP_DEFAULT_PASSES;
@@ -178,7 +185,8 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 				return 2;
 		} else {
 			fprintf(stderr,
-				"tunetop: experiment sweep: unknown option '%s' (valid: --maxsleep LIST, "
+				"tunetop: experiment sweep: unknown option '%s' (valid: --maxsleep "
+				"LIST, "
 				"--slack LIST, --rate LIST, --passes N and the common options)\n",
 				argv[i]);
 			return 2;
@@ -207,10 +215,12 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 			for (size_t m = 0; m < nms; m++) {
 				struct sweep_point *p = &pts[n++];
 				knob_parse(K_PMD_MAXSLEEP_US, ms[m], &p->ms, err, sizeof(err));
-				knob_parse(K_PMD_TIMER_SLACK_NS, slack[s], &p->slack, err, sizeof(err));
+				knob_parse(K_PMD_TIMER_SLACK_NS, slack[s], &p->slack, err,
+					   sizeof(err));
 				p->rate = -1;
 				if (rate[r])
-					knob_parse(K_GEN_RATE_PPS, rate[r], &p->rate, err, sizeof(err));
+					knob_parse(K_GEN_RATE_PPS, rate[r], &p->rate, err,
+						   sizeof(err));
 			}
 
 	if (!c.json) {
@@ -262,10 +272,11 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	if (rc == 0 && !sig_quit) {
 		if (!c.json && best < npts)
-			printf("cheapest without drops (every pass under %.2f%%): maxsleep %lld us, "
-			       "slack %lld ns: PMD CPU %.1f%%\n",
-			       SWEEP_ZERO_DROP_PCT, (long long)pts[best].ms, (long long)pts[best].slack,
-			       pts[best].sum[SWEEP_COL_CPU].median);
+			printf(
+			    "cheapest without drops (every pass under %.2f%%): maxsleep %lld us, "
+			    "slack %lld ns: PMD CPU %.1f%%\n",
+			    SWEEP_ZERO_DROP_PCT, (long long)pts[best].ms,
+			    (long long)pts[best].slack, pts[best].sum[SWEEP_COL_CPU].median);
 		else if (!c.json)
 			printf("no setting ran without drops in every pass\n");
 		if (c.json) {
@@ -277,25 +288,26 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 					      "warmup_s", c.warmup, "passes", (int)passes, "ok",
 					      failed_pts == 0, "rows", rows);
 			json_object_set_new(o, "zero_drop_pct", json_real(SWEEP_ZERO_DROP_PCT));
-			json_object_set_new(o, "cheapest_zero_drop",
-					    best < npts ? json_pack("{s:I, s:I, s:f}", "maxsleep_us",
-								    (json_int_t)pts[best].ms,
-								    "timer_slack_ns",
-								    (json_int_t)pts[best].slack,
-								    "rate_pps", pts[best].rate_v)
-							: json_null());
+			json_object_set_new(
+			    o, "cheapest_zero_drop",
+			    best < npts ? json_pack("{s:I, s:I, s:f}", "maxsleep_us",
+						    (json_int_t)pts[best].ms, "timer_slack_ns",
+						    (json_int_t)pts[best].slack, "rate_pps",
+						    pts[best].rate_v)
+					: json_null());
 			json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 			printf("\n");
 			json_decref(o);
 		}
-		struct sweep_pic sp = { pts, n, best, nrate > 1, c.scenario, (size_t)passes };
+		struct sweep_pic sp = {pts, n, best, nrate > 1, c.scenario, (size_t)passes};
 		if (exp_pictures(&c, "sweep", sweep_draw, &sp) != 0)
 			rc = 1;
 		if (failed_pts) {
-			fprintf(stderr,
-				"tunetop: experiment sweep: %zu of %zu settings had a hung pass (those "
-				"passes are left out):\n",
-				failed_pts, n);
+			fprintf(
+			    stderr,
+			    "tunetop: experiment sweep: %zu of %zu settings had a hung pass (those "
+			    "passes are left out):\n",
+			    failed_pts, n);
 			for (size_t i = 0; i < n; i++)
 				if (pts[i].failed) {
 					fprintf(stderr, "  maxsleep %lld us slack %lld ns: %s\n",

@@ -264,6 +264,12 @@ void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w
 size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, int *back, const char **text,
 		      char (*bufs)[48], size_t max);
 
+/* Row `row` of a chart grid at the cursor, each cell in the colour role(kind) gives. */
+struct chart_grid;
+void ui_chart_cells(struct ui *ui, struct chart_grid *g, int row,
+		    enum theme_role (*role)(unsigned kind));
+enum theme_role ui_chart_role(unsigned kind); /* data, goal, marker colours */
+
 /* ui_chart_tradeoff.c: the `t` key's maxsleep x slack sweep. */
 int ui_tradeoff_key(struct ui *ui, int ch); /* t: start or cancel; Esc: cancel */
 void ui_tradeoff_step(struct ui *ui);        /* one snapshot more (from ui_hist_push) */

@@ -12,7 +12,7 @@
 /* Width of the y-axis figures ("12.5%", "4.8ms") and the axis line after them. */
 #define GRAPH_AXIS_W 6
 
-static enum theme_role cell_role(unsigned kind)
+enum theme_role ui_chart_role(unsigned kind)
 {
 	switch (kind) {
 	case CELL_DATA:
@@ -24,6 +24,34 @@ static enum theme_role cell_role(unsigned kind)
 		return ROLE_VALUE;
 	default:
 		return ROLE_NORMAL;
+	}
+}
+
+void ui_chart_cells(struct ui *ui, struct chart_grid *g, int row,
+		    enum theme_role (*role)(unsigned kind))
+{
+	/* Runs of one colour in one addstr: a 24-row graph is thousands of cells a frame. */
+	char run[1024];
+	size_t n = 0;
+	enum theme_role cur = ROLE_NORMAL;
+	for (int cx = 0; cx < g->w; cx++) {
+		const struct chart_cell *c = chart_grid_at(g, cx, row);
+		enum theme_role r = role(c->kind);
+		size_t len = strlen(c->glyph);
+		if ((r != cur || n + len >= sizeof(run)) && n) {
+			run[n] = '\0';
+			attrset(ui->attr[cur]);
+			addstr(run);
+			n = 0;
+		}
+		cur = r;
+		memcpy(run + n, c->glyph, len);
+		n += len;
+	}
+	if (n) {
+		run[n] = '\0';
+		attrset(ui->attr[cur]);
+		addstr(run);
 	}
 }
 
@@ -58,7 +86,8 @@ static void graph_build(struct ui *ui, const struct ui_graph *g, int gw, int gh,
 		double *wide = xcalloc(m + 1, sizeof(*wide));
 		for (size_t i = first; i < g->n; i++)
 			for (int k = 0; k < spv; k++)
-				wide[(i - first) * (size_t)spv + (size_t)k] = k < spv - 1 ? g->v[i] : 0;
+				wide[(i - first) * (size_t)spv + (size_t)k] =
+				    k < spv - 1 ? g->v[i] : 0;
 		chart_grid_plot(grid, wide, m, s);
 		free(wide);
 	}
@@ -73,7 +102,10 @@ static void graph_title(struct ui *ui, const struct ui_graph *g, int x, int w)
 {
 	char buf[160], now[32], goal[32] = "";
 	double last = g->n ? g->v[g->n - 1] : 0;
-	snprintf(now, sizeof(now), "%.*f%s", last == floor(last) ? 0 : fabs(last) < 10 ? 2 : 1,
+	snprintf(now, sizeof(now), "%.*f%s",
+		 last == floor(last) ? 0
+		 : fabs(last) < 10   ? 2
+				     : 1,
 		 last, g->unit);
 	if (isfinite(g->goal))
 		snprintf(goal, sizeof(goal), " goal %g%s", g->goal, g->unit);
@@ -157,11 +189,7 @@ void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w
 	attrset(ui->attr[ROLE_DIM]);
 	printw("%*.*s", GRAPH_AXIS_W, GRAPH_AXIS_W, label);
 	addstr(ui->ascii ? "|" : "\u2524");
-	for (int cx = 0; cx < gw; cx++) {
-		const struct chart_cell *c = chart_grid_at(&grid, cx, gr);
-		attrset(ui->attr[cell_role(c->kind)]);
-		addstr(c->glyph);
-	}
+	ui_chart_cells(ui, &grid, gr, ui_chart_role);
 	attrset(ui->attr[ROLE_NORMAL]);
 	if (b == &local)
 		chart_grid_free(&local.grid);
@@ -196,9 +224,8 @@ size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, int *back, c
 		/* "maxsleep_us=50": the name without its subsystem, as the header shows it. */
 		snprintf(one, sizeof(one), "%s=%s", dot ? dot + 1 : name,
 			 knob_format(m->knob, m->value, val, sizeof(val)));
-		if (k > 0 && (int)b - back[k - 1] <= 1) {
-			/* Knobs set together (the trade-off sets two) may land a sample apart as
-			 * the source applies them: one marker. */
+		if (k > 0 && (int)b == back[k - 1]) {
+			/* Knobs changed in the same sample (the trade-off sets two): one marker. */
 			size_t used = strlen(bufs[k - 1]);
 			snprintf(bufs[k - 1] + used, sizeof(bufs[k - 1]) - used, ",%s", one);
 			continue;

@@ -17,8 +17,8 @@
 #define TRADEOFF_ZERO_DROP_PCT 0.01
 
 /* maxsleep 0 never sleeps, so its slack does not matter: one point for it. */
-static const int64_t tradeoff_ms[] = { 0, 50, 200, 500 };
-static const int64_t tradeoff_slack[] = { 1000, 50000 };
+static const int64_t tradeoff_ms[] = {0, 50, 200, 500};
+static const int64_t tradeoff_slack[] = {1000, 50000};
 
 static int tradeoff_set(struct ui *ui, const struct ui_tradeoff_pt *p)
 {
@@ -44,8 +44,8 @@ static void tradeoff_end(struct ui *ui, const char *why)
 	int rc = source_knob_set(ui->src, K_PMD_MAXSLEEP_US, to->saved_maxsleep_us, &stored, err,
 				 sizeof(err));
 	if (rc == 0)
-		rc = source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, &stored, err,
-				     sizeof(err));
+		rc = source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, &stored,
+				     err, sizeof(err));
 	to->state = to->point > 0 ? TRADEOFF_DONE : TRADEOFF_OFF;
 	if (rc != 0)
 		ui_status(ui, true, "trade-off %s; restoring the knobs failed: %s", why, err);
@@ -74,9 +74,8 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 		for (size_t s = 0; s < sizeof(tradeoff_slack) / sizeof(tradeoff_slack[0]); s++) {
 			if (tradeoff_ms[m] == 0 && s > 0)
 				continue;
-			to->pts[to->npoints++] =
-			    (struct ui_tradeoff_pt){ .maxsleep_us = tradeoff_ms[m],
-						     .slack_ns = tradeoff_slack[s] };
+			to->pts[to->npoints++] = (struct ui_tradeoff_pt){
+			    .maxsleep_us = tradeoff_ms[m], .slack_ns = tradeoff_slack[s]};
 		}
 	if (tradeoff_set(ui, &to->pts[0]) != 0)
 		return UI_REDRAW;
@@ -118,9 +117,15 @@ void ui_tradeoff_step(struct ui *ui)
 	if (tradeoff_set(ui, &to->pts[to->point]) != 0)
 		tradeoff_end(ui, "stopped");
 	else
-		ui_status(ui, false, "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (t cancels)",
+		ui_status(ui, false,
+			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (t cancels)",
 			  to->point + 1, to->npoints, (long long)to->pts[to->point].maxsleep_us,
 			  (long long)to->pts[to->point].slack_ns);
+}
+
+static enum theme_role tradeoff_role(unsigned kind)
+{
+	return kind == CELL_EMPTY ? ROLE_NORMAL : kind == CELL_TEXT ? ROLE_VALUE : ROLE_CHART;
 }
 
 /* "50/1k": maxsleep us / slack. */
@@ -198,15 +203,21 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 	built_ns = ui->now_ns;
 	built_w = gw;
 	built_h = gh;
-	for (int i = 0; i < to->npoints; i++) {
-		const struct ui_tradeoff_pt *p = &to->pts[i];
-		char label[32];
-		if (!p->done)
-			continue;
-		tradeoff_label(p, i == best, label, sizeof(label));
-		chart_grid_point(&g, &xs, &ys, p->cpu_sum / p->secs, p->drop_sum / p->secs,
-				 i == best ? '*' : 'o', label);
-	}
+	/* The points first, then their labels where they hide no point. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < to->npoints; i++) {
+			const struct ui_tradeoff_pt *p = &to->pts[i];
+			char label[32];
+			if (!p->done)
+				continue;
+			tradeoff_label(p, i == best, label, sizeof(label));
+			double cpu = p->cpu_sum / p->secs, drop = p->drop_sum / p->secs;
+			if (pass == 0)
+				chart_grid_point(&g, &xs, &ys, cpu, drop, i == best ? '*' : 'o',
+						 NULL);
+			else
+				chart_grid_label(&g, &xs, &ys, cpu, drop, label);
+		}
 draw:;
 	int gr = row - 1;
 	char label[32] = "";
@@ -218,13 +229,7 @@ draw:;
 	attrset(ui->attr[ROLE_DIM]);
 	printw("%*.*s", axis, axis, label);
 	addstr(ui->ascii ? "|" : "\u2524");
-	for (int cx = 0; cx < gw; cx++) {
-		const struct chart_cell *c = chart_grid_at(&g, cx, gr);
-		attrset(ui->attr[c->kind == CELL_EMPTY ? ROLE_NORMAL
-			       : c->kind == CELL_TEXT	 ? ROLE_VALUE
-							 : ROLE_CHART]);
-		addstr(c->glyph);
-	}
+	ui_chart_cells(ui, &g, gr, tradeoff_role);
 	attrset(ui->attr[ROLE_NORMAL]);
 	if (row == h - 2) {
 		chart_grid_free(&g); /* the last grid row: nothing is kept between frames */

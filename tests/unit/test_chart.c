@@ -54,7 +54,7 @@ static int dots(const struct chart_grid *g)
 static void test_plot_braille(void **state)
 {
 	struct chart_grid g;
-	struct chart_scale s = { 0, 100, 25, 5 };
+	struct chart_scale s = {0, 100, 25, 5};
 	double v[40];
 	(void)state;
 	for (int i = 0; i < 40; i++)
@@ -71,7 +71,7 @@ static void test_plot_braille(void **state)
 	chart_grid_free(&g);
 
 	/* Newest at the right edge; a tiny value still shows; nothing drawn for 0. */
-	double w[3] = { 0, 0.01, 100 };
+	double w[3] = {0, 0.01, 100};
 	chart_grid_init(&g, 10, 4, false);
 	chart_grid_plot(&g, w, 3, &s);
 	assert_int_equal(dots(&g), 0 + 1 + 16);
@@ -84,8 +84,8 @@ static void test_plot_braille(void **state)
 static void test_plot_ascii(void **state)
 {
 	struct chart_grid g;
-	struct chart_scale s = { 0, 10, 5, 3 };
-	double v[] = { 10, 5, 2.5, 0 };
+	struct chart_scale s = {0, 10, 5, 3};
+	double v[] = {10, 5, 2.5, 0};
 	char row[64];
 	(void)state;
 	chart_grid_init(&g, 4, 2, true); /* 4 slots, 4 halves high */
@@ -102,13 +102,14 @@ static void test_plot_ascii(void **state)
 static void test_goal_line(void **state)
 {
 	struct chart_grid g;
-	struct chart_scale s = { 0, 8, 2, 5 }; /* 4 rows of 2 each */
-	double v[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct chart_scale s = {0, 8, 2, 5}; /* 4 rows of 2 each */
+	double v[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	char row[128];
 	(void)state;
 	chart_grid_init(&g, 10, 4, true);
 	chart_grid_plot(&g, v, 10, &s);
-	assert_int_equal(chart_grid_row(&g, &s, 4.8), 1); /* 4.8 of 8: the second row from the top */
+	assert_int_equal(chart_grid_row(&g, &s, 4.8),
+			 1); /* 4.8 of 8: the second row from the top */
 	assert_int_equal(chart_grid_row(&g, &s, 0), 3);
 	assert_int_equal(chart_grid_row(&g, &s, 8), 0);
 	assert_int_equal(chart_grid_row(&g, &s, 9), -1);
@@ -154,6 +155,10 @@ static void test_marker(void **state)
 		assert_null(strstr(chart_grid_row_text(&g, y, row, sizeof(row)), "governor_long"));
 	chart_grid_row_text(&g, 1, row, sizeof(row));
 	assert_int_equal(strncmp(row, "powersave|", 10), 0);
+	/* Two knobs in one marker: their values. */
+	assert_int_equal(chart_grid_mark(&g, 22, "maxsleep_us=50,timer_slack_ns=1000"), 0);
+	chart_grid_row_text(&g, 2, row, sizeof(row));
+	assert_non_null(strstr(row, "|50,1000"));
 	/* Off the grid: refused. */
 	assert_int_equal(chart_grid_mark(&g, 30, "old"), -1);
 	chart_grid_free(&g);
@@ -168,7 +173,7 @@ static void test_marker(void **state)
 static void test_point(void **state)
 {
 	struct chart_grid g;
-	struct chart_scale xs = { 0, 100, 20, 6 }, ys = { 0, 10, 5, 3 };
+	struct chart_scale xs = {0, 100, 20, 6}, ys = {0, 10, 5, 3};
 	char row[128];
 	(void)state;
 	chart_grid_init(&g, 21, 5, true);
@@ -196,10 +201,10 @@ static void test_fmt_tick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scale_nice), cmocka_unit_test(test_plot_braille),
-		cmocka_unit_test(test_plot_ascii), cmocka_unit_test(test_goal_line),
-		cmocka_unit_test(test_marker),	    cmocka_unit_test(test_point),
-		cmocka_unit_test(test_fmt_tick),
+	    cmocka_unit_test(test_scale_nice), cmocka_unit_test(test_plot_braille),
+	    cmocka_unit_test(test_plot_ascii), cmocka_unit_test(test_goal_line),
+	    cmocka_unit_test(test_marker),     cmocka_unit_test(test_point),
+	    cmocka_unit_test(test_fmt_tick),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,13 +31,14 @@ static void test_sound_window(void **state)
 {
 	char why[256];
 	(void)state;
-	assert_int_equal(check("{\"blk\":{\"totals\":{\"completed\":10,\"in_flight\":4}},"
-			       "\"pmd\":{\"totals\":{\"generated\":100,\"forwarded\":90}},\"events\":[]}",
-			       "{\"blk\":{\"totals\":{\"completed\":20,\"in_flight\":4}},"
-			       "\"pmd\":{\"totals\":{\"generated\":200,\"forwarded\":180}},"
-			       "\"events\":[{\"kind\":\"knob\",\"text\":\"x\"}]}",
-			       why, sizeof(why)),
-			 0);
+	assert_int_equal(
+	    check("{\"blk\":{\"totals\":{\"completed\":10,\"in_flight\":4}},"
+		  "\"pmd\":{\"totals\":{\"generated\":100,\"forwarded\":90}},\"events\":[]}",
+		  "{\"blk\":{\"totals\":{\"completed\":20,\"in_flight\":4}},"
+		  "\"pmd\":{\"totals\":{\"generated\":200,\"forwarded\":180}},"
+		  "\"events\":[{\"kind\":\"knob\",\"text\":\"x\"}]}",
+		  why, sizeof(why)),
+	    0);
 	assert_string_equal(why, "");
 	/* Idle subsystems are not hung: nothing in flight, nothing generated. */
 	assert_int_equal(check("{\"blk\":{\"totals\":{\"completed\":5,\"in_flight\":0}},"
@@ -70,8 +71,8 @@ static void test_hung_flag(void **state)
 	(void)state;
 	assert_int_equal(check("{}", "{\"blk\":{\"hung\":true}}", why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "blk.hung"));
-	assert_int_equal(check("{}", "{\"pmd\":{\"threads\":[{\"hung\":false},{\"hung\":true}]}}", why,
-			       sizeof(why)),
+	assert_int_equal(check("{}", "{\"pmd\":{\"threads\":[{\"hung\":false},{\"hung\":true}]}}",
+			       why, sizeof(why)),
 			 1);
 	assert_non_null(strstr(why, "pmd.threads[1].hung"));
 	assert_int_equal(check("{}", "{\"blk\":{\"hung\":false}}", why, sizeof(why)), 0);
@@ -96,8 +97,9 @@ static void test_stall(void **state)
 static void test_metric_check(void **state)
 {
 	char err[512];
-	json_t *s = js("{\"blk\":{\"iops\":5,\"lat_us\":{\"p99\":3}},\"knobs\":{\"blk.rq_affinity\":1},"
-		       "\"pmd\":{\"threads\":[{\"cpu_pct\":1}]}}");
+	json_t *s =
+	    js("{\"blk\":{\"iops\":5,\"lat_us\":{\"p99\":3}},\"knobs\":{\"blk.rq_affinity\":1},"
+	       "\"pmd\":{\"threads\":[{\"cpu_pct\":1}]}}");
 	(void)state;
 	assert_int_equal(exp_metric_check(s, "blk.iops", err, sizeof(err)), 0);
 	assert_int_equal(exp_metric_check(s, "knobs.blk.rq_affinity", err, sizeof(err)), 0);
@@ -118,9 +120,9 @@ static void test_metric_check(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sound_window), cmocka_unit_test(test_hang_event),
-		cmocka_unit_test(test_hung_flag),    cmocka_unit_test(test_stall),
-		cmocka_unit_test(test_metric_check),
+	    cmocka_unit_test(test_sound_window), cmocka_unit_test(test_hang_event),
+	    cmocka_unit_test(test_hung_flag),	 cmocka_unit_test(test_stall),
+	    cmocka_unit_test(test_metric_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
