@@ -264,9 +264,12 @@ static int key_command(struct ui *ui, int ch)
 	return UI_REDRAW;
 }
 
-/* Space, [ ] { } and Esc: the history (ui_freeze.c); Esc also leaves a host for the fleet. */
+/* Space, [ ] { } and Esc: the history (ui_freeze.c); Esc also leaves a host for the fleet,
+ * and first of all cancels a trade-off sweep under way (one key, one meaning at a time). */
 static int key_freeze(struct ui *ui, int ch)
 {
+	if (ch == 27 && ui->charts.to.state == TRADEOFF_RUN)
+		return ui_tradeoff_key(ui, ch);
 	if (ch == 27 && !ui->frozen && ui_fleet_active(ui) && !ui->fleet) {
 		ui->fleet = true;
 		return UI_REDRAW;
@@ -398,7 +401,7 @@ const struct ui_keydef ui_keydefs[] = {
     {"a / A", {'a', 'A'}, K_EST_COUNT, "add / remove 1000:", key_est_count},
     {"c", {'c'}, K_EST_RECALIBRATE, "run", key_recalibrate},
     {"t Esc",
-     {'t', 27},
+     {'t'}, /* Esc reaches it through the Esc row above while a sweep runs */
      -1,
      "maxsleep x slack trade-off curve in the pmd view (t/Esc: cancel)",
      ui_tradeoff_key},
