@@ -178,11 +178,14 @@ try:
           wait_query("histogram_quantile(0.99, rate(tunetop_blk_latency_seconds_bucket[5s]))",
                      lambda v: v[0] > 0) is not None)
     before = wait_query('tunetop_knob{knob="pmd.maxsleep_us"}', lambda v: True)
-    check(f"prometheus: pmd.maxsleep_us knob read ({before})", before == [500.0])
+    # pmd-seed's own max sleep, whatever the scenario says today (50 us at this writing).
+    check(f"prometheus: pmd.maxsleep_us knob read ({before})",
+          before is not None and len(before) == 1 and before[0] > 0)
     tmux("send-keys", "m")  # the console's key: maxsleep one step up
-    after = wait_query('tunetop_knob{knob="pmd.maxsleep_us"}', lambda v: v[0] != 500.0, 30)
+    after = wait_query('tunetop_knob{knob="pmd.maxsleep_us"}',
+                       lambda v: before is not None and v[0] != before[0], 30)
     check(f"prometheus: pmd.maxsleep_us follows the console's `m` ({after})",
-          after is not None and after[0] > 500.0)
+          after is not None and before is not None and after[0] > before[0])
 finally:
     tmux("kill-server")
     for p in procs:

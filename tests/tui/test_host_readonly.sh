@@ -16,6 +16,11 @@ echo "ok   r, g and m explain --write"
 # The help screen lists knob values; one the host lacks reads '-'.
 if ! "$TUNETOP" --host -b -n 1 2>/dev/null | grep -q '"cpu.governor":"'; then
 	tt_keys h
+	# The knob list follows the keys: scroll until its first row (cpu.governor) shows.
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		tt_cap | grep -Eq '^  cpu\.governor ' && break
+		tt_keys Down
+	done
 	tt_wait 'cpu\.governor +- '
 	tt_keys q
 	echo "ok   an absent host knob reads '-'"
