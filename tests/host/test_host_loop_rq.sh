@@ -94,7 +94,7 @@ for round in 1 2 3; do
 	final=$(cat "$knob")
 	ka=$(tail -n 1 "$work/w0.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["knobs"]["blk.rq_affinity"])' 2>&1)
 	kb=$(tail -n 1 "$work/w2.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["knobs"]["blk.rq_affinity"])' 2>&1)
-	check "round $round: both writers exit 0 ($ra, $rb)" test "$ra" = 0 -a "$rb" = 0
+	check "round $round: both writers exit 0 ($ra, $rb: $(grep -h "^tunetop:" "$work/w0.json" "$work/w2.json" | tr "\n" " "))" test "$ra" = 0 -a "$rb" = 0
 	check "round $round: sysfs kept one of them ($final)" test "$final" = 0 -o "$final" = 2
 	# Each writer's JSON is read back after the other may have written: it shows a value
 	# sysfs really held (0 or 2), never one it did not, and the last line agrees with sysfs
