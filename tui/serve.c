@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/xalloc.h"
 #include "tui/metrics.h"
@@ -155,6 +157,22 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 	return rc;
 }
 
+/*
+ * Runs on the server thread at every new connection: the first time, it lowers
+ * that thread's priority, so on a busy machine a flood of clients takes CPU from
+ * the server thread before it takes any from sampling or the screen.
+ */
+static void serve_on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+				enum MHD_ConnectionNotificationCode toe)
+{
+	static _Thread_local bool niced;
+	(void)cls, (void)c, (void)socket_context, (void)toe;
+	if (!niced) {
+		niced = true;
+		setpriority(PRIO_PROCESS, (id_t)gettid(), SERVE_NICE); /* best effort */
+	}
+}
+
 static void serve_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
@@ -178,7 +196,7 @@ int serve_start(const char *addr_text, char *err, size_t errlen)
 	    (unsigned)SERVE_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    (size_t)SERVE_CONN_MEMORY_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned)SERVE_CONN_TIMEOUT_S, MHD_OPTION_EXTERNAL_LOGGER, serve_log, NULL,
-	    MHD_OPTION_END);
+	    MHD_OPTION_NOTIFY_CONNECTION, serve_on_connection, NULL, MHD_OPTION_END);
 	int saved = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!srv.mhd) {

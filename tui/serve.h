@@ -14,6 +14,7 @@
 #define SERVE_MAX_CONNECTIONS 128    /* more are accepted and closed at once */
 #define SERVE_CONN_MEMORY_BYTES 8192 /* request line and headers must fit: else 414/431 */
 #define SERVE_CONN_TIMEOUT_S 10      /* an idle (or 1 byte a second...) client is closed */
+#define SERVE_NICE 10                /* the server thread's nice: sampling comes first */
 
 struct serve_addr {
 	struct sockaddr_storage ss;

@@ -6,6 +6,7 @@ without them) and the next normal scrape is answered; other paths 404, other met
 import json
 import os
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -23,6 +24,8 @@ def check(what, cond):
 
 
 TUNETOP = os.environ["TUNETOP"]
+# tests/run.sh's timeout sends SIGTERM: leave through the cleanup below, not around it.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 DELAY = 0.2
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 if hard != resource.RLIM_INFINITY and hard < 1100:
@@ -134,9 +137,12 @@ try:
     print(f"  bad clients: {bad_n} samples, max interval {bad_iv:.3f} s, median sample "
           f"{bad_su} us")
     check(f"sampling kept its pace under bad clients ({bad_n} samples in 6 s at {DELAY} s)",
-          bad_n >= int(6.0 / DELAY * 0.8))
+          bad_n >= int(6.0 / DELAY * 0.6))
+    # A server that made sampling wait for a client would stretch an interval by seconds
+    # (the slow client alone takes 24 s to send its request line); the margin is for a
+    # busy machine (two cores shared, sanitizers).
     check(f"no interval stretched (max {bad_iv:.3f} s; baseline {base_iv:.3f} s)",
-          bad_iv < max(2 * DELAY, base_iv + DELAY))
+          bad_iv < base_iv + 5 * DELAY)
     check(f"sample time did not grow (median {bad_su} us; baseline {base_su} us)",
           bad_su <= 3 * base_su + 2000)
     threads[0].join(timeout=20)

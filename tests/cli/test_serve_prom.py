@@ -7,6 +7,7 @@ is pressed in the console. Skips (77) without prometheus, promtool or tmux."""
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -25,6 +26,8 @@ def check(what, cond):
 
 
 TUNETOP = os.environ["TUNETOP"]
+# tests/run.sh's timeout sends SIGTERM: leave through the cleanup below, not around it.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 for tool in ("prometheus", "promtool", "tmux"):
     if not shutil.which(tool):
         print(f"{tool} not installed (make test-deps)")
