@@ -90,9 +90,23 @@ static void test_only_pmds_run(void **state)
  * drops (and clearly something); the PMDs use more CPU with 1 us slack (the
  * report: PMD#1 at ~60% CPU while dropping, busier once fixed).
  */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TT_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TT_SANITIZED 1
+#endif
+
 static void test_seed_goals(void **state)
 {
 	char err[256];
+#ifdef TT_SANITIZED
+	/* A figure of speed: instrumented PMDs cannot keep up with 600 kpps at all (24%
+	 * drops at maxsleep 0 under ASan), so the goals say nothing there. */
+	skip();
+#endif
 	struct engine *eng = engine_new();
 	struct snapshot *snap = snapshot_new();
 	int valid = 0;
