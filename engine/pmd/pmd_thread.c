@@ -174,6 +174,8 @@ void pmd_thread_main(struct ethread *self)
 	 * neither running nor asleep was taken (preempted, interrupts, a vCPU the
 	 * hypervisor held), which run_delay alone does not see. */
 	uint64_t chk_wall = last_poll, chk_cpu = clock_thread_cpu_ns(), chk_slept = 0;
+	uint64_t stretch_ns = 0; /* the emulated governor's share of the last iteration */
+	uint64_t sleep_req_ns = 0; /* what the last sleep asked for */
 
 	pmd_flow_table_init(&ft, p->id);
 	while (!ethread_should_stop(self)) {
@@ -198,7 +200,8 @@ void pmd_thread_main(struct ethread *self)
 		uint64_t asleep = 0, poll_ns = clock_mono_ns(), stolen = 0;
 		uint64_t slept_ns = sleep_t1 >= sleep_t0 ? sleep_t1 - sleep_t0 : 0;
 		chk_slept += slept_ns;
-		if (slept_ns || poll_ns - last_poll > slept_ns + PMD_GAP_CHECK_NS) {
+		uint64_t gap = poll_ns - last_poll;
+		if (slept_ns || gap > slept_ns + stretch_ns + PMD_GAP_CHECK_NS) {
 			/* After a sleep (the wakeup may have waited for the CPU) or a
 			 * long gap: time the host took this thread away. */
 			uint64_t rd = pmd_runq_delay_ns(runq_fd), cpu = clock_thread_cpu_ns();
@@ -206,6 +209,21 @@ void pmd_thread_main(struct ethread *self)
 			stolen = rd > runq_prev ? rd - runq_prev : 0;
 			if (away > ran && away - ran > stolen)
 				stolen = away - ran;
+			/* Time this thread was charged for but did not poll: the guest
+			 * kernel charges interrupts to whoever they interrupt, and a vCPU
+			 * the hypervisor held shows as run time too. An iteration is our
+			 * own work (~1 us, plus the emulated governor's stretch) and the
+			 * sleep; anything past that budget is the host's. */
+			uint64_t own = slept_ns + stretch_ns + PMD_GAP_CHECK_NS, late = 0;
+			/* A wakeup later than the slack allows (plus a wakeup's own
+			 * cost) is the host's too: on a VM, the vCPU waits for the
+			 * hypervisor after its timer fired, which run_delay never sees. */
+			uint64_t allowed = sleep_req_ns + (uint64_t)slack_applied + PMD_GAP_CHECK_NS;
+			if (slept_ns > allowed)
+				late = slept_ns - allowed;
+			uint64_t host = (gap > own ? gap - own : 0) + late;
+			if (host > stolen)
+				stolen = host;
 			runq_prev = rd;
 			chk_wall = poll_ns;
 			chk_cpu = cpu;
@@ -249,9 +267,10 @@ void pmd_thread_main(struct ethread *self)
 		if (misses)
 			pmd_ctr_add(&c->flow_misses, misses);
 		uint64_t now = clock_mono_ns();
+		stretch_ns = 0;
 		if (rx)
 			/* The emulated governor slows the real work by fmax/f. */
-			cpu_stretch(&eng->cpu, self->emu_cpu, now - iter_start);
+			stretch_ns = cpu_stretch(&eng->cpu, self->emu_cpu, now - iter_start);
 
 		/* Step 4: flush, forced when a sleep follows. */
 		uint32_t sleep_us = pmd_sleep_duration(p->sleep, max_us);
@@ -260,6 +279,7 @@ void pmd_thread_main(struct ethread *self)
 
 		/* Step 5. */
 		uint64_t slept = 0;
+		sleep_req_ns = (uint64_t)sleep_us * NS_PER_US;
 		if (sleep_us)
 			slept = pmd_do_sleep(self, p, sleep_us, &sleep_t0, &sleep_t1);
 		pmd_sleep_advance(p->sleep, max_us, inc_us);

@@ -13,10 +13,11 @@
 #define WANT_ROUNDS 3
 #define SETTLE_MS 150
 #define MEASURE_MS 500
-/* A window counts only if no PMD waited for a host CPU longer than this share
- * of it (run-queue delay, which the emulation leaves out of emulated time but
- * which still delays its wakeups): above it, the window measures the host. */
-#define HOST_STOLEN_PCT_MAX 5.0
+/* A window counts only if the host held no PMD for more than this share of it
+ * (stolen_pct: run-queue delay, interrupts, a held vCPU, late wakeups). The
+ * emulation leaves that time out of emulated time (docs/pmd.md), which holds
+ * measured up to ~60% here; above it a window measures the host, not the PMD. */
+#define HOST_STOLEN_PCT_MAX 60.0
 
 static int host_too_loaded; /* main exits 77 (tests/run.sh: SKIP) */
 
@@ -136,17 +137,12 @@ static void test_seed_goals(void **state)
 		valid++;
 		fprintf(stderr, "round %d: %.3f%% / %.3f%% / %.3f%%\n", r, pct(&w0), pct(&w50),
 			pct(&w1));
-		/* Issue 13 asks <= 0.1% at maxsleep 0. On this 2-core machine the two PMDs spin
-		 * on both cores, so whatever else runs (the kernel, this test's sampling) lands
-		 * on a PMD and drops follow: 0.3-2% measured on an idle machine. Not asserted
-		 * (the goal stays open in the issue); never sleeping must still drop less than
-		 * sleeping with Linux's slack. */
-		assert_true(pct(&w0) < pct(&w50));
+		/* Issue 13's goals, in every counted round: never sleeping drops <= 0.1%;
+		 * Linux's 50 us slack drops >= 5x what 1 us slack drops (as shares of what
+		 * was offered: time the host took offers nothing, so the counts differ). */
+		assert_true(pct(&w0) <= 0.1);
 		assert_true(pct(&w50) >= 1.0);
-		/* The issue's goal is 5x on every run; measured idle here: 3.6x to 16x a round
-		 * (the 1 us slack window sometimes catches the host's work on a PMD). Asserted:
-		 * twice, which the mechanism gives every time; the 5x goal stays open. */
-		assert_true(w50.dropped >= 2 * w1.dropped);
+		assert_true(pct(&w50) >= 5.0 * pct(&w1));
 		assert_true(w1.cpu_pct > w50.cpu_pct);
 	}
 	snapshot_free(snap);
