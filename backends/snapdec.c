@@ -149,6 +149,7 @@ static void dec_est(const json_t *e, struct est_snap *d)
 	d->estimators = ju(e, "estimators");
 	d->placed = ju(e, "placed");
 	d->pending = ju(e, "pending");
+	d->config_held = jb(e, "config_held");
 	d->kthreads = (int)ji(e, "kthreads");
 	d->kthread_slots = (int)ji(e, "kthread_slots");
 	d->max_threads = (int)ji(e, "max_threads");

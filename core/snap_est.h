@@ -2,6 +2,7 @@
 #ifndef TT_EST_SNAP_H
 #define TT_EST_SNAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define EST_SNAP_MAX_KT 256   /* kthreads listed; more are summed into the totals only */
@@ -58,6 +59,11 @@ struct est_snap {
 	uint64_t tot_cps, tot_inpps, tot_outpps, tot_inbps, tot_outbps;
 	/* Sum of every tick time counted in tick_hist, since start (the exporter's _sum). */
 	uint64_t tick_ns_sum_total;
+	/* The configuration lock (the kernel's __ip_vs_mutex) was held when this was taken
+	 * (a calibration, or a reload stopping kthreads): the fields read under it, from
+	 * estimators to kt[] and mem_bytes, are the last sample's. The sampler never waits
+	 * for that lock: it is the console's drawing thread. */
+	bool config_held;
 };
 
 #endif

@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """soak.py: the long soak of issue 14 (`make soak`, SOAK_SECONDS).
 
-For each scenario in turn (default, then pmd-seed), for SECONDS / len(scenarios):
-- the ASan console runs in a private tmux server and gets a knob change every 100 ms through
-  the ':' prompt; after every change the screen is read: the console still runs, the control
-  thread's frame time (debug line: sample + render us) is recorded;
-- a second run of the release build streams `-b` JSON; every line is checked (CHECKS below:
-  counters never go backwards, the conservation equations that exist in the JSON today) and
-  its RSS (VmRSS) is recorded; RSS at the end must be within 10% of RSS after warm-up;
-- at the end the console quits with q: exit status 0 and no sanitizer report.
+For each scenario in turn (default, then pmd-seed), for SECONDS / len(scenarios), two runs
+each take a knob change every 100 ms, and every snapshot either of them makes is checked
+(CHECKS below: counters never go backwards, the conservation bounds with in_flight counted in
+the rings and queues, the engine's own invariant events):
+- the ASan console in a private tmux server, changed through the ':' prompt. It records every
+  snapshot it draws (--record), and the recording is read as it grows, so the checks see the
+  very process whose knobs change. After every change the screen is read: the console still
+  runs, and the control thread's frame time (debug line: sample + render us) and its worst
+  key (read to frame sent) stay under FRAME_MAX_US;
+- the release build as an agent (--agent), changed through `set KNOB VALUE`. Each change must
+  get a reply within 2 s; the value the reply names must be what the next snapshot's `knobs`
+  shows (one writer per knob); its RSS (VmRSS) at the end may not exceed its RSS after warm-up (every
+  value of every knob once, largest last) by more than 10%. The agent's deltas are applied here, by this script's own code, to rebuild each snapshot.
+At the end the console quits with q: exit status 0 and no sanitizer report.
 Add a check by adding a row to MONOTONIC or EQUATIONS. Exit 0 when every check passed.
 """
 import argparse
@@ -33,8 +39,8 @@ MONOTONIC = [
     "blk.completions.direct", "blk.completions.local_softirq", "blk.completions.remote",
     "est.calibration.count",
 ]
-# (name, function(line) -> None or a message). The invariants of issue 14 item 1 are being made
-# independent by another change; these check what the JSON exposes today.
+# (name, function(snapshot) -> None or a message): in_flight is counted where the work is
+# (rings, device queues, completion lists), independently of the counters it is checked with.
 def _pmd_conserve(o):
     # in_flight is counted in the rings, independently of the three counters; live, the
     # packets in a PMD's hands are the remainder, which must lie within the capacity
@@ -85,19 +91,19 @@ EQUATIONS = [("pmd conservation", _pmd_conserve), ("blk conservation", _blk_cons
 
 # Knob changes sent through ':' (valid values: a refusal is counted, not a failure).
 KNOBS = [
-    ("pmd.maxsleep_us", lambda r: r.choice([0, 10, 50, 100, 250, 500, 1000])),
-    ("pmd.timer_slack_ns", lambda r: r.choice([1000, 50000])),
-    ("pmd.sleep_inc_us", lambda r: r.choice([1, 2, 10])),
-    ("gen.rate_pps", lambda r: r.choice([0, 5000, 20000, 100000, 600000])),
-    ("gen.pattern", lambda r: r.choice(["constant", "bursty", "on-off"])),
-    ("gen.burst", lambda r: r.choice([1, 8, 32, 64])),
-    ("est.count", lambda r: r.choice([500, 1000, 2000, 4000])),
-    ("est.traffic_pps", lambda r: r.choice([0, 1000, 10000])),
-    ("blk.rq_affinity", lambda r: r.choice([0, 1, 2])),
-    ("blk.service_us", lambda r: r.choice([50, 100, 500])),
-    ("blk.service_jitter_us", lambda r: r.choice([0, 50, 100])),
-    ("cpu.governor", lambda r: r.choice(["performance", "powersave", "ondemand", "schedutil"])),
-    ("est.recalibrate", lambda r: 1),
+    ("pmd.maxsleep_us", [0, 10, 50, 100, 250, 500, 1000]),
+    ("pmd.timer_slack_ns", [1000, 50000]),
+    ("pmd.sleep_inc_us", [1, 2, 10]),
+    ("gen.rate_pps", [0, 5000, 20000, 100000, 600000]),
+    ("gen.pattern", ["constant", "bursty", "on-off"]),
+    ("gen.burst", [1, 8, 32, 64]),
+    ("est.count", [500, 1000, 2000, 4000]),
+    ("est.traffic_pps", [0, 1000, 10000]),
+    ("blk.rq_affinity", [0, 1, 2]),
+    ("blk.service_us", [50, 100, 500]),
+    ("blk.service_jitter_us", [0, 50, 100]),
+    ("cpu.governor", ["performance", "powersave", "ondemand", "schedutil"]),
+    ("est.recalibrate", [1]),
 ]
 
 
@@ -119,16 +125,89 @@ def get_paths(o, path):
     return [(n, v) for n, v in out if isinstance(v, (int, float)) and not isinstance(v, bool)]
 
 
-class BatchChecker:
-    """Reads the release build's JSON stream; checks every line; records RSS."""
+# A frame (sample + render on the control thread, ASan build) longer than this fails the soak:
+# the screen never waits. Generous: ASan and a loaded 2-core CI machine.
+FRAME_MAX_US = int(os.environ.get("SOAK_FRAME_MAX_US", "1000000"))
+# Knobs whose reply is not a value to read back (actions).
+NO_READBACK = {"est.recalibrate"}
+
+
+class SnapshotChecker:
+    """Checks a stream of whole snapshots: MONOTONIC and EQUATIONS on every one."""
+
+    def __init__(self, who):
+        self.who = who
+        self.n = self.checks = 0
+        self.failures = []
+        self.prev = {}
+
+    def fail(self, msg):
+        self.failures.append("%s snapshot %d: %s" % (self.who, self.n, msg))
+
+    def check(self, o):
+        self.n += 1
+        now = {}
+        for path in MONOTONIC:
+            for name, v in get_paths(o, path):
+                now[name] = v
+                self.checks += 1
+                if name in self.prev and v < self.prev[name]:
+                    self.fail("%s went back %s -> %s" % (name, self.prev[name], v))
+        self.prev.update(now)
+        for name, fn in EQUATIONS:
+            self.checks += 1
+            msg = fn(o)
+            if msg:
+                self.fail("%s: %s" % (name, msg))
+
+
+def _unescape(part):
+    return part.replace("~1", "/").replace("~0", "~")
+
+
+def apply_delta(base, delta):
+    """The agent's {"path/to/leaf": value} delta (backends/jdelta.h), applied to base in place:
+    written here again, not taken from the C code, so a wrong delta cannot pass as right."""
+    for path, v in delta.items():
+        parts = [_unescape(x) for x in path.split("/")]
+        node = base
+        for part in parts[:-1]:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        last = parts[-1]
+        if isinstance(node, list):
+            node[int(last)] = v
+        else:
+            node[last] = v
+
+
+def same_value(json_v, shown):
+    """A knob's value in snapshot JSON against the text a reply shows."""
+    if isinstance(json_v, bool):
+        return shown in (("on", "true", "1") if json_v else ("off", "false", "0"))
+    if isinstance(json_v, (int, float)):
+        try:
+            return float(shown) == float(json_v)
+        except ValueError:
+            return False
+    return str(json_v) == shown
+
+
+class Agent:
+    """The release build as `--agent`: changes by command, every snapshot rebuilt and checked,
+    each reply's value read back from the next snapshot, RSS recorded."""
 
     def __init__(self, binp, scenario, delay):
-        self.p = subprocess.Popen([binp, "-b", "-d", str(delay), "--scenario", scenario],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.lines = self.checks = 0
-        self.failures = []
+        self.p = subprocess.Popen([binp, "--agent", "-d", str(delay), "--scenario", scenario],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.chk = SnapshotChecker("agent")
+        self.snap = None
+        self.lock = threading.Lock()
+        self.replies = 0
+        self.refused = 0
+        self.readbacks = 0
+        self.expect = {}  # knob -> value its last reply named, until a snapshot shows it
         self.rss = []  # (t, kB)
-        self.prev = {}
         self.t0 = time.monotonic()
         self.th = threading.Thread(target=self._run, daemon=True)
         self.th.start()
@@ -143,34 +222,73 @@ class BatchChecker:
             pass
         return None
 
+    def _snapshot(self, o):
+        self.chk.check(o)
+        knobs = o.get("knobs", {})
+        with self.lock:
+            for k, v in self.expect.items():
+                self.readbacks += 1
+                if k in knobs and not same_value(knobs[k], v):
+                    self.chk.fail("%s: the reply said %s, the next snapshot shows %s" % (
+                        k, v, knobs[k]))
+            self.expect.clear()
+        kb = self._rss_kb()
+        if kb:
+            self.rss.append((time.monotonic() - self.t0, kb))
+
     def _run(self):
         for ln in self.p.stdout:
             try:
                 o = json.loads(ln)
             except ValueError as e:
-                self.failures.append("line %d: not JSON (%s)" % (self.lines + 1, e))
+                self.chk.failures.append("agent: not JSON (%s): %.200s" % (e, ln))
                 continue
-            self.lines += 1
-            now = {}
-            for path in MONOTONIC:
-                for name, v in get_paths(o, path):
-                    now[name] = v
-                    self.checks += 1
-                    if name in self.prev and v < self.prev[name]:
-                        self.failures.append("line %d: %s went back %s -> %s" % (
-                            self.lines, name, self.prev[name], v))
-            self.prev.update(now)
-            for name, fn in EQUATIONS:
-                self.checks += 1
-                msg = fn(o)
-                if msg:
-                    self.failures.append("line %d: %s: %s" % (self.lines, name, msg))
-            kb = self._rss_kb()
-            if kb:
-                self.rss.append((time.monotonic() - self.t0, kb))
+            if "reply" in o:
+                with self.lock:
+                    self.replies += 1
+                    if not o.get("ok"):
+                        self.refused += 1
+                    elif o.get("reply") == "set" and o.get("knob") not in NO_READBACK:
+                        self.expect[o["knob"]] = o.get("value")
+                continue
+            if "delta" in o:
+                if self.snap is None:
+                    self.chk.failures.append("agent: a delta before any whole snapshot")
+                    continue
+                try:
+                    apply_delta(self.snap, o["delta"])
+                except (KeyError, IndexError, ValueError, TypeError) as e:
+                    self.chk.failures.append("agent: a delta that does not fit (%r)" % e)
+                    self.snap = None
+                    self.p.stdin.write("full\n")
+                    continue
+            else:
+                self.snap = o
+            self._snapshot(self.snap)
+
+    def send(self, knob, value):
+        """One change; True when its reply came within 2 s."""
+        with self.lock:
+            want = self.replies + 1
+        try:
+            self.p.stdin.write("set %s %s\n" % (knob, value))
+            self.p.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return False
+        t = time.monotonic() + 2
+        while time.monotonic() < t:
+            with self.lock:
+                if self.replies >= want:
+                    return True
+            time.sleep(0.005)
+        return False
 
     def stop(self):
-        self.p.send_signal(signal.SIGTERM)
+        try:
+            self.p.stdin.write("quit\n")
+            self.p.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
         try:
             rc = self.p.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -178,7 +296,52 @@ class BatchChecker:
             rc = self.p.wait()
         self.th.join(timeout=5)
         if rc != 0:
-            self.failures.append("release batch run exited %d: %s" % (rc, self.p.stderr.read()[:300]))
+            self.chk.failures.append("agent exited %d: %s" % (rc, self.p.stderr.read()[:300]))
+
+
+class Recording:
+    """Follows the console's --record file as it grows; checks every snapshot line."""
+
+    def __init__(self, path):
+        self.path = path
+        self.chk = SnapshotChecker("console")
+        self.stop_ev = threading.Event()
+        self.th = threading.Thread(target=self._run, daemon=True)
+        self.th.start()
+
+    def _run(self):
+        f = None
+        buf = ""
+        while True:
+            stopping = self.stop_ev.is_set()
+            if f is None:
+                try:
+                    f = open(self.path)
+                except OSError:
+                    if stopping:
+                        return
+                    time.sleep(0.05)
+                    continue
+            chunk = f.read()
+            if chunk:
+                buf += chunk
+                *lines, buf = buf.split("\n")
+                for ln in lines:
+                    if not ln:
+                        continue
+                    try:
+                        self.chk.check(json.loads(ln))
+                    except ValueError as e:
+                        self.chk.failures.append("console recording: not JSON (%s)" % e)
+            elif stopping:
+                f.close()
+                return
+            else:
+                time.sleep(0.05)
+
+    def finish(self):
+        self.stop_ev.set()
+        self.th.join(timeout=30)
 
 
 class Console:
@@ -187,12 +350,13 @@ class Console:
         self.tmp = tmp
         self.err = os.path.join(tmp, "console.err")
         self.rc = os.path.join(tmp, "console.rc")
-        for f in (self.err, self.rc):
+        self.rec = os.path.join(tmp, "console-%s.jsonl" % scenario)
+        for f in (self.err, self.rc, self.rec):
             if os.path.exists(f):
                 os.unlink(f)
         env = "ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1"
-        cmd = "%s %s -d %s --scenario %s 2>%s; echo $? > %s; sleep 600" % (
-            env, binp, delay, scenario, self.err, self.rc)
+        cmd = "%s %s -d %s --scenario %s --record %s 2>%s; echo $? > %s; sleep 600" % (
+            env, binp, delay, scenario, self.rec, self.err, self.rc)
         self.tmux("new", "-d", "-x", "120", "-y", "40", cmd)
 
     def tmux(self, *a):
@@ -213,26 +377,53 @@ class Console:
 
 
 FRAME_RE = re.compile(r"sample (\d+) us  render (\d+) us")
+KEY_RE = re.compile(r"key \d+ us \(max (\d+)\)")
+
+
+def warm_up(agent):
+    """Every value of every knob once, largest last, then a few snapshots: what the agent
+    allocates for the biggest settings is in its RSS before the baseline is taken, so growth
+    past it is a leak, not a larger workload. Returns the baseline RSS (kB) or None."""
+    for knob, vals in KNOBS:
+        order = sorted(vals) if all(isinstance(v, int) for v in vals) else vals
+        for v in order:
+            if not agent.send(knob, v):
+                return None
+    n = agent.chk.n
+    t = time.monotonic() + 10
+    while agent.chk.n < n + 4 and time.monotonic() < t:
+        time.sleep(0.05)
+    return agent.rss[-1][1] if agent.rss else None
 
 
 def soak_one(args, scenario, seconds, tmp, totals, rnd):
     print("soak: %s for %.0f s" % (scenario, seconds), flush=True)
-    batch = BatchChecker(args.release, scenario, args.delay)
+    agent = Agent(args.release, scenario, args.delay)
     con = Console(args.asan, scenario, args.delay, tmp)
+    rec = Recording(con.rec)
     fails = []
-    end = deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 20
     while time.monotonic() < deadline and "F10Quit" not in con.screen():
         time.sleep(0.1)
     if "F10Quit" not in con.screen():
         fails.append("%s: the console never drew (%s)" % (scenario, con.screen()[-300:]))
+    rss_base = warm_up(agent)
+    if rss_base is None:
+        fails.append("%s: the agent's warm-up got no reply or no RSS" % scenario)
     end = time.monotonic() + seconds
-    changes = refused = 0
+    changes = refused = agent_changes = 0
     worst_frame = (0, 0)
+    worst_key = 0  # key read to frame sent, the console's own worst
     nxt = time.monotonic()
     while time.monotonic() < end and not fails:
-        knob, gen = rnd.choice(KNOBS)
-        con.send(":", "set %s=%s" % (knob, gen(rnd)), "Enter")
+        knob, vals = rnd.choice(KNOBS)
+        con.send(":", "set %s=%s" % (knob, rnd.choice(vals)), "Enter")
         changes += 1
+        knob, vals = rnd.choice(KNOBS)
+        if not agent.send(knob, rnd.choice(vals)):
+            fails.append("%s: the agent gave no reply to set %s within 2 s" % (scenario, knob))
+            break
+        agent_changes += 1
         scr = con.screen()
         totals["checks"] += 1
         if con.exited():
@@ -241,15 +432,24 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
             break
         if "error:" in scr:
             refused += 1
+        k = KEY_RE.search(scr)
+        if k:
+            worst_key = max(worst_key, int(k.group(1)))
         m = FRAME_RE.search(scr)
         if m:
             s_us, r_us = int(m.group(1)), int(m.group(2))
             if s_us + r_us > sum(worst_frame):
                 worst_frame = (s_us, r_us)
-        if batch.failures:
+        if rec.chk.failures or agent.chk.failures:
             break
         nxt += 0.1
         time.sleep(max(0, nxt - time.monotonic()))
+    if sum(worst_frame) > FRAME_MAX_US:
+        fails.append("%s: a frame took sample %d us + render %d us (over %d us)" % (
+            scenario, worst_frame[0], worst_frame[1], FRAME_MAX_US))
+    if worst_key > FRAME_MAX_US:
+        fails.append("%s: a key took %d us from read to frame (over %d us)" % (
+            scenario, worst_key, FRAME_MAX_US))
     con.send("Escape")
     con.send("q")
     t = time.monotonic() + 30
@@ -265,24 +465,28 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
         if "Sanitizer" in err or "runtime error" in err:
             fails.append("%s: sanitizer report: %s" % (scenario, err[-3000:]))
     con.close()
-    batch.stop()
-    fails += ["%s: %s" % (scenario, f) for f in batch.failures[:20]]
-    rss = batch.rss
-    warm = [kb for t, kb in rss if t >= min(20, seconds / 4)]
-    rss_start = warm[0] if warm else (rss[0][1] if rss else 0)
-    rss_end = rss[-1][1] if rss else 0
-    if rss_start and abs(rss_end - rss_start) > rss_start * 0.10:
-        fails.append("%s: RSS not flat: %d kB after warm-up, %d kB at the end" % (
-            scenario, rss_start, rss_end))
-    totals["changes"] += changes
-    totals["refused"] += refused
-    totals["checks"] += batch.checks
-    totals["lines"] += batch.lines
-    print("soak: %s: %d knob changes (%d refused), %d JSON lines, %d checks, RSS %d -> %d kB, "
-          "worst frame sample %d us + render %d us" % (
-              scenario, changes, refused, batch.lines, batch.checks, rss_start, rss_end,
-              worst_frame[0], worst_frame[1]), flush=True)
-    totals["worst_frame_us"] = max(totals["worst_frame_us"], sum(worst_frame))
+    rec.finish()
+    agent.stop()
+    if rec.chk.n == 0:
+        fails.append("%s: the console recorded no snapshot" % scenario)
+    if agent.chk.n == 0:
+        fails.append("%s: the agent sent no snapshot" % scenario)
+    fails += ["%s: %s" % (scenario, f) for f in (rec.chk.failures + agent.chk.failures)[:20]]
+    rss_end = agent.rss[-1][1] if agent.rss else 0
+    if rss_base and rss_end > rss_base * 1.10:
+        fails.append("%s: RSS grew: %d kB after warm-up, %d kB at the end (over 10%%)" % (
+            scenario, rss_base, rss_end))
+    totals["changes"] += changes + agent_changes
+    totals["refused"] += refused + agent.refused
+    totals["checks"] += rec.chk.checks + agent.chk.checks + agent.readbacks
+    totals["lines"] += rec.chk.n + agent.chk.n
+    print("soak: %s: console %d changes (%d refused), %d snapshots; agent %d changes (%d "
+          "refused), %d snapshots, %d read-backs; %d checks; release RSS %d -> %d kB; "
+          "worst frame sample %d us + render %d us, worst key %d us" % (
+              scenario, changes, refused, rec.chk.n, agent_changes, agent.refused, agent.chk.n,
+              agent.readbacks, rec.chk.checks + agent.chk.checks + agent.readbacks, rss_base or 0,
+              rss_end, worst_frame[0], worst_frame[1], worst_key), flush=True)
+    totals["worst_frame_us"] = max(totals["worst_frame_us"], sum(worst_frame), worst_key)
     return fails
 
 
@@ -303,7 +507,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="tt-soak.") as tmp:
         for sc in scenarios:
             fails += soak_one(args, sc, args.seconds / len(scenarios), tmp, totals, rnd)
-    print("soak: %.1f min, seed %d, %d knob changes (%d refused), %d checks over %d JSON lines, "
+    print("soak: %.1f min, seed %d, %d knob changes (%d refused), %d checks over %d snapshots, "
           "worst frame %d us" % ((time.monotonic() - t0) / 60, args.seed, totals["changes"],
                                   totals["refused"], totals["checks"], totals["lines"],
                                   totals["worst_frame_us"]))

@@ -141,6 +141,7 @@ static json_t *snapjson_est(const struct est_snap *e)
 	json_object_set_new(o, "tick_ns", json_pack("{s:o, s:o, s:o}", "last", jint(e->tick_ns_last),
 						     "avg", jint(e->tick_ns_avg), "max",
 						     jint(e->tick_ns_max)));
+	json_object_set_new(o, "config_held", json_boolean(e->config_held));
 	json_object_set_new(o, "ticks", jint(e->ticks));
 	json_object_set_new(o, "visits", jint(e->visits));
 	json_object_set_new(o, "tick_hist_us_log2", hist);

@@ -203,9 +203,9 @@ static void est_view(struct body *b)
 	if (body_line(b))
 		ui_put(ui, ROLE_NORMAL,
 		       "ests %" PRIu64 " = placed %" PRIu64 " + pending %" PRIu64
-		       "  kthreads %d/%d  est_cpus %d",
+		       "  kthreads %d/%d  est_cpus %d%s",
 		       e->estimators, e->placed, e->pending, e->kthreads, e->max_threads,
-		       e->est_cpus);
+		       e->est_cpus, e->config_held ? "  (held: as before)" : "");
 	if (body_line(b))
 		ui_put(ui, ROLE_NORMAL, "tick last %s avg %s max %s  goal %s",
 		       rowfmt_ns(e->tick_ns_last, a, sizeof(a)),

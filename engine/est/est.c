@@ -325,14 +325,11 @@ int est_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *va
 	}
 }
 
-uint64_t est_mem_bytes(struct engine *eng)
+/* Allocated bytes; st->mutex held. */
+static uint64_t est_mem_bytes_locked(struct est_state *st)
 {
-	struct est_state *st = eng->est;
-	if (!st)
-		return 0;
 	/* Counters and estimators as the grower published them after its last batch. */
 	uint64_t b = atomic_load_explicit(&st->mem_bytes, memory_order_relaxed);
-	est_config_lock(st);
 	b += (uint64_t)st->kt_alloc * sizeof(struct est_kd);
 	for (int i = 0; i < st->kt_alloc; i++) {
 		est_kd_lock(st->kt_arr[i]);
@@ -340,9 +337,22 @@ uint64_t est_mem_bytes(struct engine *eng)
 			b += st->kt_arr[i]->ticks[r] ? sizeof(struct est_tick) : 0;
 		pthread_mutex_unlock(&st->kt_arr[i]->lock);
 	}
+	return b;
+}
+
+uint64_t est_mem_bytes(struct engine *eng)
+{
+	struct est_state *st = eng->est;
+	if (!st)
+		return 0;
+	est_config_lock(st);
+	uint64_t b = est_mem_bytes_locked(st);
 	pthread_mutex_unlock(&st->mutex);
 	return b;
 }
+
+/* How long a sample waits for the configuration lock (see est_sample). */
+#define EST_SAMPLE_LOCK_WAIT_NS (2 * NS_PER_MS)
 
 static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
 {
@@ -353,9 +363,20 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	(void)now_ns;
 	if (!st)
 		return;
-	uint64_t mem = est_mem_bytes(eng);
 	memset(e, 0, sizeof(*e));
-	est_config_lock(st);
+	/* Never wait long for the configuration lock: a calibration holds it while it
+	 * stops the kthreads and relinks every estimator (100 ms and more on a loaded
+	 * machine, ip_vs_est_calc_phase), and this runs on the console's drawing thread.
+	 * A drain lets a waiter in between batches, so a short wait sees its progress;
+	 * past that the figures read under the lock are the last sample's, marked
+	 * config_held. The kthread locks below are held for one chain at most
+	 * (est_kd_give_way). */
+	if (!est_config_lock_for(st, EST_SAMPLE_LOCK_WAIT_NS)) {
+		*e = st->smp_cfg;
+		e->config_held = true;
+		goto unlocked;
+	}
+	e->mem_bytes = est_mem_bytes_locked(st);
 	e->estimators = st->nest;
 	e->placed = st->placed;
 	e->pending = st->pending;
@@ -405,7 +426,9 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		e->tot_outbps = rate[EST_OUTBYTES];
 	}
 	pthread_mutex_unlock(&st->mutex);
+	st->smp_cfg = *e;
 
+unlocked:;
 	struct est_tick_stats *ts = &st->ts;
 	uint64_t run = atomic_exchange_explicit(&ts->ticks_run, 0, memory_order_relaxed);
 	uint64_t sum = atomic_exchange_explicit(&ts->tick_ns_sum, 0, memory_order_relaxed);
@@ -424,8 +447,7 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	memcpy(e->tick_hist, hist, sizeof(hist));
 	st->smp_tick_ns_total += sum;
 	e->tick_ns_sum_total = st->smp_tick_ns_total;
-	e->mem_bytes = mem;
-	e->mem_per_est_bytes = e->estimators ? (double)mem / (double)e->estimators : 0;
+	e->mem_per_est_bytes = e->estimators ? (double)e->mem_bytes / (double)e->estimators : 0;
 	e->packets = atomic_load_explicit(&st->pkt_total, memory_order_relaxed);
 }
 

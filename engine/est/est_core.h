@@ -153,6 +153,9 @@ struct est_state {
 	 * refresh of a 2 s rotation does not flicker to 0. */
 	uint64_t smp_tick_avg, smp_tick_max;
 	uint64_t smp_tick_ns_total; /* tick_ns_sum drained so far (snapshot tick_ns_sum_total) */
+	/* The fields read under st->mutex at the last sample that got it: repeated, with
+	 * config_held, when a calibration or reload holds the mutex (est_sample). */
+	struct est_snap smp_cfg;
 
 	/* Packet path threads (est_pkt.c) */
 	int npkt;

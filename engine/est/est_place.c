@@ -77,6 +77,21 @@ void est_config_lock(struct est_state *st)
 	atomic_fetch_sub_explicit(&st->mutex_waiters, 1, memory_order_relaxed);
 }
 
+bool est_config_lock_for(struct est_state *st, uint64_t wait_ns)
+{
+	if (pthread_mutex_trylock(&st->mutex) == 0)
+		return true;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts); /* pthread_mutex_timedlock's clock */
+	uint64_t ns = (uint64_t)ts.tv_nsec + wait_ns;
+	ts.tv_sec += (time_t)(ns / NS_PER_S);
+	ts.tv_nsec = (long)(ns % NS_PER_S);
+	atomic_fetch_add_explicit(&st->mutex_waiters, 1, memory_order_relaxed);
+	int rc = pthread_mutex_timedlock(&st->mutex, &ts);
+	atomic_fetch_sub_explicit(&st->mutex_waiters, 1, memory_order_relaxed);
+	return rc == 0;
+}
+
 /*
  * Like cond_resched(): nearly free when no one waits. A waiter needs only to
  * be scheduled (the lock is free meanwhile), but yielding is a busy wait, so

@@ -16,6 +16,9 @@ int est_max_threads_for(int cpulist_cpus);
 
 /* Take st->mutex from the control side (counted in mutex_waiters while blocked). */
 void est_config_lock(struct est_state *st);
+/* Like est_config_lock() but for at most wait_ns (a waiter all the same, so a drain
+ * lets it in between batches); true when held. For the sampler, which never waits long. */
+bool est_config_lock_for(struct est_state *st, uint64_t wait_ns);
 /* Take kd->lock from anywhere but kd's own task (counted in lock_waiters while blocked). */
 void est_kd_lock(struct est_kd *kd);
 /* kd's task between two chains, WITHOUT kd->lock: let a blocked est_kd_lock() in first. */

@@ -2,6 +2,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "core/clock.h"
 #include "engine/engine.h"
 #include "engine/est/est.h"
+#include "engine/est/est_core.h"
 
 #define NEST 20000
 
@@ -261,12 +263,75 @@ static void test_ondemand_calibrates_lower(void **state)
 	engine_free(eng);
 }
 
+/* Holds the configuration lock, as a calibration does, until told to let go. */
+struct holder {
+	pthread_mutex_t *mutex;
+	atomic_int state; /* 0 start, 1 holding, 2 let go */
+};
+
+static void *hold_lock(void *arg)
+{
+	struct holder *h = arg;
+	pthread_mutex_lock(h->mutex);
+	atomic_store(&h->state, 1);
+	while (atomic_load(&h->state) != 2)
+		clock_sleep_ns(NS_PER_MS);
+	pthread_mutex_unlock(h->mutex);
+	return NULL;
+}
+
+/*
+ * The sampler never waits long for the configuration lock (it runs on the console's
+ * drawing thread, and a calibration holds that lock while it stops kthreads and
+ * relinks). Held here by another thread until the sample returns: a sampler that waited
+ * for it would never return (the test times out). What it reports instead is the last
+ * sample's, marked config_held.
+ */
+static void test_sample_never_waits_for_config_lock(void **state)
+{
+	char err[512];
+	struct engine *eng = engine_new();
+	struct snapshot *s = snapshot_new();
+	(void)state;
+
+	set(eng, "est.enabled=on");
+	set(eng, "est.count=300");
+	set(eng, "est.cpus=4");
+	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+	settle(eng, s, 1);
+	assert_false(s->est.config_held);
+	struct est_snap before = s->est;
+
+	struct holder h = {.mutex = &eng->est->mutex};
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, hold_lock, &h), 0);
+	while (atomic_load(&h.state) != 1)
+		clock_sleep_ns(NS_PER_MS);
+	engine_sample(eng, s);
+	atomic_store(&h.state, 2);
+	pthread_join(th, NULL);
+	assert_true(s->est.config_held);
+	assert_int_equal(s->est.estimators, before.estimators);
+	assert_int_equal(s->est.placed, before.placed);
+	assert_int_equal(s->est.kthreads, before.kthreads);
+	assert_int_equal(s->est.chain_max, before.chain_max);
+	assert_int_equal(s->est.mem_bytes, before.mem_bytes);
+
+	engine_sample(eng, s); /* free again: fresh figures */
+	assert_false(s->est.config_held);
+	assert_int_equal(s->est.estimators, 301);
+	engine_stop(eng);
+	snapshot_free(s);
+	engine_free(eng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_chains_20k_on_64_cpus),
 	    cmocka_unit_test(test_thread_limit_then_capacity),
 	    cmocka_unit_test(test_ondemand_calibrates_lower),
+	    cmocka_unit_test(test_sample_never_waits_for_config_lock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
