@@ -204,9 +204,10 @@ tsan: test-deps
 	@# TSan needs a fixed memory layout; high ASLR entropy makes it abort at random.
 	@setarch $$(uname -m) -R $(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan check-only
 
-# The long soak (tools/soak.py): SOAK_SECONDS of the default and pmd-seed scenarios, the
-# ASan console taking a knob change every 100 ms through ':' in tmux, the release build's
-# JSON checked line by line and its RSS kept flat. CI runs SOAK_SECONDS=60.
+# The long soak (tools/soak.py): SOAK_SECONDS of the default and pmd-seed scenarios. The
+# ASan console takes a knob change every 100 ms through ':' in tmux and its own recording is
+# checked snapshot by snapshot; the release build as an agent takes one every 100 ms through
+# `set`, its snapshots checked, each reply read back, its RSS kept flat. CI: SOAK_SECONDS=60.
 SOAK_SECONDS ?= 600
 soak: test-deps
 	@$(MAKE) --no-print-directory -j$(NPROC) tunetop
