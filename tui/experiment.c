@@ -38,7 +38,7 @@ static void exp_usage(FILE *out)
 	      "  --set KNOB=VALUE     repeatable, applied after the scenario\n"
 	      "  --seconds S          measurement window per point or pass\n"
 	      "  --warmup S           settle time before each window\n"
-	      "  --png FILE, --svg FILE  draw the result (sweep: drop%% vs CPU%%; ab: MIN/AVG/MAX\n"
+	      "  --png FILE, --svg FILE  draw the result (sweep: drop% vs CPU%; ab: MIN/AVG/MAX\n"
 	      "                       bars; calib: chain_max histogram per governor)\n"
 	      "A pass in which a subsystem hangs fails the experiment (exit status 1).\n"
 	      "\n"
