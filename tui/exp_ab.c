@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/xalloc.h"
 #include "tui/chart_cairo.h"
@@ -177,6 +178,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	if (!c.scenario)
 		c.scenario = ab_default_scenario(knob_table[id].owner);
 	size_t passes = (size_t)passes_l;
+	bool tty = isatty(STDERR_FILENO) == 1;
 
 	struct source *src = exp_source(&c, NULL, 0, err, sizeof(err), &rc);
 	if (!src) {
@@ -223,11 +225,12 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		else
 			break;
 		if (!c.json) {
-			fprintf(stderr, "\rpass %zu/%zu", p + 1, passes);
+			/* On a terminal one line counts up; in a log, a line a pass. */
+			fprintf(stderr, tty ? "\rpass %zu/%zu" : "pass %zu/%zu\n", p + 1, passes);
 			fflush(stderr);
 		}
 	}
-	if (!c.json)
+	if (!c.json && tty)
 		fprintf(stderr, "\n");
 	source_close(src);
 
