@@ -215,12 +215,12 @@ soak: test-deps
 	python3 tools/soak.py --asan build/asan/tunetop --release build/tunetop --seconds $(SOAK_SECONDS)
 
 # Fuzz the parsers: with a clang that has libFuzzer, each target of LF_TARGETS (the OVS
-# replies and reports, /proc and sysfs text, scenario and knob text, themes) runs for
-# FUZZ_SECONDS from tests/fuzz/corpus/NAME (tools/fuzz.sh; crashes land in build/fuzz/crash).
+# replies and reports, /proc and sysfs text, scenario and knob text, recordings and the
+# agent's stream, themes) runs for FUZZ_SECONDS from tests/fuzz/corpus/NAME (tools/fuzz.sh; crashes land in build/fuzz/crash).
 # Without one, the seeded loops and the corpus replays of the gcc build run instead.
 FUZZ_SECONDS ?= 30
 FUZZ_CC      ?= clang
-LF_TARGETS   := fuzz_lf_ovs fuzz_lf_proc fuzz_lf_text fuzz_theme
+LF_TARGETS   := fuzz_lf_ovs fuzz_lf_proc fuzz_lf_text fuzz_lf_rec fuzz_theme
 LF_BIN       := $(LF_TARGETS:%=$(BUILD)/lf/%)
 $(BUILD)/lf/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(dir $@)
