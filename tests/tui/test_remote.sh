@@ -6,51 +6,14 @@
 # keeps updating; quitting leaves no `tunetop --agent` on the far side.
 . "$(dirname "$0")/lib/tmux.sh"
 
-SSHD=$(command -v sshd || echo /usr/sbin/sshd)
-[ -x "$SSHD" ] || { echo "sshd not installed (make test-deps installs openssh-server)"; exit 77; }
-command -v ssh >/dev/null || { echo "ssh not installed"; exit 77; }
+. "$(dirname "$0")/../lib/sshd.sh"
 command -v ss >/dev/null || { echo "ss (iproute2) not installed"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "needs root (sshd's privilege separation)"; exit 77; }
 
-D=$TT_DIR/ssh
-mkdir -p "$D" /run/sshd
-chmod 700 "$D"
-ssh-keygen -q -t ed25519 -N '' -f "$D/host" || fail "host key"
-ssh-keygen -q -t ed25519 -N '' -f "$D/user" || fail "user key"
-cp "$D/user.pub" "$D/authorized_keys"
-chmod 600 "$D/authorized_keys"
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-pids=()
-start_sshd() { # start_sshd N PORT
-	cat > "$D/sshd$1.conf" <<CONF
-Port $2
-ListenAddress 127.0.0.1
-HostKey $D/host
-AuthorizedKeysFile $D/authorized_keys
-PidFile $D/sshd$1.pid
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-ClientAliveInterval 1
-ClientAliveCountMax 2
-CONF
-	"$SSHD" -f "$D/sshd$1.conf" -D -e -E "$D/sshd$1.log" &
-	pids[$1]=$!
-	for _ in $(seq 50); do
-		python3 -c "import socket; socket.create_connection(('127.0.0.1', $2), 0.2)" 2>/dev/null && return
-		sleep 0.1
-	done
-	fail "sshd $1 did not listen on $2"
-}
-killtree() { local c; for c in $(pgrep -P "$1"); do killtree "$c"; done; kill -9 "$1" 2>/dev/null; }
-p1=$(freeport)
-p2=$(freeport)
-start_sshd 1 "$p1"
-start_sshd 2 "$p2"
-trap 'for p in "${pids[@]}"; do killtree "$p"; done; tt_cleanup' EXIT
+D=$SSHD_DIR
+sshd_start 1
+sshd_start 2
+p1=${SSHD_PORT[1]}
+p2=${SSHD_PORT[2]}
 cat > "$D/config" <<CONF
 Host h1
   HostName 127.0.0.1
@@ -107,8 +70,8 @@ echo "link h2: $rate B/s over 10 s at -d 1"
 
 # Kill h1's sshd (with its sessions): h1 is down within 3 s; h2 keeps updating.
 n2=$(grep -c '"host":"h2"' "$rec")
-echo "t=$SECONDS: killtree {pids[1]}"
-killtree "${pids[1]}"
+echo "t=$SECONDS: sshd_kill 1"
+sshd_kill 1
 t=$SECONDS
 tt_wait '^h1 +down ' 3
 echo "h1 marked down after $((SECONDS - t)) s"

@@ -4,46 +4,13 @@
 # tunetop (SIGHUP from the dropped pty) and leave no process behind.
 . "$(dirname "$0")/lib/tmux.sh"
 
-SSHD=$(command -v sshd || echo /usr/sbin/sshd)
-[ -x "$SSHD" ] || { echo "sshd not installed (make test-deps installs openssh-server)"; exit 77; }
-command -v ssh >/dev/null || { echo "ssh not installed"; exit 77; }
-command -v ssh-keygen >/dev/null || { echo "ssh-keygen not installed"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "needs root (sshd's privilege separation)"; exit 77; }
+. "$(dirname "$0")/../lib/sshd.sh"
 
-D=$TT_DIR/ssh
-mkdir -p "$D" /run/sshd
-chmod 700 "$D"
-ssh-keygen -q -t ed25519 -N '' -f "$D/host" || fail "host key"
-ssh-keygen -q -t ed25519 -N '' -f "$D/user" || fail "user key"
-cp "$D/user.pub" "$D/authorized_keys"
-chmod 600 "$D/authorized_keys"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat > "$D/sshd_config" <<CONF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $D/host
-AuthorizedKeysFile $D/authorized_keys
-PidFile $D/sshd.pid
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PrintMotd no
-PrintLastLog no
-AcceptEnv LANG
-ClientAliveInterval 1
-ClientAliveCountMax 2
-CONF
-"$SSHD" -f "$D/sshd_config" -D -e -E "$D/sshd.log" &
-sshd_pid=$!
-stop_sshd() { kill "$sshd_pid" 2>/dev/null; wait "$sshd_pid" 2>/dev/null; }
-trap 'stop_sshd; tt_cleanup' EXIT
-for _ in $(seq 50); do
-	python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
-	sleep 0.1
-done
+D=$SSHD_DIR
+# A login with a terminal: no motd or last-login lines over the console's first screen, and
+# the LANG a client sends (SendEnv) taken.
+sshd_start 1 "PrintMotd no" "PrintLastLog no" "AcceptEnv LANG"
+port=${SSHD_PORT[1]}
 
 # A marker only this run's tunetop has on its command line, to find it on the far side.
 mark=$((3000 + RANDOM % 5000))
