@@ -287,7 +287,7 @@ const char *ui_sort_name(enum ui_sort s);
 /* Move the cursor to the first match of ui->search (the input line calls it). */
 void ui_table_search(struct ui *ui);
 
-/* ui_views.c: the detail views in the rows between header and status. */
+/* ui_views.c: the detail views (ui_view_*.c) in the rows between header and status. */
 void ui_view_draw(struct ui *ui, int y, int h);
 void ui_events_note(struct ui *ui);
 

@@ -35,6 +35,7 @@ plant backends/host.c '#include "engine/engine.h"' "only backends/src_engine.c r
 plant tui/batch.c '#include "engine/engine.h"' "tui/ may include only"
 plant tui/snapjson.c '#include <curses.h>' "reaches curses"
 plant tui/experiment.c '#include "tui/ui.h"' "reaches curses (tui/experiment.c -> tui/ui.h"
+plant tui/batch.c '#include "tui/ui_body.h"' "reaches curses (tui/batch.c -> tui/ui_body.h"
 
 bin=$build/tests/layers/nocurses
 [ -x "$bin" ] || fail "no $bin (make tests builds it)"

@@ -4,8 +4,8 @@
 Layers only look down: core <- engine <- backends <- tui. Each rule below is
 one line of that picture; a violation prints FILE:LINE: what and why, and the
 exit status is 1. The console's curses code (tui/screen.c, tui/ui_*.c,
-tui/main.c) is the only code that may reach curses, directly or through a
-header it includes.
+tui/main.c, and its own headers tui/ui.h and tui/ui_body.h) is the only code
+that may reach curses, directly or through a header it includes.
 """
 import os
 import re
@@ -21,7 +21,9 @@ ALLOWED = {
 }
 # Of backends/, only the engine source reaches into the engine.
 ENGINE_FROM_BACKENDS = {"backends/src_engine.c"}
-CURSES_OK = re.compile(r"^tui/(screen\.c|ui_[a-z_]+\.c|main\.c|ui\.h)$")
+# The console's headers by name, not ui_*.h: one that needs no curses (ui_history.h) is
+# still held to that.
+CURSES_OK = re.compile(r"^tui/(screen\.c|ui_[a-z_]+\.c|main\.c|ui\.h|ui_body\.h)$")
 CURSES_HDR = {"curses.h", "ncurses.h", "ncursesw/curses.h", "ncursesw/ncurses.h"}
 INC = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
