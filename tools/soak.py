@@ -8,8 +8,8 @@ the rings and queues, the engine's own invariant events):
 - the ASan console in a private tmux server, changed through the ':' prompt. It records every
   snapshot it draws (--record), and the recording is read as it grows, so the checks see the
   very process whose knobs change. After every change the screen is read: the console still
-  runs, and the control thread's frame time (debug line: sample + render us) and its worst
-  key (read to frame sent) stay under FRAME_MAX_US;
+  runs, and the control thread's worst sample, render and key (read to frame sent) on the
+  debug line stay under SAMPLE_MAX_US and RENDER_MAX_US;
 - the release build as an agent (--agent), changed through `set KNOB VALUE`. Each change must
   get a reply within 2 s; the value the reply names must be what the next snapshot's `knobs`
   shows (one writer per knob); its RSS (VmRSS) at the end may not exceed its RSS after warm-up (every
@@ -125,9 +125,12 @@ def get_paths(o, path):
     return [(n, v) for n, v in out if isinstance(v, (int, float)) and not isinstance(v, bool)]
 
 
-# A frame (sample + render on the control thread, ASan build) longer than this fails the soak:
-# the screen never waits. Generous: ASan and a loaded 2-core CI machine.
-FRAME_MAX_US = int(os.environ.get("SOAK_FRAME_MAX_US", "1000000"))
+# The control thread's limits (ASan build, a loaded 2-core CI machine). A sample reads the
+# source and must never wait on it; render includes writing to the terminal (doupdate()),
+# which waits when tmux is slow to read, as any curses program does; a key is read to frame
+# sent.
+SAMPLE_MAX_US = int(os.environ.get("SOAK_SAMPLE_MAX_US", "500000"))
+RENDER_MAX_US = int(os.environ.get("SOAK_RENDER_MAX_US", "2000000"))
 # Knobs whose reply is not a value to read back (actions).
 NO_READBACK = {"est.recalibrate"}
 
@@ -414,6 +417,7 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
     changes = refused = agent_changes = 0
     worst_frame = (0, 0)
     worst_key = 0  # key read to frame sent, the console's own worst
+    worst_sample = 0
     nxt = time.monotonic()
     while time.monotonic() < end and not fails:
         knob, vals = rnd.choice(KNOBS)
@@ -438,18 +442,19 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
         m = FRAME_RE.search(scr)
         if m:
             s_us, r_us = int(m.group(1)), int(m.group(2))
+            worst_sample = max(worst_sample, s_us)
             if s_us + r_us > sum(worst_frame):
                 worst_frame = (s_us, r_us)
         if rec.chk.failures or agent.chk.failures:
             break
         nxt += 0.1
         time.sleep(max(0, nxt - time.monotonic()))
-    if sum(worst_frame) > FRAME_MAX_US:
-        fails.append("%s: a frame took sample %d us + render %d us (over %d us)" % (
-            scenario, worst_frame[0], worst_frame[1], FRAME_MAX_US))
-    if worst_key > FRAME_MAX_US:
-        fails.append("%s: a key took %d us from read to frame (over %d us)" % (
-            scenario, worst_key, FRAME_MAX_US))
+    if worst_sample > SAMPLE_MAX_US:
+        fails.append("%s: a sample took %d us on the control thread (over %d us)" % (
+            scenario, worst_sample, SAMPLE_MAX_US))
+    if worst_frame[1] > RENDER_MAX_US or worst_key > RENDER_MAX_US:
+        fails.append("%s: a frame took render %d us, a key %d us to its frame (over %d us)" % (
+            scenario, worst_frame[1], worst_key, RENDER_MAX_US))
     con.send("Escape")
     con.send("q")
     t = time.monotonic() + 30
