@@ -214,8 +214,11 @@ static void remote_host_line(struct remote *r, struct remote_host *h, const char
 		return;
 	h->have = h->fresh = true;
 	h->snap_ns = clock_mono_ns();
+	/* Up (or up again): the console takes this snapshot now, not at its next interval. */
 	if (h->state != REMOTE_UP && h->reason[0])
 		remote_note(r, false, "%s: up again", h->name);
+	else if (h->state != REMOTE_UP)
+		remote_note(r, false, "%s: up", h->name);
 	h->state = REMOTE_UP;
 	h->reason[0] = '\0';
 	h->backoff_ms = REMOTE_BACKOFF_MIN_MS;

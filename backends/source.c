@@ -155,6 +155,11 @@ int source_scenario_assign(void *ctx, const char *assignment, char *err, size_t 
 	return source_knob_assign(ctx, assignment, err, errlen);
 }
 
+int source_knob_get(struct source *src, enum knob_id id, int64_t *out)
+{
+	return src->ops->knob_get(src, id, out);
+}
+
 int64_t source_knob(struct source *src, enum knob_id id)
 {
 	int64_t v;

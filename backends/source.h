@@ -112,6 +112,10 @@ int source_knob_assign(struct source *src, const char *assignment, char *err, si
 int source_scenario_assign(void *ctx, const char *assignment, char *err, size_t errlen);
 /* The value in force; the table's default when the source has none. */
 int64_t source_knob(struct source *src, enum knob_id id);
+/* The value in force into *out: 0, or -1 when the source has none yet (a remote host
+ * with no snapshot). Never blocks for the engine, a recording or a remote source; the
+ * host source may do I/O (call it only where that is allowed). */
+int source_knob_get(struct source *src, enum knob_id id, int64_t *out);
 /* Why src refuses id, or NULL. */
 const char *source_knob_refusal(const struct source *src, enum knob_id id);
 

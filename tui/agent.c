@@ -1,7 +1,8 @@
 /*
  * agent.c: the agent's line protocol. Out: the first snapshot whole (schema-1 JSON, compact),
  * then {"delta":{PATH:VALUE,...}} with only the leaves that changed (backends/jdelta.h), and
- * one {"reply":...} line per command. In: `set KNOB VALUE`, `interval SECONDS`, `full`
+ * one {"reply":...} line per command (a set that took is followed by a snapshot at once).
+ * In: `set KNOB VALUE`, `interval SECONDS`, `full`
  * (send the next snapshot whole), `quit`. stdin at EOF (the ssh link gone) ends it.
  */
 #include "tui/agent.h"
@@ -26,6 +27,7 @@ struct agent {
 	struct source *src;
 	double delay_s;
 	bool quit, full_next, failed;
+	bool sample_now; /* a knob changed: the next snapshot now, not at the interval */
 	char in[AGENT_LINE_MAX];
 	size_t in_len;
 	bool in_overflow;
@@ -76,6 +78,7 @@ static void agent_set(struct agent *a, const char *args)
 		json_object_set_new(o, "error", json_string(err));
 	agent_emit(a, o);
 	json_decref(o);
+	a->sample_now = rc == 0;
 }
 
 static void agent_command(struct agent *a, char *line)
@@ -166,6 +169,13 @@ int agent_run(struct source *src, const struct options *o)
 
 	while (!a.quit && !sig_quit) {
 		uint64_t now = clock_mono_ns();
+		if (a.sample_now) {
+			/* After a knob write, as the console does: the far side's screen shows the
+			 * new value at once. The interval's grid is kept. */
+			a.sample_now = false;
+			agent_snapshot(&a, snap);
+			continue;
+		}
 		if (now >= next) {
 			agent_snapshot(&a, snap);
 			if (o->iterations && ++n >= o->iterations)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backends/recfile.h"
+#include "backends/src_remote.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
 #include "tui/serve.h"
@@ -379,10 +380,18 @@ int screen_run(struct source *src, const struct options *o)
 			ui_table_rebuild(ui);
 		/* A remote host's reply to a knob set, or a host gone down: never waits. */
 		char note[256];
-		bool note_err;
+		bool note_err, noted = false;
 		while (source_note(ui->src, note, sizeof(note), &note_err)) {
 			ui_status(ui, note_err, "%s", note);
 			redo |= UI_REDRAW;
+			noted = true;
+		}
+		/* A remote host came up, went down or answered a knob: what it holds changed, so
+		 * take it now (at -d 30 the fleet would show "connecting" for 30 s). Sampling a
+		 * remote source copies what its hosts sent; it never waits. */
+		if (noted && !ui->async && !ui->paused && remote_count(ui->src) > 0) {
+			ui_sample(ui);
+			ui_table_rebuild(ui);
 		}
 		uint64_t now = clock_mono_ns();
 		/* Status messages fade after a while; a flash ends with one more frame. */

@@ -149,10 +149,18 @@ static int64_t ladder(int64_t v, bool up, int64_t first, int64_t lo, int64_t hi)
 
 /* Keys step from the value in force (the snapshot's), never from a default; while a write
  * is on its way, from the value sent (m m m goes up three steps, not one three times). */
+/* What a knob key steps from: a write on its way, else the value in force now. */
 static int64_t shown(const struct ui *ui, enum knob_id id)
 {
+	int64_t v;
 	if (ui->pending[id] > 0)
 		return ui->pending_v[id];
+	/* A source sampled on this thread answers at once, and may be ahead of the snapshot
+	 * drawn: a fleet host selected by the key just before this one in the same read, or
+	 * a host whose first snapshot came in after the last sample (whose knobs were still
+	 * the table's defaults). The host source is asked on its sampler thread only. */
+	if (!ui->async && source_knob_get(ui->src, id, &v) == 0)
+		return v;
 	return ui->snap->knobs[id];
 }
 

@@ -3,7 +3,8 @@
 # an ssh config given with --ssh "ssh -F ..."): the fleet view lists both; `m` on h2 changes
 # only h2's max sleep (read back through the recorded JSON of each host); the link carries at
 # most 1 KB/s per host at 1 s refresh; killing h1's sshd marks h1 down within 3 s while h2
-# keeps updating; quitting leaves no `tunetop --agent` on the far side.
+# keeps updating; quitting leaves no `tunetop --agent` on the far side. First, at -d 30: hosts
+# show as they come up and a knob key right after Down acts on the new host's own value.
 . "$(dirname "$0")/lib/tmux.sh"
 
 . "$(dirname "$0")/../lib/sshd.sh"
@@ -30,6 +31,21 @@ Host *
 CONF
 
 mark=$((3000 + RANDOM % 5000))
+
+# At -d 30: hosts show as they come up (each one's note takes a sample), and `m` right after
+# Down steps h2 from its own value (500 -> 1000) and shows it at once (the agent sends a
+# snapshot after a write), not from the defaults of a snapshot taken before any host
+# answered (it went 0 -> 10), nor 30 s later.
+tt_start 100 30 "$(tt_wrap --remote h1 --remote h2 --ssh "\"ssh -F $D/config\"" --agent-path "$TUNETOP" \
+	-d 30 --set engine.watchdog_ms=$((mark + 1)))"
+tt_wait '^h2 +up +performance' 15
+tt_keys Down m
+tt_wait '^h2 +up .* 1000 +[0-9.]+s$' 5
+tt_wait '^h1 +up .* 500 +[0-9.]+s$' 2
+tt_keys q
+tt_wait_exit 8
+rm -f "$TT_DIR/rc" "$TT_DIR/after"
+
 rec=$TT_DIR/fleet.jsonl
 tt_start 100 30 "$(tt_wrap --remote h1 --remote h2 --ssh "\"ssh -F $D/config\"" --agent-path "$TUNETOP" \
 	-d 1 --set engine.watchdog_ms=$mark --record "$rec")"
