@@ -29,18 +29,7 @@ ovs-vsctl --timeout=10 --no-wait set Open_vSwitch . other_config:pmd-cpu-mask=$m
 "$TUNETOP" --host -b -n 14 -d 0.5 >"$dir/late.json" 2>"$dir/late.err" &
 late=$!
 sleep 0.6
-netns=""
-unshare --net true 2>/dev/null && netns="unshare --net --"
-$netns ovs-vswitchd unix:"$run/db.sock" --enable-dummy=override --disable-system \
-	--pidfile="$run/ovs-vswitchd.pid" --detach --log-file="$dir/log/ovs-vswitchd.log" ||
-	{ bad "ovs-vswitchd starts"; finish; }
-ovs-vsctl --timeout=10 add-br br0 -- set bridge br0 datapath_type=dummy fail-mode=secure \
-	-- add-port br0 p0 -- set Interface p0 type=dummy-pmd options:n_rxq=1 ||
-	{ bad "bridge with a dummy-pmd port"; finish; }
-for _ in $(seq 50); do
-	ovs-appctl dpif-netdev/pmd-rxq-show 2>/dev/null | grep -q "port: p0" && break
-	sleep 0.1
-done
+ovs_start_vswitchd
 check "a PMD polls p0" sh -c 'ovs-appctl dpif-netdev/pmd-rxq-show | grep -q "port: p0"'
 version=$(ovs-vswitchd --version | awk 'NR==1 {print $NF}')
 ok "ovs-vswitchd $version up"

@@ -24,18 +24,7 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 # Max sleep 100 us under both keys (3.1 reads pmd-maxsleep, 3.2+ pmd-sleep-max).
 ovs-vsctl --timeout=10 --no-wait set Open_vSwitch . other_config:pmd-cpu-mask=$mask \
 	other_config:pmd-maxsleep=100 other_config:pmd-sleep-max=100
-netns=""
-unshare --net true 2>/dev/null && netns="unshare --net --"
-$netns ovs-vswitchd unix:"$run/db.sock" --enable-dummy=override --disable-system \
-	--pidfile="$run/ovs-vswitchd.pid" --detach --log-file="$dir/log/ovs-vswitchd.log" ||
-	{ bad "ovs-vswitchd starts"; finish; }
-ovs-vsctl --timeout=10 add-br br0 -- set bridge br0 datapath_type=dummy fail-mode=secure \
-	-- add-port br0 p0 -- set Interface p0 type=dummy-pmd options:n_rxq=1 ||
-	{ bad "bridge with a dummy-pmd port"; finish; }
-for _ in $(seq 50); do
-	ovs-appctl dpif-netdev/pmd-rxq-show 2>/dev/null | grep -q "port: p0" && break
-	sleep 0.1
-done
+ovs_start_vswitchd
 vpid=$(cat "$run/ovs-vswitchd.pid")
 pmd_tids() { for t in /proc/$vpid/task/*; do grep -q '^pmd' "$t/comm" 2>/dev/null && basename "$t"; done; }
 tid=$(pmd_tids | head -n 1)
