@@ -29,7 +29,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread -I. $(WARN) -MMD -MP \
 CORE_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) $(CORE_LIBS_BPF) -lcpupower -lm -pthread
 LDLIBS    += $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null) $(CORE_LIBS)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
-# cairo draws the experiments' pictures (tui/chart_cairo*.c) and is linked only into what
+# cairo draws the experiments' pictures (tui/exp/chart_cairo.c) and is linked only into what
 # runs experiments; a test links it only when it uses it (--as-needed).
 # fontconfig (a dependency of cairo's text) is named so its caches can be freed at the end.
 CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo fontconfig 2>/dev/null)
@@ -78,15 +78,18 @@ override CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=thread
 endif
 
-# Layers (docs/design.md): core <- engine <- backends <- tui. The console's curses
-# code is a library of its own, so the batch writer, the JSON encoder and the
-# experiments link without it.
-UI_SRC    := tui/screen.c $(wildcard tui/ui_*.c)
-CAIRO_SRC := $(wildcard tui/chart_cairo*.c)
-LIB_SRC   := $(wildcard core/*.c engine/*.c engine/*/*.c backends/*.c) \
-             $(filter-out tui/main.c $(UI_SRC) $(CAIRO_SRC),$(wildcard tui/*.c))
-CAIRO_OBJ := $(CAIRO_SRC:%.c=$(BUILD)/obj/%.o)
-CAIRO_LIB := $(BUILD)/libtunetop-cairo.a
+# Layers (docs/design.md): core <- engine <- backends <- tui. Inside tui/, a folder per
+# front end decides its library: tui/console/ (curses) is libtunetop-ui.a, tui/exp/ (the
+# experiments and their cairo pictures) is libtunetop-exp.a, and everything else (tui/*.c
+# less main.c, tui/metrics/) joins the curses-free libtunetop.a. Link order is the layer
+# order, top first: main.o, ui, exp, lib. Nothing lower calls anything higher
+# (tests/layers/check_calls.py checks it over the objects), so no --start-group.
+UI_SRC    := $(wildcard tui/console/*.c)
+EXP_SRC   := $(wildcard tui/exp/*.c)
+LIB_SRC   := $(wildcard core/*.c engine/*.c engine/*/*.c backends/*.c tui/metrics/*.c) \
+             $(filter-out tui/main.c,$(wildcard tui/*.c))
+EXP_OBJ   := $(EXP_SRC:%.c=$(BUILD)/obj/%.o)
+EXP_LIB   := $(BUILD)/libtunetop-exp.a
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ  := $(BUILD)/obj/tui/main.o
@@ -112,11 +115,10 @@ ifeq ($(BUILD),build)
 	@cp $(BIN) tunetop
 endif
 
-# The pictures (cairo lib) use the chart scales in the main lib and the experiments in the
-# main lib call the pictures: one group, searched until nothing more resolves.
-LIB_GROUP := -Wl,--start-group $(LIB) $(CAIRO_LIB) -Wl,--end-group
+# The experiments (with their pictures) sit above the main library and call down into it.
+LIB_GROUP := $(EXP_LIB) $(LIB)
 
-$(BIN): $(MAIN_OBJ) $(UI_LIB) $(LIB) $(CAIRO_LIB)
+$(BIN): $(MAIN_OBJ) $(UI_LIB) $(EXP_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_LIB) $(LIB_GROUP) $(LDLIBS) $(CAIRO_LIBS)
 
 $(LIB): $(LIB_OBJ)
@@ -127,22 +129,22 @@ $(UI_LIB): $(UI_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(CAIRO_LIB): $(CAIRO_OBJ)
+$(EXP_LIB): $(EXP_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(CAIRO_OBJ): override CFLAGS += $(CAIRO_CFLAGS)
+$(EXP_OBJ): override CFLAGS += $(CAIRO_CFLAGS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(UI_LIB) $(LIB) $(CAIRO_LIB)
+$(BUILD)/tests/%: tests/%.c $(UI_LIB) $(EXP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(UI_LIB) $(LIB_GROUP) $(LDFLAGS) $(LDLIBS) \
 		$(TEST_LDLIBS) -Wl,--as-needed $(CAIRO_LIBS)
 
-$(NOCURSES_BIN): tests/layers/nocurses.c $(LIB) $(CAIRO_LIB)
+$(NOCURSES_BIN): tests/layers/nocurses.c $(EXP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB_GROUP) $(LDFLAGS) $(CORE_LIBS) $(CAIRO_LIBS)
 
@@ -265,7 +267,7 @@ readme: tunetop
 	tools/readme_gen.py ./tunetop
 
 format:
-	clang-format -i $(wildcard core/*.[ch] engine/*.[ch] engine/*/*.[ch] backends/*.[ch] tui/*.[ch] tests/*/*.[ch] bench/*.[ch])
+	clang-format -i $(wildcard core/*.[ch] engine/*.[ch] engine/*/*.[ch] backends/*.[ch] tui/*.[ch] tui/*/*.[ch] tests/*/*.[ch] bench/*.[ch])
 
 clean:
 	rm -rf build tunetop

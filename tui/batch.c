@@ -12,8 +12,8 @@
 #include "backends/recfile.h"
 #include "backends/src_remote.h"
 #include "core/clock.h"
-#include "tui/metrics.h"
-#include "tui/serve.h"
+#include "tui/metrics/metrics.h"
+#include "tui/metrics/serve.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 

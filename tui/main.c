@@ -8,14 +8,14 @@
 #include "core/xalloc.h"
 #include "tui/agent.h"
 #include "tui/batch.h"
-#include "tui/experiment.h"
+#include "tui/exp/experiment.h"
 #include "tui/options.h"
-#include "tui/metrics.h"
-#include "tui/screen.h"
-#include "tui/serve.h"
+#include "tui/metrics/metrics.h"
+#include "tui/console/screen.h"
+#include "tui/metrics/serve.h"
 #include "tui/sig.h"
 #include "tui/theme.h"
-#include "tui/ui.h"
+#include "tui/console/ui.h"
 
 static void main_list_knobs(void)
 {

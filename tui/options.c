@@ -10,7 +10,7 @@
 
 #include "backends/source.h"
 #include "core/xalloc.h"
-#include "tui/serve.h"
+#include "tui/metrics/serve.h"
 
 enum {
 	OPT_SET = 256,

@@ -28,14 +28,16 @@ plant() {
 	pass "planted '$text' in $file: caught at $file:$n"
 }
 plant engine/engine.c '#include "backends/source.h"' "engine/ may include only core, engine"
-plant engine/est/est.c '#include "tui/ui.h"' "engine/ may include only"
+plant engine/est/est.c '#include "tui/console/ui.h"' "engine/ may include only"
 plant core/knob.c '#include "engine/engine.h"' "core/ may include only core"
 plant backends/host.c '#include "tui/options.h"' "backends/ may include only"
 plant backends/host.c '#include "engine/engine.h"' "only backends/src_engine.c reaches the engine"
 plant tui/batch.c '#include "engine/engine.h"' "tui/ may include only"
 plant tui/snapjson.c '#include <curses.h>' "reaches curses"
-plant tui/experiment.c '#include "tui/ui.h"' "reaches curses (tui/experiment.c -> tui/ui.h"
-plant tui/batch.c '#include "tui/ui_body.h"' "reaches curses (tui/batch.c -> tui/ui_body.h"
+plant tui/exp/experiment.c '#include "tui/console/ui.h"' "reaches curses (tui/exp/experiment.c -> tui/console/ui.h"
+plant tui/exp/exp_ab.c '#include <curses.h>' "reaches curses"
+plant tui/metrics/metrics.c '#include <curses.h>' "reaches curses"
+plant tui/batch.c '#include "tui/console/ui_body.h"' "reaches curses (tui/batch.c -> tui/console/ui_body.h"
 
 bin=$build/tests/layers/nocurses
 [ -x "$bin" ] || fail "no $bin (make tests builds it)"

@@ -6,7 +6,7 @@
 #include "backends/source.h"
 #include "core/scenario.h"
 #include "tui/batch.h"
-#include "tui/experiment.h"
+#include "tui/exp/experiment.h"
 #include "tui/options.h"
 #include "tui/sig.h"
 

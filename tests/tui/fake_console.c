@@ -19,7 +19,7 @@
 #include "core/xalloc.h"
 #include "tui/batch.h"
 #include "tui/options.h"
-#include "tui/screen.h"
+#include "tui/console/screen.h"
 #include "tui/sig.h"
 
 #define FAKE_MAXSLEEP_CAP 700

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tui/exp_check.h"
+#include "tui/exp/exp_check.h"
 
 static json_t *js(const char *text)
 {

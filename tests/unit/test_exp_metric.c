@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "tui/exp_metric.h"
+#include "tui/exp/exp_metric.h"
 
 static void test_paths(void **state)
 {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "tui/exp_stats.h"
+#include "tui/exp/exp_stats.h"
 
 static void test_summary(void **state)
 {

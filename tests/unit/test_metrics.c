@@ -11,7 +11,7 @@
 
 #include "engine/blk/blk_hist_le.h"
 #include "engine/pmd/pmd_hist_le.h"
-#include "tui/metrics.h"
+#include "tui/metrics/metrics.h"
 
 static struct snapshot *test_snap(void)
 {

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "core/knob.h"
-#include "tui/ui.h"
+#include "tui/console/ui.h"
 
 /* Complete `in` in a buffer of cap bytes; returns the candidates, the line in *out. */
 static int tab(const char *in, size_t cap, char *out, char *hint)

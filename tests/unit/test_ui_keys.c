@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "tui/ui.h"
+#include "tui/console/ui.h"
 
 static void test_codes_unique(void **state)
 {

@@ -1,0 +1,450 @@
+/* screen.c: the console's main loop (htop-like): sample, rebuild rows, draw, wait for a key. */
+#include "tui/console/screen.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/recfile.h"
+#include "backends/src_remote.h"
+#include "core/clock.h"
+#include "core/xalloc.h"
+#include "tui/metrics/serve.h"
+#include "tui/sig.h"
+#include "tui/console/ui.h"
+
+/* A status message stays this long unless a newer one replaces it. */
+#define UI_STATUS_NS (5 * NS_PER_S)
+
+static const char *const view_names[VIEW_COUNT] = {"overview", "est", "pmd", "blk", "events"};
+
+void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int y = getcury(stdscr), room = COLS - getcurx(stdscr);
+
+	/*
+	 * Text that reaches the right margin leaves curses' cursor at the start of
+	 * the next row (or, in the last cell of the screen, on that cell), so the
+	 * next piece of the same line would land on the next row or overwrite the
+	 * last cell (a stray "Q" of "Quit" at 60 columns). A full row takes no more.
+	 */
+	if (room <= 0 || y == ui->full_y)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	attrset(ui->attr[role]);
+	addnstr(buf, room); /* clipped: never wraps onto the next line */
+	attrset(ui->attr[ROLE_NORMAL]);
+	if (n >= room) {
+		ui->full_y = y;
+		move(y, COLS - 1);
+	}
+}
+
+void ui_fill_line(struct ui *ui, int y, enum theme_role role)
+{
+	mvwhline(stdscr, y, 0, ' ' | ui->attr[role], COLS);
+}
+
+static void status_draw(struct ui *ui, int y)
+{
+	if (ui->input != INPUT_NONE) {
+		ui_input_draw(ui, y);
+		return;
+	}
+	move(y, 0);
+	if (ui->status[0]) {
+		/* "error:" keeps a refusal readable without colour. */
+		ui_put(ui, ui->status_err ? ROLE_ERROR : ROLE_STATUS, "%s%s",
+		       ui->status_err ? "error: " : "", ui->status);
+		return;
+	}
+	for (int v = 0; v < VIEW_COUNT; v++)
+		ui_put(ui, v == (int)ui->view ? ROLE_TABLE_SORT : ROLE_STATUS, "%d %s", v + 1,
+		       view_names[v]),
+		    ui_put(ui, ROLE_STATUS, " ");
+	ui_put(ui, ROLE_STATUS, " sort %s%s  threads %zu/%zu", ui_sort_name(ui->sort),
+	       ui->sort_asc ? "+" : "-", ui->nrows, ui->snap->nthreads);
+	if (ui->filter[0])
+		ui_put(ui, ROLE_WARN, "  filter '%s'", ui->filter);
+	if (ui->search[0])
+		ui_put(ui, ROLE_WARN, "  search '%s'", ui->search);
+}
+
+/* The self-cost line: what the console itself costs (snapshot "self"). */
+static void debug_draw(struct ui *ui, int y)
+{
+	const struct snap_self *s = &ui->snap->self;
+	char st[160];
+	move(y, 0);
+	/* The source's own line first (a recording's position, lines it skipped). */
+	if (source_status(ui->src, st, sizeof(st))[0])
+		ui_put(ui, strstr(st, "skipped") ? ROLE_WARN : ROLE_DIM, "%s  ", st);
+	ui_put(ui, ROLE_DIM,
+	       "self cpu %.1f%%  sample %llu us  render %llu us  tty %llu B (%.0f B/s)  frame %llu",
+	       s->cpu_pct, (unsigned long long)s->sample_us, (unsigned long long)s->render_us,
+	       (unsigned long long)s->tty_bytes, s->tty_bytes_per_s,
+	       (unsigned long long)ui->snap->seq);
+	/* Key read to frame sent, the last one and the worst: the console never waits on I/O. */
+	ui_put(ui, ROLE_DIM, "  key %llu us (max %llu)%s", (unsigned long long)ui->key_us,
+	       (unsigned long long)ui->key_max_us, ui->async ? "  async" : "");
+}
+
+/* htop's function bar: a key, then its label on a coloured field. */
+static void fbar_draw(struct ui *ui, int y)
+{
+	static const char *const keys[][2] = {
+	    {"F1", "Help"}, {"/", "Search"},  {"\\", "Filter"}, {"Tab", "View"},
+	    {"F6", "Sort"}, {"Spc", "Freeze"}, {":", "Set"},	{"F10", "Quit"},
+	};
+	size_t n = sizeof(keys) / sizeof(keys[0]);
+	/* The last entry is how to leave: on a narrow terminal (60 to 71 columns) the
+	 * entries before it give way, whole, so "F10Quit" always shows. */
+	int quit_w = (int)strlen(keys[n - 1][0]) + 7;
+	ui_fill_line(ui, y, ROLE_FLABEL);
+	move(y, 0);
+	for (size_t i = 0; i < n; i++) {
+		int w = (int)strlen(keys[i][0]) + 7;
+		if (i + 1 < n && getcurx(stdscr) + w + quit_w > COLS)
+			continue;
+		ui_put(ui, ROLE_FKEY, "%s", keys[i][0]);
+		ui_put(ui, ROLE_FLABEL, "%-6s ", keys[i][1]);
+	}
+}
+
+static void too_small_draw(struct ui *ui)
+{
+	char msg[96];
+	snprintf(msg, sizeof(msg), "terminal too small: %dx%d (needs %dx%d)", COLS, LINES,
+		 UI_MIN_COLS, UI_MIN_ROWS);
+	int y = LINES / 2 - 1;
+	move(y > 0 ? y : 0, 0);
+	ui_put(ui, ROLE_ERROR, "%s", msg);
+	move(y + 1 > 0 ? y + 1 : 1, 0);
+	ui_put(ui, ROLE_NORMAL, "q quits");
+}
+
+static void frame_draw(struct ui *ui)
+{
+	uint64_t t0 = clock_mono_ns();
+
+	ui->now_ns = t0;
+	ui->full_y = -1;
+	erase(); /* the virtual screen only; doupdate() sends just what changed */
+	if (ui->too_small) {
+		too_small_draw(ui);
+	} else if (ui->help) {
+		ui_help_draw(ui);
+	} else {
+		int y = ui_header_draw(ui);
+		int bottom = LINES - 3;
+		ui_view_draw(ui, y, bottom - y);
+		status_draw(ui, bottom);
+		if (ui->input != INPUT_NONE && ui->status[0]) {
+			/* While typing, messages (completion candidates) go on the line above. */
+			move(LINES - 2, 0);
+			ui_put(ui, ui->status_err ? ROLE_ERROR : ROLE_STATUS, "%s", ui->status);
+		} else {
+			debug_draw(ui, LINES - 2);
+		}
+		fbar_draw(ui, LINES - 1);
+	}
+	if (ui->input != INPUT_NONE && !ui->too_small && !ui->help) {
+		leaveok(stdscr, FALSE);
+		curs_set(1);
+		move(LINES - 3, (int)(ui->input == INPUT_COMMAND ? 1 : 8) + (int)ui->line_len);
+	} else {
+		leaveok(stdscr, TRUE);
+		curs_set(0);
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+	ui_tty_count(ui);
+	ui->render_us = (clock_mono_ns() - t0) / NS_PER_US;
+}
+
+/* What follows every snapshot the console takes, whichever thread took it. */
+static void ui_after_sample(struct ui *ui)
+{
+	struct snapshot *s = ui->live;
+
+	/* Sampling goes on while frozen: into the live snapshot and the history. */
+	ui->snap = s;
+	if (ui->async) {
+		/* The snapshot counts the sampler thread; the console's own thread adds its part. */
+		uint64_t t = clock_thread_ns();
+		s->self.cpu_pct += snapshot_cpu_pct(t - ui->ui_cpu_ns, (uint64_t)(s->interval_s * 1e9));
+		ui->ui_cpu_ns = t;
+	}
+	/* A recording's self figures are the recording console's: shown as they were. */
+	if (!ui->src->ops->recorded) {
+		s->self.render_us = ui->render_us;
+		s->self.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
+		s->self.tty_bytes_per_s =
+		    s->interval_s > 0 ? (double)s->self.tty_bytes / s->interval_s : 0;
+	}
+	ui->tty_bytes_at_sample = ui->tty.bytes;
+	ui->now_ns = s->mono_ns;
+	ui_knobs_refresh(ui);
+	ui_hist_push(ui);
+	ui_events_note(ui);
+	serve_publish(s); /* the scrape text of this sample, rendered here once */
+	ui_freeze_note(ui);
+	if (ui->frozen)
+		ui->snap = ui->frozen_snap;
+}
+
+static void ui_sample(struct ui *ui)
+{
+	source_sample(ui->src, ui->live);
+	ui_after_sample(ui);
+}
+
+/* The sampler thread published something: the newest snapshot (sampling goes on while
+ * frozen), then the knob results. The sampler is one thread, so a snapshot published
+ * before a result was sampled before that write: the result's value goes on top of it,
+ * and every later snapshot was sampled after the write. Returns redo flags. */
+static int ui_async_take(struct ui *ui, long *taken)
+{
+	struct source_async_result r;
+	int redo = 0;
+	if (source_async_take(ui->async, &ui->live)) {
+		ui_after_sample(ui);
+		(*taken)++;
+		redo |= UI_REBUILD | UI_REDRAW;
+	}
+	while (source_async_result(ui->async, &r))
+		redo |= ui_knob_result(ui, &r);
+	return redo;
+}
+
+/* When the next sample is due after one taken at now: the -d interval, or a recording's
+ * own gap at the chosen speed (never, once it has played to its end). */
+static uint64_t ui_next_due(struct ui *ui, uint64_t now, uint64_t delay)
+{
+	if (!source_paced(ui->src))
+		return now + delay;
+	double gap = source_pace_s(ui->src);
+	if (gap < 0) {
+		if (!ui->source_done)
+			ui_status(ui, false, "end of the recording: %zu samples kept ([ { to look back)",
+				  ui->history.n);
+		ui->source_done = true;
+		return now + 3600 * NS_PER_S;
+	}
+	return now + (uint64_t)(gap / ui->speed * 1e9);
+}
+
+/* Wait for input until deadline (in slices, so signals are seen); returns redo flags. */
+static int ui_wait(struct ui *ui, uint64_t deadline)
+{
+	uint64_t now = clock_mono_ns();
+	int redo = 0, ch;
+
+	if (now >= deadline)
+		return 0;
+	uint64_t ms = (deadline - now + NS_PER_MS - 1) / NS_PER_MS;
+	struct pollfd pa[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+			       {.fd = ui->async ? source_async_fd(ui->async) : -1, .events = POLLIN}};
+	struct pollfd *p = &pa[0];
+	/* At EOF the input can only be waited out: poll no terminal, just the sampler. */
+	if (ui->stdin_eof)
+		pa[0].fd = -1;
+	int r = poll(pa, 2, ms < UI_POLL_SLICE_MS ? (int)ms : UI_POLL_SLICE_MS);
+	if (r < 0)
+		return errno == EINTR ? 0 : UI_QUIT;
+	if (r == 0)
+		return 0;
+	if (pa[1].revents & POLLIN)
+		redo |= UI_ASYNC;
+	if (!(p->revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+		return redo;
+	if (p->revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		ui->tty.dead = true; /* the terminal went away (ssh dropped) */
+		return UI_QUIT;
+	}
+	ui->now_ns = now = clock_mono_ns();
+	if (!ui->key_ns)
+		ui->key_ns = now;
+	int keys = 0;
+	while ((ch = getch()) != ERR) {
+		keys++;
+		redo |= ui_key(ui, ch);
+		if (redo & UI_QUIT)
+			break;
+	}
+	/* Readable yet nothing to read, again and again: input at EOF (not a terminal). */
+	ui->stdin_idle = keys ? 0 : ui->stdin_idle + 1;
+	if (!(redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD)))
+		ui->key_ns = 0; /* nothing to show for these keys */
+	if (ui->stdin_idle > UI_STDIN_EOF_POLLS)
+		ui->stdin_eof = true;
+	return redo;
+}
+
+static void ui_setup_theme(struct ui *ui)
+{
+	struct theme_diag diag = {0};
+	char err[512];
+	const char *name = ui->opt->no_color ? "mono" : ui->opt->theme ? ui->opt->theme : "default";
+
+	/* main.c already refused an unknown theme; here only the file's diagnostics matter. */
+	if (theme_load(&ui->theme, name, &diag, err, sizeof(err)) != 0)
+		theme_default(&ui->theme);
+	if (diag.count)
+		ui_status(ui, true, "theme %s; the default is used for %s", diag.msg[0],
+			  diag.count > 1 ? "those lines" : "that line");
+}
+
+int screen_run(struct source *src, const struct options *o)
+{
+	struct ui *ui = xcalloc(1, sizeof(*ui));
+	char err[512];
+	uint64_t delay = (uint64_t)(o->delay_s * 1e9);
+	uint64_t status_set = 0;
+	char last_status[sizeof(ui->status)] = "";
+
+	ui->src = src;
+	ui->opt = o;
+	ui->sort = SORT_PCT;
+	ui->snap = snapshot_new();
+	ui_freeze_init(ui);
+	if (o->record && !(ui->rec = recfile_open(o->record, err, sizeof(err)))) {
+		fprintf(stderr, "tunetop: --record: %s\n", err);
+		ui_freeze_free(ui);
+		snapshot_free(ui->snap);
+		free(ui);
+		return 1;
+	}
+	setlocale(LC_ALL, "");
+	ui_setup_theme(ui);
+	if (ui_tty_open(ui, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: %s\n", err);
+		recfile_close(ui->rec);
+		ui_freeze_free(ui);
+		snapshot_free(ui->snap);
+		free(ui);
+		return 1;
+	}
+	ui_tty_resize(ui);
+	long n = 0;
+	ui->fleet = ui_fleet_active(ui);
+	/* A source that may block on I/O samples on its own thread (backends/src_async.h);
+	 * the engine is sampled here: its sample() reads in-process counters in microseconds,
+	 * and a recording or a remote host never blocks (their reads are non-blocking). */
+	if (strcmp(source_name(src), "host") == 0 &&
+	    !(ui->async = source_async_start(src, delay, err, sizeof(err))))
+		ui_status(ui, true, "%s: sampling on this thread", err);
+	ui->ui_cpu_ns = clock_thread_ns();
+	if (!ui->async)
+		ui_sample(ui);
+	ui_table_rebuild(ui);
+
+	uint64_t next = ui_next_due(ui, clock_mono_ns(), delay);
+	int redo = UI_REDRAW;
+	uint64_t flash_end = 0;
+	while (!sig_quit && !ui->tty.dead) {
+		if (sig_winch) {
+			sig_winch = 0;
+			redo |= UI_RESIZE | UI_REDRAW;
+		}
+		if (redo & UI_QUIT)
+			break;
+		if (ui_tty_resize(ui))
+			redo |= UI_REDRAW;
+		if (ui->async) {
+			long before = n;
+			if (redo & UI_ASYNC)
+				redo |= ui_async_take(ui, &n);
+			if ((redo & UI_RESAMPLE) && !ui->paused)
+				source_async_poke(ui->async); /* resumed: a fresh one now */
+			redo &= ~(UI_RESAMPLE | UI_KNOB | UI_ASYNC);
+			if (o->iterations && n >= o->iterations && n > before)
+				redo |= UI_LAST;
+		}
+		if ((redo & (UI_RESAMPLE | UI_KNOB)) && !ui->paused) {
+			ui_sample(ui);
+			if (source_paced(ui->src))
+				next = ui_next_due(ui, clock_mono_ns(), delay);
+			redo |= UI_REBUILD;
+		}
+		if (redo & UI_REBUILD)
+			ui_table_rebuild(ui);
+		/* A remote host's reply to a knob set, or a host gone down: never waits. */
+		char note[256];
+		bool note_err, noted = false;
+		while (source_note(ui->src, note, sizeof(note), &note_err)) {
+			ui_status(ui, note_err, "%s", note);
+			redo |= UI_REDRAW;
+			noted = true;
+		}
+		/* A remote host came up, went down or answered a knob: what it holds changed, so
+		 * take it now (at -d 30 the fleet would show "connecting" for 30 s). Sampling a
+		 * remote source copies what its hosts sent; it never waits. */
+		if (noted && !ui->async && !ui->paused && remote_count(ui->src) > 0) {
+			ui_sample(ui);
+			ui_table_rebuild(ui);
+		}
+		uint64_t now = clock_mono_ns();
+		/* Status messages fade after a while; a flash ends with one more frame. */
+		if (strcmp(last_status, ui->status) != 0) {
+			memcpy(last_status, ui->status, sizeof(last_status));
+			status_set = now;
+		} else if (ui->status[0] && now - status_set > UI_STATUS_NS) {
+			ui->status[0] = last_status[0] = '\0';
+			redo |= UI_REDRAW;
+		}
+		for (int k = 0; k < K_COUNT; k++)
+			if (ui->flash_until[k] > flash_end)
+				flash_end = ui->flash_until[k];
+		if (flash_end && now >= flash_end) {
+			flash_end = 0;
+			memset(ui->flash_until, 0, sizeof(ui->flash_until));
+			redo |= UI_REDRAW;
+		}
+		if (redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD))
+			frame_draw(ui);
+		if (ui->key_ns && (redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD))) {
+			ui->key_us = (clock_mono_ns() - ui->key_ns) / NS_PER_US;
+			if (ui->key_us > ui->key_max_us)
+				ui->key_max_us = ui->key_us;
+			ui->key_ns = 0;
+		}
+		if (redo & UI_LAST)
+			break;
+		redo = 0;
+		if (ui->async && clock_mono_ns() >= next) {
+			/* The sampler keeps its own time: only the periodic checks run here. */
+			next = clock_mono_ns() + delay;
+			continue;
+		}
+		if (clock_mono_ns() >= next) {
+			if (o->iterations && ++n >= o->iterations)
+				break;
+			next += delay; /* a paced source sets its own after sampling */
+			if (next < clock_mono_ns())
+				next = clock_mono_ns() +
+				       delay; /* after a stall: no burst of samples */
+			redo = UI_RESAMPLE | UI_REDRAW;
+			continue;
+		}
+		redo = ui_wait(ui, next);
+	}
+	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
+	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
+	if (ui->rec && recfile_close(ui->rec) != 0)
+		fprintf(stderr, "tunetop: --record %s: a write failed\n", o->record);
+	ui_freeze_free(ui);
+	snapshot_free(ui->snap);
+	free(ui->rows);
+	free(ui);
+	return 0;
+}

@@ -1,0 +1,239 @@
+/* ui_chart.c: the console's multi-row graphs (braille, or ASCII under LANG=C / --ascii):
+ * a y-axis scale, the goal as a line, and a marker where a knob changed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "tui/chart.h"
+#include "tui/console/ui.h"
+
+/* Width of the y-axis figures ("12.5%", "4.8ms") and the axis line after them. */
+#define GRAPH_AXIS_W 6
+
+enum theme_role ui_chart_role(unsigned kind)
+{
+	switch (kind) {
+	case CELL_DATA:
+		return ROLE_CHART;
+	case CELL_GOAL:
+		return ROLE_WARN;
+	case CELL_MARK:
+	case CELL_TEXT:
+		return ROLE_VALUE;
+	default:
+		return ROLE_NORMAL;
+	}
+}
+
+void ui_chart_cells(struct ui *ui, struct chart_grid *g, int row,
+		    enum theme_role (*role)(unsigned kind))
+{
+	/* Runs of one colour in one addstr: a 24-row graph is thousands of cells a frame. */
+	char run[1024];
+	size_t n = 0;
+	enum theme_role cur = ROLE_NORMAL;
+	for (int cx = 0; cx < g->w; cx++) {
+		const struct chart_cell *c = chart_grid_at(g, cx, row);
+		enum theme_role r = role(c->kind);
+		size_t len = strlen(c->glyph);
+		if ((r != cur || n + len >= sizeof(run)) && n) {
+			run[n] = '\0';
+			attrset(ui->attr[cur]);
+			addstr(run);
+			n = 0;
+		}
+		cur = r;
+		memcpy(run + n, c->glyph, len);
+		n += len;
+	}
+	if (n) {
+		run[n] = '\0';
+		attrset(ui->attr[cur]);
+		addstr(run);
+	}
+}
+
+/* The scale: from 0 to the highest visible value, the goal and min_top. */
+static void graph_scale(const struct ui_graph *g, int slots, int ticks, struct chart_scale *s)
+{
+	int spv = g->slots_per_value > 1 ? g->slots_per_value : 1;
+	size_t shown = (size_t)(slots / spv);
+	double top = g->min_top;
+	for (size_t i = g->n > shown ? g->n - shown : 0; i < g->n; i++)
+		if (isfinite(g->v[i]) && g->v[i] > top)
+			top = g->v[i];
+	if (isfinite(g->goal) && g->goal > top)
+		top = g->goal;
+	chart_scale_make(0, top, ticks, 0, s);
+}
+
+/* Build the grid of g (gh rows, gw columns). */
+static void graph_build(struct ui *ui, const struct ui_graph *g, int gw, int gh,
+			struct chart_grid *grid, struct chart_scale *s)
+{
+	chart_grid_init(grid, gw, gh, ui->ascii);
+	int slots = chart_grid_slots(grid);
+	graph_scale(g, slots, gh > 4 ? 4 : gh > 1 ? gh - 1 : 1, s);
+	int spv = g->slots_per_value > 1 ? g->slots_per_value : 1;
+	if (spv == 1) {
+		chart_grid_plot(grid, g->v, g->n, s);
+	} else {
+		/* Bars: each value spv dots wide, with a gap of one. */
+		size_t shown = (size_t)(slots / spv), first = g->n > shown ? g->n - shown : 0;
+		size_t m = (g->n - first) * (size_t)spv;
+		double *wide = xcalloc(m + 1, sizeof(*wide));
+		for (size_t i = first; i < g->n; i++)
+			for (int k = 0; k < spv; k++)
+				wide[(i - first) * (size_t)spv + (size_t)k] =
+				    k < spv - 1 ? g->v[i] : 0;
+		chart_grid_plot(grid, wide, m, s);
+		free(wide);
+	}
+	if (isfinite(g->goal))
+		chart_grid_goal(grid, s, g->goal);
+	/* Newest last so its text wins where two overlap (text never overwrites text). */
+	for (size_t i = g->nmarks; i-- > 0;)
+		chart_grid_mark(grid, g->mark_back[i] * spv, g->mark_text[i]);
+}
+
+static void graph_title(struct ui *ui, const struct ui_graph *g, int x, int w)
+{
+	char buf[160], now[32], goal[32] = "";
+	double last = g->n ? g->v[g->n - 1] : 0;
+	snprintf(now, sizeof(now), "%.*f%s",
+		 last == floor(last) ? 0
+		 : fabs(last) < 10   ? 2
+				     : 1,
+		 last, g->unit);
+	if (isfinite(g->goal))
+		snprintf(goal, sizeof(goal), " goal %g%s", g->goal, g->unit);
+	int n = snprintf(buf, sizeof(buf), "%s %s%s", g->title, now, goal);
+	(void)n;
+	int tl = (int)strlen(g->title);
+	move(getcury(stdscr), x);
+	attrset(ui->attr[ROLE_LABEL]);
+	addnstr(buf, tl < w ? tl : w);
+	if (tl + 1 < w) {
+		attrset(ui->attr[ROLE_VALUE]);
+		addnstr(buf + tl, (int)strlen(now) + 1 < w - tl ? (int)strlen(now) + 1 : w - tl);
+	}
+	int used = tl + 1 + (int)strlen(now);
+	if (goal[0] && used < w) {
+		attrset(ui->attr[ROLE_WARN]);
+		addnstr(goal, w - used);
+	}
+	attrset(ui->attr[ROLE_NORMAL]);
+}
+
+struct graph_built {
+	struct chart_grid grid;
+	struct chart_scale s;
+};
+
+void ui_graph_prepare(struct ui *ui, struct ui_graph *g, int w, int h)
+{
+	ui_graph_release(g);
+	if (w < GRAPH_AXIS_W + 3 || h < 2)
+		return;
+	struct graph_built *b = xcalloc(1, sizeof(*b));
+	graph_build(ui, g, w - GRAPH_AXIS_W - 1, h - 1, &b->grid, &b->s);
+	g->built = b;
+	g->built_w = w;
+	g->built_h = h;
+}
+
+void ui_graph_release(struct ui_graph *g)
+{
+	struct graph_built *b = g->built;
+	if (b) {
+		chart_grid_free(&b->grid);
+		free(b);
+	}
+	g->built = NULL;
+}
+
+void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w, int h)
+{
+	int y = getcury(stdscr);
+	if (w < GRAPH_AXIS_W + 3 || h < 2 || row < 0 || row >= h)
+		return;
+	if (row == 0) {
+		graph_title(ui, g, x, w);
+		return;
+	}
+	int gw = w - GRAPH_AXIS_W - 1, gh = h - 1, gr = row - 1;
+	struct graph_built local, *b = g->built;
+	if (!b || g->built_w != w || g->built_h != h) {
+		graph_build(ui, g, gw, gh, &local.grid, &local.s);
+		b = &local;
+	}
+	struct chart_grid grid = b->grid;
+	struct chart_scale s = b->s;
+
+	/* The axis: a figure on each row that holds one of the scale's ticks (top and
+	 * bottom always), so the figures are round numbers. */
+	char label[32] = "";
+	for (int k = s.nticks - 1; k >= 0; k--) {
+		double at = s.lo + k * s.step;
+		int r = k == s.nticks - 1 ? 0 : k == 0 ? gh - 1 : chart_grid_row(&grid, &s, at);
+		if (r != gr)
+			continue;
+		char num[24];
+		chart_fmt_tick(at, s.step, num, sizeof(num));
+		snprintf(label, sizeof(label), "%s%s", num, g->unit);
+		break;
+	}
+	move(y, x);
+	attrset(ui->attr[ROLE_DIM]);
+	printw("%*.*s", GRAPH_AXIS_W, GRAPH_AXIS_W, label);
+	addstr(ui->ascii ? "|" : "\u2524");
+	ui_chart_cells(ui, &grid, gr, ui_chart_role);
+	attrset(ui->attr[ROLE_NORMAL]);
+	if (b == &local)
+		chart_grid_free(&local.grid);
+}
+
+void ui_graph_draw(struct ui *ui, struct ui_graph *g, int y, int x, int w, int h)
+{
+	ui_graph_prepare(ui, g, w, h);
+	for (int r = 0; r < h && y + r < LINES; r++) {
+		move(y + r, x);
+		ui_graph_row(ui, g, r, x, w, h);
+	}
+	ui_graph_release(g);
+}
+
+size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, int *back, const char **text,
+		      char (*bufs)[48], size_t max)
+{
+	const struct ui_charts *c = &ui->charts;
+	size_t k = 0;
+	for (size_t i = 0; i < c->nmarks && k < max; i++) {
+		/* Newest first. */
+		const struct ui_mark *m =
+		    &c->marks[(c->mark_head + UI_MARKS_KEEP - 1 - i) % UI_MARKS_KEEP];
+		uint64_t b = c->samples - 1 - m->sample;
+		if (b >= n)
+			break;
+		if (!(mask & (1u << knob_table[m->knob].owner)))
+			continue;
+		char val[24], one[48];
+		const char *name = knob_table[m->knob].name, *dot = strchr(name, '.');
+		/* "maxsleep_us=50": the name without its subsystem, as the header shows it. */
+		snprintf(one, sizeof(one), "%s=%s", dot ? dot + 1 : name,
+			 knob_format(m->knob, m->value, val, sizeof(val)));
+		if (k > 0 && (int)b == back[k - 1]) {
+			/* Knobs changed in the same sample (the trade-off sets two): one marker. */
+			size_t used = strlen(bufs[k - 1]);
+			snprintf(bufs[k - 1] + used, sizeof(bufs[k - 1]) - used, ",%s", one);
+			continue;
+		}
+		snprintf(bufs[k], sizeof(bufs[k]), "%s", one);
+		back[k] = (int)b;
+		text[k] = bufs[k];
+		k++;
+	}
+	return k;
+}

@@ -1,0 +1,238 @@
+/* ui_chart_tradeoff.c: the `t` key: a short maxsleep x timer-slack sweep run by the console
+ * loop one snapshot at a time (never waiting), drawn as drop% against PMD CPU%. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "tui/chart.h"
+#include "tui/console/ui.h"
+
+/* After a point's knobs are set: seconds left out (the PMDs adapt their sleep, rings
+ * refill), then seconds measured. Snapshots come every -d seconds; the first one whose
+ * interval starts after the settling counts. */
+#define TRADEOFF_SETTLE_NS (500 * NS_PER_MS)
+#define TRADEOFF_MEASURE_S 1.0
+/* "Without drops" for the best point's mark (as the sweep experiment: a rounding floor). */
+#define TRADEOFF_ZERO_DROP_PCT 0.01
+
+/* maxsleep 0 never sleeps, so its slack does not matter: one point for it. */
+static const int64_t tradeoff_ms[] = {0, 50, 200, 500};
+static const int64_t tradeoff_slack[] = {1000, 50000};
+
+static int tradeoff_set(struct ui *ui, const struct ui_tradeoff_pt *p)
+{
+	char err[512];
+	int64_t stored;
+	if (source_knob_set(ui->src, K_PMD_MAXSLEEP_US, p->maxsleep_us, &stored, err,
+			    sizeof(err)) != 0 ||
+	    source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, p->slack_ns, &stored, err,
+			    sizeof(err)) != 0) {
+		ui_status(ui, true, "trade-off stopped: %s", err);
+		return -1;
+	}
+	ui->charts.to.set_ns = clock_mono_ns();
+	return 0;
+}
+
+/* The end (done or cancelled): the knobs as they were before `t`. */
+static void tradeoff_end(struct ui *ui, const char *why)
+{
+	struct ui_tradeoff *to = &ui->charts.to;
+	char err[512];
+	int64_t stored;
+	int rc = source_knob_set(ui->src, K_PMD_MAXSLEEP_US, to->saved_maxsleep_us, &stored, err,
+				 sizeof(err));
+	if (rc == 0)
+		rc = source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, &stored,
+				     err, sizeof(err));
+	to->state = to->point > 0 ? TRADEOFF_DONE : TRADEOFF_OFF;
+	if (rc != 0)
+		ui_status(ui, true, "trade-off %s; restoring the knobs failed: %s", why, err);
+	else
+		ui_status(ui, false, "trade-off %s: maxsleep %lld us, slack %lld ns restored", why,
+			  (long long)to->saved_maxsleep_us, (long long)to->saved_slack_ns);
+}
+
+int ui_tradeoff_key(struct ui *ui, int ch)
+{
+	struct ui_tradeoff *to = &ui->charts.to;
+	if (to->state == TRADEOFF_RUN) {
+		tradeoff_end(ui, "cancelled");
+		return UI_KNOB | UI_REDRAW;
+	}
+	if (ch != 't')
+		return 0; /* Esc with nothing to cancel */
+	if (!ui->snap->has_pmd) {
+		ui_status(ui, true, "the trade-off needs pmd running (:set pmd.enabled=on)");
+		return UI_REDRAW;
+	}
+	memset(to, 0, sizeof(*to));
+	to->saved_maxsleep_us = ui->snap->knobs[K_PMD_MAXSLEEP_US];
+	to->saved_slack_ns = ui->snap->knobs[K_PMD_TIMER_SLACK_NS];
+	for (size_t m = 0; m < sizeof(tradeoff_ms) / sizeof(tradeoff_ms[0]); m++)
+		for (size_t s = 0; s < sizeof(tradeoff_slack) / sizeof(tradeoff_slack[0]); s++) {
+			if (tradeoff_ms[m] == 0 && s > 0)
+				continue;
+			to->pts[to->npoints++] = (struct ui_tradeoff_pt){
+			    .maxsleep_us = tradeoff_ms[m], .slack_ns = tradeoff_slack[s]};
+		}
+	if (tradeoff_set(ui, &to->pts[0]) != 0)
+		return UI_REDRAW;
+	to->state = TRADEOFF_RUN;
+	ui->view = VIEW_PMD;
+	ui->view_top = 0;
+	ui_status(ui, false, "trade-off: %d settings of maxsleep x slack (t or Esc cancels)",
+		  to->npoints);
+	return UI_KNOB | UI_REDRAW;
+}
+
+void ui_tradeoff_step(struct ui *ui)
+{
+	struct ui_tradeoff *to = &ui->charts.to;
+	const struct snapshot *s = ui->snap;
+	if (to->state != TRADEOFF_RUN)
+		return;
+	if (!s->has_pmd) {
+		tradeoff_end(ui, "stopped (pmd stopped)");
+		return;
+	}
+	struct ui_tradeoff_pt *p = &to->pts[to->point];
+	uint64_t start = s->mono_ns - (uint64_t)(s->interval_s * 1e9);
+	if (s->interval_s <= 0 || start < to->set_ns + TRADEOFF_SETTLE_NS)
+		return; /* still settling: this interval saw the previous setting */
+	double cpu = 0;
+	for (int i = 0; i < s->pmd.nthreads; i++)
+		cpu += s->pmd.threads[i].cpu_pct;
+	p->drop_sum += s->pmd.drop_pct * s->interval_s;
+	p->cpu_sum += cpu * s->interval_s;
+	p->secs += s->interval_s;
+	if (p->secs < TRADEOFF_MEASURE_S)
+		return;
+	p->done = true;
+	if (++to->point == to->npoints) {
+		tradeoff_end(ui, "done");
+		return;
+	}
+	if (tradeoff_set(ui, &to->pts[to->point]) != 0)
+		tradeoff_end(ui, "stopped");
+	else
+		ui_status(ui, false,
+			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (t cancels)",
+			  to->point + 1, to->npoints, (long long)to->pts[to->point].maxsleep_us,
+			  (long long)to->pts[to->point].slack_ns);
+}
+
+static enum theme_role tradeoff_role(unsigned kind)
+{
+	return kind == CELL_EMPTY ? ROLE_NORMAL : kind == CELL_TEXT ? ROLE_VALUE : ROLE_CHART;
+}
+
+/* "50/1k": maxsleep us / slack. */
+static void tradeoff_label(const struct ui_tradeoff_pt *p, bool best, char *buf, size_t len)
+{
+	char sl[24];
+	if (p->slack_ns % 1000 == 0)
+		snprintf(sl, sizeof(sl), "%lldk", (long long)(p->slack_ns / 1000));
+	else
+		snprintf(sl, sizeof(sl), "%lld", (long long)p->slack_ns);
+	snprintf(buf, len, "%lld/%s%s", (long long)p->maxsleep_us, sl, best ? " best" : "");
+}
+
+void ui_tradeoff_row(struct ui *ui, int row, int h)
+{
+	const struct ui_tradeoff *to = &ui->charts.to;
+	int y = getcury(stdscr), w = COLS;
+	if (row == 0) {
+		move(y, 0);
+		ui_put(ui, ROLE_LABEL, "trade-off: drop%% vs PMD CPU%% (maxsleep us/slack)");
+		if (to->state == TRADEOFF_RUN)
+			ui_put(ui, ROLE_VALUE, "  measuring %d of %d, t cancels", to->point + 1,
+			       to->npoints);
+		else
+			ui_put(ui, ROLE_DIM, "  (t runs it again)");
+		return;
+	}
+	int gh = h - 2, axis = 6, gw = w - axis - 1;
+	if (gh < 1 || gw < 10)
+		return;
+	double xmax = 10, ymax = 1;
+	int best = -1;
+	for (int i = 0; i < to->npoints; i++) {
+		const struct ui_tradeoff_pt *p = &to->pts[i];
+		if (!p->done)
+			continue;
+		double d = p->drop_sum / p->secs, c = p->cpu_sum / p->secs;
+		xmax = c > xmax ? c : xmax;
+		ymax = d > ymax ? d : ymax;
+		if (d < TRADEOFF_ZERO_DROP_PCT &&
+		    (best < 0 || c < to->pts[best].cpu_sum / to->pts[best].secs))
+			best = i;
+	}
+	struct chart_scale xs, ys;
+	chart_scale_make(0, xmax * 1.05, gw / 10 > 1 ? gw / 10 : 1, 0, &xs);
+	chart_scale_make(0, ymax, gh > 4 ? 4 : gh, 0, &ys);
+	char num[24];
+	if (row == h - 1) {
+		/* The x axis: its figures under their places. */
+		move(y, 0);
+		attrset(ui->attr[ROLE_DIM]);
+		printw("%*s", axis + 1, "");
+		int col = 0;
+		for (int i = 0; i < xs.nticks; i++) {
+			double v = xs.lo + i * xs.step;
+			int at = (int)lround((v - xs.lo) / (xs.hi - xs.lo) * (gw - 1));
+			chart_fmt_tick(v, xs.step, num, sizeof(num));
+			strcat(num, "%");
+			if (at < col || at + (int)strlen(num) > gw)
+				continue;
+			printw("%*s%s", at - col, "", num);
+			col = at + (int)strlen(num);
+		}
+		attrset(ui->attr[ROLE_NORMAL]);
+		return;
+	}
+	/* One grid a frame (now_ns changes every frame), drawn row by row. */
+	static struct chart_grid g;
+	static uint64_t built_ns;
+	static int built_w, built_h;
+	if (g.cells && built_ns == ui->now_ns && built_w == gw && built_h == gh)
+		goto draw;
+	chart_grid_free(&g);
+	chart_grid_init(&g, gw, gh, ui->ascii);
+	built_ns = ui->now_ns;
+	built_w = gw;
+	built_h = gh;
+	/* The points first, then their labels where they hide no point. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < to->npoints; i++) {
+			const struct ui_tradeoff_pt *p = &to->pts[i];
+			char label[32];
+			if (!p->done)
+				continue;
+			tradeoff_label(p, i == best, label, sizeof(label));
+			double cpu = p->cpu_sum / p->secs, drop = p->drop_sum / p->secs;
+			if (pass == 0)
+				chart_grid_point(&g, &xs, &ys, cpu, drop, i == best ? '*' : 'o',
+						 NULL);
+			else
+				chart_grid_label(&g, &xs, &ys, cpu, drop, label);
+		}
+draw:;
+	int gr = row - 1;
+	char label[32] = "";
+	if (gr == 0 || gr == gh - 1) {
+		chart_fmt_tick(gr == 0 ? ys.hi : ys.lo, ys.step, num, sizeof(num));
+		snprintf(label, sizeof(label), "%s%%", num);
+	}
+	move(y, 0);
+	attrset(ui->attr[ROLE_DIM]);
+	printw("%*.*s", axis, axis, label);
+	addstr(ui->ascii ? "|" : "\u2524");
+	ui_chart_cells(ui, &g, gr, tradeoff_role);
+	attrset(ui->attr[ROLE_NORMAL]);
+	if (row == h - 2) {
+		chart_grid_free(&g); /* the last grid row: nothing is kept between frames */
+		built_ns = 0;
+	}
+}

@@ -1,0 +1,92 @@
+/* ui_fleet.c: the fleet view (view 0 with two or more --remote): one row per host, its link
+ * and the figures a tuning session compares; Enter dives into a host, Esc comes back. */
+#include <string.h>
+
+#include "backends/src_remote.h"
+#include "tui/rowfmt.h"
+#include "tui/console/ui.h"
+
+bool ui_fleet_active(const struct ui *ui)
+{
+	return remote_count(ui->src) >= 2;
+}
+
+static const char *state_name(enum remote_state s)
+{
+	return s == REMOTE_UP ? "up" : s == REMOTE_DOWN ? "down" : "conn";
+}
+
+void ui_fleet_draw(struct ui *ui, int y, int h)
+{
+	int sel = remote_selected(ui->src);
+	struct remote_row r;
+	char a[16], b[16], line[256];
+
+	move(y, 0);
+	attrset(ui->attr[ROLE_TABLE_HEAD]);
+	mvhline(y, 0, ' ', COLS);
+	ui_put(ui, ROLE_TABLE_HEAD, "%-16s %-4s %-11s %-15s %6s %6s %7s %5s %5s", "HOST", "LINK",
+	       "GOVERNOR", "EST TICK/GOAL", "DROP%", "PMDCPU", "BLKP99", "MSLP", "AGE");
+	for (int i = 0; remote_row(ui->src, i, &r) && i + 1 < h; i++) {
+		const struct snapshot *s = r.snap;
+		enum theme_role role = i == sel ? ROLE_SELECTED : ROLE_NORMAL;
+		move(y + 1 + i, 0);
+		if (i == sel)
+			mvhline(y + 1 + i, 0, ' ' | ui->attr[ROLE_SELECTED], COLS);
+		if (r.state == REMOTE_DOWN || !s) {
+			snprintf(line, sizeof(line), "%-16.16s %-4s %s%s", r.name, state_name(r.state),
+				 r.state == REMOTE_DOWN ? r.reason : "waiting for the first snapshot",
+				 "");
+			ui_put(ui, r.state == REMOTE_DOWN && i != sel ? ROLE_ERROR : role, "%s", line);
+			if (r.state == REMOTE_DOWN)
+				ui_put(ui, role, " (retry in %.0fs)", r.retry_in_s);
+			continue;
+		}
+		char tick[32] = "-", drop[16] = "-", cpu[16] = "-", p99[16] = "-", ms[16] = "-";
+		if (s->has_est)
+			snprintf(tick, sizeof(tick), "%s/%s", rowfmt_ns(s->est.tick_ns_avg, a, sizeof(a)),
+				 rowfmt_ns(UI_EST_TICK_GOAL_NS, b, sizeof(b)));
+		if (s->has_pmd) {
+			snprintf(drop, sizeof(drop), "%.2f", s->pmd.drop_pct);
+			if (s->pmd.nthreads > 0)
+				snprintf(cpu, sizeof(cpu), "%.1f", s->pmd.threads[0].cpu_pct);
+			snprintf(ms, sizeof(ms), "%lld", (long long)s->knobs[K_PMD_MAXSLEEP_US]);
+		}
+		if (s->has_blk && !snapshot_absent(s, "blk.lat_us"))
+			snprintf(p99, sizeof(p99), "%.0fus", s->blk.lat_p99_us);
+		ui_put(ui, role, "%-16.16s %-4s %-11.11s %-15.15s %6s %6s %7s %5s %4.1fs", r.name,
+		       state_name(r.state), snapshot_governor_name(s), tick, drop, cpu, p99, ms,
+		       r.age_s);
+	}
+}
+
+int ui_fleet_key(struct ui *ui, int ch)
+{
+	int n = remote_count(ui->src), sel = remote_selected(ui->src);
+	switch (ch) {
+	case KEY_UP:
+		sel = sel > 0 ? sel - 1 : 0;
+		break;
+	case KEY_DOWN:
+		sel = sel + 1 < n ? sel + 1 : n - 1;
+		break;
+	case KEY_HOME:
+		sel = 0;
+		break;
+	case KEY_END:
+		sel = n - 1;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		ui->fleet = false;
+		ui->view = VIEW_OVERVIEW;
+		ui_status(ui, false, "host %d; Esc or 0: the fleet", sel + 1);
+		return UI_RESAMPLE | UI_REDRAW;
+	default:
+		return 0;
+	}
+	/* The cursor's host is the one knob keys act on, and the one the header shows. */
+	remote_select(ui->src, sel);
+	return UI_RESAMPLE | UI_REDRAW;
+}

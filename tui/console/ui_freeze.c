@@ -1,0 +1,135 @@
+/* ui_freeze.c: freezing the console on one kept snapshot and stepping through the history,
+ * while sorting, scrolling, views and search go on working on the frozen one. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backends/recfile.h"
+#include "backends/src_remote.h"
+#include "tui/batch.h"
+#include "core/xalloc.h"
+#include "tui/console/ui.h"
+
+/* Samples { and } step over. */
+#define UI_FREEZE_BIG_STEP 10
+
+void ui_freeze_init(struct ui *ui)
+{
+	double d = ui->opt->delay_s > 0 ? ui->opt->delay_s : 1.0;
+	ui->live = ui->snap;
+	ui->frozen_snap = snapshot_new();
+	ui->speed = 1.0;
+	history_init(&ui->history, (size_t)ceil(UI_HISTORY_SECONDS / d));
+}
+
+void ui_freeze_free(struct ui *ui)
+{
+	history_free(&ui->history);
+	snapshot_free(ui->frozen_snap);
+	ui->frozen_snap = NULL;
+	ui->snap = ui->live;
+}
+
+void ui_freeze_note(struct ui *ui)
+{
+	const char *line = history_push(&ui->history, ui->live);
+	if (ui->rec && remote_count(ui->src)) {
+		/* Remote hosts: every host's new snapshot, with its "host", as -b writes them. */
+		struct remote_row row;
+		const struct snapshot *s;
+		for (int i = 0; remote_row(ui->src, i, &row); i++)
+			if (remote_take_new(ui->src, i, &s)) {
+				char *l = batch_host_line(row.name, s);
+				if (l)
+					recfile_put(ui->rec, l);
+				free(l);
+			}
+		line = NULL;
+	}
+	if (ui->rec && line && !recfile_put(ui->rec, line))
+		ui_status(ui, true, "--record: the disk is behind; %llu lines dropped",
+			  (unsigned long long)recfile_dropped(ui->rec));
+	/* The frozen sample fell out of the window: hold on to the oldest kept. */
+	if (ui->frozen && ui->frozen_id < history_oldest(&ui->history))
+		ui_freeze_at(ui, history_oldest(&ui->history));
+}
+
+int ui_freeze_at(struct ui *ui, uint64_t id)
+{
+	uint64_t lo = history_oldest(&ui->history), hi = history_newest(&ui->history);
+	if (!hi)
+		return 0;
+	id = id < lo ? lo : id > hi ? hi : id;
+	if (!history_get(&ui->history, id, ui->frozen_snap)) {
+		ui_status(ui, true, "sample %llu cannot be shown", (unsigned long long)id);
+		return UI_REDRAW;
+	}
+	ui->frozen_snap->mono_ns = ui->live->mono_ns;
+	ui->frozen = true;
+	ui->frozen_id = id;
+	ui->snap = ui->frozen_snap;
+	return UI_REBUILD | UI_REDRAW;
+}
+
+int ui_live(struct ui *ui)
+{
+	if (!ui->frozen)
+		return 0;
+	ui->frozen = false;
+	ui->snap = ui->live;
+	ui_status(ui, false, "live again");
+	return UI_REBUILD | UI_REDRAW;
+}
+
+const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len)
+{
+	const struct history_entry *e = history_find(&ui->history, ui->frozen_id);
+	const struct history_entry *n = history_find(&ui->history, history_newest(&ui->history));
+	if (!ui->frozen || !e || !n) {
+		snprintf(buf, len, "LIVE");
+		return buf;
+	}
+	time_t t = (time_t)(e->wall_ns / 1000000000ULL);
+	struct tm tm;
+	char hms[16];
+	localtime_r(&t, &tm); /* as the events view shows times */
+	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
+	snprintf(buf, len, "FROZEN %llu/%zu %s",
+		 (unsigned long long)(ui->frozen_id - history_oldest(&ui->history) + 1),
+		 ui->history.n, hms);
+	return buf;
+}
+
+int ui_freeze_key(struct ui *ui, int ch)
+{
+	uint64_t newest = history_newest(&ui->history);
+	uint64_t at = ui->frozen ? ui->frozen_id : newest;
+	int step = (ch == '[' || ch == ']') ? 1 : UI_FREEZE_BIG_STEP;
+
+	switch (ch) {
+	case ' ':
+		if (ui->frozen)
+			return ui_live(ui);
+		ui_status(ui, false, "frozen: [ ] step one, { } ten, space or Esc: live");
+		return ui_freeze_at(ui, newest);
+	case 27:
+		return ui_live(ui);
+	case '[':
+	case '{':
+		if (at <= history_oldest(&ui->history)) {
+			ui_status(ui, false, "the oldest sample kept (%zu in the window)", ui->history.n);
+			return ui_freeze_at(ui, at);
+		}
+		return ui_freeze_at(ui, at - (at - history_oldest(&ui->history) < (uint64_t)step
+						     ? at - history_oldest(&ui->history)
+						     : (uint64_t)step));
+	default: /* ']' and '}' */
+		if (!ui->frozen)
+			return 0;
+		if (at + (uint64_t)step > newest)
+			return at == newest ? ui_live(ui) : ui_freeze_at(ui, newest);
+		return ui_freeze_at(ui, at + (uint64_t)step);
+	}
+}

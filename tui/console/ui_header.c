@@ -1,0 +1,231 @@
+/* ui_header.c: the title line, one meter per emulated CPU, one line per running subsystem. */
+#include <string.h>
+
+#include "tui/rowfmt.h"
+#include "tui/console/ui.h"
+
+/* At most this many rows of CPU meters; the rest are summed into one meter. */
+#define UI_METER_ROWS_MAX 4
+
+bool ui_flashing(const struct ui *ui, enum knob_id id)
+{
+	return ui->flash_until[id] > ui->now_ns;
+}
+
+/* A knob's value in the header: highlighted while it flashes. */
+static void put_knob(struct ui *ui, enum knob_id id, const char *suffix)
+{
+	char v[64];
+	ui_knob_text(ui, id, v, sizeof(v));
+	ui_put(ui, ui_flashing(ui, id) ? ROLE_FLASH : ROLE_VALUE, "%s", v);
+	ui_put(ui, ROLE_NORMAL, "%s", suffix);
+}
+
+static enum theme_role load_role(double pct)
+{
+	return pct >= 80 ? ROLE_BAR_HIGH : pct >= 50 ? ROLE_BAR_MID : ROLE_BAR_LOW;
+}
+
+/* htop's meter: "0[|||||      23.4% 3000MHz]" in w columns. */
+static void meter_draw(struct ui *ui, int y, int x, int w, const char *label, double pct,
+		       unsigned mhz)
+{
+	char text[32];
+	int lw = (int)strlen(label);
+	int inner = w - lw - 2;
+
+	if (inner < 4)
+		return;
+	snprintf(text, sizeof(text), "%.1f%% %uMHz", pct, mhz);
+	if ((int)strlen(text) > inner)
+		snprintf(text, sizeof(text), "%.0f%%", pct);
+	int tl = (int)strlen(text);
+	int bars = (int)(pct / 100.0 * inner + 0.5);
+	if (bars > inner)
+		bars = inner;
+	move(y, x);
+	ui_put(ui, ROLE_LABEL, "%s", label);
+	ui_put(ui, ROLE_NORMAL, "[");
+	for (int i = 0; i < inner; i++) {
+		int ti = i - (inner - tl);
+		if (ti >= 0)
+			ui_put(ui, ROLE_DIM, "%c", text[ti]);
+		else if (i < bars)
+			ui_put(ui, load_role(pct), "|");
+		else
+			ui_put(ui, ROLE_NORMAL, " ");
+	}
+	ui_put(ui, ROLE_NORMAL, "]");
+}
+
+/* Too many CPUs for meters: one cell per CPU, its load as a level (no averaging). */
+static int cells_draw(struct ui *ui, int y, int rows)
+{
+	static const char ramp[] = " .:-=+*#%@";
+	const struct snapshot *s = ui->snap;
+	int per_row = COLS - 16, i = 0;
+
+	for (int r = 0; r < rows && i < s->ncpus; r++) {
+		int last = i + per_row < s->ncpus ? i + per_row - 1 : s->ncpus - 1;
+		move(y + r, 0);
+		ui_put(ui, ROLE_LABEL, "cpu %4d-%-4d", s->cpus[i].id, s->cpus[last].id);
+		ui_put(ui, ROLE_NORMAL, "[");
+		for (; i <= last; i++) {
+			double pct = s->cpus[i].load_pct;
+			int lvl = (int)(pct / 100.0 * 9 + 0.5);
+			lvl = lvl < 0 ? 0 : lvl > 9 ? 9 : lvl;
+			if (lvl == 0 && pct >= 1.0)
+				lvl = 1; /* busy at all: never drawn as idle */
+			ui_put(ui, load_role(pct), "%c", ramp[lvl]);
+		}
+		ui_put(ui, ROLE_NORMAL, "]");
+	}
+	if (i < s->ncpus) {
+		move(y + rows - 1, COLS - 10);
+		ui_put(ui, ROLE_DIM, "+%d more", s->ncpus - i);
+	}
+	return rows;
+}
+
+static int meters_draw(struct ui *ui, int y)
+{
+	const struct snapshot *s = ui->snap;
+	int ncol = s->ncpus <= 1 ? 1 : COLS >= 160 ? 4 : 2;
+	int maxrows = LINES >= 30 ? UI_METER_ROWS_MAX : 2;
+	int colw = COLS / ncol;
+	char label[16];
+
+	if (s->ncpus > ncol * maxrows) {
+		int need = (s->ncpus + COLS - 17) / (COLS - 16);
+		return cells_draw(ui, y, need < maxrows ? need : maxrows);
+	}
+	for (int i = 0; i < s->ncpus; i++) {
+		const struct snap_cpu *c = &s->cpus[i];
+		snprintf(label, sizeof(label), "%3d", c->id);
+		meter_draw(ui, y + i / ncol, (i % ncol) * colw, colw - 1, label, c->load_pct,
+			   c->freq_mhz);
+	}
+	return (s->ncpus + ncol - 1) / ncol;
+}
+
+static void est_line(struct ui *ui, int y)
+{
+	const struct est_snap *e = &ui->snap->est;
+	char a[16], b[16], c[16];
+
+	move(y, 0);
+	ui_put(ui, ROLE_EST, "est ");
+	put_knob(ui, K_EST_COUNT, " ests ");
+	ui_put(ui, ROLE_NORMAL, "kt %d/%d chain_max %d tick ", e->kthreads, e->max_threads,
+	       e->chain_max);
+	rowfmt_ns(e->tick_ns_avg, a, sizeof(a));
+	ui_put(ui, e->tick_ns_max > UI_EST_TICK_GOAL_NS ? ROLE_WARN : ROLE_VALUE, "%s", a);
+	ui_put(ui, ROLE_NORMAL, " max %s / goal %s", rowfmt_ns(e->tick_ns_max, b, sizeof(b)),
+	       rowfmt_ns(UI_EST_TICK_GOAL_NS, c, sizeof(c)));
+}
+
+static void pmd_line(struct ui *ui, int y)
+{
+	const struct pmd_snap *p = &ui->snap->pmd;
+	char a[16];
+
+	move(y, 0);
+	ui_put(ui, ROLE_PMD, "pmd ");
+	if (p->hung)
+		ui_put(ui, ROLE_ERROR, "HUNG ");
+	ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(p->offered_pps, a, sizeof(a)));
+	if (snapshot_absent(ui->snap, "pmd.gen_rate_pps")) {
+		/* A live OVS: no generator, no drop counter of tunetop's own. */
+		ui_put(ui, ROLE_NORMAL, " pps");
+	} else {
+		ui_put(ui, ROLE_NORMAL, " pps (");
+		put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
+		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+	}
+	ui_put(ui, ROLE_NORMAL, " maxsleep ");
+	put_knob(ui, K_PMD_MAXSLEEP_US, "");
+	ui_put(ui, ROLE_VALUE, "us");
+	ui_put(ui, ROLE_NORMAL, " slack ");
+	put_knob(ui, K_PMD_TIMER_SLACK_NS, "ns");
+	/* Each PMD's time asleep over the interval (not iterations: a 1 us and a
+	 * 50 us sleep are one iteration each). */
+	ui_put(ui, ROLE_NORMAL, " asleep");
+	for (int i = 0; i < p->nthreads && i < 4; i++)
+		if (p->threads[i].no_rate)
+			ui_put(ui, ROLE_NORMAL, "%s-", i ? "/" : " ");
+		else
+			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ", p->threads[i].asleep_pct);
+}
+
+static void blk_line(struct ui *ui, int y)
+{
+	const struct blk_snap *b = &ui->snap->blk;
+	char a[16], c[16];
+
+	move(y, 0);
+	ui_put(ui, ROLE_BLK, "blk ");
+	if (b->hung)
+		ui_put(ui, ROLE_ERROR, "HUNG ");
+	ui_put(ui, ROLE_NORMAL, "rq_affinity ");
+	put_knob(ui, K_BLK_RQ_AFFINITY, " ");
+	const struct snapshot *s = ui->snap;
+	/* On the host some figures cannot be measured: "-", not a 0 never measured. */
+	if (snapshot_absent(s, "blk.iops"))
+		ui_put(ui, ROLE_VALUE, "-");
+	else
+		ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(b->iops, a, sizeof(a)));
+	ui_put(ui, ROLE_NORMAL, " IOPS p99 ");
+	if (snapshot_absent(s, "blk.lat_us") || b->hung)
+		ui_put(ui, b->hung ? ROLE_ERROR : ROLE_VALUE, "-");
+	else
+		ui_put(ui, ROLE_VALUE, "%.0fus", b->lat_p99_us);
+	ui_put(ui, ROLE_NORMAL, " IPIs ");
+	ui_put(ui, ROLE_VALUE, "%s/s", rowfmt_count(b->ipis_per_s, c, sizeof(c)));
+	if (snapshot_absent(s, "blk.irq_cpu"))
+		ui_put(ui, ROLE_NORMAL, " irq cpu -");
+	else
+		ui_put(ui, ROLE_NORMAL, " irq cpu %d", b->irq_cpu);
+}
+
+int ui_header_draw(struct ui *ui)
+{
+	const struct snapshot *s = ui->snap;
+	int y = 0;
+
+	char fl[64];
+
+	ui_fill_line(ui, 0, ROLE_TITLE);
+	move(0, 0);
+	ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  ", TUNETOP_VERSION, s->uptime_s);
+	/* LIVE (with the interval or a recording's speed), or which kept sample is shown. */
+	if (ui->frozen)
+		ui_put(ui, ROLE_WARN, "%s", ui_freeze_label(ui, fl, sizeof(fl)));
+	else if (source_paced(ui->src))
+		ui_put(ui, ROLE_TITLE, "LIVE %gx", ui->speed);
+	else
+		ui_put(ui, ROLE_TITLE, "LIVE %.2gs", ui->opt->delay_s);
+	ui_put(ui, ROLE_TITLE, "  governor ");
+	if (s->governor >= 0)
+		put_knob(ui, K_CPU_GOVERNOR, "");
+	else
+		ui_put(ui, ROLE_TITLE, "%s", snapshot_governor_name(s));
+	ui_put(ui, ROLE_TITLE, " (%s)%s", s->governor_absent ? "no cpufreq" : snapshot_governor_source(s),
+	       ui->paused ? "  [PAUSED]" : "");
+	if (s->has_host && !ui->opt->write)
+		ui_put(ui, ROLE_WARN, "  read-only (--write to change)");
+	y = 1;
+	y += meters_draw(ui, y);
+	if (s->has_est)
+		est_line(ui, y++);
+	if (s->has_pmd) {
+		pmd_line(ui, y++);
+	} else if (s->has_host && s->host.ovs_socket[0] && s->host.ovs_error[0]) {
+		/* An OVS that was found and fails now: its own reason, where the pmd line was. */
+		move(y++, 0);
+		ui_put(ui, ROLE_PMD, "pmd ");
+		ui_put(ui, ROLE_ERROR, "Open vSwitch: %s", s->host.ovs_error);
+	}
+	if (s->has_blk)
+		blk_line(ui, y++);
+	return y;
+}

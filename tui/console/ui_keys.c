@@ -1,0 +1,447 @@
+/* ui_keys.c: the key table (dispatch and help read the same rows) and the knob setter the
+ * keys and the ':' prompt share; every value shown comes back from the source. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "tui/console/ui.h"
+
+/* The timer slacks `s` toggles between: PMD_TIMER_RES_NS and Linux's default
+ * (docs/pmd.md §1.1). */
+#define UI_SLACK_PMD_NS 1000
+#define UI_SLACK_LINUX_NS 50000
+/* est.count step of a / A. */
+#define UI_EST_STEP 1000
+
+void ui_status(struct ui *ui, bool err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
+	va_end(ap);
+	ui->status_err = err;
+}
+
+const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len)
+{
+	if (ui->snap->knob_absent[id]) {
+		snprintf(buf, len, "-"); /* the source has no such setting */
+		return buf;
+	}
+	return knob_format(id, ui->snap->knobs[id], buf, len);
+}
+
+void ui_knobs_refresh(struct ui *ui)
+{
+	for (int k = 0; k < K_COUNT; k++) {
+		int64_t v = ui->snap->knobs[k];
+		if (ui->have_knobs && v != ui->knobs[k])
+			ui->flash_until[k] = ui->now_ns + UI_FLASH_NS;
+		ui->knobs[k] = v;
+	}
+	ui->have_knobs = true;
+}
+
+int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
+{
+	char err[512], val[64];
+	const struct knob_def *d = &knob_table[id];
+	int64_t stored;
+
+	if (ui->async) {
+		/* The write runs on the sampler thread: say so now, the result follows. */
+		uint64_t req;
+		int rq = source_async_knob_request(ui->async, id, v, &req, err, sizeof(err));
+		if (rq != 0) {
+			ui_status(ui, true, "%s (%s stays %s)", err, d->name,
+				  knob_format(id, ui->snap->knobs[id], val, sizeof(val)));
+			return UI_REDRAW;
+		}
+		ui->pending[id]++;
+		ui->pending_v[id] = v;
+		ui_status(ui, false, "%s: setting %s...", d->name,
+			  knob_format(id, v, val, sizeof(val)));
+		return UI_REDRAW;
+	}
+	int rc = source_knob_set(ui->src, id, v, &stored, err, sizeof(err));
+	if (rc == 0 && ui->src->ops->async_knobs) {
+		/* Sent to a remote host: its reply comes later (source_note), the value with
+		 * its next snapshot. */
+		source_status(ui->src, val, sizeof(val));
+		ui_status(ui, false, "%s = %s sent to %.40s", d->name,
+			  knob_format(id, v, err, sizeof(err)), val);
+		return UI_REDRAW;
+	}
+	if (rc != 0) {
+		/* The source left the value as it was: say so, with the value in force. */
+		ui_status(ui, true, "%s (%s stays %s)", err, d->name,
+			  ui_knob_text(ui, id, val, sizeof(val)));
+		return UI_REDRAW;
+	}
+	if (d->type == KNOB_ACTION)
+		ui_status(ui, false, "%s: done", d->name);
+	else if (stored != v)
+		ui_status(ui, false, "%s = %s (the source kept this, not %s)", d->name,
+			  knob_format(id, stored, val, sizeof(val)),
+			  knob_format(id, v, err, sizeof(err)));
+	else
+		ui_status(ui, false, "%s = %s", d->name, knob_format(id, stored, val, sizeof(val)));
+	/* The stored value goes into the snapshot at once (the next key in the same read
+	 * steps from it), and a fresh snapshot follows before the next frame, so the
+	 * header, the views and help show the same value; a frozen screen keeps its
+	 * snapshot with only this value changed. */
+	ui->snap->knobs[id] = stored;
+	ui_knobs_refresh(ui);
+	return ui->paused ? UI_REDRAW : UI_KNOB | UI_REDRAW;
+}
+
+int ui_knob_result(struct ui *ui, const struct source_async_result *r)
+{
+	const struct knob_def *d = &knob_table[r->knob];
+	char val[64], want[64];
+
+	if (ui->pending[r->knob] > 0)
+		ui->pending[r->knob]--;
+	if (r->rc != 0) {
+		/* Nothing changed: the value in force is the one read back. */
+		ui_status(ui, true, "%s (%s stays %s)", r->err, d->name,
+			  knob_format(r->knob, r->stored, val, sizeof(val)));
+	} else if (d->type == KNOB_ACTION) {
+		ui_status(ui, false, "%s: done", d->name);
+	} else if (r->stored != r->requested) {
+		ui_status(ui, false, "%s = %s (the source kept this, not %s)", d->name,
+			  knob_format(r->knob, r->stored, val, sizeof(val)),
+			  knob_format(r->knob, r->requested, want, sizeof(want)));
+	} else {
+		ui_status(ui, false, "%s = %s", d->name,
+			  knob_format(r->knob, r->stored, val, sizeof(val)));
+	}
+	if (d->type != KNOB_ACTION) {
+		ui->snap->knobs[r->knob] = r->stored;
+		ui_knobs_refresh(ui);
+	}
+	return UI_REDRAW;
+}
+
+/* The next value of the 1-2-5 series above (up) or below v, within [lo, hi]; 0 is a step. */
+static int64_t ladder(int64_t v, bool up, int64_t first, int64_t lo, int64_t hi)
+{
+	int64_t prev = 0;
+	if (up) {
+		if (v < first)
+			return first < hi ? first : hi;
+		for (int64_t m = first;; m *= 10)
+			for (int k = 0; k < 3; k++) {
+				int64_t s = m * (k == 0 ? 1 : k == 1 ? 2 : 5);
+				if (s > v)
+					return s < hi ? s : hi;
+				if (s >= hi)
+					return hi;
+			}
+	}
+	for (int64_t m = first;; m *= 10)
+		for (int k = 0; k < 3; k++) {
+			int64_t s = m * (k == 0 ? 1 : k == 1 ? 2 : 5);
+			if (s >= v || s >= hi)
+				return prev > lo ? prev : lo;
+			prev = s;
+		}
+}
+
+/* Keys step from the value in force (the snapshot's), never from a default; while a write
+ * is on its way, from the value sent (m m m goes up three steps, not one three times). */
+/* What a knob key steps from: a write on its way, else the value in force now. */
+static int64_t shown(const struct ui *ui, enum knob_id id)
+{
+	int64_t v;
+	if (ui->pending[id] > 0)
+		return ui->pending_v[id];
+	/* A source sampled on this thread answers at once, and may be ahead of the snapshot
+	 * drawn: a fleet host selected by the key just before this one in the same read, or
+	 * a host whose first snapshot came in after the last sample (whose knobs were still
+	 * the table's defaults). The host source is asked on its sampler thread only. */
+	if (!ui->async && source_knob_get(ui->src, id, &v) == 0)
+		return v;
+	return ui->snap->knobs[id];
+}
+
+static int knob_step(struct ui *ui, enum knob_id id, bool up, int64_t first)
+{
+	const struct knob_def *d = &knob_table[id];
+	return ui_knob_set(ui, id, ladder(shown(ui, id), up, first, d->min, d->max));
+}
+
+/*
+ * A new view starts at its top; how far it scrolls is known once it is drawn,
+ * so until then End, PgDn... may go far (the draw clamps) and are not held at the
+ * previous view's end by keys that arrive in the same read as the view key.
+ */
+#define UI_VIEW_TOP_UNKNOWN (1 << 20)
+static int view_set(struct ui *ui, enum ui_view v)
+{
+	ui->view = v;
+	ui->view_top = 0;
+	ui->view_max_top = UI_VIEW_TOP_UNKNOWN;
+	return UI_REDRAW;
+}
+
+static int key_help(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->help = true;
+	ui->help_top = 0;
+	return UI_REDRAW;
+}
+
+static int key_quit(struct ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	return UI_QUIT;
+}
+
+static int key_view(struct ui *ui, int ch)
+{
+	if (ch == '0') {
+		if (!ui_fleet_active(ui)) {
+			ui_status(ui, true, "0: the fleet view needs two or more --remote hosts");
+			return UI_REDRAW;
+		}
+		ui->fleet = true;
+		return UI_REDRAW;
+	}
+	ui->fleet = false;
+	if (ch == '\t')
+		return view_set(ui, (ui->view + 1) % VIEW_COUNT);
+	if (ch == KEY_BTAB)
+		return view_set(ui, (ui->view + VIEW_COUNT - 1) % VIEW_COUNT);
+	return view_set(ui, (enum ui_view)(ch - '1'));
+}
+
+/* Arrows and paging: the thread table on the overview, else the detail view scrolls
+ * (the events view counts back from the newest line). */
+static int key_move(struct ui *ui, int ch)
+{
+	if (ui->fleet)
+		return ui_fleet_key(ui, ch);
+	if (ui->view == VIEW_OVERVIEW)
+		return ui_table_key(ui, ch, LINES / 2);
+	int dir = ui->view == VIEW_EVENTS ? -1 : 1, top = ui->view_top;
+	switch (ch) {
+	case KEY_UP:
+		top -= dir;
+		break;
+	case KEY_DOWN:
+		top += dir;
+		break;
+	case KEY_PPAGE:
+		top -= dir * (LINES / 2);
+		break;
+	case KEY_NPAGE:
+		top += dir * (LINES / 2);
+		break;
+	case KEY_HOME: /* the first line: the oldest event */
+		top = dir > 0 ? 0 : ui->view_max_top;
+		break;
+	default: /* KEY_END: the last line: the newest event */
+		top = dir > 0 ? ui->view_max_top : 0;
+		break;
+	}
+	/* Held within what the last frame had to show: no scrolling into nothing that the
+	 * same number of keys back would first have to undo. */
+	ui->view_top = top < 0 ? 0 : top > ui->view_max_top ? ui->view_max_top : top;
+	return UI_REDRAW;
+}
+
+/* Sorting and search-next act on the thread table, whichever view is shown. */
+static int key_table(struct ui *ui, int ch)
+{
+	return ui_table_key(ui, ch, LINES / 2);
+}
+
+static int key_search(struct ui *ui, int ch)
+{
+	view_set(ui, VIEW_OVERVIEW);
+	ui_input_begin(ui, ch == '/' ? INPUT_SEARCH : INPUT_FILTER);
+	return UI_REDRAW;
+}
+
+static int key_command(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui_input_begin(ui, INPUT_COMMAND);
+	return UI_REDRAW;
+}
+
+/* Space, [ ] { } and Esc: the history (ui_freeze.c); Esc also leaves a host for the fleet,
+ * and first of all cancels a trade-off sweep under way (one key, one meaning at a time). */
+static int key_freeze(struct ui *ui, int ch)
+{
+	if (ch == 27 && ui->charts.to.state == TRADEOFF_RUN)
+		return ui_tradeoff_key(ui, ch);
+	if (ch == 27 && !ui->frozen && ui_fleet_active(ui) && !ui->fleet) {
+		ui->fleet = true;
+		return UI_REDRAW;
+	}
+	return ui_freeze_key(ui, ch);
+}
+
+static int key_enter(struct ui *ui, int ch)
+{
+	return ui->fleet ? ui_fleet_key(ui, ch) : 0;
+}
+
+/* A recording plays faster or slower (a live source samples at -d). */
+static int key_speed(struct ui *ui, int ch)
+{
+	if (!source_paced(ui->src)) {
+		ui_status(ui, true, "speed: only a recording (--replay) has one; -d sets the interval");
+		return UI_REDRAW;
+	}
+	double s = ch == 'f' ? ui->speed * 2 : ui->speed / 2;
+	ui->speed = s > 64 ? 64 : s < 1.0 / 64 ? 1.0 / 64 : s;
+	ui_status(ui, false, "replay speed %gx", ui->speed);
+	return UI_REDRAW;
+}
+
+static int key_repaint(struct ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	clearok(curscr, TRUE);
+	return UI_REDRAW;
+}
+
+static int key_mouse(struct ui *ui, int ch)
+{
+	MEVENT me;
+	(void)ch;
+	if (getmouse(&me) != OK)
+		return 0;
+	if (me.bstate & BUTTON4_PRESSED)
+		return ui_table_key(ui, KEY_UP, 1);
+	if (me.bstate & BUTTON5_PRESSED)
+		return ui_table_key(ui, KEY_DOWN, 1);
+	/* A click on a thread row selects it, as in htop. */
+	if ((me.bstate & BUTTON1_CLICKED) && ui->view == VIEW_OVERVIEW && me.y > ui->table_y) {
+		int i = ui->top + me.y - ui->table_y - 1;
+		if (i < (int)ui->nrows) {
+			ui->sel = i;
+			ui->sel_tid = ui->snap->threads[ui->rows[i]].tid;
+			return UI_REDRAW;
+		}
+	}
+	return 0;
+}
+
+static int key_governor(struct ui *ui, int ch)
+{
+	(void)ch;
+	return ui_knob_set(ui, K_CPU_GOVERNOR, (shown(ui, K_CPU_GOVERNOR) + 1) % GOV_COUNT);
+}
+
+static int key_maxsleep(struct ui *ui, int ch)
+{
+	return knob_step(ui, K_PMD_MAXSLEEP_US, ch == 'm', 10);
+}
+
+static int key_slack(struct ui *ui, int ch)
+{
+	(void)ch;
+	int64_t v = shown(ui, K_PMD_TIMER_SLACK_NS) == UI_SLACK_PMD_NS ? UI_SLACK_LINUX_NS
+								       : UI_SLACK_PMD_NS;
+	return ui_knob_set(ui, K_PMD_TIMER_SLACK_NS, v);
+}
+
+/* 0 -> 1 -> 2 -> 0: the values that mean something (3 and up are accepted and ignored). */
+static int key_rq_affinity(struct ui *ui, int ch)
+{
+	(void)ch;
+	int64_t v = shown(ui, K_BLK_RQ_AFFINITY);
+	return ui_knob_set(ui, K_BLK_RQ_AFFINITY, v >= BLK_RQ_AFFINITY_MAX ? 0 : v + 1);
+}
+
+static int key_rate(struct ui *ui, int ch)
+{
+	return knob_step(ui, K_GEN_RATE_PPS, ch != '-', 1000);
+}
+
+static int key_est_count(struct ui *ui, int ch)
+{
+	const struct knob_def *d = &knob_table[K_EST_COUNT];
+	int64_t v = shown(ui, K_EST_COUNT) + (ch == 'a' ? UI_EST_STEP : -UI_EST_STEP);
+	return ui_knob_set(ui, K_EST_COUNT, v < d->min ? d->min : v > d->max ? d->max : v);
+}
+
+static int key_recalibrate(struct ui *ui, int ch)
+{
+	(void)ch;
+	return ui_knob_set(ui, K_EST_RECALIBRATE, 1);
+}
+
+const struct ui_keydef ui_keydefs[] = {
+    {"F1 h ?", {KEY_F(1), 'h', '?'}, -1, "this help", key_help},
+    {"F10 q", {KEY_F(10), 'q', 'Q'}, -1, "quit", key_quit},
+    {"arrows",
+     {KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
+     -1,
+     "move the cursor; PgUp PgDn Home End jump",
+     key_move},
+    {"Tab 0-5",
+     {'\t', KEY_BTAB, '0', '1', '2', '3', '4', '5'},
+     -1,
+     "views: 0 fleet, 1 overview, 2 est, 3 pmd, 4 blk, 5 events",
+     key_view},
+    {"/", {'/'}, -1, "search a thread by name (n or F3: next match)", key_search},
+    {"n F3", {'n', KEY_F(3)}, -1, "next search match", key_table},
+    {"\\", {'\\'}, -1, "filter threads by name or subsystem (Esc clears)", key_search},
+    {"F6 < >", {KEY_F(6), '<', '>', ',', '.'}, -1, "sort by the previous / next column", key_table},
+    {"I", {'I'}, -1, "invert the sort order", key_table},
+    {"space", {' '}, -1, "freeze on this sample / back to live (sampling goes on)", key_freeze},
+    {"[ ] { }", {'[', ']', '{', '}'}, -1, "frozen: one sample back / forward, { } ten", key_freeze},
+    {"Esc", {27}, -1, "back to live; with --remote hosts, back to the fleet", key_freeze},
+    {"Enter", {'\n', '\r', KEY_ENTER}, -1, "fleet view: dive into the host under the cursor", key_enter},
+    {"f / F", {'f', 'F'}, -1, "replay speed x2 / /2", key_speed},
+    {"g", {'g'}, K_CPU_GOVERNOR, "cycle", key_governor},
+    {"m / M", {'m', 'M'}, K_PMD_MAXSLEEP_US, "up / down", key_maxsleep},
+    {"s", {'s'}, K_PMD_TIMER_SLACK_NS, "toggle 1000 / 50000:", key_slack},
+    {"r", {'r'}, K_BLK_RQ_AFFINITY, "cycle 0 1 2:", key_rq_affinity},
+    {"+ / -", {'+', '=', '-'}, K_GEN_RATE_PPS, "up / down (offered load)", key_rate},
+    {"a / A", {'a', 'A'}, K_EST_COUNT, "add / remove 1000:", key_est_count},
+    {"c", {'c'}, K_EST_RECALIBRATE, "run", key_recalibrate},
+    {"t Esc",
+     {'t'}, /* Esc reaches it through the Esc row above while a sweep runs */
+     -1,
+     "maxsleep x slack trade-off curve in the pmd view (t/Esc: cancel)",
+     ui_tradeoff_key},
+    {":", {':'}, -1, "command: set NAME=VALUE, NAME (show), q (Tab completes names)", key_command},
+    {"Ctrl-L", {12}, -1, "repaint the whole terminal", key_repaint},
+    {"mouse", {KEY_MOUSE}, -1, "with --mouse: click selects, wheel scrolls", key_mouse},
+};
+const size_t ui_nkeydefs = sizeof(ui_keydefs) / sizeof(ui_keydefs[0]);
+
+const struct ui_keydef *ui_keydef_find(int ch)
+{
+	for (size_t i = 0; i < ui_nkeydefs; i++)
+		for (size_t j = 0; j < UI_KEY_CODES && ui_keydefs[i].codes[j]; j++)
+			if (ui_keydefs[i].codes[j] == ch)
+				return &ui_keydefs[i];
+	return NULL;
+}
+
+int ui_key(struct ui *ui, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return UI_RESIZE | UI_REDRAW;
+	if (ui->pasting || ch == UI_KEY_PASTE_BEGIN || ch == UI_KEY_PASTE_END)
+		return ui_paste_key(ui, ch); /* pasted text is never a key */
+	/* An open prompt keeps its keys even when the terminal shrinks: a 'q' typed
+	 * into ":set gen.pattern=..." is a letter, not a request to quit. */
+	if (ui->input != INPUT_NONE)
+		return ui_input_key(ui, ch);
+	if (ui->too_small) /* only quitting makes sense until it grows again */
+		return (ch == 'q' || ch == 'Q' || ch == KEY_F(10)) ? UI_QUIT : 0;
+	if (ui->help)
+		return ui_help_key(ui, ch);
+	const struct ui_keydef *k = ui_keydef_find(ch);
+	return k ? k->fn(ui, ch) : 0;
+}

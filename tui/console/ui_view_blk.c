@@ -1,0 +1,118 @@
+/* ui_view_blk.c: the blk view: IOPS and latency, the submit x complete matrix, per-CPU rows. */
+#include <inttypes.h>
+
+#include "tui/rowfmt.h"
+#include "tui/console/ui_body.h"
+
+/* Submitting CPU (rows) x completing CPU (columns), completions per second over
+ * the interval: only the CPUs that submitted (rows) or completed (columns)
+ * anything, as many columns as the width allows and at most MAX_ROWS rows, so
+ * the per-CPU table below keeps its place on a small screen. */
+static void blk_matrix(struct body *b, const struct blk_snap *k)
+{
+	struct ui *ui = b->ui;
+	enum { LABEL_W = 9, COL_W = 7, MAX_ROWS = 8 };
+	int rows[BLK_MATRIX_MAX], cols[BLK_MATRIX_MAX], nr = 0, nc = 0;
+	int fit = (COLS - LABEL_W) / COL_W;
+	char a[16];
+
+	for (int i = 0; i < k->matrix_n; i++) {
+		bool row = false, col = false;
+		for (int j = 0; j < k->matrix_n; j++) {
+			row |= k->matrix_per_s[i][j] > 0;
+			col |= k->matrix_per_s[j][i] > 0;
+		}
+		if (row)
+			rows[nr++] = i;
+		if (col && nc < fit)
+			cols[nc++] = i;
+	}
+	if (nr == 0 || nc == 0) {
+		if (body_line(b))
+			ui_put(ui, ROLE_LABEL, "submit x complete: no completions in the interval");
+		return;
+	}
+	if (body_line(b)) {
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*s", LABEL_W, "sub\\done");
+		for (int c = 0; c < nc; c++) {
+			char h[16];
+			snprintf(h, sizeof(h), "cpu%d%s", cols[c],
+				 cols[c] == k->irq_cpu ? "*" : "");
+			ui_put(ui, ROLE_TABLE_HEAD, "%*s", COL_W, h);
+		}
+		ui_put(ui, ROLE_TABLE_HEAD, " /s%s", k->ncpus > k->matrix_n ? " (CPUs 0-15)" : "");
+	}
+	for (int r = 0; r < nr && r < MAX_ROWS; r++) {
+		if (!body_line(b))
+			continue;
+		char l[16];
+		snprintf(l, sizeof(l), "cpu%d", rows[r]);
+		ui_put(ui, ROLE_LABEL, "%-*s", LABEL_W, l);
+		for (int c = 0; c < nc; c++) {
+			double v = k->matrix_per_s[rows[r]][cols[c]];
+			ui_put(ui,
+			       v > 0 ? (rows[r] == cols[c] ? ROLE_VALUE : ROLE_NORMAL) : ROLE_LABEL,
+			       "%*s", COL_W, v > 0 ? rowfmt_count(v, a, sizeof(a)) : ".");
+		}
+	}
+}
+
+void ui_view_blk(struct body *b)
+{
+	struct ui *ui = b->ui;
+	const struct blk_snap *k = &ui->snap->blk;
+	char a[16], c[16], d[16];
+
+	if (!ui->snap->has_blk) {
+		body_title(b, "blk is not running (:set blk.enabled=on)");
+		return;
+	}
+	if (body_line(b)) {
+		ui_put(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  %s IOPS  ",
+		       ui->snap->knobs[K_BLK_RQ_AFFINITY], rowfmt_count(k->iops, a, sizeof(a)));
+		/* A hung queue has no latency: its stuck requests have none yet. */
+		if (k->hung)
+			ui_put(ui, ROLE_ERROR, "- (HUNG: %d submitter%s)", k->hung_submitters,
+			       k->hung_submitters == 1 ? "" : "s");
+		else
+			ui_put(ui, ROLE_NORMAL, "p50 %.0fus p99 %.0fus p999 %.0fus", k->lat_p50_us,
+			       k->lat_p99_us, k->lat_p999_us);
+		ui_put(ui, ROLE_NORMAL, "  IPIs %s/s", rowfmt_count(k->ipis_per_s, c, sizeof(c)));
+	}
+	if (body_line(b)) {
+		char e[16], f[16];
+		/* in flight as found where the requests are; the JSON has the totals. */
+		ui_put(ui, k->bound_broken ? ROLE_ERROR : ROLE_NORMAL,
+		       "completed: direct %s  local softirq %s  remote %s  in flight %" PRIu64,
+		       rowfmt_count((double)k->direct, e, sizeof(e)),
+		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
+		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
+	}
+	body_chart(b, "IOPS", HIST_BLK_IOPS, 0, "");
+	if (!k->hung)
+		body_chart(b, "p99 us", HIST_BLK_P99_US, 0, "us");
+	else if (body_line(b))
+		ui_put(ui, ROLE_ERROR, "%-13s- (HUNG: stuck requests have no latency yet)",
+		       "p99 us");
+	blk_matrix(b, k);
+	/* Per second over the last interval ("now"); the totals are in the JSON. */
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*s", COLS,
+		       " CPU LLC  BLOCK runs/s   IPIs recv/s   completed/s");
+	/* The per-CPU rows scroll under their heading (view_top), the lines above stay. */
+	int rows = b->end - b->y;
+	ui->view_max_top = k->ncpus > rows ? k->ncpus - rows : 0;
+	if (ui->view_top > ui->view_max_top)
+		ui->view_top = ui->view_max_top;
+	for (int i = ui->view_top; i < k->ncpus; i++) {
+		if (!body_line(b))
+			break;
+		const struct blk_cpu_snap *pc = &k->per_cpu[i];
+		ui_put(ui, pc->cpu == k->irq_cpu ? ROLE_VALUE : ROLE_NORMAL,
+		       "%4d %3d %13s %13s %13s%s", pc->cpu, pc->llc,
+		       rowfmt_count(pc->block_softirq_per_s, a, sizeof(a)),
+		       rowfmt_count(pc->ipi_recv_per_s, c, sizeof(c)),
+		       rowfmt_count(pc->completed_per_s, d, sizeof(d)),
+		       pc->cpu == k->irq_cpu ? "  (irq)" : "");
+	}
+}

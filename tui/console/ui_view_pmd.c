@@ -1,0 +1,163 @@
+/* ui_view_pmd.c: the pmd view: the engine's PMDs, their graphs and sleep, or a live OVS's. */
+#include <inttypes.h>
+#include <math.h>
+
+#include "tui/rowfmt.h"
+#include "tui/rowfmt_sleep.h"
+#include "tui/rowfmt_host.h"
+#include "tui/console/ui_body.h"
+
+#define MASK_PMD ((1u << SUBSYS_PMD) | (1u << SUBSYS_CPU))
+
+/* Per PMD, drop% beside CPU%; with the trade-off (t) its curve first. */
+static void pmd_graphs(struct body *b, int room)
+{
+	struct ui *ui = b->ui;
+	const struct pmd_snap *p = &ui->snap->pmd;
+	static struct view_graph drop, cpu;
+	bool pair = COLS >= 2 * VIEW_GRAPH_MIN_W;
+
+	if (ui->charts.to.state != TRADEOFF_OFF) {
+		int th = body_clampi(room / 2, 7, 16);
+		for (int r = 0; r < th; r++)
+			if (body_line(b))
+				ui_tradeoff_row(ui, r, th);
+		room -= th;
+	}
+	int n = p->nthreads < UI_CHART_PMDS ? p->nthreads : UI_CHART_PMDS;
+	int per = pair ? 1 : 2; /* graphs stacked per PMD */
+	while (n > 1 && room / (n * per) < VIEW_GRAPH_MIN_H + 1)
+		n--; /* fewer PMDs, each readable; the rest scroll into view no more */
+	int ph = n ? body_clampi(room / (n * per), VIEW_GRAPH_MIN_H, VIEW_GRAPH_MAX_H) : 0;
+	for (int i = 0; i < n; i++) {
+		char name[sizeof(p->threads[0].name)], title[48];
+		rowfmt_name(p->threads[i].name, name, sizeof(name));
+		snprintf(title, sizeof(title), "drop%% %s", name);
+		body_graph_init(ui, &drop, &ui->charts.pmd_drop[i], MASK_PMD, title, "%", NAN, 1);
+		snprintf(title, sizeof(title), "CPU%% %s", name);
+		body_graph_init(ui, &cpu, &ui->charts.pmd_cpu[i], MASK_PMD, title, "%", NAN, 100);
+		body_graphs(b, &drop.g, &cpu.g, ph);
+	}
+}
+
+/* Slack, run-queue delay and overshoot (own and the kernel's), then the probe's histogram. */
+static void pmd_sleep_lines(struct body *b)
+{
+	struct ui *ui = b->ui;
+	const struct pmd_snap *p = &ui->snap->pmd;
+	char a[512];
+	if (body_line(b))
+		ui_put(ui, p->bpf_probe ? ROLE_NORMAL : ROLE_DIM, "%s",
+		       rowfmt_sleep_probe(ui->snap, a, sizeof(a)));
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS,
+		       ui->snap->has_host ? rowfmt_sleep_head_host : rowfmt_sleep_head);
+	for (int i = 0; i < p->nthreads; i++)
+		if (body_line(b))
+			ui_put(ui, ROLE_NORMAL, "%s", rowfmt_sleep_row(ui->snap, i, a, sizeof(a)));
+	for (int i = 0; p->bpf_probe && i < p->nthreads; i++)
+		if (body_line(b))
+			ui_put(ui, ROLE_CHART, "%s",
+			       rowfmt_sleep_hist(&p->threads[i], a, sizeof(a)));
+}
+
+/* The pmd view on a live OVS: only what OVS reports, full PMD names, "-" for no baseline. */
+static void pmd_host_view(struct body *b)
+{
+	struct ui *ui = b->ui;
+	const struct pmd_snap *p = &ui->snap->pmd;
+	char a[512];
+
+	if (body_line(b))
+		ui_put(ui, ROLE_NORMAL, "%s", rowfmt_host_summary(ui->snap, a, sizeof(a)));
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_host_pmd_head);
+	for (int i = 0; i < p->nthreads; i++)
+		if (body_line(b))
+			ui_put(ui, ROLE_NORMAL, "%s",
+			       rowfmt_host_pmd_row(&p->threads[i], a, sizeof(a)));
+	int n = rowfmt_host_nlines(ui->snap);
+	for (int i = 0; i < n; i++) {
+		const char *t = rowfmt_host_line(ui->snap, i, a, sizeof(a));
+		/* Headings are the lines that start with a letter in column 0 of a section. */
+		bool head = i == 0 || i == 1 + ui->snap->host.novs_pmds ||
+			    i == 2 + ui->snap->host.novs_pmds + ui->snap->host.novs_rxqs;
+		if (body_line(b))
+			ui_put(ui, head ? ROLE_TABLE_HEAD : ROLE_NORMAL, "%s", t);
+	}
+	pmd_sleep_lines(b);
+	char label[32];
+	snprintf(label, sizeof(label), "CPU%% %s", p->nthreads ? "PMD 1" : "pmd");
+	body_chart(b, label, HIST_PMD_CPU_PCT, 100.0, "%");
+}
+
+void ui_view_pmd(struct body *b)
+{
+	struct ui *ui = b->ui;
+	const struct pmd_snap *p = &ui->snap->pmd;
+	char a[512];
+	int h_view = b->end - b->y;
+
+	if (!ui->snap->has_pmd) {
+		/* On the host the reason is OVS's own, not the engine's knob. */
+		body_title(b, ui->snap->has_host ? rowfmt_host_no_pmd(ui->snap, a, sizeof(a))
+						 : "pmd is not running (:set pmd.enabled=on)");
+		return;
+	}
+	if (rowfmt_host_pmd(ui->snap)) {
+		pmd_host_view(b);
+		return;
+	}
+	if (body_line(b))
+		ui_put(ui, ROLE_NORMAL,
+		       "offered %s pps  maxsleep %" PRId64 "us  sleep_inc %" PRId64
+		       "us  slack %" PRId64 "ns",
+		       rowfmt_count(p->offered_pps, a, sizeof(a)),
+		       /* The knobs as the snapshot carries them: the header shows the same. */
+		       ui->snap->knobs[K_PMD_MAXSLEEP_US], ui->snap->knobs[K_PMD_SLEEP_INC_US],
+		       ui->snap->knobs[K_PMD_TIMER_SLACK_NS]);
+	if (body_line(b)) {
+		/* Drops now, and how many of them arrived while their PMD slept. */
+		ui_put(ui, ROLE_NORMAL, "drop ");
+		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+		ui_put(ui, ROLE_NORMAL, " (%s/s, %s while asleep)  latency ",
+		       rowfmt_count(p->dropped_pps, a, sizeof(a)),
+		       rowfmt_count((double)p->drops_while_asleep, a + 32, sizeof(a) - 32));
+		if (p->hung)
+			ui_put(ui, ROLE_ERROR, "- (HUNG)");
+		else if (!p->lat_valid)
+			ui_put(ui, ROLE_NORMAL, "-");
+		else
+			ui_put(ui, ROLE_VALUE, "p50 %.0fus p99 %.0fus", p->lat_p50_us,
+			       p->lat_p99_us);
+	}
+	if (body_line(b)) {
+		/* in flight is what the rings hold; the remainder is in the PMDs' hands
+		 * (exactly 0 when paused: the engine's invariant check). */
+		ui_put(ui, p->bound_broken ? ROLE_ERROR : ROLE_NORMAL,
+		       "generated %" PRIu64 " = forwarded %" PRIu64 " + dropped %" PRIu64
+		       " + in rings %" PRIu64 " %+" PRId64,
+		       p->generated, p->forwarded, p->dropped, p->in_flight, p->unaccounted);
+	}
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_pmd_head);
+	for (int i = 0; i < p->nthreads; i++) {
+		if (!body_line(b))
+			continue; /* counted for the scroll */
+		rowfmt_pmd(&p->threads[i], a, sizeof(a));
+		ui_put(ui, p->threads[i].drop_pct > 0.1 ? ROLE_ERROR : ROLE_NORMAL, "%s", a);
+	}
+	/* Drops while asleep beside drop%: sleep's share of the drops, not the scheduler's. */
+	if (body_line(b)) {
+		ui_put(ui, ROLE_LABEL, "drops while asleep (interval):");
+		for (int i = 0; i < p->nthreads; i++) {
+			char name[sizeof(p->threads[0].name)];
+			ui_put(ui, p->threads[i].drops_while_asleep ? ROLE_WARN : ROLE_NORMAL,
+			       " %s %" PRIu64, rowfmt_name(p->threads[i].name, name, sizeof(name)),
+			       p->threads[i].drops_while_asleep);
+		}
+	}
+	pmd_graphs(b, h_view - (5 + p->nthreads)); /* the lines above: 5 and a row per PMD */
+	/* Slack, run-queue delay and the kernel's overshoot: below the graphs (they scroll). */
+	pmd_sleep_lines(b);
+}

@@ -1,0 +1,264 @@
+/* chart_cairo.c: scatter and bar pictures of experiment results (cairo; PNG or SVG). */
+#include "tui/exp/chart_cairo.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/chart.h"
+
+#define PIC_W 900
+#define PIC_SCATTER_H 560
+#define PIC_PANEL_H 280
+#define PIC_TITLE_H 56
+#define PIC_MARGIN_L 80
+#define PIC_MARGIN_R 30
+#define PIC_MARGIN_B 56
+#define PIC_FONT_PX 13
+
+struct pic {
+	cairo_surface_t *sf;
+	cairo_t *cr;
+	bool svg;
+	const char *path;
+};
+
+struct rect {
+	double x, y, w, h;
+};
+
+static int pic_open(struct pic *p, const char *path, bool svg, int w, int h, char *err,
+		    size_t errlen)
+{
+	p->path = path;
+	p->svg = svg;
+	p->sf = svg ? cairo_svg_surface_create(path, w, h)
+		    : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+	if (cairo_surface_status(p->sf) != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "%s: %s", path,
+			 cairo_status_to_string(cairo_surface_status(p->sf)));
+		cairo_surface_destroy(p->sf);
+		return -1;
+	}
+	p->cr = cairo_create(p->sf);
+	cairo_set_source_rgb(p->cr, 1, 1, 1); /* the background the tests count against */
+	cairo_paint(p->cr);
+	cairo_select_font_face(p->cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+			       CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(p->cr, PIC_FONT_PX);
+	return 0;
+}
+
+static int pic_close(struct pic *p, char *err, size_t errlen)
+{
+	cairo_status_t st = cairo_status(p->cr);
+	cairo_destroy(p->cr);
+	if (st == CAIRO_STATUS_SUCCESS && !p->svg)
+		st = cairo_surface_write_to_png(p->sf, p->path);
+	cairo_surface_finish(p->sf);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(p->sf);
+	cairo_surface_destroy(p->sf);
+	/* No cairo object is left: free the font caches cairo and fontconfig keep for the
+	 * process, so a leak checker sees nothing (and a long run holds nothing). */
+	cairo_debug_reset_static_data();
+	FcFini();
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "%s: %s", p->path, cairo_status_to_string(st));
+		return -1;
+	}
+	return 0;
+}
+
+/* Text with its reference point at (x, y), aligned by ax (0 left, 0.5 centre, 1 right). */
+static void text_at(cairo_t *cr, double x, double y, double ax, const char *s)
+{
+	cairo_text_extents_t te;
+	cairo_text_extents(cr, s, &te);
+	cairo_move_to(cr, x - ax * te.x_advance, y);
+	cairo_show_text(cr, s);
+}
+
+static void title_draw(cairo_t *cr, const char *title, const char *note)
+{
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_font_size(cr, PIC_FONT_PX + 4);
+	text_at(cr, PIC_W / 2.0, 24, 0.5, title);
+	cairo_set_font_size(cr, PIC_FONT_PX);
+	if (note) {
+		cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+		text_at(cr, PIC_W / 2.0, 44, 0.5, note);
+	}
+}
+
+static double map(const struct chart_scale *s, double v, double a, double b)
+{
+	return a + (v - s->lo) / (s->hi - s->lo) * (b - a);
+}
+
+/* Grid lines and tick labels of the y scale (and of xs when given) around r. */
+static void axes_draw(cairo_t *cr, const struct rect *r, const struct chart_scale *ys,
+		      const struct chart_scale *xs, const char *xlabel, const char *ylabel)
+{
+	char buf[32];
+	cairo_set_line_width(cr, 1);
+	for (int i = 0; i < ys->nticks; i++) {
+		double v = ys->lo + i * ys->step, y = map(ys, v, r->y + r->h, r->y);
+		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+		cairo_move_to(cr, r->x, y);
+		cairo_line_to(cr, r->x + r->w, y);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		text_at(cr, r->x - 6, y + 4, 1, chart_fmt_tick(v, ys->step, buf, sizeof(buf)));
+	}
+	for (int i = 0; xs && i < xs->nticks; i++) {
+		double v = xs->lo + i * xs->step, x = map(xs, v, r->x, r->x + r->w);
+		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+		cairo_move_to(cr, x, r->y);
+		cairo_line_to(cr, x, r->y + r->h);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		text_at(cr, x, r->y + r->h + 16, 0.5,
+			chart_fmt_tick(v, xs->step, buf, sizeof(buf)));
+	}
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_rectangle(cr, r->x, r->y, r->w, r->h);
+	cairo_stroke(cr);
+	if (xlabel)
+		text_at(cr, r->x + r->w / 2, r->y + r->h + 36, 0.5, xlabel);
+	if (ylabel) {
+		cairo_save(cr);
+		cairo_translate(cr, r->x - 58, r->y + r->h / 2);
+		cairo_rotate(cr, -M_PI / 2);
+		text_at(cr, 0, 0, 0.5, ylabel);
+		cairo_restore(cr);
+	}
+}
+
+int chart_cairo_scatter(const char *path, bool svg, const char *title, const char *note,
+			const char *xlabel, const char *ylabel, const struct chart_pt *pts,
+			size_t n, char *err, size_t errlen)
+{
+	struct pic p;
+	struct chart_scale xs, ys;
+	double xmax = 0, ymax = 0;
+
+	if (pic_open(&p, path, svg, PIC_W, PIC_SCATTER_H, err, errlen) != 0)
+		return -1;
+	cairo_t *cr = p.cr;
+	for (size_t i = 0; i < n; i++) {
+		double xh = isfinite(pts[i].x_hi) ? pts[i].x_hi : pts[i].x;
+		double yh = isfinite(pts[i].y_hi) ? pts[i].y_hi : pts[i].y;
+		xmax = xh > xmax ? xh : xmax;
+		ymax = yh > ymax ? yh : ymax;
+	}
+	/* Room above and right of the highest point for its label. */
+	chart_scale_make(0, xmax * 1.08, 8, 0, &xs);
+	chart_scale_make(0, ymax * 1.1, 6, 0, &ys);
+	struct rect r = {PIC_MARGIN_L, PIC_TITLE_H + 10, PIC_W - PIC_MARGIN_L - PIC_MARGIN_R,
+			 PIC_SCATTER_H - PIC_TITLE_H - 10 - PIC_MARGIN_B};
+	title_draw(cr, title, note);
+	axes_draw(cr, &r, &ys, &xs, xlabel, ylabel);
+	for (size_t i = 0; i < n; i++) {
+		const struct chart_pt *q = &pts[i];
+		double x = map(&xs, q->x, r.x, r.x + r.w), y = map(&ys, q->y, r.y + r.h, r.y);
+		/* The spread over passes: min to max in each direction. */
+		cairo_set_source_rgba(cr, 0.2, 0.3, 0.7, 0.6);
+		cairo_set_line_width(cr, 1.5);
+		if (isfinite(q->y_lo) && isfinite(q->y_hi)) {
+			cairo_move_to(cr, x, map(&ys, q->y_lo, r.y + r.h, r.y));
+			cairo_line_to(cr, x, map(&ys, q->y_hi, r.y + r.h, r.y));
+			cairo_stroke(cr);
+		}
+		if (isfinite(q->x_lo) && isfinite(q->x_hi)) {
+			cairo_move_to(cr, map(&xs, q->x_lo, r.x, r.x + r.w), y);
+			cairo_line_to(cr, map(&xs, q->x_hi, r.x, r.x + r.w), y);
+			cairo_stroke(cr);
+		}
+		if (q->failed) {
+			cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+			cairo_set_line_width(cr, 3);
+			cairo_move_to(cr, x - 7, y - 7);
+			cairo_line_to(cr, x + 7, y + 7);
+			cairo_move_to(cr, x - 7, y + 7);
+			cairo_line_to(cr, x + 7, y - 7);
+			cairo_stroke(cr);
+		} else {
+			if (q->mark)
+				cairo_set_source_rgb(cr, 0.1, 0.6, 0.2);
+			else
+				cairo_set_source_rgb(cr, 0.15, 0.25, 0.75);
+			cairo_arc(cr, x, y, q->mark ? 9 : 5, 0, 2 * M_PI);
+			cairo_fill(cr);
+		}
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		char label[96];
+		snprintf(label, sizeof(label), "%s%s%s", q->label,
+			 q->mark ? " (cheapest without drops)" : "", q->failed ? " (hung)" : "");
+		/* Labels to the right, or to the left near the right edge. */
+		text_at(cr, x + (x > r.x + r.w * 0.7 ? -10 : 10), y - 8,
+			x > r.x + r.w * 0.7 ? 1 : 0, label);
+	}
+	return pic_close(&p, err, errlen);
+}
+
+int chart_cairo_bars(const char *path, bool svg, const char *title,
+		     const struct chart_panel *panels, size_t npanels, char *err, size_t errlen)
+{
+	struct pic p;
+	int h = PIC_TITLE_H + (int)npanels * PIC_PANEL_H;
+
+	if (pic_open(&p, path, svg, PIC_W, h, err, errlen) != 0)
+		return -1;
+	cairo_t *cr = p.cr;
+	title_draw(cr, title, NULL);
+	for (size_t k = 0; k < npanels; k++) {
+		const struct chart_panel *pn = &panels[k];
+		struct chart_scale ys;
+		double top = 0, bottom = 0;
+		for (size_t i = 0; i < pn->nbars; i++) {
+			top = pn->bars[i].hi > top ? pn->bars[i].hi : top;
+			bottom = pn->bars[i].lo < bottom ? pn->bars[i].lo : bottom;
+		}
+		chart_scale_make(bottom, top * 1.05, 5, 0, &ys);
+		double y0 = PIC_TITLE_H + (double)k * PIC_PANEL_H;
+		struct rect r = {PIC_MARGIN_L, y0 + 26, PIC_W - PIC_MARGIN_L - PIC_MARGIN_R,
+				 PIC_PANEL_H - 26 - 40};
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		text_at(cr, r.x, y0 + 18, 0, pn->title);
+		axes_draw(cr, &r, &ys, NULL, NULL, NULL);
+		double slot = pn->nbars ? r.w / (double)pn->nbars : r.w, bw = slot * 0.6;
+		if (bw > 80)
+			bw = 80;
+		for (size_t i = 0; i < pn->nbars; i++) {
+			const struct chart_bar *b = &pn->bars[i];
+			double cx = r.x + slot * ((double)i + 0.5);
+			double ymid = map(&ys, b->mid, r.y + r.h, r.y),
+			       ybase = map(&ys, 0, r.y + r.h, r.y);
+			cairo_set_source_rgb(cr, 0.3, 0.45, 0.8);
+			cairo_rectangle(cr, cx - bw / 2, ymid < ybase ? ymid : ybase, bw,
+					fabs(ybase - ymid));
+			cairo_fill(cr);
+			if (b->lo != b->mid || b->hi != b->mid) {
+				/* MIN to MAX as a whisker with caps; AVG is the bar's top. */
+				double ylo = map(&ys, b->lo, r.y + r.h, r.y),
+				       yhi = map(&ys, b->hi, r.y + r.h, r.y);
+				cairo_set_source_rgb(cr, 0, 0, 0);
+				cairo_set_line_width(cr, 2);
+				cairo_move_to(cr, cx, ylo);
+				cairo_line_to(cr, cx, yhi);
+				cairo_move_to(cr, cx - bw / 4, ylo);
+				cairo_line_to(cr, cx + bw / 4, ylo);
+				cairo_move_to(cr, cx - bw / 4, yhi);
+				cairo_line_to(cr, cx + bw / 4, yhi);
+				cairo_stroke(cr);
+			}
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			text_at(cr, cx, r.y + r.h + 16, 0.5, b->label);
+		}
+	}
+	return pic_close(&p, err, errlen);
+}

@@ -1,0 +1,302 @@
+/* exp_ab.c: A/B passes: alternate a knob's values live over N passes, as the seeds did. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "tui/exp/chart_cairo.h"
+#include "tui/exp/exp_check.h"
+#include "tui/exp/exp_metric.h"
+#include "tui/exp/exp_stats.h"
+#include "tui/exp/experiment.h"
+#include "tui/sig.h"
+#include "tui/snapjson.h"
+
+#define AB_MAX_METRICS 16
+#define AB_MAX_PASSES 1000
+
+/* Metrics when none are named: what each seed compared. */
+static const char *const ab_default_blk[] = { "blk.iops", "blk.lat_us.p99", "blk.ipis_per_s",
+					      NULL };
+static const char *const ab_default_pmd[] = { "pmd.drop_pct", "pmd.threads[*].cpu_pct",
+					      "pmd.threads[avg].sleep_iter_pct", NULL };
+static const char *const ab_default_est[] = { "est.tick_ns.avg", "est.cpu_pct",
+					      "est.chain_max", NULL };
+
+static const char *const *ab_defaults(enum subsys owner)
+{
+	switch (owner) {
+	case SUBSYS_BLK:
+		return ab_default_blk;
+	case SUBSYS_PMD:
+		return ab_default_pmd;
+	default:
+		return ab_default_est;
+	}
+}
+
+/* A knob value as the snapshot's "knobs" object writes it: a number for an integer knob,
+ * true/false for a switch, the name for a choice. */
+static json_t *ab_value_json(int id, const char *text)
+{
+	int64_t v = 0;
+	char err[256];
+	knob_parse(id, text, &v, err, sizeof(err));
+	switch (knob_table[id].type) {
+	case KNOB_INT:
+		return json_integer((json_int_t)v);
+	case KNOB_BOOL:
+		return json_boolean(v != 0);
+	default:
+		return json_string(text);
+	}
+}
+
+struct ab_pic {
+	const char *knob;
+	const char *const *metrics;
+	size_t nmetrics, nvalues, done;
+	const char *const *values;
+	const struct exp_summary *sums; /* [metric][value] */
+};
+
+/* One panel per metric, a MIN/AVG/MAX bar per value. */
+static int ab_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
+{
+	const struct ab_pic *ap = arg;
+	struct chart_panel *pn = xcalloc(ap->nmetrics, sizeof(*pn));
+	struct chart_bar *bars = xcalloc(ap->nmetrics * ap->nvalues, sizeof(*bars));
+	char title[160];
+	for (size_t m = 0; m < ap->nmetrics; m++) {
+		for (size_t v = 0; v < ap->nvalues; v++) {
+			const struct exp_summary *s = &ap->sums[m * ap->nvalues + v];
+			struct chart_bar *b = &bars[m * ap->nvalues + v];
+			snprintf(b->label, sizeof(b->label), "%s = %s", ap->knob, ap->values[v]);
+			b->lo = s->min;
+			b->mid = s->avg;
+			b->hi = s->max;
+		}
+		snprintf(pn[m].title, sizeof(pn[m].title), "%s: bar AVG, whisker MIN to MAX",
+			 ap->metrics[m]);
+		pn[m].bars = &bars[m * ap->nvalues];
+		pn[m].nbars = ap->nvalues;
+	}
+	snprintf(title, sizeof(title), "A/B passes of %s (%zu passes)", ap->knob, ap->done);
+	int rc = chart_cairo_bars(path, svg, title, pn, ap->nmetrics, err, errlen);
+	free(bars);
+	free(pn);
+	return rc;
+}
+
+/* Every metric must lead to a number in a snapshot of the running source: a misspelt
+ * path would otherwise print a t-test of zeros. */
+static int ab_check_metrics(struct source *src, const char *const *metrics, size_t n)
+{
+	char err[768];
+	struct snapshot *snap = snapshot_new();
+	source_sample(src, snap);
+	json_t *j = snapjson_build(snap);
+	snapshot_free(snap);
+	int rc = 0;
+	for (size_t m = 0; m < n && rc == 0; m++) {
+		if (exp_metric_check(j, metrics[m], err, sizeof(err)) != 0) {
+			fprintf(stderr, "tunetop: experiment ab: --metric %s\n", err);
+			rc = 2;
+		}
+	}
+	json_decref(j);
+	return rc;
+}
+
+static const char *ab_default_scenario(enum subsys owner)
+{
+	switch (owner) {
+	case SUBSYS_BLK:
+		return "blk-steer";
+	case SUBSYS_PMD:
+		return "pmd-light";
+	default:
+		return "default";
+	}
+}
+
+int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
+{
+	struct exp_common c = *c0;
+	const char *knob = NULL, *values_list = NULL;
+	const char *metrics[AB_MAX_METRICS], *values[EXP_MAX_LIST];
+	size_t nmetrics = 0, nvalues;
+	long passes_l = 10;
+	char *values_copy, err[512], hang[256] = "";
+	int rc = 0;
+
+	for (int i = 0; i < argc; i++) {
+		if (i + 1 < argc && strcmp(argv[i], "--knob") == 0) {
+			knob = argv[++i];
+		} else if (i + 1 < argc && strcmp(argv[i], "--values") == 0) {
+			values_list = argv[++i];
+		} else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
+			if (exp_parse_count("--passes", argv[++i], 2, AB_MAX_PASSES, &passes_l))
+				return 2;
+		} else if (i + 1 < argc && strcmp(argv[i], "--metric") == 0) {
+			if (nmetrics == AB_MAX_METRICS) {
+				fprintf(stderr, "tunetop: experiment ab: at most %d metrics\n",
+					AB_MAX_METRICS);
+				return 2;
+			}
+			metrics[nmetrics++] = argv[++i];
+		} else {
+			fprintf(stderr,
+				"tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, --values "
+				"A,B[,...], --passes N, --metric PATH and the common options)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	int id = knob ? knob_find(knob) : -1;
+	if (id < 0 || !values_list) {
+		fprintf(stderr, "tunetop: experiment ab: needs --knob KNOB (see --list-knobs) and "
+				"--values A,B[,...]%s%s%s\n",
+			knob && id < 0 ? " ('" : "", knob && id < 0 ? knob : "",
+			knob && id < 0 ? "' is not a knob)" : "");
+		return 2;
+	}
+	nvalues = exp_parse_list("ab", "--values", values_list, id, &values_copy, values,
+				 EXP_MAX_LIST);
+	if (nvalues == 0)
+		return 2;
+	if (nvalues < 2) {
+		fprintf(stderr, "tunetop: experiment ab: --values needs at least two values\n");
+		free(values_copy);
+		return 2;
+	}
+	if (nmetrics == 0)
+		for (const char *const *d = ab_defaults(knob_table[id].owner); *d; d++)
+			metrics[nmetrics++] = *d;
+	if (!c.scenario)
+		c.scenario = ab_default_scenario(knob_table[id].owner);
+	size_t passes = (size_t)passes_l;
+	bool tty = isatty(STDERR_FILENO) == 1;
+
+	struct source *src = exp_source(&c, NULL, 0, err, sizeof(err), &rc);
+	if (!src) {
+		fprintf(stderr, "tunetop: experiment ab: %s\n", err);
+		free(values_copy);
+		return rc;
+	}
+	if ((rc = ab_check_metrics(src, metrics, nmetrics)) != 0) {
+		source_close(src);
+		free(values_copy);
+		return rc;
+	}
+	/* samples[metric][value][pass] */
+	double *samples = xcalloc(nmetrics * nvalues * passes, sizeof(double));
+	bool *missing = xcalloc(nmetrics, sizeof(bool));
+	size_t done = 0;
+	for (size_t p = 0; p < passes && rc == 0 && !sig_quit; p++) {
+		for (size_t v = 0; v < nvalues && rc == 0; v++) {
+			if (source_knob_set_text(src, id, values[v], err, sizeof(err)) != 0) {
+				fprintf(stderr, "tunetop: experiment ab: %s\n", err);
+				rc = 1;
+				break;
+			}
+			json_t *snap = exp_window(src, c.warmup, c.seconds, hang, sizeof(hang));
+			if (hang[0]) {
+				/* One engine serves every pass: a hung subsystem stays hung, and a
+				 * hung pass measures nothing. Stop, and say which pass. */
+				fprintf(stderr, "\ntunetop: experiment ab: pass %zu, %s = %s: %s\n",
+					p + 1, knob, values[v], hang);
+				json_decref(snap);
+				rc = 1;
+				break;
+			}
+			for (size_t m = 0; m < nmetrics; m++) {
+				double x = 0;
+				if (exp_metric(snap, metrics[m], &x) != 0)
+					missing[m] = true;
+				samples[(m * nvalues + v) * passes + p] = x;
+			}
+			json_decref(snap);
+		}
+		if (rc == 0 && !sig_quit)
+			done = p + 1;
+		else
+			break;
+		if (!c.json) {
+			/* On a terminal one line counts up; in a log, a line a pass. */
+			fprintf(stderr, tty ? "\rpass %zu/%zu" : "pass %zu/%zu\n", p + 1, passes);
+			fflush(stderr);
+		}
+	}
+	if (!c.json && tty)
+		fprintf(stderr, "\n");
+	source_close(src);
+
+	json_t *jm = json_array();
+	struct exp_summary *sums = xcalloc(nmetrics * nvalues, sizeof(*sums));
+	for (size_t m = 0; m < nmetrics && (rc == 0 || (hang[0] && done)); m++) {
+		struct exp_summary *sum = &sums[m * nvalues];
+		json_t *jv = json_array();
+		if (!c.json)
+			printf("\n%s%s (%zu passes of %.1f s)\n%-12s %12s %12s %12s %12s\n", metrics[m],
+			       missing[m] ? " [not in the snapshot: is its subsystem running?]" : "",
+			       done, c.seconds, knob, "MIN", "AVG", "MAX", "Dev");
+		for (size_t v = 0; v < nvalues; v++) {
+			char a[32], b[32], cc[32], d[32];
+			exp_summarize(&samples[(m * nvalues + v) * passes], done, &sum[v]);
+			exp_fmt(a, sizeof(a), sum[v].min);
+			exp_fmt(b, sizeof(b), sum[v].avg);
+			exp_fmt(cc, sizeof(cc), sum[v].max);
+			exp_fmt(d, sizeof(d), sum[v].dev);
+			if (!c.json)
+				printf("%-12s %12s %12s %12s %12s\n", values[v], a, b, cc, d);
+			json_array_append_new(jv, json_pack("{s:o, s:f, s:f, s:f, s:f, s:f}", "value",
+							    ab_value_json(id, values[v]), "min",
+							    sum[v].min, "avg", sum[v].avg, "max",
+							    sum[v].max, "dev", sum[v].dev, "median",
+							    sum[v].median));
+		}
+		json_t *tests = json_array();
+		for (size_t v = 1; v < nvalues; v++) {
+			double t, df, pv;
+			if (exp_welch(&sum[0], &sum[v], &t, &df, &pv) != 0)
+				continue;
+			if (!c.json)
+				printf("  %s vs %s: Welch t=%.2f df=%.1f p=%.3g -> %s at 5%%\n",
+				       values[0], values[v], t, df, pv,
+				       pv < 0.05 ? "significant" : "not significant");
+			json_array_append_new(tests, json_pack("{s:o, s:o, s:f, s:f, s:f, s:b}", "a",
+							       ab_value_json(id, values[0]), "b",
+							       ab_value_json(id, values[v]), "t",
+							       isfinite(t) ? t : 1e300, "df", df, "p", pv,
+							       "significant", pv < 0.05));
+		}
+		json_array_append_new(jm, json_pack("{s:s, s:b, s:o, s:o}", "metric", metrics[m],
+						    "present", !missing[m], "values", jv, "welch",
+						    tests));
+	}
+	if (rc == 0 || hang[0]) {
+		struct ab_pic ap = { knob, metrics, nmetrics, nvalues, done, values, sums };
+		if (done && exp_pictures(&c, "ab", ab_draw, &ap) != 0 && rc == 0)
+			rc = 1;
+	}
+	free(sums);
+	if (c.json && (rc == 0 || hang[0])) {
+		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o}", "experiment", "ab", "knob",
+				      knob, "scenario", c.scenario, "passes", (int)done, "seconds",
+				      c.seconds, "metrics", jm);
+		json_object_set_new(o, "ok", json_boolean(!hang[0]));
+		json_object_set_new(o, "hang", hang[0] ? json_string(hang) : json_null());
+		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+		printf("\n");
+		json_decref(o);
+	} else {
+		json_decref(jm);
+	}
+	free(samples);
+	free(missing);
+	free(values_copy);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* history.h: the console's history: the last N snapshots, kept as their compact JSON lines
+ * (the recording format), decoded again when the screen freezes on one. Charts may read it. */
+#ifndef TT_UI_HISTORY_H
+#define TT_UI_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/snapshot.h"
+
+/* The default window: 10 minutes at the refresh interval. */
+#define UI_HISTORY_SECONDS 600
+/* Never more samples than this (-d 0.05 for 10 minutes is 12000)... */
+#define UI_HISTORY_MAX_SAMPLES 12000
+/* ...nor more bytes of JSON than this: the oldest go first. */
+#define UI_HISTORY_MAX_BYTES (64u << 20)
+
+struct history_entry {
+	char *json;
+	size_t len;
+	uint64_t id; /* 1, 2, ... in order of pushing: stays with the sample while it is kept */
+	uint64_t wall_ns;
+};
+
+struct history {
+	struct history_entry *ring;
+	size_t cap, n, head; /* head: the oldest entry */
+	size_t bytes;
+	uint64_t next_id;
+};
+
+/* A window of cap samples (clamped to 1..UI_HISTORY_MAX_SAMPLES). */
+void history_init(struct history *h, size_t cap);
+void history_free(struct history *h);
+/* Keep s; returns its JSON line (owned by the history, valid until the next push). */
+const char *history_push(struct history *h, const struct snapshot *s);
+/* Ids of the oldest and newest kept (0, 0 when empty). */
+uint64_t history_oldest(const struct history *h);
+uint64_t history_newest(const struct history *h);
+/* The entry with id, or NULL when it is gone (or never was). */
+const struct history_entry *history_find(const struct history *h, uint64_t id);
+/* Decode the sample id into out; false when it is gone. */
+bool history_get(const struct history *h, uint64_t id, struct snapshot *out);
+/* Bytes held: the lines plus the ring. */
+size_t history_mem_bytes(const struct history *h);
+
+#endif

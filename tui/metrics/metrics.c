@@ -1,0 +1,567 @@
+/* metrics.c: the text writer (HELP, TYPE, escaping, histograms) and the snapshot's families. */
+#include "tui/metrics/metrics.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "tui/metrics/metrics_int.h"
+#include "tui/options.h"
+
+/* ---- the buffer ---- */
+
+static void mb_reserve(struct metrics_buf *b, size_t more)
+{
+	if (b->len + more + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	b->p = xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+static void mb_put(struct metrics_buf *b, const char *s, size_t n)
+{
+	mb_reserve(b, n);
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void mb_str(struct metrics_buf *b, const char *s)
+{
+	mb_put(b, s, strlen(s));
+}
+
+static void mb_printf(struct metrics_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void mb_printf(struct metrics_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	/* Format straight into the free space; only a line that does not fit runs twice. */
+	mb_reserve(b, 128);
+	va_start(ap, fmt);
+	int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	if ((size_t)n >= b->cap - b->len) {
+		mb_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+/* Escape backslash and newline (both formats), and the double quote when quote is set. */
+static void mb_escaped(struct metrics_buf *b, const char *s, bool quote)
+{
+	while (*s) {
+		size_t plain = strcspn(s, quote ? "\\\n\"" : "\\\n");
+		mb_put(b, s, plain);
+		s += plain;
+		if (!*s)
+			break;
+		mb_put(b, *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : "\\\"", 2);
+		s++;
+	}
+}
+
+void metrics_escape_label(struct metrics_buf *b, const char *s)
+{
+	mb_escaped(b, s, true);
+}
+
+/* ---- names and the header of a family ---- */
+
+const char *metrics_type_name(enum metric_type t)
+{
+	static const char *const names[] = {"counter", "gauge", "histogram", "info"};
+	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
+}
+
+const char *metrics_prom_name(const struct metric_family *f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", f->name,
+		 f->type == MT_COUNTER ? "_total" : f->type == MT_INFO ? "_info" : "");
+	return buf;
+}
+
+const char *metrics_content_type(enum metrics_format fmt)
+{
+	return fmt == METRICS_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+					  : "text/plain; version=0.0.4; charset=utf-8";
+}
+
+void metrics_list(FILE *out)
+{
+	char name[128];
+	for (size_t i = 0; i < metric_nfamilies; i++) {
+		const struct metric_family *f = &metric_families[i];
+		fprintf(out, "%s\t%s\t%s\t%s\t%s\n", metrics_prom_name(f, name, sizeof(name)),
+			metrics_type_name(f->type), f->unit[0] ? f->unit : "-",
+			f->labels[0] ? f->labels : "-", f->help);
+	}
+}
+
+/*
+ * The writer: one family at a time, its header written with its first sample,
+ * so a family with nothing to say (no PMDs, an absent field) writes nothing.
+ */
+struct mw {
+	struct metrics_buf *b;
+	enum metrics_format fmt;
+	const struct metric_family *f;
+	bool header, labels;
+};
+
+static void mw_family(struct mw *w, enum metric_id id)
+{
+	w->f = &metric_families[id];
+	w->header = false;
+}
+
+static void mw_header(struct mw *w)
+{
+	const struct metric_family *f = w->f;
+	char name[128];
+	bool om = w->fmt == METRICS_OPENMETRICS;
+	/* 0.0.4 names the counter with its _total and knows no info type (a gauge);
+	 * OpenMetrics names the family without the suffix its samples carry. */
+	const char *n = om ? f->name : metrics_prom_name(f, name, sizeof(name));
+	const char *type = !om && f->type == MT_INFO ? "gauge" : metrics_type_name(f->type);
+
+	mb_printf(w->b, "# HELP %s ", n);
+	mb_escaped(w->b, f->help, om);
+	mb_printf(w->b, "\n# TYPE %s %s\n", n, type);
+	if (om && f->unit[0])
+		mb_printf(w->b, "# UNIT %s %s\n", n, f->unit);
+	w->header = true;
+}
+
+/* Start a sample line: the family name and suffix ("", "_total", "_bucket", ...). */
+static void mw_begin(struct mw *w, const char *suffix)
+{
+	if (!w->header)
+		mw_header(w);
+	mb_str(w->b, w->f->name);
+	mb_str(w->b, suffix);
+	w->labels = false;
+}
+
+static void mw_label(struct mw *w, const char *key, const char *value)
+{
+	mb_put(w->b, w->labels ? "," : "{", 1);
+	mb_str(w->b, key);
+	mb_put(w->b, "=\"", 2);
+	mb_escaped(w->b, value, true);
+	mb_put(w->b, "\"", 1);
+	w->labels = true;
+}
+
+static void mw_label_int(struct mw *w, const char *key, long long v)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "%lld", v);
+	mw_label(w, key, buf);
+}
+
+static void mw_close(struct mw *w)
+{
+	if (w->labels)
+		mb_put(w->b, "}", 1);
+	mb_put(w->b, " ", 1);
+}
+
+/* A float as both formats read it; OpenMetrics wants "1.0" rather than "1" in le. */
+static void mb_float(struct metrics_buf *b, double v, bool om_le)
+{
+	char buf[40];
+	if (isnan(v)) {
+		mb_str(b, "NaN");
+		return;
+	}
+	if (isinf(v)) {
+		mb_str(b, v > 0 ? "+Inf" : "-Inf");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.9g", v);
+	mb_str(b, buf);
+	if (om_le && !strpbrk(buf, ".e"))
+		mb_str(b, ".0");
+}
+
+static void mw_f64(struct mw *w, double v)
+{
+	mw_close(w);
+	mb_float(w->b, v, false);
+	mb_put(w->b, "\n", 1);
+}
+
+static void mw_u64(struct mw *w, uint64_t v)
+{
+	mw_close(w);
+	mb_printf(w->b, "%" PRIu64 "\n", v);
+}
+
+/* Nanoseconds as seconds, exactly (a float would lose the ns of a long uptime). */
+static void mw_ns_s(struct mw *w, uint64_t ns)
+{
+	mw_close(w);
+	mb_printf(w->b, "%" PRIu64 ".%09" PRIu64 "\n", ns / 1000000000u, ns % 1000000000u);
+}
+
+/* Shorthands: one unlabelled or one-label sample of the current family. */
+static void mw_g(struct mw *w, double v)
+{
+	mw_begin(w, "");
+	mw_f64(w, v);
+}
+
+static void mw_c(struct mw *w, uint64_t v)
+{
+	mw_begin(w, "_total");
+	mw_u64(w, v);
+}
+
+static void mw_g1(struct mw *w, const char *k, const char *lv, double v)
+{
+	mw_begin(w, "");
+	mw_label(w, k, lv);
+	mw_f64(w, v);
+}
+
+static void mw_c1(struct mw *w, const char *k, const char *lv, uint64_t v)
+{
+	mw_begin(w, "_total");
+	mw_label(w, k, lv);
+	mw_u64(w, v);
+}
+
+/*
+ * A histogram from cumulative counts under each bound (le_s[] ascending, in the
+ * metric's unit), the total count and the sum: _bucket lines, the +Inf bucket
+ * equal to _count, then _sum and _count. k/lv: one optional label.
+ */
+static void mw_hist(struct mw *w, const char *k, const char *lv, size_t n, const double *le_s,
+		    const uint64_t *cum, uint64_t count, double sum)
+{
+	for (size_t i = 0; i <= n; i++) {
+		mw_begin(w, "_bucket");
+		if (k)
+			mw_label(w, k, lv);
+		mb_put(w->b, w->labels ? ",le=\"" : "{le=\"", 5);
+		if (i < n)
+			mb_float(w->b, le_s[i], w->fmt == METRICS_OPENMETRICS);
+		else
+			mb_str(w->b, "+Inf");
+		mb_str(w->b, "\"} ");
+		/* Counts are cumulative: a bound never counts fewer than the one below it. */
+		uint64_t v = i < n ? cum[i] : count;
+		mb_printf(w->b, "%" PRIu64 "\n", v);
+	}
+	mw_begin(w, "_sum");
+	if (k)
+		mw_label(w, k, lv);
+	mw_f64(w, sum);
+	mw_begin(w, "_count");
+	if (k)
+		mw_label(w, k, lv);
+	mw_u64(w, count);
+}
+
+/* ---- the families ---- */
+
+void metrics_note(struct metrics_state *st, const struct snapshot *snap)
+{
+	for (size_t i = 0; i < snap->nevents; i++)
+		if ((unsigned)snap->events[i].kind < EV_KIND_COUNT)
+			st->events_total[snap->events[i].kind]++;
+}
+
+static void metrics_self(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	char buf[64];
+
+	mw_family(w, M_INFO);
+	mw_begin(w, "_info");
+	mw_label(w, "version", TUNETOP_VERSION);
+	mw_label(w, "backend", s->backend ? s->backend : "engine");
+	mw_label(w, "governor_source", snapshot_governor_source(s));
+	mw_label(w, "governor", snapshot_governor_name(s));
+	mw_u64(w, 1);
+	mw_family(w, M_UPTIME);
+	mw_g(w, s->uptime_s);
+	mw_family(w, M_SAMPLES);
+	mw_c(w, s->seq);
+	mw_family(w, M_SAMPLE_INTERVAL);
+	mw_g(w, s->interval_s);
+	mw_family(w, M_SAMPLE_DURATION);
+	mw_g(w, (double)s->self.sample_us / 1e6);
+	mw_family(w, M_RENDER_DURATION);
+	mw_g(w, (double)s->self.render_us / 1e6);
+	mw_family(w, M_SELF_CPU);
+	mw_g(w, s->self.cpu_pct / 100.0);
+	mw_family(w, M_KNOB);
+	for (int k = 0; k < K_COUNT; k++)
+		mw_g1(w, "knob", knob_table[k].name, (double)s->knobs[k]);
+	mw_family(w, M_EVENTS);
+	for (int k = 0; st && k < EV_KIND_COUNT; k++)
+		mw_c1(w, "kind", event_kind_name((enum event_kind)k), st->events_total[k]);
+
+	mw_family(w, M_CPU_LOAD);
+	for (int i = 0; i < s->ncpus; i++)
+		snprintf(buf, sizeof(buf), "%d", s->cpus[i].id),
+		    mw_g1(w, "cpu", buf, s->cpus[i].load_pct / 100.0);
+	mw_family(w, M_CPU_FREQ);
+	for (int i = 0; i < s->ncpus; i++)
+		snprintf(buf, sizeof(buf), "%d", s->cpus[i].id),
+		    mw_g1(w, "cpu", buf, (double)s->cpus[i].freq_mhz * 1e6);
+	mw_family(w, M_CPU_ONLINE);
+	for (int i = 0; i < s->ncpus; i++)
+		snprintf(buf, sizeof(buf), "%d", s->cpus[i].id),
+		    mw_g1(w, "cpu", buf, s->cpus[i].online ? 1 : 0);
+	mw_family(w, M_THREAD_CPU);
+	for (size_t i = 0; i < s->nthreads; i++) {
+		const struct snap_thread *t = &s->threads[i];
+		mw_begin(w, "_total");
+		mw_label_int(w, "tid", t->tid);
+		mw_label(w, "name", t->name);
+		mw_label(w, "subsystem", subsys_name(t->subsys));
+		mw_ns_s(w, t->cpu_ns);
+	}
+}
+
+static void metrics_est(struct mw *w, const struct est_snap *e)
+{
+	double le[EST_TICK_HIST_BUCKETS - 1];
+	uint64_t cum[EST_TICK_HIST_BUCKETS - 1], seen = 0;
+	char kt[16];
+
+	mw_family(w, M_EST_ESTIMATORS);
+	mw_g(w, (double)e->estimators);
+	mw_family(w, M_EST_KTHREADS);
+	mw_g(w, e->kthreads);
+	mw_family(w, M_EST_CHAIN_MAX);
+	mw_g(w, e->chain_max);
+	/* Bucket i holds [2^i, 2^(i+1)) us (bucket 0 everything under 2 us); the last
+	 * also collects everything beyond, so its bound is +Inf. */
+	for (int i = 0; i < EST_TICK_HIST_BUCKETS - 1; i++) {
+		seen += e->tick_hist[i];
+		cum[i] = seen;
+		le[i] = (double)(2ull << i) / 1e6;
+	}
+	seen += e->tick_hist[EST_TICK_HIST_BUCKETS - 1];
+	mw_family(w, M_EST_TICK);
+	mw_hist(w, NULL, NULL, EST_TICK_HIST_BUCKETS - 1, le, cum, seen,
+		(double)e->tick_ns_sum_total / 1e9);
+	mw_family(w, M_EST_TICK_LAST);
+	mw_g(w, (double)e->tick_ns_last / 1e9);
+	mw_family(w, M_EST_TICK_AVG);
+	mw_g(w, (double)e->tick_ns_avg / 1e9);
+	mw_family(w, M_EST_TICK_MAX);
+	mw_g(w, (double)e->tick_ns_max / 1e9);
+	mw_family(w, M_EST_CPU);
+	mw_g(w, e->cpu_pct_total / 100.0);
+	mw_family(w, M_EST_KT_CPU);
+	for (int i = 0; i < e->nkt; i++)
+		snprintf(kt, sizeof(kt), "%d", e->kt[i].id),
+		    mw_g1(w, "kthread", kt, e->kt[i].cpu_pct / 100.0);
+	mw_family(w, M_EST_KT_ESTIMATORS);
+	for (int i = 0; i < e->nkt; i++)
+		snprintf(kt, sizeof(kt), "%d", e->kt[i].id),
+		    mw_g1(w, "kthread", kt, e->kt[i].estimators);
+	mw_family(w, M_EST_KT_TICK_LAST);
+	for (int i = 0; i < e->nkt; i++)
+		snprintf(kt, sizeof(kt), "%d", e->kt[i].id),
+		    mw_g1(w, "kthread", kt, (double)e->kt[i].tick_ns_last / 1e9);
+	mw_family(w, M_EST_MEM);
+	mw_g(w, (double)e->mem_bytes);
+	mw_family(w, M_EST_PACKETS);
+	mw_c(w, e->packets);
+	mw_family(w, M_EST_CALIBRATIONS);
+	mw_c(w, e->calib.count);
+	mw_family(w, M_EST_SINGLE_EST);
+	mw_g(w, (double)e->calib.single_est_ns / 1e9);
+}
+
+static void metrics_pmd(struct mw *w, const struct snapshot *s)
+{
+	static const uint64_t le_us[PMD_SNAP_OVERSHOOT_NLE] = PMD_SNAP_OVERSHOOT_LE_US;
+	const struct pmd_snap *p = &s->pmd;
+	bool totals = !snapshot_absent(s, "pmd.totals");
+	bool drops = !snapshot_absent(s, "pmd.rx_drop_pps");
+	double le[PMD_SNAP_OVERSHOOT_NLE];
+
+	if (totals) {
+		mw_family(w, M_PMD_GENERATED);
+		mw_c(w, p->generated);
+		mw_family(w, M_PMD_FORWARDED);
+		mw_c(w, p->forwarded);
+		mw_family(w, M_PMD_DROPPED);
+		mw_c(w, p->dropped);
+		mw_family(w, M_PMD_IN_FLIGHT);
+		mw_g(w, (double)p->in_flight);
+	}
+	mw_family(w, M_PMD_OFFERED);
+	mw_g(w, p->offered_pps);
+	if (drops) {
+		mw_family(w, M_PMD_DROP_RATIO);
+		mw_g(w, p->drop_pct / 100.0);
+	}
+	mw_family(w, M_PMD_RX);
+	for (int i = 0; i < p->nthreads; i++)
+		mw_c1(w, "pmd", p->threads[i].name, p->threads[i].rx_packets);
+	mw_family(w, M_PMD_TX);
+	for (int i = 0; i < p->nthreads; i++)
+		mw_c1(w, "pmd", p->threads[i].name, p->threads[i].tx_packets);
+	mw_family(w, M_PMD_RX_DROPS);
+	for (int i = 0; drops && i < p->nthreads; i++)
+		mw_c1(w, "pmd", p->threads[i].name, p->threads[i].rx_drops);
+	mw_family(w, M_PMD_TX_DROPS);
+	for (int i = 0; drops && i < p->nthreads; i++)
+		mw_c1(w, "pmd", p->threads[i].name, p->threads[i].tx_drops);
+	mw_family(w, M_PMD_SLEEP_ITERS);
+	for (int i = 0; i < p->nthreads; i++)
+		mw_c1(w, "pmd", p->threads[i].name, p->threads[i].sleep_iters_total);
+	mw_family(w, M_PMD_THREAD_DROP);
+	for (int i = 0; drops && i < p->nthreads; i++)
+		mw_g1(w, "pmd", p->threads[i].name, p->threads[i].drop_pct / 100.0);
+	mw_family(w, M_PMD_BUSY);
+	for (int i = 0; i < p->nthreads; i++)
+		mw_g1(w, "pmd", p->threads[i].name, p->threads[i].busy_pct / 100.0);
+	mw_family(w, M_PMD_SLEEP_AVG);
+	for (int i = 0; i < p->nthreads; i++)
+		mw_g1(w, "pmd", p->threads[i].name, p->threads[i].sleep_us_avg / 1e6);
+	mw_family(w, M_PMD_CPU);
+	for (int i = 0; i < p->nthreads; i++)
+		mw_g1(w, "pmd", p->threads[i].name, p->threads[i].cpu_pct / 100.0);
+	if (snapshot_absent(s, "pmd.sleep_overshoot_us"))
+		return;
+	for (int j = 0; j < PMD_SNAP_OVERSHOOT_NLE; j++)
+		le[j] = (double)le_us[j] / 1e6;
+	mw_family(w, M_PMD_OVERSHOOT);
+	for (int i = 0; i < p->nthreads; i++) {
+		const struct pmd_thread_snap *t = &p->threads[i];
+		mw_hist(w, "pmd", t->name, PMD_SNAP_OVERSHOOT_NLE, le, t->overshoot_le,
+			t->overshoot_count, t->overshoot_sum_us / 1e6);
+	}
+}
+
+static void metrics_blk(struct mw *w, const struct snapshot *s)
+{
+	static const uint64_t le_ns[BLK_SNAP_LAT_NLE] = BLK_SNAP_LAT_LE_NS;
+	static const char *const pct_name[] = {"50", "99", "99.9"};
+	const struct blk_snap *b = &s->blk;
+	double le[BLK_SNAP_LAT_NLE];
+	char cpu[16];
+
+	if (!snapshot_absent(s, "blk.totals")) {
+		mw_family(w, M_BLK_SUBMITTED);
+		mw_c(w, b->submitted);
+		mw_family(w, M_BLK_COMPLETED);
+		mw_c(w, b->completed);
+		mw_family(w, M_BLK_IN_FLIGHT);
+		mw_g(w, (double)b->in_flight);
+	}
+	if (!snapshot_absent(s, "blk.completions")) {
+		mw_family(w, M_BLK_COMPLETIONS);
+		mw_c1(w, "path", "direct", b->direct);
+		mw_c1(w, "path", "local_softirq", b->local_softirq);
+		mw_c1(w, "path", "remote", b->remote);
+	}
+	if (!snapshot_absent(s, "blk.iops")) {
+		mw_family(w, M_BLK_IOPS);
+		mw_g(w, b->iops);
+	}
+	if (!snapshot_absent(s, "blk.lat_us")) {
+		const double pct[] = {b->lat_p50_us, b->lat_p99_us, b->lat_p999_us};
+		for (int j = 0; j < BLK_SNAP_LAT_NLE; j++)
+			le[j] = (double)le_ns[j] / 1e9;
+		mw_family(w, M_BLK_LAT);
+		mw_hist(w, NULL, NULL, BLK_SNAP_LAT_NLE, le, b->lat_le, b->lat_count,
+			b->lat_sum_ns / 1e9);
+		mw_family(w, M_BLK_LAT_PCT);
+		for (int j = 0; j < 3; j++)
+			mw_g1(w, "percentile", pct_name[j], pct[j] / 1e6);
+	}
+	if (snapshot_absent(s, "blk.per_cpu.completed"))
+		return;
+	mw_family(w, M_BLK_IRQS);
+	mw_c(w, b->irqs);
+	mw_family(w, M_BLK_IPIS);
+	mw_c(w, b->ipis_sent);
+	mw_family(w, M_BLK_DATA_ERRORS);
+	mw_c(w, b->data_errors);
+	mw_family(w, M_BLK_CPU_COMPLETED);
+	for (int i = 0; i < b->ncpus && i < BLK_SNAP_MAX_CPUS; i++)
+		snprintf(cpu, sizeof(cpu), "%d", b->per_cpu[i].cpu),
+		    mw_c1(w, "cpu", cpu, b->per_cpu[i].completed);
+	mw_family(w, M_BLK_CPU_IPI);
+	for (int i = 0; i < b->ncpus && i < BLK_SNAP_MAX_CPUS; i++)
+		snprintf(cpu, sizeof(cpu), "%d", b->per_cpu[i].cpu),
+		    mw_c1(w, "cpu", cpu, b->per_cpu[i].ipi_recv);
+	mw_family(w, M_BLK_CPU_SOFTIRQ);
+	for (int i = 0; i < b->ncpus && i < BLK_SNAP_MAX_CPUS; i++)
+		snprintf(cpu, sizeof(cpu), "%d", b->per_cpu[i].cpu),
+		    mw_c1(w, "cpu", cpu, b->per_cpu[i].block_softirq);
+}
+
+static void metrics_host(struct mw *w, const struct host_snap *h)
+{
+	char tid[24];
+
+	mw_family(w, M_HOST_LINK_RX);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "interface", h->links[i].name, h->links[i].rx_packets);
+	mw_family(w, M_HOST_LINK_TX);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "interface", h->links[i].name, h->links[i].tx_packets);
+	mw_family(w, M_HOST_LINK_RX_DROP);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "interface", h->links[i].name, h->links[i].rx_dropped);
+	mw_family(w, M_HOST_LINK_TX_DROP);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "interface", h->links[i].name, h->links[i].tx_dropped);
+	mw_family(w, M_HOST_CPU_DELAY);
+	for (int i = 0; h->delayacct && i < h->nacct; i++)
+		snprintf(tid, sizeof(tid), "%d", (int)h->acct[i].tid),
+		    mw_g1(w, "tid", tid, h->acct[i].cpu_delay_pct / 100.0);
+	mw_family(w, M_HOST_BLKIO_DELAY);
+	for (int i = 0; h->delayacct && i < h->nacct; i++)
+		snprintf(tid, sizeof(tid), "%d", (int)h->acct[i].tid),
+		    mw_g1(w, "tid", tid, h->acct[i].blkio_delay_pct / 100.0);
+	mw_family(w, M_HOST_TASKSTATS);
+	mw_g(w, h->taskstats ? 1 : 0);
+	mw_family(w, M_HOST_OVS);
+	mw_g(w, h->ovs ? 1 : 0);
+	mw_family(w, M_HOST_THREADS);
+	mw_g(w, h->threads_matched);
+}
+
+void metrics_render(const struct snapshot *snap, const struct metrics_state *st,
+		    enum metrics_format fmt, struct metrics_buf *b)
+{
+	struct mw w = {.b = b, .fmt = fmt};
+
+	b->len = 0;
+	mb_reserve(b, 0);
+	b->p[0] = '\0';
+	metrics_self(&w, snap, st);
+	if (snap->has_est)
+		metrics_est(&w, &snap->est);
+	if (snap->has_pmd)
+		metrics_pmd(&w, snap);
+	if (snap->has_blk)
+		metrics_blk(&w, snap);
+	if (snap->has_host)
+		metrics_host(&w, &snap->host);
+	if (fmt == METRICS_OPENMETRICS)
+		mb_str(b, "# EOF\n");
+}
