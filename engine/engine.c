@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/xalloc.h"
+#include "engine/engine_int.h"
 
 /* Subsystems by id; NULL where an id has no threads of its own. */
 static const struct subsys_ops *const engine_subsys[SUBSYS_COUNT] = {
@@ -23,13 +24,6 @@ static const enum knob_id engine_enable_knob[SUBSYS_COUNT] = {
 	[SUBSYS_ENGINE] = K_COUNT, /* always on */
 	[SUBSYS_CPU] = K_COUNT,
 };
-
-/* engine_cpu.c and watchdog.c */
-int engine_cpu_build(struct engine *eng, char *err, size_t errlen);
-void engine_cpu_free(struct engine *eng);
-int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen);
-void engine_gov_thread(struct ethread *self);
-void engine_wd_thread(struct ethread *self);
 
 struct engine *engine_new(void)
 {

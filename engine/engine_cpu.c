@@ -8,11 +8,7 @@
 #include "core/clock.h"
 #include "engine/engine.h"
 #include "core/xalloc.h"
-
-int engine_cpu_build(struct engine *eng, char *err, size_t errlen);
-void engine_cpu_free(struct engine *eng);
-int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen);
-void engine_gov_thread(struct ethread *self);
+#include "engine/engine_int.h"
 
 /* Without a platform: the host's online CPU count, one node, one LLC. */
 static int engine_topo_default(struct engine_host_cpu **out)
