@@ -10,7 +10,6 @@ struct ethread;
 /* engine_cpu.c: the emulated CPUs, built at engine_start() and freed at engine_stop(). */
 int engine_cpu_build(struct engine *eng, char *err, size_t errlen);
 void engine_cpu_free(struct engine *eng);
-int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen);
 /* The "cpu-gov" thread: engine_governor_step() once a period. */
 void engine_gov_thread(struct ethread *self);
 
