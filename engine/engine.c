@@ -142,11 +142,6 @@ int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *
 	int64_t old = engine_knob(eng, id);
 	char oldbuf[64], newbuf[64];
 
-	if (d->start_only && eng->running) {
-		snprintf(err, errlen, "%s can only be set at start: restart tunetop with --set %s=%s",
-			 d->name, d->name, knob_format(id, v, newbuf, sizeof(newbuf)));
-		return KNOB_ERR_RUNTIME;
-	}
 	/* Single writer (the control thread); readers see either value. The owner reads
 	 * the requested value from the table, then says what it really put in force. */
 	atomic_store_explicit(&eng->knobs.v[id], v, memory_order_relaxed);

@@ -74,9 +74,11 @@ void engine_free(struct engine *eng); /* stops it first if needed */
 /*
  * Set a knob: store, apply (its owner's subsys_ops.knob_apply). Before
  * engine_start() the value is only stored. Returns 0 or KNOB_ERR_RUNTIME (the
- * owner could not put it in force, or a start-only knob while running), with a message in err; on an error the old
+ * owner could not put it in force), with a message in err; on an error the old
  * value stays. engine_knob() then reads the value in force. Control thread only.
- * Logs a `knob` event (old -> stored) when the engine runs.
+ * Logs a `knob` event (old -> stored) when the engine runs. A start-only knob
+ * (knob_def.start_only) is read at engine_start() alone: refusing it while the
+ * engine runs is the caller's part (source_knob_set() in backends/source.c).
  */
 int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *err,
 			  size_t errlen);
