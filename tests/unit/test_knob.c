@@ -123,6 +123,19 @@ static void test_start_only_read_at_start(void **state)
 	engine_free(eng);
 }
 
+/* A live write goes to its owner's subsys_ops (knob_def.owner): every owner has a row,
+ * and every live knob besides the enable knobs an owner that can apply it. */
+static void test_every_owner_has_ops(void **state)
+{
+	(void)state;
+	for (int k = 0; k < K_COUNT; k++) {
+		const struct subsys_ops *ops = engine_subsys_get(knob_table[k].owner);
+		assert_non_null(ops);
+		assert_int_equal(ops->id, knob_table[k].owner);
+		assert_non_null(ops->knob_apply);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +146,7 @@ int main(void)
 		cmocka_unit_test(test_parse_enum_bool),
 		cmocka_unit_test(test_engine_assign),
 		cmocka_unit_test(test_start_only_read_at_start),
+		cmocka_unit_test(test_every_owner_has_ops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
