@@ -7,13 +7,15 @@
 
 #include "core/clock.h"
 #include "core/xalloc.h"
+#include "engine/engine_int.h"
 
-/* Subsystems by id; NULL where an id has no threads of its own. */
+/* Subsystems by id: every knob's owner (knob_def.owner) has a row. */
 static const struct subsys_ops *const engine_subsys[SUBSYS_COUNT] = {
 	[SUBSYS_EST] = &est_ops,
 	[SUBSYS_PMD] = &pmd_ops,
 	[SUBSYS_BLK] = &blk_ops,
 	[SUBSYS_ENGINE] = &load_ops,
+	[SUBSYS_CPU] = &cpu_ops, /* knobs only */
 };
 
 static const enum knob_id engine_enable_knob[SUBSYS_COUNT] = {
@@ -23,13 +25,6 @@ static const enum knob_id engine_enable_knob[SUBSYS_COUNT] = {
 	[SUBSYS_ENGINE] = K_COUNT, /* always on */
 	[SUBSYS_CPU] = K_COUNT,
 };
-
-/* engine_cpu.c and watchdog.c */
-int engine_cpu_build(struct engine *eng, char *err, size_t errlen);
-void engine_cpu_free(struct engine *eng);
-int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen);
-void engine_gov_thread(struct ethread *self);
-void engine_wd_thread(struct ethread *self);
 
 struct engine *engine_new(void)
 {
@@ -53,7 +48,7 @@ void engine_free(struct engine *eng)
 static int engine_subsys_start(struct engine *eng, enum subsys s, char *err, size_t errlen)
 {
 	const struct subsys_ops *ops = engine_subsys[s];
-	if (!ops || eng->subsys_on[s])
+	if (!ops || !ops->start || eng->subsys_on[s])
 		return 0;
 	int rc = ops->start(eng, err, errlen);
 	if (rc != 0)
@@ -123,50 +118,34 @@ void engine_stop(struct engine *eng)
 	eng->running = false;
 }
 
-int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
-		      size_t errlen)
+/* Put a stored value in force: the owner's enable knob starts or stops it here;
+ * any other knob goes to the owner's knob_apply. */
+static int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
+			     char *err, size_t errlen)
 {
-	(void)old;
-	(void)val;
-	switch (id) {
-	case K_CPU_GOVERNOR:
-		return engine_cpu_set_governor(eng, (int)engine_knob(eng, id), err, errlen);
-	case K_EST_ENABLED:
-	case K_PMD_ENABLED:
-	case K_BLK_ENABLED: {
-		enum subsys s = knob_table[id].owner;
+	enum subsys s = knob_table[id].owner; /* always < SUBSYS_COUNT */
+	const struct subsys_ops *ops = engine_subsys[s];
+
+	if (id == engine_enable_knob[s]) {
 		if (engine_knob(eng, id))
 			return engine_subsys_start(eng, s, err, errlen);
 		engine_subsys_stop(eng, s);
 		return 0;
 	}
-	case K_LOAD_SPIN_THREADS:
-	case K_LOAD_SLEEP_THREADS:
-		/* The reference load is cheap to rebuild: restart it with the new counts. */
-		engine_subsys_stop(eng, SUBSYS_ENGINE);
-		return engine_subsys_start(eng, SUBSYS_ENGINE, err, errlen);
-	default:
-		return 0;
-	}
+	return ops && ops->knob_apply ? ops->knob_apply(eng, id, old, val, err, errlen) : 0;
 }
 
 int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *err,
 			  size_t errlen)
 {
 	const struct knob_def *d = &knob_table[id];
-	engine_knob_apply_fn hook = engine_knob_hooks[id];
 	int64_t old = engine_knob(eng, id);
 	char oldbuf[64], newbuf[64];
 
-	if (d->start_only && eng->running) {
-		snprintf(err, errlen, "%s can only be set at start: restart tunetop with --set %s=%s",
-			 d->name, d->name, knob_format(id, v, newbuf, sizeof(newbuf)));
-		return KNOB_ERR_RUNTIME;
-	}
-	/* Single writer (the control thread); readers see either value. The hook reads
+	/* Single writer (the control thread); readers see either value. The owner reads
 	 * the requested value from the table, then says what it really put in force. */
 	atomic_store_explicit(&eng->knobs.v[id], v, memory_order_relaxed);
-	if (hook && eng->running && hook(eng, id, old, &v, err, errlen) != 0) {
+	if (eng->running && engine_knob_apply(eng, id, old, &v, err, errlen) != 0) {
 		atomic_store_explicit(&eng->knobs.v[id], old, memory_order_relaxed);
 		event_add(&eng->events, EV_ERROR, "%s", err);
 		return KNOB_ERR_RUNTIME;
@@ -183,16 +162,6 @@ int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *
 				  knob_format(id, v, newbuf, sizeof(newbuf)));
 	}
 	return 0;
-}
-
-int engine_knob_set(struct engine *eng, enum knob_id id, const char *value, char *err,
-		    size_t errlen)
-{
-	int64_t v;
-	int rc = knob_parse(id, value, &v, err, errlen);
-	if (rc != 0)
-		return rc;
-	return engine_knob_set_value(eng, id, v, err, errlen);
 }
 
 int engine_knob_assign(struct engine *eng, const char *assignment, char *err, size_t errlen)

@@ -72,14 +72,14 @@ struct engine *engine_new(void);
 void engine_free(struct engine *eng); /* stops it first if needed */
 
 /*
- * Set a knob from text ("500", "ondemand"): validate, store, apply. Before
- * engine_start() the value is only stored. Returns 0, KNOB_ERR_USAGE (unknown
- * knob or bad value) or KNOB_ERR_RUNTIME (refused now), with a message in err;
- * on an error the old value stays. engine_knob() then reads the value in force.
- * Control thread only. Logs a `knob` event (old -> stored) when the engine runs.
+ * Set a knob: store, apply (its owner's subsys_ops.knob_apply). Before
+ * engine_start() the value is only stored. Returns 0 or KNOB_ERR_RUNTIME (the
+ * owner could not put it in force), with a message in err; on an error the old
+ * value stays. engine_knob() then reads the value in force. Control thread only.
+ * Logs a `knob` event (old -> stored) when the engine runs. A start-only knob
+ * (knob_def.start_only) is read at engine_start() alone: refusing it while the
+ * engine runs is the caller's part (source_knob_set() in backends/source.c).
  */
-int engine_knob_set(struct engine *eng, enum knob_id id, const char *value, char *err,
-		    size_t errlen);
 int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *err,
 			  size_t errlen);
 /* "name=value" (also "name = value"). */
@@ -107,27 +107,6 @@ double engine_cpu_pct(uint64_t cpu_ns, uint64_t wall_ns);
 
 /* The ops of subsystem s, or NULL. */
 const struct subsys_ops *engine_subsys_get(enum subsys s);
-
-/*
- * A knob's hook puts a new value in force. It runs on the control thread after
- * the requested value is stored (so the subsystem reads it with engine_knob()),
- * and only while the engine runs. *val holds the requested value; the hook sets
- * it to the value really in force (a sysfs-like store that ignores 3 and up
- * leaves the old one). The engine stores *val: the one value every reader sees.
- * Returns 0, or -1 with a message in err, after which the old value is stored
- * back. Knobs without a hook are re-read by the threads on their own.
- */
-typedef int (*engine_knob_apply_fn)(struct engine *eng, enum knob_id id, int64_t old,
-				    int64_t *val, char *err, size_t errlen);
-extern const engine_knob_apply_fn engine_knob_hooks[K_COUNT]; /* engine_knobs.c */
-int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
-		      size_t errlen);
-int est_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
-		   size_t errlen);
-int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
-		   size_t errlen);
-int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
-		   size_t errlen);
 
 /*
  * Pause subsystem s, check its conservation equation exactly (work counted in =

@@ -8,11 +8,7 @@
 #include "core/clock.h"
 #include "engine/engine.h"
 #include "core/xalloc.h"
-
-int engine_cpu_build(struct engine *eng, char *err, size_t errlen);
-void engine_cpu_free(struct engine *eng);
-int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen);
-void engine_gov_thread(struct ethread *self);
+#include "engine/engine_int.h"
 
 /* Without a platform: the host's online CPU count, one node, one LLC. */
 static int engine_topo_default(struct engine_host_cpu **out)
@@ -105,7 +101,7 @@ void engine_cpu_free(struct engine *eng)
 	eng->cpu.count = 0;
 }
 
-int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen)
+static int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errlen)
 {
 	if (!eng->cpu.emulated &&
 	    eng->platform->cpufreq_set_governor(cpu_governor_name(gov), err, errlen) != 0)
@@ -114,6 +110,23 @@ int engine_cpu_set_governor(struct engine *eng, int gov, char *err, size_t errle
 	atomic_store_explicit(&eng->cpu.governor, gov, memory_order_release);
 	return 0;
 }
+
+/* cpu.governor is the one live knob of SUBSYS_CPU; cpu.count, cpu.nodes and
+ * cpu.llc_cpus are read by engine_cpu_build() at start only. */
+static int engine_cpu_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
+				 char *err, size_t errlen)
+{
+	(void)old;
+	if (id != K_CPU_GOVERNOR)
+		return 0;
+	return engine_cpu_set_governor(eng, (int)*val, err, errlen);
+}
+
+const struct subsys_ops cpu_ops = {
+	.name = "cpu",
+	.id = SUBSYS_CPU,
+	.knob_apply = engine_cpu_knob_apply,
+};
 
 void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns)
 {

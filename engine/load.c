@@ -119,10 +119,24 @@ static void load_sample(struct engine *eng, struct snapshot *snap, uint64_t now_
 	(void)now_ns; /* its threads appear in the thread table; no section of its own */
 }
 
+static int load_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
+			   char *err, size_t errlen)
+{
+	(void)old;
+	(void)val;
+	if (id != K_LOAD_SPIN_THREADS && id != K_LOAD_SLEEP_THREADS)
+		return 0; /* engine.watchdog_ms is read every pass; host.pid is the host's */
+	/* The reference load is cheap to rebuild: restart it with the new counts
+	 * (a start that fails leaves no load; engine_stop() copes with that). */
+	load_stop(eng);
+	return load_start(eng, err, errlen);
+}
+
 const struct subsys_ops load_ops = {
 	.name = "load",
 	.id = SUBSYS_ENGINE,
 	.start = load_start,
 	.stop = load_stop,
 	.sample = load_sample,
+	.knob_apply = load_knob_apply,
 };

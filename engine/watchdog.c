@@ -1,8 +1,7 @@
 /* watchdog.c: raises one `hang` event per thread whose heartbeat stops. */
 #include "core/clock.h"
 #include "engine/engine.h"
-
-void engine_wd_thread(struct ethread *self);
+#include "engine/engine_int.h"
 
 void engine_watchdog_check(struct engine *eng, uint64_t now_ns)
 {

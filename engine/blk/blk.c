@@ -373,8 +373,8 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		b->sub_cpu_pct += blk_pct(st->subs[i].t);
 }
 
-int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
-		   size_t errlen)
+static int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
+			  char *err, size_t errlen)
 {
 	struct blk_state *st = eng->blk;
 
@@ -436,5 +436,6 @@ const struct subsys_ops blk_ops = {
 	.start = blk_start,
 	.stop = blk_stop,
 	.sample = blk_sample,
+	.knob_apply = blk_knob_apply,
 	.check = blk_check,
 };

@@ -286,8 +286,8 @@ static void est_reload_knob(struct est_state *st, enum knob_id id, int64_t v)
 	est_reload(st, id != K_EST_RUN);
 }
 
-int est_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
-		   size_t errlen)
+static int est_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
+			  char *err, size_t errlen)
 {
 	struct est_state *st = eng->est;
 	int64_t v = *val;
@@ -499,4 +499,5 @@ const struct subsys_ops est_ops = {
     .start = est_start,
     .stop = est_stop,
     .sample = est_sample,
+    .knob_apply = est_knob_apply,
 };

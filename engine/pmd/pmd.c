@@ -142,8 +142,8 @@ static void pmd_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		pmd_stats_sample(eng->pmd, snap, now_ns);
 }
 
-int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
-		   size_t errlen)
+static int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
+			  char *err, size_t errlen)
 {
 	struct pmd_state *ps = eng->pmd;
 
@@ -178,5 +178,6 @@ const struct subsys_ops pmd_ops = {
     .start = pmd_start,
     .stop = pmd_stop,
     .sample = pmd_sample,
+    .knob_apply = pmd_knob_apply,
     .check = pmd_check,
 };

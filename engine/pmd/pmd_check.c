@@ -35,36 +35,6 @@ void pmd_resume(struct pmd_state *ps)
 	atomic_store_explicit(&ps->pause_req, false, memory_order_release);
 }
 
-uint64_t pmd_capacity(const struct pmd_state *ps)
-{
-	uint64_t cap = 0;
-	for (int i = 0; i < ps->npmd; i++) {
-		const struct pmd_poller *p = &ps->pmd[i];
-		for (int q = 0; q < p->nrxq; q++)
-			cap += p->rxq[q] ? p->rxq[q]->size : 0;
-		cap += p->txq ? p->txq->size : 0;
-		/* In a PMD's hands: one rx batch, its output batch, a peer's batch. */
-		cap += 3 * NETDEV_MAX_BURST;
-	}
-	return cap;
-}
-
-uint64_t pmd_rings_count(struct pmd_state *ps)
-{
-	uint64_t n = 0;
-	/* Downstream first: PMD i's tx ring feeds PMD i+1's rx rings (chain), and a
-	 * PMD's rx feeds its tx. A packet that moves on between two reads is then
-	 * missed once, never counted twice, so the remainder stays >= 0. */
-	for (int i = ps->npmd - 1; ps->running && i >= 0; i--) {
-		struct pmd_poller *p = &ps->pmd[i];
-		if (p->txq)
-			n += pmd_ring_count(p->txq);
-		for (int q = 0; q < p->nrxq; q++)
-			n += pmd_ring_count(p->rxq[q]);
-	}
-	return n;
-}
-
 int64_t pmd_missing_quiescent(struct pmd_state *ps)
 {
 	uint64_t g, f, d, rings;

@@ -116,10 +116,6 @@ uint64_t pmd_feed_arrivals(int64_t rate_pps, int pattern, unsigned burst, uint64
 /* pmd_check.c: park every PMD at its next iteration (deadline 2 s), and let them go. */
 int pmd_pause(struct pmd_state *ps);
 void pmd_resume(struct pmd_state *ps);
-/* Packets the rings and the threads' hands can hold at one instant. */
-uint64_t pmd_capacity(const struct pmd_state *ps);
-/* Packets in the rings, downstream rings first (a packet moving on is never counted twice). */
-uint64_t pmd_rings_count(struct pmd_state *ps);
 /* generated - forwarded - dropped - in rings, with every PMD parked or joined. */
 int64_t pmd_missing_quiescent(struct pmd_state *ps);
 /* subsys_ops.check: pause, count, resume; logs an `invariant` event when work is missing. */

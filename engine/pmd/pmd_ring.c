@@ -1,9 +1,10 @@
-/* pmd_ring.c: the SPSC packet ring behind pmd_ring.h. */
+/* pmd_ring.c: the SPSC packet ring behind pmd_ring.h, and what a PMD set's rings hold. */
 #include "engine/pmd/pmd_ring.h"
 
 #include <stdlib.h>
 
 #include "core/xalloc.h"
+#include "engine/pmd/pmd_core.h"
 
 struct pmd_ring *pmd_ring_new(uint32_t size)
 {
@@ -95,4 +96,34 @@ uint64_t pmd_ring_count(struct pmd_ring *r)
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
 	return tail - head;
+}
+
+uint64_t pmd_capacity(const struct pmd_state *ps)
+{
+	uint64_t cap = 0;
+	for (int i = 0; i < ps->npmd; i++) {
+		const struct pmd_poller *p = &ps->pmd[i];
+		for (int q = 0; q < p->nrxq; q++)
+			cap += p->rxq[q] ? p->rxq[q]->size : 0;
+		cap += p->txq ? p->txq->size : 0;
+		/* In a PMD's hands: one rx batch, its output batch, a peer's batch. */
+		cap += 3 * NETDEV_MAX_BURST;
+	}
+	return cap;
+}
+
+uint64_t pmd_rings_count(struct pmd_state *ps)
+{
+	uint64_t n = 0;
+	/* Downstream first: PMD i's tx ring feeds PMD i+1's rx rings (chain), and a
+	 * PMD's rx feeds its tx. A packet that moves on between two reads is then
+	 * missed once, never counted twice, so the remainder stays >= 0. */
+	for (int i = ps->npmd - 1; ps->running && i >= 0; i--) {
+		struct pmd_poller *p = &ps->pmd[i];
+		if (p->txq)
+			n += pmd_ring_count(p->txq);
+		for (int q = 0; q < p->nrxq; q++)
+			n += pmd_ring_count(p->rxq[q]);
+	}
+	return n;
 }

@@ -50,4 +50,11 @@ unsigned pmd_ring_dequeue_sent_by(struct pmd_ring *r, struct pmd_pkt *pkts, unsi
 /* Packets in the ring at one instant (exact once both sides are quiescent). */
 uint64_t pmd_ring_count(struct pmd_ring *r);
 
+/* Every ring of a PMD set (pmd_core.h), read by the stats and the invariant check. */
+struct pmd_state;
+/* Packets the rings and the threads' hands can hold at one instant. */
+uint64_t pmd_capacity(const struct pmd_state *ps);
+/* Packets in the rings, downstream rings first (a packet moving on is never counted twice). */
+uint64_t pmd_rings_count(struct pmd_state *ps);
+
 #endif
