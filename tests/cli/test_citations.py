@@ -14,6 +14,7 @@ Checks, each failure printed as FILE:LINE: what:
   5. every tracked file directly in a folder that has a README.md is named in it by file
      name (`name.[ch]` or either half names both, `rowfmt*.c` names what it matches), and
      every file name a README names in backquotes exists somewhere in the tree.
+  6. docs/*.md (but docs/README.md) cite neither those outside files nor issue numbers.
 Exit 0 when all hold, 1 otherwise.
 """
 import ast
@@ -244,6 +245,21 @@ def check_comment(path, line, text):
             report(path, line, f"cites {m.group(1)} \"{m.group(2)}\", which has no such heading")
 
 
+def check_docs():
+    """docs/*.md cite nothing outside the tree and no issue numbers either (docs/README.md,
+    which maps the old citations to the new ones, excepted)."""
+    for f in FILES:
+        if not (f.startswith("docs/") and f.endswith(".md")) or f == "docs/README.md":
+            continue
+        with open(os.path.join(ROOT, f), errors="replace") as fh:
+            for no, raw in enumerate(fh, 1):
+                for rx, what in ((OUTSIDE, "cites %r, which a clone of this repository lacks"),
+                                 (ISSUE, "says %r: say the fact instead")):
+                    m = rx.search(raw)
+                    if m:
+                        report(f, no, what % m.group(0))
+
+
 def check_sources():
     n = 0
     for f in source_files():
@@ -312,6 +328,7 @@ def check_readmes():
 
 
 nsrc = check_sources()
+check_docs()
 nread = check_readmes()
 for p in problems:
     print(p)

@@ -63,7 +63,7 @@ PY
 check "3 lines, rq_affinity 2, BLOCK counted per CPU, iops > 0, s = c + i, >= 4000 completions (got '$res')" \
 	test "$res" = "3 2 1 1 1 1"
 
-# Item 3 of issue 14: the knob is read back every sample. A writer behind tunetop's back
+# The knob is read back every sample. A writer behind tunetop's back
 # (echo > sysfs) changes the value while tunetop samples; knobs.blk.rq_affinity and
 # blk.rq_affinity agree on every line, and both follow sysfs.
 ( for i in $(seq 1 60); do echo $((i % 3)) >"$knob"; sleep 0.03; done ) &
