@@ -35,9 +35,10 @@ TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo fontconfig 2>/dev/null)
 CAIRO_LIBS := $(shell $(PKG_CONFIG) --libs cairo fontconfig 2>/dev/null)
 
-# The eBPF sleep probe (backends/bpf/, docs/pmd.md "eBPF sleep probe"): built when libbpf,
-# bpftool, clang and the running kernel's BTF are all here; else HAVE_BPF=0 and the binary
-# says why at run time. `make HAVE_BPF=0` builds without it on purpose.
+# The eBPF sleep probe (backends/bpf/; docs/pmd.md "Timer slack, run-queue delay and the eBPF
+# sleep probe"): built when libbpf, bpftool, clang and the running kernel's BTF are all here;
+# else HAVE_BPF=0 and the binary says why at run time. `make HAVE_BPF=0` builds without it on
+# purpose.
 BPFTOOL   ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
 BPF_CLANG ?= clang
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux

@@ -67,7 +67,7 @@ struct host_state {
 	int64_t slack_set_ns; /* pmd.timer_slack_ns last written, -1 never (host_slack.c) */
 	struct host_bpf *bpf; /* host_bpf.c: the eBPF sleep probe, NULL when absent */
 	char bpf_err[128]; /* why it is absent */
-	/* issue 10: ovsdb read every sample, pmd-stats-show cycles, lazily probed version. */
+	/* OVS: ovsdb read every sample, pmd-stats-show cycles, lazily probed version. */
 	bool ovs_probed; /* pmd-sleep-show asked once (decides the other_config key) */
 	struct host_ovsdb *ovsdb;
 	char ovsdb_err[160];

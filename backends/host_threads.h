@@ -39,7 +39,7 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 		      size_t *cap, size_t max, size_t *n);
 
 /*
- * The same scan made cheap for thousands of threads (issue 10): a process's
+ * The same scan made cheap for thousands of threads: a process's
  * task list is read again only when /proc/PID/task's link count (2 + its
  * threads) changed, or every HOST_TSCAN_FULL_NS (renames, pid reuse); picked
  * threads keep their stat file open and are pread() each scan. Unpicked threads

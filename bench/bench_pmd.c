@@ -1,4 +1,4 @@
-/* bench_pmd.c: the PMD figures of issue 4's closing note, medians of several runs, each with
+/* bench_pmd.c: the PMD figures, medians of several runs, each with
  * its baseline in the same run: one PMD's forwarding rate vs a bare SPSC ring, idle PMD CPU%
  * for maxsleep 0/50/500, pmd-seed drop% and CPU% at maxsleep 0 and at 50 with slack 50000 vs 1000, sleep overshoot. */
 #include <pthread.h>
@@ -179,7 +179,8 @@ int main(int argc, char **argv)
 		printf("%-46s %10.1f %12.1f\n", maxs[m], median(idle_cpu[m], runs),
 		       median(idle_avg[m], runs));
 
-	/* 3. pmd-seed (issue 13's figures): max sleep 0, then 50 with slack 50000 and 1000 */
+	/* 3. pmd-seed (the OVS timer-slack report, docs/pmd.md §5): max sleep 0, then 50 with
+	 * slack 50000 and 1000 */
 	static const char *const seed[3][3] = {
 	    {"maxsleep 0", "pmd.maxsleep_us=0", "pmd.timer_slack_ns=1000"},
 	    {"maxsleep 50, slack 50000", "pmd.maxsleep_us=50", "pmd.timer_slack_ns=50000"},
@@ -194,7 +195,7 @@ int main(int argc, char **argv)
 			eng_measure(eng, snap, 300, 1500);
 			sd[k][r] = snap->pmd.drop_pct;
 			scpu[k][r] = cpu_of(snap, "pmd-c:");
-			/* The sources have no thread (issue 13): what the host took from the PMDs. */
+			/* The sources have no thread: what the host took from the PMDs. */
 			sgen[k][r] = snap->pmd.threads[0].stolen_pct > snap->pmd.threads[1].stolen_pct
 					     ? snap->pmd.threads[0].stolen_pct
 					     : snap->pmd.threads[1].stolen_pct;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/est.sh: the estimator-chain figures of issue 3's closing note (medians of several runs).
+# bench/est.sh: the estimator-chain figures (medians of several runs).
 #   per-estimator cost per emulated CPU: kthread chain walk vs a bare summing loop (baseline)
 #   chain_max under performance and ondemand (emulated governor), 128 emulated possible CPUs
 #   tick time and kthread CPU% at 10k and 100k estimators on 128 emulated CPUs; bytes per estimator

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/host_scale.sh: host-backend CPU per refresh on a host with HOST_SCALE_THREADS (5000)
-# idle threads, against `top -b -H -d 1` over the same refreshes in the same run (issue 10:
+# idle threads, against `top -b -H -d 1` over the same refreshes in the same run (the goal:
 # at most 0.1x top's CPU, under 1% of a CPU at 1 Hz). CPU is each process's own user+sys
 # (wait4 rusage) divided by its refreshes; tunetop's median self.sample_us is shown too.
 set -u

@@ -14,7 +14,7 @@ enum event_kind {
 	EV_KNOB,
 	EV_ERROR,
 	EV_INFO,
-	EV_INVARIANT, /* a conservation check found work missing (issue 14) */
+	EV_INVARIANT, /* a conservation check found work missing */
 	EV_KIND_COUNT
 };
 

@@ -1,4 +1,4 @@
-/* knob.h: the one declarative table of knobs (tmux's options table, DESIGN.md). */
+/* knob.h: the one declarative table of knobs (as tmux's options table). */
 #ifndef TT_KNOB_H
 #define TT_KNOB_H
 

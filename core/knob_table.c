@@ -1,4 +1,4 @@
-/* knob_table.c: every knob of tunetop, one row each (INTERFACE.md "Knobs"). */
+/* knob_table.c: every knob of tunetop, one row each (--list-knobs and README's list). */
 #include "core/knob.h"
 
 #include "core/governor.h"

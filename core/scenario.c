@@ -41,7 +41,7 @@ const struct scenario scenario_table[] = {
 	   * 600 kpps (53 us) sit between the two. Slack starts at Linux's 50 us
 	   * default (the report's condition): set pmd.timer_slack_ns = 1000 for OVS's
 	   * fix and watch the drops fall and the PMD CPU rise.
-	   * The sources and the mac peer have no thread (issue 13): the two PMDs
+	   * The sources and the mac peer have no thread: the two PMDs
 	   * are the only busy threads, one per core, so at maxsleep 0 nothing but
 	   * the host takes a PMD off its CPU, and time the host takes is not
 	   * emulated time (pmd_feed.c). Max sleep 50 us is the OVS docs' example;

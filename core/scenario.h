@@ -1,4 +1,4 @@
-/* scenario.h: named and file-described starting sets of knob values (INTERFACE.md). */
+/* scenario.h: named and file-described starting sets of knob values (--scenario). */
 #ifndef TT_SCENARIO_H
 #define TT_SCENARIO_H
 

@@ -1,4 +1,4 @@
-/* blk_snap.h: the IO completion steering section of a snapshot (INTERFACE.md "blk"). */
+/* snap_blk.h: the blk section of a snapshot: IO completion steering (docs/blk.md). */
 #ifndef TT_BLK_SNAP_H
 #define TT_BLK_SNAP_H
 
@@ -23,7 +23,7 @@ struct blk_cpu_snap {
 	uint64_t completed;     /* completions run on this CPU, since start */
 	uint64_t remote;        /* of which steered here by IPI, since start */
 
-	/* Added by issue 13: the same over the interval, per second. */
+	/* The same over the interval, per second. */
 	double completed_per_s, block_softirq_per_s, ipi_recv_per_s;
 };
 
@@ -43,7 +43,7 @@ struct blk_snap {
 	 * instant (blk_sample_sub), so 0 <= in_flight <= submitters * iodepth. */
 	uint64_t submitted, completed, in_flight;
 
-	/* Beyond INTERFACE.md's list (added, nothing renamed). */
+	/* Added later, nothing renamed. */
 	int submitters, iodepth, nr_hw_queues;
 	bool fault_lost_kick;    /* the fault injection knob is on */
 	uint64_t irqs;           /* device interrupts raised, since start */
@@ -54,7 +54,7 @@ struct blk_snap {
 	double dev_cpu_pct;      /* blk-dev thread */
 	double sub_cpu_pct;      /* all blk-sub threads together */
 
-	/* Added by issues 13/14 (nothing above renamed). in_flight above is now
+	/* Added later (nothing above renamed). in_flight above is now
 	 * counted where the requests are: queued to or held by the device,
 	 * waiting for the interrupt CPU, on a done list. submitted = completed +
 	 * in_flight holds exactly with the subsystem paused (engine check); live,

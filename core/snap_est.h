@@ -1,4 +1,4 @@
-/* est_snap.h: the estimator section of a snapshot (INTERFACE.md "est"). */
+/* snap_est.h: the est section of a snapshot: the estimator kthreads (docs/est.md). */
 #ifndef TT_EST_SNAP_H
 #define TT_EST_SNAP_H
 

@@ -25,7 +25,7 @@ struct host_acct_snap {
 	double nvcsw_per_s, nivcsw_per_s;
 };
 
-/* OVS extras (issue 10): what an operator looks at after pmd-perf-show. */
+/* OVS extras: what an operator looks at after pmd-perf-show. */
 #define HOST_SNAP_MAX_OVS_PMDS 16
 #define HOST_SNAP_MAX_RXQS 32
 #define HOST_SNAP_MAX_IFACES 32

@@ -1,4 +1,4 @@
-/* pmd_snap.h: the PMD section of a snapshot (INTERFACE.md "pmd"). */
+/* snap_pmd.h: the pmd section of a snapshot: PMD threads and their sleep (docs/pmd.md). */
 #ifndef TT_PMD_SNAP_H
 #define TT_PMD_SNAP_H
 
@@ -29,7 +29,7 @@ struct pmd_thread_snap {
 	uint64_t rx_drops, tx_drops; /* totals since start */
 	uint64_t sleep_iters; /* sleeping iterations in the interval (docs, JSON) */
 
-	/* Added by issue 13 (nothing above renamed). */
+	/* Added later (nothing above renamed). */
 	uint64_t sleep_iters_total; /* since start */
 	double asleep_pct; /* wall time asleep in the interval, % */
 	double drops_while_asleep_pct; /* of its drops in the interval, % asleep */
@@ -68,7 +68,7 @@ struct pmd_snap {
 	uint64_t restart_dropped; /* part of dropped: left in rings by a restart */
 	uint64_t in_rings; /* = in_flight: ring occupancy */
 
-	/* Added by issues 13/14 (nothing above renamed). */
+	/* Added later (nothing above renamed). */
 	int64_t unaccounted; /* generated - forwarded - dropped - in_flight as read */
 	uint64_t capacity; /* what the rings and the PMDs' hands hold at most */
 	bool bound_broken; /* 0 <= unaccounted <= capacity failed at this snapshot */

@@ -1,4 +1,4 @@
-/* xalloc.h: allocation that never returns NULL (failure is fatal, STYLE.md). */
+/* xalloc.h: allocation that never returns NULL (failure is fatal: exit 1 with a message). */
 #ifndef TT_XALLOC_H
 #define TT_XALLOC_H
 

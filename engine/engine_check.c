@@ -1,4 +1,4 @@
-/* engine_check.c: the exact conservation check of a paused subsystem (issue 14). */
+/* engine_check.c: the exact conservation check of a paused subsystem (subsys_ops.check). */
 #include <stdio.h>
 
 #include "engine/engine.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""soak.py: the long soak of issue 14 (`make soak`, SOAK_SECONDS).
+"""soak.py: the long soak (`make soak`, SOAK_SECONDS).
 
 For each scenario in turn (default, then pmd-seed), for SECONDS / len(scenarios), two runs
 each take a knob change every 100 ms, and every snapshot either of them makes is checked

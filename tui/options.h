@@ -1,4 +1,4 @@
-/* options.h: the command line of INTERFACE.md, parsed into one struct. */
+/* options.h: the command line (tunetop.1, --help), parsed into one struct. */
 #ifndef TT_OPTIONS_H
 #define TT_OPTIONS_H
 

@@ -210,7 +210,7 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		json_object_set_new(o, "bpf_sleeps", jint(t->bpf_sleeps));
 		json_object_set_new(o, "bpf_overshoot_hist_us_log2", bh);
 		if (t->no_rate || t->busy_pct < 0 || t->cpu_pct < 0) {
-			/* Host: what has no baseline yet is absent, not 0 (issue 10). */
+			/* Host: what has no baseline yet is absent, not 0. */
 			json_object_set_new(o, "rx_pps", jrate(t, t->rx_pps));
 			json_object_set_new(o, "tx_pps", jrate(t, t->tx_pps));
 			json_object_set_new(o, "iterations", t->no_rate ? json_null()

@@ -1,4 +1,4 @@
-/* snapjson.h: a snapshot as one JSON object (schema 1, INTERFACE.md), via jansson. */
+/* snapjson.h: a snapshot as one JSON object (schema 1), via jansson. */
 #ifndef TT_SNAPJSON_H
 #define TT_SNAPJSON_H
 

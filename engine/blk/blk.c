@@ -1,4 +1,4 @@
-/* blk.c: the blk subsystem's lifecycle, knobs and snapshot (docs/blk.md, issue 5). */
+/* blk.c: the blk subsystem's lifecycle, knobs and snapshot (docs/blk.md). */
 #include <stdio.h>
 #include <stdlib.h>
 

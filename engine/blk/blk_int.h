@@ -14,7 +14,7 @@
 #include "engine/engine.h"
 
 /* Bytes the submitter writes and the completion reads: one 4 KiB block, so the CPU a
- * completion runs on pays for the cache lines it pulls over (spec §8, Brunelle 2008). */
+ * completion runs on pays for the cache lines it pulls over (docs/blk.md §8, Brunelle 2008). */
 #define BLK_REQ_DATA_BYTES 4096
 #define BLK_REQ_DATA_WORDS (BLK_REQ_DATA_BYTES / sizeof(uint64_t))
 /* Longest a thread waits before re-checking its stop flag (stop() must take < 100 ms). */
@@ -104,7 +104,7 @@ struct blk_state {
 	uint64_t rng;                     /* device only */
 
 	struct blk_hist lat;
-	/* Where the requests in flight are (issue 14), each a relaxed counter kept by
+	/* Where the requests in flight are, each a relaxed counter kept by
 	 * the threads that move requests in and out: queued to or held by the
 	 * device, completed by the device and waiting for the interrupt CPU, on a
 	 * CPU's done list. Their sum is counted independently of submitted and

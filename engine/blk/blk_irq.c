@@ -1,4 +1,4 @@
-/* blk_irq.c: blk-irq, the emulated CPU that takes the device interrupt (spec §2, §3). */
+/* blk_irq.c: blk-irq, the emulated CPU that takes the device interrupt (docs/blk.md §2, §3). */
 #include "engine/blk/blk_int.h"
 
 /* blk-irq: the interrupt CPU. Hard IRQ: blk_mq_complete_request() per completed request;

@@ -9,7 +9,7 @@ struct engine;
 
 /* Per-CPU counters refused beyond this (est.count x est.cpus x 64 bytes): every
  * page is touched, and giving 4 GiB back took 0.9-1.6 s at exit on the 2-core
- * test machine (issue 14: exit within 1 s of SIGTERM); 2 GiB holds est.count
+ * test machine (the goal: exit within 1 s of SIGTERM); 2 GiB holds est.count
  * 2000000 at the default 16 CPUs and gives back in about half that. */
 #define EST_MEM_LIMIT_BYTES (2ULL << 30)
 

@@ -16,13 +16,13 @@
 struct engine;
 struct ethread;
 
-#define EST_NTICKS 50 /* IPVS_EST_NTICKS, spec §1 */
-#define EST_TICK_NS (2 * NS_PER_S / EST_NTICKS) /* IPVS_EST_TICK: 40 ms, spec §1 */
-#define EST_CHAIN_FACTOR 48 /* IPVS_EST_CHAIN_FACTOR, spec §1 */
+#define EST_NTICKS 50 /* IPVS_EST_NTICKS, docs/est.md §1 */
+#define EST_TICK_NS (2 * NS_PER_S / EST_NTICKS) /* IPVS_EST_TICK: 40 ms, docs/est.md §1 */
+#define EST_CHAIN_FACTOR 48 /* IPVS_EST_CHAIN_FACTOR, docs/est.md §1 */
 #define EST_TICK_CHAINS_MAX EST_CHAIN_FACTOR /* chains a row holds (tick_chains 48 or 1) */
 #define EST_LOAD_DIVISOR 8 /* IPVS_EST_LOAD_DIVISOR: 12.5% per kthread */
-#define EST_CPU_KTHREADS (EST_LOAD_DIVISOR / 2) /* IPVS_EST_CPU_KTHREADS, spec §1 */
-#define EST_INITIAL_DELAY (EST_NTICKS - 1) /* ktrow of a new estimator, spec §2 */
+#define EST_CPU_KTHREADS (EST_LOAD_DIVISOR / 2) /* IPVS_EST_CPU_KTHREADS, docs/est.md §1 */
+#define EST_INITIAL_DELAY (EST_NTICKS - 1) /* ktrow of a new estimator, docs/est.md §2 */
 #define EST_DRAIN_BATCH 16 /* temp-list entries per mutex hold, §1 */
 #define EST_RELINK_RESCHED 64 /* calc-phase steps per mutex hold, §5 */
 #define EST_RESYNC_START_TICKS 4 /* task start: timer reset beyond this, §5 */

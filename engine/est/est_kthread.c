@@ -1,4 +1,5 @@
-/* est_kthread.c: the est-k:N tasks: tick loop, chain walk, drain and calc phase (spec §3-§5). */
+/* est_kthread.c: the est-k:N tasks: tick loop, chain walk, drain and calc phase
+ * (docs/est.md §3-§5). */
 #include "engine/est/est_kthread.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* est_place.c: est_add_ktid, add_row/est_row, avail/full/present bookkeeping (spec §2). */
+/* est_place.c: est_add_ktid, add_row/est_row, avail/full/present bookkeeping (docs/est.md §2). */
 #include "engine/est/est_place.h"
 
 #include <sched.h>

@@ -25,7 +25,7 @@ struct pmd_state;
 enum pmd_src_kind { PMD_SRC_TXONLY, PMD_SRC_MACPEER };
 
 /*
- * One traffic source gen:N, with no thread of its own (issue 13): a NIC fills
+ * One traffic source gen:N, with no thread of its own: a NIC fills
  * its rx ring without a core. The PMD that consumes the rings it fills
  * evaluates it at each poll (pmd_feed_poll): the arrivals since the previous
  * poll follow from the clock and the pattern, go into the rings up to their

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# test_bad_input.sh: issue 14's careless and hostile inputs, each ending in a clear error and
-# the right exit status, never a hang or a silent change: FIFOs for files (item 2), over-long
-# and action values (item 7), usage errors that exit 2, wrong messages, file content never
-# echoed, BOMs, relative includes, the man page's variables (item 9).
+# test_bad_input.sh: careless and hostile inputs, each ending in a clear error and
+# the right exit status, never a hang or a silent change: FIFOs for files, over-long
+# and action values, usage errors that exit 2, wrong messages, file content never
+# echoed, BOMs, relative includes, the man page's variables.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)

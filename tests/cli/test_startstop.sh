@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_startstop.sh: start and stop in bounded time at the largest valid sizes (issue 14, item 8):
+# test_startstop.sh: start and stop in bounded time at the largest valid sizes:
 # the first JSON line and the exit after SIGTERM each within TT_STARTSTOP_MAX_S (default 3 s:
 # the goal is 1 s, `make bench`-style figures are in the commit; 3 s leaves room for a loaded CI
 # machine). Before the fix: 512 spinners gave the first line after 50-80 s; est.count=2M after

@@ -95,7 +95,7 @@ int main(void)
 		    (perf->npmds < 0 || perf->npmds > HOST_OVS_MAX_PMDS))
 			return 1;
 		host_ovs_parse_sleep(tmp, sl);
-		/* pmd-stats-show, pmd-rxq-show and max-sleep lists (issue 10) on the same text. */
+		/* pmd-stats-show, pmd-rxq-show and max-sleep lists on the same text. */
 		if (host_ovs_parse_stats(tmp, st) == 0 && (st->npmds < 0 || st->npmds > HOST_OVS_MAX_PMDS))
 			return 1;
 		if (host_ovs_parse_rxqs(tmp, rq) == 0 && (rq->nrxqs < 0 || rq->nrxqs > HOST_OVS_MAX_RXQS))

@@ -55,7 +55,8 @@ PY
 	eval "rq_$slack=$(sed -n 's/.*runq=\([^ ]*\).*/\1/p' <<<"$res")"
 done
 # Slack shows only while the PMD gets a CPU when its timer fires: on a loaded machine the
-# wake-up waits on the run queue and hides it; its RUNQ% says so (issue 15's point).
+# wake-up waits on the run queue and hides it; its RUNQ% says so (docs/pmd.md "Timer slack,
+# run-queue delay and the eBPF sleep probe").
 if python3 -c "import sys; sys.exit(0 if max($rq_1000, $rq_50000) < 20 else 1)"; then
 	python3 -c "import sys; sys.exit(0 if $bpf_1000 + 20 < $bpf_50000 else 1)"
 	check "the probe sees the slack: p50 $bpf_1000 us at 1 us against $bpf_50000 us at 50 us" test $? -eq 0

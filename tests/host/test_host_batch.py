@@ -98,7 +98,7 @@ check(r.returncode == 2 and "--write" in r.stderr,
       "a host knob without --write names --write (rc %d, %r)" % (r.returncode, r.stderr.strip()))
 # A device name that could escape /sys/block is refused at start.
 r = run(["--host", "-b", "-n", "1"], env={"TUNETOP_BLK_DEV": "../../etc"})
-# A usage error (issue 14): exit 2, as README says.
+# A usage error: exit 2, as README says.
 check(r.returncode == 2 and "not a valid name" in r.stderr, "TUNETOP_BLK_DEV=../../etc refused (%r)" % r.stderr.strip())
 r = run(["--host", "-b", "-n", "1"], env={"TUNETOP_OVS_SOCKET": "/nonexistent/ovs.ctl"})
 check(r.returncode == 1 and "TUNETOP_OVS_SOCKET" in r.stderr, "a bad TUNETOP_OVS_SOCKET is an error (%r)" % r.stderr.strip())

@@ -63,7 +63,7 @@ PY
 check "3 lines, rq_affinity 2, BLOCK counted per CPU, iops > 0, s = c + i, >= 4000 completions (got '$res')" \
 	test "$res" = "3 2 1 1 1 1"
 
-# Item 3 of issue 14: the knob is read back every sample. A writer behind tunetop's back
+# The knob is read back every sample. A writer behind tunetop's back
 # (echo > sysfs) changes the value while tunetop samples; knobs.blk.rq_affinity and
 # blk.rq_affinity agree on every line, and both follow sysfs.
 ( for i in $(seq 1 60); do echo $((i % 3)) >"$knob"; sleep 0.03; done ) &
@@ -112,7 +112,7 @@ rc=$?
 case "$out" in *"3 is not 0, 1 or 2"*) ok "blk.rq_affinity=3 refused: $out" ;; *) bad "blk.rq_affinity=3: $out" ;; esac
 out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host --write -b -n 1 --set blk.rq_affinity=4294967295 2>&1)
 case "$out" in *"4294967295 is not 0, 1 or 2"*) ok "the refusal names the value: $out" ;; *) bad "blk.rq_affinity=4294967295: $out" ;; esac
-# Read-only without --write (item 5): refused with exit 2 naming --write, sysfs untouched.
+# Read-only without --write: refused with exit 2 naming --write, sysfs untouched.
 out=$(TUNETOP_BLK_DEV=$name "$TUNETOP" --host -b -n 1 --set blk.rq_affinity=0 2>&1)
 rc=$?
 check "without --write: exit 2 (rc $rc)" test "$rc" -eq 2

@@ -77,7 +77,7 @@ check "the console started first exits 0 ($(head -c 200 "$dir/late.err"))" test 
 res=$(python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if x.strip()]; print("pmd" in l[0], "pmd" in l[-1], l[-1]["host"]["ovs"])' "$dir/late.json" 2>&1)
 check "no pmd section before ovs-vswitchd, one after it started (got '$res')" test "$res" = "False True True"
 
-# issue 10: figures an OVS operator can trust.
+# Figures an OVS operator can trust (docs/pmd.md, the closing part).
 field() { # field FILE LINE EXPR: a python expression over the JSON object o of line LINE
 	python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if x.strip()]; o=l[int(sys.argv[2])]; print(eval(sys.argv[3]))' "$@" 2>&1
 }

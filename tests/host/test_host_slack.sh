@@ -96,7 +96,8 @@ check "slack 50 us: overshoot p50 is tens of us (got $p50_50000)" test $? -eq 0
 # 49 us less slack: the median must fall by at least 20 us (on an idle core it falls by ~45;
 # a shared 2-vCPU VM adds wake-up latency to both, see RUNQ% of the PMD).
 # On a loaded machine the wake-up waits on a run queue, which hides the slack: the PMD's
-# RUNQ% tells (issue 15's point); then the fall is reported, not asserted.
+# RUNQ% tells (docs/pmd.md "Timer slack, run-queue delay and the eBPF sleep probe"); then the
+# fall is reported, not asserted.
 if python3 -c "import sys; sys.exit(0 if max($rq_1000, $rq_50000) < 20 else 1)"; then
 	python3 -c "import sys; sys.exit(0 if $p50_1000 + 20 < $p50_50000 else 1)"
 	check "slack 1 us: overshoot p50 falls well below (got $p50_1000 against $p50_50000)" test $? -eq 0

@@ -3,9 +3,9 @@
 
 Layers only look down: core <- engine <- backends <- tui. Each rule below is
 one line of that picture; a violation prints FILE:LINE: what and why, and the
-exit status is 1. The console's curses code (tui/screen.c, tui/ui_*.c,
-tui/main.c, and its own headers tui/console/ui.h and tui/console/ui_body.h) is the only code
-that may reach curses, directly or through a header it includes.
+exit status is 1. The console's curses code (tui/console/, and tui/main.c
+which starts it) is the only code that may reach curses, directly or through a
+header it includes.
 """
 import os
 import re

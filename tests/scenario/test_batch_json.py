@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Batch output checked by an independent parser (python3's json module).
 
-Every line is one complete JSON object with schema 1 and the INTERFACE.md fields; a spinning
+Every line is one complete JSON object with schema 1 and the documented fields; a spinning
 thread reports cpu_pct near 100 and a sleeping one near 0, and both agree within 5 points with
 /proc/PID/task/TID/stat sampled over the same interval; a closed pipe ends tunetop quietly
 with status 0.

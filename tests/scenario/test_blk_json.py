@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_blk_json.py: `tunetop -b --scenario blk-steer` prints the blk section of INTERFACE.md,
+"""test_blk_json.py: `tunetop -b --scenario blk-steer` prints the blk section of the JSON,
 checked with an independent parser: field names, on every line the bound of submitted =
 completed + in_flight with in_flight counted where the requests are, per-CPU shape and
 per-second figures, the submit x complete matrix, a live-looking run (completions, IPIs for the

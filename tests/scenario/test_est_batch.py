@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_est_batch.py: the est section and events of `tunetop -b` (INTERFACE.md, spec §4-§5)."""
+"""test_est_batch.py: the est section and events of `tunetop -b` (docs/est.md §4-§5)."""
 import json, os, re, subprocess, sys
 
 tt = os.environ.get("TUNETOP")

@@ -1,4 +1,4 @@
-/* test_est_chains.c: 20,000 estimators on 64 emulated CPUs, live, against spec §2-§5. */
+/* test_est_chains.c: 20,000 estimators on 64 emulated CPUs, live, against docs/est.md §2-§5. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

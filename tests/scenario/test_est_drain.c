@@ -1,4 +1,5 @@
-/* test_est_drain.c: kthread 0's drain gives the config mutex way between batches (spec §5). */
+/* test_est_drain.c: kthread 0's drain gives the config mutex way between batches
+ * (docs/est.md §5). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -51,7 +51,7 @@ static void test_idle_cpu_ordering(void **state)
 }
 
 /* One ramp from sleep_time 0 with the given increment: maxsleep 0 first (the
- * PMD stops sleeping and sleep_time goes to 0, spec §1.2 step 5), then the
+ * PMD stops sleeping and sleep_time goes to 0, docs/pmd.md §1.2 step 5), then the
  * max back on, and the average sleep over a fixed window from that point. */
 static double ramp_avg_us(struct engine *eng, struct snapshot *snap, const char *inc)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_pmd_json.py: the batch JSON `pmd` section (INTERFACE.md) for pmd-light and pmd-seed:
+"""test_pmd_json.py: the batch JSON `pmd` section for pmd-light and pmd-seed:
 fields and units, thread names (PMDs only: the sources have no thread), and on every line the
 bound of generated = forwarded + dropped + in_flight with in_flight counted independently (the
 rings): the rest, in the PMDs' hands, is >= 0 and <= what rings and hands hold, computed here

@@ -1,5 +1,6 @@
 /* test_pmd_seed.c: pmd-seed reproduces the OVS report: no drops without sleep, and 50 us slack
- * drops at least 5x what 1 us slack drops at max sleep 50, with more PMD CPU at 1 us (issue 13). */
+ * drops at least 5x what 1 us slack drops at max sleep 50, with more PMD CPU at 1 us
+ * (docs/pmd.md §5). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,7 +138,7 @@ static void test_seed_goals(void **state)
 		valid++;
 		fprintf(stderr, "round %d: %.3f%% / %.3f%% / %.3f%%\n", r, pct(&w0), pct(&w50),
 			pct(&w1));
-		/* Issue 13's goals, in every counted round: never sleeping drops <= 0.1%;
+		/* The goals, in every counted round: never sleeping drops <= 0.1%;
 		 * Linux's 50 us slack drops >= 5x what 1 us slack drops (as shares of what
 		 * was offered: time the host took offers nothing, so the counts differ). */
 		assert_true(pct(&w0) <= 0.1);

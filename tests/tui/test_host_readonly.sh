@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_host_readonly.sh: the console on --host starts read-only (issue 14, item 5): the header
+# test_host_readonly.sh: the console on --host starts read-only: the header
 # says so, a knob key explains how to enable writes and changes nothing, and a knob the host
 # lacks shows '-' rather than a default.
 . "$(dirname "$0")/lib/tmux.sh"

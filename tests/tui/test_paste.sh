@@ -2,7 +2,7 @@
 # test_paste.sh: bracketed paste. A multi-line paste into ':' runs each line as a command and
 # never types a line as hotkeys; a paste with no prompt open changes nothing; the mode is
 # turned off again on q and on SIGTERM. Also: below 60x16 a 'q' typed into an open prompt is
-# a letter, not a quit (issue 14, items 4 and 9).
+# a letter, not a quit.
 . "$(dirname "$0")/lib/tmux.sh"
 
 # The wrapper reads from the terminal after tunetop exits: with bracketed paste left on, a

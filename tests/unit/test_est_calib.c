@@ -1,4 +1,4 @@
-/* test_est_calib.c: calibration arithmetic of spec §4 from injected timings. */
+/* test_est_calib.c: calibration arithmetic of docs/est.md §4 from injected timings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -60,7 +60,7 @@ static bool run(struct script *s, int cache_factor, struct est_calib_result *r)
 static void test_max_for(void **state)
 {
 	(void)state;
-	/* The seed's checks (spec §4). */
+	/* The checks of docs/est.md §4. */
 	assert_int_equal(est_calib_max_for(7319), 12);
 	assert_int_equal(est_calib_max_for(11171), 8);
 	assert_int_equal(est_calib_max_for(4138), 22);

@@ -1,4 +1,4 @@
-/* test_est_ewma.c: the kernel's fixed-point EWMA against hand-computed values (spec §3). */
+/* test_est_ewma.c: the kernel's fixed-point EWMA against hand-computed values (docs/est.md §3). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
-/* test_est_place.c: row/chain/kthread placement of spec §2, the thread limit, the relink order. */
+/* test_est_place.c: row/chain/kthread placement (docs/est.md §2), the thread limit, the relink
+ * order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

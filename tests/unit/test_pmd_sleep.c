@@ -1,4 +1,4 @@
-/* test_pmd_sleep.c: the OVS adaptive sleep policy on scripted burst sequences (spec §1.3). */
+/* test_pmd_sleep.c: the OVS adaptive sleep policy on scripted bursts (docs/pmd.md §1.3). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
