@@ -78,6 +78,7 @@ struct host_state {
 	bool dbread_ok;
 	struct host_ovs_stats stats_prev;
 	bool have_stats_prev;
+	uint64_t stats_prev_ns; /* CLOCK_MONOTONIC when stats_prev's reply came */
 	struct host_tscan *tscan; /* the cached thread scan (host_tscan.c) */
 };
 
@@ -108,6 +109,8 @@ int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen)
 int host_slack_current(struct host_state *h, int64_t *out);
 /* Each PMD row's own slack from the thread table; count those differing from the set value. */
 /* row_tid[i] (PMD_SNAP_MAX) is the tid of PMD row i, 0 when not found. */
+/* The pid of the ovs-vswitchd whose PMDs are shown, 0 when unknown (host_slack.c). */
+pid_t host_slack_ovs_pid(const struct host_state *h);
 void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_tid);
 
 #endif

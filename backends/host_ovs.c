@@ -137,6 +137,21 @@ bool host_ovs_connected(const struct host_ovs *o)
 	return host_rpc_connected(o->rpc);
 }
 
+pid_t host_ovs_pid(const struct host_ovs *o)
+{
+	pid_t pid = host_rpc_peer_pid(o->rpc);
+	if (pid > 0)
+		return pid;
+	/* Not connected yet: the pid in the socket's name ("ovs-vswitchd.<pid>.ctl"). */
+	const char *path = host_ovs_path(o), *base = strrchr(path, '/');
+	int n;
+	char tail[8];
+	base = base ? base + 1 : path;
+	if (sscanf(base, "ovs-vswitchd.%d.%7s", &n, tail) == 2 && n > 0 && strcmp(tail, "ctl") == 0)
+		return (pid_t)n;
+	return 0;
+}
+
 void host_ovs_db_path(const struct host_ovs *o, char *out, size_t outlen)
 {
 	const char *env = getenv("TUNETOP_OVS_DB");

@@ -9,22 +9,13 @@
 #define HOST_SLACK_MAX_PMDS 256
 
 /*
- * The ovs-vswitchd tunetop talks to, from its control socket's name
- * ("ovs-vswitchd.<pid>.ctl"): a host (or a test machine) may run several, and only the
- * one whose PMDs are shown is changed. 0 when the name says nothing (a socket named with
- * TUNETOP_OVS_SOCKET otherwise): then every ovs-vswitchd's PMDs.
+ * The ovs-vswitchd tunetop talks to (host_ovs_pid: the control socket's peer): a host (or a
+ * test machine) may run several, and only the one whose PMDs are shown is read and changed.
+ * 0 when unknown: then every ovs-vswitchd's PMDs.
  */
-static pid_t host_slack_ovs_pid(const struct host_state *h)
+pid_t host_slack_ovs_pid(const struct host_state *h)
 {
-	const char *path = h->ovs ? host_ovs_path(h->ovs) : NULL;
-	const char *base = path ? strrchr(path, '/') : NULL;
-	int pid;
-	char tail[8];
-	base = base ? base + 1 : path;
-	if (base && sscanf(base, "ovs-vswitchd.%d.%7s", &pid, tail) == 2 && pid > 0 &&
-	    strcmp(tail, "ctl") == 0)
-		return (pid_t)pid;
-	return 0;
+	return h->ovs ? host_ovs_pid(h->ovs) : 0;
 }
 
 static int host_slack_pmds(struct host_state *h, pid_t *tids)

@@ -75,6 +75,21 @@ for mode in silent garbage big; do
 	check "$mode server: one sample costs at most 1.5 s (max $smax us)" test "$smax" -lt 1500000
 done
 
+# 3b. Rates over OVS's own interval: each pmd-perf-show reply is 1.000 s of OVS time later at
+# exactly 20 kpps, 90 % asleep, whatever tunetop's pace (-d 0.2). A rate divided by the time
+# between tunetop's samples would read 100 kpps and 450 % asleep.
+start_fake clock "clock:1"
+TUNETOP_OVS_SOCKET=$dir/clock.sock timeout 30 "$TUNETOP" --host -b -n 6 -d 0.2 >"$dir/clock.json" 2>"$dir/clock.err"
+rc=$?
+check "OVS-clock server: batch finishes (rc $rc, $(head -c 200 "$dir/clock.err"))" test "$rc" -eq 0
+res=$(python3 -c '
+import json, sys
+rows = [json.loads(x)["pmd"]["threads"][0] for x in open(sys.argv[1]) if x.strip()]
+rates = [(t["rx_pps"], t["asleep_pct"]) for t in rows if t["rx_pps"] is not None]
+print("ok" if len(rates) >= 4 and all(abs(p - 20000) < 1 and abs(a - 90) < 0.01 for p, a in rates) else rates)
+' "$dir/clock.json" 2>&1)
+check "rx_pps 20000 and asleep_pct 90 on every rated sample, over OVS's interval (got $res)" test "$res" = ok
+
 # 4. The console with a silent and a 50 MB server: keys reach the screen within a frame.
 # Sanitizer builds run everything 5 to 15 times slower on a shared 2-core machine: 10x there.
 key_ms=50
