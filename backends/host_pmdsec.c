@@ -53,10 +53,10 @@ static bool host_ovsdb_ready(struct host_state *h)
 
 static void host_maxsleep_from(struct host_state *h, const struct host_ovsdb_read *r)
 {
-	int d = r->has_key ? host_ovs_maxsleep_default(r->value) : -1;
 	snprintf(h->maxsleep_val, sizeof(h->maxsleep_val), "%s", r->has_key ? r->value : "");
-	/* No key, or a list with no default entry: OVS's default max sleep, 0 (no sleep). */
-	h->maxsleep_us = d >= 0 ? d : 0;
+	/* What OVS makes of the string, not the string: 3.1 clamps "99999" to 10000 and turns
+	 * "50,1:100" (a 3.3 list it cannot read) into 0, sleeping off. */
+	h->maxsleep_us = host_ovs_maxsleep_applied(r->has_key ? r->value : NULL, h->ovs_sleep_show);
 	h->have_maxsleep = true;
 }
 
@@ -87,8 +87,8 @@ int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t err
 	}
 	host_ovsdb_ready(h);
 	const char *key = host_pmdsec_key(h);
-	if (host_ovsdb_set_maxsleep(h->ovsdb, key, us, written, sizeof(written), err, errlen) !=
-	    0) {
+	if (host_ovsdb_set_maxsleep(h->ovsdb, key, h->ovs_sleep_show, us, written, sizeof(written),
+				    err, errlen) != 0) {
 		char e[256];
 		snprintf(e, sizeof(e), "%s", err);
 		snprintf(err, errlen, "pmd.maxsleep_us: %s", e);
@@ -310,13 +310,15 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 			host_ovs_parse_sleep(t, &sl);
 		free(t);
 	}
-	/* The configured value, read every sample: a change made with ovs-vsctl shows. */
-	if (h->have_maxsleep) {
-		p->maxsleep_us = h->maxsleep_us;
-		hs->ovs_maxsleep_source = "ovsdb";
-	} else if (sl.default_us >= 0) {
+	/* The value in force, read every sample: a change made with ovs-vsctl shows. OVS's own
+	 * report (3.2+) first: it is what the PMDs use, also when vswitchd has not taken an
+	 * ovsdb write yet. Else the ovsdb string as this OVS parses it (3.1). */
+	if (sl.default_us >= 0) {
 		p->maxsleep_us = sl.default_us;
 		hs->ovs_maxsleep_source = "pmd-sleep-show";
+	} else if (h->have_maxsleep) {
+		p->maxsleep_us = h->maxsleep_us;
+		hs->ovs_maxsleep_source = "ovsdb";
 	} else {
 		p->maxsleep_us = -1;
 		hs->ovs_maxsleep_source = "unknown";
