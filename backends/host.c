@@ -95,6 +95,7 @@ void host_close(struct host_state *h)
 	host_ovsdb_free(h->ovsdb);
 	host_tscan_free(h->tscan);
 	free(h->dbread);
+	free(h->slack_known);
 	free(h->topo);
 	free(h->cur);
 	free(h->prev);

@@ -65,6 +65,10 @@ struct host_state {
 
 	struct host_sched *sched; /* host_sched.c: run-queue delay and slack per thread */
 	int64_t slack_set_ns; /* pmd.timer_slack_ns last written, -1 never (host_slack.c) */
+	/* The PMD threads that value went to (or that were there when it was set): a later
+	 * change to one of them is the operator's, shown as differing, never undone. */
+	pid_t *slack_known;
+	int nslack_known;
 	struct host_bpf *bpf; /* host_bpf.c: the eBPF sleep probe, NULL when absent */
 	char bpf_err[128]; /* why it is absent */
 	/* issue 10: ovsdb read every sample, pmd-stats-show cycles, lazily probed version. */
