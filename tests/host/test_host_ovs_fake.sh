@@ -90,6 +90,44 @@ print("ok" if len(rates) >= 4 and all(abs(p - 20000) < 1 and abs(a - 90) < 0.01 
 ' "$dir/clock.json" 2>&1)
 check "rx_pps 20000 and asleep_pct 90 on every rated sample, over OVS's interval (got $res)" test "$res" = ok
 
+# 3c. What the host lacks is null, never 0: every figure host.absent names, on every line,
+# and the interval figures of the first line (no baseline yet).
+res=$(python3 -c '
+import json, sys
+lines = [json.loads(x) for x in open(sys.argv[1]) if x.strip()]
+bad = []
+def at(o, path):
+    """Every value at the dotted path, through arrays."""
+    out = [o]
+    for k in path.split("."):
+        nxt = []
+        for v in out:
+            for w in (v if isinstance(v, list) else [v]):
+                if isinstance(w, dict) and k in w:
+                    nxt.append(w[k])
+        out = nxt
+    return out
+def numbers(v):
+    if isinstance(v, bool): return []
+    if isinstance(v, (int, float)): return [v]
+    if isinstance(v, dict): return [n for x in v.values() for n in numbers(x)]
+    if isinstance(v, list): return [n for x in v for n in numbers(x)]
+    return []
+for n, o in enumerate(lines):
+    for name in o["host"]["absent"]:
+        for v in at(o, name):
+            if numbers(v):
+                bad.append("line %d: %s = %r, listed absent" % (n, name, v))
+t = lines[0]["pmd"]["threads"][0]
+for k in ("asleep_pct", "drops_while_asleep_pct"):
+    if t[k] is not None:
+        bad.append("first line: %s = %r" % (k, t[k]))
+if any(x is not None for x in t["sleep_overshoot_us"].values()):
+    bad.append("first line: sleep_overshoot_us = %r" % t["sleep_overshoot_us"])
+print("ok" if not bad else "; ".join(bad[:5]))
+' "$dir/clock.json" 2>&1)
+check "absent figures and first-line interval figures are null (got $res)" test "$res" = ok
+
 # 4. The console with a silent and a 50 MB server: keys reach the screen within a frame.
 # Sanitizer builds run everything 5 to 15 times slower on a shared 2-core machine: 10x there.
 key_ms=50
