@@ -55,7 +55,8 @@ struct host_state {
 	bool disk_ok;
 
 	struct host_ovs *ovs;
-	bool ovs_given; /* TUNETOP_OVS_SOCKET named it: no rediscovery */
+	bool ovs_given; /* TUNETOP_OVS_SOCKET named it: looked for there only */
+	char ovs_given_path[108]; /* that name (a unix socket path) */
 	uint64_t ovs_retry_ns; /* next look for a newly started ovs-vswitchd */
 	char ovs_err[160];
 	bool ovs_sleep_show;

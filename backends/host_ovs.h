@@ -16,7 +16,9 @@ struct host_ovs;
  * /var/run/openvswitch and pid from <rundir>/ovs-vswitchd.pid. A given path
  * named <dir>/<name>.<pid>.ctl is followed through <dir>/<name>.pid after a
  * restart, as ovs-appctl -t does. NULL with a reason when there is none (OVS
- * absent is not an error of tunetop). Connecting waits HOST_RPC_CONNECT_MS at most.
+ * absent is not an error of tunetop), errno then ENOENT or ECONNREFUSED when no daemon
+ * is there now (no socket, no pidfile, nobody listening) and another value when the socket
+ * itself is wrong. Connecting waits HOST_RPC_CONNECT_MS at most.
  */
 struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen);
 void host_ovs_close(struct host_ovs *o);

@@ -42,6 +42,20 @@ check "never-accepting listener: exit 1, not a hang (rc $rc)" test "$rc" -eq 1
 check "never-accepting listener: says so ($(cat "$dir/na.err"))" grep -q "accepts no connection" "$dir/na.err"
 check "never-accepting listener: within 5 s ($((SECONDS - s)) s)" test $((SECONDS - s)) -le 5
 
+# 1b. A named socket with no daemon behind it yet: tunetop starts, says so, and finds the
+# daemon once it is up (as without TUNETOP_OVS_SOCKET), rather than exit 1.
+TUNETOP_OVS_SOCKET=$dir/late.sock timeout 30 "$TUNETOP" --host -b -n 16 -d 0.5 >"$dir/late.json" 2>"$dir/late.err" &
+late=$!
+for _ in $(seq 100); do [ -s "$dir/late.json" ] && break; sleep 0.05; done
+start_fake late ok
+wait $late
+rc=$?
+check "named socket, daemon not up yet: runs (rc $rc, $(head -c 200 "$dir/late.err"))" test "$rc" -eq 0
+res=$(field "$dir/late.json" 0 '"late.sock" in (o["host"]["ovs_error"] or "")')
+check "first sample names the socket it waits for (got $res)" test "$res" = True
+res=$(field "$dir/late.json" -1 '"pmd" in o')
+check "once the daemon is up, its PMDs are read (got $res)" test "$res" = True
+
 # 2. One that answers, then stops accepting (a wedged restart): reconnecting must not block.
 start_fake okthen "okthen:6"
 TUNETOP_OVS_SOCKET=$dir/okthen.sock timeout 30 "$TUNETOP" --host -b -n 6 -d 0.2 >"$dir/ok.json" 2>"$dir/ok.err"
