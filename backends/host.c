@@ -71,13 +71,18 @@ struct host_state *host_open(char *err, size_t errlen)
 	}
 
 	env = getenv("TUNETOP_OVS_SOCKET");
+	h->ovs_given = env && *env;
+	if (h->ovs_given)
+		snprintf(h->ovs_given_path, sizeof(h->ovs_given_path), "%s", env);
 	h->ovs = host_ovs_open(env, h->ovs_err, sizeof(h->ovs_err));
-	if (!h->ovs && env && *env) {
+	/* A named socket with no daemon behind it now (not started yet, restarting) is looked
+	 * at again as an unnamed one is; one that cannot work (not a socket, no permission, a
+	 * listener that never accepts) is the caller's mistake, said at once. */
+	if (!h->ovs && h->ovs_given && errno != ENOENT && errno != ECONNREFUSED) {
 		snprintf(err, errlen, "TUNETOP_OVS_SOCKET: %s", h->ovs_err);
 		host_close(h);
 		return NULL;
 	}
-	h->ovs_given = env && *env;
 	h->ovs_retry_ns = h->prev_ns + HOST_OVS_RETRY_NS;
 	/* Probing ovs-vswitchd (which key it reads) waits for the sampler's first pass. */
 	return h;
@@ -95,6 +100,7 @@ void host_close(struct host_state *h)
 	host_ovsdb_free(h->ovsdb);
 	host_tscan_free(h->tscan);
 	free(h->dbread);
+	free(h->slack_known);
 	free(h->topo);
 	free(h->cur);
 	free(h->prev);
@@ -302,10 +308,11 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 	host_sched_sample(h->sched, h->cur, h->ncur, snap, now_ns);
 	host_sample_links(h, snap, dt_s);
 	host_blksec_sample(h, snap, dt_s);
-	if (!h->ovs && !h->ovs_given && now_ns >= h->ovs_retry_ns) {
+	if (!h->ovs && now_ns >= h->ovs_retry_ns) {
 		/* ovs-vswitchd may start after tunetop: look again now and then. */
 		h->ovs_retry_ns = now_ns + HOST_OVS_RETRY_NS;
-		h->ovs = host_ovs_open(NULL, h->ovs_err, sizeof(h->ovs_err));
+		h->ovs = host_ovs_open(h->ovs_given ? h->ovs_given_path : NULL, h->ovs_err,
+				       sizeof(h->ovs_err));
 	}
 	if (h->ovs && !h->ovs_probed)
 		host_pmdsec_probe(h);

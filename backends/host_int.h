@@ -55,7 +55,8 @@ struct host_state {
 	bool disk_ok;
 
 	struct host_ovs *ovs;
-	bool ovs_given; /* TUNETOP_OVS_SOCKET named it: no rediscovery */
+	bool ovs_given; /* TUNETOP_OVS_SOCKET named it: looked for there only */
+	char ovs_given_path[108]; /* that name (a unix socket path) */
 	uint64_t ovs_retry_ns; /* next look for a newly started ovs-vswitchd */
 	char ovs_err[160];
 	bool ovs_sleep_show;
@@ -65,6 +66,10 @@ struct host_state {
 
 	struct host_sched *sched; /* host_sched.c: run-queue delay and slack per thread */
 	int64_t slack_set_ns; /* pmd.timer_slack_ns last written, -1 never (host_slack.c) */
+	/* The PMD threads that value went to (or that were there when it was set): a later
+	 * change to one of them is the operator's, shown as differing, never undone. */
+	pid_t *slack_known;
+	int nslack_known;
 	struct host_bpf *bpf; /* host_bpf.c: the eBPF sleep probe, NULL when absent */
 	char bpf_err[128]; /* why it is absent */
 	/* OVS: ovsdb read every sample, pmd-stats-show cycles, lazily probed version. */
@@ -78,6 +83,7 @@ struct host_state {
 	bool dbread_ok;
 	struct host_ovs_stats stats_prev;
 	bool have_stats_prev;
+	uint64_t stats_prev_ns; /* CLOCK_MONOTONIC when stats_prev's reply came */
 	struct host_tscan *tscan; /* the cached thread scan (host_tscan.c) */
 };
 
@@ -108,6 +114,8 @@ int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen)
 int host_slack_current(struct host_state *h, int64_t *out);
 /* Each PMD row's own slack from the thread table; count those differing from the set value. */
 /* row_tid[i] (PMD_SNAP_MAX) is the tid of PMD row i, 0 when not found. */
+/* The pid of the ovs-vswitchd whose PMDs are shown, 0 when unknown (host_slack.c). */
+pid_t host_slack_ovs_pid(const struct host_state *h);
 void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_tid);
 
 #endif

@@ -75,6 +75,15 @@ bool host_ovs_split_pid_path(const char *path, char *dir, size_t dirlen, char *n
 	return true;
 }
 
+/* Give up on o, leaving errno as the failed connect's. */
+static struct host_ovs *ovs_open_failed(struct host_ovs *o)
+{
+	int e = host_rpc_connect_errno(o->rpc);
+	host_ovs_close(o);
+	errno = e ? e : EIO;
+	return NULL;
+}
+
 struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen)
 {
 	struct host_ovs *o = xcalloc(1, sizeof(*o));
@@ -84,6 +93,7 @@ struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen)
 		if (strlen(path) >= sizeof(sock)) {
 			snprintf(err, errlen, "%s: path too long for a unix socket", path);
 			free(o);
+			errno = ENAMETOOLONG;
 			return NULL;
 		}
 		snprintf(sock, sizeof(sock), "%s", path);
@@ -97,6 +107,7 @@ struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen)
 		o->follow = true;
 		if (ovs_resolve(o->dir, o->name, sock, sizeof(sock), err, errlen) != 0) {
 			free(o);
+			errno = ENOENT; /* no pidfile, or its daemon gone: none there now */
 			return NULL;
 		}
 	}
@@ -106,15 +117,11 @@ struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen)
 		char again[sizeof(sock)], e2[64];
 		if (!o->follow || ovs_resolve(o->dir, o->name, again, sizeof(again), e2,
 					      sizeof(e2)) != 0 ||
-		    strcmp(again, sock) == 0) {
-			host_ovs_close(o);
-			return NULL;
-		}
+		    strcmp(again, sock) == 0)
+			return ovs_open_failed(o);
 		host_rpc_set_path(o->rpc, again);
-		if (host_rpc_connect(o->rpc, err, errlen) != 0) {
-			host_ovs_close(o);
-			return NULL;
-		}
+		if (host_rpc_connect(o->rpc, err, errlen) != 0)
+			return ovs_open_failed(o);
 	}
 	return o;
 }
@@ -135,6 +142,21 @@ const char *host_ovs_path(const struct host_ovs *o)
 bool host_ovs_connected(const struct host_ovs *o)
 {
 	return host_rpc_connected(o->rpc);
+}
+
+pid_t host_ovs_pid(const struct host_ovs *o)
+{
+	pid_t pid = host_rpc_peer_pid(o->rpc);
+	if (pid > 0)
+		return pid;
+	/* Not connected yet: the pid in the socket's name ("ovs-vswitchd.<pid>.ctl"). */
+	const char *path = host_ovs_path(o), *base = strrchr(path, '/');
+	int n;
+	char tail[8];
+	base = base ? base + 1 : path;
+	if (sscanf(base, "ovs-vswitchd.%d.%7s", &n, tail) == 2 && n > 0 && strcmp(tail, "ctl") == 0)
+		return (pid_t)n;
+	return 0;
 }
 
 void host_ovs_db_path(const struct host_ovs *o, char *out, size_t outlen)

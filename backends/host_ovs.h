@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "backends/host_ovsparse.h"
 
@@ -15,12 +16,17 @@ struct host_ovs;
  * /var/run/openvswitch and pid from <rundir>/ovs-vswitchd.pid. A given path
  * named <dir>/<name>.<pid>.ctl is followed through <dir>/<name>.pid after a
  * restart, as ovs-appctl -t does. NULL with a reason when there is none (OVS
- * absent is not an error of tunetop). Connecting waits HOST_RPC_CONNECT_MS at most.
+ * absent is not an error of tunetop), errno then ENOENT or ECONNREFUSED when no daemon
+ * is there now (no socket, no pidfile, nobody listening) and another value when the socket
+ * itself is wrong. Connecting waits HOST_RPC_CONNECT_MS at most.
  */
 struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen);
 void host_ovs_close(struct host_ovs *o);
 const char *host_ovs_path(const struct host_ovs *o);
 bool host_ovs_connected(const struct host_ovs *o);
+/* The ovs-vswitchd behind the socket: its pid from the kernel once connected (a second
+ * daemon on the host may name its PMDs alike), else from the socket's name; 0 if unknown. */
+pid_t host_ovs_pid(const struct host_ovs *o);
 /* The ovsdb socket: TUNETOP_OVS_DB ("unix:PATH" or PATH), else db.sock beside the control socket. */
 void host_ovs_db_path(const struct host_ovs *o, char *out, size_t outlen);
 /* "<dir>/<name>.<digits>.ctl" into dir and name; false for any other path. Pure. */

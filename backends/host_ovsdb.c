@@ -161,8 +161,8 @@ int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_re
 	return 0;
 }
 
-int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, int us, char *written,
-			    size_t writtenlen, char *err, size_t errlen)
+int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, bool list, int us,
+			    char *written, size_t writtenlen, char *err, size_t errlen)
 {
 	json_t *ops = json_array();
 	json_array_append_new(ops, ovsdb_select("Open_vSwitch", "other_config", NULL));
@@ -174,7 +174,11 @@ int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, int us, char
 	if (!oc)
 		return -1;
 	json_t *old = ovsdb_map_get(oc, key);
-	if (host_ovs_maxsleep_replace(json_string_value(old), us, written, writtenlen) != 0) {
+	/* A key that holds one number (3.1's pmd-maxsleep) gets one number: a list there is
+	 * not read at all, and OVS would stop sleeping. */
+	if (!list)
+		snprintf(written, writtenlen, "%d", us);
+	else if (host_ovs_maxsleep_replace(json_string_value(old), us, written, writtenlen) != 0) {
 		snprintf(err, errlen, "other_config:%s=\"%s\" is not a max sleep list tunetop can edit",
 			 key, json_string_value(old) ? json_string_value(old) : "");
 		json_decref(oc);

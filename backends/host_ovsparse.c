@@ -173,6 +173,7 @@ int host_ovs_parse_perf(const char *text, struct host_ovs_perf *out)
 	const char *p = text;
 	bool seen_header = false;
 	struct host_pmd_perf *cur = NULL;
+	double duration = -1; /* the last "Measurement duration": OVS writes one per PMD block */
 
 	memset(out, 0, sizeof(*out));
 	while (*p) {
@@ -182,7 +183,7 @@ int host_ovs_parse_perf(const char *text, struct host_ovs_perf *out)
 		double pc;
 		int numa, core;
 		if (strncmp(s, "Measurement duration:", 21) == 0) {
-			out->duration_s = strtod(s + 21, NULL);
+			out->duration_s = duration = strtod(s + 21, NULL);
 			seen_header = true;
 		} else if (sscanf(s, "pmd thread numa_id %d core_id %d:", &numa, &core) == 2) {
 			cur = NULL;
@@ -190,6 +191,7 @@ int host_ovs_parse_perf(const char *text, struct host_ovs_perf *out)
 				cur = &out->pmd[out->npmds++];
 				cur->numa_id = numa;
 				cur->core_id = core;
+				cur->duration_s = duration;
 			}
 			seen_header = true;
 		} else if (strncmp(s, "main thread:", 12) == 0) {

@@ -46,6 +46,10 @@ struct host_pmd_perf {
 	double sleep_iter_pct; /* of iterations */
 	double sleep_us; /* total slept */
 	uint64_t rx_packets, tx_packets;
+	/* "Measurement duration" of this PMD's block: OVS's own clock (time_msec(), 1 ms steps)
+	 * since its counters were cleared, taken when the block was written. The difference of
+	 * two reads is the interval the counters' deltas were counted in; -1 when absent. */
+	double duration_s;
 };
 
 struct host_ovs_perf {

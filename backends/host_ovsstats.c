@@ -1,9 +1,12 @@
 /* host_ovsstats.c: pure parsers for pmd-stats-show, pmd-rxq-show and max-sleep value lists. */
 #include "backends/host_ovsstats.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/limits.h"
 
 /* The line at p into line (cut to cap - 1), *s past its blanks; returns the next line. */
 static const char *st_line(const char *p, char *line, size_t cap, char **s)
@@ -154,60 +157,71 @@ int host_ovs_parse_rxqs(const char *text, struct host_ovs_rxqs *out)
 	return seen || strstr(text, "pmd usage") || text[0] == '\0' ? 0 : -1;
 }
 
-int host_ovs_maxsleep_default(const char *val)
+/* The entry separators of OVS's key/value parser: commas and blanks. */
+#define OVS_SLEEP_SEPS ", \t\n"
+
+/* OVS's str_to_ullong: strtoull over the whole token, base 10 (a sign is taken, "-1" wraps). */
+static bool ovs_str_to_ullong(const char *s, unsigned long long *v)
 {
-	const char *p = val;
+	char *tail;
+	errno = 0;
+	*v = strtoull(s, &tail, 10);
+	return errno != EINVAL && errno != ERANGE && tail != s && *tail == '\0';
+}
+
+static int ovs_sleep_clamp(unsigned long long v)
+{
+	return v > PMD_MAX_SLEEP_US ? PMD_MAX_SLEEP_US : (int)v;
+}
+
+int host_ovs_maxsleep_applied(const char *val, bool list)
+{
+	unsigned long long v;
 	if (!val)
-		return -1;
-	while (*p) {
-		const char *e = strchr(p, ',');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		char tok[32];
-		if (n < sizeof(tok)) {
+		return 0;
+	if (!list)
+		return ovs_str_to_ullong(val, &v) ? ovs_sleep_clamp(v) : 0;
+	int def = 0;
+	char tok[64];
+	for (const char *p = val; *p;) {
+		size_t n = strcspn(p, OVS_SLEEP_SEPS);
+		if (n > 0 && n < sizeof(tok)) {
 			memcpy(tok, p, n);
 			tok[n] = '\0';
-			char *end;
-			const char *t = tok;
-			while (*t == ' ')
-				t++;
-			if (!strchr(t, ':') && *t >= '0' && *t <= '9') {
-				long v = strtol(t, &end, 10);
-				while (*end == ' ')
-					end++;
-				if (*end == '\0' && v >= 0 && v <= 1000000000L)
-					return (int)v;
-			}
+			/* "core:us" is a PMD's own entry, not the default; a bad one is skipped. */
+			if (!strpbrk(tok, ":=") && ovs_str_to_ullong(tok, &v))
+				def = ovs_sleep_clamp(v);
 		}
-		p += n + (e ? 1 : 0);
+		p += n;
+		p += strspn(p, OVS_SLEEP_SEPS);
 	}
-	return -1;
+	return def;
 }
 
 int host_ovs_maxsleep_replace(const char *old, int us, char *out, size_t outlen)
 {
-	size_t off = 0;
 	int n = snprintf(out, outlen, "%d", us);
 	if (n < 0 || (size_t)n >= outlen)
 		return -1;
-	off = (size_t)n;
-	const char *p = old ? old : "";
-	while (*p) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		const char *t = p;
-		while (t < p + len && *t == ' ')
-			t++;
-		if (memchr(t, ':', (size_t)(p + len - t))) { /* a per-PMD entry: kept */
-			if (off + 1 + (size_t)(p + len - t) >= outlen)
-				return -1;
-			out[off++] = ',';
-			memcpy(out + off, t, (size_t)(p + len - t));
-			off += (size_t)(p + len - t);
-			out[off] = '\0';
-		} else if (t < p + len && (*t < '0' || *t > '9')) {
-			return -1; /* neither a number nor core:number */
+	size_t off = (size_t)n;
+	/* Tokens as host_ovs_maxsleep_applied() reads them: every per-PMD entry kept, every
+	 * default dropped (a later one would win over the new value). */
+	for (const char *p = old ? old : ""; *p;) {
+		size_t len = strcspn(p, OVS_SLEEP_SEPS);
+		if (len > 0) {
+			if (memchr(p, ':', len) || memchr(p, '=', len)) {
+				if (off + 1 + len >= outlen)
+					return -1;
+				out[off++] = ',';
+				memcpy(out + off, p, len);
+				off += len;
+				out[off] = '\0';
+			} else if (*p < '0' || *p > '9') {
+				return -1; /* neither a number nor core:number */
+			}
 		}
-		p += len + (e ? 1 : 0);
+		p += len;
+		p += strspn(p, OVS_SLEEP_SEPS);
 	}
 	return 0;
 }

@@ -46,10 +46,15 @@ struct host_ovs_rxqs {
 int host_ovs_parse_rxqs(const char *text, struct host_ovs_rxqs *out); /* 0 or -1 */
 
 /*
- * other_config:pmd-sleep-max (3.3+: "50,8:0" = default 50, core 8 at 0) or
- * pmd-maxsleep (3.1: one number). The default (the entry with no ':'), or -1.
+ * The max sleep OVS applies to a PMD with no entry of its own, from the ovsdb string as the
+ * running OVS parses it (docs/pmd.md "Configuration"). list false: 3.1's pmd-maxsleep, one
+ * unsigned decimal for the whole string (OVS's smap_get_ullong: "-1" wraps to the largest
+ * value, anything else that is not a number gives the default 0). list true: 3.3's
+ * pmd-sleep-max, entries split by commas or blanks, "core:us" or "core=us" per PMD, an entry
+ * that does not parse skipped, a later one replacing an earlier. Either way min(v, 10000);
+ * NULL (no key) gives 0.
  */
-int host_ovs_maxsleep_default(const char *val);
+int host_ovs_maxsleep_applied(const char *val, bool list);
 /* old with its default replaced by us and every per-PMD entry kept ("50,8:0" -> "60,8:0");
  * old NULL or "" gives "60". 0, or -1 when it does not fit or old is malformed. */
 int host_ovs_maxsleep_replace(const char *old, int us, char *out, size_t outlen);

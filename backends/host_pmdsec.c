@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/xalloc.h"
 #include "backends/host_bpf.h"
 #include "backends/host_int.h"
@@ -52,10 +53,10 @@ static bool host_ovsdb_ready(struct host_state *h)
 
 static void host_maxsleep_from(struct host_state *h, const struct host_ovsdb_read *r)
 {
-	int d = r->has_key ? host_ovs_maxsleep_default(r->value) : -1;
 	snprintf(h->maxsleep_val, sizeof(h->maxsleep_val), "%s", r->has_key ? r->value : "");
-	/* No key, or a list with no default entry: OVS's default max sleep, 0 (no sleep). */
-	h->maxsleep_us = d >= 0 ? d : 0;
+	/* What OVS makes of the string, not the string: 3.1 clamps "99999" to 10000 and turns
+	 * "50,1:100" (a 3.3 list it cannot read) into 0, sleeping off. */
+	h->maxsleep_us = host_ovs_maxsleep_applied(r->has_key ? r->value : NULL, h->ovs_sleep_show);
 	h->have_maxsleep = true;
 }
 
@@ -86,8 +87,8 @@ int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t err
 	}
 	host_ovsdb_ready(h);
 	const char *key = host_pmdsec_key(h);
-	if (host_ovsdb_set_maxsleep(h->ovsdb, key, us, written, sizeof(written), err, errlen) !=
-	    0) {
+	if (host_ovsdb_set_maxsleep(h->ovsdb, key, h->ovs_sleep_show, us, written, sizeof(written),
+				    err, errlen) != 0) {
 		char e[256];
 		snprintf(e, sizeof(e), "%s", err);
 		snprintf(err, errlen, "pmd.maxsleep_us: %s", e);
@@ -101,9 +102,19 @@ int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t err
 	return 0;
 }
 
-/* Sum the CPU% of host threads named like OVS names a PMD: "pmd-c<core>/id:<n>". */
-static double host_pmd_cpu(const struct snapshot *snap, int core, char *name, size_t len,
-			   bool *fresh)
+/* Whether thread k of the table belongs to the ovs-vswitchd we read (vpid 0: unknown, any). */
+static bool host_pmd_ours(const struct host_state *h, size_t k, pid_t vpid)
+{
+	return !vpid || (k < h->ncur && h->cur[k].pid == vpid);
+}
+
+/*
+ * Sum the CPU% of this ovs-vswitchd's threads named as OVS names a PMD: "pmd-c<core>/id:<n>".
+ * A second ovs-vswitchd on the host (a test's dummy one, a container's) names its PMD on the
+ * same core alike; its pid tells them apart. h->cur and snap->threads are in the same order.
+ */
+static double host_pmd_cpu(const struct host_state *h, const struct snapshot *snap, pid_t vpid,
+			   int core, char *name, size_t len, bool *fresh)
 {
 	char prefix[24];
 	double pct = 0;
@@ -111,7 +122,8 @@ static double host_pmd_cpu(const struct snapshot *snap, int core, char *name, si
 	snprintf(name, len, "pmd-c%02d", core);
 	*fresh = true;
 	for (size_t i = 0; i < snap->nthreads; i++)
-		if (strncmp(snap->threads[i].name, prefix, strlen(prefix)) == 0) {
+		if (strncmp(snap->threads[i].name, prefix, strlen(prefix)) == 0 &&
+		    host_pmd_ours(h, i, vpid)) {
 			pct += snap->threads[i].cpu_pct;
 			snprintf(name, len, "%s", snap->threads[i].name);
 			*fresh = false;
@@ -119,10 +131,10 @@ static double host_pmd_cpu(const struct snapshot *snap, int core, char *name, si
 	return pct;
 }
 
-static int host_read_timerslack(const struct host_state *h, const char *comm)
+static int host_read_timerslack(const struct host_state *h, const char *comm, pid_t vpid)
 {
 	for (size_t i = 0; i < h->ncur; i++)
-		if (strcmp(h->cur[i].comm, comm) == 0) {
+		if (strcmp(h->cur[i].comm, comm) == 0 && host_pmd_ours(h, i, vpid)) {
 			char path[96];
 			long v = -1;
 			/* Per thread, but only under /proc/<tid>/ (there is no task/ entry). */
@@ -234,6 +246,7 @@ static void host_pmdsec_fail(struct host_state *h, struct host_snap *hs)
 	snprintf(hs->ovs_error, sizeof(hs->ovs_error), "%s", h->ovs_err);
 	/* No baseline across a gap: the next good sample starts again without rates. */
 	h->have_perf_prev = h->have_stats_prev = false;
+	h->stats_prev_ns = 0;
 }
 
 void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s)
@@ -266,6 +279,12 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	if (rc < 0)
 		goto fail;
 	st_ok = rc == 0 && host_ovs_parse_stats(text, st) == 0;
+	/* pmd-stats-show has no duration of its own: its rates are over the time between its
+	 * replies, not between sample starts (the reads before it vary with the load). */
+	uint64_t st_ns = clock_mono_ns();
+	double st_dt_s = st_ok && h->stats_prev_ns && st_ns > h->stats_prev_ns
+				 ? (double)(st_ns - h->stats_prev_ns) / 1e9
+				 : 0;
 	free(text);
 	text = NULL;
 	rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-rxq-show", NULL, 0, &text, h->ovs_err,
@@ -291,13 +310,15 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 			host_ovs_parse_sleep(t, &sl);
 		free(t);
 	}
-	/* The configured value, read every sample: a change made with ovs-vsctl shows. */
-	if (h->have_maxsleep) {
-		p->maxsleep_us = h->maxsleep_us;
-		hs->ovs_maxsleep_source = "ovsdb";
-	} else if (sl.default_us >= 0) {
+	/* The value in force, read every sample: a change made with ovs-vsctl shows. OVS's own
+	 * report (3.2+) first: it is what the PMDs use, also when vswitchd has not taken an
+	 * ovsdb write yet. Else the ovsdb string as this OVS parses it (3.1). */
+	if (sl.default_us >= 0) {
 		p->maxsleep_us = sl.default_us;
 		hs->ovs_maxsleep_source = "pmd-sleep-show";
+	} else if (h->have_maxsleep) {
+		p->maxsleep_us = h->maxsleep_us;
+		hs->ovs_maxsleep_source = "ovsdb";
 	} else {
 		p->maxsleep_us = -1;
 		hs->ovs_maxsleep_source = "unknown";
@@ -306,6 +327,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	p->timer_slack_ns = -1;
 
 	p->nthreads = perf->npmds < PMD_SNAP_MAX ? perf->npmds : PMD_SNAP_MAX;
+	pid_t vpid = host_slack_ovs_pid(h);
 	for (int i = 0; i < p->nthreads; i++) {
 		const struct host_pmd_perf *c = &perf->pmd[i], *o = NULL;
 		struct pmd_thread_snap *t = &p->threads[i];
@@ -317,16 +339,24 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		if (o && (c->iterations < o->iterations || c->rx_packets < o->rx_packets ||
 			  c->sleep_iter < o->sleep_iter))
 			o = NULL;
-		t->cpu_pct = host_pmd_cpu(snap, c->core_id, t->name, sizeof(t->name), &fresh_thread);
+		t->cpu_pct = host_pmd_cpu(h, snap, vpid, c->core_id, t->name, sizeof(t->name),
+					  &fresh_thread);
 		if (p->timer_slack_ns < 0) {
-			int s = host_read_timerslack(h, t->name);
+			int s = host_read_timerslack(h, t->name, vpid);
 			if (s >= 0)
 				p->timer_slack_ns = s;
 		}
 		t->rx_packets = c->rx_packets;
 		t->tx_packets = c->tx_packets;
 		t->sleep_iters = c->sleep_iter;
-		t->no_rate = !o || dt_s <= 0;
+		/* The interval the deltas were counted in is OVS's: the difference of this PMD's
+		 * two "Measurement duration" figures. Tunetop's own sample-to-sample time also
+		 * holds the reads before pmd-perf-show (threads, taskstats, ovsdb), whose length
+		 * varies with the load; it serves only when OVS gives no duration. */
+		double pdt_s = dt_s;
+		if (o && c->duration_s >= 0 && o->duration_s >= 0)
+			pdt_s = c->duration_s - o->duration_s;
+		t->no_rate = !o || pdt_s <= 0;
 		if (t->no_rate)
 			continue;
 		uint64_t it = c->iterations - o->iterations, sit = c->sleep_iter - o->sleep_iter;
@@ -334,10 +364,10 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		t->iterations = it;
 		t->sleep_iter_pct = it ? 100.0 * (double)sit / (double)it : 0;
 		t->sleep_us_avg = sit ? slept / (double)sit : 0;
-		t->asleep_pct = slept / 1e4 / dt_s; /* us asleep over the interval, % */
-		t->rx_pps = (double)(c->rx_packets - o->rx_packets) / dt_s;
+		t->asleep_pct = slept / 1e4 / pdt_s; /* us asleep over the interval, % */
+		t->rx_pps = (double)(c->rx_packets - o->rx_packets) / pdt_s;
 		t->tx_pps = c->tx_packets >= o->tx_packets
-				? (double)(c->tx_packets - o->tx_packets) / dt_s
+				? (double)(c->tx_packets - o->tx_packets) / pdt_s
 				: 0;
 		/* busy/idle: processing and idle cycles of pmd-stats-show over the interval. */
 		const struct host_pmd_stats *sc = st_ok ? stats_find(st, c->core_id) : NULL;
@@ -358,7 +388,9 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	}
 	pid_t row_tid[PMD_SNAP_MAX];
 	host_slack_pmdsec(h, snap, row_tid);
-	host_pmdsec_extras(h, snap, dt_s, st, st_ok, rq, rq_ok);
+	host_pmdsec_extras(h, snap, st_dt_s, st, st_ok, rq, rq_ok);
+	if (st_ok)
+		h->stats_prev_ns = st_ns;
 	if (p->timer_slack_ns < 0)
 		host_absent(hs, "pmd.timer_slack_ns");
 	host_absent(hs, "pmd.rx_drop_pps");

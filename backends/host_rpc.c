@@ -20,6 +20,7 @@ struct host_rpc {
 	int fd; /* -1 until connected; dropped after any failure */
 	int timeout_ms;
 	int connect_errno;
+	pid_t peer_pid; /* the listener's pid (SO_PEERCRED) at the last connect, else 0 */
 	long long next_id;
 	char *buf; /* bytes read and not yet consumed */
 	size_t len, cap;
@@ -125,7 +126,17 @@ int host_rpc_connect(struct host_rpc *r, char *err, size_t errlen)
 	}
 	r->fd = fd;
 	r->len = 0;
+	/* The process that listens is the daemon we talk to, whatever its socket is named:
+	 * the kernel's word for it, not a name another daemon could share. */
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	r->peer_pid = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0 ? cred.pid : 0;
 	return 0;
+}
+
+pid_t host_rpc_peer_pid(const struct host_rpc *r)
+{
+	return r->peer_pid;
 }
 
 static int rpc_send_all(struct host_rpc *r, const char *s, size_t n, uint64_t deadline, char *err,

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 
 /* Connecting waits at most this long: a listener that never accepts costs no more. */
@@ -24,6 +25,9 @@ int host_rpc_connect(struct host_rpc *r, char *err, size_t errlen);
 /* errno of the last failed connect (ENOENT, ECONNREFUSED: the daemon is gone), else 0. */
 int host_rpc_connect_errno(const struct host_rpc *r);
 bool host_rpc_connected(const struct host_rpc *r);
+/* The pid of the process listening on the socket, from the kernel (SO_PEERCRED) at the last
+ * connect that succeeded; 0 before any. */
+pid_t host_rpc_peer_pid(const struct host_rpc *r);
 
 /*
  * One request: method with params (an array, stolen). Connects first when not

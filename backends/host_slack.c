@@ -5,26 +5,18 @@
 
 #include "backends/host_int.h"
 #include "backends/host_sched.h"
+#include "core/xalloc.h"
 
 #define HOST_SLACK_MAX_PMDS 256
 
 /*
- * The ovs-vswitchd tunetop talks to, from its control socket's name
- * ("ovs-vswitchd.<pid>.ctl"): a host (or a test machine) may run several, and only the
- * one whose PMDs are shown is changed. 0 when the name says nothing (a socket named with
- * TUNETOP_OVS_SOCKET otherwise): then every ovs-vswitchd's PMDs.
+ * The ovs-vswitchd tunetop talks to (host_ovs_pid: the control socket's peer): a host (or a
+ * test machine) may run several, and only the one whose PMDs are shown is read and changed.
+ * 0 when unknown: then every ovs-vswitchd's PMDs.
  */
-static pid_t host_slack_ovs_pid(const struct host_state *h)
+pid_t host_slack_ovs_pid(const struct host_state *h)
 {
-	const char *path = h->ovs ? host_ovs_path(h->ovs) : NULL;
-	const char *base = path ? strrchr(path, '/') : NULL;
-	int pid;
-	char tail[8];
-	base = base ? base + 1 : path;
-	if (base && sscanf(base, "ovs-vswitchd.%d.%7s", &pid, tail) == 2 && pid > 0 &&
-	    strcmp(tail, "ctl") == 0)
-		return (pid_t)pid;
-	return 0;
+	return h->ovs ? host_ovs_pid(h->ovs) : 0;
 }
 
 static int host_slack_pmds(struct host_state *h, pid_t *tids)
@@ -51,6 +43,10 @@ int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen)
 		if (host_sched_slack_write(tids[i], ns, err, errlen) != 0)
 			return KNOB_ERR_RUNTIME;
 	h->slack_set_ns = ns; /* kept on PMD threads OVS starts later (host_slack_reapply) */
+	if (!h->slack_known)
+		h->slack_known = xcalloc(HOST_SLACK_MAX_PMDS, sizeof(*h->slack_known));
+	memcpy(h->slack_known, tids, (size_t)n * sizeof(*tids));
+	h->nslack_known = n;
 	return 0;
 }
 
@@ -68,6 +64,14 @@ int host_slack_current(struct host_state *h, int64_t *out)
 	return -1;
 }
 
+static bool slack_known(const struct host_state *h, pid_t tid)
+{
+	for (int i = 0; i < h->nslack_known; i++)
+		if (h->slack_known[i] == tid)
+			return true;
+	return false;
+}
+
 int host_slack_reapply(struct host_state *h, char *msg, size_t len)
 {
 	pid_t tids[HOST_SLACK_MAX_PMDS];
@@ -76,16 +80,24 @@ int host_slack_reapply(struct host_state *h, char *msg, size_t len)
 	if (h->slack_set_ns < 0)
 		return 0;
 	int n = host_slack_pmds(h, tids);
+	/* Only threads that were not there when the value was set are new: one that was, and
+	 * now differs, was changed by someone else (echo > /proc/TID/timerslack_ns) and keeps
+	 * that value; the PMD view counts it as differing. */
 	for (int i = 0; i < n; i++) {
-		int64_t v = host_sched_slack_read(tids[i]);
-		if (v < 0 || v == h->slack_set_ns)
+		if (slack_known(h, tids[i]))
 			continue;
-		if (host_sched_slack_write(tids[i], h->slack_set_ns, msg, len) != 0)
-			return -1;
-		fixed++;
-		snprintf(msg, len, "pmd.timer_slack_ns: %lld applied to new PMD thread %d",
-			 (long long)h->slack_set_ns, (int)tids[i]);
+		int64_t v = host_sched_slack_read(tids[i]);
+		if (v >= 0 && v != h->slack_set_ns) {
+			if (host_sched_slack_write(tids[i], h->slack_set_ns, msg, len) != 0)
+				return -1;
+			fixed++;
+			snprintf(msg, len, "pmd.timer_slack_ns: %lld applied to new PMD thread %d",
+				 (long long)h->slack_set_ns, (int)tids[i]);
+		}
 	}
+	/* Known from now on; threads gone are forgotten (a tid can be reused). */
+	memcpy(h->slack_known, tids, (size_t)n * sizeof(*tids));
+	h->nslack_known = n;
 	return fixed;
 }
 

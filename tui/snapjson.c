@@ -8,6 +8,7 @@
 #include "core/governor.h"
 #include "core/thread_state.h"
 #include "tui/options.h"
+#include "tui/snapjson_absent.h"
 
 void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len)
 {
@@ -220,6 +221,11 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 			json_object_set_new(o, "sleep_iter_pct", jrate(t, t->sleep_iter_pct));
 			json_object_set_new(o, "sleep_us_avg", jrate(t, t->sleep_us_avg));
 			json_object_set_new(o, "cpu_pct", jrate(t, t->cpu_pct));
+			json_object_set_new(o, "asleep_pct", jrate(t, t->asleep_pct));
+			json_object_set_new(o, "drops_while_asleep_pct",
+					    jrate(t, t->drops_while_asleep_pct));
+			if (t->no_rate)
+				snapjson_null_numbers(json_object_get(o, "sleep_overshoot_us"));
 		}
 		json_array_append_new(threads, o);
 	}
@@ -455,6 +461,9 @@ json_t *snapjson_build(const struct snapshot *s)
 		json_object_set_new(o, "blk", snapjson_blk(&s->blk));
 	if (s->has_host)
 		json_object_set_new(o, "host", snapjson_host(&s->host));
+	/* What the host names absent it does not have: null, never a 0 that reads as measured. */
+	for (int i = 0; s->has_host && i < s->host.nabsent; i++)
+		snapjson_null_path(o, s->host.absent[i]);
 	json_object_set_new(o, "knobs", snapjson_knobs_absent(s->knobs, s->knob_absent));
 	json_object_set_new(o, "events", events);
 	json_object_set_new(o, "self",

@@ -10,6 +10,7 @@
 
 #include "backends/host_ovsparse.h"
 #include "backends/host_ovsstats.h"
+#include "core/limits.h"
 
 static const char *const replies[] = {
     ("{\"id\":0,\"result\":\"\\nTime: 04:54:52.161\\nMeasurement duration: 11.988 s\\n\\npmd "
@@ -101,9 +102,11 @@ int main(void)
 		if (host_ovs_parse_rxqs(tmp, rq) == 0 && (rq->nrxqs < 0 || rq->nrxqs > HOST_OVS_MAX_RXQS))
 			return 1;
 		char list[64];
-		host_ovs_maxsleep_default(tmp);
+		int a = host_ovs_maxsleep_applied(tmp, false), b = host_ovs_maxsleep_applied(tmp, true);
+		if (a < 0 || a > PMD_MAX_SLEEP_US || b < 0 || b > PMD_MAX_SLEEP_US)
+			return 1; /* what OVS applies is always in its range */
 		if (host_ovs_maxsleep_replace(tmp, 7, list, sizeof(list)) == 0 &&
-		    host_ovs_maxsleep_default(list) != 7)
+		    host_ovs_maxsleep_applied(list, true) != 7)
 			return 1; /* the default written is the default read back */
 	}
 	free(st);

@@ -42,6 +42,20 @@ check "never-accepting listener: exit 1, not a hang (rc $rc)" test "$rc" -eq 1
 check "never-accepting listener: says so ($(cat "$dir/na.err"))" grep -q "accepts no connection" "$dir/na.err"
 check "never-accepting listener: within 5 s ($((SECONDS - s)) s)" test $((SECONDS - s)) -le 5
 
+# 1b. A named socket with no daemon behind it yet: tunetop starts, says so, and finds the
+# daemon once it is up (as without TUNETOP_OVS_SOCKET), rather than exit 1.
+TUNETOP_OVS_SOCKET=$dir/late.sock timeout 30 "$TUNETOP" --host -b -n 16 -d 0.5 >"$dir/late.json" 2>"$dir/late.err" &
+late=$!
+for _ in $(seq 100); do [ -s "$dir/late.json" ] && break; sleep 0.05; done
+start_fake late ok
+wait $late
+rc=$?
+check "named socket, daemon not up yet: runs (rc $rc, $(head -c 200 "$dir/late.err"))" test "$rc" -eq 0
+res=$(field "$dir/late.json" 0 '"late.sock" in (o["host"]["ovs_error"] or "")')
+check "first sample names the socket it waits for (got $res)" test "$res" = True
+res=$(field "$dir/late.json" -1 '"pmd" in o')
+check "once the daemon is up, its PMDs are read (got $res)" test "$res" = True
+
 # 2. One that answers, then stops accepting (a wedged restart): reconnecting must not block.
 start_fake okthen "okthen:6"
 TUNETOP_OVS_SOCKET=$dir/okthen.sock timeout 30 "$TUNETOP" --host -b -n 6 -d 0.2 >"$dir/ok.json" 2>"$dir/ok.err"
@@ -74,6 +88,59 @@ for mode in silent garbage big; do
 	smax=$(python3 -c 'import json,sys; print(max(json.loads(x)["self"]["sample_us"] for x in open(sys.argv[1]) if x.strip()))' "$dir/$mode.json")
 	check "$mode server: one sample costs at most 1.5 s (max $smax us)" test "$smax" -lt 1500000
 done
+
+# 3b. Rates over OVS's own interval: each pmd-perf-show reply is 1.000 s of OVS time later at
+# exactly 20 kpps, 90 % asleep, whatever tunetop's pace (-d 0.2). A rate divided by the time
+# between tunetop's samples would read 100 kpps and 450 % asleep.
+start_fake clock "clock:1"
+TUNETOP_OVS_SOCKET=$dir/clock.sock timeout 30 "$TUNETOP" --host -b -n 6 -d 0.2 >"$dir/clock.json" 2>"$dir/clock.err"
+rc=$?
+check "OVS-clock server: batch finishes (rc $rc, $(head -c 200 "$dir/clock.err"))" test "$rc" -eq 0
+res=$(python3 -c '
+import json, sys
+rows = [json.loads(x)["pmd"]["threads"][0] for x in open(sys.argv[1]) if x.strip()]
+rates = [(t["rx_pps"], t["asleep_pct"]) for t in rows if t["rx_pps"] is not None]
+print("ok" if len(rates) >= 4 and all(abs(p - 20000) < 1 and abs(a - 90) < 0.01 for p, a in rates) else rates)
+' "$dir/clock.json" 2>&1)
+check "rx_pps 20000 and asleep_pct 90 on every rated sample, over OVS's interval (got $res)" test "$res" = ok
+
+# 3c. What the host lacks is null, never 0: every figure host.absent names, on every line,
+# and the interval figures of the first line (no baseline yet).
+res=$(python3 -c '
+import json, sys
+lines = [json.loads(x) for x in open(sys.argv[1]) if x.strip()]
+bad = []
+def at(o, path):
+    """Every value at the dotted path, through arrays."""
+    out = [o]
+    for k in path.split("."):
+        nxt = []
+        for v in out:
+            for w in (v if isinstance(v, list) else [v]):
+                if isinstance(w, dict) and k in w:
+                    nxt.append(w[k])
+        out = nxt
+    return out
+def numbers(v):
+    if isinstance(v, bool): return []
+    if isinstance(v, (int, float)): return [v]
+    if isinstance(v, dict): return [n for x in v.values() for n in numbers(x)]
+    if isinstance(v, list): return [n for x in v for n in numbers(x)]
+    return []
+for n, o in enumerate(lines):
+    for name in o["host"]["absent"]:
+        for v in at(o, name):
+            if numbers(v):
+                bad.append("line %d: %s = %r, listed absent" % (n, name, v))
+t = lines[0]["pmd"]["threads"][0]
+for k in ("asleep_pct", "drops_while_asleep_pct"):
+    if t[k] is not None:
+        bad.append("first line: %s = %r" % (k, t[k]))
+if any(x is not None for x in t["sleep_overshoot_us"].values()):
+    bad.append("first line: sleep_overshoot_us = %r" % t["sleep_overshoot_us"])
+print("ok" if not bad else "; ".join(bad[:5]))
+' "$dir/clock.json" 2>&1)
+check "absent figures and first-line interval figures are null (got $res)" test "$res" = ok
 
 # 4. The console with a silent and a 50 MB server: keys reach the screen within a frame.
 # Sanitizer builds run everything 5 to 15 times slower on a shared 2-core machine: 10x there.

@@ -10,6 +10,9 @@ MODE: ok        answers like OVS 3.1 (pmd-perf-show, pmd-stats-show, pmd-rxq-sho
       big       answers a 50 MB result
       slow:S    answers like ok after S seconds
       okthen:N  answers N requests like ok, then closes and never accepts again
+      clock:S   like ok, but each pmd-perf-show reply is S seconds of OVS's own time after
+                the last (Measurement duration), whatever the caller's pace, at exactly
+                CLOCK_PPS packets a second and 90 % of that time asleep
 Writes READY_FILE once listening. Runs until killed.
 """
 import json
@@ -51,9 +54,28 @@ RXQ = """pmd thread numa_id 0 core_id 1:
 """
 
 
-def answer(req):
+CLOCK_PPS = 20000
+clock_n = 0
+
+
+def perf_clock(step):
+    """pmd-perf-show after clock_n steps of step seconds: every counter advances with it."""
+    global clock_n
+    clock_n += 1
+    t = clock_n * step
+    it = int(t * 100000)
+    return (PERF.replace("Measurement duration: 1.000 s", "Measurement duration: %.3f s" % t)
+            .replace("Iterations:                 1000", "Iterations: %d" % it)
+            .replace("- sleep iterations:          900", "- sleep iterations: %d" % (it * 9 // 10))
+            .replace("Sleep time (us):            9000", "Sleep time (us): %d" % int(t * 900000))
+            .replace("Rx packets:                    0", "Rx packets: %d" % int(t * CLOCK_PPS)))
+
+
+def answer(req, mode="ok"):
     m = req.get("method")
     if m == "dpif-netdev/pmd-perf-show":
+        if mode.startswith("clock:"):
+            return {"id": req["id"], "result": perf_clock(float(mode[6:])), "error": None}
         return {"id": req["id"], "result": PERF, "error": None}
     if m == "dpif-netdev/pmd-stats-show":
         return {"id": req["id"], "result": STATS, "error": None}
@@ -114,7 +136,7 @@ def serve(conn, mode, srv):
                     go_noaccept(srv)
                     conn.close()
                     return
-            conn.sendall(json.dumps(answer(req)).encode())
+            conn.sendall(json.dumps(answer(req, mode)).encode())
     except OSError:
         pass
 

@@ -142,6 +142,32 @@ static const char perf31[] = "\n"
 			     "main thread:\n"
 			     "  Rx packets:                  999\n";
 
+/* OVS writes Time and Measurement duration before each PMD's block (pmd_info_show_perf). */
+static const char perf_two_clocks[] = "\nTime: 04:54:31.019\n"
+				      "Measurement duration: 2.008 s\n\n"
+				      "pmd thread numa_id 0 core_id 1:\n\n"
+				      "  Iterations:                 10  (7.66 us/it)\n"
+				      "\nTime: 04:54:31.020\n"
+				      "Measurement duration: 2.009 s\n\n"
+				      "pmd thread numa_id 0 core_id 2:\n\n"
+				      "  Iterations:                 20  (7.66 us/it)\n";
+static const char perf_no_clock[] = "pmd thread numa_id 0 core_id 1:\n\n"
+				    "  Iterations:                 10  (7.66 us/it)\n";
+
+static void test_perf_duration_per_pmd(void **state)
+{
+	struct host_ovs_perf *p = malloc(sizeof(*p));
+	(void)state;
+	assert_int_equal(host_ovs_parse_perf(perf_two_clocks, p), 0);
+	assert_int_equal(p->npmds, 2);
+	assert_true(p->pmd[0].duration_s > 2.0075 && p->pmd[0].duration_s < 2.0085);
+	assert_true(p->pmd[1].duration_s > 2.0085 && p->pmd[1].duration_s < 2.0095);
+	assert_int_equal(host_ovs_parse_perf(perf_no_clock, p), 0);
+	assert_int_equal(p->npmds, 1);
+	assert_true(p->pmd[0].duration_s < 0); /* absent: the caller falls back to its own clock */
+	free(p);
+}
+
 static void test_perf_show(void **state)
 {
 	struct host_ovs_perf *p = malloc(sizeof(*p));
@@ -212,6 +238,7 @@ int main(void)
 	    cmocka_unit_test(test_reply_stream),
 	    cmocka_unit_test(test_reply_partial_and_bad),
 	    cmocka_unit_test(test_perf_show),
+	    cmocka_unit_test(test_perf_duration_per_pmd),
 	    cmocka_unit_test(test_sleep_show),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

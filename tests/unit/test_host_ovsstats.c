@@ -91,12 +91,26 @@ static void test_maxsleep_list(void **state)
 {
 	char out[64];
 	(void)state;
-	assert_int_equal(host_ovs_maxsleep_default("300"), 300);
-	assert_int_equal(host_ovs_maxsleep_default("50,8:0"), 50);
-	assert_int_equal(host_ovs_maxsleep_default("8:0,50"), 50);
-	assert_int_equal(host_ovs_maxsleep_default("8:0"), -1);
-	assert_int_equal(host_ovs_maxsleep_default(""), -1);
-	assert_int_equal(host_ovs_maxsleep_default(NULL), -1);
+	/* 3.3's list grammar. */
+	assert_int_equal(host_ovs_maxsleep_applied("300", true), 300);
+	assert_int_equal(host_ovs_maxsleep_applied("50,8:0", true), 50);
+	assert_int_equal(host_ovs_maxsleep_applied("8:0,50", true), 50);
+	assert_int_equal(host_ovs_maxsleep_applied("8:0", true), 0);
+	assert_int_equal(host_ovs_maxsleep_applied("", true), 0);
+	assert_int_equal(host_ovs_maxsleep_applied(NULL, true), 0);
+	assert_int_equal(host_ovs_maxsleep_applied("50,1:qwe,2:0", true), 50);
+	assert_int_equal(host_ovs_maxsleep_applied("qwe", true), 0);
+	assert_int_equal(host_ovs_maxsleep_applied("3:400 200", true), 200);
+	assert_int_equal(host_ovs_maxsleep_applied("50,70", true), 70); /* the later one */
+	assert_int_equal(host_ovs_maxsleep_applied("99999", true), 10000);
+	/* 3.1's pmd-maxsleep: one number for the whole string, as OVS's smap_get_ullong. */
+	assert_int_equal(host_ovs_maxsleep_applied("300", false), 300);
+	assert_int_equal(host_ovs_maxsleep_applied("99999", false), 10000);
+	assert_int_equal(host_ovs_maxsleep_applied("-1", false), 10000); /* wraps, then clamped */
+	assert_int_equal(host_ovs_maxsleep_applied("50,1:100", false), 0); /* not a number: off */
+	assert_int_equal(host_ovs_maxsleep_applied("", false), 0);
+	assert_int_equal(host_ovs_maxsleep_applied(NULL, false), 0);
+	assert_int_equal(host_ovs_maxsleep_applied("99999999999999999999999", false), 0);
 	assert_int_equal(host_ovs_maxsleep_replace("50,8:0", 60, out, sizeof(out)), 0);
 	assert_string_equal(out, "60,8:0");
 	assert_int_equal(host_ovs_maxsleep_replace("8:0,9:100", 60, out, sizeof(out)), 0);
@@ -104,6 +118,10 @@ static void test_maxsleep_list(void **state)
 	assert_int_equal(host_ovs_maxsleep_replace(NULL, 10, out, sizeof(out)), 0);
 	assert_string_equal(out, "10");
 	assert_int_equal(host_ovs_maxsleep_replace("abc", 10, out, sizeof(out)), -1);
+	/* Blanks separate entries as commas do; every old default goes. */
+	assert_int_equal(host_ovs_maxsleep_replace("8:0 50,9=1", 60, out, sizeof(out)), 0);
+	assert_string_equal(out, "60,8:0,9=1");
+	assert_int_equal(host_ovs_maxsleep_applied(out, true), 60);
 	assert_int_equal(host_ovs_maxsleep_replace("50,8:0", 60, out, 4), -1);
 }
 

@@ -1,0 +1,15 @@
+/* snapjson_absent.h: null for figures a source lacks, in a snapshot's JSON (docs/design.md
+ * "The snapshot contract": a figure the source lacks is null, never 0). */
+#ifndef TUNETOP_SNAPJSON_ABSENT_H
+#define TUNETOP_SNAPJSON_ABSENT_H
+
+#include <jansson.h>
+
+/* Every number under v (objects and arrays, recursively) becomes null; the rest stays. */
+void snapjson_null_numbers(json_t *v);
+/* The figures at a dotted path under v ("pmd.rx_drop_pps": the field of every PMD row,
+ * through the threads array) become null, as snapjson_null_numbers for an object. A path
+ * that is not there changes nothing. */
+void snapjson_null_path(json_t *v, const char *path);
+
+#endif
