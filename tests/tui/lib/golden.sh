@@ -15,7 +15,9 @@ gold_replay() {
 	local w=$1 h=$2 env=$3 file=$4 base
 	shift 4
 	base=$(basename "$file")
-	tt_start "$w" "$h" "TZ=UTC $env TERM=xterm-256color $(tt_wrap --replay "$file" "$@")"
+	# export: an assignment in front of the wrapper's first word (a builtin) would not reach
+	# tunetop.
+	tt_start "$w" "$h" "export TZ=UTC $env TERM=xterm-256color; $(tt_wrap --replay "$file" "$@")"
 	# The status line may be cut at a narrow width: match its start only.
 	tt_wait "replay ${base//./\\.} ([0-9]+)/\\1 \\(end\\)" 15
 	tt_wait_gone 'end of the recording' 10
