@@ -260,7 +260,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 
-# Rewrite tests/tui/golden/ after an intended change of the console's layout.
+# Rewrite tests/tui/golden/ after an intended change of the console's layout: the pattern runs
+# every tests/tui/test_golden*.sh (80x24, 60x16, ASCII, host recording, fleet).
 golden: tunetop
 	@TT_GOLDEN_UPDATE=1 tests/run.sh $(BUILD) test_golden
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# test_golden_fleet.sh: golden screens of the fleet view (view 0 with two --remote hosts) at
+# 80x24, in tests/tui/golden/fleet/. No ssh and no far side: --ssh runs lib/fake_ssh.sh, which
+# sends each host one fixed snapshot (tests/tui/data/fleet/h1.jsonl and h2.jsonl, lines 8 and
+# 4 of replay8.jsonl) and then stays silent, and -d 60 keeps the console from sampling again
+# (a silent host is marked down after 3 intervals, 180 s), so the screen settles. Masked: each
+# up host's AGE (the time since its snapshot, after the MSLP column) and the link's B/s in the
+# status line (a 3 s window that may or may not hold the snapshot's bytes), with the rest of
+# that line after "render N us" (where 80 columns cut it depends on that figure's width).
+. "$(dirname "$0")/lib/tmux.sh"
+. "$(dirname "$0")/lib/golden.sh"
+
+export TZ=UTC LANG=C.UTF-8
+GOLD_MASK='/^h[0-9]+ +up /s/^((\S+ +){7}\S+).*$/\1 AGE/
+s/( \([0-9]+\/[0-9]+ hosts up\) [a-z]+ )[0-9]+ B\/s(  self cpu [0-9.]+%  sample [0-9]+ us  render [0-9]+ us).*$/\1# B\/s\2/'
+ssh="bash $TT_TOP/tests/tui/lib/fake_ssh.sh $TT_TOP/tests/tui/data/fleet"
+tt_start 80 24 "export TZ=UTC LANG=C.UTF-8 TERM=xterm-256color; $(tt_wrap --remote h1 --remote h2 \
+	--ssh "\"$ssh\"" -d 60 --no-color)"
+tt_wait '^h1 +up ' 15
+tt_wait '^h2 +up ' 5
+# Each host's "up" note fades after 5 s.
+tt_wait_gone 'h[12]: up' 10
+
+gold_shot fleet/fleet
+# The cursor on h2: the header and the status line are h2's.
+gold_shot fleet/fleet-h2 Down
+# Enter dives into h2 (its overview), once the "host 2" note has faded; Esc is the fleet again.
+tt_keys Enter
+tt_wait 'host 2; Esc or 0: the fleet' 5
+tt_wait_gone 'host 2; Esc or 0: the fleet' 10
+gold_shot fleet/h2-overview
+gold_shot fleet/fleet-h2 Escape
+tt_keys q
+tt_wait_exit 8
+echo ok
