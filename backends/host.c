@@ -2,6 +2,7 @@
 #include "backends/host.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,22 @@ static void host_read_stat(struct host_cpustat *out)
 	free(t);
 }
 
+/* Whether the directory a path names its file in exists ("." for a bare name). */
+static bool host_dir_of_exists(const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return true;
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 struct host_state *host_open(char *err, size_t errlen)
 {
 	struct host_state *h = xcalloc(1, sizeof(*h));
@@ -37,6 +54,7 @@ struct host_state *host_open(char *err, size_t errlen)
 	host_read_stat(h->stat_prev);
 	h->prev_ns = clock_mono_ns();
 	h->ovs_set_us = -1;
+	h->sleep_show_us = -1;
 	h->sched = host_sched_new();
 	h->slack_set_ns = -1;
 	h->bpf = host_bpf_open(h->bpf_err, sizeof(h->bpf_err));
@@ -75,10 +93,12 @@ struct host_state *host_open(char *err, size_t errlen)
 	if (h->ovs_given)
 		snprintf(h->ovs_given_path, sizeof(h->ovs_given_path), "%s", env);
 	h->ovs = host_ovs_open(env, h->ovs_err, sizeof(h->ovs_err));
-	/* A named socket with no daemon behind it now (not started yet, restarting) is looked
-	 * at again as an unnamed one is; one that cannot work (not a socket, no permission, a
-	 * listener that never accepts) is the caller's mistake, said at once. */
-	if (!h->ovs && h->ovs_given && errno != ENOENT && errno != ECONNREFUSED) {
+	/* A named socket with no daemon behind it now (not started yet, restarting: its run
+	 * directory is there) is looked at again as an unnamed one is; one that cannot work (no
+	 * such directory, not a socket, no permission, a listener that never accepts) is the
+	 * caller's mistake, said at once. */
+	if (!h->ovs && h->ovs_given &&
+	    ((errno != ENOENT && errno != ECONNREFUSED) || !host_dir_of_exists(env))) {
 		snprintf(err, errlen, "TUNETOP_OVS_SOCKET: %s", h->ovs_err);
 		host_close(h);
 		return NULL;
@@ -431,7 +451,12 @@ int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out)
 		return 0;
 	}
 	case K_PMD_MAXSLEEP_US:
-		/* ovsdb's value as of the last sample or write: no I/O here. */
+		/* The value in force as of the last sample or write, no I/O here: OVS's own report
+		 * (pmd-sleep-show, 3.2+) first, else ovsdb's string as this OVS parses it. */
+		if (h->sleep_show_us >= 0) {
+			*out = h->sleep_show_us;
+			return 0;
+		}
 		if (!h->have_maxsleep)
 			return -1;
 		*out = h->maxsleep_us;

@@ -60,6 +60,7 @@ struct host_state {
 	uint64_t ovs_retry_ns; /* next look for a newly started ovs-vswitchd */
 	char ovs_err[160];
 	bool ovs_sleep_show;
+	int sleep_show_us; /* the default max sleep pmd-sleep-show reported last, -1 none */
 	int ovs_set_us; /* last max sleep we set, -1 none */
 	struct host_ovs_perf perf_prev;
 	bool have_perf_prev;

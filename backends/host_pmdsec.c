@@ -72,9 +72,9 @@ void host_pmdsec_dbread(struct host_state *h)
 	if (h->dbread_ok) {
 		h->ovsdb_err[0] = '\0';
 		host_maxsleep_from(h, h->dbread);
-	} else {
-		h->have_maxsleep = false; /* unknown now: not the value of a while ago */
 	}
+	/* A failed read keeps the value last read: ovsdb down changes nothing in vswitchd, which
+	 * runs with what it last took from ovsdb; the ovsdb error is shown beside it. */
 }
 
 int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen)
@@ -313,6 +313,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	/* The value in force, read every sample: a change made with ovs-vsctl shows. OVS's own
 	 * report (3.2+) first: it is what the PMDs use, also when vswitchd has not taken an
 	 * ovsdb write yet. Else the ovsdb string as this OVS parses it (3.1). */
+	h->sleep_show_us = sl.default_us;
 	if (sl.default_us >= 0) {
 		p->maxsleep_us = sl.default_us;
 		hs->ovs_maxsleep_source = "pmd-sleep-show";

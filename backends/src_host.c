@@ -39,8 +39,14 @@ static bool src_host_writes_machine(enum knob_id id)
 static void src_host_read_back(struct src_host *sh, enum knob_id id)
 {
 	int64_t v;
-	sh->have[id] = host_knob_current(sh->h, id, &v) == 0;
-	sh->knobs[id] = sh->have[id] ? v : knob_table[id].def;
+	if (host_knob_current(sh->h, id, &v) == 0) {
+		sh->have[id] = true;
+		sh->knobs[id] = v;
+	} else if (!sh->have[id]) {
+		sh->knobs[id] = knob_table[id].def; /* never read: absent, not this default */
+	}
+	/* else a read that fails now (ovsdb down, vswitchd busy) keeps the value last read:
+	 * the host still runs with it, and a key steps from it rather than from the default. */
 }
 
 /* A PMD thread OVS started after pmd.timer_slack_ns was set gets the value too. */

@@ -62,4 +62,14 @@ db=$(ovs-vsctl --timeout=10 get Open_vSwitch . other_config:pmd-maxsleep | tr -d
 check "ovsdb holds the one number 3.1 reads (got '$db')" test "$db" = 100
 got=$(applied 100)
 check "OVS applies 100 (its log: '$got')" test "$got" = 100
+
+# ovsdb goes down while tunetop runs: vswitchd keeps what it applied, and so does the value
+# shown (a key steps from it), beside the ovsdb error; never the table's default 0.
+"$TUNETOP" --host -b -n 8 -d 0.4 >"$dir/down.json" 2>"$dir/down.err" &
+cons=$!
+for _ in $(seq 100); do [ "$(wc -l <"$dir/down.json")" -ge 2 ] && break; sleep 0.05; done
+stop_pid "$run/ovsdb-server.pid"
+wait $cons
+res=$(python3 -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(o["knobs"]["pmd.maxsleep_us"], o["pmd"]["maxsleep_us"], bool(o["host"]["ovsdb_error"]))' "$dir/down.json" 2>&1)
+check "with ovsdb down: knob and pmd section keep 100, the ovsdb error shown (got '$res')" test "$res" = "100 100 True"
 finish
