@@ -43,7 +43,7 @@ enum {
 
 /*
  * The one option table. getopt's long options and short string, --help and --list-options
- * are built from it, and through --list-options the man page's OPTIONS, docs/options.md and
+ * are built from it, and through --list-options the man page's OPTIONS, docs/reference.md and
  * the bash completion (tools/readme_gen.py), so a new option is written here once.
  * complete: what the argument completes to: "<file>", "<knob>", "<scenario>", "<theme>",
  * a list of words, or NULL (free text). help is one line; more is the man page's detail.
@@ -87,7 +87,8 @@ static const struct opt_entry opt_table[] = {
 	{ "replay", OPT_REPLAY, "FILE", "source", "<file>",
 	  "play a recording (plain, .gz, .zst) as the source; -b re-emits it",
 	  "At its recorded pace; knob changes are refused; bad lines are skipped and counted. "
-	  "Not with --host, --backend, --write or --remote: a recording is the source." },
+	  "Not with --host, --backend, --write, --scenario or --remote: a recording is the "
+	  "source." },
 	{ "from", OPT_FROM, "T", "source", NULL,
 	  "replay only from T: seconds into the recording, or 2026-12-01T10:00:00Z", NULL },
 	{ "to", OPT_TO, "T", "source", NULL, "replay only to T (as --from)",
@@ -501,6 +502,8 @@ static int options_conflicts(struct options *o, const char *source_opt, char *er
 		a = "--replay", b = source_opt, why = "two sources: pick one";
 	else if (o->replay && o->write)
 		a = "--replay", b = "--write", why = "a recording is read-only";
+	else if (o->replay && o->scenario)
+		a = "--replay", b = "--scenario", why = "a recording's knobs are what they were";
 	else if (o->agent && o->serve)
 		a = "--agent", b = "--serve", why = "serve on the console's side of --remote";
 	else if (o->agent && o->record)

@@ -35,6 +35,7 @@ conflict --replay --host --replay "$tmp/r.jsonl" --host -b -n 1
 conflict --replay --host --host --replay "$tmp/r.jsonl" -b -n 1
 conflict --replay --backend --replay "$tmp/r.jsonl" --backend engine -b -n 1
 conflict --replay --write --replay "$tmp/r.jsonl" --write -b -n 1
+conflict --replay --scenario --replay "$tmp/r.jsonl" --scenario pmd-seed -b -n 1
 # The agent neither serves nor records (both were accepted and did nothing).
 conflict --agent --serve --agent --serve 127.0.0.1:0
 conflict --agent --record --agent --record "$tmp/agent.jsonl"
