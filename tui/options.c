@@ -96,7 +96,8 @@ static const struct opt_entry opt_table[] = {
 	{ "remote", OPT_REMOTE, "[USER@]HOST", "source", NULL,
 	  "watch HOST over ssh (repeatable: two or more give the fleet view)",
 	  "Runs tunetop --agent there; --host, --scenario and --set go to the far side. With -b, "
-	  "every host's snapshots with a \"host\" field (not with --serve, -o or --format)." },
+	  "every host's snapshots with a \"host\" field, to stdout or -o FILE (not with --serve or "
+	  "--format)." },
 	{ "ssh", OPT_SSH, "\"CMD ARGS\"", "source", NULL,
 	  "the ssh command for --remote (default ssh; -F FILE for host aliases)", NULL },
 	{ "agent-path", OPT_AGENT_PATH, "PATH", "source", "<file>",
@@ -492,8 +493,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 /*
  * Options that cannot work together are a usage error naming both, never one silently
  * winning or ignored: a recording is its own source and read-only; the agent's stdout is
- * the protocol and it neither serves nor records; -b --remote writes every host's JSON to
- * stdout, so the one-source outputs (--serve, -o, the metrics formats) have nothing to take.
+ * the protocol and it neither serves nor records; -b --remote writes every host's JSON lines
+ * (to stdout or -o FILE), so the one-source outputs (--serve, the metrics text) have nothing
+ * to take.
  */
 static int options_conflicts(struct options *o, const char *source_opt, char *err, size_t errlen)
 {
@@ -510,10 +512,8 @@ static int options_conflicts(struct options *o, const char *source_opt, char *er
 		a = "--agent", b = "--record", why = "record on the console's side of --remote";
 	else if (o->batch && o->nremotes && o->serve)
 		a = "-b --remote", b = "--serve", why = "serve from the console, or one host each";
-	else if (o->batch && o->nremotes && o->output)
-		a = "-b --remote", b = "-o", why = "every host's JSON goes to stdout";
 	else if (o->batch && o->nremotes && o->format != OPT_FORMAT_JSON)
-		a = "-b --remote", b = "--format", why = "every host's JSON goes to stdout";
+		a = "-b --remote", b = "--format", why = "it writes every host's snapshots as JSON";
 	if (a) {
 		snprintf(err, errlen, "%s and %s do not go together (%s)", a, b, why);
 		return 2;

@@ -42,9 +42,15 @@ conflict --agent --record --agent --record "$tmp/agent.jsonl"
 check "--agent --record created no file" test ! -e "$tmp/agent.jsonl"
 # -b --remote writes every host's JSON to stdout: the one-source outputs are refused.
 conflict "-b --remote" --serve -b --remote h1 --serve 127.0.0.1:0
-conflict "-b --remote" -o -b --remote h1 -o "$tmp/rem.out"
 conflict "-b --remote" --format -b --remote h1 --format prometheus
-check "-b --remote -o created no file" test ! -e "$tmp/rem.out"
+# -o works there: the hosts' JSON lines go to FILE (it wrote nothing and stdout got them).
+# A fake ssh runs the far command here: options skipped, the host dropped.
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -o) shift 2;; -*) shift;; *) break;; esac; done\nshift\nexec sh -c "$*"\n' >"$tmp/ssh"
+chmod +x "$tmp/ssh"
+run 0 "" -b -n 2 -d 0.2 --remote h1 --ssh "$tmp/ssh" --agent-path "$TUNETOP" -o "$tmp/rem.out"
+check "-b --remote -o: nothing on stdout" test ! -s "$tmp/out"
+hosts=$(python3 -c 'import json,sys; print(" ".join(json.loads(l)["host"] for l in open(sys.argv[1])))' "$tmp/rem.out" 2>&1)
+check "-b --remote -o FILE: 2 JSON lines of host h1 in FILE (got $hosts)" test "$hosts" = "h1 h1"
 
 # --from/--to: seconds saturate at the end of time instead of wrapping; times are checked.
 run 0 "" --replay "$tmp/r.jsonl" -b --to 17000000000

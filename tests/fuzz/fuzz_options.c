@@ -101,7 +101,7 @@ int main(void)
 			if ((o.replay && (o.host_flag || o.write || o.scenario || o.nremotes)) ||
 			    (o.agent && (o.serve || o.record || o.batch || o.nremotes)) ||
 			    (o.batch && o.nremotes &&
-			     (o.serve || o.output || o.format != OPT_FORMAT_JSON))) {
+			     (o.serve || o.format != OPT_FORMAT_JSON))) {
 				fprintf(stderr, "accepted options that do not go together\n");
 				return 1;
 			}
