@@ -294,7 +294,12 @@ def keys_man():
     out = []
     for line in run("--list-keys").splitlines():
         keys, _, what = line.partition("\t")
-        out += [".TP", ", ".join(f"\\fB{roff(k, False)}\\fR" for k in keys.split()), roff(what)]
+        ks = keys.split()
+        # "m / M": a "/" between two keys is "up / down", not the search key.
+        tag = ", ".join(f"\\fB{roff(k, False)}\\fR" for k in ks)
+        if len(ks) == 3 and ks[1] == "/":
+            tag = f"\\fB{roff(ks[0], False)}\\fR / \\fB{roff(ks[2], False)}\\fR"
+        out += [".TP", tag, roff(what)]
     return "\n".join(out)
 
 
