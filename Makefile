@@ -249,6 +249,7 @@ install: tunetop
 	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
 	install -D -m 644 tunetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
+	install -D -m 644 completion/tunetop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tunetop
 	@# The exporter's unit (installed, neither enabled nor started).
 	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/tunetop-exporter.service.in \
@@ -258,6 +259,7 @@ install: tunetop
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tunetop
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 
 # Rewrite tests/tui/golden/ after an intended change of the console's layout: the pattern runs
@@ -265,6 +267,7 @@ uninstall:
 golden: tunetop
 	@TT_GOLDEN_UPDATE=1 tests/run.sh $(BUILD) test_golden
 
+# Regenerate the generated blocks of README.md, docs/, tunetop.1 and completion/tunetop.bash.
 readme: tunetop
 	tools/readme_gen.py ./tunetop
 

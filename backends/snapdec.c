@@ -2,6 +2,7 @@
  * the input: every field is type-checked, every array clamped to what the struct holds. */
 #include "backends/snapdec.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,39 @@ uint64_t snapdec_iso8601(const char *s)
 	if (t < 0)
 		return 0;
 	return (uint64_t)t * 1000000000ULL + (uint64_t)ms * 1000000ULL;
+}
+
+int snapdec_iso8601_strict(const char *s, uint64_t *out)
+{
+	struct tm tm = {0}, back;
+	int n = 0;
+	unsigned long frac_ns = 0;
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			 &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 19)
+		return -1;
+	const char *p = s + n;
+	if (*p == '.') {
+		unsigned long scale = 100000000UL;
+		if (!isdigit((unsigned char)*++p))
+			return -1;
+		for (; isdigit((unsigned char)*p); p++, scale /= 10)
+			frac_ns += scale * (unsigned long)(*p - '0');
+	}
+	if (*p == 'Z')
+		p++;
+	if (*p || tm.tm_year < 1970)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	/* timegm normalises (month 13 is next January): a time that does not read back is none. */
+	back = tm;
+	time_t t = timegm(&back);
+	if (t < 0 || back.tm_year != tm.tm_year || back.tm_mon != tm.tm_mon ||
+	    back.tm_mday != tm.tm_mday || back.tm_hour != tm.tm_hour || back.tm_min != tm.tm_min ||
+	    back.tm_sec != tm.tm_sec)
+		return -1;
+	*out = (uint64_t)t * 1000000000ULL + frac_ns;
+	return 0;
 }
 
 static int name_index(const char *s, const char *(*name)(int), int count)

@@ -27,6 +27,9 @@ int snapdec_from_json(const json_t *o, struct snapshot *snap, char *err, size_t 
 int snapdec_line(const char *line, size_t len, struct snapshot *snap, char *err, size_t errlen);
 /* ISO 8601 "2026-11-30T05:05:28.123Z" to ns since the epoch; 0 when not one. */
 uint64_t snapdec_iso8601(const char *s);
+/* A user's time, strictly: YYYY-MM-DDTHH:MM:SS[.frac][Z], UTC, every field in range (epoch 0
+ * included). 0 and the time in ns, or -1. */
+int snapdec_iso8601_strict(const char *s, uint64_t *out);
 /* A stable copy of a short string for the snapshot's const char * fields (backend,
  * pmd.topology, host.absent[]...): the same text gives the same pointer; lives until exit. */
 const char *snapdec_intern(const char *s);

@@ -1,5 +1,6 @@
 /* src_replay.c: a recording (JSON Lines, plain/.gz/.zst) as a source: its snapshots in order,
  * paced by their recorded times; knobs are refused (a recording cannot change). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,17 +34,18 @@ struct replay {
 	bool told; /* the skip note went out in an event */
 };
 
-/* --from / --to: seconds after the first sample ("90", "+90") or an ISO 8601 UTC time. */
+/* --from / --to: seconds after the first sample ("90", "+90"), saturating at the end of
+ * time, or an ISO 8601 UTC time. */
 static int replay_bound(const char *s, uint64_t first_ns, uint64_t *out, char *err, size_t errlen)
 {
 	char *end;
 	double sec = strtod(s, &end);
-	if (end != s && *end == '\0' && sec >= 0) {
-		*out = first_ns + (uint64_t)(sec * 1e9);
+	if (end != s && *end == '\0' && sec >= 0 && isfinite(sec)) {
+		double room = (double)(UINT64_MAX - first_ns) / 1e9;
+		*out = sec >= room ? UINT64_MAX : first_ns + (uint64_t)(sec * 1e9);
 		return 0;
 	}
-	*out = snapdec_iso8601(s);
-	if (*out)
+	if (snapdec_iso8601_strict(s, out) == 0)
 		return 0;
 	snprintf(err, errlen, "'%s' is not a time (seconds into the recording, or 2026-12-01T10:00:00Z)",
 		 s);
@@ -90,6 +92,7 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 		return KNOB_ERR_USAGE;
 	}
 	struct replay *r = xcalloc(1, sizeof(*r));
+	int rc = -1;
 	r->path = xstrdup(conf->replay_path);
 	const char *slash = strrchr(r->path, '/');
 	r->name = xstrdup(slash ? slash + 1 : r->path);
@@ -102,15 +105,22 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 		goto fail;
 	}
 	uint64_t from = 0, to = UINT64_MAX;
+	/* The slice is the user's: a bad or reversed one is a usage error. */
+	rc = KNOB_ERR_USAGE;
 	if ((conf->replay_from &&
 	     replay_bound(conf->replay_from, r->lines[0].wall_ns, &from, err, errlen) != 0) ||
 	    (conf->replay_to && replay_bound(conf->replay_to, r->lines[0].wall_ns, &to, err, errlen) != 0))
 		goto fail;
+	if (from > to) {
+		snprintf(err, errlen, "--from %s is after --to %s", conf->replay_from, conf->replay_to);
+		goto fail;
+	}
 	size_t k = 0;
 	for (size_t i = 0; i < r->n; i++)
 		if (r->lines[i].wall_ns >= from && r->lines[i].wall_ns <= to)
 			r->lines[k++] = r->lines[i];
 	r->n = k;
+	rc = -1; /* a slice with nothing in it is the file's fact, as an empty file is */
 	if (r->n == 0) {
 		snprintf(err, errlen, "%s: no snapshot between --from and --to", r->path);
 		goto fail;
@@ -126,7 +136,7 @@ fail:
 	free(r->path);
 	free(r->name);
 	free(r);
-	return -1;
+	return rc;
 }
 
 static int replay_start(struct source *src, char *err, size_t errlen)

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Regenerate the generated parts of README.md from the binary, so docs cannot drift.
+"""Regenerate the generated parts of the docs from the binary, so they cannot drift.
 
 Usage: tools/readme_gen.py TUNETOP [--check]
-Replaces the text between <!-- BEGIN X --> and <!-- END X --> for X in KNOBS, SCENARIOS, KEYS,
-METRICS and JSON. With --check, exits 1 (printing a diff) when README.md is not up to date.
+Replaces the text between BEGIN X and END X markers (<!-- --> in Markdown, .\\" in the man
+page, # in the bash completion) in README.md, docs/reference.md, docs/json.md,
+docs/metrics.md, tunetop.1 and completion/tunetop.bash, from tunetop --list-options,
+--list-knobs, --list-scenarios, --list-keys, --list-metrics, tunetop -b, the Makefile's
+DEB_PKGS/DEB_TEST_PKGS and tests/tui/golden/overview.txt. With --check, exits 1 (naming
+each block) when one is not up to date.
 """
-import difflib
 import json
 import re
 import subprocess
@@ -13,12 +16,130 @@ import sys
 
 tunetop = sys.argv[1]
 check = "--check" in sys.argv
-readme_path = __file__.rsplit("/tools/", 1)[0] + "/README.md"
+top = __file__.rsplit("/tools/", 1)[0]
 
 
 def run(*args):
     return subprocess.run([tunetop, *args], capture_output=True, text=True, check=True,
                           timeout=120).stdout
+
+
+def md(s):
+    return s.replace("|", "\\|")
+
+
+# --- the option table -----------------------------------------------------------------------
+
+GROUP_TITLES = {"general": None, "source": "Sources", "output": "Output", "looks": "Looks",
+                "lists": "Lists", "info": None}
+
+
+def options():
+    """--list-options rows as dicts; aliases folded into the option they stand for."""
+    rows, aliases = [], {}
+    for line in run("--list-options").splitlines():
+        f = line.split("\t")
+        if len(f) != 7:
+            raise SystemExit(f"cannot parse --list-options line: {line!r}")
+        name, short, arg, group, comp, hlp, more = [None if x == "-" else x for x in f]
+        row = dict(name=name, short=short, arg=arg, group=group, complete=comp, help=hlp,
+                   more=more, aliases=[])
+        if group == "alias":
+            m = re.match(r"the same as (--\S+)", hlp)
+            aliases.setdefault(m.group(1) if m else "", []).append(name)
+        rows.append(row)
+    for r in rows:
+        r["aliases"] = aliases.get(r["name"], [])
+    return rows
+
+
+def grouped(rows):
+    for g, title in GROUP_TITLES.items():
+        yield title, [r for r in rows if r["group"] == g]
+
+
+def options_md():
+    out = ["| option | meaning |", "|---|---|"]
+    for title, rows in grouped(options()):
+        for r in rows:
+            names = ([f"`{r['short']}`"] if r["short"] else []) + [f"`{r['name']}`"] + \
+                [f"`{a}`" for a in r["aliases"]]
+            arg = f" {md(r['arg'])}" if r["arg"] else ""
+            text = r["help"] + (". " + r["more"] if r["more"] else "")
+            out.append(f"| {', '.join(names)}{arg} | {md(text)} |")
+    return "\n".join(out)
+
+
+OPT_RE = re.compile(r"((?<![\w.\-/])--?[A-Za-z][\w-]*)")
+
+
+def roff(text, bold_options=True):
+    """Plain text to a roff text line: escapes, and options in bold."""
+    def esc(s):
+        return s.replace("\\", "\\e").replace("-", "\\-")
+    parts = OPT_RE.split(text) if bold_options else [text]
+    s = "".join(f"\\fB{esc(p)}\\fR" if i % 2 else esc(p) for i, p in enumerate(parts))
+    return "\\&" + s if s[:1] in (".", "'") else s
+
+
+def options_man():
+    out = []
+    for title, rows in grouped(options()):
+        if title:
+            out.append(f'.SS "{title}"')
+        for r in rows:
+            names = ([r["short"]] if r["short"] else []) + [r["name"]] + r["aliases"]
+            tag = ", ".join(f"\\fB{n.replace('-', chr(92) + '-')}\\fR" for n in names)
+            if r["arg"]:
+                tag += " \\fI" + roff(r["arg"], False) + "\\fR"
+            text = r["help"][:1].upper() + r["help"][1:] + "."
+            if r["more"]:
+                text += " " + r["more"]
+            out += [".TP", tag, roff(text)]
+    return "\n".join(out)
+
+
+def completion():
+    rows = options()
+    words = " ".join(w for r in rows for w in ([r["short"]] if r["short"] else []) + [r["name"]])
+    cases = {}
+    for r in rows:
+        if not r["arg"]:
+            continue
+        names = "|".join(([r["short"]] if r["short"] else []) + [r["name"]])
+        c = r["complete"]
+        if c == "<file>":
+            body = 'COMPREPLY=($(compgen -f -- "$cur"))'
+        elif c == "<knob>":
+            body = ('COMPREPLY=($(compgen -W "$("$bin" --list-knobs 2>/dev/null | '
+                    'awk \'{print $1 "="}\')" -- "$cur")); compopt -o nospace 2>/dev/null')
+        elif c == "<scenario>":
+            body = ('COMPREPLY=($(compgen -W "$("$bin" --list-scenarios 2>/dev/null | '
+                    'awk \'{print $1}\')" -- "$cur") $(compgen -f -- "$cur"))')
+        elif c == "<theme>":
+            body = ('COMPREPLY=($(compgen -W "$("$bin" --list-themes 2>/dev/null | '
+                    'awk \'$1 != "PATH" {print $1}\')" -- "$cur") $(compgen -f -- "$cur"))')
+        elif c:
+            body = f'COMPREPLY=($(compgen -W "{c}" -- "$cur"))'
+        else:
+            body = ":" # free text: nothing to offer
+        cases.setdefault(body, []).append(names)
+    out = ["_tunetop() {",
+           "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}",
+           "\tlocal bin=${COMP_WORDS[0]}",
+           "\tcommand -v \"$bin\" >/dev/null 2>&1 || bin=tunetop",
+           "\tcase $prev in"]
+    for body, names in cases.items():
+        out += [f"\t{'|'.join(names)})", f"\t\t{body}", "\t\treturn ;;"]
+    out += ["\tesac",
+            "\tif [[ $cur == -* ]]; then",
+            f'\t\tCOMPREPLY=($(compgen -W "{words}" -- "$cur"))',
+            "\telif [ \"$COMP_CWORD\" -eq 1 ]; then",
+            '\t\tCOMPREPLY=($(compgen -W "experiment" -- "$cur"))',
+            "\tfi",
+            "}",
+            "complete -F _tunetop tunetop"]
+    return "\n".join(out)
 
 
 def knobs_md():
@@ -128,16 +249,6 @@ def json_md():
     return "\n".join(rows)
 
 
-text = open(readme_path).read()
-new = text
-for name, gen in (("KNOBS", knobs_md), ("SCENARIOS", scenarios_md), ("KEYS", keys_md),
-                  ("METRICS", metrics_md), ("JSON", json_md)):
-    pat = re.compile(rf"(<!-- BEGIN {name} [^>]*-->)\n(?:.*?\n)?(<!-- END {name} -->)", re.S)
-    if not pat.search(new):
-        raise SystemExit(f"README.md has no BEGIN/END {name} markers")
-    body = gen()
-    new = pat.sub(lambda m: m.group(1) + "\n" + body + "\n" + m.group(2), new)
-
 def json_check(text):
     """The JSON table may not name a field the binary lacks, nor miss one it writes.
 
@@ -168,17 +279,104 @@ def json_check(text):
     return problems
 
 
+
+
+def knobs_man():
+    out = []
+    for line in run("--list-knobs").splitlines():
+        name, rng, default, hlp = re.match(r"^(\S+)\s+(.*?)\s+default (\S+)\s+(.*)$", line).groups()
+        out += [".TP", f"\\fB{roff(name, False)}\\fR \\fI{roff(rng.replace('|', ', '), False)}\\fR"
+                f" (default {roff(default, False)})", roff(hlp)]
+    return "\n".join(out)
+
+
+def keys_man():
+    out = []
+    for line in run("--list-keys").splitlines():
+        keys, _, what = line.partition("\t")
+        ks = keys.split()
+        # "m / M": a "/" between two keys is "up / down", not the search key.
+        tag = ", ".join(f"\\fB{roff(k, False)}\\fR" for k in ks)
+        if len(ks) == 3 and ks[1] == "/":
+            tag = f"\\fB{roff(ks[0], False)}\\fR / \\fB{roff(ks[2], False)}\\fR"
+        out += [".TP", tag, roff(what)]
+    return "\n".join(out)
+
+
+def scenarios_man():
+    out = []
+    for line in run("--list-scenarios").splitlines():
+        name, _, summary = line.partition(" ")
+        out += [".TP", f"\\fB{roff(name, False)}\\fR", roff(summary.strip())]
+    return "\n".join(out)
+
+
+def makefile_list(var):
+    text = open(f"{top}/Makefile").read().replace("\\\n", " ")
+    m = re.search(rf"^{var}\s*:=\s*(.*)$", text, re.M)
+    if not m:
+        raise SystemExit(f"Makefile has no {var}")
+    return m.group(1).split()
+
+
+def deps_md():
+    build = ", ".join(f"`{p}`" for p in makefile_list("DEB_PKGS"))
+    tests = ", ".join(f"`{p}`" for p in makefile_list("DEB_TEST_PKGS"))
+    return (f"- to build and run (`DEB_PKGS`): {build}\n"
+            f"- and for the tests (`DEB_TEST_PKGS`): {tests}")
+
+
+def screen_md():
+    with open(f"{top}/tests/tui/golden/overview.txt") as f:
+        lines = [l.rstrip() for l in f.read().splitlines()]
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+# file -> (comment style, {block: generator})
+TARGETS = {
+    "README.md": ("md", {"DEPS": deps_md, "SCREEN": screen_md}),
+    "docs/reference.md": ("md", {"OPTIONS": options_md, "SCENARIOS": scenarios_md,
+                                 "KEYS": keys_md, "KNOBS": knobs_md}),
+    "docs/json.md": ("md", {"JSON": json_md}),
+    "docs/metrics.md": ("md", {"METRICS": metrics_md}),
+    "tunetop.1": ("man", {"OPTIONS": options_man, "KEYS": keys_man, "SCENARIOS": scenarios_man,
+                          "KNOBS": knobs_man}),
+    "completion/tunetop.bash": ("sh", {"COMPLETION": completion}),
+}
+MARK = {"md": (r"<!-- BEGIN {n} [^>]*-->", r"<!-- END {n} -->"),
+        "man": (r'\.\\" BEGIN {n}[^\n]*', r'\.\\" END {n}'),
+        "sh": (r"# BEGIN {n}[^\n]*", r"# END {n}")}
+
+
+def block_re(style, name):
+    b, e = MARK[style]
+    return re.compile(f"({b.format(n=name)})\n(.*?)({e.format(n=name)})", re.S)
+
+
+problems = []
+for path, (style, blocks) in TARGETS.items():
+    full = f"{top}/{path}"
+    text = open(full).read()
+    new = text
+    for name, gen in blocks.items():
+        pat = block_re(style, name)
+        m = pat.search(new)
+        if not m:
+            raise SystemExit(f"{path} has no BEGIN/END {name} markers")
+        if check and name == "JSON":
+            problems += [f"{path}: {p}" for p in json_check(text)]
+            continue
+        body = gen() + "\n"
+        if check and m.group(2) != body:
+            problems.append(f"{path}: the {name} block differs from the binary")
+        new = new[:m.start(2)] + body + new[m.end(2):]
+    if not check and new != text:
+        open(full, "w").write(new)
+
 if check:
-    problems = json_check(text)
-    for name in ("KNOBS", "SCENARIOS", "KEYS", "METRICS"):
-        pat = re.compile(rf"<!-- BEGIN {name} [^>]*-->\n(.*?)<!-- END {name} -->", re.S)
-        if pat.search(text).group(1) != pat.search(new).group(1):
-            problems.append(f"the {name} table differs from the binary")
     for p in problems:
         print(p)
     if problems:
-        print("README.md is out of date: run `make readme`")
+        print("generated docs are out of date: run `make readme`")
         sys.exit(1)
-    print("README.md generated parts are up to date")
-else:
-    open(readme_path, "w").write(new)
+    print("generated docs are up to date")

@@ -82,7 +82,7 @@ char *batch_host_line(const char *host, const struct snapshot *s)
 }
 
 /* --remote: every host's snapshots as they come, each with its "host"; -n counts lines. */
-static int batch_run_remote(struct source *src, const struct options *o,
+static int batch_run_remote(struct source *src, const struct options *o, FILE *out,
 			    struct recfile_writer *rec)
 {
 	long n = 0;
@@ -95,8 +95,8 @@ static int batch_run_remote(struct source *src, const struct options *o,
 			if (!remote_take_new(src, i, &s))
 				continue;
 			char *line = batch_host_line(row.name, s);
-			int bad = !line || fputs(line, stdout) == EOF || fputc('\n', stdout) == EOF ||
-				  fflush(stdout) == EOF;
+			int bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
+				  fflush(out) == EOF;
 			if (rec && line)
 				recfile_put(rec, line);
 			free(line);
@@ -145,20 +145,24 @@ int batch_run(struct source *src, const struct options *o)
 		snapshot_free(snap);
 		return 1;
 	}
-	if (remote_count(src)) {
-		rc = batch_run_remote(src, o, rec);
-		if (rec && recfile_close(rec) != 0)
-			rc = 1;
-		snapshot_free(snap);
-		return rc;
-	}
 	if (o->output && !replace) {
 		out = fopen(o->output, "w");
 		if (!out) {
 			fprintf(stderr, "tunetop: -o %s: %s\n", o->output, strerror(errno));
+			if (rec)
+				recfile_close(rec);
 			snapshot_free(snap);
 			return 1;
 		}
+	}
+	if (remote_count(src)) {
+		rc = batch_run_remote(src, o, out, rec);
+		if (out != stdout && fclose(out) != 0)
+			rc = 1;
+		if (rec && recfile_close(rec) != 0)
+			rc = 1;
+		snapshot_free(snap);
+		return rc;
 	}
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
 		if (paced) {

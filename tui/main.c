@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/source.h"
 #include "core/scenario.h"
@@ -151,6 +152,10 @@ int main(int argc, char **argv)
 		metrics_list(stdout);
 		options_free(&o);
 		return 0;
+	case ACT_LIST_OPTIONS:
+		options_list(stdout);
+		options_free(&o);
+		return 0;
 	case ACT_LIST_THEMES:
 		theme_list(stdout);
 		options_free(&o);
@@ -164,6 +169,13 @@ int main(int argc, char **argv)
 	}
 
 	if (!o.batch && !o.agent && main_check_theme(&o) != 0) {
+		options_free(&o);
+		return 2;
+	}
+	/* Curses into a file or a pipe writes escape codes, not a console: say so, run nothing. */
+	if (!o.batch && !o.agent && !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "tunetop: standard output is not a terminal: the console needs one "
+				"(-b writes JSON Lines)\n");
 		options_free(&o);
 		return 2;
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/snapdec.h"
 #include "backends/source.h"
 #include "core/xalloc.h"
 #include "tui/metrics/serve.h"
@@ -37,80 +38,208 @@ enum {
 	OPT_REMOTE,
 	OPT_SSH,
 	OPT_AGENT_PATH,
+	OPT_LIST_OPTIONS,
 };
 
-static const struct option long_opts[] = {
-	{ "delay", required_argument, NULL, 'd' },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "batch", no_argument, NULL, 'b' },
-	{ "set", required_argument, NULL, OPT_SET },
-	{ "scenario", required_argument, NULL, OPT_SCENARIO },
-	{ "backend", required_argument, NULL, OPT_BACKEND },
-	{ "host", no_argument, NULL, OPT_HOST },
-	{ "theme", required_argument, NULL, OPT_THEME },
-	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
-	{ "ascii", no_argument, NULL, OPT_ASCII },
-	{ "mouse", no_argument, NULL, OPT_MOUSE },
-	{ "write", no_argument, NULL, OPT_WRITE },
-	{ "list-knobs", no_argument, NULL, OPT_LIST_KNOBS },
-	{ "list-themes", no_argument, NULL, OPT_LIST_THEMES },
-	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
-	{ "list-scenarios", no_argument, NULL, OPT_LIST_SCENARIOS },
-	{ "serve", required_argument, NULL, OPT_SERVE },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
-	{ "replay", required_argument, NULL, OPT_REPLAY },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "to", required_argument, NULL, OPT_TO },
-	{ "record", required_argument, NULL, OPT_RECORD },
-	{ "agent", no_argument, NULL, OPT_AGENT },
-	{ "remote", required_argument, NULL, OPT_REMOTE },
-	{ "ssh", required_argument, NULL, OPT_SSH },
-	{ "agent-path", required_argument, NULL, OPT_AGENT_PATH },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/*
+ * The one option table. getopt's long options and short string, --help and --list-options
+ * are built from it, and through --list-options the man page's OPTIONS, docs/reference.md and
+ * the bash completion (tools/readme_gen.py), so a new option is written here once.
+ * complete: what the argument completes to: "<file>", "<knob>", "<scenario>", "<theme>",
+ * a list of words, or NULL (free text). help is one line; more is the man page's detail.
+ */
+struct opt_entry {
+	const char *name; /* long name, without "--" */
+	int val;          /* short letter, or an OPT_* above 255 */
+	const char *arg;  /* argument's name; NULL: takes none */
+	const char *group;
+	const char *complete;
+	const char *help;
+	const char *more;
 };
+
+static const struct opt_entry opt_table[] = {
+	{ "delay", 'd', "SECONDS", "general", NULL,
+	  "refresh / snapshot interval (0.05 to 3600, default 1)",
+	  "Decimals allowed. In batch mode the first line covers min(delay, 0.1 s). A replay "
+	  "plays at its recorded pace instead." },
+	{ "iterations", 'n', "COUNT", "general", NULL,
+	  "stop after COUNT refreshes (the console too, like htop)", NULL },
+	{ "batch", 'b', NULL, "general", NULL, "no curses; JSON Lines to stdout",
+	  "One snapshot (schema 1) a line, flushed per line. A closed pipe or SIGINT, SIGTERM "
+	  "or SIGHUP ends it quietly with status 0, every thread joined." },
+	{ "set", OPT_SET, "KNOB=VALUE", "general", "<knob>",
+	  "set a knob at start (repeatable; see --list-knobs)",
+	  "Applied in order after the scenario, with the validation of the : prompt." },
+	{ "scenario", OPT_SCENARIO, "NAME|FILE", "general", "<scenario>",
+	  "starting knobs and workloads (default: default; see --list-scenarios)",
+	  "A file holds knob = value lines; # starts a comment; scenario = NAME first applies "
+	  "a built-in or another file, found beside the including one." },
+	{ "backend", OPT_BACKEND, "engine|host", "source", "engine host",
+	  "the embedded engine (default) or the live host", NULL },
+	{ "host", OPT_HOST, NULL, "source", NULL, "the live host: short for --backend host",
+	  "Reads threads, CPUs, links, block completions and Open vSwitch's PMDs of this "
+	  "machine; knobs with a host counterpart drive it (with --write)." },
+	{ "write", OPT_WRITE, NULL, "source", NULL,
+	  "let --host change the live machine (read-only without it)",
+	  "Governor, rq_affinity, OVS max sleep, timer slack. Without it such a --set exits 2. "
+	  "Every host write is read back and logged to the events view and syslog." },
+	{ "replay", OPT_REPLAY, "FILE", "source", "<file>",
+	  "play a recording (plain, .gz, .zst) as the source; -b re-emits it",
+	  "At its recorded pace; knob changes are refused; bad lines are skipped and counted. "
+	  "Not with --host, --backend, --write, --scenario or --remote: a recording is the "
+	  "source." },
+	{ "from", OPT_FROM, "T", "source", NULL,
+	  "replay only from T: seconds into the recording, or 2026-12-01T10:00:00Z", NULL },
+	{ "to", OPT_TO, "T", "source", NULL, "replay only to T (as --from)",
+	  "--from after --to, a time that is not one, or a slice holding no snapshot exits 2." },
+	{ "remote", OPT_REMOTE, "[USER@]HOST", "source", NULL,
+	  "watch HOST over ssh (repeatable: two or more give the fleet view)",
+	  "Runs tunetop --agent there; --host, --scenario and --set go to the far side. With -b, "
+	  "every host's snapshots with a \"host\" field, to stdout or -o FILE (not with --serve or "
+	  "--format)." },
+	{ "ssh", OPT_SSH, "\"CMD ARGS\"", "source", NULL,
+	  "the ssh command for --remote (default ssh; -F FILE for host aliases)", NULL },
+	{ "agent-path", OPT_AGENT_PATH, "PATH", "source", "<file>",
+	  "tunetop on the far side (default: tunetop from its PATH)", NULL },
+	{ "agent", OPT_AGENT, NULL, "source", NULL,
+	  "line protocol on stdin/stdout (what --remote runs on the far side)",
+	  "Snapshots out (the first whole, then deltas); set KNOB VALUE, interval S, full and "
+	  "quit in, one {\"reply\":...} line each. Ends when stdin closes. Not with -b, "
+	  "--remote, --serve or --record." },
+	{ "serve", OPT_SERVE, "[ADDR:]PORT", "output", NULL,
+	  "serve GET /metrics (Prometheus text; OpenMetrics when asked)",
+	  "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6. From the latest snapshot: a scrape "
+	  "costs no sampling. With the console and with -b." },
+	{ "output", 'o', "FILE", "output", "<file>", "-b writes to FILE instead of stdout", NULL },
+	{ "format", OPT_FORMAT, "json|openmetrics|prometheus", "output",
+	  "json openmetrics prometheus",
+	  "-b output: JSON Lines (default), OpenMetrics or Prometheus 0.0.4 text",
+	  "prometheus is the text node_exporter's textfile collector reads. With -o FILE the "
+	  "text replaces FILE atomically each interval (a temporary file, then rename)." },
+	{ "record", OPT_RECORD, "FILE", "output", "<file>",
+	  "also write every snapshot to FILE (JSON Lines; .zst/.gz compress)",
+	  "Flushed per line, by a writer thread: a slow disk never stalls a frame." },
+	{ "theme", OPT_THEME, "NAME|PATH", "looks", "<theme>", "colours (see --list-themes)", NULL },
+	{ "no-color", OPT_NO_COLOR, NULL, "looks", NULL, "monochrome (also when NO_COLOR is set)",
+	  NULL },
+	{ "no-colour", OPT_NO_COLOR, NULL, "alias", NULL, "the same as --no-color", NULL },
+	{ "ascii", OPT_ASCII, NULL, "looks", NULL, "ASCII drawing only (as under LANG=C)", NULL },
+	{ "mouse", OPT_MOUSE, NULL, "looks", NULL,
+	  "enable mouse clicks (off by default, so terminal selection works)", NULL },
+	{ "list-knobs", OPT_LIST_KNOBS, NULL, "lists", NULL,
+	  "print the knobs: name, valid values, default, meaning", NULL },
+	{ "list-themes", OPT_LIST_THEMES, NULL, "lists", NULL, "print the built-in themes", NULL },
+	{ "list-scenarios", OPT_LIST_SCENARIOS, NULL, "lists", NULL, "print the scenarios", NULL },
+	{ "list-keys", OPT_LIST_KEYS, NULL, "lists", NULL, "print the console's keys", NULL },
+	{ "list-metrics", OPT_LIST_METRICS, NULL, "lists", NULL,
+	  "print the /metrics families: name, type, unit, labels, help", NULL },
+	{ "list-options", OPT_LIST_OPTIONS, NULL, "lists", NULL,
+	  "print this option table, tab-separated (docs and completion are made from it)", NULL },
+	{ "help", 'h', NULL, "info", NULL, "this text", NULL },
+	{ "version", 'V', NULL, "info", NULL, "print the version", NULL },
+};
+#define OPT_N (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static const struct {
+	const char *group, *title;
+} opt_groups[] = {
+	{ "general", NULL },
+	{ "source", "Sources" },
+	{ "output", "Output" },
+	{ "looks", "Looks" },
+	{ "lists", "Lists" },
+	{ "info", NULL },
+};
+
+/* "-d, --delay SECONDS" or "    --set KNOB=VALUE" */
+static int options_left(const struct opt_entry *e, char *buf, size_t len)
+{
+	char s[8] = "    ";
+	if (e->val < 256)
+		snprintf(s, sizeof(s), "-%c, ", e->val);
+	return snprintf(buf, len, "%s--%s%s%s", s, e->name, e->arg ? " " : "", e->arg ? e->arg : "");
+}
+
+/* help after the left column, wrapped at 79 columns under itself. */
+static void options_put_help(FILE *out, const char *left, const char *help)
+{
+	enum { COL = 28, WIDTH = 79 };
+	int at = fprintf(out, "  %s", left);
+	if (at > COL - 1) {
+		fputc('\n', out);
+		at = 0;
+	}
+	fprintf(out, "%*s", COL - at, "");
+	at = COL;
+	for (const char *w = help; *w;) {
+		size_t n = strcspn(w, " ");
+		if (at > COL && at + 1 + (int)n > WIDTH) {
+			fprintf(out, "\n%*s", COL, "");
+			at = COL;
+		} else if (at > COL) {
+			fputc(' ', out);
+			at++;
+		}
+		fwrite(w, 1, n, out);
+		at += (int)n;
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
+	fputc('\n', out);
+}
 
 void options_usage(FILE *out)
 {
+	char left[96];
 	fputs("Usage: tunetop [OPTIONS]                   interactive console on the embedded engine\n"
 	      "       tunetop -b [-n COUNT] [-d SECONDS]  batch: one JSON snapshot a line on stdout\n"
-	      "       tunetop experiment NAME [OPTIONS]   run an experiment, print a table\n"
-	      "\n"
-	      "  -d, --delay SECONDS      refresh / snapshot interval (0.05 to 3600, default 1)\n"
-	      "  -n, --iterations COUNT   stop after COUNT refreshes\n"
-	      "  -b, --batch              no curses; JSON Lines to stdout\n"
-	      "      --set KNOB=VALUE     set a knob at start (repeatable; see --list-knobs)\n"
-	      "      --scenario NAME|FILE starting knobs and workloads (see --list-scenarios)\n"
-	      "      --backend engine|host, --host   the embedded engine (default) or the live host\n"
-	      "      --write              let --host change the live machine (read-only without it)\n"
-	      "      --theme NAME|PATH    colours (see --list-themes)\n"
-	      "      --no-color           monochrome (also when NO_COLOR is set)\n"
-	      "      --ascii              ASCII drawing only\n"
-	      "      --mouse              enable mouse clicks\n"
-	      "      --serve [ADDR:]PORT  serve GET /metrics (Prometheus / OpenMetrics text);\n"
-	      "                           ADDR defaults to 127.0.0.1, [::1]:PORT for IPv6\n"
-	      "  -o, --output FILE        -b writes to FILE instead of stdout\n"
-	      "      --format json|openmetrics|prometheus  -b output: JSON Lines (default),\n"
-	      "                           OpenMetrics text, or Prometheus 0.0.4 text (node_exporter's\n"
-	      "                           textfile collector); with -o FILE the text replaces FILE\n"
-	      "                           atomically each interval\n"
-	      "      --list-knobs, --list-themes, --list-scenarios, --list-keys, --list-metrics\n"
-	      "      --record FILE        also write every snapshot to FILE (JSON Lines; .zst/.gz compress)\n"
-	      "      --replay FILE        play a recording (at its own pace; -b re-emits it)\n"
-	      "      --from T, --to T     replay only from/to T: seconds into it, or 2026-12-01T10:00:00Z\n"
-	      "      --agent              line protocol on stdin/stdout (snapshots out, commands in)\n"
-	      "      --remote [USER@]HOST watch HOST over ssh (repeatable: the fleet view)\n"
-	      "      --ssh \"CMD ARGS\"     the ssh command for --remote (default \"ssh\")\n"
-	      "      --agent-path PATH    tunetop on the far side (default: tunetop from PATH)\n"
-	      "  -h, --help               this text\n"
-	      "  -V, --version            version\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n",
+	      "       tunetop experiment NAME [OPTIONS]   run an experiment, print a table\n",
 	      out);
+	for (size_t g = 0; g < sizeof(opt_groups) / sizeof(opt_groups[0]); g++) {
+		fprintf(out, "\n%s%s", opt_groups[g].title ? opt_groups[g].title : "",
+			opt_groups[g].title ? ":\n" : "");
+		for (size_t i = 0; i < OPT_N; i++) {
+			if (strcmp(opt_table[i].group, opt_groups[g].group) != 0)
+				continue;
+			options_left(&opt_table[i], left, sizeof(left));
+			options_put_help(out, left, opt_table[i].help);
+		}
+	}
+	fputs("\nExit status: 0 ok, 1 runtime failure, 2 usage error.\n", out);
+}
+
+/* One option a line: --NAME, -X or -, ARG or -, group, completion or -, help, more or -. */
+void options_list(FILE *out)
+{
+	for (size_t i = 0; i < OPT_N; i++) {
+		const struct opt_entry *e = &opt_table[i];
+		char s[4] = "-";
+		if (e->val < 256)
+			snprintf(s, sizeof(s), "-%c", e->val);
+		fprintf(out, "--%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e->name, s, e->arg ? e->arg : "-",
+			e->group, e->complete ? e->complete : "-", e->help, e->more ? e->more : "-");
+	}
+}
+
+/* getopt_long's table and short string, from opt_table (":" first: missing values are ours). */
+static void options_getopt(struct option *lo, char *shorts)
+{
+	char *s = shorts;
+	*s++ = ':';
+	for (size_t i = 0; i < OPT_N; i++) {
+		lo[i] = (struct option){ opt_table[i].name,
+					 opt_table[i].arg ? required_argument : no_argument, NULL,
+					 opt_table[i].val };
+		if (opt_table[i].val < 256) {
+			*s++ = (char)opt_table[i].val;
+			if (opt_table[i].arg)
+				*s++ = ':';
+		}
+	}
+	lo[OPT_N] = (struct option){ NULL, 0, NULL, 0 };
+	*s = '\0';
 }
 
 int options_parse_delay(const char *s, double *out)
@@ -125,15 +254,16 @@ int options_parse_delay(const char *s, double *out)
 	return 0;
 }
 
-/* --from/--to: a number of seconds, or an ISO 8601 time (checked again by the source). */
+/* --from/--to: a number of seconds (any, saturating past the end), or a valid ISO 8601 UTC
+ * time; the source reads it again against the recording's first sample. */
 static bool options_time_ok(const char *s)
 {
 	char *end;
-	int y, mo, d, h, mi, sec;
+	uint64_t ns;
 	double v = strtod(s, &end);
 	if (end != s && *end == '\0' && v >= 0 && isfinite(v))
 		return true;
-	return sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) == 6;
+	return snapdec_iso8601_strict(s, &ns) == 0;
 }
 
 static int options_parse_count(const char *s, long *out)
@@ -146,6 +276,9 @@ static int options_parse_count(const char *s, long *out)
 	*out = v;
 	return 0;
 }
+
+static int options_conflicts(struct options *o, const char *source_opt, char *err,
+			     size_t errlen);
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
@@ -169,9 +302,13 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		return 0;
 	}
 
+	struct option long_opts[OPT_N + 1];
+	char shorts[2 * OPT_N + 2];
+	const char *source_opt = NULL; /* "--host" or "--backend": the option that chose it */
+	options_getopt(long_opts, shorts);
 	opterr = 0; /* our own messages, with the valid choices */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":d:n:bo:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (options_parse_delay(optarg, &o->delay_s) != 0) {
@@ -239,10 +376,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			}
 			o->backend = optarg;
 			o->host_flag = strcmp(optarg, "host") == 0;
+			source_opt = "--backend";
 			break;
 		case OPT_HOST:
 			o->backend = "host";
 			o->host_flag = true;
+			source_opt = "--host";
 			break;
 		case OPT_THEME:
 			o->theme = optarg;
@@ -270,6 +409,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_LIST_SCENARIOS:
 			o->action = ACT_LIST_SCENARIOS;
+			break;
+		case OPT_LIST_OPTIONS:
+			o->action = ACT_LIST_OPTIONS;
 			break;
 		case OPT_REPLAY:
 			o->replay = optarg;
@@ -345,6 +487,37 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
 		o->no_color = true;
+	return options_conflicts(o, source_opt, err, errlen);
+}
+
+/*
+ * Options that cannot work together are a usage error naming both, never one silently
+ * winning or ignored: a recording is its own source and read-only; the agent's stdout is
+ * the protocol and it neither serves nor records; -b --remote writes every host's JSON lines
+ * (to stdout or -o FILE), so the one-source outputs (--serve, the metrics text) have nothing
+ * to take.
+ */
+static int options_conflicts(struct options *o, const char *source_opt, char *err, size_t errlen)
+{
+	const char *a = NULL, *b = NULL, *why = "";
+	if (o->replay && source_opt)
+		a = "--replay", b = source_opt, why = "two sources: pick one";
+	else if (o->replay && o->write)
+		a = "--replay", b = "--write", why = "a recording is read-only";
+	else if (o->replay && o->scenario)
+		a = "--replay", b = "--scenario", why = "a recording's knobs are what they were";
+	else if (o->agent && o->serve)
+		a = "--agent", b = "--serve", why = "serve on the console's side of --remote";
+	else if (o->agent && o->record)
+		a = "--agent", b = "--record", why = "record on the console's side of --remote";
+	else if (o->batch && o->nremotes && o->serve)
+		a = "-b --remote", b = "--serve", why = "serve from the console, or one host each";
+	else if (o->batch && o->nremotes && o->format != OPT_FORMAT_JSON)
+		a = "-b --remote", b = "--format", why = "it writes every host's snapshots as JSON";
+	if (a) {
+		snprintf(err, errlen, "%s and %s do not go together (%s)", a, b, why);
+		return 2;
+	}
 	return 0;
 }
 

@@ -18,6 +18,7 @@ enum opt_action {
 	ACT_LIST_KEYS,
 	ACT_EXPERIMENT,
 	ACT_LIST_METRICS,
+	ACT_LIST_OPTIONS,
 };
 
 struct options {
@@ -64,6 +65,8 @@ enum opt_format { OPT_FORMAT_JSON, OPT_FORMAT_OPENMETRICS, OPT_FORMAT_PROMETHEUS
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
 void options_free(struct options *o);
 void options_usage(FILE *out);
+/* --list-options: the option table, one option a line, tab-separated (tui/options.c). */
+void options_list(FILE *out);
 /* Strict decimal parse for -d; -1 when not a number in range. */
 int options_parse_delay(const char *s, double *out);
 

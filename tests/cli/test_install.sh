@@ -12,6 +12,7 @@ check "make install exits 0 ($(tail -n 3 "$tmp/log" | tr '\n' ' '))" test $? -eq
 bin="$tmp/root/usr/bin/tunetop"
 check "binary installed and executable" test -x "$bin"
 check "man page installed" test -s "$tmp/root/usr/share/man/man1/tunetop.1"
+check "bash completion installed" test -s "$tmp/root/usr/share/bash-completion/completions/tunetop"
 for t in default mono light colorblind; do
 	check "theme $t installed" test -s "$tmp/root/usr/share/tunetop/themes/$t.theme"
 done

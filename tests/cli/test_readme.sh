@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
-# test_readme.sh: README's knob, scenario and JSON tables agree with the binary.
+# test_readme.sh: the generated blocks of README.md, docs/reference.md, docs/json.md,
+# docs/metrics.md, tunetop.1 and completion/tunetop.bash agree with the binary and the Makefile.
 set -u
 exec python3 "$TT_TOP/tools/readme_gen.py" "$TUNETOP" --check

@@ -54,6 +54,21 @@ static const char *const words[] = {
     "experiment",
     "--frob",
     "-z",
+    "--list-options",
+    "--replay",
+    "--write",
+    "--agent",
+    "--serve",
+    "--record",
+    "--remote",
+    "-o",
+    "--format",
+    "prometheus",
+    "--from",
+    "--to",
+    "1e30",
+    "2026-13-45T99:99:99Z",
+    "1970-01-01T00:00:00Z",
 };
 
 static struct fuzz_rng rng = {0x9E3779B97F4A7C15ULL};
@@ -80,6 +95,14 @@ int main(void)
 			if (o.delay_s < OPT_DELAY_MIN || o.delay_s > OPT_DELAY_MAX ||
 			    o.iterations < 0) {
 				fprintf(stderr, "accepted out-of-range values\n");
+				return 1;
+			}
+			/* Options that do not go together are never accepted (one silently ignored). */
+			if ((o.replay && (o.host_flag || o.write || o.scenario || o.nremotes)) ||
+			    (o.agent && (o.serve || o.record || o.batch || o.nremotes)) ||
+			    (o.batch && o.nremotes &&
+			     (o.serve || o.format != OPT_FORMAT_JSON))) {
+				fprintf(stderr, "accepted options that do not go together\n");
 				return 1;
 			}
 		} else if (rc == 2 && err[0]) {

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# test_options_doc.sh: every option of the option table (tunetop --list-options) is in
+# --help, the man page, docs/reference.md and the bash completion; the man page renders
+# without warnings; the completion completes options, fixed choices and knob names.
+# (That the generated blocks are current is test_readme.sh's.)
+set -u
+. "$(dirname "$0")/../lib/assert.sh"
+top=${TT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+man1="$top/tunetop.1"
+comp="$top/completion/tunetop.bash"
+
+opts=$("$TUNETOP" --list-options | cut -f1)
+check "--list-options lists options" test "$(wc -l <<<"$opts")" -ge 30
+help=$("$TUNETOP" --help)
+rendered=$(MANWIDTH=200 man -l "$man1" 2>/dev/null)
+for o in $opts; do
+	grep -qF -- "$o" <<<"$help" || [ "$o" = --no-colour ] || bad "--help lacks $o"
+	grep -qF -- "$o" <<<"$rendered" || bad "the man page lacks $o"
+	grep -qF -- "\`$o\`" "$top/docs/reference.md" || bad "docs/reference.md lacks $o"
+	grep -qE -- "[\" ]$o[\" ]" "$comp" || bad "the completion lacks $o"
+done
+ok "every option is in --help, the man page, docs/reference.md and the completion"
+# The short letters too.
+for s in $("$TUNETOP" --list-options | cut -f2 | grep -v '^-$'); do
+	grep -qE -- "^ +$s, " <<<"$help" || bad "--help lacks $s"
+done
+
+# The man page: every section a reader expects, and no warning from man (or mandoc).
+for sec in NAME SYNOPSIS DESCRIPTION OPTIONS KEYS FILES ENVIRONMENT EXAMPLES "EXIT STATUS"; do
+	grep -q "^\.SH \"\?$sec\"\?$" "$man1" || bad "tunetop.1 has no $sec section"
+done
+warn=$(MANWIDTH=80 man --warnings -l "$man1" 2>&1 >/dev/null)
+check "man --warnings has nothing to say (${warn:0:300})" test -z "$warn"
+if command -v mandoc >/dev/null; then
+	lint=$(mandoc -Tlint -W warning "$man1" 2>&1)
+	check "mandoc -Tlint has nothing to say (${lint:0:300})" test -z "$lint"
+fi
+
+# The completion, as bash calls it.
+complete_words() { # complete_words WORD...: COMPREPLY for the last word
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tunetop; printf "%s\n" "${COMPREPLY[@]}"' \
+		_ "$comp" "$TUNETOP" "$@" 2>/dev/null
+}
+got=$(complete_words --f | sort)
+check "--f completes to --format and --from (got $(echo $got))" test "$(echo $got)" = "--format --from"
+got=$(complete_words --format "")
+check "--format completes its choices (got $(echo $got))" test "$(echo $got)" = "json openmetrics prometheus"
+got=$(complete_words --set pmd.maxs)
+check "--set completes knob names from the binary (got $(echo $got))" test "$(echo $got)" = "pmd.maxsleep_us="
+got=$(complete_words --scenario pmd-s)
+check "--scenario completes scenario names (got $(echo $got))" grep -qx pmd-seed <<<"$got"
+got=$(complete_words exp)
+check "the first word completes to experiment (got $(echo $got))" test "$(echo $got)" = experiment
+finish
