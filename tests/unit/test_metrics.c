@@ -66,6 +66,28 @@ static void test_label_escaping(void **state)
 	snapshot_free(s);
 }
 
+/* A thread name of raw bytes (any user can set one with prctl) is written with U+FFFD, not
+ * dropped and not raw: one bad byte makes a parser reject the whole scrape. */
+static void test_label_invalid_utf8(void **state)
+{
+	(void)state;
+	struct metrics_buf b = {0};
+	metrics_escape_label(&b, "kworker/\xff\xfe\"\\");
+	assert_string_equal(b.p, "kworker/\xef\xbf\xbd\xef\xbf\xbd\\\"\\\\");
+	free(b.p);
+
+	struct snapshot *s = test_snap();
+	strcpy(s->threads[1].name, "kworker/\xff\xfe");
+	for (int f = METRICS_PROM; f <= METRICS_OPENMETRICS; f++) {
+		char *t = render(s, (enum metrics_format)f);
+		assert_null(strchr(t, '\xff'));
+		assert_null(strchr(t, '\xfe'));
+		assert_non_null(strstr(t, "{tid=\"12\",name=\"kworker/\xef\xbf\xbd\xef\xbf\xbd\","));
+		free(t);
+	}
+	snapshot_free(s);
+}
+
 /* The family a sample line belongs to, given the family names of the TYPE lines. */
 static int sample_family(const char *line, char names[][128], int n)
 {
@@ -248,6 +270,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_label_escaping),
+	    cmocka_unit_test(test_label_invalid_utf8),
 	    cmocka_unit_test(test_help_type_prom),
 	    cmocka_unit_test(test_help_type_openmetrics),
 	    cmocka_unit_test(test_counter_names_by_format),
