@@ -10,6 +10,10 @@ MODE: ok        answers like OVS 3.1 (pmd-perf-show, pmd-stats-show, pmd-rxq-sho
       big       answers a 50 MB result
       slow:S    answers like ok after S seconds
       okthen:N  answers N requests like ok, then closes and never accepts again
+      grow      like ok, but each pmd-perf-show has moved on: +1000 iterations, +900 sleep
+                iterations, +9000 us asleep
+      nonsense  like grow, but +1e14 us asleep each time (OVS's own "Sleep time" on some
+                VMs: more sleep than time)
 Writes READY_FILE once listening. Runs until killed.
 """
 import json
@@ -51,10 +55,27 @@ RXQ = """pmd thread numa_id 0 core_id 1:
 """
 
 
-def answer(req):
+perf_calls = 0
+
+
+def perf_text(mode):
+    """PERF as it reads after perf_calls more calls (grow, nonsense), or as it is."""
+    global perf_calls
+    if mode not in ("grow", "nonsense"):
+        return PERF
+    with lock:
+        perf_calls += 1
+        n = perf_calls
+    slept = n * (10**14 if mode == "nonsense" else 9000)
+    return (PERF.replace("Iterations:                 1000", f"Iterations:           {1000 * n:10d}")
+            .replace("sleep iterations:          900", f"sleep iterations:    {900 * n:10d}")
+            .replace("Sleep time (us):            9000", f"Sleep time (us):  {slept:14d}"))
+
+
+def answer(req, mode="ok"):
     m = req.get("method")
     if m == "dpif-netdev/pmd-perf-show":
-        return {"id": req["id"], "result": PERF, "error": None}
+        return {"id": req["id"], "result": perf_text(mode), "error": None}
     if m == "dpif-netdev/pmd-stats-show":
         return {"id": req["id"], "result": STATS, "error": None}
     if m == "dpif-netdev/pmd-rxq-show":
@@ -114,7 +135,7 @@ def serve(conn, mode, srv):
                     go_noaccept(srv)
                     conn.close()
                     return
-            conn.sendall(json.dumps(answer(req)).encode())
+            conn.sendall(json.dumps(answer(req, mode)).encode())
     except OSError:
         pass
 
