@@ -76,6 +76,13 @@ void host_pmdsec_dbread(struct host_state *h)
 	}
 }
 
+void host_pmdsec_dbread_now(struct host_state *h)
+{
+	if (h->ovs && !h->ovs_probed)
+		host_pmdsec_probe_now(h);
+	host_pmdsec_dbread(h);
+}
+
 int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen)
 {
 	char written[128];
