@@ -4,7 +4,8 @@ connections sit open, a client sends a 1 MB request line and another one byte a 
 batch loop (-b, JSON on stdout) keeps sampling on time (intervals and self.sample_us as
 without them) and the next normal scrape is answered; other paths 404, other methods 405.
 Slowloris: while 128 clients trickle a request one byte every 2 s (reconnecting when closed),
-normal scrapes (3 s timeout) still succeed (the rate is printed). The Accept header's q-values
+normal scrapes (3 s timeout) still succeed (the rate is printed); one trickling client is closed
+at its request's deadline, before the idle timeout. The Accept header's q-values
 and case choose the format (q=0 means not acceptable)."""
 import json
 import os
@@ -185,6 +186,26 @@ try:
             ("*/*", "prom")):
         got = fmt(accept)
         check(f"Accept: {accept} gets {want} ({got})", got == want)
+
+    # One client trickling its request (a byte every 0.5 s, never idle for the 10 s idle
+    # timeout) is closed once the request's deadline has passed, long before it finishes.
+    c = socket.create_connection(("127.0.0.1", port), timeout=5)
+    c.settimeout(0.5)
+    t0, closed_after = time.monotonic(), None
+    for b in b"GET /metrics HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 40:
+        try:
+            c.send(bytes([b]))
+            if c.recv(1, socket.MSG_PEEK) == b"":
+                closed_after = time.monotonic() - t0
+                break
+        except socket.timeout:
+            continue
+        except OSError:
+            closed_after = time.monotonic() - t0
+            break
+    c.close()
+    check(f"a trickling request is closed before its idle timeout could ({closed_after} s)",
+          closed_after is not None and closed_after < 9)
 
     # Slowloris: 128 clients each send one byte of a request every 2 s (under the idle
     # timeout) and reconnect at once when closed; scrapes meanwhile must still succeed.
