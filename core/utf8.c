@@ -36,8 +36,7 @@ static int utf8_need(unsigned char c, unsigned char *lo, unsigned char *hi)
 }
 
 /* How many bytes after s[0] continue a sequence correctly (up to the number needed). */
-static size_t utf8_good_tail(const char *s, size_t n, int need, unsigned char lo,
-			     unsigned char hi)
+static size_t utf8_good_tail(const char *s, size_t n, int need, unsigned char lo, unsigned char hi)
 {
 	size_t i = 1;
 	for (; i <= (size_t)need && i < n; i++) {

@@ -28,8 +28,14 @@ static void check(const char *in, const char *want)
 static void test_valid_unchanged(void **state)
 {
 	(void)state;
-	const char *ok[] = {"", "pmd-c03/id:7", "kworker/u8:2", "\xc3\xa9t\xc3\xa9",
-			    "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xef\xbf\xbf", "\xf4\x8f\xbf\xbf",
+	const char *ok[] = {"",
+			    "pmd-c03/id:7",
+			    "kworker/u8:2",
+			    "\xc3\xa9t\xc3\xa9",
+			    "\xe2\x82\xac",
+			    "\xf0\x9f\x98\x80",
+			    "\xef\xbf\xbf",
+			    "\xf4\x8f\xbf\xbf",
 			    "a\"b\\c\nd\x1b"};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		assert_true(utf8_valid(ok[i]));
@@ -50,18 +56,17 @@ static void test_thread_name(void **state)
 static void test_ill_formed(void **state)
 {
 	(void)state;
-	check("\xc0\xaf", R R);			/* overlong '/' */
-	check("\xe0\x80\xaf", R R R);		/* overlong, 3 bytes */
-	check("\xed\xa0\x80", R R R);		/* a surrogate */
-	check("\xf4\x90\x80\x80", R R R R);	/* past U+10FFFF */
+	check("\xc0\xaf", R R); /* overlong '/' */
+	check("\xe0\x80\xaf", R R R); /* overlong, 3 bytes */
+	check("\xed\xa0\x80", R R R); /* a surrogate */
+	check("\xf4\x90\x80\x80", R R R R); /* past U+10FFFF */
 	check("\xf5\x80", R R);
-	check("\xe2\x82", R);			/* cut short at the end: one subpart */
-	check("\xe2\x82z", R "z");		/* cut short before ASCII */
+	check("\xe2\x82", R); /* cut short at the end: one subpart */
+	check("\xe2\x82z", R "z"); /* cut short before ASCII */
 	check("\xf0\x9f\x98", R);
 	check("\xe2\x82\xe2\x82\xac", R "\xe2\x82\xac");
 	/* The standard's table 3-8 example. */
-	check("\x61\xf1\x80\x80\xe1\x80\xc2\x62\x80\x63\x80\xbf\x64",
-	      "a" R R R "b" R "c" R R "d");
+	check("\x61\xf1\x80\x80\xe1\x80\xc2\x62\x80\x63\x80\xbf\x64", "a" R R R "b" R "c" R R "d");
 }
 
 static void test_seq_len(void **state)
@@ -86,7 +91,10 @@ static void test_truncation(void **state)
 	memset(buf, 'x', sizeof(buf));
 	assert_int_equal(utf8_sanitize(buf, sizeof(buf), "ab\xff\xfe"), 8);
 	assert_string_equal(buf, "ab");
-	assert_int_equal(utf8_sanitize(buf, sizeof(buf), "a\xe2\x82\xac" "b"), 5);
+	assert_int_equal(utf8_sanitize(buf, sizeof(buf),
+				       "a\xe2\x82\xac"
+				       "b"),
+			 5);
 	assert_string_equal(buf, "a\xe2\x82\xac");
 	assert_int_equal(utf8_sanitize(NULL, 0, "\xff"), 3);
 	char one[1] = {'x'};
@@ -97,9 +105,9 @@ static void test_truncation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_valid_unchanged), cmocka_unit_test(test_thread_name),
-		cmocka_unit_test(test_ill_formed),	cmocka_unit_test(test_seq_len),
-		cmocka_unit_test(test_truncation),
+	    cmocka_unit_test(test_valid_unchanged), cmocka_unit_test(test_thread_name),
+	    cmocka_unit_test(test_ill_formed),	    cmocka_unit_test(test_seq_len),
+	    cmocka_unit_test(test_truncation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

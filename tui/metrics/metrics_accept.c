@@ -54,8 +54,8 @@ enum metrics_format metrics_format_for_accept(const char *accept)
 		double q = accept_q(p, end);
 		if (accept_type_is(p, end, "application/openmetrics-text")) {
 			om = q > om ? q : om;
-		} else if (accept_type_is(p, end, "text/plain") || accept_type_is(p, end, "text/*") ||
-			   accept_type_is(p, end, "*/*")) {
+		} else if (accept_type_is(p, end, "text/plain") ||
+			   accept_type_is(p, end, "text/*") || accept_type_is(p, end, "*/*")) {
 			text = q > text ? q : text;
 		}
 		p = *end ? end + 1 : end;

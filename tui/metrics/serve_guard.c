@@ -27,8 +27,8 @@
  */
 struct guard_conn {
 	bool used;
-	bool waiting;  /* its request's line or headers are still arriving */
-	bool closing;  /* shut down by the guard, not yet reported closed */
+	bool waiting; /* its request's line or headers are still arriving */
+	bool closing; /* shut down by the guard, not yet reported closed */
 	int fd;
 	uint64_t since_ns; /* when the current request began to arrive */
 	struct sockaddr_storage addr;
@@ -48,7 +48,8 @@ static bool guard_same_addr(const struct sockaddr_storage *a, const struct socka
 		return false;
 	if (a->ss_family == AF_INET)
 		return memcmp(&((const struct sockaddr_in *)a)->sin_addr,
-			      &((const struct sockaddr_in *)b)->sin_addr, sizeof(struct in_addr)) == 0;
+			      &((const struct sockaddr_in *)b)->sin_addr,
+			      sizeof(struct in_addr)) == 0;
 	if (a->ss_family == AF_INET6)
 		return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
 			      &((const struct sockaddr_in6 *)b)->sin6_addr,
