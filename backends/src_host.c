@@ -122,8 +122,8 @@ static int src_host_open(struct source *src, const struct source_conf *conf, cha
 			"tunetop: warning: --write: no syslog (%s): live writes are logged in "
 			"tunetop's events only\n",
 			sh->no_syslog);
-		event_add(&sh->events, EV_ERROR,
-			  "no syslog (%s): live writes are logged here only", sh->no_syslog);
+		event_add(&sh->events, EV_ERROR, "no syslog (%s): live writes are logged here only",
+			  sh->no_syslog);
 	}
 	src->priv = sh;
 	return 0;
@@ -134,10 +134,9 @@ static size_t src_host_status(struct source *src, char *buf, size_t len)
 {
 	struct src_host *sh = src->priv;
 	bool every = atomic_load_explicit(&sh->every_syscall, memory_order_relaxed);
-	int n = snprintf(buf, len, "%s%s%s",
-			 sh->no_syslog[0] ? "writes not in syslog (see events)" : "",
-			 sh->no_syslog[0] && every ? "; " : "",
-			 every ? "eBPF probe on every syscall" : "");
+	int n = snprintf(
+	    buf, len, "%s%s%s", sh->no_syslog[0] ? "writes not in syslog (see events)" : "",
+	    sh->no_syslog[0] && every ? "; " : "", every ? "eBPF probe on every syscall" : "");
 	return n > 0 ? (size_t)n : 0;
 }
 
@@ -216,8 +215,8 @@ static int src_host_knob_set(struct source *src, enum knob_id id, int64_t v, int
 		event_add(&sh->events, EV_KNOB, "%s: %s -> %s (eBPF sleep probe %s)", d->name,
 			  old ? "on" : "off", *stored ? "on" : "off",
 			  *stored ? "loaded" : "unloaded");
-		syslog(LOG_NOTICE, "host knob %s: %s -> %s (by uid %u)", d->name, old ? "on" : "off",
-		       *stored ? "on" : "off", (unsigned)getuid());
+		syslog(LOG_NOTICE, "host knob %s: %s -> %s (by uid %u)", d->name,
+		       old ? "on" : "off", *stored ? "on" : "off", (unsigned)getuid());
 		atomic_store_explicit(&sh->every_syscall, host_probe_every_syscall(sh->h),
 				      memory_order_relaxed);
 		if (host_probe_every_syscall(sh->h))

@@ -82,7 +82,8 @@ static void test_label_invalid_utf8(void **state)
 		char *t = render(s, (enum metrics_format)f);
 		assert_null(strchr(t, '\xff'));
 		assert_null(strchr(t, '\xfe'));
-		assert_non_null(strstr(t, "{tid=\"12\",name=\"kworker/\xef\xbf\xbd\xef\xbf\xbd\","));
+		assert_non_null(
+		    strstr(t, "{tid=\"12\",name=\"kworker/\xef\xbf\xbd\xef\xbf\xbd\","));
 		free(t);
 	}
 	snapshot_free(s);

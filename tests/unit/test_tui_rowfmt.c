@@ -113,10 +113,8 @@ static void test_est_detail(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_thread_row_odd_names),
-	    cmocka_unit_test(test_pmd_row_odd_name),
-	    cmocka_unit_test(test_name_bounds),
-	    cmocka_unit_test(test_name_invalid_utf8),
+	    cmocka_unit_test(test_thread_row_odd_names), cmocka_unit_test(test_pmd_row_odd_name),
+	    cmocka_unit_test(test_name_bounds),		 cmocka_unit_test(test_name_invalid_utf8),
 	    cmocka_unit_test(test_est_detail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
