@@ -57,11 +57,10 @@ struct host_state *host_open(char *err, size_t errlen)
 	h->sleep_show_us = -1;
 	h->sched = host_sched_new();
 	h->slack_set_ns = -1;
-	h->bpf = host_bpf_open(h->bpf_err, sizeof(h->bpf_err));
-	if (h->bpf && host_bpf_enable(h->bpf, true, h->bpf_err, sizeof(h->bpf_err)) != 0) {
-		host_bpf_close(h->bpf);
-		h->bpf = NULL;
-	}
+	/* The eBPF probe is loaded into the kernel only when asked (pmd.sleep_probe=on):
+	 * "read-only" host mode puts nothing there by default. */
+	h->bpf = NULL;
+	snprintf(h->bpf_err, sizeof(h->bpf_err), "off (pmd.sleep_probe=off)");
 
 	h->ts = host_ts_open(h->ts_err, sizeof(h->ts_err));
 	h->links = host_link_open(err, errlen);
@@ -415,17 +414,40 @@ int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *
 	case K_PMD_TIMER_SLACK_NS:
 		return host_slack_apply(h, value, err, errlen);
 	case K_PMD_SLEEP_PROBE:
-		if (!h->bpf && value) {
+		if (!value) { /* unloaded, not only detached: nothing of ours stays in the kernel */
+			host_bpf_close(h->bpf);
+			h->bpf = NULL;
+			snprintf(h->bpf_err, sizeof(h->bpf_err), "off (pmd.sleep_probe=off)");
+			return 0;
+		}
+		if (!h->bpf)
+			h->bpf = host_bpf_open(h->bpf_err, sizeof(h->bpf_err));
+		if (!h->bpf) {
 			snprintf(err, errlen, "%s: %s", name, h->bpf_err);
 			return KNOB_ERR_RUNTIME;
 		}
-		return h->bpf && host_bpf_enable(h->bpf, value != 0, err, errlen) != 0
-			   ? KNOB_ERR_RUNTIME
-			   : 0;
+		if (host_bpf_enable(h->bpf, true, err, errlen) != 0) {
+			snprintf(h->bpf_err, sizeof(h->bpf_err), "%s", err);
+			host_bpf_close(h->bpf);
+			h->bpf = NULL;
+			return KNOB_ERR_RUNTIME;
+		}
+		return 0;
 	default:
 		snprintf(err, errlen, "%s: not available on the host backend", name);
 		return KNOB_ERR_RUNTIME;
 	}
+}
+
+bool host_probe_every_syscall(const struct host_state *h)
+{
+	return host_bpf_enabled(h->bpf) && host_bpf_every_syscall(h->bpf);
+}
+
+void host_knob_refresh(struct host_state *h, enum knob_id id)
+{
+	if (id == K_PMD_MAXSLEEP_US)
+		host_pmdsec_dbread_now(h);
 }
 
 int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out)

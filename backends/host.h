@@ -33,5 +33,13 @@ int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *
  * from the truth after host_open(). 0 and *out, or -1 when the host has none.
  */
 int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out);
+/*
+ * Read a knob's value from the host now where host_knob_current() gives the one as of the
+ * last sample (pmd.maxsleep_us, from ovsdb): before a write, so the value logged as the old
+ * one is the host's, also before the first sample. Bounded by the ovsdb deadline.
+ */
+void host_knob_refresh(struct host_state *h, enum knob_id id);
+/* The eBPF sleep probe is attached to raw sys_enter/sys_exit: it taxes every system call. */
+bool host_probe_every_syscall(const struct host_state *h);
 
 #endif

@@ -35,6 +35,11 @@ bool host_bpf_enabled(const struct host_bpf *b)
 	(void)b;
 	return false;
 }
+bool host_bpf_every_syscall(const struct host_bpf *b)
+{
+	(void)b;
+	return false;
+}
 
 #else /* HAVE_BPF */
 
@@ -186,6 +191,11 @@ int host_bpf_enable(struct host_bpf *b, bool on, char *err, size_t errlen)
 bool host_bpf_enabled(const struct host_bpf *b)
 {
 	return b && b->on;
+}
+
+bool host_bpf_every_syscall(const struct host_bpf *b)
+{
+	return b && b->raw;
 }
 
 /* Kernel run time of the loaded programs so far (ns), 0 without stats. */

@@ -19,6 +19,9 @@ void host_bpf_close(struct host_bpf *b); /* NULL is fine */
 /* Attach (on) or detach (off); 0, or -1 with a message. */
 int host_bpf_enable(struct host_bpf *b, bool on, char *err, size_t errlen);
 bool host_bpf_enabled(const struct host_bpf *b);
+/* True when it hooks raw sys_enter/sys_exit (no tracefs for the nanosleep events): every
+ * system call on the host then runs it, not only the PMDs' sleeps. */
+bool host_bpf_every_syscall(const struct host_bpf *b);
 /*
  * Watch the threads of snap's PMD rows (row_tid[i], or when row_tid is NULL the thread
  * of the same name in snap->threads) and fill each row's bpf_* figures over the interval

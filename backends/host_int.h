@@ -107,6 +107,8 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 const char *host_pmdsec_key(const struct host_state *h);
 /* Read other_config and Interface statistics from ovsdb (host_pmdsec.c). */
 void host_pmdsec_dbread(struct host_state *h);
+/* The same, probing ovs-vswitchd first if no sample has yet: before a write at start-up. */
+void host_pmdsec_dbread_now(struct host_state *h);
 /* Set the max sleep through ovsdb and read it back (host_pmdsec.c). */
 int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen);
 

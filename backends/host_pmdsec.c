@@ -77,6 +77,13 @@ void host_pmdsec_dbread(struct host_state *h)
 	 * runs with what it last took from ovsdb; the ovsdb error is shown beside it. */
 }
 
+void host_pmdsec_dbread_now(struct host_state *h)
+{
+	if (h->ovs && !h->ovs_probed)
+		host_pmdsec_probe_now(h);
+	host_pmdsec_dbread(h);
+}
+
 int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen)
 {
 	char written[128];
@@ -329,6 +336,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 
 	p->nthreads = perf->npmds < PMD_SNAP_MAX ? perf->npmds : PMD_SNAP_MAX;
 	pid_t vpid = host_slack_ovs_pid(h);
+	bool sleep_bad = false; /* some PMD's sleep time exceeded the interval */
 	for (int i = 0; i < p->nthreads; i++) {
 		const struct host_pmd_perf *c = &perf->pmd[i], *o = NULL;
 		struct pmd_thread_snap *t = &p->threads[i];
@@ -349,7 +357,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		}
 		t->rx_packets = c->rx_packets;
 		t->tx_packets = c->tx_packets;
-		t->sleep_iters = c->sleep_iter;
+		t->sleep_iters_total = c->sleep_iter; /* "so far"; sleep_iters is the interval's */
 		/* The interval the deltas were counted in is OVS's: the difference of this PMD's
 		 * two "Measurement duration" figures. Tunetop's own sample-to-sample time also
 		 * holds the reads before pmd-perf-show (threads, taskstats, ovsdb), whose length
@@ -362,8 +370,17 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 			continue;
 		uint64_t it = c->iterations - o->iterations, sit = c->sleep_iter - o->sleep_iter;
 		double slept = c->sleep_us >= o->sleep_us ? c->sleep_us - o->sleep_us : 0;
+		/* A thread is asleep at most the whole interval; OVS's own "Sleep time" is
+		 * sometimes far beyond it (seen on a VM: 1.5e17 us). Such a figure is capped at
+		 * the interval and named in the absent list rather than shown as 1e11 %. The 1 %
+		 * margin allows for the sample's own timing. */
+		if (slept > pdt_s * 1e6 * 1.01) {
+			slept = pdt_s * 1e6;
+			sleep_bad = true;
+		}
 		t->iterations = it;
-		t->sleep_iter_pct = it ? 100.0 * (double)sit / (double)it : 0;
+		t->sleep_iters = sit;
+		t->sleep_iter_pct = it ? 100.0 * (double)(sit < it ? sit : it) / (double)it : 0;
 		t->sleep_us_avg = sit ? slept / (double)sit : 0;
 		t->asleep_pct = slept / 1e4 / pdt_s; /* us asleep over the interval, % */
 		t->rx_pps = (double)(c->rx_packets - o->rx_packets) / pdt_s;
@@ -404,6 +421,10 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		}
 	} else {
 		host_absent(hs, "pmd.sleep_overshoot_us");
+	}
+	if (sleep_bad) {
+		host_absent(hs, "pmd.asleep_pct");
+		host_absent(hs, "pmd.sleep_us_avg");
 	}
 	host_absent(hs, "pmd.drop_pct");
 	host_absent(hs, "pmd.totals");

@@ -1,7 +1,12 @@
 /* src_host.c: the live host as a source: host threads, CPUs and the knobs the host owns.
  * Read-only unless opened with --write; every write is read back and logged. */
+#include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -21,7 +26,39 @@ struct src_host {
 	struct snapshot_clock clock;
 	int64_t knobs[K_COUNT]; /* the last value read back (or the default) */
 	bool have[K_COUNT]; /* the host gave a value for it */
+	char no_syslog[96]; /* --write without a syslog socket: why (else ""); set at open */
+	/* The probe hooks every syscall: written by knob_set (the sampler's thread), read by
+	 * status (the front end's, even while an async sampler runs): relaxed, a flag alone. */
+	atomic_bool every_syscall;
 };
+
+/*
+ * Whether syslog(3) can deliver: it sends to /dev/log and drops the line without a word
+ * when nothing listens there (no syslog daemon, a container). Connects as glibc does
+ * (datagram, then stream). 0, or -1 with why in buf.
+ */
+static int src_host_syslog_check(char *buf, size_t len)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", _PATH_LOG);
+	int err = 0;
+	for (int i = 0; i < 2; i++) {
+		int fd = socket(AF_UNIX, (i ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		int rc = connect(fd, (struct sockaddr *)&a, sizeof(a));
+		err = rc ? errno : 0;
+		close(fd);
+		if (rc == 0)
+			return 0;
+		if (err != EPROTOTYPE)
+			break;
+	}
+	snprintf(buf, len, "%s: %s", _PATH_LOG, strerror(err));
+	return -1;
+}
 
 /* The knobs a host owns; all others belong to the engine's workloads. */
 static bool src_host_owns(enum knob_id id)
@@ -84,8 +121,29 @@ static int src_host_open(struct source *src, const struct source_conf *conf, cha
 		if (src_host_owns(k))
 			src_host_read_back(sh, k);
 	snapshot_clock_start(&sh->clock);
+	if (conf->host_write && src_host_syslog_check(sh->no_syslog, sizeof(sh->no_syslog)) != 0) {
+		/* The audit trail would vanish: say so before the first write, on stderr (the
+		 * screen is not up yet) and in the events, which keep every write. */
+		fprintf(stderr,
+			"tunetop: warning: --write: no syslog (%s): live writes are logged in "
+			"tunetop's events only\n",
+			sh->no_syslog);
+		event_add(&sh->events, EV_ERROR, "no syslog (%s): live writes are logged here only",
+			  sh->no_syslog);
+	}
 	src->priv = sh;
 	return 0;
+}
+
+/* The header's note: what the events would otherwise be the only place to say. */
+static size_t src_host_status(struct source *src, char *buf, size_t len)
+{
+	struct src_host *sh = src->priv;
+	bool every = atomic_load_explicit(&sh->every_syscall, memory_order_relaxed);
+	int n = snprintf(
+	    buf, len, "%s%s%s", sh->no_syslog[0] ? "writes not in syslog (see events)" : "",
+	    sh->no_syslog[0] && every ? "; " : "", every ? "eBPF probe on every syscall" : "");
+	return n > 0 ? (size_t)n : 0;
 }
 
 static int src_host_start(struct source *src, char *err, size_t errlen)
@@ -142,8 +200,12 @@ static int src_host_knob_set(struct source *src, enum knob_id id, int64_t v, int
 		*stored = sh->knobs[id];
 		return KNOB_ERR_USAGE;
 	}
+	/* The old value of the audit line is the host's, read now: "as of the last sample"
+	 * is nothing yet for a --set at start-up (it logged the default as the host's). */
+	host_knob_refresh(sh->h, id);
 	src_host_read_back(sh, id);
 	int64_t old = sh->knobs[id];
+	bool had_old = sh->have[id];
 	int rc = host_knob_apply(sh->h, id, v, err, errlen);
 	/* What the host holds now is the answer, whether the write took or not. */
 	src_host_read_back(sh, id);
@@ -154,8 +216,26 @@ static int src_host_knob_set(struct source *src, enum knob_id id, int64_t v, int
 		event_add(&sh->events, EV_ERROR, "%s", err);
 		return rc;
 	}
+	if (id == K_PMD_SLEEP_PROBE && old != *stored) {
+		/* Programs loaded into the kernel (or taken out): logged as a write is. */
+		event_add(&sh->events, EV_KNOB, "%s: %s -> %s (eBPF sleep probe %s)", d->name,
+			  old ? "on" : "off", *stored ? "on" : "off",
+			  *stored ? "loaded" : "unloaded");
+		syslog(LOG_NOTICE, "host knob %s: %s -> %s (by uid %u)", d->name,
+		       old ? "on" : "off", *stored ? "on" : "off", (unsigned)getuid());
+		atomic_store_explicit(&sh->every_syscall, host_probe_every_syscall(sh->h),
+				      memory_order_relaxed);
+		if (host_probe_every_syscall(sh->h))
+			event_add(&sh->events, EV_ERROR,
+				  "%s: no tracefs for the nanosleep events: hooked on raw "
+				  "sys_enter/sys_exit, every system call on the host pays for it",
+				  d->name);
+	}
 	if (src_host_writes_machine(id)) {
-		knob_format(id, old, oldbuf, sizeof(oldbuf));
+		if (had_old)
+			knob_format(id, old, oldbuf, sizeof(oldbuf));
+		else
+			snprintf(oldbuf, sizeof(oldbuf), "unknown");
 		knob_format(id, *stored, newbuf, sizeof(newbuf));
 		event_add(&sh->events, EV_KNOB, "%s: %s -> %s", d->name, oldbuf, newbuf);
 		/* An operator's audit trail: who changed the live machine, and how. */
@@ -199,4 +279,5 @@ const struct source_ops source_host_ops = {
     .knob_get = src_host_knob_get,
     .knob_refusal = src_host_knob_refusal,
     .close = src_host_close,
+    .status = src_host_status,
 };

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/thread_state.h"
+#include "core/utf8.h"
 
 const char *const rowfmt_head[ROWFMT_NCOLS] = {"TID", "NAME",  "SUBSYS", "CPU",
 					       "CPU%", "S",   "RUNQ%", "DETAIL"};
@@ -118,18 +119,25 @@ const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t,
 }
 
 /*
- * A thread name as one printable ASCII cell per byte, as ps prints comm: host
+ * A thread name as one printable ASCII cell per character, as ps prints comm: host
  * threads (--host, host.pid) are named by whoever runs them, and a tab, an
  * escape or a UTF-8 byte would reach the terminal as a tab stop, "^[" or
  * "M-x" (LANG=C), several cells wide, and push every later column out of
- * line; a multibyte name cut at 15 bytes is not valid UTF-8 either.
+ * line. Characters are told apart as core/utf8.h repairs them: each ill-formed
+ * run (where the JSON and the metrics text say U+FFFD, a name cut at 15 bytes
+ * among them) and each character outside printable ASCII is one '?' cell.
  */
 const char *rowfmt_name(const char *name, char *buf, size_t len)
 {
-	size_t i = 0;
-	for (; name[i] && i + 1 < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-		buf[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	size_t i = 0, n = strlen(name);
+	while (n && i + 1 < len) {
+		unsigned char c = (unsigned char)*name;
+		size_t k = utf8_seq_len(name, n);
+		if (!k)
+			k = utf8_bad_len(name, n);
+		buf[i++] = k == 1 && c >= 0x20 && c < 0x7f ? (char)c : '?';
+		name += k;
+		n -= k;
 	}
 	if (len)
 		buf[i] = '\0';

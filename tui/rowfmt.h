@@ -11,7 +11,8 @@
 const char *rowfmt_count(double v, char *buf, size_t len);
 /* 850ns, 12.3us, 4.80ms, 1.20s: at most 7 characters. */
 const char *rowfmt_ns(uint64_t ns, char *buf, size_t len);
-/* name with every byte outside printable ASCII as '?' (one cell per byte, any locale). */
+/* name with each character outside printable ASCII, and each ill-formed UTF-8 run, as one
+ * '?' (one cell per character, any locale). */
 const char *rowfmt_name(const char *name, char *buf, size_t len);
 /* The per-subsystem column of a thread row (tick work, drops, completions). */
 const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t, char *buf,

@@ -3,12 +3,29 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "core/governor.h"
 #include "core/thread_state.h"
+#include "core/utf8.h"
 #include "tui/options.h"
 #include "tui/snapjson_absent.h"
+
+/*
+ * A string of the host's (a thread, port or device name): json_string() refuses invalid
+ * UTF-8 and the element holding it would vanish, so such bytes become U+FFFD instead.
+ */
+static json_t *jstr(const char *s)
+{
+	json_t *j = json_string(s ? s : "");
+	if (!j) {
+		char *fixed = utf8_sanitize_dup(s);
+		j = json_string(fixed);
+		free(fixed);
+	}
+	return j;
+}
 
 void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len)
 {
@@ -96,8 +113,8 @@ static json_t *snapjson_threads(const struct snapshot *s)
 	json_t *a = json_array();
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
-		json_t *o = json_pack("{s:i, s:s, s:s, s:o, s:o, s:s, s:i}", "tid", (int)t->tid,
-				      "name", t->name, "subsystem", subsys_name(t->subsys),
+		json_t *o = json_pack("{s:i, s:o, s:s, s:o, s:o, s:s, s:i}", "tid", (int)t->tid,
+				      "name", jstr(t->name), "subsystem", subsys_name(t->subsys),
 				      "cpu_pct", jreal(t->cpu_pct), "cpu_ns", jint(t->cpu_ns),
 				      "state", ethread_state_name(t->state), "emu_cpu", t->emu_cpu);
 		json_object_set_new(o, "runq_delay_pct", jreal_or_null(t->runq_delay_pct));
@@ -163,7 +180,7 @@ static json_t *snapjson_est(const struct est_snap *e)
 
 static json_t *snapjson_str_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? jstr(s) : json_null();
 }
 
 /* An interval figure of a PMD: null on its first sample (no baseline) or when absent (< 0). */
@@ -177,8 +194,8 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 	json_t *threads = json_array();
 	for (int i = 0; i < p->nthreads; i++) {
 		const struct pmd_thread_snap *t = &p->threads[i];
-		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-				      "name", t->name, "rx_pps", jreal(t->rx_pps), "tx_pps",
+		json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				      "name", jstr(t->name), "rx_pps", jreal(t->rx_pps), "tx_pps",
 				      jreal(t->tx_pps), "rx_drop_pps", jreal(t->rx_drop_pps),
 				      "tx_drop_pps", jreal(t->tx_drop_pps), "drop_pct",
 				      jreal(t->drop_pct), "iterations", jint(t->iterations),
@@ -326,7 +343,7 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 /* The host section (backends/host_snap.h): which sources answered, and what they alone give. */
 static json_t *snapjson_host_str(const char *s)
 {
-	return json_string(s ? s : ""); /* README: "" when there is nothing to say */
+	return jstr(s); /* README: "" when there is nothing to say */
 }
 
 /* A figure the host may lack: null when negative (absent), else rounded. */
@@ -346,7 +363,7 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 	json_t *pmds = json_array(), *rxqs = json_array(), *ifs = json_array();
 	for (int i = 0; i < h->novs_pmds; i++) {
 		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[i];
-		json_t *e = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "name", x->name,
+		json_t *e = json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(x->name),
 				      "core_id", x->core_id, "packets", jint(x->packets), "emc_hits",
 				      jint(x->emc_hits), "smc_hits", jint(x->smc_hits),
 				      "megaflow_hits", jint(x->megaflow_hits), "upcalls",
@@ -362,14 +379,14 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 	}
 	for (int i = 0; i < h->novs_rxqs; i++) {
 		const struct host_ovs_rxq_snap *q = &h->ovs_rxqs[i];
-		json_t *e = json_pack("{s:s, s:i, s:i, s:b}", "port", q->port, "queue", q->queue,
+		json_t *e = json_pack("{s:o, s:i, s:i, s:b}", "port", jstr(q->port), "queue", q->queue,
 				      "core_id", q->core_id, "enabled", q->enabled);
 		json_object_set_new(e, "usage_pct", jopt(q->usage_pct));
 		json_array_append_new(rxqs, e);
 	}
 	for (int i = 0; i < h->novs_ifaces; i++) {
 		const struct host_ovs_iface_snap *f = &h->ovs_ifaces[i];
-		json_t *e = json_pack("{s:s}", "name", f->name);
+		json_t *e = json_pack("{s:o}", "name", jstr(f->name));
 		json_object_set_new(e, "rx_dropped", jopt_int(f->rx_dropped));
 		json_object_set_new(e, "tx_dropped", jopt_int(f->tx_dropped));
 		json_object_set_new(e, "rx_errors", jopt_int(f->rx_errors));
@@ -390,7 +407,7 @@ static json_t *snapjson_host(const struct host_snap *h)
 
 	for (int i = 0; i < h->nlinks; i++) {
 		const struct host_link_snap *l = &h->links[i];
-		json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", l->name, "rx_packets",
+		json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", jstr(l->name), "rx_packets",
 				      jint(l->rx_packets), "tx_packets", jint(l->tx_packets),
 				      "rx_dropped", jint(l->rx_dropped), "tx_dropped",
 				      jint(l->tx_dropped));
@@ -409,7 +426,7 @@ static json_t *snapjson_host(const struct host_snap *h)
 						      "nivcsw_per_s", jreal(a->nivcsw_per_s)));
 	}
 	for (int i = 0; i < h->nabsent; i++)
-		json_array_append_new(absent, json_string(h->absent[i]));
+		json_array_append_new(absent, jstr(h->absent[i]));
 	json_t *o = json_pack("{s:b, s:o, s:b, s:s, s:o, s:b, s:i, s:I}", "cpufreq", h->cpufreq,
 			      "governor", snapjson_host_str(h->governor), "taskstats", h->taskstats,
 			      "thread_source", h->taskstats ? "taskstats" : "procfs",
@@ -442,9 +459,9 @@ json_t *snapjson_build(const struct snapshot *s)
 	for (size_t i = 0; i < s->nevents; i++) {
 		char t[40];
 		snapjson_iso8601(s->events[i].wall_ns, t, sizeof(t));
-		json_array_append_new(events, json_pack("{s:s, s:s, s:s}", "time", t, "kind",
+		json_array_append_new(events, json_pack("{s:s, s:s, s:o}", "time", t, "kind",
 							event_kind_name(s->events[i].kind), "text",
-							s->events[i].text));
+							jstr(s->events[i].text)));
 	}
 	json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:o}", "schema", SNAPJSON_SCHEMA,
 			      "tool", "tunetop", "version", TUNETOP_VERSION, "time", when,

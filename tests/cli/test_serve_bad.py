@@ -2,7 +2,11 @@
 """test_serve_bad.py: bad HTTP clients cost `tunetop --serve` nothing it needs: while 1,000
 connections sit open, a client sends a 1 MB request line and another one byte a second, the
 batch loop (-b, JSON on stdout) keeps sampling on time (intervals and self.sample_us as
-without them) and the next normal scrape is answered; other paths 404, other methods 405."""
+without them) and the next normal scrape is answered; other paths 404, other methods 405.
+Slowloris: while 128 clients trickle a request one byte every 2 s (reconnecting when closed),
+normal scrapes (3 s timeout) still succeed (the rate is printed); one trickling client is closed
+at its request's deadline, before the idle timeout. The Accept header's q-values
+and case choose the format (q=0 means not acceptable)."""
 import json
 import os
 import resource
@@ -160,6 +164,117 @@ try:
         time.sleep(0.2)
     check("the next normal scrape is answered", st == 200 and "tunetop_samples_total" in body)
     check("tunetop is still running", tt.poll() is None)
+
+    # Accept: media types are case-insensitive, q=0 means "not acceptable".
+    def fmt(accept):
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/metrics",
+                                     headers={"Accept": accept})
+        try:
+            with urllib.request.urlopen(req, timeout=5) as r:
+                ct = r.headers.get("Content-Type", "")
+                return "om" if ct.startswith("application/openmetrics-text") else \
+                    "prom" if ct.startswith("text/plain; version=0.0.4") else ct
+        except OSError as e:
+            return repr(e)
+
+    for accept, want in (
+            ("application/openmetrics-text;q=0, text/plain", "prom"),
+            ("Application/OpenMetrics-Text; version=1.0.0", "om"),
+            ("text/plain;q=1, application/openmetrics-text;q=0.5", "prom"),
+            ("application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+             "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1", "om"),
+            ("*/*", "prom")):
+        got = fmt(accept)
+        check(f"Accept: {accept} gets {want} ({got})", got == want)
+
+    # One client trickling its request (a byte every 0.5 s, never idle for the 10 s idle
+    # timeout) is closed once the request's deadline has passed, long before it finishes.
+    c = socket.create_connection(("127.0.0.1", port), timeout=5)
+    c.settimeout(0.5)
+    t0, closed_after = time.monotonic(), None
+    for b in b"GET /metrics HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 40:
+        try:
+            c.send(bytes([b]))
+            if c.recv(1, socket.MSG_PEEK) == b"":
+                closed_after = time.monotonic() - t0
+                break
+        except socket.timeout:
+            continue
+        except OSError:
+            closed_after = time.monotonic() - t0
+            break
+    c.close()
+    check(f"a trickling request is closed before its idle timeout could ({closed_after} s)",
+          closed_after is not None and closed_after < 9)
+
+    # Slowloris: 128 clients each send one byte of a request every 2 s (under the idle
+    # timeout) and reconnect at once when closed; scrapes meanwhile must still succeed.
+    SLOW, ATTACK_S = 128, 16
+    stop_attack = threading.Event()
+    reconnects = [0]
+    head = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 4000
+
+    def attacker():
+        socks = [None] * SLOW
+        due = [0.0] * SLOW
+        pos = [0] * SLOW
+        while not stop_attack.is_set():
+            now = time.monotonic()
+            for i in range(SLOW):
+                if socks[i] is None:
+                    c = socket.socket()
+                    c.setblocking(False)
+                    try:
+                        c.connect(("127.0.0.1", port))
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        c.close()
+                        continue
+                    socks[i], due[i], pos[i] = c, now + 0.1, 0
+                    reconnects[0] += 1
+                    continue
+                if now < due[i]:
+                    continue
+                try:
+                    if socks[i].recv(1, socket.MSG_PEEK) == b"":
+                        raise ConnectionError("closed")
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    socks[i].close()
+                    socks[i] = None
+                    continue
+                try:
+                    socks[i].send(head[pos[i]:pos[i] + 1])
+                    pos[i] = (pos[i] + 1) % len(head)
+                    due[i] = now + 2.0
+                except BlockingIOError:
+                    due[i] = now + 0.1  # still connecting
+                except OSError:
+                    socks[i].close()
+                    socks[i] = None
+            time.sleep(0.05)
+        for c in socks:
+            if c:
+                c.close()
+
+    att = threading.Thread(target=attacker, daemon=True)
+    att.start()
+    time.sleep(3.0)  # the attack holds its connections first
+    tries = ok = 0
+    end = time.monotonic() + ATTACK_S
+    while time.monotonic() < end:
+        tries += 1
+        st, body = http(timeout=3)
+        ok += st == 200 and "tunetop_info{" in body
+        time.sleep(0.5)
+    stop_attack.set()
+    att.join(timeout=10)
+    print(f"  slowloris ({SLOW} clients, 1 byte / 2 s, {reconnects[0]} connections made): "
+          f"{ok}/{tries} scrapes succeeded")
+    check(f"scrapes succeed under {SLOW} slow clients ({ok}/{tries})", tries and ok >= 0.9 * tries)
+    check("tunetop is still running after the slow clients", tt.poll() is None)
 finally:
     tt.terminate()
     try:

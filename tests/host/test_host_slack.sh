@@ -73,7 +73,7 @@ check "without --write nothing was written" test "$(cat /proc/$tid/timerslack_ns
 
 for slack in 50000 1000; do
 	"$TUNETOP" --host --write -b -n 7 -d 0.5 --set pmd.timer_slack_ns=$slack \
-		>"$dir/s$slack.json" 2>"$dir/s$slack.err"
+		--set pmd.sleep_probe=on >"$dir/s$slack.json" 2>"$dir/s$slack.err"
 	rc=$?
 	check "--write --set pmd.timer_slack_ns=$slack exits 0 (rc $rc: $(head -c 200 "$dir/s$slack.err"))" test "$rc" -eq 0
 	got=$(summary "$dir/s$slack.json")
@@ -132,9 +132,14 @@ if command -v setpriv >/dev/null; then
 	check "non-root host mode exits 0 (rc $rc: $(head -c 200 "$dir/user.err"))" test "$rc" -eq 0
 	got=$(python3 -c 'import json,sys; o=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(o["host"]["bpf_probe"], o["host"]["bpf_probe_error"]); ' "$dir/user.json" 2>&1)
 	case "$got" in
-	"False not root"*) ok "non-root: probe absent: $got" ;;
-	*) bad "non-root should report the probe absent with the reason: $got" ;;
+	"False off (pmd.sleep_probe=off)") ok "non-root: probe off unless asked: $got" ;;
+	*) bad "non-root should report the probe off (not asked for): $got" ;;
 	esac
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNETOP" --host -b -n 1 -d 0.2 \
+		--set pmd.sleep_probe=on >/dev/null 2>"$dir/user_probe.err"
+	rc=$?
+	check "non-root --set pmd.sleep_probe=on: rc 1 with the reason (rc $rc: $(head -c 200 "$dir/user_probe.err"))" \
+		sh -c "test $rc -eq 1 && grep -q 'not root' '$dir/user_probe.err'"
 	before=$(cat /proc/$tid/timerslack_ns)
 	# Let the unprivileged user reach this (private) ovs-vswitchd, so the refusal is the
 	# kernel's (timerslack_ns of another user's thread needs CAP_SYS_NICE).

@@ -13,6 +13,10 @@ MODE: ok        answers like OVS 3.1 (pmd-perf-show, pmd-stats-show, pmd-rxq-sho
       clock:S   like ok, but each pmd-perf-show reply is S seconds of OVS's own time after
                 the last (Measurement duration), whatever the caller's pace, at exactly
                 CLOCK_PPS packets a second and 90 % of that time asleep
+      grow      like ok, but each pmd-perf-show has moved on by 0.2 s of OVS's time:
+                +1000 iterations, +900 sleep iterations, +9000 us asleep
+      nonsense  like grow, but +1e14 us asleep each time (OVS's own "Sleep time" on some
+                VMs: more sleep than time)
 Writes READY_FILE once listening. Runs until killed.
 """
 import json
@@ -71,12 +75,30 @@ def perf_clock(step):
             .replace("Rx packets:                    0", "Rx packets: %d" % int(t * CLOCK_PPS)))
 
 
+perf_calls = 0
+
+
+def perf_text(mode):
+    """PERF as it reads after perf_calls more calls (grow, nonsense), or as it is."""
+    global perf_calls
+    if mode not in ("grow", "nonsense"):
+        return PERF
+    with lock:
+        perf_calls += 1
+        n = perf_calls
+    slept = n * (10**14 if mode == "nonsense" else 9000)
+    return (PERF.replace("Measurement duration: 1.000 s", "Measurement duration: %.3f s" % (0.2 * n))
+            .replace("Iterations:                 1000", f"Iterations:           {1000 * n:10d}")
+            .replace("sleep iterations:          900", f"sleep iterations:    {900 * n:10d}")
+            .replace("Sleep time (us):            9000", f"Sleep time (us):  {slept:14d}"))
+
+
 def answer(req, mode="ok"):
     m = req.get("method")
     if m == "dpif-netdev/pmd-perf-show":
         if mode.startswith("clock:"):
             return {"id": req["id"], "result": perf_clock(float(mode[6:])), "error": None}
-        return {"id": req["id"], "result": PERF, "error": None}
+        return {"id": req["id"], "result": perf_text(mode), "error": None}
     if m == "dpif-netdev/pmd-stats-show":
         return {"id": req["id"], "result": STATS, "error": None}
     if m == "dpif-netdev/pmd-rxq-show":

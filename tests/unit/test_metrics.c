@@ -66,6 +66,59 @@ static void test_label_escaping(void **state)
 	snapshot_free(s);
 }
 
+/* A thread name of raw bytes (any user can set one with prctl) is written with U+FFFD, not
+ * dropped and not raw: one bad byte makes a parser reject the whole scrape. */
+static void test_label_invalid_utf8(void **state)
+{
+	(void)state;
+	struct metrics_buf b = {0};
+	metrics_escape_label(&b, "kworker/\xff\xfe\"\\");
+	assert_string_equal(b.p, "kworker/\xef\xbf\xbd\xef\xbf\xbd\\\"\\\\");
+	free(b.p);
+
+	struct snapshot *s = test_snap();
+	strcpy(s->threads[1].name, "kworker/\xff\xfe");
+	for (int f = METRICS_PROM; f <= METRICS_OPENMETRICS; f++) {
+		char *t = render(s, (enum metrics_format)f);
+		assert_null(strchr(t, '\xff'));
+		assert_null(strchr(t, '\xfe'));
+		assert_non_null(
+		    strstr(t, "{tid=\"12\",name=\"kworker/\xef\xbf\xbd\xef\xbf\xbd\","));
+		free(t);
+	}
+	snapshot_free(s);
+}
+
+/* The Accept header: media types in any case, q=0 is "not acceptable", the higher q wins. */
+static void test_accept(void **state)
+{
+	(void)state;
+	const enum metrics_format P = METRICS_PROM, O = METRICS_OPENMETRICS;
+	static const struct {
+		const char *accept;
+		enum metrics_format want;
+	} cases[] = {
+	    {"application/openmetrics-text;q=0, text/plain", METRICS_PROM},
+	    {"application/openmetrics-text; q=0.0", METRICS_PROM},
+	    {"Application/OpenMetrics-Text; version=1.0.0", METRICS_OPENMETRICS},
+	    {"application/openmetrics-text; version=1.0.0,text/plain;q=0.5", METRICS_OPENMETRICS},
+	    {"text/plain;q=1, application/openmetrics-text;q=0.5", METRICS_PROM},
+	    {"text/plain;q=0.5, application/openmetrics-text;q=0.5", METRICS_OPENMETRICS},
+	    {"application/openmetrics-text;q=bogus", METRICS_PROM},
+	    {"application/openmetrics-text;q=2", METRICS_PROM},
+	    {"application/openmetrics-textual", METRICS_PROM},
+	    {"*/*", METRICS_PROM},
+	    {"", METRICS_PROM},
+	    {",,;", METRICS_PROM},
+	};
+	assert_int_equal(metrics_format_for_accept(NULL), P);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (metrics_format_for_accept(cases[i].accept) != cases[i].want)
+			fail_msg("Accept: %s: want %s", cases[i].accept,
+				 cases[i].want == O ? "OpenMetrics" : "0.0.4");
+	}
+}
+
 /* The family a sample line belongs to, given the family names of the TYPE lines. */
 static int sample_family(const char *line, char names[][128], int n)
 {
@@ -248,6 +301,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_label_escaping),
+	    cmocka_unit_test(test_label_invalid_utf8),
+	    cmocka_unit_test(test_accept),
 	    cmocka_unit_test(test_help_type_prom),
 	    cmocka_unit_test(test_help_type_openmetrics),
 	    cmocka_unit_test(test_counter_names_by_format),

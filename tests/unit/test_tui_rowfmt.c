@@ -62,7 +62,7 @@ static void test_pmd_row_odd_name(void **state)
 	snprintf(p.name, sizeof(p.name), "p\tm\x1b\xc3\xa9");
 	rowfmt_pmd(&p, buf, sizeof(buf));
 	assert_printable(buf);
-	assert_memory_equal(buf, "p?m???   ", 9);
+	assert_memory_equal(buf, "p?m??    ", 9); /* one cell per character */
 	assert_int_equal(strlen(buf), strlen(rowfmt_pmd_head));
 }
 
@@ -73,6 +73,18 @@ static void test_name_bounds(void **state)
 	assert_string_equal(rowfmt_name("abcdef", b, sizeof(b)), "abc");
 	assert_string_equal(rowfmt_name("", b, sizeof(b)), "");
 	assert_string_equal(rowfmt_name("\n", b, sizeof(b)), "?");
+}
+
+/* Bytes that are not UTF-8 are shown, one '?' for each run that the JSON and the metrics
+ * text replace with one U+FFFD, so the columns after the name stay in line. */
+static void test_name_invalid_utf8(void **state)
+{
+	char b[32];
+	(void)state;
+	assert_string_equal(rowfmt_name("kworker/\xff\xfe", b, sizeof(b)), "kworker/??");
+	assert_string_equal(rowfmt_name("ab\xe2\x82", b, sizeof(b)), "ab?");
+	assert_string_equal(rowfmt_name("\xc3\xa9t\xc3\xa9", b, sizeof(b)), "?t?");
+	assert_string_equal(rowfmt_name("\xe2\x82z", b, sizeof(b)), "?z");
 }
 
 /* The tick time is of all kthreads: a kthread's row shows it only when it is the only one. */
@@ -101,9 +113,8 @@ static void test_est_detail(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_thread_row_odd_names),
-	    cmocka_unit_test(test_pmd_row_odd_name),
-	    cmocka_unit_test(test_name_bounds),
+	    cmocka_unit_test(test_thread_row_odd_names), cmocka_unit_test(test_pmd_row_odd_name),
+	    cmocka_unit_test(test_name_bounds),		 cmocka_unit_test(test_name_invalid_utf8),
 	    cmocka_unit_test(test_est_detail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "tui/metrics/metrics_int.h"
 #include "tui/options.h"
@@ -59,9 +60,16 @@ static void mb_printf(struct metrics_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* Escape backslash and newline (both formats), and the double quote when quote is set. */
+/*
+ * Escape backslash and newline (both formats), and the double quote when quote is set.
+ * Both formats are UTF-8 and a parser rejects the whole scrape for one bad byte, so a
+ * name of raw bytes (any user can name a thread so) is written with U+FFFD instead.
+ */
 static void mb_escaped(struct metrics_buf *b, const char *s, bool quote)
 {
+	char *fixed = utf8_valid(s) ? NULL : utf8_sanitize_dup(s);
+	if (fixed)
+		s = fixed;
 	while (*s) {
 		size_t plain = strcspn(s, quote ? "\\\n\"" : "\\\n");
 		mb_put(b, s, plain);
@@ -71,6 +79,7 @@ static void mb_escaped(struct metrics_buf *b, const char *s, bool quote)
 		mb_put(b, *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : "\\\"", 2);
 		s++;
 	}
+	free(fixed);
 }
 
 void metrics_escape_label(struct metrics_buf *b, const char *s)

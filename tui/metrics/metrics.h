@@ -49,6 +49,9 @@ void metrics_render(const struct snapshot *snap, const struct metrics_state *st,
 
 /* "text/plain; version=0.0.4; charset=utf-8" or the OpenMetrics one. */
 const char *metrics_content_type(enum metrics_format fmt);
+/* The format an HTTP Accept header asks for (metrics_accept.c): OpenMetrics only when one of
+ * its media ranges (any case) has q > 0 and no lower q than the 0.0.4 text's; NULL: 0.0.4. */
+enum metrics_format metrics_format_for_accept(const char *accept);
 /* The name as 0.0.4 text writes it in # TYPE ("x_total" for a counter, "x_info" for an info). */
 const char *metrics_prom_name(const struct metric_family *f, char *buf, size_t len);
 /* "counter", "gauge", "histogram", "info". */

@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/xalloc.h"
 #include "tui/metrics/metrics.h"
+#include "tui/metrics/serve_guard.h"
 
 /*
  * A published text: immutable once published, freed by whoever drops the last
@@ -124,6 +124,7 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 				     const char *upload_data, size_t *upload_data_size,
 				     void **con_cls)
 {
+	serve_guard_headers_done(c); /* handlers run once the headers are in */
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return serve_reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET /metrics\n");
 	if (*upload_data_size) { /* a GET with a body: ignore the body */
@@ -134,9 +135,7 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 		return serve_reply(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
 
 	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	enum metrics_format fmt = accept && strstr(accept, "application/openmetrics-text")
-				      ? METRICS_OPENMETRICS
-				      : METRICS_PROM;
+	enum metrics_format fmt = metrics_format_for_accept(accept);
 	pthread_mutex_lock(&srv.lock);
 	struct serve_text *t = srv.cur[fmt];
 	if (t) /* relaxed: the mutex orders it against the swap that could drop it */
@@ -157,22 +156,6 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 	return rc;
 }
 
-/*
- * Runs on the server thread at every new connection: the first time, it lowers
- * that thread's priority, so on a busy machine a flood of clients takes CPU from
- * the server thread before it takes any from sampling or the screen.
- */
-static void serve_on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
-				enum MHD_ConnectionNotificationCode toe)
-{
-	static _Thread_local bool niced;
-	(void)cls, (void)c, (void)socket_context, (void)toe;
-	if (!niced) {
-		niced = true;
-		setpriority(PRIO_PROCESS, (id_t)gettid(), SERVE_NICE); /* best effort */
-	}
-}
-
 static void serve_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
@@ -190,16 +173,23 @@ int serve_start(const char *addr_text, char *err, size_t errlen)
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (serve_guard_start(err, errlen) != 0) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
 	srv.mhd = MHD_start_daemon(
 	    MHD_USE_AUTO_INTERNAL_THREAD | (a.v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, serve_handler,
 	    NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a.ss, MHD_OPTION_CONNECTION_LIMIT,
 	    (unsigned)SERVE_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	    (size_t)SERVE_CONN_MEMORY_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned)SERVE_CONN_TIMEOUT_S, MHD_OPTION_EXTERNAL_LOGGER, serve_log, NULL,
-	    MHD_OPTION_NOTIFY_CONNECTION, serve_on_connection, NULL, MHD_OPTION_END);
+	    MHD_OPTION_NOTIFY_CONNECTION, serve_guard_on_connection, NULL,
+	    MHD_OPTION_NOTIFY_COMPLETED, serve_guard_on_completed, NULL,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)(2 * SERVE_MAX_PER_IP), MHD_OPTION_END);
 	int saved = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!srv.mhd) {
+		serve_guard_stop();
 		snprintf(err, errlen, "cannot listen on %s: %s", addr_text,
 			 saved ? strerror(saved) : "libmicrohttpd refused");
 		return -1;
@@ -243,6 +233,7 @@ void serve_stop(void)
 	if (srv.mhd)
 		MHD_stop_daemon(srv.mhd);
 	srv.mhd = NULL;
+	serve_guard_stop(); /* after the daemon: no connection callback runs any more */
 	for (int f = 0; f < METRICS_NFORMATS; f++) {
 		serve_text_unref(srv.cur[f]);
 		srv.cur[f] = NULL;
