@@ -17,7 +17,8 @@
 const struct safefile_limits safefile_recording = {
 	.max_bytes = SAFEFILE_REC_MAX_BYTES,
 	.max_line = SAFEFILE_LINE_MAX,
-	.max_ratio = SAFEFILE_REC_MAX_RATIO,
+	.gz_ratio = SAFEFILE_REC_GZ_RATIO,
+	.zstd_ratio = SAFEFILE_REC_ZSTD_RATIO,
 	.ratio_floor = SAFEFILE_REC_RATIO_FLOOR,
 	.decompress = true,
 };
@@ -32,6 +33,8 @@ struct sfbuf {
 	size_t run;    /* bytes since the last newline */
 	size_t lineno; /* the line being filled, from 1 */
 	bool lines;    /* check lim->max_line */
+	unsigned ratio; /* the cap on expanded / compressed bytes (0 none) */
+	const char *fmt; /* "gzip", "zstd" */
 	const char *what; /* "is larger than" or "expands past" */
 	const struct safefile_limits *lim;
 	const char *path;
@@ -60,13 +63,12 @@ static int sf_add(struct sfbuf *g, const void *data, size_t n, size_t in, char *
 		snprintf(err, errlen, "%s: %s the cap of %s", g->path, g->what, a);
 		return -1;
 	}
-	if (in && lim->max_ratio && g->len + n > lim->ratio_floor &&
-	    (g->len + n) / lim->max_ratio > in) {
+	if (in && g->ratio && g->len + n > lim->ratio_floor && (g->len + n) / g->ratio > in) {
 		sf_size(b, sizeof(b), lim->max_bytes);
 		snprintf(err, errlen,
-			 "%s: expands to more than %u times its compressed size (the caps: %ux its "
-			 "size, %s in all)",
-			 g->path, lim->max_ratio, lim->max_ratio, b);
+			 "%s: expands to more than %u times its compressed size (the caps for %s: "
+			 "%ux its size, %s in all)",
+			 g->path, g->ratio, g->fmt, g->ratio, b);
 		return -1;
 	}
 	if (g->lines && lim->max_line) {
@@ -216,11 +218,13 @@ int safefile_read(const char *path, const struct safefile_limits *lim, char **bu
 	close(fd);
 	struct sfbuf out = raw;
 	if (rc == 0 && packed) {
-		out = (struct sfbuf){.lineno = 1, .lines = true, .lim = lim, .path = path,
-				     .what = "expands past"};
 		const unsigned char *in = (const unsigned char *)raw.p;
-		rc = in[0] == gz_magic[0] ? sf_gunzip(in, raw.len, &out, err, errlen)
-					  : sf_unzstd(in, raw.len, &out, err, errlen);
+		bool gz = in[0] == gz_magic[0];
+		out = (struct sfbuf){.lineno = 1, .lines = true, .lim = lim, .path = path,
+				     .what = "expands past", .ratio = gz ? lim->gz_ratio : lim->zstd_ratio,
+				     .fmt = gz ? "gzip" : "zstd"};
+		rc = gz ? sf_gunzip(in, raw.len, &out, err, errlen)
+			: sf_unzstd(in, raw.len, &out, err, errlen);
 		free(raw.p);
 	}
 	if (rc != 0) {
