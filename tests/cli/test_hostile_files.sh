@@ -116,6 +116,15 @@ done
 head -c $((20 << 20)) /dev/zero > zeros.bin
 expect 1 "zeros.bin: line 1 is longer than the cap of 16 MiB" --replay zeros.bin -b
 
+# A recording that fails part way (the file-size limit here, as a full disk) fails -b with the
+# reason, not "a write failed".
+out=$( (trap '' XFSZ; ulimit -f 64; timeout 20 "$TUNETOP" -b -n 30 -d 0.05 --record small.jsonl) 2>&1 >/dev/null)
+check "--record past the size limit: exit 1" test $? -eq 1
+case "$out" in
+*"small.jsonl: write: File too large"*) ok "--record failure names its reason" ;;
+*) bad "--record failure should say 'write: File too large', said: $out" ;;
+esac
+
 # An experiment checks its picture paths before the first pass, with the real reason.
 mkdir adir
 out=$(timeout 10 "$TUNETOP" "${exp_ab[@]}" --png adir 2>&1)
