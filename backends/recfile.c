@@ -6,18 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "core/safefile.h"
 #include "core/xalloc.h"
 
 /* Lines queued for the writer before new ones are dropped: at 1 line/s, minutes of a
  * stalled disk; at most RECFILE_QUEUE_BYTES of memory. */
 #define RECFILE_QUEUE_LINES 1024
 #define RECFILE_QUEUE_BYTES (16u << 20)
-
-static const unsigned char gz_magic[2] = {0x1f, 0x8b};
-static const unsigned char zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
 
 enum recfile_kind recfile_kind_of(const char *path)
 {
@@ -29,114 +28,9 @@ enum recfile_kind recfile_kind_of(const char *path)
 	return RECFILE_PLAIN;
 }
 
-struct growbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static void grow_add(struct growbuf *g, const void *data, size_t n)
-{
-	if (g->len + n + 1 > g->cap) {
-		while (g->len + n + 1 > g->cap)
-			g->cap = g->cap ? g->cap * 2 : 1 << 16;
-		g->p = xrealloc(g->p, g->cap);
-	}
-	memcpy(g->p + g->len, data, n);
-	g->len += n;
-	g->p[g->len] = '\0';
-}
-
-static int read_gz(const char *path, struct growbuf *g, char *err, size_t errlen)
-{
-	char chunk[1 << 16];
-	gzFile f = gzopen(path, "rb");
-	int n;
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
-		return -1;
-	}
-	/* A stream cut short reads up to its last flushed block, then fails: keep what came. */
-	while ((n = gzread(f, chunk, sizeof(chunk))) > 0)
-		grow_add(g, chunk, (size_t)n);
-	gzclose(f);
-	return 0;
-}
-
-static int read_zstd(const char *path, const char *in, size_t inlen, struct growbuf *g, char *err,
-		     size_t errlen)
-{
-	ZSTD_DStream *ds = ZSTD_createDStream();
-	char out[1 << 16];
-	ZSTD_inBuffer ib = {in, inlen, 0};
-	int rc = 0;
-
-	ZSTD_initDStream(ds);
-	while (ib.pos < ib.size) {
-		ZSTD_outBuffer ob = {out, sizeof(out), 0};
-		size_t r = ZSTD_decompressStream(ds, &ob, &ib);
-		grow_add(g, out, ob.pos);
-		if (ZSTD_isError(r)) {
-			/* Corrupt from here on: what came before stands (the reader counts lines). */
-			if (g->len == 0) {
-				snprintf(err, errlen, "%s: zstd: %s", path, ZSTD_getErrorName(r));
-				rc = -1;
-			}
-			break;
-		}
-		if (ob.pos == 0 && r != 0 && ib.pos == ib.size)
-			break; /* a frame cut short: its flushed blocks are out already */
-	}
-	/* Drain what the decoder still holds for the flushed part. */
-	for (;;) {
-		ZSTD_outBuffer ob = {out, sizeof(out), 0};
-		size_t r = ZSTD_decompressStream(ds, &ob, &ib);
-		grow_add(g, out, ob.pos);
-		if (ZSTD_isError(r) || ob.pos == 0)
-			break;
-	}
-	ZSTD_freeDStream(ds);
-	return rc;
-}
-
 int recfile_read(const char *path, char **buf, size_t *len, char *err, size_t errlen)
 {
-	struct growbuf raw = {0}, out = {0};
-	char chunk[1 << 16];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-	int rc = 0;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		grow_add(&raw, chunk, n);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		fclose(f);
-		free(raw.p);
-		return -1;
-	}
-	fclose(f);
-	if (raw.len >= 2 && memcmp(raw.p, gz_magic, 2) == 0) {
-		rc = read_gz(path, &out, err, errlen);
-		free(raw.p);
-	} else if (raw.len >= 4 && memcmp(raw.p, zstd_magic, 4) == 0) {
-		rc = read_zstd(path, raw.p, raw.len, &out, err, errlen);
-		free(raw.p);
-	} else {
-		out = raw;
-	}
-	if (rc != 0) {
-		free(out.p);
-		return -1;
-	}
-	if (!out.p)
-		grow_add(&out, "", 0);
-	*buf = out.p;
-	*len = out.len;
-	return 0;
+	return safefile_read(path, &safefile_recording, buf, len, err, errlen);
 }
 
 struct recfile_writer {
@@ -215,21 +109,27 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-struct recfile_writer *recfile_open(const char *path, char *err, size_t errlen)
+struct recfile_writer *recfile_open(const char *path, int *status, char *err, size_t errlen)
 {
+	int fd = safefile_open_stream(path, 0, err, errlen);
+	*status = fd == SAFEFILE_REFUSED ? 2 : 1;
+	if (fd < 0)
+		return NULL;
 	struct recfile_writer *w = xcalloc(1, sizeof(*w));
 	w->kind = recfile_kind_of(path);
 	if (w->kind == RECFILE_GZ) {
-		w->gz = gzopen(path, "wb6");
+		w->gz = gzdopen(fd, "wb6");
 		if (!w->gz) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+			close(fd);
 			free(w);
 			return NULL;
 		}
 	} else {
-		w->f = fopen(path, "wb");
+		w->f = fdopen(fd, "wb");
 		if (!w->f) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
 			free(w);
 			return NULL;
 		}
@@ -293,7 +193,7 @@ void recfile_error(struct recfile_writer *w, char *buf, size_t len)
 	pthread_mutex_unlock(&w->lock);
 }
 
-int recfile_close(struct recfile_writer *w)
+int recfile_close(struct recfile_writer *w, char *err, size_t errlen)
 {
 	int rc = 0;
 	if (!w)
@@ -303,11 +203,17 @@ int recfile_close(struct recfile_writer *w)
 	pthread_cond_signal(&w->cond);
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
-	if (w->error[0])
+	if (w->error[0]) {
+		snprintf(err, errlen, "%s", w->error);
 		rc = -1;
+	}
 	if (w->kind == RECFILE_GZ) {
-		if (gzclose(w->gz) != Z_OK)
+		int zr = gzclose(w->gz);
+		if (zr != Z_OK && rc == 0) {
+			snprintf(err, errlen, "close: %s",
+				 zr == Z_ERRNO ? strerror(errno) : "gzip stream error");
 			rc = -1;
+		}
 	} else {
 		if (w->kind == RECFILE_ZSTD) {
 			/* End the frame: an empty input with ZSTD_e_end writes the epilogue. */
@@ -317,6 +223,10 @@ int recfile_close(struct recfile_writer *w)
 				ZSTD_outBuffer ob = {w->zout, w->zout_cap, 0};
 				left = ZSTD_compressStream2(w->zc, &ob, &ib, ZSTD_e_end);
 				if (ZSTD_isError(left) || fwrite(w->zout, 1, ob.pos, w->f) != ob.pos) {
+					if (rc == 0)
+						snprintf(err, errlen, "write: %s",
+							 ZSTD_isError(left) ? ZSTD_getErrorName(left)
+									    : strerror(errno));
 					rc = -1;
 					break;
 				}
@@ -324,8 +234,10 @@ int recfile_close(struct recfile_writer *w)
 			ZSTD_freeCCtx(w->zc);
 			free(w->zout);
 		}
-		if (fclose(w->f) != 0)
+		if (fclose(w->f) != 0 && rc == 0) {
+			snprintf(err, errlen, "close: %s", strerror(errno));
 			rc = -1;
+		}
 	}
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);

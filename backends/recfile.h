@@ -9,8 +9,9 @@
 
 /*
  * Read path whole, decompressed when it starts with a gzip or zstd magic (whatever its
- * name). A compressed stream cut short (the writer died) gives what it had flushed.
- * 0 with *buf (free it) and *len, or -1 with a message.
+ * name), within core/safefile.h's caps for recordings (regular files only, a line, the
+ * expanded size). A compressed stream cut short (the writer died) gives what it had flushed.
+ * 0 with *buf (free it) and *len, or -1 (SAFEFILE_REFUSED: not a regular file) with a message.
  */
 int recfile_read(const char *path, char **buf, size_t *len, char *err, size_t errlen);
 
@@ -19,8 +20,9 @@ enum recfile_kind { RECFILE_PLAIN, RECFILE_GZ, RECFILE_ZSTD };
 enum recfile_kind recfile_kind_of(const char *path);
 
 struct recfile_writer;
-/* Create (truncate) path and start the writer thread; NULL with a message. */
-struct recfile_writer *recfile_open(const char *path, char *err, size_t errlen);
+/* Create (truncate) path and start the writer thread; NULL with a message and *status: 2 for
+ * a target refused for what it is (a symlink, a FIFO, a device: core/safefile.h), 1 else. */
+struct recfile_writer *recfile_open(const char *path, int *status, char *err, size_t errlen);
 /*
  * Queue one line (without its newline) for the writer thread, which writes and flushes it
  * (compressed streams with a sync flush): the caller never waits for the disk. When the
@@ -30,7 +32,8 @@ bool recfile_put(struct recfile_writer *w, const char *line);
 /* Lines dropped so far, and the first write error ("" none); for the status line. */
 uint64_t recfile_dropped(struct recfile_writer *w);
 void recfile_error(struct recfile_writer *w, char *buf, size_t len);
-/* Write what is queued, end the stream, join the thread, free; 0 or -1 (an error seen). */
-int recfile_close(struct recfile_writer *w);
+/* Write what is queued, end the stream, join the thread, free; 0, or -1 with the first error
+ * seen ("write: No space left on device") in err. */
+int recfile_close(struct recfile_writer *w, char *err, size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
 #include "backends/snapdec.h"
 #include "backends/source.h"
 #include "core/clock.h"
+#include "core/safefile.h"
 #include "core/xalloc.h"
 
 /* The longest pause replay keeps between two samples: a recording stopped for an hour
@@ -96,8 +97,12 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	r->path = xstrdup(conf->replay_path);
 	const char *slash = strrchr(r->path, '/');
 	r->name = xstrdup(slash ? slash + 1 : r->path);
-	if (recfile_read(r->path, &r->text, &r->text_len, err, errlen) != 0)
+	int rc = recfile_read(r->path, &r->text, &r->text_len, err, errlen);
+	if (rc != 0) {
+		/* A FIFO or a device named on the command line is a usage error. */
+		rc = rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
 		goto fail;
+	}
 	replay_index(r);
 	if (r->n == 0) {
 		snprintf(err, errlen, "%s: no snapshot in it (%llu lines skipped%s%s)", r->path,
@@ -131,6 +136,8 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	src->priv = r;
 	return 0;
 fail:
+	if (rc == 0)
+		rc = -1;
 	free(r->text);
 	free(r->lines);
 	free(r->path);

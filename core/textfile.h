@@ -8,9 +8,9 @@
  * Read up to max_bytes + 1 bytes of path into a NUL-terminated buffer (*buf, free()
  * it), so a caller sees *len > max_bytes for a file too large. Only a regular file
  * is read: a FIFO, a device or a directory is refused, so start-up never waits on
- * one (the file is opened with O_NONBLOCK and checked with fstat on that fd, so it
- * cannot be swapped between the check and the read). A UTF-8 byte order mark is
- * dropped. Returns 0, or -1 with "path: why" in err.
+ * one (opened by safefile_open_read, core/safefile.h: O_NONBLOCK, then fstat on that
+ * fd, so it cannot be swapped between the check and the read). A UTF-8 byte order
+ * mark is dropped. Returns 0, or -1 with "path: why" in err.
  */
 int textfile_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
 		  size_t errlen);

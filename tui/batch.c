@@ -2,16 +2,15 @@
 #include "tui/batch.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backends/recfile.h"
 #include "backends/src_remote.h"
 #include "core/clock.h"
+#include "core/safefile.h"
 #include "tui/metrics/metrics.h"
 #include "tui/metrics/serve.h"
 #include "tui/sig.h"
@@ -29,47 +28,6 @@ static void batch_wait_until(uint64_t deadline)
 			step = 50 * NS_PER_MS;
 		clock_sleep_ns(step);
 	}
-}
-
-/*
- * For node_exporter's textfile collector: the whole text in a temporary file
- * of the same directory (so rename stays on one file system), then rename over
- * FILE, so a reader sees the old text or the new one, never half of one.
- */
-static int batch_replace_file(const char *path, const char *text, size_t len, char *err,
-			      size_t errlen)
-{
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%s: name too long", path);
-		return -1;
-	}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	size_t off = 0;
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(err, errlen, "%s: %s", tmp, n < 0 ? strerror(errno) : "short write");
-			close(fd);
-			unlink(tmp);
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	/* No fsync: the text is rewritten every interval; after a crash a stale or
-	 * empty file is replaced by the next one, and fsync would stall the loop. */
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
 }
 
 char *batch_host_line(const char *host, const struct snapshot *s)
@@ -113,11 +71,47 @@ static int batch_run_remote(struct source *src, const struct options *o, FILE *o
 	return 0;
 }
 
-/* A regular file (or one to create) is replaced atomically; /dev/null, a FIFO... written to. */
-static bool batch_replaces(const char *path)
+/*
+ * -o FILE: for node_exporter's textfile collector a metrics text replaces FILE atomically
+ * each interval (a reader sees the old text or the new one, never half of one); JSON lines
+ * stream into it, as they do into /dev/null. Either way core/safefile.h checks FILE now, before
+ * the first sample: a symlink, FIFO, device (but /dev/null) or /proc file is refused with
+ * status 2. Returns 0 with *out (stdout, or the stream) and *replace, or the exit status.
+ */
+static int batch_output(const struct options *o, bool om, FILE **out, bool *replace)
 {
-	struct stat st;
-	return stat(path, &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode);
+	char err[4200];
+	*out = stdout;
+	*replace = false;
+	if (!o->output)
+		return 0;
+	if (om && safefile_check_target(o->output, 0, err, sizeof(err)) == 0) {
+		*replace = true;
+		return 0;
+	}
+	int fd = safefile_open_stream(o->output, SAFEFILE_DEVNULL_OK, err, sizeof(err));
+	if (fd >= 0 && !(*out = fdopen(fd, "w"))) {
+		snprintf(err, sizeof(err), "%s: %s", o->output, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		fprintf(stderr, "tunetop: -o %s\n", err);
+		*out = stdout;
+		return fd == SAFEFILE_REFUSED ? 2 : 1;
+	}
+	return 0;
+}
+
+/* Close the recording; a write that failed makes the run fail, and says why. */
+static int batch_record_close(struct recfile_writer *rec, const struct options *o)
+{
+	char err[256];
+	if (rec && recfile_close(rec, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: --record %s: %s\n", o->record, err);
+		return 1;
+	}
+	return 0;
 }
 
 int batch_run(struct source *src, const struct options *o)
@@ -130,7 +124,7 @@ int batch_run(struct source *src, const struct options *o)
 	bool om = o->format != OPT_FORMAT_JSON; /* a metrics text */
 	enum metrics_format mfmt =
 	    o->format == OPT_FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROM;
-	bool replace = om && o->output && batch_replaces(o->output);
+	bool replace = false;
 	struct metrics_state mst = {{0}};
 	struct metrics_buf mbuf = {0};
 	FILE *out = stdout;
@@ -140,26 +134,22 @@ int batch_run(struct source *src, const struct options *o)
 	bool paced = source_paced(src);
 	struct recfile_writer *rec = NULL;
 
-	if (o->record && !(rec = recfile_open(o->record, err, sizeof(err)))) {
+	int ost = 0;
+	if (o->record && !(rec = recfile_open(o->record, &ost, err, sizeof(err)))) {
 		fprintf(stderr, "tunetop: --record: %s\n", err);
 		snapshot_free(snap);
-		return 1;
+		return ost;
 	}
-	if (o->output && !replace) {
-		out = fopen(o->output, "w");
-		if (!out) {
-			fprintf(stderr, "tunetop: -o %s: %s\n", o->output, strerror(errno));
-			if (rec)
-				recfile_close(rec);
-			snapshot_free(snap);
-			return 1;
-		}
+	if ((rc = batch_output(o, om, &out, &replace)) != 0) {
+		batch_record_close(rec, o);
+		snapshot_free(snap);
+		return rc;
 	}
 	if (remote_count(src)) {
 		rc = batch_run_remote(src, o, out, rec);
 		if (out != stdout && fclose(out) != 0)
 			rc = 1;
-		if (rec && recfile_close(rec) != 0)
+		if (batch_record_close(rec, o))
 			rc = 1;
 		snapshot_free(snap);
 		return rc;
@@ -183,7 +173,7 @@ int batch_run(struct source *src, const struct options *o)
 			metrics_note(&mst, snap);
 			metrics_render(snap, &mst, mfmt, &mbuf);
 			if (replace) {
-				if (batch_replace_file(o->output, mbuf.p, mbuf.len, err, sizeof(err)) != 0) {
+				if (safefile_replace(o->output, mbuf.p, mbuf.len, err, sizeof(err)) != 0) {
 					fprintf(stderr, "tunetop: -o %s\n", err);
 					rc = 1;
 					break;
@@ -227,10 +217,8 @@ int batch_run(struct source *src, const struct options *o)
 		if (strstr(source_status(src, st, sizeof(st)), "skipped"))
 			fprintf(stderr, "tunetop: %s\n", st);
 	}
-	if (rec && recfile_close(rec) != 0) {
-		fprintf(stderr, "tunetop: --record %s: a write failed\n", o->record);
+	if (batch_record_close(rec, o))
 		rc = 1;
-	}
 	snapshot_free(snap);
 	return rc;
 }

@@ -163,6 +163,8 @@ check(r.returncode == 0 and "sweep" in r.stdout, "experiment --help lists the ex
 
 r = run("sweep", "--maxsleep", "0", "--slack", "1000", "--passes", "1", "--seconds", "0.3",
         "--warmup", "0.1", "--scenario", "pmd-light", "--png", "/nonexistent-dir/x.png", timeout=60)
-check(r.returncode == 1 and "x.png" in r.stderr, f"an unwritable --png -> 1 naming it (got {r.returncode})")
+# Refused before the first pass, as a usage error with the real reason.
+check(r.returncode == 2 and "x.png: No such file or directory" in r.stderr and "pass 1" not in r.stdout + r.stderr,
+      f"an unwritable --png -> 2 naming it before any pass (got {r.returncode}: {r.stderr.strip()[:120]})")
 
 finish()

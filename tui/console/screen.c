@@ -317,18 +317,19 @@ int screen_run(struct source *src, const struct options *o)
 	ui->sort = SORT_PCT;
 	ui->snap = snapshot_new();
 	ui_freeze_init(ui);
-	if (o->record && !(ui->rec = recfile_open(o->record, err, sizeof(err)))) {
+	int rc = 0;
+	if (o->record && !(ui->rec = recfile_open(o->record, &rc, err, sizeof(err)))) {
 		fprintf(stderr, "tunetop: --record: %s\n", err);
 		ui_freeze_free(ui);
 		snapshot_free(ui->snap);
 		free(ui);
-		return 1;
+		return rc;
 	}
 	setlocale(LC_ALL, "");
 	ui_setup_theme(ui);
 	if (ui_tty_open(ui, err, sizeof(err)) != 0) {
 		fprintf(stderr, "tunetop: %s\n", err);
-		recfile_close(ui->rec);
+		recfile_close(ui->rec, err, sizeof(err));
 		ui_freeze_free(ui);
 		snapshot_free(ui->snap);
 		free(ui);
@@ -440,11 +441,14 @@ int screen_run(struct source *src, const struct options *o)
 	}
 	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
 	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
-	if (ui->rec && recfile_close(ui->rec) != 0)
-		fprintf(stderr, "tunetop: --record %s: a write failed\n", o->record);
+	/* A recording that failed fails the run, as in -b (shown live by ui_freeze_note). */
+	if (ui->rec && recfile_close(ui->rec, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: --record %s: %s\n", o->record, err);
+		rc = 1;
+	}
 	ui_freeze_free(ui);
 	snapshot_free(ui->snap);
 	free(ui->rows);
 	free(ui);
-	return 0;
+	return rc;
 }

@@ -206,6 +206,7 @@ struct ui {
 	double speed;            /* replay speed (1 = as recorded) */
 	bool source_done;        /* a recording played to its end */
 	struct recfile_writer *rec; /* --record, or NULL */
+	bool rec_failed;            /* its first write error was shown */
 	bool fleet; /* the fleet view (ui_fleet.c) instead of a host's view */
 };
 

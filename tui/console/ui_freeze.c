@@ -51,6 +51,12 @@ void ui_freeze_note(struct ui *ui)
 	if (ui->rec && line && !recfile_put(ui->rec, line))
 		ui_status(ui, true, "--record: the disk is behind; %llu lines dropped",
 			  (unsigned long long)recfile_dropped(ui->rec));
+	/* The writer's first error, once, on screen (the exit status is 1 then too). */
+	char why[128];
+	if (ui->rec && !ui->rec_failed && (recfile_error(ui->rec, why, sizeof(why)), why[0])) {
+		ui->rec_failed = true;
+		ui_status(ui, true, "--record %s: %s", ui->opt->record, why);
+	}
 	/* The frozen sample fell out of the window: hold on to the oldest kept. */
 	if (ui->frozen && ui->frozen_id < history_oldest(&ui->history))
 		ui_freeze_at(ui, history_oldest(&ui->history));

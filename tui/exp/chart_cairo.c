@@ -3,11 +3,13 @@
 
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <errno.h>
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/safefile.h"
 #include "tui/chart.h"
 
 #define PIC_W 900
@@ -24,23 +26,43 @@ struct pic {
 	cairo_t *cr;
 	bool svg;
 	const char *path;
+	struct safefile_tmp tmp; /* the file being written, renamed over path at the end */
+	int werr;		 /* errno of the first failed write, 0 none */
 };
 
 struct rect {
 	double x, y, w, h;
 };
 
+/* cairo's output goes to the temporary file core/safefile.h made: never through a symlink,
+ * into a FIFO or a device, and a failed write keeps its errno for the message. */
+static cairo_status_t pic_write(void *arg, const unsigned char *data, unsigned int len)
+{
+	struct pic *p = arg;
+	if (p->werr)
+		return CAIRO_STATUS_WRITE_ERROR;
+	if (safefile_write_all(p->tmp.fd, data, len) != 0) {
+		p->werr = errno ? errno : EIO;
+		return CAIRO_STATUS_WRITE_ERROR;
+	}
+	return CAIRO_STATUS_SUCCESS;
+}
+
 static int pic_open(struct pic *p, const char *path, bool svg, int w, int h, char *err,
 		    size_t errlen)
 {
 	p->path = path;
 	p->svg = svg;
-	p->sf = svg ? cairo_svg_surface_create(path, w, h)
+	p->werr = 0;
+	if (safefile_replace_begin(&p->tmp, path, err, errlen) != 0)
+		return -1;
+	p->sf = svg ? cairo_svg_surface_create_for_stream(pic_write, p, w, h)
 		    : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
 	if (cairo_surface_status(p->sf) != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s: %s", path,
 			 cairo_status_to_string(cairo_surface_status(p->sf)));
 		cairo_surface_destroy(p->sf);
+		safefile_replace_abort(&p->tmp);
 		return -1;
 	}
 	p->cr = cairo_create(p->sf);
@@ -57,7 +79,7 @@ static int pic_close(struct pic *p, char *err, size_t errlen)
 	cairo_status_t st = cairo_status(p->cr);
 	cairo_destroy(p->cr);
 	if (st == CAIRO_STATUS_SUCCESS && !p->svg)
-		st = cairo_surface_write_to_png(p->sf, p->path);
+		st = cairo_surface_write_to_png_stream(p->sf, pic_write, p);
 	cairo_surface_finish(p->sf);
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(p->sf);
@@ -67,10 +89,12 @@ static int pic_close(struct pic *p, char *err, size_t errlen)
 	cairo_debug_reset_static_data();
 	FcFini();
 	if (st != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "%s: %s", p->path, cairo_status_to_string(st));
+		snprintf(err, errlen, "%s: %s", p->path,
+			 p->werr ? strerror(p->werr) : cairo_status_to_string(st));
+		safefile_replace_abort(&p->tmp);
 		return -1;
 	}
-	return 0;
+	return safefile_replace_commit(&p->tmp, err, errlen);
 }
 
 /* Text with its reference point at (x, y), aligned by ax (0 left, 0.5 centre, 1 right). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/safefile.h"
 #include "core/scenario.h"
 #include "core/xalloc.h"
 #include "tui/exp/exp_check.h"
@@ -261,6 +262,13 @@ int experiment_main(int argc, char **argv)
 			const char *path = argv[++i];
 			if (!*path) {
 				fprintf(stderr, "tunetop: experiment: %s needs a file name\n", a);
+				goto out;
+			}
+			/* Checked now, not after a run of minutes: a directory, a symlink, a
+			 * FIFO or a missing directory is a usage error (core/safefile.h). */
+			char why[512];
+			if (safefile_check_target(path, 0, why, sizeof(why)) != 0) {
+				fprintf(stderr, "tunetop: experiment: %s %s\n", a, why);
 				goto out;
 			}
 			*(a[2] == 'p' ? &c.png : &c.svg) = path;
