@@ -97,7 +97,7 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	r->path = xstrdup(conf->replay_path);
 	const char *slash = strrchr(r->path, '/');
 	r->name = xstrdup(slash ? slash + 1 : r->path);
-	int rc = recfile_read(r->path, &r->text, &r->text_len, err, errlen);
+	rc = recfile_read(r->path, &r->text, &r->text_len, err, errlen);
 	if (rc != 0) {
 		/* A FIFO or a device named on the command line is a usage error. */
 		rc = rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
