@@ -212,8 +212,6 @@ struct ui {
 /* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
 #define UI_KEY_PASTE_BEGIN (KEY_MAX + 1)
 #define UI_KEY_PASTE_END (KEY_MAX + 2)
-/* A knob's value as the screen shows it: "-" when the source has none. */
-const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len);
 /* ui_paste.c: the paste marks and the bytes between them; returns redo flags. */
 int ui_paste_key(struct ui *ui, int ch);
 
@@ -318,12 +316,16 @@ extern const struct ui_keydef ui_keydefs[];
 extern const size_t ui_nkeydefs;
 const struct ui_keydef *ui_keydef_find(int ch); /* NULL: no key does that */
 int ui_key(struct ui *ui, int ch);
+
+/* ui_knob.c: knob writes and the status line, below the key table and the loop. */
 /* Set a knob through the source; the status line says what the source stored (or why
  * the value stayed). Returns redo flags (UI_KNOB: a fresh snapshot now). */
 int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v);
 void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Note the snapshot's knob values; a change since the last one starts its flash. */
 void ui_knobs_refresh(struct ui *ui);
+/* A knob's value as the screen shows it: "-" when the source has none. */
+const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len);
 /* A knob write's result from the sampler thread: the status says it; returns redo flags. */
 int ui_knob_result(struct ui *ui, const struct source_async_result *r);
 
@@ -344,7 +346,7 @@ bool ui_fleet_active(const struct ui *ui);
 void ui_fleet_draw(struct ui *ui, int y, int h);
 int ui_fleet_key(struct ui *ui, int ch);
 
-/* Drawing helpers (screen.c). */
+/* ui_draw.c: the drawing primitives (they call nothing of the console above them). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void ui_fill_line(struct ui *ui, int y, enum theme_role role);
