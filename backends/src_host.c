@@ -193,4 +193,6 @@ const struct source_ops source_host_ops = {
     .knob_get = src_host_knob_get,
     .knob_refusal = src_host_knob_refusal,
     .close = src_host_close,
+    .blocks = true,
+    .idle_scenario = true,
 };

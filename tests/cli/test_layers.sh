@@ -81,6 +81,11 @@ out=$(python3 "$calls" "$objdir" --list-cycles) || fail "--list-cycles failed: $
 grep -qx 'tui/console: ui_help.c <-> ui_keys.c' <<<"$out" || fail "--list-cycles: $out"
 pass "--list-cycles lists the circles left"
 
+# A front end asks the source (its source_ops flags), never its name or identity.
+kindre='strcmp *\( *source_name|source_name *\([^)]*\) *[=!]=|ops->name|[=!]= *&source_[a-z_]+_ops|&source_[a-z_]+_ops *[=!]=|->ops *[=!]='
+if out=$(cd "$top" && grep -rnE "$kindre" tui); then fail "a front end compares a source's name or ops: $out"; fi
+pass "no front end compares a source's name or ops (source_ops flags instead)"
+
 bin=$build/tests/layers/nocurses
 [ -x "$bin" ] || fail "no $bin (make tests builds it)"
 if ldd "$bin" 2>/dev/null | grep -q curses; then fail "nocurses links curses: $(ldd "$bin" | grep curses)"; fi

@@ -182,7 +182,7 @@ static void ui_sample(struct ui *ui)
  * and every later snapshot was sampled after the write. Returns redo flags. */
 static int ui_async_take(struct ui *ui, long *taken)
 {
-	struct source_async_result r;
+	struct source_knob_result r;
 	int redo = 0;
 	if (source_async_take(ui->async, &ui->live)) {
 		ui_after_sample(ui);
@@ -306,9 +306,8 @@ int screen_run(struct source *src, const struct options *o)
 	long n = 0;
 	ui->fleet = ui_fleet_active(ui);
 	/* A source that may block on I/O samples on its own thread (backends/src_async.h);
-	 * the engine is sampled here: its sample() reads in-process counters in microseconds,
-	 * and a recording or a remote host never blocks (their reads are non-blocking). */
-	if (strcmp(source_name(src), "host") == 0 &&
+	 * the others are sampled here (source_ops.blocks). */
+	if (src->ops->blocks &&
 	    !(ui->async = source_async_start(src, delay, err, sizeof(err))))
 		ui_status(ui, true, "%s: sampling on this thread", err);
 	ui->ui_cpu_ns = clock_thread_ns();
@@ -346,9 +345,14 @@ int screen_run(struct source *src, const struct options *o)
 		}
 		if (redo & UI_REBUILD)
 			ui_table_rebuild(ui);
-		/* A remote host's reply to a knob set, or a host gone down: never waits. */
+		/* A remote host's answer to a knob set, or a host gone down: never waits. */
+		struct source_knob_result kr;
 		char note[256];
 		bool note_err, noted = false;
+		while (source_knob_result(ui->src, &kr)) {
+			redo |= ui_knob_result(ui, &kr) & UI_REDRAW;
+			noted = true;
+		}
 		while (source_note(ui->src, note, sizeof(note), &note_err)) {
 			ui_status(ui, note_err, "%s", note);
 			redo |= UI_REDRAW;

@@ -326,8 +326,9 @@ void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((for
 void ui_knobs_refresh(struct ui *ui);
 /* A knob's value as the screen shows it: "-" when the source has none. */
 const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len);
-/* A knob write's result from the sampler thread: the status says it; returns redo flags. */
-int ui_knob_result(struct ui *ui, const struct source_async_result *r);
+/* A knob write's answer (at once, from the sampler thread, or a far host's reply): the
+ * status says it and the shown snapshot takes the value; returns redo flags. */
+int ui_knob_result(struct ui *ui, const struct source_knob_result *r);
 
 /* ui_freeze.c: Space freezes on the shown sample, [ ] { } step through the history. */
 void ui_freeze_init(struct ui *ui);

@@ -35,83 +35,69 @@ void ui_knobs_refresh(struct ui *ui)
 	ui->have_knobs = true;
 }
 
+/*
+ * One request, whatever the source: on the sampler thread when the source blocks
+ * (ui->async), else to the source itself. Its answer always comes back through
+ * ui_knob_result(): at once, or later (from the sampler thread, or a far host's reply).
+ */
 int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
 {
-	char err[512], val[64];
-	const struct knob_def *d = &knob_table[id];
-	int64_t stored;
-
+	struct source_knob_result r;
+	char val[64];
+	int later = ui->async ? source_async_knob_request(ui->async, id, v, &r)
+			      : source_knob_request(ui->src, id, v, &r);
+	if (!later)
+		return ui_knob_result(ui, &r);
+	/* Keys step from the value sent until its answer comes. The sampler thread answers
+	 * every request; a far host may drop first, or the fleet cursor move to another
+	 * host, so its keys step from what it last reported (shown() in ui_keys.c). */
 	if (ui->async) {
-		/* The write runs on the sampler thread: say so now, the result follows. */
-		uint64_t req;
-		int rq = source_async_knob_request(ui->async, id, v, &req, err, sizeof(err));
-		if (rq != 0) {
-			ui_status(ui, true, "%s (%s stays %s)", err, d->name,
-				  knob_format(id, ui->snap->knobs[id], val, sizeof(val)));
-			return UI_REDRAW;
-		}
 		ui->pending[id]++;
 		ui->pending_v[id] = v;
-		ui_status(ui, false, "%s: setting %s...", d->name,
-			  knob_format(id, v, val, sizeof(val)));
-		return UI_REDRAW;
 	}
-	int rc = source_knob_set(ui->src, id, v, &stored, err, sizeof(err));
-	if (rc == 0 && ui->src->ops->async_knobs) {
-		/* Sent to a remote host: its reply comes later (source_note), the value with
-		 * its next snapshot. */
-		source_status(ui->src, val, sizeof(val));
-		ui_status(ui, false, "%s = %s sent to %.40s", d->name,
-			  knob_format(id, v, err, sizeof(err)), val);
-		return UI_REDRAW;
+	ui_status(ui, false, "%s: setting %s...", knob_table[id].name,
+		  knob_format(id, v, val, sizeof(val)));
+	return UI_REDRAW;
+}
+
+int ui_knob_result(struct ui *ui, const struct source_knob_result *r)
+{
+	const struct knob_def *d = &knob_table[r->knob];
+	char val[64], want[64], from[80] = "";
+
+	if (r->from[0])
+		snprintf(from, sizeof(from), "%s: ", r->from);
+	if (r->elsewhere) {
+		/* Another fleet host's answer (set --all): said, but not the value shown here. */
+	} else if (ui->pending[r->knob] > 0) {
+		ui->pending[r->knob]--;
 	}
-	if (rc != 0) {
-		/* The source left the value as it was: say so, with the value in force. */
-		ui_status(ui, true, "%s (%s stays %s)", err, d->name,
-			  ui_knob_text(ui, id, val, sizeof(val)));
+	if (r->rc != 0) {
+		/* The source left the value as it was: say so, with the value in force ("-"
+		 * where the source has none). */
+		if (ui->snap->knob_absent[r->knob])
+			snprintf(val, sizeof(val), "-");
+		else
+			knob_format(r->knob, r->stored, val, sizeof(val));
+		ui_status(ui, true, "%s%s (%s stays %s)", from, r->err, d->name, val);
 		return UI_REDRAW;
 	}
 	if (d->type == KNOB_ACTION)
-		ui_status(ui, false, "%s: done", d->name);
-	else if (stored != v)
-		ui_status(ui, false, "%s = %s (the source kept this, not %s)", d->name,
-			  knob_format(id, stored, val, sizeof(val)),
-			  knob_format(id, v, err, sizeof(err)));
+		ui_status(ui, false, "%s%s: done", from, d->name);
+	else if (r->stored != r->requested)
+		ui_status(ui, false, "%s%s = %s (the source kept this, not %s)", from, d->name,
+			  knob_format(r->knob, r->stored, val, sizeof(val)),
+			  knob_format(r->knob, r->requested, want, sizeof(want)));
 	else
-		ui_status(ui, false, "%s = %s", d->name, knob_format(id, stored, val, sizeof(val)));
+		ui_status(ui, false, "%s%s = %s", from, d->name,
+			  knob_format(r->knob, r->stored, val, sizeof(val)));
+	if (r->elsewhere || d->type == KNOB_ACTION)
+		return UI_REDRAW;
 	/* The stored value goes into the snapshot at once (the next key in the same read
 	 * steps from it), and a fresh snapshot follows before the next frame, so the
 	 * header, the views and help show the same value; a frozen screen keeps its
 	 * snapshot with only this value changed. */
-	ui->snap->knobs[id] = stored;
+	ui->snap->knobs[r->knob] = r->stored;
 	ui_knobs_refresh(ui);
 	return ui->paused ? UI_REDRAW : UI_KNOB | UI_REDRAW;
-}
-
-int ui_knob_result(struct ui *ui, const struct source_async_result *r)
-{
-	const struct knob_def *d = &knob_table[r->knob];
-	char val[64], want[64];
-
-	if (ui->pending[r->knob] > 0)
-		ui->pending[r->knob]--;
-	if (r->rc != 0) {
-		/* Nothing changed: the value in force is the one read back. */
-		ui_status(ui, true, "%s (%s stays %s)", r->err, d->name,
-			  knob_format(r->knob, r->stored, val, sizeof(val)));
-	} else if (d->type == KNOB_ACTION) {
-		ui_status(ui, false, "%s: done", d->name);
-	} else if (r->stored != r->requested) {
-		ui_status(ui, false, "%s = %s (the source kept this, not %s)", d->name,
-			  knob_format(r->knob, r->stored, val, sizeof(val)),
-			  knob_format(r->knob, r->requested, want, sizeof(want)));
-	} else {
-		ui_status(ui, false, "%s = %s", d->name,
-			  knob_format(r->knob, r->stored, val, sizeof(val)));
-	}
-	if (d->type != KNOB_ACTION) {
-		ui->snap->knobs[r->knob] = r->stored;
-		ui_knobs_refresh(ui);
-	}
-	return UI_REDRAW;
 }
