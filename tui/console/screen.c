@@ -305,7 +305,7 @@ int screen_run(struct source *src, const struct options *o)
 	ui_tty_resize(ui);
 	long n = 0;
 	ui->fleet = ui_fleet_active(ui);
-	/* A source that may block on I/O samples on its own thread (backends/src_async.h);
+	/* A source that may block on I/O samples on its own thread (backends/source_async.h);
 	 * the others are sampled here (source_ops.blocks). */
 	if (src->ops->blocks &&
 	    !(ui->async = source_async_start(src, delay, err, sizeof(err))))

@@ -9,7 +9,7 @@
 
 #include "core/clock.h"
 #include "backends/source.h"
-#include "backends/src_async.h"
+#include "backends/source_async.h"
 #include "core/governor.h"
 #include "core/limits.h"
 #include "tui/options.h"
@@ -190,7 +190,7 @@ struct ui {
 	bool paste_ran;          /* a pasted line ran as a command: the prompt reopened */
 	unsigned paste_dropped;  /* bytes of this paste that had nowhere to go */
 	/* A source whose I/O may block (the host) samples and writes knobs on its own thread
-	 * (backends/src_async.h); NULL: the source is sampled here (the engine: microseconds). */
+	 * (backends/source_async.h); NULL: the source is sampled here (the engine: microseconds). */
 	struct source_async *async;
 	int pending[K_COUNT]; /* knob writes sent and not answered */
 	int64_t pending_v[K_COUNT]; /* the last value sent */

@@ -1,6 +1,6 @@
-/* src_async.h: any source on its own sampler thread, so the thread that draws never waits. */
-#ifndef TT_SRC_ASYNC_H
-#define TT_SRC_ASYNC_H
+/* source_async.h: any source on its own sampler thread, so the thread that draws never waits. */
+#ifndef TT_SOURCE_ASYNC_H
+#define TT_SOURCE_ASYNC_H
 
 #include <stdbool.h>
 #include <stddef.h>

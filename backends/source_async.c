@@ -1,6 +1,6 @@
-/* src_async.c: a source's sample() and knob writes on a sampler thread ("tt-sampler"); the
- * console swaps in the newest snapshot and gets knob results as messages (src_async.h). */
-#include "backends/src_async.h"
+/* source_async.c: a source's sample() and knob writes on a sampler thread ("tt-sampler"); the
+ * console swaps in the newest snapshot and gets knob results as messages (source_async.h). */
+#include "backends/source_async.h"
 
 #include <errno.h>
 #include <pthread.h>
