@@ -189,6 +189,9 @@ struct ui {
 	bool pasting;
 	bool paste_ran;          /* a pasted line ran as a command: the prompt reopened */
 	unsigned paste_dropped;  /* bytes of this paste that had nowhere to go */
+	unsigned paste_used;     /* bytes of this paste taken as text (at most UI_PASTE_MAX) */
+	bool paste_cut;          /* past UI_PASTE_MAX: the rest is dropped */
+	size_t paste_match;      /* bytes of the end mark matched by the raw reads so far */
 	/* A source whose I/O may block (the host) samples and writes knobs on its own thread
 	 * (backends/source_async.h); NULL: the source is sampled here (the engine: microseconds). */
 	struct source_async *async;
