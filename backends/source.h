@@ -85,6 +85,9 @@ struct source_ops {
 	/* The far side applies the scenario and --set (a remote host's agent gets them as
 	 * arguments): the front end applies none here. */
 	bool far_scenarios;
+	/* Knob writes change the settings of a real machine (the live host), not an
+	 * emulation's: a front end asks before it sweeps them (the console's `t`). */
+	bool writes_machine;
 	/* The source runs no engine workloads (the live host): with no --scenario, start from
 	 * "idle" rather than the engine's "default". */
 	bool idle_scenario;

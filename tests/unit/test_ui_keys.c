@@ -83,6 +83,13 @@ static const struct source_ops fake_far_ops = {
     .async_knobs = true, .knob_result = fake_result,
 };
 
+/* A real machine's source (as the live host): `t` asks first, and needs --write. */
+static const struct source_ops fake_machine_ops = {
+    .name = "fake", .open = fake_open, .start = fake_start, .sample = fake_sample,
+    .knob_set = fake_set, .knob_get = fake_get, .close = fake_close,
+    .writes_machine = true,
+};
+
 static struct ui *ui_on(const struct source_ops *ops)
 {
 	char err[256];
@@ -193,6 +200,58 @@ static void test_codes_unique(void **state)
 	}
 }
 
+/* t on a real machine: refused without --write, asks first, and every knob it set goes back
+ * when it is cancelled or the console quits mid-sweep. */
+static void test_tradeoff_machine(void **state)
+{
+	(void)state;
+	struct options o = {0};
+	struct ui *ui = ui_on(&fake_machine_ops);
+	struct fake *f = ui->src->priv;
+	int64_t slack = f->knobs[K_PMD_TIMER_SLACK_NS];
+	ui->opt = &o;
+	ui->snap->has_pmd = true;
+	ui_key(ui, 't');
+	assert_true(ui->status_err);
+	assert_non_null(strstr(ui->status, "--write"));
+	assert_int_equal(ui->charts.to.state, TRADEOFF_OFF);
+	o.write = true;
+	ui_key(ui, 't');
+	assert_non_null(strstr(ui->status, "t again"));
+	assert_int_equal(ui->charts.to.state, TRADEOFF_OFF);
+	ui_key(ui, 'x'); /* not a yes */
+	ui_key(ui, 't');
+	assert_int_equal(ui->charts.to.state, TRADEOFF_OFF);
+	ui_key(ui, 't');
+	assert_int_equal(ui->charts.to.state, TRADEOFF_RUN);
+	assert_int_equal(f->knobs[K_PMD_MAXSLEEP_US], 0); /* the first point */
+	ui_key(ui, 27); /* Esc cancels: both back */
+	assert_int_equal(ui->charts.to.state, TRADEOFF_OFF);
+	assert_int_equal(f->knobs[K_PMD_MAXSLEEP_US], 300);
+	assert_int_equal(f->knobs[K_PMD_TIMER_SLACK_NS], slack);
+	ui_key(ui, 't');
+	ui_key(ui, 't');
+	assert_int_equal(ui->charts.to.state, TRADEOFF_RUN);
+	f->knobs[K_PMD_TIMER_SLACK_NS] = 50000; /* as a later point would */
+	ui_tradeoff_quit(ui); /* q mid-sweep */
+	assert_int_equal(f->knobs[K_PMD_MAXSLEEP_US], 300);
+	assert_int_equal(f->knobs[K_PMD_TIMER_SLACK_NS], slack);
+	ui_off(ui);
+}
+
+/* The engine is an emulation: t starts at once. */
+static void test_tradeoff_engine_at_once(void **state)
+{
+	(void)state;
+	struct ui *ui = ui_on(&fake_ops);
+	ui->snap->has_pmd = true;
+	ui_key(ui, 't');
+	assert_int_equal(ui->charts.to.state, TRADEOFF_RUN);
+	ui_tradeoff_quit(ui);
+	assert_int_equal(((struct fake *)ui->src->priv)->knobs[K_PMD_MAXSLEEP_US], 300);
+	ui_off(ui);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +259,8 @@ int main(void)
 	    cmocka_unit_test(test_knob_key_at_once),
 	    cmocka_unit_test(test_knob_start_only),
 	    cmocka_unit_test(test_knob_key_far),
+	    cmocka_unit_test(test_tradeoff_machine),
+	    cmocka_unit_test(test_tradeoff_engine_at_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

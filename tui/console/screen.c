@@ -412,6 +412,7 @@ int screen_run(struct source *src, const struct options *o)
 	}
 	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
 	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
+	ui_tradeoff_quit(ui);         /* a sweep cut short by q: its knobs back */
 	if (ui->rec && recfile_close(ui->rec) != 0)
 		fprintf(stderr, "tunetop: --record %s: a write failed\n", o->record);
 	ui_freeze_free(ui);

@@ -101,6 +101,7 @@ struct ui_tradeoff {
 	int point, npoints;
 	uint64_t set_ns; /* when this point's knobs were set */
 	int64_t saved_maxsleep_us, saved_slack_ns; /* restored at the end */
+	bool confirm; /* a real machine: the first t asked, the next t starts (ui_key clears) */
 	struct ui_tradeoff_pt pts[UI_TRADEOFF_MAX];
 };
 
@@ -274,6 +275,9 @@ enum theme_role ui_chart_role(unsigned kind); /* data, goal, marker colours */
 /* ui_chart_tradeoff.c: the `t` key's maxsleep x slack sweep. */
 int ui_tradeoff_key(struct ui *ui, int ch); /* t: start or cancel; Esc: cancel */
 void ui_tradeoff_step(struct ui *ui);        /* one snapshot more (from ui_hist_push) */
+/* The console is closing (the source is the caller's again, after source_async_stop()): a
+ * sweep under way puts its knobs back, here and now. */
+void ui_tradeoff_quit(struct ui *ui);
 /* The curve (drop% against PMD CPU%) in rows y.. of h, full width; h includes its title. */
 void ui_tradeoff_row(struct ui *ui, int row, int h);
 

@@ -331,6 +331,8 @@ int ui_key(struct ui *ui, int ch)
 		return (ch == 'q' || ch == 'Q' || ch == KEY_F(10)) ? UI_QUIT : 0;
 	if (ui->help)
 		return ui_help_key(ui, ch);
+	if (ch != 't')
+		ui->charts.to.confirm = false; /* the `t` sweep's question: only t says yes */
 	const struct ui_keydef *k = ui_keydef_find(ch);
 	return k ? k->fn(ui, ch) : 0;
 }
