@@ -67,11 +67,9 @@ int ui_knob_result(struct ui *ui, const struct source_knob_result *r)
 
 	if (r->from[0])
 		snprintf(from, sizeof(from), "%s: ", r->from);
-	if (r->elsewhere) {
-		/* Another fleet host's answer (set --all): said, but not the value shown here. */
-	} else if (ui->pending[r->knob] > 0) {
+	/* An answer from the sampler thread (it has a request id) ends one pending write. */
+	if (r->id && ui->pending[r->knob] > 0)
 		ui->pending[r->knob]--;
-	}
 	if (r->rc != 0) {
 		/* The source left the value as it was: say so, with the value in force ("-"
 		 * where the source has none). */
@@ -91,6 +89,7 @@ int ui_knob_result(struct ui *ui, const struct source_knob_result *r)
 	else
 		ui_status(ui, false, "%s%s = %s", from, d->name,
 			  knob_format(r->knob, r->stored, val, sizeof(val)));
+	/* Another fleet host's answer (set --all) is said, but is not the value shown here. */
 	if (r->elsewhere || d->type == KNOB_ACTION)
 		return UI_REDRAW;
 	/* The stored value goes into the snapshot at once (the next key in the same read
