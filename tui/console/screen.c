@@ -162,10 +162,12 @@ static void ui_after_sample(struct ui *ui)
 	ui->tty_bytes_at_sample = ui->tty.bytes;
 	ui->now_ns = s->mono_ns;
 	ui_knobs_refresh(ui);
-	ui_hist_push(ui);
 	ui_events_note(ui);
 	serve_publish(s); /* the scrape text of this sample, rendered here once */
 	ui_freeze_note(ui);
+	/* Last: it steps the `t` sweep, whose next writes patch this snapshot's knobs (the
+	 * scrape and the recording above keep the values it was sampled with). */
+	ui_hist_push(ui);
 	if (ui->frozen)
 		ui->snap = ui->frozen_snap;
 }
