@@ -173,11 +173,8 @@ static void remote_host_reply(struct remote *r, struct remote_host *h, const jso
 	const char *knob = json_string_value(json_object_get(o, "knob"));
 	const char *value = json_string_value(json_object_get(o, "value"));
 	const char *error = json_string_value(json_object_get(o, "error"));
-	if (cmd && strcmp(cmd, "set") == 0 && knob && value && ok)
-		remote_note(r, false, "%s: %s = %s", h->name, knob, value);
-	else if (cmd && strcmp(cmd, "set") == 0 && knob && value)
-		remote_note(r, true, "%s: %s stays %s (%s)", h->name, knob, value,
-			    error ? error : "refused");
+	if (cmd && strcmp(cmd, "set") == 0 && knob && value)
+		remote_knob_reply(r, h, knob, value, ok, error);
 	else if (!ok)
 		remote_note(r, true, "%s: %s", h->name, error ? error : "error");
 }

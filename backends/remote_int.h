@@ -49,6 +49,8 @@ struct remote {
 	char notes[REMOTE_NOTES][240];
 	bool note_err[REMOTE_NOTES];
 	size_t nhead, nnotes;
+	struct source_knob_result res[REMOTE_NOTES]; /* knob answers for knob_result() */
+	size_t rhead, nres;
 	struct event ev[SNAP_MAX_EVENTS]; /* notes for the next snapshot's events */
 	size_t nev;
 };
@@ -57,6 +59,11 @@ struct remote {
  * failure (EV_ERROR) rather than news (EV_KNOB). */
 void remote_note(struct remote *r, bool err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* A far side's answer to `set KNOB VALUE` (VALUE: what is in force there): a knob result
+ * for knob_result() and an event for --record (src_remote.c). */
+void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob,
+		       const char *value, bool ok, const char *error);
 
 /* remote_host.c. A host starts down with no child; remote_host_pump() spawns it when its
  * retry time comes, remote_host_spawn() at once. Nothing here blocks but remote_host_reap. */

@@ -134,6 +134,21 @@ int source_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *sto
 	return src->ops->knob_set(src, id, v, stored ? stored : &dummy, err, errlen);
 }
 
+int source_knob_request(struct source *src, enum knob_id id, int64_t v,
+			struct source_knob_result *r)
+{
+	*r = (struct source_knob_result){.knob = id, .requested = v};
+	/* The value kept on an error, unless the source says otherwise. */
+	r->stored = source_knob(src, id);
+	r->rc = source_knob_set(src, id, v, &r->stored, r->err, sizeof(r->err));
+	return r->rc == 0 && src->ops->async_knobs ? 1 : 0;
+}
+
+bool source_knob_result(struct source *src, struct source_knob_result *out)
+{
+	return src->ops->knob_result && src->ops->knob_result(src, out);
+}
+
 int source_knob_set_text(struct source *src, enum knob_id id, const char *text, char *err,
 			 size_t errlen)
 {

@@ -17,6 +17,19 @@
 
 struct source;
 
+/* The answer to one knob write, whichever way it was made: at once (source_knob_request()),
+ * from a far host (source_knob_result()) or from a sampler thread (source_async_result()). */
+struct source_knob_result {
+	uint64_t id; /* the request's, from source_async_knob_request(); 0 otherwise */
+	enum knob_id knob;
+	int64_t requested;
+	int rc;         /* 0 or KNOB_ERR_* */
+	int64_t stored; /* the value read back (on an error: the value kept) */
+	bool elsewhere; /* the answer of a fleet host other than the one the source shows */
+	char from[64];  /* who answered ("h2"), for the status line; "" this process */
+	char err[256];  /* rc != 0: why */
+};
+
 /* What a source needs to know when it opens (from the command line). */
 struct source_conf {
 	bool host_write; /* --write: the host source may change the live machine */
@@ -54,9 +67,30 @@ struct source_ops {
 	const char *(*knob_refusal)(const struct source *src, enum knob_id id);
 	/* Stop and free everything open() and start() made. */
 	void (*close)(struct source *src);
-	/* Optional: the snapshots were taken elsewhere (a recording, a remote host): their
-	 * backend and self figures are theirs, not this process's. */
+	/*
+	 * What a front end needs to know of a source is asked here, never of its name (a
+	 * front end that compares names has a flag missing). All optional (false).
+	 */
+	/* The snapshots were taken elsewhere (a recording, a remote host): their backend and
+	 * self figures are theirs, not this process's. */
 	bool recorded;
+	/* sample() and knob_set() may block on I/O (the live host: /proc, sysfs, OVS's
+	 * unixctl): a front end that must not wait (the console) runs the source on a thread
+	 * of its own (backends/source_async.h). The others never block: the engine reads
+	 * in-process counters, a recording and a remote host use non-blocking reads. */
+	bool blocks;
+	/* Every knob write is refused (a recording: its knobs are what they were): no
+	 * scenario is applied, and --set is a usage error. */
+	bool read_only;
+	/* The far side applies the scenario and --set (a remote host's agent gets them as
+	 * arguments): the front end applies none here. */
+	bool far_scenarios;
+	/* Knob writes change the settings of a real machine (the live host), not an
+	 * emulation's: a front end asks before it sweeps them (the console's `t`). */
+	bool writes_machine;
+	/* The source runs no engine workloads (the live host): with no --scenario, start from
+	 * "idle" rather than the engine's "default". */
+	bool idle_scenario;
 	/* Optional: a source with its own clock (a recording): seconds until its next
 	 * snapshot is due (the recorded gap), or < 0 when it has no more. NULL: the
 	 * front end's -d interval. */
@@ -64,9 +98,11 @@ struct source_ops {
 	/* Optional: one short line for the header ("replay x.jsonl 12/600, 2 lines
 	 * skipped"); returns its length (0: nothing to say). */
 	size_t (*status)(struct source *src, char *buf, size_t len);
-	/* Optional: knob_set only sends the value (a remote host); the result comes later
-	 * through note(). */
+	/* knob_set() only sends the value (a remote host): *stored is the value sent, and
+	 * the answer comes later through knob_result(). */
 	bool async_knobs;
+	/* With async_knobs: the oldest answer not yet taken into *out (true), never blocks. */
+	bool (*knob_result)(struct source *src, struct source_knob_result *out);
 	/* Optional: never blocks; one message for the status line (a remote's reply to a
 	 * knob set, a host gone down) into buf; true when there was one, *err for failures. */
 	bool (*note)(struct source *src, char *buf, size_t len, bool *err);
@@ -103,6 +139,15 @@ const char *source_name(const struct source *src);
  */
 int source_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored, char *err,
 		    size_t errlen);
+/*
+ * The one knob write a front end makes: source_knob_set(), its answer in *r. Returns 0
+ * when *r is the answer (done or refused), 1 when the value was only sent (async_knobs):
+ * the answer comes through source_knob_result().
+ */
+int source_knob_request(struct source *src, enum knob_id id, int64_t v,
+			struct source_knob_result *r);
+/* The oldest answer of an async_knobs source not yet taken: true and *out. */
+bool source_knob_result(struct source *src, struct source_knob_result *out);
 /* A value as text ("500", "ondemand"), parsed by the knob table, then source_knob_set(). */
 int source_knob_set_text(struct source *src, enum knob_id id, const char *text, char *err,
 			 size_t errlen);

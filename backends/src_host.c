@@ -280,4 +280,7 @@ const struct source_ops source_host_ops = {
     .knob_refusal = src_host_knob_refusal,
     .close = src_host_close,
     .status = src_host_status,
+    .blocks = true,
+    .writes_machine = true,
+    .idle_scenario = true,
 };

@@ -2,7 +2,7 @@
  * src_remote.c: remote hosts as a source, and the fleet API the console and the batch writer
  * use (src_remote.h). Each host is an ssh link (remote_host.c); sample() never waits: it
  * hands over the selected host's latest whole snapshot. Knob sets go to the far side and the
- * reply comes back through note(); a host that drops is marked down and tried again.
+ * reply comes back through knob_result(); a host that drops is marked down and tried again.
  */
 #include "backends/src_remote.h"
 
@@ -20,8 +20,25 @@
 /* Closing: how long ssh gets to end on its own once its stdin closed. */
 #define REMOTE_CLOSE_WAIT_MS 1500
 
-/* Notes come from the hosts (down, up again, replies) and from remote_set_all; they wait in
- * a ring for note() and are copied into the next snapshot's events for --record. */
+/* An event for the next snapshot, for --record: the notes and the knob answers. */
+static void remote_event(struct remote *r, bool err, const char *text)
+{
+	if (r->nev >= SNAP_MAX_EVENTS)
+		return;
+	struct event *e = &r->ev[r->nev++];
+	struct timespec ts;
+	memset(e, 0, sizeof(*e));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	e->wall_ns = clock_ts_to_ns(&ts);
+	e->mono_ns = clock_mono_ns();
+	e->kind = err ? EV_ERROR : EV_KNOB;
+	size_t l = strnlen(text, sizeof(e->text) - 1);
+	memcpy(e->text, text, l);
+	e->text[l] = '\0';
+}
+
+/* Notes come from the hosts (down, up again) and from remote_set_all; they wait in a ring
+ * for note() and are copied into the next snapshot's events for --record. */
 void remote_note(struct remote *r, bool err, const char *fmt, ...)
 {
 	va_list ap;
@@ -36,18 +53,37 @@ void remote_note(struct remote *r, bool err, const char *fmt, ...)
 	va_end(ap);
 	r->note_err[i] = err;
 	r->nnotes++;
-	if (r->nev < SNAP_MAX_EVENTS) {
-		struct event *e = &r->ev[r->nev++];
-		struct timespec ts;
-		memset(e, 0, sizeof(*e));
-		clock_gettime(CLOCK_REALTIME, &ts);
-		e->wall_ns = clock_ts_to_ns(&ts);
-		e->mono_ns = clock_mono_ns();
-		e->kind = err ? EV_ERROR : EV_KNOB;
-		size_t l = strnlen(r->notes[i], sizeof(e->text) - 1);
-		memcpy(e->text, r->notes[i], l);
-		e->text[l] = '\0';
+	remote_event(r, err, r->notes[i]);
+}
+
+void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob,
+		       const char *value, bool ok, const char *error)
+{
+	struct source_knob_result k = {.rc = ok ? 0 : KNOB_ERR_RUNTIME};
+	char text[240];
+	int id = knob_find(knob);
+	if (id < 0 || knob_parse((enum knob_id)id, value, &k.stored, text, sizeof(text)) != 0) {
+		/* A knob or value this side does not know (another version): said as a note. */
+		remote_note(r, !ok, "%s: %s %s %s", h->name, knob, ok ? "=" : "stays", value);
+		return;
 	}
+	if (ok)
+		snprintf(text, sizeof(text), "%s: %s = %s", h->name, knob, value);
+	else
+		snprintf(text, sizeof(text), "%s: %s stays %s (%s)", h->name, knob, value,
+			 error ? error : "refused");
+	remote_event(r, !ok, text);
+	k.knob = (enum knob_id)id;
+	k.requested = k.stored; /* the reply names what is in force, not what was asked */
+	k.elsewhere = h != &r->h[r->sel];
+	snprintf(k.from, sizeof(k.from), "%s", h->name);
+	if (!ok)
+		snprintf(k.err, sizeof(k.err), "%s", error ? error : "refused");
+	if (r->nres == REMOTE_NOTES) { /* nobody asks: the oldest go */
+		r->rhead = (r->rhead + 1) % REMOTE_NOTES;
+		r->nres--;
+	}
+	r->res[(r->rhead + r->nres++) % REMOTE_NOTES] = k;
 }
 
 static void remote_pump(struct remote *r)
@@ -195,6 +231,18 @@ static bool remote_note_pop(struct source *src, char *buf, size_t len, bool *err
 	return true;
 }
 
+static bool remote_knob_result(struct source *src, struct source_knob_result *out)
+{
+	struct remote *r = src->priv;
+	remote_pump(r);
+	if (!r->nres)
+		return false;
+	*out = r->res[r->rhead];
+	r->rhead = (r->rhead + 1) % REMOTE_NOTES;
+	r->nres--;
+	return true;
+}
+
 static void remote_close(struct source *src)
 {
 	struct remote *r = src->priv;
@@ -300,5 +348,7 @@ const struct source_ops source_remote_ops = {
     .recorded = true,
     .status = remote_status,
     .async_knobs = true,
+    .far_scenarios = true,
+    .knob_result = remote_knob_result,
     .note = remote_note_pop,
 };

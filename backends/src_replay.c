@@ -261,6 +261,7 @@ const struct source_ops source_replay_ops = {
     .knob_refusal = replay_knob_refusal,
     .close = replay_close,
     .recorded = true,
+    .read_only = true,
     .pace_s = replay_pace,
     .status = replay_status,
 };

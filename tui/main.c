@@ -63,7 +63,7 @@ static int main_exit_code(int knob_rc)
 static int main_start(struct source *src, const struct options *o)
 {
 	char err[512];
-	if (source_paced(src)) {
+	if (src->ops->read_only) {
 		/* A recording's knobs are what they were: no scenario, and --set is refused. */
 		if (o->nsets) {
 			fprintf(stderr, "tunetop: --set: %s\n",
@@ -72,7 +72,7 @@ static int main_start(struct source *src, const struct options *o)
 		}
 		return source_start(src, err, sizeof(err)) == 0 ? 0 : 1;
 	}
-	if (src->ops == &source_remote_ops) /* the far side applied them (--agent's arguments) */
+	if (src->ops->far_scenarios) /* the far side applied them (--agent's arguments) */
 		return source_start(src, err, sizeof(err)) == 0 ? 0 : 1;
 	int rc = scenario_apply(o->scenario ? o->scenario : "default", source_scenario_assign, src,
 				err, sizeof(err));
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 	}
 	conf.agent_args = far;
 	/* The host has no engine workloads: start from the idle scenario unless told. */
-	if (kind != &source_engine_ops && kind != &source_remote_ops && !o.scenario)
+	if (kind->idle_scenario && !o.scenario)
 		o.scenario = "idle";
 	sig_install();
 	struct source *src = source_open_rc(kind, &conf, &rc, err, sizeof(err));

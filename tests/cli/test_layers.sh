@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_layers.sh: layers only look down (docs/design.md "Layers"). The include checker passes
 # on the tree, fails with FILE:LINE on a planted bad include of each kind, and the batch
-# writer and experiments run from a binary linked without curses.
+# writer and experiments run from a binary linked without curses. The call checker passes on
+# the objects and fails on a planted upward call and a planted console circle.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 top=${TT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -38,6 +39,52 @@ plant tui/exp/experiment.c '#include "tui/console/ui.h"' "reaches curses (tui/ex
 plant tui/exp/exp_ab.c '#include <curses.h>' "reaches curses"
 plant tui/metrics/metrics.c '#include <curses.h>' "reaches curses"
 plant tui/batch.c '#include "tui/console/ui_body.h"' "reaches curses (tui/batch.c -> tui/console/ui_body.h"
+
+# Calls, at link level (nm over the objects): no layer calls up, and the console's only
+# circle is its key table and the help screen that lists it.
+calls=$top/tests/layers/check_calls.py
+objdir=$build/obj
+[ -d "$objdir/tui/console" ] || fail "no $objdir (make builds it)"
+out=$(python3 "$calls" "$objdir") || fail "the objects break the call rules: $out"
+pass "no call goes up a layer; the console's only circle is ui_keys.c <-> ui_help.c"
+# plant_obj DEST.o C-TEXT EXPECTED-LINE-PART: DEST.o in a copy of the objects gets one more
+# function (linked into it with ld -r when it exists), and the checker must catch it.
+plant_obj() {
+	local dest=$1 text=$2 want=$3
+	rm -rf "$tmp/obj" && mkdir -p "$tmp/obj"
+	(cd "$objdir" && find . -name '*.o' | tar cf - -T -) | (cd "$tmp/obj" && tar xf -)
+	printf '%s\n' "$text" >"$tmp/planted.c"
+	cc -c -o "$tmp/planted.o" "$tmp/planted.c" || fail "cannot compile the planted call"
+	mkdir -p "$(dirname "$tmp/obj/$dest")"
+	if [ -e "$tmp/obj/$dest" ]; then
+		ld -r -o "$tmp/merged.o" "$tmp/obj/$dest" "$tmp/planted.o" || fail "ld -r $dest"
+		mv "$tmp/merged.o" "$tmp/obj/$dest"
+	else
+		mv "$tmp/planted.o" "$tmp/obj/$dest"
+	fi
+	out=$(python3 "$calls" "$tmp/obj" --every-object) && fail "planted a call in $dest: the checker passed"
+	grep -qF -- "$want" <<<"$out" || fail "planted a call in $dest, got: $out"
+	pass "planted a call in $dest: caught ($want)"
+}
+plant_obj backends/zz_planted.o 'int ui_status(void); int zz_up(void); int zz_up(void) { return ui_status(); }' \
+	"backends/zz_planted.c -> tui/console/ui_knob.c: ui_status"
+plant_obj core/knob.o 'int screen_run(void); int zz_up(void); int zz_up(void) { return screen_run(); }' \
+	"core/knob.c -> tui/console/screen.c: screen_run"
+plant_obj tui/snapjson.o 'int experiment_main(void); int zz_up(void); int zz_up(void) { return experiment_main(); }' \
+	"tui/snapjson.c -> tui/exp/experiment.c: experiment_main"
+# ui_draw.c -> ui_keys.c closes ui_keys.c -> ui_table.c -> ui_draw.c.
+plant_obj tui/console/ui_draw.o 'int ui_key(void); int zz_up(void); int zz_up(void) { return ui_key(); }' \
+	"cycle: "
+grep -q 'tui/console/ui_draw.c -> tui/console/ui_keys.c: ui_key' <<<"$out" ||
+	fail "the planted console cycle does not name its tie: $out"
+out=$(python3 "$calls" "$objdir" --list-cycles) || fail "--list-cycles failed: $out"
+grep -qx 'tui/console: ui_help.c <-> ui_keys.c' <<<"$out" || fail "--list-cycles: $out"
+pass "--list-cycles lists the circles left"
+
+# A front end asks the source (its source_ops flags), never its name or identity.
+kindre='strcmp *\( *source_name|source_name *\([^)]*\) *[=!]=|ops->name|[=!]= *&source_[a-z_]+_ops|&source_[a-z_]+_ops *[=!]=|->ops *[=!]='
+if out=$(cd "$top" && grep -rnE "$kindre" tui); then fail "a front end compares a source's name or ops: $out"; fi
+pass "no front end compares a source's name or ops (source_ops flags instead)"
 
 bin=$build/tests/layers/nocurses
 [ -x "$bin" ] || fail "no $bin (make tests builds it)"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_paste.sh: bracketed paste. A multi-line paste into ':' runs each line as a command and
-# never types a line as hotkeys; a paste with no prompt open changes nothing; the mode is
-# turned off again on q and on SIGTERM. Also: below 60x16 a 'q' typed into an open prompt is
-# a letter, not a quit.
+# never types a line as hotkeys; a paste with no prompt open changes nothing (a huge one is
+# dropped at once), a long one is cut; the mode is turned off again on q and on SIGTERM.
+# Also: below 60x16 a 'q' typed into an open prompt is a letter, not a quit.
 . "$(dirname "$0")/lib/tmux.sh"
 
 # The wrapper reads from the terminal after tunetop exits: with bracketed paste left on, a
@@ -69,6 +69,30 @@ tt_wait '^:q$'
 tt_keys Escape
 tt_wait_gone '^:q$'
 echo "ok   'q' in a prompt below 60x16 does not quit"
+
+# A 4 MB paste with no prompt open is dropped in large reads: the keys answer at once after
+# it (byte by byte through curses it held them for about 20 s).
+python3 -c 'import sys; sys.stdout.write(("qQ:set mmmm sss aaa \n" * 200000)[:4 << 20])' >"$TT_DIR/big"
+tt_tmux load-buffer "$TT_DIR/big"
+end=$((SECONDS + 10)) # wall clock: tt_wait's count of polls stretches under load
+tt_tmux paste-buffer -p
+until tt_cap | grep -q 'paste ignored (4194304 bytes)'; do
+	[ $SECONDS -lt $end ] || fail "a 4 MB paste held the console for more than 10 s"
+	sleep 0.1
+done
+echo "ok   a 4 MB paste is dropped at once"
+
+# A paste into ':' is used up to 16 KiB (1024 commands here), the rest dropped and said.
+python3 -c 'import sys; sys.stdout.write("set est.count=7\n" * 6400)' >"$TT_DIR/cmds"
+tt_tmux load-buffer "$TT_DIR/cmds"
+tt_keys :
+tt_wait '^:$'
+tt_tmux paste-buffer -p
+tt_wait 'paste cut: 86016 bytes past the first 16384 were dropped' 8
+tt_wait '^est 7 ests'
+tt_keys Escape
+tt_wait_gone '^:'
+echo "ok   a long paste into ':' is cut at 16 KiB"
 
 tt_keys q
 after_exit_paste_check q

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <locale.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,37 +21,6 @@
 #define UI_STATUS_NS (5 * NS_PER_S)
 
 static const char *const view_names[VIEW_COUNT] = {"overview", "est", "pmd", "blk", "events"};
-
-void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int y = getcury(stdscr), room = COLS - getcurx(stdscr);
-
-	/*
-	 * Text that reaches the right margin leaves curses' cursor at the start of
-	 * the next row (or, in the last cell of the screen, on that cell), so the
-	 * next piece of the same line would land on the next row or overwrite the
-	 * last cell (a stray "Q" of "Quit" at 60 columns). A full row takes no more.
-	 */
-	if (room <= 0 || y == ui->full_y)
-		return;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	attrset(ui->attr[role]);
-	addnstr(buf, room); /* clipped: never wraps onto the next line */
-	attrset(ui->attr[ROLE_NORMAL]);
-	if (n >= room) {
-		ui->full_y = y;
-		move(y, COLS - 1);
-	}
-}
-
-void ui_fill_line(struct ui *ui, int y, enum theme_role role)
-{
-	mvwhline(stdscr, y, 0, ' ' | ui->attr[role], COLS);
-}
 
 static void status_draw(struct ui *ui, int y)
 {
@@ -194,10 +162,12 @@ static void ui_after_sample(struct ui *ui)
 	ui->tty_bytes_at_sample = ui->tty.bytes;
 	ui->now_ns = s->mono_ns;
 	ui_knobs_refresh(ui);
-	ui_hist_push(ui);
 	ui_events_note(ui);
 	serve_publish(s); /* the scrape text of this sample, rendered here once */
 	ui_freeze_note(ui);
+	/* Last: it steps the `t` sweep, whose next writes patch this snapshot's knobs (the
+	 * scrape and the recording above keep the values it was sampled with). */
+	ui_hist_push(ui);
 	if (ui->frozen)
 		ui->snap = ui->frozen_snap;
 }
@@ -214,7 +184,7 @@ static void ui_sample(struct ui *ui)
  * and every later snapshot was sampled after the write. Returns redo flags. */
 static int ui_async_take(struct ui *ui, long *taken)
 {
-	struct source_async_result r;
+	struct source_knob_result r;
 	int redo = 0;
 	if (source_async_take(ui->async, &ui->live)) {
 		ui_after_sample(ui);
@@ -338,10 +308,9 @@ int screen_run(struct source *src, const struct options *o)
 	ui_tty_resize(ui);
 	long n = 0;
 	ui->fleet = ui_fleet_active(ui);
-	/* A source that may block on I/O samples on its own thread (backends/src_async.h);
-	 * the engine is sampled here: its sample() reads in-process counters in microseconds,
-	 * and a recording or a remote host never blocks (their reads are non-blocking). */
-	if (strcmp(source_name(src), "host") == 0 &&
+	/* A source that may block on I/O samples on its own thread (backends/source_async.h);
+	 * the others are sampled here (source_ops.blocks). */
+	if (src->ops->blocks &&
 	    !(ui->async = source_async_start(src, delay, err, sizeof(err))))
 		ui_status(ui, true, "%s: sampling on this thread", err);
 	ui->ui_cpu_ns = clock_thread_ns();
@@ -379,9 +348,14 @@ int screen_run(struct source *src, const struct options *o)
 		}
 		if (redo & UI_REBUILD)
 			ui_table_rebuild(ui);
-		/* A remote host's reply to a knob set, or a host gone down: never waits. */
+		/* A remote host's answer to a knob set, or a host gone down: never waits. */
+		struct source_knob_result kr;
 		char note[256];
 		bool note_err, noted = false;
+		while (source_knob_result(ui->src, &kr)) {
+			redo |= ui_knob_result(ui, &kr) & UI_REDRAW;
+			noted = true;
+		}
 		while (source_note(ui->src, note, sizeof(note), &note_err)) {
 			ui_status(ui, note_err, "%s", note);
 			redo |= UI_REDRAW;
@@ -441,6 +415,7 @@ int screen_run(struct source *src, const struct options *o)
 	}
 	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
 	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
+	ui_tradeoff_quit(ui); /* a sweep cut short by q: its knobs back */
 	/* A recording that failed fails the run, as in -b (shown live by ui_freeze_note). */
 	if (ui->rec && recfile_close(ui->rec, err, sizeof(err)) != 0) {
 		fprintf(stderr, "tunetop: --record %s: %s\n", o->record, err);

@@ -9,7 +9,7 @@
 
 #include "core/clock.h"
 #include "backends/source.h"
-#include "backends/src_async.h"
+#include "backends/source_async.h"
 #include "core/governor.h"
 #include "core/limits.h"
 #include "tui/options.h"
@@ -101,6 +101,7 @@ struct ui_tradeoff {
 	int point, npoints;
 	uint64_t set_ns; /* when this point's knobs were set */
 	int64_t saved_maxsleep_us, saved_slack_ns; /* restored at the end */
+	bool confirm; /* a real machine: the first t asked, the next t starts (ui_key clears) */
 	struct ui_tradeoff_pt pts[UI_TRADEOFF_MAX];
 };
 
@@ -189,8 +190,11 @@ struct ui {
 	bool pasting;
 	bool paste_ran;          /* a pasted line ran as a command: the prompt reopened */
 	unsigned paste_dropped;  /* bytes of this paste that had nowhere to go */
+	unsigned paste_used;     /* bytes of this paste taken as text (at most UI_PASTE_MAX) */
+	bool paste_cut;          /* past UI_PASTE_MAX: the rest is dropped */
+	size_t paste_match;      /* bytes of the end mark matched by the raw reads so far */
 	/* A source whose I/O may block (the host) samples and writes knobs on its own thread
-	 * (backends/src_async.h); NULL: the source is sampled here (the engine: microseconds). */
+	 * (backends/source_async.h); NULL: the source is sampled here (the engine: microseconds). */
 	struct source_async *async;
 	int pending[K_COUNT]; /* knob writes sent and not answered */
 	int64_t pending_v[K_COUNT]; /* the last value sent */
@@ -213,8 +217,6 @@ struct ui {
 /* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
 #define UI_KEY_PASTE_BEGIN (KEY_MAX + 1)
 #define UI_KEY_PASTE_END (KEY_MAX + 2)
-/* A knob's value as the screen shows it: "-" when the source has none. */
-const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len);
 /* ui_paste.c: the paste marks and the bytes between them; returns redo flags. */
 int ui_paste_key(struct ui *ui, int ch);
 
@@ -274,6 +276,9 @@ enum theme_role ui_chart_role(unsigned kind); /* data, goal, marker colours */
 /* ui_chart_tradeoff.c: the `t` key's maxsleep x slack sweep. */
 int ui_tradeoff_key(struct ui *ui, int ch); /* t: start or cancel; Esc: cancel */
 void ui_tradeoff_step(struct ui *ui);        /* one snapshot more (from ui_hist_push) */
+/* The console is closing (the source is the caller's again, after source_async_stop()): a
+ * sweep under way puts its knobs back, here and now. */
+void ui_tradeoff_quit(struct ui *ui);
 /* The curve (drop% against PMD CPU%) in rows y.. of h, full width; h includes its title. */
 void ui_tradeoff_row(struct ui *ui, int row, int h);
 
@@ -319,14 +324,19 @@ extern const struct ui_keydef ui_keydefs[];
 extern const size_t ui_nkeydefs;
 const struct ui_keydef *ui_keydef_find(int ch); /* NULL: no key does that */
 int ui_key(struct ui *ui, int ch);
+
+/* ui_knob.c: knob writes and the status line, below the key table and the loop. */
 /* Set a knob through the source; the status line says what the source stored (or why
  * the value stayed). Returns redo flags (UI_KNOB: a fresh snapshot now). */
 int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v);
 void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Note the snapshot's knob values; a change since the last one starts its flash. */
 void ui_knobs_refresh(struct ui *ui);
-/* A knob write's result from the sampler thread: the status says it; returns redo flags. */
-int ui_knob_result(struct ui *ui, const struct source_async_result *r);
+/* A knob's value as the screen shows it: "-" when the source has none. */
+const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len);
+/* A knob write's answer (at once, from the sampler thread, or a far host's reply): the
+ * status says it and the shown snapshot takes the value; returns redo flags. */
+int ui_knob_result(struct ui *ui, const struct source_knob_result *r);
 
 /* ui_freeze.c: Space freezes on the shown sample, [ ] { } step through the history. */
 void ui_freeze_init(struct ui *ui);
@@ -345,7 +355,7 @@ bool ui_fleet_active(const struct ui *ui);
 void ui_fleet_draw(struct ui *ui, int y, int h);
 int ui_fleet_key(struct ui *ui, int ch);
 
-/* Drawing helpers (screen.c). */
+/* ui_draw.c: the drawing primitives (they call nothing of the console above them). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void ui_fill_line(struct ui *ui, int y, enum theme_role role);

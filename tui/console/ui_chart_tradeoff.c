@@ -20,15 +20,23 @@
 static const int64_t tradeoff_ms[] = {0, 50, 200, 500};
 static const int64_t tradeoff_slack[] = {1000, 50000};
 
+/* Both knobs of a point through the console's one knob path (ui_knob.c): on the sampler
+ * thread when the source blocks, so the sweep never does I/O here nor touches a source the
+ * sampler owns. 0, or -1 with the refusal in the status line. */
+static int tradeoff_put(struct ui *ui, int64_t maxsleep_us, int64_t slack_ns)
+{
+	ui_knob_set(ui, K_PMD_MAXSLEEP_US, maxsleep_us);
+	if (!ui->status_err)
+		ui_knob_set(ui, K_PMD_TIMER_SLACK_NS, slack_ns);
+	return ui->status_err ? -1 : 0;
+}
+
 static int tradeoff_set(struct ui *ui, const struct ui_tradeoff_pt *p)
 {
-	char err[512];
-	int64_t stored;
-	if (source_knob_set(ui->src, K_PMD_MAXSLEEP_US, p->maxsleep_us, &stored, err,
-			    sizeof(err)) != 0 ||
-	    source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, p->slack_ns, &stored, err,
-			    sizeof(err)) != 0) {
-		ui_status(ui, true, "trade-off stopped: %s", err);
+	if (tradeoff_put(ui, p->maxsleep_us, p->slack_ns) != 0) {
+		char why[sizeof(ui->status)];
+		memcpy(why, ui->status, sizeof(why));
+		ui_status(ui, true, "trade-off stopped: %s", why);
 		return -1;
 	}
 	ui->charts.to.set_ns = clock_mono_ns();
@@ -39,19 +47,28 @@ static int tradeoff_set(struct ui *ui, const struct ui_tradeoff_pt *p)
 static void tradeoff_end(struct ui *ui, const char *why)
 {
 	struct ui_tradeoff *to = &ui->charts.to;
-	char err[512];
-	int64_t stored;
-	int rc = source_knob_set(ui->src, K_PMD_MAXSLEEP_US, to->saved_maxsleep_us, &stored, err,
-				 sizeof(err));
-	if (rc == 0)
-		rc = source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, &stored,
-				     err, sizeof(err));
+	int rc = tradeoff_put(ui, to->saved_maxsleep_us, to->saved_slack_ns);
 	to->state = to->point > 0 ? TRADEOFF_DONE : TRADEOFF_OFF;
 	if (rc != 0)
-		ui_status(ui, true, "trade-off %s; restoring the knobs failed: %s", why, err);
+		ui_status(ui, true, "trade-off %s; restoring the knobs failed: %.180s", why,
+			  ui->status);
 	else
 		ui_status(ui, false, "trade-off %s: maxsleep %lld us, slack %lld ns restored", why,
 			  (long long)to->saved_maxsleep_us, (long long)to->saved_slack_ns);
+}
+
+void ui_tradeoff_quit(struct ui *ui)
+{
+	struct ui_tradeoff *to = &ui->charts.to;
+	char err[512];
+	if (to->state != TRADEOFF_RUN)
+		return;
+	to->state = TRADEOFF_OFF;
+	if (source_knob_set(ui->src, K_PMD_MAXSLEEP_US, to->saved_maxsleep_us, NULL, err,
+			    sizeof(err)) != 0 ||
+	    source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, NULL, err,
+			    sizeof(err)) != 0)
+		fprintf(stderr, "tunetop: trade-off: restoring the knobs failed: %s\n", err);
 }
 
 int ui_tradeoff_key(struct ui *ui, int ch)
@@ -65,6 +82,21 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 		return 0; /* Esc with nothing to cancel */
 	if (!ui->snap->has_pmd) {
 		ui_status(ui, true, "the trade-off needs pmd running (:set pmd.enabled=on)");
+		return UI_REDRAW;
+	}
+	/* On a real machine the sweep changes its PMDs' settings for a while: only with
+	 * --write (the source would refuse each write, later, on its own thread), and only
+	 * after a second t. Every knob it sets is put back when it ends, is cancelled, or
+	 * the console quits (ui_tradeoff_quit). */
+	if (ui->src->ops->writes_machine && !(ui->opt && ui->opt->write)) {
+		ui_status(ui, true, "t: the sweep changes this machine's PMD settings: start "
+				    "tunetop with --write");
+		return UI_REDRAW;
+	}
+	if (ui->src->ops->writes_machine && !to->confirm) {
+		to->confirm = true;
+		ui_status(ui, false, "t: sweep pmd.maxsleep_us x pmd.timer_slack_ns on this "
+				     "machine (restored after)? t again starts it, any other key not");
 		return UI_REDRAW;
 	}
 	memset(to, 0, sizeof(*to));

@@ -7,11 +7,6 @@
 /* At most this many rows of CPU meters; the rest are summed into one meter. */
 #define UI_METER_ROWS_MAX 4
 
-bool ui_flashing(const struct ui *ui, enum knob_id id)
-{
-	return ui->flash_until[id] > ui->now_ns;
-}
-
 /* A knob's value in the header: highlighted while it flashes. */
 static void put_knob(struct ui *ui, enum knob_id id, const char *suffix)
 {

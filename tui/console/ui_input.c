@@ -145,7 +145,8 @@ int ui_command_run(struct ui *ui, const char *cmd)
 	while (*a == ' ')
 		a++;
 	if (!strncmp(a, "--all ", 6)) {
-		/* Every remote host; each one's result comes back as its own message and event. */
+		/* Every remote host; each one's answer comes back through ui_knob_result()
+		 * (and as an event). */
 		if (!remote_count(ui->src)) {
 			ui_status(ui, true, "set --all: only with --remote hosts");
 			return UI_REDRAW;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/xalloc.h"
 #include "tui/rowfmt.h"
 #include "tui/console/ui.h"
 
@@ -62,9 +63,7 @@ void ui_table_rebuild(struct ui *ui)
 
 	if (ui->rows_cap < s->nthreads) {
 		ui->rows_cap = s->nthreads + 64;
-		ui->rows = realloc(ui->rows, ui->rows_cap * sizeof(*ui->rows));
-		if (!ui->rows)
-			abort();
+		ui->rows = xrealloc(ui->rows, ui->rows_cap * sizeof(*ui->rows));
 	}
 	ui->nrows = 0;
 	for (size_t i = 0; i < s->nthreads; i++)

@@ -1,6 +1,6 @@
-/* src_async.h: any source on its own sampler thread, so the thread that draws never waits. */
-#ifndef TT_SRC_ASYNC_H
-#define TT_SRC_ASYNC_H
+/* source_async.h: any source on its own sampler thread, so the thread that draws never waits. */
+#ifndef TT_SOURCE_ASYNC_H
+#define TT_SOURCE_ASYNC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -9,16 +9,6 @@
 #include "backends/source.h"
 
 struct source_async;
-
-/* The result of one knob write request (source_knob_set() run on the sampler thread). */
-struct source_async_result {
-	uint64_t id; /* from source_async_knob_request() */
-	enum knob_id knob;
-	int64_t requested;
-	int rc; /* 0 or KNOB_ERR_* */
-	int64_t stored; /* the value read back (on an error: the value kept) */
-	char err[256];
-};
 
 /*
  * Run src (started already; still owned by the caller, who must not touch it
@@ -47,15 +37,15 @@ void source_async_poke(struct source_async *a);
 /* Change the interval (takes effect after the next sample). */
 void source_async_interval(struct source_async *a, uint64_t interval_ns);
 /*
- * Ask for a knob write. Refusals that need no I/O (an engine knob on the host,
- * a start-only knob) are answered now: KNOB_ERR_* with err. Else 0 and *id;
- * the result comes through source_async_result(). At most 16 wait at once
- * (KNOB_ERR_RUNTIME "busy" beyond).
+ * Ask for a knob write, as source_knob_request() does. Refusals that need no I/O (a knob
+ * the source never takes, the queue full) are answered now: 0 and the answer in *r.
+ * Else 1 and r->id: the answer comes through source_async_result(). At most 16 wait at
+ * once (KNOB_ERR_RUNTIME "busy" beyond).
  */
-int source_async_knob_request(struct source_async *a, enum knob_id id, int64_t v, uint64_t *req,
-			      char *err, size_t errlen);
+int source_async_knob_request(struct source_async *a, enum knob_id id, int64_t v,
+			      struct source_knob_result *r);
 /* The oldest result not yet taken: true and *out. */
-bool source_async_result(struct source_async *a, struct source_async_result *out);
+bool source_async_result(struct source_async *a, struct source_knob_result *out);
 /* Requests sent and not answered yet. */
 int source_async_pending(struct source_async *a);
 

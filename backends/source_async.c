@@ -1,6 +1,6 @@
-/* src_async.c: a source's sample() and knob writes on a sampler thread ("tt-sampler"); the
- * console swaps in the newest snapshot and gets knob results as messages (src_async.h). */
-#include "backends/src_async.h"
+/* source_async.c: a source's sample() and knob writes on a sampler thread ("tt-sampler"); the
+ * console swaps in the newest snapshot and gets knob results as messages (source_async.h). */
+#include "backends/source_async.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -35,9 +35,10 @@ struct source_async {
 	struct snapshot *work; /* the sampler's own (touched only by the sampler thread) */
 	struct async_req req[ASYNC_QUEUE];
 	int nreq, req_head;
-	struct source_async_result res[ASYNC_QUEUE];
+	struct source_knob_result res[ASYNC_QUEUE];
 	int nres, res_head;
 	int inflight; /* requests taken by the sampler and not answered */
+	int64_t knobs[K_COUNT]; /* the values in force as last read (a sample or a write) */
 	uint64_t next_id;
 };
 
@@ -56,6 +57,7 @@ static void async_publish(struct source_async *a)
 	a->ready = a->work;
 	a->work = t;
 	a->fresh = true;
+	memcpy(a->knobs, a->ready->knobs, sizeof(a->knobs));
 	pthread_mutex_unlock(&a->mu);
 	async_wake(a);
 }
@@ -74,13 +76,13 @@ static void *async_main(void *arg)
 			a->nreq--;
 			a->inflight++;
 			pthread_mutex_unlock(&a->mu);
-			struct source_async_result out = {.id = r.id, .knob = r.knob, .requested = r.v};
-			/* The value kept on an error, unless the source says otherwise. */
-			out.stored = source_knob(a->src, r.knob);
-			out.rc = source_knob_set(a->src, r.knob, r.v, &out.stored, out.err,
-						 sizeof(out.err));
+			struct source_knob_result out;
+			source_knob_request(a->src, r.knob, r.v, &out);
+			out.id = r.id;
 			pthread_mutex_lock(&a->mu);
 			a->inflight--;
+			if (out.rc == 0)
+				a->knobs[out.knob] = out.stored;
 			if (a->nres == ASYNC_QUEUE) { /* the console stopped reading: drop the oldest */
 				a->res_head = (a->res_head + 1) % ASYNC_QUEUE;
 				a->nres--;
@@ -124,6 +126,8 @@ struct source_async *source_async_start(struct source *src, uint64_t interval_ns
 	a->interval_ns = interval_ns ? interval_ns : NS_PER_S;
 	a->ready = snapshot_new();
 	a->work = snapshot_new();
+	for (int k = 0; k < K_COUNT; k++) /* until the first sample */
+		a->knobs[k] = knob_table[k].def;
 	a->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (a->efd < 0) {
 		snprintf(err, errlen, "eventfd: %s", strerror(errno));
@@ -210,32 +214,38 @@ void source_async_interval(struct source_async *a, uint64_t interval_ns)
 	pthread_mutex_unlock(&a->mu);
 }
 
-int source_async_knob_request(struct source_async *a, enum knob_id id, int64_t v, uint64_t *req,
-			      char *err, size_t errlen)
+int source_async_knob_request(struct source_async *a, enum knob_id id, int64_t v,
+			      struct source_knob_result *r)
 {
 	const struct knob_def *d = &knob_table[id];
-	/* Refusals are pure (no I/O): answered here, at once. */
+	*r = (struct source_knob_result){.knob = id, .requested = v};
+	/* Refusals are pure (no I/O): answered here, at once, with the value in force as last
+	 * read (asking the source would be I/O on the caller's thread). */
 	const char *why = source_knob_refusal(a->src, id);
-	if (why) {
-		snprintf(err, errlen, "%s: %s", d->name, why);
-		return KNOB_ERR_USAGE;
-	}
 	pthread_mutex_lock(&a->mu);
+	r->stored = a->knobs[id];
+	if (why) {
+		pthread_mutex_unlock(&a->mu);
+		snprintf(r->err, sizeof(r->err), "%s: %s", d->name, why);
+		r->rc = KNOB_ERR_USAGE;
+		return 0;
+	}
 	if (a->nreq == ASYNC_QUEUE) {
 		pthread_mutex_unlock(&a->mu);
-		snprintf(err, errlen, "%s: %d writes are waiting already: try again", d->name,
-			 ASYNC_QUEUE);
-		return KNOB_ERR_RUNTIME;
+		snprintf(r->err, sizeof(r->err), "%s: %d writes are waiting already: try again",
+			 d->name, ASYNC_QUEUE);
+		r->rc = KNOB_ERR_RUNTIME;
+		return 0;
 	}
-	*req = ++a->next_id;
+	r->id = ++a->next_id;
 	a->req[(a->req_head + a->nreq++) % ASYNC_QUEUE] =
-	    (struct async_req){.id = *req, .knob = id, .v = v};
+	    (struct async_req){.id = r->id, .knob = id, .v = v};
 	pthread_cond_signal(&a->cv);
 	pthread_mutex_unlock(&a->mu);
-	return 0;
+	return 1;
 }
 
-bool source_async_result(struct source_async *a, struct source_async_result *out)
+bool source_async_result(struct source_async *a, struct source_knob_result *out)
 {
 	bool got = false;
 	pthread_mutex_lock(&a->mu);
