@@ -20,15 +20,21 @@ struct remote_host {
 	char *name;
 	enum remote_state state;
 	char reason[200];
+	bool broken; /* the far side is not a working agent: never tried again */
 	pid_t pid;
+	uint64_t kill_ns; /* down with a child that ignored SIGTERM: SIGKILL from then */
 	int to_fd, from_fd, err_fd; /* ssh's stdin, stdout, stderr (ours: non-blocking) */
 	char *buf; /* stdout bytes not yet a whole line */
-	size_t len, cap;
+	size_t len, cap, scan; /* scan: bytes of buf already searched for a newline */
 	char errline[200]; /* ssh's last stderr line */
 	size_t errlen;
 	char *wbuf; /* commands not yet written */
 	size_t wlen;
 	json_t *cur; /* the far side's snapshot, rebuilt from its deltas */
+	size_t cur_weight; /* cur's size as jdelta_weight() counts it, bounded */
+	uint64_t dropped_paths; /* delta paths not in cur (a far side's inventions), dropped */
+	uint64_t garbage_lines; /* lines that were not JSON objects */
+	uint64_t pump_ns_max; /* the longest one pump took on the caller's thread */
 	struct snapshot *snap;
 	bool have, fresh; /* fresh: not yet taken by remote_take_new */
 	uint64_t snap_ns, last_rx_ns, start_ns, retry_ns;

@@ -63,6 +63,12 @@ static int remote_open(struct source *src, const struct source_conf *conf, char 
 		snprintf(err, errlen, "needs --remote HOST");
 		return KNOB_ERR_USAGE;
 	}
+	for (size_t i = 0; i < conf->nremotes; i++)
+		if (!conf->remotes[i][0] || conf->remotes[i][0] == '-') {
+			/* ssh would take it for an option (-oProxyCommand=... runs a command). */
+			snprintf(err, errlen, "--remote '%s': not a host name", conf->remotes[i]);
+			return KNOB_ERR_USAGE;
+		}
 	struct remote *r = xcalloc(1, sizeof(*r));
 	r->ssh_argv = remote_split_argv(conf->ssh ? conf->ssh : "ssh", err, errlen);
 	if (!r->ssh_argv) {
@@ -81,6 +87,8 @@ static int remote_open(struct source *src, const struct source_conf *conf, char 
 	remote_shell_quote(&r->far_cmd, &len, "-d");
 	snprintf(num, sizeof(num), "%g", r->delay_s);
 	remote_shell_quote(&r->far_cmd, &len, num);
+	if (conf->host_write)
+		remote_shell_quote(&r->far_cmd, &len, "--write");
 	for (const char *const *a = conf->agent_args; a && *a; a++)
 		remote_shell_quote(&r->far_cmd, &len, *a);
 	r->n = (int)conf->nremotes;
@@ -230,6 +238,7 @@ bool remote_row(struct source *src, int i, struct remote_row *row)
 	    .name = h->name,
 	    .state = h->state,
 	    .reason = h->reason,
+	    .broken = h->broken,
 	    .snap = h->have ? h->snap : NULL,
 	    .age_s = h->have ? (double)(now - h->snap_ns) / 1e9 : 0,
 	    .retry_in_s = h->state == REMOTE_DOWN && h->retry_ns > now
@@ -237,6 +246,7 @@ bool remote_row(struct source *src, int i, struct remote_row *row)
 			      : 0,
 	    .rx_bytes = h->rx_bytes,
 	    .rx_bytes_per_s = h->rate,
+	    .dropped_paths = h->dropped_paths,
 	};
 	return true;
 }
