@@ -28,10 +28,6 @@
 #define REMOTE_FIRST_S 10.0
 /* A down host's child that ignored SIGTERM this long gets SIGKILL (then it is tried again). */
 #define REMOTE_KILL_GRACE_MS 2000
-/* A line longer than this is not the agent's: the host is broken. */
-#define REMOTE_LINE_MAX (8u << 20)
-/* What the rebuilt snapshot may cost (jdelta_weight), whole or grown by deltas. */
-#define REMOTE_TREE_MAX (8 * (size_t)REMOTE_LINE_MAX)
 /* Lines before the first snapshot that are not JSON objects: a login banner, up to this. */
 #define REMOTE_BANNER_LINES 100
 /* Commands waiting for a far side that does not read: beyond this they are dropped. */
@@ -39,7 +35,6 @@
 /* One pump's share of the caller's thread (the console's, once a frame): at most this many
  * bytes read, lines handled, and time spent; the rest waits in the pipe for the next pump, so
  * a host writing faster than we parse slows only itself. */
-#define REMOTE_PUMP_BYTES (256u << 10)
 #define REMOTE_PUMP_LINES 32
 #define REMOTE_PUMP_NS (3 * NS_PER_MS)
 /* The options tunetop adds after the user's ssh command: no prompts (no terminal to ask

@@ -12,6 +12,13 @@
 #include "backends/src_remote.h"
 #include "core/snapshot.h"
 
+/* A line longer than this is not the agent's: the host is broken. */
+#define REMOTE_LINE_MAX (8u << 20)
+/* What one host's rebuilt snapshot may cost (jdelta_weight), whole or grown by deltas. */
+#define REMOTE_TREE_MAX (8 * (size_t)REMOTE_LINE_MAX)
+/* Bytes one pump reads at most (remote_host.c has the line and time budgets). */
+#define REMOTE_PUMP_BYTES (256u << 10)
+
 /* Status notes queued (the oldest go when the screen does not ask). */
 #define REMOTE_NOTES 32
 
