@@ -59,6 +59,7 @@ struct remote {
 	size_t ssh_argc;
 	char *far_cmd; /* the command the far side runs */
 	double delay_s;
+	uint64_t pumped_ns; /* the last remote_pump that read */
 	char notes[REMOTE_NOTES][240];
 	bool note_err[REMOTE_NOTES];
 	size_t nhead, nnotes;

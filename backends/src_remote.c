@@ -50,9 +50,16 @@ void remote_note(struct remote *r, bool err, const char *fmt, ...)
 	}
 }
 
+/* The fleet view asks for every row and the notes each frame, and each asks to pump: once
+ * in this long is enough, so a frame pays each host's read budget once, not once a row. */
+#define REMOTE_PUMP_EVERY_NS (10 * NS_PER_MS)
+
 static void remote_pump(struct remote *r)
 {
 	uint64_t now = clock_mono_ns();
+	if (r->pumped_ns && now - r->pumped_ns < REMOTE_PUMP_EVERY_NS)
+		return;
+	r->pumped_ns = now;
 	for (int i = 0; i < r->n; i++)
 		remote_host_pump(r, &r->h[i], now);
 }
