@@ -67,7 +67,7 @@ struct remote {
 	size_t nev;
 };
 
-/* Queue a status note for note() and the next snapshot's events (src_remote.c); err marks a
+/* Queue a status note for note() and the next snapshot's events (remote_host.c); err marks a
  * failure (EV_ERROR) rather than news (EV_KNOB). */
 void remote_note(struct remote *r, bool err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

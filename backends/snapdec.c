@@ -2,7 +2,6 @@
  * the input: every field is type-checked, every array clamped to what the struct holds. */
 #include "backends/snapdec.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,35 +15,6 @@
 /* CPUs and threads a decoded snapshot may hold: far above any real one, a bound for garbage. */
 #define SNAPDEC_MAX_CPUS 4096
 #define SNAPDEC_MAX_THREADS 65536
-/* Interned strings: the few names a snapshot points at (backends, topologies, absent paths). */
-#define SNAPDEC_INTERN_MAX 256
-#define SNAPDEC_INTERN_LEN 64
-
-static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *intern_tab[SNAPDEC_INTERN_MAX];
-static size_t intern_n;
-
-const char *snapdec_intern(const char *s)
-{
-	const char *r = "?";
-	if (!s)
-		return NULL;
-	/* Rare (once per new name) and shared by the replay and remote threads: a mutex. */
-	pthread_mutex_lock(&intern_lock);
-	for (size_t i = 0; i < intern_n; i++)
-		if (strcmp(intern_tab[i], s) == 0) {
-			r = intern_tab[i];
-			goto out;
-		}
-	if (intern_n < SNAPDEC_INTERN_MAX && strlen(s) < SNAPDEC_INTERN_LEN) {
-		intern_tab[intern_n] = xstrdup(s);
-		r = intern_tab[intern_n++];
-	}
-out:
-	pthread_mutex_unlock(&intern_lock);
-	return r;
-}
-
 uint64_t snapdec_iso8601(const char *s)
 {
 	struct tm tm = {0};
@@ -462,25 +432,4 @@ int snapdec_line(const char *line, size_t len, struct snapshot *snap, char *err,
 	int rc = snapdec_from_json(o, snap, err, errlen);
 	json_decref(o);
 	return rc;
-}
-
-void snapshot_copy(struct snapshot *dst, const struct snapshot *src)
-{
-	struct snap_cpu *cpus = dst->cpus;
-	struct snap_thread *threads = dst->threads;
-	size_t cap = dst->threads_cap;
-
-	memcpy(dst, src, sizeof(*dst));
-	dst->cpus = xrealloc(cpus, (size_t)(src->ncpus > 0 ? src->ncpus : 1) * sizeof(*cpus));
-	if (src->ncpus > 0)
-		memcpy(dst->cpus, src->cpus, (size_t)src->ncpus * sizeof(*cpus));
-	if (src->nthreads > cap) {
-		free(threads);
-		threads = xcalloc(src->nthreads, sizeof(*threads));
-		cap = src->nthreads;
-	}
-	dst->threads = threads;
-	dst->threads_cap = cap;
-	if (src->nthreads)
-		memcpy(dst->threads, src->threads, src->nthreads * sizeof(*threads));
 }

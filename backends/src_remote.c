@@ -7,7 +7,6 @@
 #include "backends/src_remote.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,36 +18,6 @@
 
 /* Closing: how long ssh gets to end on its own once its stdin closed. */
 #define REMOTE_CLOSE_WAIT_MS 1500
-
-/* Notes come from the hosts (down, up again, replies) and from remote_set_all; they wait in
- * a ring for note() and are copied into the next snapshot's events for --record. */
-void remote_note(struct remote *r, bool err, const char *fmt, ...)
-{
-	va_list ap;
-	size_t i = (r->nhead + r->nnotes) % REMOTE_NOTES;
-	if (r->nnotes == REMOTE_NOTES) {
-		r->nhead = (r->nhead + 1) % REMOTE_NOTES;
-		r->nnotes--;
-		i = (r->nhead + r->nnotes) % REMOTE_NOTES;
-	}
-	va_start(ap, fmt);
-	vsnprintf(r->notes[i], sizeof(r->notes[i]), fmt, ap);
-	va_end(ap);
-	r->note_err[i] = err;
-	r->nnotes++;
-	if (r->nev < SNAP_MAX_EVENTS) {
-		struct event *e = &r->ev[r->nev++];
-		struct timespec ts;
-		memset(e, 0, sizeof(*e));
-		clock_gettime(CLOCK_REALTIME, &ts);
-		e->wall_ns = clock_ts_to_ns(&ts);
-		e->mono_ns = clock_mono_ns();
-		e->kind = err ? EV_ERROR : EV_KNOB;
-		size_t l = strnlen(r->notes[i], sizeof(e->text) - 1);
-		memcpy(e->text, r->notes[i], l);
-		e->text[l] = '\0';
-	}
-}
 
 /* The fleet view asks for every row and the notes each frame, and each asks to pump: once
  * in this long is enough, so a frame pays each host's read budget once, not once a row. */
