@@ -386,7 +386,7 @@ static bool remote_host_lines(struct remote *r, struct remote_host *h, size_t *s
 			      size_t *scan, int *lines, uint64_t t0)
 {
 	for (;;) {
-		char *nl = memchr(h->buf + *scan, '\n', h->len - *scan);
+		char *nl = *scan < h->len ? memchr(h->buf + *scan, '\n', h->len - *scan) : NULL;
 		if (!nl) {
 			*scan = h->len;
 			return true;
@@ -446,7 +446,8 @@ static bool remote_host_read(struct remote *r, struct remote_host *h, uint64_t n
 		remote_host_break(r, h, "a line over 8 MB");
 		return false;
 	}
-	memmove(h->buf, h->buf + start, h->len - start);
+	if (start)
+		memmove(h->buf, h->buf + start, h->len - start);
 	h->len -= start;
 	h->scan = scan - start;
 	/* A buffer grown for one long line goes back once that line is done. */
