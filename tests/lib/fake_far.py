@@ -8,7 +8,8 @@ are hostile, built on one real snapshot that the agent binary named in the far c
 set, and its arguments (a JSON array a line) to $FAKE_ARGV. A host name may carry a suffix after a dot (flood.1) to run the same mode twice.
 
 Modes: good, flood (whole snapshot lines as fast as the pipe takes), garbage (random bytes
-with newlines), silence (connected, never a byte), schema2, longline (9 MB and no newline),
+with newlines), silence (connected, never a byte), schema2, maxline and maxgrow (the most memory one line, or
+deltas, may ask for), longline (9 MB and no newline),
 ignore-term (SIGTERM ignored: one snapshot, then silence), exit2 (a far-side usage error),
 hugevalue (1e308, negative counts, int extremes, then deltas), unknown-delta-paths (deltas
 naming keys the snapshot lacks, 2,000 a line, with deep values), hostile (flood, garbage,
@@ -145,6 +146,20 @@ def main():
             d["junk%d" % n] = deep
             d["seq"] = n
             put(dumps({"delta": d}))
+    if mode == "maxline":
+        # The most nodes one line under 8 MB holds: 4 million zeros as threads.
+        put(b'{"schema":1,"threads":[' + b"0," * ((8 << 20) // 2 - 64) + b'0]}\n')
+        silence()
+    if mode == "maxgrow":
+        # A snapshot of many threads, then deltas each setting one name to a 7 MB string.
+        t0 = base["threads"][0]
+        base["threads"] = [dict(t0, tid=i) for i in range(40000)]
+        put(dumps(base))
+        i = 0
+        while True:
+            put(dumps({"delta": {"threads/%d/name" % i: "n" * (7 << 20)}}))
+            i += 1
+            time.sleep(0.05)
     sys.stderr.write("fake_far.py: unknown mode %r\n" % mode)
     sys.exit(255)
 
