@@ -102,41 +102,50 @@ static void remote_host_close_fds(struct remote_host *h)
 	h->to_fd = h->from_fd = h->err_fd = -1;
 }
 
-/* Drop the link: SIGTERM now, SIGKILL after a grace (remote_host_pump); a broken host is
- * never tried again. */
-static void remote_host_drop(struct remote *r, struct remote_host *h, bool broken, const char *why)
+/* How a link ends: down (tried again after the backoff), broken (not an agent we can read:
+ * tried again only after the longest backoff, and -b counts it as failed), or broken for
+ * good (a far-side usage error: the same command would fail the same way). */
+enum remote_drop { REMOTE_DROP_DOWN, REMOTE_DROP_BROKEN, REMOTE_DROP_FOR_GOOD };
+
+/* Drop the link: SIGTERM now, SIGKILL after a grace (remote_host_pump). */
+static void remote_host_drop(struct remote *r, struct remote_host *h, enum remote_drop how,
+			     const char *why)
 {
 	uint64_t now = clock_mono_ns();
+	bool broken = how != REMOTE_DROP_DOWN;
 	if (h->pid > 0) {
 		kill(h->pid, SIGTERM);
 		h->kill_ns = now + REMOTE_KILL_GRACE_MS * NS_PER_MS;
 	}
 	remote_host_close_fds(h);
-	if (broken && !h->broken)
+	if (broken && (!h->broken || strcmp(h->reason + 8, why) != 0))
 		remote_note(r, true, "%s: broken: %s", h->name, why);
-	else if (h->state != REMOTE_DOWN)
+	else if (!broken && h->state != REMOTE_DOWN)
 		remote_note(r, true, "%s: down: %s", h->name, why);
 	h->state = REMOTE_DOWN;
-	if (broken || !h->broken)
+	if (broken || !h->broken) /* a broken host stays so (and says why) until it is up */
 		snprintf(h->reason, sizeof(h->reason), "%s%s", broken ? "broken: " : "", why);
 	h->broken = h->broken || broken;
 	h->len = h->wlen = h->scan = 0;
 	json_decref(h->cur);
 	h->cur = NULL;
 	h->cur_weight = 0;
-	h->retry_ns = h->broken ? UINT64_MAX : now + (uint64_t)h->backoff_ms * NS_PER_MS;
+	if (broken)
+		h->backoff_ms = REMOTE_BACKOFF_MAX_MS;
+	h->retry_ns = how == REMOTE_DROP_FOR_GOOD ? UINT64_MAX
+						  : now + (uint64_t)h->backoff_ms * NS_PER_MS;
 	h->backoff_ms =
 	    h->backoff_ms * 2 > REMOTE_BACKOFF_MAX_MS ? REMOTE_BACKOFF_MAX_MS : h->backoff_ms * 2;
 }
 
 static void remote_host_down(struct remote *r, struct remote_host *h, const char *why)
 {
-	remote_host_drop(r, h, false, why);
+	remote_host_drop(r, h, REMOTE_DROP_DOWN, why);
 }
 
 static void remote_host_break(struct remote *r, struct remote_host *h, const char *why)
 {
-	remote_host_drop(r, h, true, why);
+	remote_host_drop(r, h, REMOTE_DROP_BROKEN, why);
 }
 
 static void remote_host_set_nonblock(int fd)
@@ -354,6 +363,7 @@ static void remote_host_line(struct remote *r, struct remote_host *h, const char
 	else if (h->state != REMOTE_UP)
 		remote_note(r, false, "%s: up", h->name);
 	h->state = REMOTE_UP;
+	h->broken = false;
 	h->reason[0] = '\0';
 	h->backoff_ms = REMOTE_BACKOFF_MIN_MS;
 }
@@ -470,7 +480,7 @@ static void remote_host_exited(struct remote *r, struct remote_host *h, int stat
 	else
 		snprintf(why, sizeof(why), "ssh killed");
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
-		remote_host_break(r, h, why);
+		remote_host_drop(r, h, REMOTE_DROP_FOR_GOOD, why);
 	else
 		remote_host_down(r, h, why);
 }

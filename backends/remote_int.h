@@ -27,7 +27,7 @@ struct remote_host {
 	char *name;
 	enum remote_state state;
 	char reason[200];
-	bool broken; /* the far side is not a working agent: never tried again */
+	bool broken; /* the far side is not a working agent (reason says why) until it is up */
 	pid_t pid;
 	uint64_t kill_ns; /* down with a child that ignored SIGTERM: SIGKILL from then */
 	int to_fd, from_fd, err_fd; /* ssh's stdin, stdout, stderr (ours: non-blocking) */

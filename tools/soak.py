@@ -18,7 +18,7 @@ At the end the console quits with q: exit status 0 and no sanitizer report.
 Then the fleet phase (--fleet-seconds): the release console with --remote to two fake far
 sides (tests/lib/fake_far.py as --ssh): `good` (the real agent) and `hostile` (a flood of
 snapshot lines, then garbage, then silence, a third of the time each; the garbage makes it
-broken, so it is never tried again). Every second: the good host's row is at most 2.5 s old,
+broken, tried again after 30 s). Every second: the good host's row is at most 2.5 s old,
 a key (Down/Up) gets its frame within RENDER_MAX_US (the debug line's worst key), and at the
 end the console's RSS is at most 10% (+2 MB) over its RSS 5 s in, and q quits with status 0.
 Add a check by adding a row to MONOTONIC or EQUATIONS. Exit 0 when every check passed.

@@ -3,7 +3,7 @@
 # no sshd): a flooding host does not starve a good one (-b lines, console keys); deltas that
 # invent keys do not grow memory; schema 2, garbage, an over-long line, silence and a far-side
 # usage error are "broken: <why>" (fleet view, -b stderr, -b exit 1), the usage error never
-# tried again; a far side ignoring SIGTERM is killed and tried again; 1e308 values leave every
+# tried again (the others after 30 s); a far side ignoring SIGTERM is killed and tried again; 1e308 values leave every
 # section in the -b line; agent replies keep their error (invalid UTF-8, NUL); a host that
 # begins with "-" is a usage error, ssh gets "--" before the host; --write reaches the far side.
 . "$(dirname "$0")/lib/tmux.sh"
