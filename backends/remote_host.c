@@ -372,7 +372,9 @@ static void remote_host_read_err(struct remote_host *h)
 {
 	char buf[1024];
 	ssize_t n;
-	while (h->err_fd >= 0 && (n = read(h->err_fd, buf, sizeof(buf))) > 0) {
+	int reads = 0;
+	/* At most 64 KB a pump: a far side flooding its stderr slows only itself. */
+	while (h->err_fd >= 0 && reads++ < 64 && (n = read(h->err_fd, buf, sizeof(buf))) > 0) {
 		/* Keep the last whole non-empty line: ssh says why it failed there. */
 		for (ssize_t i = 0; i < n; i++) {
 			if (buf[i] == '\n' || buf[i] == '\r') {

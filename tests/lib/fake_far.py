@@ -8,7 +8,7 @@ are hostile, built on one real snapshot that the agent binary named in the far c
 set, and its arguments (a JSON array a line) to $FAKE_ARGV. A host name may carry a suffix after a dot (flood.1) to run the same mode twice.
 
 Modes: good, flood (whole snapshot lines as fast as the pipe takes), garbage (random bytes
-with newlines), silence (connected, never a byte), schema2, maxline and maxgrow (the most memory one line, or
+with newlines), stderrflood (lines on stderr as fast as it can), silence (connected, never a byte), schema2, maxline and maxgrow (the most memory one line, or
 deltas, may ask for), longline (9 MB and no newline),
 ignore-term (SIGTERM ignored: one snapshot, then silence), exit2 (a far-side usage error),
 hugevalue (1e308, negative counts, int extremes, then deltas), unknown-delta-paths (deltas
@@ -92,6 +92,9 @@ def main():
         sys.exit(2)
     if mode == "silence":
         silence()
+    if mode == "stderrflood":
+        while True:
+            sys.stderr.write("x" * 4095 + "\n")
     if mode == "garbage":
         garbage()
     if mode == "longline":

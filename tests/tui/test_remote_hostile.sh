@@ -76,8 +76,8 @@ kill "$pid"
 wait "$pid" 2>/dev/null
 ! kill -0 "$first" 2>/dev/null || fail "the first far side ($first) still runs"
 
-# A flooding host beside a good one: the good host keeps its rate (-d 0.5: 2 lines a second).
-"${rem[@]}" -b -d 0.5 --remote flood --remote good > "$TT_DIR/out" 2>"$TT_DIR/err" &
+# Hosts flooding stdout and stderr beside a good one: it keeps its rate (-d 0.5: 2 lines a s).
+"${rem[@]}" -b -d 0.5 --remote flood --remote stderrflood --remote good > "$TT_DIR/out" 2>"$TT_DIR/err" &
 pid=$!
 wait_for 8 grep -q 'good: up' "$TT_DIR/err" || { kill "$pid"; fail "good not up beside flood: $(cat "$TT_DIR/err")"; }
 g0=$(count good "$TT_DIR/out")
@@ -137,14 +137,23 @@ assert r[0]["ok"] is False and "error" in r[0], "invalid UTF-8: no error"
 assert r[1]["ok"] is False and "NUL" in r[1]["error"], "NUL: accepted"
 PY
 
-# The console: a flood, a good host and a broken one; the broken row says why, keys answer.
-tt_start 120 30 "$(tt_wrap --remote good --remote flood --remote schema2 --ssh "\"$FAKE\"" --agent-path "$TUNETOP" -d 1)"
+# The console: a flood, a good host, a broken one and one with int extremes in emu_cpu; the
+# broken row says why, keys answer, and sorting the extreme host's threads by CPU (<) does
+# not overflow the comparator (an abort under UBSan).
+tt_start 120 30 "$(tt_wrap --remote good --remote flood --remote schema2 --remote hugevalue --ssh "\"$FAKE\"" --agent-path "$TUNETOP" -d 1)"
 tt_wait '^good +up ' 15
 tt_wait '^schema2 +down +broken: schema 2 is not supported' 10
 tt_wait '^flood +up ' 5
+tt_wait '^hugevalue +up ' 5
+tt_keys Down Down Down Enter
+tt_wait 'TID NAME' 5
+tt_keys '<'
+tt_wait 'TID NAME' 5
+tt_keys Escape
+tt_wait '^good +up ' 5
 t0=$(date +%s%N)
 tt_keys q
-tt_wait_exit 5
+tt_wait_exit 8
 echo "q beside a flood: $((($(date +%s%N) - t0) / 1000000)) ms"
 grep -q 'rc=0' "$TT_DIR/rc" || fail "console rc: $(cat "$TT_DIR/rc")"
 echo PASS
