@@ -1,6 +1,7 @@
 /* jdelta.c: leaf-level JSON deltas (jdelta.h): a recursive diff and its application. */
 #include "backends/jdelta.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,52 +92,95 @@ static const char *path_next(const char *p, char *seg, size_t cap)
 	return *p == '/' ? p + 1 : NULL;
 }
 
-static int apply_one(json_t *base, const char *path, json_t *v)
+size_t jdelta_weight(const json_t *v)
+{
+	/* About what jansson spends on a node: the struct, a hash slot, the text. */
+	size_t w = 32;
+	const char *k;
+	json_t *x;
+	size_t i;
+	if (json_is_string(v)) {
+		w += json_string_length(v);
+	} else if (json_is_object(v)) {
+		json_object_foreach((json_t *)v, k, x)
+		w += strlen(k) + 16 + jdelta_weight(x);
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+		w += 8 + jdelta_weight(x);
+	}
+	return w;
+}
+
+/* Set path in base to v when every segment of it exists there: 0 done, 1 not there (a key the
+ * base lacks, an index past the end: dropped), -1 over the budget. */
+static int apply_one(json_t *base, const char *path, json_t *v, struct jdelta_budget *b)
 {
 	char seg[JDELTA_PATH_MAX];
 	json_t *node = base;
 	const char *p = path;
+	size_t wv = jdelta_weight(v);
 
 	if (strcmp(path, "/") == 0) { /* the root's keys changed: all of it anew */
 		if (!json_is_object(v))
+			return 1;
+		if (wv > b->max_weight)
 			return -1;
 		json_object_clear(base);
-		return json_object_update(base, v);
+		b->weight = wv;
+		return json_object_update(base, v) == 0 ? 0 : 1;
 	}
 	for (;;) {
 		const char *rest = path_next(p, seg, sizeof(seg));
+		json_t *next;
+		size_t i = 0;
 		if (json_is_object(node)) {
-			if (!rest)
-				return json_object_set(node, seg, v);
-			node = json_object_get(node, seg);
+			next = json_object_get(node, seg);
 		} else if (json_is_array(node)) {
 			char *end;
-			unsigned long i = strtoul(seg, &end, 10);
-			if (*end || end == seg || i >= json_array_size(node))
-				return -1;
-			if (!rest)
-				return json_array_set(node, i, v);
-			node = json_array_get(node, i);
+			unsigned long u = strtoul(seg, &end, 10);
+			if (*end || end == seg || u >= json_array_size(node))
+				return 1;
+			i = (size_t)u;
+			next = json_array_get(node, i);
 		} else {
-			return -1;
+			return 1;
 		}
-		if (!node)
-			return -1;
+		if (!next)
+			return 1; /* only what the base has: a far side cannot grow new keys */
+		if (!rest) {
+			size_t wold = jdelta_weight(next);
+			if (b->weight - (wold < b->weight ? wold : b->weight) + wv > b->max_weight)
+				return -1;
+			b->weight = b->weight - (wold < b->weight ? wold : b->weight) + wv;
+			int rc = json_is_object(node) ? json_object_set(node, seg, v)
+						      : json_array_set(node, i, v);
+			return rc == 0 ? 0 : 1;
+		}
+		node = next;
 		p = rest;
 	}
 }
 
-int jdelta_apply(json_t *base, const json_t *delta)
+int jdelta_apply_bounded(json_t *base, const json_t *delta, struct jdelta_budget *b)
 {
 	const char *k;
 	json_t *v;
-	int rc = 0;
 	if (!json_is_object(base) || !json_is_object(delta))
 		return -1;
 	json_object_foreach((json_t *)delta, k, v)
 	{
-		if (apply_one(base, k, v) != 0)
-			rc = -1;
+		int rc = apply_one(base, k, v, b);
+		if (rc < 0)
+			return -1;
+		b->dropped += rc > 0;
 	}
-	return rc;
+	return 0;
+}
+
+int jdelta_apply(json_t *base, const json_t *delta)
+{
+	struct jdelta_budget b = {.weight = 0, .max_weight = SIZE_MAX / 2};
+	if (jdelta_apply_bounded(base, delta, &b) != 0)
+		return -1;
+	return b.dropped ? -1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,18 +25,101 @@
 #define REMOTE_BACKOFF_MAX_MS 30000
 /* No line for this long (and at least 3 refreshes): the link is dead, though ssh lives. */
 #define REMOTE_STALE_S 3.0
-/* A line longer than this is garbage: dropped. */
-#define REMOTE_LINE_MAX (8u << 20)
+/* No snapshot this long after the start: whatever answers is not a working agent. */
+#define REMOTE_FIRST_S 10.0
+/* A down host's child that ignored SIGTERM this long gets SIGKILL (then it is tried again). */
+#define REMOTE_KILL_GRACE_MS 2000
+/* Lines before the first snapshot that are not JSON objects: a login banner, up to this. */
+#define REMOTE_BANNER_LINES 100
+/* Commands waiting for a far side that does not read: beyond this they are dropped. */
+#define REMOTE_WBUF_MAX 65536
+/* One pump's share of the caller's thread (the console's, once a frame): at most this many
+ * bytes read, lines handled, and time spent; the rest waits in the pipe for the next pump, so
+ * a host writing faster than we parse slows only itself. */
+#define REMOTE_PUMP_LINES 32
+#define REMOTE_PUMP_NS (3 * NS_PER_MS)
 /* The options tunetop adds after the user's ssh command: no prompts (no terminal to ask
- * on), keep-alives so a silent link is noticed, and compression: the agent's deltas are
- * ~1.9 KB/s of JSON with the default scenario, ~0.35 KB/s through zlib. */
+ * on), an unreachable host fails (and is tried again) before the first-snapshot deadline,
+ * keep-alives so a silent link is noticed, and compression: the agent's deltas are
+ * ~1.9 KB/s of JSON with the default scenario, ~0.35 KB/s through zlib. "--" then the host:
+ * a host name that begins with "-" is never an option (remote_open refuses it too). */
 static const char *const remote_host_ssh_opts[] = {
     "-o", "BatchMode=yes",
+    "-o", "ConnectTimeout=5",
     "-o", "ServerAliveInterval=1",
     "-o", "ServerAliveCountMax=3",
     "-o", "Compression=yes",
-    "-T", NULL,
+    "-T", "--", NULL,
 };
+
+/* An event for the next snapshot, for --record: the notes and the knob answers. */
+static void remote_event(struct remote *r, bool err, const char *text)
+{
+	if (r->nev >= SNAP_MAX_EVENTS)
+		return;
+	struct event *e = &r->ev[r->nev++];
+	struct timespec ts;
+	memset(e, 0, sizeof(*e));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	e->wall_ns = clock_ts_to_ns(&ts);
+	e->mono_ns = clock_mono_ns();
+	e->kind = err ? EV_ERROR : EV_KNOB;
+	size_t l = strnlen(text, sizeof(e->text) - 1);
+	memcpy(e->text, text, l);
+	e->text[l] = '\0';
+}
+
+/* Notes come from the hosts (down, up again, replies) and from remote_set_all; they wait in
+ * a ring for note() and are copied into the next snapshot's events for --record. */
+void remote_note(struct remote *r, bool err, const char *fmt, ...)
+{
+	va_list ap;
+	size_t i = (r->nhead + r->nnotes) % REMOTE_NOTES;
+	if (r->nnotes == REMOTE_NOTES) {
+		r->nhead = (r->nhead + 1) % REMOTE_NOTES;
+		r->nnotes--;
+		i = (r->nhead + r->nnotes) % REMOTE_NOTES;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->notes[i], sizeof(r->notes[i]), fmt, ap);
+	va_end(ap);
+	r->note_err[i] = err;
+	r->nnotes++;
+	remote_event(r, err, r->notes[i]);
+}
+
+/* A far host's answer to `set`, queued as a knob result for the console (source.h); kept
+ * here with the notes, beside the reader that parses the reply, so that no call goes back
+ * from one host's link to the source that holds the hosts. */
+void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob,
+		       const char *value, bool ok, const char *error)
+{
+	struct source_knob_result k = {.rc = ok ? 0 : KNOB_ERR_RUNTIME};
+	char text[240];
+	int id = knob_find(knob);
+	if (id < 0 || knob_parse((enum knob_id)id, value, &k.stored, text, sizeof(text)) != 0) {
+		/* A knob or value this side does not know (another version): said as a note. */
+		remote_note(r, !ok, "%s: %s %s %s", h->name, knob, ok ? "=" : "stays", value);
+		return;
+	}
+	if (ok)
+		snprintf(text, sizeof(text), "%s: %s = %s", h->name, knob, value);
+	else
+		snprintf(text, sizeof(text), "%s: %s stays %s (%s)", h->name, knob, value,
+			 error ? error : "refused");
+	remote_event(r, !ok, text);
+	k.knob = (enum knob_id)id;
+	k.requested = k.stored; /* the reply names what is in force, not what was asked */
+	k.elsewhere = h != &r->h[r->sel];
+	snprintf(k.from, sizeof(k.from), "%s", h->name);
+	if (!ok)
+		snprintf(k.err, sizeof(k.err), "%s", error ? error : "refused");
+	if (r->nres == REMOTE_NOTES) { /* nobody asks: the oldest go */
+		r->rhead = (r->rhead + 1) % REMOTE_NOTES;
+		r->nres--;
+	}
+	r->res[(r->rhead + r->nres++) % REMOTE_NOTES] = k;
+}
 
 void remote_host_init(struct remote_host *h, const char *name)
 {
@@ -57,23 +141,50 @@ static void remote_host_close_fds(struct remote_host *h)
 	h->to_fd = h->from_fd = h->err_fd = -1;
 }
 
-static void remote_host_down(struct remote *r, struct remote_host *h, const char *why)
+/* How a link ends: down (tried again after the backoff), broken (not an agent we can read:
+ * tried again only after the longest backoff, and -b counts it as failed), or broken for
+ * good (a far-side usage error: the same command would fail the same way). */
+enum remote_drop { REMOTE_DROP_DOWN, REMOTE_DROP_BROKEN, REMOTE_DROP_FOR_GOOD };
+
+/* Drop the link: SIGTERM now, SIGKILL after a grace (remote_host_pump). */
+static void remote_host_drop(struct remote *r, struct remote_host *h, enum remote_drop how,
+			     const char *why)
 {
+	uint64_t now = clock_mono_ns();
+	bool broken = how != REMOTE_DROP_DOWN;
 	if (h->pid > 0) {
 		kill(h->pid, SIGTERM);
-		/* Reaped on the next pumps (WNOHANG); SIGKILL at close if it lingers. */
+		h->kill_ns = now + REMOTE_KILL_GRACE_MS * NS_PER_MS;
 	}
 	remote_host_close_fds(h);
-	if (h->state != REMOTE_DOWN)
+	if (broken && (!h->broken || strcmp(h->reason + 8, why) != 0))
+		remote_note(r, true, "%s: broken: %s", h->name, why);
+	else if (!broken && h->state != REMOTE_DOWN)
 		remote_note(r, true, "%s: down: %s", h->name, why);
 	h->state = REMOTE_DOWN;
-	snprintf(h->reason, sizeof(h->reason), "%s", why);
-	h->len = h->wlen = 0;
+	if (broken || !h->broken) /* a broken host stays so (and says why) until it is up */
+		snprintf(h->reason, sizeof(h->reason), "%s%s", broken ? "broken: " : "", why);
+	h->broken = h->broken || broken;
+	h->len = h->wlen = h->scan = 0;
 	json_decref(h->cur);
 	h->cur = NULL;
-	h->retry_ns = clock_mono_ns() + (uint64_t)h->backoff_ms * NS_PER_MS;
+	h->cur_weight = 0;
+	if (broken)
+		h->backoff_ms = REMOTE_BACKOFF_MAX_MS;
+	h->retry_ns = how == REMOTE_DROP_FOR_GOOD ? UINT64_MAX
+						  : now + (uint64_t)h->backoff_ms * NS_PER_MS;
 	h->backoff_ms =
 	    h->backoff_ms * 2 > REMOTE_BACKOFF_MAX_MS ? REMOTE_BACKOFF_MAX_MS : h->backoff_ms * 2;
+}
+
+static void remote_host_down(struct remote *r, struct remote_host *h, const char *why)
+{
+	remote_host_drop(r, h, REMOTE_DROP_DOWN, why);
+}
+
+static void remote_host_break(struct remote *r, struct remote_host *h, const char *why)
+{
+	remote_host_drop(r, h, REMOTE_DROP_BROKEN, why);
 }
 
 static void remote_host_set_nonblock(int fd)
@@ -137,6 +248,8 @@ int remote_host_spawn(struct remote *r, struct remote_host *h)
 	remote_host_set_nonblock(h->from_fd);
 	remote_host_set_nonblock(h->err_fd);
 	h->state = REMOTE_CONNECTING;
+	h->kill_ns = 0;
+	h->garbage_lines = 0;
 	h->start_ns = h->last_rx_ns = clock_mono_ns();
 	h->errlen = 0;
 	h->errline[0] = '\0';
@@ -146,6 +259,8 @@ int remote_host_spawn(struct remote *r, struct remote_host *h)
 void remote_host_queue(struct remote_host *h, const char *cmd)
 {
 	size_t n = strlen(cmd);
+	if (h->wlen + n > REMOTE_WBUF_MAX)
+		return; /* the far side reads nothing: it will be marked down */
 	h->wbuf = xrealloc(h->wbuf, h->wlen + n + 1);
 	memcpy(h->wbuf + h->wlen, cmd, n);
 	h->wlen += n;
@@ -179,13 +294,51 @@ static void remote_host_reply(struct remote *r, struct remote_host *h, const jso
 		remote_note(r, true, "%s: %s", h->name, error ? error : "error");
 }
 
+/* The top-level keys of a schema-1 snapshot (tui/snapjson.c): others are dropped on arrival,
+ * so no delta can grow them either. */
+static const char *const remote_host_keys[] = {
+    "schema", "tool",	 "version", "time", "uptime_s", "interval_s", "backend", "seq", "cpu",
+    "threads", "est",	 "pmd",	    "blk",  "host",	"knobs",      "events",	 "self", NULL,
+};
+
+static void remote_host_strip(json_t *o)
+{
+	const char *k;
+	json_t *v;
+	void *tmp;
+	json_object_foreach_safe(o, tmp, k, v)
+	{
+		size_t i = 0;
+		while (remote_host_keys[i] && strcmp(remote_host_keys[i], k) != 0)
+			i++;
+		if (!remote_host_keys[i])
+			json_object_del(o, k);
+	}
+}
+
+/* A line that is not an object of ours: a banner before the first snapshot, a broken far side
+ * after it, or after too many. */
+static void remote_host_garbage(struct remote *r, struct remote_host *h)
+{
+	char why[96];
+	h->garbage_lines++;
+	if (h->have && h->state == REMOTE_UP) {
+		remote_host_break(r, h, "a line that is not JSON after the first snapshot");
+	} else if (h->garbage_lines > REMOTE_BANNER_LINES) {
+		snprintf(why, sizeof(why), "not a tunetop agent (%d lines that are not JSON)",
+			 REMOTE_BANNER_LINES + 1);
+		remote_host_break(r, h, why);
+	}
+}
+
 static void remote_host_line(struct remote *r, struct remote_host *h, const char *line, size_t len)
 {
 	char err[128];
 	json_t *o = json_loadb(line, len, 0, NULL);
 	if (!json_is_object(o)) {
 		json_decref(o);
-		return; /* noise (a login banner): not ours */
+		remote_host_garbage(r, h);
+		return;
 	}
 	if (json_object_get(o, "reply")) {
 		remote_host_reply(r, h, o);
@@ -194,18 +347,47 @@ static void remote_host_line(struct remote *r, struct remote_host *h, const char
 	}
 	const json_t *d = json_object_get(o, "delta");
 	if (d) {
-		if (!h->cur || jdelta_apply(h->cur, d) != 0) {
+		struct jdelta_budget b = {.weight = h->cur_weight, .max_weight = REMOTE_TREE_MAX};
+		if (!h->cur) {
 			/* Lost the base (cannot happen on a pipe, but never trust it): ask anew. */
-			json_decref(h->cur);
-			h->cur = NULL;
-			remote_host_queue(h, "full\n");
+			if (!h->wlen)
+				remote_host_queue(h, "full\n");
 			json_decref(o);
 			return;
 		}
+		int rc = jdelta_apply_bounded(h->cur, d, &b);
 		json_decref(o);
+		h->cur_weight = b.weight;
+		h->dropped_paths += b.dropped;
+		if (rc != 0) {
+			remote_host_break(r, h, "deltas grew the snapshot past its bound");
+			return;
+		}
 	} else {
+		const json_t *schema = json_object_get(o, "schema");
+		if (json_is_integer(schema) && json_integer_value(schema) != SNAPDEC_SCHEMA) {
+			char why[96];
+			snprintf(why, sizeof(why), "schema %lld is not supported (this tunetop reads %d)",
+				 (long long)json_integer_value(schema), SNAPDEC_SCHEMA);
+			json_decref(o);
+			remote_host_break(r, h, why);
+			return;
+		}
+		if (!json_is_integer(schema)) {
+			json_decref(o);
+			remote_host_garbage(r, h);
+			return;
+		}
+		remote_host_strip(o);
+		size_t w = jdelta_weight(o);
+		if (w > REMOTE_TREE_MAX) {
+			json_decref(o);
+			remote_host_break(r, h, "a snapshot past the size bound");
+			return;
+		}
 		json_decref(h->cur);
 		h->cur = o;
+		h->cur_weight = w;
 	}
 	if (snapdec_from_json(h->cur, h->snap, err, sizeof(err)) != SNAPDEC_OK)
 		return;
@@ -217,6 +399,7 @@ static void remote_host_line(struct remote *r, struct remote_host *h, const char
 	else if (h->state != REMOTE_UP)
 		remote_note(r, false, "%s: up", h->name);
 	h->state = REMOTE_UP;
+	h->broken = false;
 	h->reason[0] = '\0';
 	h->backoff_ms = REMOTE_BACKOFF_MIN_MS;
 }
@@ -225,7 +408,9 @@ static void remote_host_read_err(struct remote_host *h)
 {
 	char buf[1024];
 	ssize_t n;
-	while (h->err_fd >= 0 && (n = read(h->err_fd, buf, sizeof(buf))) > 0) {
+	int reads = 0;
+	/* At most 64 KB a pump: a far side flooding its stderr slows only itself. */
+	while (h->err_fd >= 0 && reads++ < 64 && (n = read(h->err_fd, buf, sizeof(buf))) > 0) {
 		/* Keep the last whole non-empty line: ssh says why it failed there. */
 		for (ssize_t i = 0; i < n; i++) {
 			if (buf[i] == '\n' || buf[i] == '\r') {
@@ -243,39 +428,47 @@ static void remote_host_read_err(struct remote_host *h)
 	}
 }
 
-void remote_host_pump(struct remote *r, struct remote_host *h, uint64_t now)
+/* Handle the whole lines in buf from *start, within the pump's budget; false when it ran out
+ * (or the host went down). */
+static bool remote_host_lines(struct remote *r, struct remote_host *h, size_t *start,
+			      size_t *scan, int *lines, uint64_t t0)
 {
-	int status;
-	if (h->pid > 0 && waitpid(h->pid, &status, WNOHANG) == h->pid) {
-		h->pid = 0;
-		if (h->state != REMOTE_DOWN) {
-			char why[300];
-			remote_host_read_err(h);
-			if (h->errline[0])
-				snprintf(why, sizeof(why), "%s", h->errline);
-			else if (WIFEXITED(status))
-				snprintf(why, sizeof(why), "ssh exited with status %d",
-					 WEXITSTATUS(status));
-			else
-				snprintf(why, sizeof(why), "ssh killed");
-			remote_host_down(r, h, why);
-		}
-	}
-	if (h->state == REMOTE_DOWN) {
-		if (now >= h->retry_ns && h->pid == 0) {
-			if (remote_host_spawn(r, h) != 0)
-				remote_host_down(r, h, strerror(errno));
-		}
-		return;
-	}
-	remote_host_read_err(h);
-	remote_host_flush(r, h);
 	for (;;) {
+		char *nl = *scan < h->len ? memchr(h->buf + *scan, '\n', h->len - *scan) : NULL;
+		if (!nl) {
+			*scan = h->len;
+			return true;
+		}
+		size_t end = (size_t)(nl - h->buf);
+		remote_host_line(r, h, h->buf + *start, end - *start);
+		if (h->state == REMOTE_DOWN)
+			return false;
+		*start = *scan = end + 1;
+		if (++*lines >= REMOTE_PUMP_LINES || clock_mono_ns() - t0 >= REMOTE_PUMP_NS)
+			return false;
+	}
+}
+
+/* Read and handle what the budget allows; false when the host went down. */
+static bool remote_host_read(struct remote *r, struct remote_host *h, uint64_t now)
+{
+	size_t start = 0, scan = h->scan, got = 0;
+	int lines = 0;
+	uint64_t t0 = clock_mono_ns();
+	bool more = remote_host_lines(r, h, &start, &scan, &lines, t0);
+	while (more && h->state != REMOTE_DOWN && got < REMOTE_PUMP_BYTES) {
+		if (h->len - start > REMOTE_LINE_MAX) {
+			remote_host_break(r, h, "a line over 8 MB");
+			return false;
+		}
 		if (h->cap - h->len < 65536) {
 			h->cap = h->cap ? h->cap * 2 : 131072;
 			h->buf = xrealloc(h->buf, h->cap);
 		}
-		ssize_t n = read(h->from_fd, h->buf + h->len, h->cap - h->len);
+		size_t want = h->cap - h->len;
+		if (want > REMOTE_PUMP_BYTES - got)
+			want = REMOTE_PUMP_BYTES - got;
+		ssize_t n = read(h->from_fd, h->buf + h->len, want);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -284,30 +477,90 @@ void remote_host_pump(struct remote *r, struct remote_host *h, uint64_t now)
 		if (n == 0) {
 			remote_host_read_err(h);
 			remote_host_down(r, h, h->errline[0] ? h->errline : "the link closed");
-			return;
+			return false;
 		}
+		got += (size_t)n;
 		h->rx_bytes += (uint64_t)n;
 		h->last_rx_ns = now;
-		size_t start = 0;
-		for (size_t i = h->len; i < h->len + (size_t)n; i++)
-			if (h->buf[i] == '\n') {
-				remote_host_line(r, h, h->buf + start, i - start);
-				if (h->state == REMOTE_DOWN)
-					return;
-				start = i + 1;
-			}
 		h->len += (size_t)n;
-		memmove(h->buf, h->buf + start, h->len - start);
-		h->len -= start;
-		if (h->len > REMOTE_LINE_MAX)
-			h->len = 0; /* no line is this long: drop it */
+		more = remote_host_lines(r, h, &start, &scan, &lines, t0);
 	}
+	uint64_t took = clock_mono_ns() - t0;
+	if (took > h->pump_ns_max)
+		h->pump_ns_max = took;
+	if (h->state == REMOTE_DOWN)
+		return false;
+	if (h->len - start > REMOTE_LINE_MAX) {
+		remote_host_break(r, h, "a line over 8 MB");
+		return false;
+	}
+	if (start)
+		memmove(h->buf, h->buf + start, h->len - start);
+	h->len -= start;
+	h->scan = scan - start;
+	/* A buffer grown for one long line goes back once that line is done. */
+	if (h->cap > (1u << 20) && h->len < (64u << 10)) {
+		h->cap = 131072;
+		h->buf = xrealloc(h->buf, h->cap);
+	}
+	return true;
+}
+
+/* The far side's exit: a usage error (status 2) is not tried again. */
+static void remote_host_exited(struct remote *r, struct remote_host *h, int status)
+{
+	char why[300];
+	remote_host_read_err(h);
+	if (h->errline[0])
+		snprintf(why, sizeof(why), "%s", h->errline);
+	else if (WIFEXITED(status))
+		snprintf(why, sizeof(why), "ssh exited with status %d", WEXITSTATUS(status));
+	else
+		snprintf(why, sizeof(why), "ssh killed");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		remote_host_drop(r, h, REMOTE_DROP_FOR_GOOD, why);
+	else
+		remote_host_down(r, h, why);
+}
+
+void remote_host_pump(struct remote *r, struct remote_host *h, uint64_t now)
+{
+	int status;
+	if (h->pid > 0 && waitpid(h->pid, &status, WNOHANG) == h->pid) {
+		h->pid = 0;
+		if (h->state != REMOTE_DOWN)
+			remote_host_exited(r, h, status);
+	}
+	if (h->state == REMOTE_DOWN) {
+		if (h->pid > 0 && h->kill_ns && now >= h->kill_ns) {
+			/* It ignored SIGTERM: its group too (ssh, or what --ssh ran). */
+			kill(-h->pid, SIGKILL);
+			kill(h->pid, SIGKILL);
+			h->kill_ns = 0;
+		}
+		if (now >= h->retry_ns && h->pid == 0) {
+			if (remote_host_spawn(r, h) != 0)
+				remote_host_down(r, h, strerror(errno));
+		}
+		return;
+	}
+	remote_host_read_err(h);
+	remote_host_flush(r, h);
+	if (h->state == REMOTE_DOWN || !remote_host_read(r, h, now))
+		return;
 	double stale = REMOTE_STALE_S > 3 * r->delay_s ? REMOTE_STALE_S : 3 * r->delay_s;
-	/* Connecting may take a while (a slow login): the stale limit starts at the first line. */
+	/* Connecting may take a while (a slow login): the stale limit starts at the first line,
+	 * the first snapshot has its own deadline. */
 	if (h->state == REMOTE_UP && (double)(now - h->last_rx_ns) / 1e9 > stale) {
 		char why[64];
 		snprintf(why, sizeof(why), "no data for %.0f s", stale);
 		remote_host_down(r, h, why);
+	} else if (h->state == REMOTE_CONNECTING &&
+		   (double)(now - h->start_ns) / 1e9 > REMOTE_FIRST_S) {
+		char why[96];
+		snprintf(why, sizeof(why), "no snapshot in %.0f s (not a tunetop agent?)",
+			 REMOTE_FIRST_S);
+		remote_host_break(r, h, why);
 	}
 	if (h->rate_ns0 == 0 || now - h->rate_ns0 >= 3 * NS_PER_S) {
 		if (h->rate_ns0)

@@ -12,6 +12,13 @@
 #include "backends/src_remote.h"
 #include "core/snapshot.h"
 
+/* A line longer than this is not the agent's: the host is broken. */
+#define REMOTE_LINE_MAX (8u << 20)
+/* What one host's rebuilt snapshot may cost (jdelta_weight), whole or grown by deltas. */
+#define REMOTE_TREE_MAX (8 * (size_t)REMOTE_LINE_MAX)
+/* Bytes one pump reads at most (remote_host.c has the line and time budgets). */
+#define REMOTE_PUMP_BYTES (256u << 10)
+
 /* Status notes queued (the oldest go when the screen does not ask). */
 #define REMOTE_NOTES 32
 
@@ -20,15 +27,21 @@ struct remote_host {
 	char *name;
 	enum remote_state state;
 	char reason[200];
+	bool broken; /* the far side is not a working agent (reason says why) until it is up */
 	pid_t pid;
+	uint64_t kill_ns; /* down with a child that ignored SIGTERM: SIGKILL from then */
 	int to_fd, from_fd, err_fd; /* ssh's stdin, stdout, stderr (ours: non-blocking) */
 	char *buf; /* stdout bytes not yet a whole line */
-	size_t len, cap;
+	size_t len, cap, scan; /* scan: bytes of buf already searched for a newline */
 	char errline[200]; /* ssh's last stderr line */
 	size_t errlen;
 	char *wbuf; /* commands not yet written */
 	size_t wlen;
 	json_t *cur; /* the far side's snapshot, rebuilt from its deltas */
+	size_t cur_weight; /* cur's size as jdelta_weight() counts it, bounded */
+	uint64_t dropped_paths; /* delta paths not in cur (a far side's inventions), dropped */
+	uint64_t garbage_lines; /* lines that were not JSON objects */
+	uint64_t pump_ns_max; /* the longest one pump took on the caller's thread */
 	struct snapshot *snap;
 	bool have, fresh; /* fresh: not yet taken by remote_take_new */
 	uint64_t snap_ns, last_rx_ns, start_ns, retry_ns;
@@ -46,6 +59,7 @@ struct remote {
 	size_t ssh_argc;
 	char *far_cmd; /* the command the far side runs */
 	double delay_s;
+	uint64_t pumped_ns; /* the last remote_pump that read */
 	char notes[REMOTE_NOTES][240];
 	bool note_err[REMOTE_NOTES];
 	size_t nhead, nnotes;
@@ -55,7 +69,7 @@ struct remote {
 	size_t nev;
 };
 
-/* Queue a status note for note() and the next snapshot's events (src_remote.c); err marks a
+/* Queue a status note for note() and the next snapshot's events (remote_host.c); err marks a
  * failure (EV_ERROR) rather than news (EV_KNOB). */
 void remote_note(struct remote *r, bool err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

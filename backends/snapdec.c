@@ -17,35 +17,6 @@
 /* CPUs and threads a decoded snapshot may hold: far above any real one, a bound for garbage. */
 #define SNAPDEC_MAX_CPUS 4096
 #define SNAPDEC_MAX_THREADS 65536
-/* Interned strings: the few names a snapshot points at (backends, topologies, absent paths). */
-#define SNAPDEC_INTERN_MAX 256
-#define SNAPDEC_INTERN_LEN 64
-
-static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *intern_tab[SNAPDEC_INTERN_MAX];
-static size_t intern_n;
-
-const char *snapdec_intern(const char *s)
-{
-	const char *r = "?";
-	if (!s)
-		return NULL;
-	/* Rare (once per new name) and shared by the replay and remote threads: a mutex. */
-	pthread_mutex_lock(&intern_lock);
-	for (size_t i = 0; i < intern_n; i++)
-		if (strcmp(intern_tab[i], s) == 0) {
-			r = intern_tab[i];
-			goto out;
-		}
-	if (intern_n < SNAPDEC_INTERN_MAX && strlen(s) < SNAPDEC_INTERN_LEN) {
-		intern_tab[intern_n] = xstrdup(s);
-		r = intern_tab[intern_n++];
-	}
-out:
-	pthread_mutex_unlock(&intern_lock);
-	return r;
-}
-
 uint64_t snapdec_iso8601(const char *s)
 {
 	struct tm tm = {0};
@@ -135,9 +106,9 @@ static void dec_cpu(const json_t *o, struct snapshot *s)
 	s->ncpus = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		const json_t *c = json_array_get(a, i);
-		s->cpus[i] = (struct snap_cpu){.id = (int)ji(c, "id"),
-					       .node = (int)ji(c, "node"),
-					       .llc = (int)ji(c, "llc"),
+		s->cpus[i] = (struct snap_cpu){.id = jn(c, "id"),
+					       .node = jn(c, "node"),
+					       .llc = jn(c, "llc"),
 					       .online = jb(c, "online"),
 					       .load_pct = jd(c, "load_pct"),
 					       .freq_mhz = (uint32_t)ju(c, "freq_mhz")};
@@ -160,13 +131,13 @@ static void dec_threads(const json_t *o, struct snapshot *s)
 		int sub = name_index(js(t, "subsystem"), subsys_name_i, SUBSYS_COUNT);
 		int st = name_index(js(t, "state"), state_name_i, ETHREAD_STATE_COUNT);
 		memset(d, 0, sizeof(*d));
-		d->tid = (pid_t)ji(t, "tid");
+		d->tid = (pid_t)jn(t, "tid");
 		jcopy(d->name, sizeof(d->name), t, "name");
 		d->subsys = sub < 0 ? SUBSYS_ENGINE : (enum subsys)sub;
 		d->cpu_pct = jd(t, "cpu_pct");
 		d->cpu_ns = ju(t, "cpu_ns");
 		d->state = st < 0 ? ETHREAD_STATE_COUNT : st; /* "?" again when encoded */
-		d->emu_cpu = (int)ji(t, "emu_cpu");
+		d->emu_cpu = jn(t, "emu_cpu");
 		d->runq_delay_pct = jd_opt(t, "runq_delay_pct");
 		d->timer_slack_ns = ji_opt(t, "timer_slack_ns");
 	}
@@ -184,12 +155,12 @@ static void dec_est(const json_t *e, struct est_snap *d)
 	d->placed = ju(e, "placed");
 	d->pending = ju(e, "pending");
 	d->config_held = jb(e, "config_held");
-	d->kthreads = (int)ji(e, "kthreads");
-	d->kthread_slots = (int)ji(e, "kthread_slots");
-	d->max_threads = (int)ji(e, "max_threads");
-	d->chain_max = (int)ji(e, "chain_max");
-	d->tick_chains = (int)ji(e, "tick_chains");
-	d->est_cpus = (int)ji(e, "est_cpus");
+	d->kthreads = jn(e, "kthreads");
+	d->kthread_slots = jn(e, "kthread_slots");
+	d->max_threads = jn(e, "max_threads");
+	d->chain_max = jn(e, "chain_max");
+	d->tick_chains = jn(e, "tick_chains");
+	d->est_cpus = jn(e, "est_cpus");
 	d->max_per_kthread = ju(e, "max_per_kthread");
 	d->tick_ns_last = ju(tick, "last");
 	d->tick_ns_avg = ju(tick, "avg");
@@ -201,12 +172,12 @@ static void dec_est(const json_t *e, struct est_snap *d)
 		const json_t *v = json_array_get(a, i);
 		d->tick_hist[i] = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
 	}
-	d->calib.chain_max = (int)ji(cal, "chain_max");
+	d->calib.chain_max = jn(cal, "chain_max");
 	d->calib.single_est_ns = ju(cal, "single_est_ns");
 	d->calib.diff_ns = ju(cal, "diff_ns");
-	d->calib.loops = (int)ji(cal, "loops");
-	d->calib.tests = (int)ji(cal, "tests");
-	d->calib.valid_tests = (int)ji(cal, "valid_tests");
+	d->calib.loops = jn(cal, "loops");
+	d->calib.tests = jn(cal, "tests");
+	d->calib.valid_tests = jn(cal, "valid_tests");
 	d->calib.governor = cpu_governor_parse(js(cal, "governor"));
 	if (d->calib.governor < 0)
 		d->calib.governor = GOV_COUNT; /* "?" again when encoded */
@@ -218,7 +189,7 @@ static void dec_est(const json_t *e, struct est_snap *d)
 	d->nkt = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		const json_t *k = json_array_get(a, i);
-		d->kt[i] = (struct est_kt_snap){.id = (int)ji(k, "id"),
+		d->kt[i] = (struct est_kt_snap){.id = jn(k, "id"),
 						.estimators = (uint32_t)ju(k, "estimators"),
 						.rows_filled = (uint32_t)ju(k, "rows_filled"),
 						.rows_full = (uint32_t)ju(k, "rows_full"),
@@ -360,7 +331,7 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	d->rq_affinity = ji(b, "rq_affinity");
 	d->iops = jd(b, "iops");
 	d->ipis_per_s = jd(b, "ipis_per_s");
-	d->irq_cpu = (int)ji(b, "irq_cpu");
+	d->irq_cpu = jn(b, "irq_cpu");
 	d->lat_p50_us = jd(lat, "p50");
 	d->lat_p99_us = jd(lat, "p99");
 	d->lat_p999_us = jd(lat, "p999");
@@ -371,9 +342,9 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	for (size_t i = 0; i < n; i++) {
 		const json_t *c = json_array_get(a, i);
 		d->per_cpu[i] =
-		    (struct blk_cpu_snap){.cpu = (int)ji(c, "cpu"),
-					  .llc = (int)ji(c, "llc"),
-					  .submitters = (int)ji(c, "submitters"),
+		    (struct blk_cpu_snap){.cpu = jn(c, "cpu"),
+					  .llc = jn(c, "llc"),
+					  .submitters = jn(c, "submitters"),
 					  .block_softirq = ju(c, "block_softirq"),
 					  .ipi_recv = ju(c, "ipi_recv"),
 					  .completed = ju(c, "completed"),
@@ -385,9 +356,9 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	d->submitted = ju(tot, "submitted");
 	d->completed = ju(tot, "completed");
 	d->in_flight = ju(tot, "in_flight");
-	d->submitters = (int)ji(b, "submitters");
-	d->iodepth = (int)ji(b, "iodepth");
-	d->nr_hw_queues = (int)ji(b, "nr_hw_queues");
+	d->submitters = jn(b, "submitters");
+	d->iodepth = jn(b, "iodepth");
+	d->nr_hw_queues = jn(b, "nr_hw_queues");
 	d->fault_lost_kick = jb(b, "fault_lost_kick");
 	d->irqs = ju(b, "irqs");
 	d->ipis_sent = ju(b, "ipis_sent");
@@ -400,7 +371,7 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	d->bound_broken = json_is_false(jget(tot, "bound_ok"));
 	d->hung = jb(b, "hung");
 	d->lat_valid = !d->hung && json_is_number(jget(lat, "p50")); /* null when hung */
-	d->hung_submitters = (int)ji(b, "hung_submitters");
+	d->hung_submitters = jn(b, "hung_submitters");
 	d->lost_kicks = ju(b, "lost_kicks");
 	dec_blk_matrix(b, d);
 }
@@ -496,25 +467,4 @@ int snapdec_line(const char *line, size_t len, struct snapshot *snap, char *err,
 	int rc = snapdec_from_json(o, snap, err, errlen);
 	json_decref(o);
 	return rc;
-}
-
-void snapshot_copy(struct snapshot *dst, const struct snapshot *src)
-{
-	struct snap_cpu *cpus = dst->cpus;
-	struct snap_thread *threads = dst->threads;
-	size_t cap = dst->threads_cap;
-
-	memcpy(dst, src, sizeof(*dst));
-	dst->cpus = xrealloc(cpus, (size_t)(src->ncpus > 0 ? src->ncpus : 1) * sizeof(*cpus));
-	if (src->ncpus > 0)
-		memcpy(dst->cpus, src->cpus, (size_t)src->ncpus * sizeof(*cpus));
-	if (src->nthreads > cap) {
-		free(threads);
-		threads = xcalloc(src->nthreads, sizeof(*threads));
-		cap = src->nthreads;
-	}
-	dst->threads = threads;
-	dst->threads_cap = cap;
-	if (src->nthreads)
-		memcpy(dst->threads, src->threads, src->nthreads * sizeof(*threads));
 }

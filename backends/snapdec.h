@@ -33,7 +33,5 @@ int snapdec_iso8601_strict(const char *s, uint64_t *out);
 /* A stable copy of a short string for the snapshot's const char * fields (backend,
  * pmd.topology, host.absent[]...): the same text gives the same pointer; lives until exit. */
 const char *snapdec_intern(const char *s);
-/* Deep copy (cpus and threads arrays included) of src into dst. */
-void snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 
 #endif

@@ -17,7 +17,7 @@ static void dec_host_ovs(const json_t *h, struct host_snap *d)
 		const json_t *x = json_array_get(a, i), *iso = jget(x, "isolated");
 		struct host_ovs_pmd_snap *p = &d->ovs_pmds[i];
 		jcopy(p->name, sizeof(p->name), x, "name");
-		p->core_id = (int)ji(x, "core_id");
+		p->core_id = jn(x, "core_id");
 		p->packets = ju(x, "packets");
 		p->emc_hits = ju(x, "emc_hits");
 		p->smc_hits = ju(x, "smc_hits");
@@ -37,8 +37,8 @@ static void dec_host_ovs(const json_t *h, struct host_snap *d)
 		const json_t *x = json_array_get(a, i);
 		struct host_ovs_rxq_snap *q = &d->ovs_rxqs[i];
 		jcopy(q->port, sizeof(q->port), x, "port");
-		q->queue = (int)ji(x, "queue");
-		q->core_id = (int)ji(x, "core_id");
+		q->queue = jn(x, "queue");
+		q->core_id = jn(x, "core_id");
 		q->enabled = jb(x, "enabled");
 		q->usage_pct = jd_opt(x, "usage_pct");
 	}
@@ -69,13 +69,13 @@ void snapdec_host(const json_t *h, struct host_snap *d)
 	d->taskstats = jb(h, "taskstats");
 	jcopy(d->taskstats_error, sizeof(d->taskstats_error), h, "taskstats_error");
 	d->delayacct = jb(h, "delayacct");
-	d->threads_matched = (int)ji(h, "threads_matched");
+	d->threads_matched = jn(h, "threads_matched");
 	d->pid = ji(h, "pid");
 	a = jarr(h, "thread_acct", &n, HOST_SNAP_MAX_ACCT);
 	d->nacct = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		const json_t *x = json_array_get(a, i);
-		d->acct[i] = (struct host_acct_snap){.tid = (pid_t)ji(x, "tid"),
+		d->acct[i] = (struct host_acct_snap){.tid = (pid_t)jn(x, "tid"),
 						     .cpu_delay_pct = jd(x, "cpu_delay_pct"),
 						     .blkio_delay_pct = jd(x, "blkio_delay_pct"),
 						     .nvcsw_per_s = jd(x, "nvcsw_per_s"),

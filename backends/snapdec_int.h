@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/snapshot.h"
 
@@ -15,17 +16,27 @@ static inline const json_t *jget(const json_t *o, const char *k)
 	return json_is_object(o) ? json_object_get(o, k) : NULL;
 }
 
+/* No real figure is this large: past it a far side or a file is lying, and the figure is
+ * clamped so sums, rates and the JSON writer's rounding stay finite. */
+#define SNAPDEC_REAL_MAX 1e15
+
+static inline double jclamp(double x)
+{
+	return x != x ? 0 : x > SNAPDEC_REAL_MAX ? SNAPDEC_REAL_MAX
+			: x < -SNAPDEC_REAL_MAX ? -SNAPDEC_REAL_MAX : x;
+}
+
 static inline double jd(const json_t *o, const char *k)
 {
 	const json_t *v = jget(o, k);
-	return json_is_number(v) ? json_number_value(v) : 0;
+	return json_is_number(v) ? jclamp(json_number_value(v)) : 0;
 }
 
 static inline uint64_t ju(const json_t *o, const char *k)
 {
 	const json_t *v = jget(o, k);
-	if (json_is_integer(v))
-		return (uint64_t)json_integer_value(v);
+	if (json_is_integer(v)) /* a negative count is garbage: 0 */
+		return json_integer_value(v) < 0 ? 0 : (uint64_t)json_integer_value(v);
 	if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) < 1.8e19)
 		return (uint64_t)json_real_value(v);
 	return 0;
@@ -35,6 +46,13 @@ static inline int64_t ji(const json_t *o, const char *k)
 {
 	const json_t *v = jget(o, k);
 	return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
+}
+
+/* An int field: clamped to int's range, not truncated to garbage by a cast. */
+static inline int jn(const json_t *o, const char *k)
+{
+	int64_t v = ji(o, k);
+	return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int)v;
 }
 
 static inline bool jb(const json_t *o, const char *k)
@@ -48,9 +66,18 @@ static inline const char *js(const json_t *o, const char *k)
 	return json_is_string(v) ? json_string_value(v) : "";
 }
 
+/* Cut at a UTF-8 character's start, never inside one: the JSON writer refuses a cut one. */
 static inline void jcopy(char *dst, size_t cap, const json_t *o, const char *k)
 {
-	snprintf(dst, cap, "%s", js(o, k));
+	const char *s = js(o, k);
+	size_t n = strlen(s);
+	if (n >= cap) {
+		n = cap - 1;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(dst, s, n);
+	dst[n] = '\0';
 }
 
 static inline const json_t *jarr(const json_t *o, const char *k, size_t *n, size_t max)
@@ -68,7 +95,7 @@ static inline const json_t *jarr(const json_t *o, const char *k, size_t *n, size
 static inline double jd_opt(const json_t *o, const char *k)
 {
 	const json_t *v = jget(o, k);
-	return json_is_number(v) ? json_number_value(v) : -1;
+	return json_is_number(v) ? jclamp(json_number_value(v)) : -1;
 }
 
 static inline int64_t ji_opt(const json_t *o, const char *k)
@@ -81,13 +108,13 @@ static inline int64_t ji_opt(const json_t *o, const char *k)
 static inline uint64_t ju_at(const json_t *a, size_t i)
 {
 	const json_t *v = json_array_get(a, i);
-	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+	return json_is_integer(v) && json_integer_value(v) >= 0 ? (uint64_t)json_integer_value(v) : 0;
 }
 
 static inline double jd_at(const json_t *a, size_t i)
 {
 	const json_t *v = json_array_get(a, i);
-	return json_is_number(v) ? json_number_value(v) : 0;
+	return json_is_number(v) ? jclamp(json_number_value(v)) : 0;
 }
 
 /* The host section (snapdec_host.c). */

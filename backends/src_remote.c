@@ -7,7 +7,6 @@
 #include "backends/src_remote.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,75 +19,16 @@
 /* Closing: how long ssh gets to end on its own once its stdin closed. */
 #define REMOTE_CLOSE_WAIT_MS 1500
 
-/* An event for the next snapshot, for --record: the notes and the knob answers. */
-static void remote_event(struct remote *r, bool err, const char *text)
-{
-	if (r->nev >= SNAP_MAX_EVENTS)
-		return;
-	struct event *e = &r->ev[r->nev++];
-	struct timespec ts;
-	memset(e, 0, sizeof(*e));
-	clock_gettime(CLOCK_REALTIME, &ts);
-	e->wall_ns = clock_ts_to_ns(&ts);
-	e->mono_ns = clock_mono_ns();
-	e->kind = err ? EV_ERROR : EV_KNOB;
-	size_t l = strnlen(text, sizeof(e->text) - 1);
-	memcpy(e->text, text, l);
-	e->text[l] = '\0';
-}
-
-/* Notes come from the hosts (down, up again) and from remote_set_all; they wait in a ring
- * for note() and are copied into the next snapshot's events for --record. */
-void remote_note(struct remote *r, bool err, const char *fmt, ...)
-{
-	va_list ap;
-	size_t i = (r->nhead + r->nnotes) % REMOTE_NOTES;
-	if (r->nnotes == REMOTE_NOTES) {
-		r->nhead = (r->nhead + 1) % REMOTE_NOTES;
-		r->nnotes--;
-		i = (r->nhead + r->nnotes) % REMOTE_NOTES;
-	}
-	va_start(ap, fmt);
-	vsnprintf(r->notes[i], sizeof(r->notes[i]), fmt, ap);
-	va_end(ap);
-	r->note_err[i] = err;
-	r->nnotes++;
-	remote_event(r, err, r->notes[i]);
-}
-
-void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob,
-		       const char *value, bool ok, const char *error)
-{
-	struct source_knob_result k = {.rc = ok ? 0 : KNOB_ERR_RUNTIME};
-	char text[240];
-	int id = knob_find(knob);
-	if (id < 0 || knob_parse((enum knob_id)id, value, &k.stored, text, sizeof(text)) != 0) {
-		/* A knob or value this side does not know (another version): said as a note. */
-		remote_note(r, !ok, "%s: %s %s %s", h->name, knob, ok ? "=" : "stays", value);
-		return;
-	}
-	if (ok)
-		snprintf(text, sizeof(text), "%s: %s = %s", h->name, knob, value);
-	else
-		snprintf(text, sizeof(text), "%s: %s stays %s (%s)", h->name, knob, value,
-			 error ? error : "refused");
-	remote_event(r, !ok, text);
-	k.knob = (enum knob_id)id;
-	k.requested = k.stored; /* the reply names what is in force, not what was asked */
-	k.elsewhere = h != &r->h[r->sel];
-	snprintf(k.from, sizeof(k.from), "%s", h->name);
-	if (!ok)
-		snprintf(k.err, sizeof(k.err), "%s", error ? error : "refused");
-	if (r->nres == REMOTE_NOTES) { /* nobody asks: the oldest go */
-		r->rhead = (r->rhead + 1) % REMOTE_NOTES;
-		r->nres--;
-	}
-	r->res[(r->rhead + r->nres++) % REMOTE_NOTES] = k;
-}
+/* The fleet view asks for every row and the notes each frame, and each asks to pump: once
+ * in this long is enough, so a frame pays each host's read budget once, not once a row. */
+#define REMOTE_PUMP_EVERY_NS (10 * NS_PER_MS)
 
 static void remote_pump(struct remote *r)
 {
 	uint64_t now = clock_mono_ns();
+	if (r->pumped_ns && now - r->pumped_ns < REMOTE_PUMP_EVERY_NS)
+		return;
+	r->pumped_ns = now;
 	for (int i = 0; i < r->n; i++)
 		remote_host_pump(r, &r->h[i], now);
 }
@@ -99,6 +39,12 @@ static int remote_open(struct source *src, const struct source_conf *conf, char 
 		snprintf(err, errlen, "needs --remote HOST");
 		return KNOB_ERR_USAGE;
 	}
+	for (size_t i = 0; i < conf->nremotes; i++)
+		if (!conf->remotes[i][0] || conf->remotes[i][0] == '-') {
+			/* ssh would take it for an option (-oProxyCommand=... runs a command). */
+			snprintf(err, errlen, "--remote '%s': not a host name", conf->remotes[i]);
+			return KNOB_ERR_USAGE;
+		}
 	struct remote *r = xcalloc(1, sizeof(*r));
 	r->ssh_argv = remote_split_argv(conf->ssh ? conf->ssh : "ssh", err, errlen);
 	if (!r->ssh_argv) {
@@ -117,6 +63,8 @@ static int remote_open(struct source *src, const struct source_conf *conf, char 
 	remote_shell_quote(&r->far_cmd, &len, "-d");
 	snprintf(num, sizeof(num), "%g", r->delay_s);
 	remote_shell_quote(&r->far_cmd, &len, num);
+	if (conf->host_write)
+		remote_shell_quote(&r->far_cmd, &len, "--write");
 	for (const char *const *a = conf->agent_args; a && *a; a++)
 		remote_shell_quote(&r->far_cmd, &len, *a);
 	r->n = (int)conf->nremotes;
@@ -278,13 +226,16 @@ bool remote_row(struct source *src, int i, struct remote_row *row)
 	    .name = h->name,
 	    .state = h->state,
 	    .reason = h->reason,
+	    .broken = h->broken,
 	    .snap = h->have ? h->snap : NULL,
 	    .age_s = h->have ? (double)(now - h->snap_ns) / 1e9 : 0,
-	    .retry_in_s = h->state == REMOTE_DOWN && h->retry_ns > now
-			      ? (double)(h->retry_ns - now) / 1e9
-			      : 0,
+	    .retry_in_s = h->state != REMOTE_DOWN ? 0
+			  : h->retry_ns == UINT64_MAX ? -1
+			  : h->retry_ns > now	      ? (double)(h->retry_ns - now) / 1e9
+							      : 0,
 	    .rx_bytes = h->rx_bytes,
 	    .rx_bytes_per_s = h->rate,
+	    .dropped_paths = h->dropped_paths,
 	};
 	return true;
 }

@@ -1,4 +1,4 @@
-/* snapshot.c: allocation of snapshots. */
+/* snapshot.c: allocation and deep copies of snapshots. */
 #include "core/snapshot.h"
 
 #include <stdlib.h>
@@ -88,4 +88,25 @@ bool snapshot_absent(const struct snapshot *s, const char *field)
 			return true;
 	}
 	return false;
+}
+
+void snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	struct snap_cpu *cpus = dst->cpus;
+	struct snap_thread *threads = dst->threads;
+	size_t cap = dst->threads_cap;
+
+	memcpy(dst, src, sizeof(*dst));
+	dst->cpus = xrealloc(cpus, (size_t)(src->ncpus > 0 ? src->ncpus : 1) * sizeof(*cpus));
+	if (src->ncpus > 0)
+		memcpy(dst->cpus, src->cpus, (size_t)src->ncpus * sizeof(*cpus));
+	if (src->nthreads > cap) {
+		free(threads);
+		threads = xcalloc(src->nthreads, sizeof(*threads));
+		cap = src->nthreads;
+	}
+	dst->threads = threads;
+	dst->threads_cap = cap;
+	if (src->nthreads)
+		memcpy(dst->threads, src->threads, src->nthreads * sizeof(*threads));
 }

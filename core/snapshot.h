@@ -103,6 +103,8 @@ double snapshot_cpu_pct(uint64_t cpu_ns, uint64_t wall_ns);
 
 struct snapshot *snapshot_new(void);
 void snapshot_free(struct snapshot *s);
+/* Deep copy (cpus and threads arrays included) of src into dst. */
+void snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 
 /* The governor's name as both renderers show it: the enum's name, the host's own
  * name for one tunetop has no id for, or "none". */

@@ -15,6 +15,12 @@ the rings and queues, the engine's own invariant events):
   shows (one writer per knob); its RSS (VmRSS) at the end may not exceed its RSS after warm-up (every
   value of every knob once, largest last) by more than 10%. The agent's deltas are applied here, by this script's own code, to rebuild each snapshot.
 At the end the console quits with q: exit status 0 and no sanitizer report.
+Then the fleet phase (--fleet-seconds): the release console with --remote to two fake far
+sides (tests/lib/fake_far.py as --ssh): `good` (the real agent) and `hostile` (a flood of
+snapshot lines, then garbage, then silence, a third of the time each; the garbage makes it
+broken, tried again after 30 s). Every second: the good host's row is at most 2.5 s old,
+a key (Down/Up) gets its frame within RENDER_MAX_US (the debug line's worst key), and at the
+end the console's RSS is at most 10% (+2 MB) over its RSS 5 s in, and q quits with status 0.
 Add a check by adding a row to MONOTONIC or EQUATIONS. Exit 0 when every check passed.
 """
 import argparse
@@ -495,6 +501,95 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
     return fails
 
 
+FLEET_ROW_RE = re.compile(r"^good +up .* ([0-9.]+)s\s*$", re.M)
+
+
+def _pane_rss_kb(con):
+    """The console's VmRSS: the tmux pane runs sh, whose child is tunetop."""
+    pane = con.tmux("display", "-p", "#{pane_pid}").stdout.strip()
+    try:
+        kids = subprocess.run(["pgrep", "-P", pane], capture_output=True, text=True).stdout.split()
+        for pid in kids + [pane]:
+            with open("/proc/%s/status" % pid) as f:
+                st = f.read()
+            if "tunetop" in open("/proc/%s/cmdline" % pid).read():
+                return int(re.search(r"VmRSS:\s+(\d+)", st).group(1))
+    except (OSError, AttributeError, ValueError):
+        pass
+    return 0
+
+
+def soak_fleet(args, seconds, tmp):
+    """The fleet phase (see the docstring); returns the failures."""
+    print("soak: fleet (good + hostile) for %.0f s" % seconds, flush=True)
+    fake = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib",
+                        "fake_far.py")
+    sock = "tt-soak-fleet-%d-%d" % (os.getpid(), random.randrange(1 << 30))
+    rc_path = os.path.join(tmp, "fleet.rc")
+    err_path = os.path.join(tmp, "fleet.err")
+    env = "FAKE_BASE=%s/fleet-base.json FAKE_PHASE_S=%.1f" % (tmp, max(seconds / 3, 2))
+    cmd = ("%s %s -d 1 --remote good --remote hostile --ssh 'python3 %s' --agent-path %s "
+           "2>%s; echo $? > %s; sleep 600" % (env, args.release, fake, args.release, err_path,
+                                              rc_path))
+    con = Console.__new__(Console)
+    con.sock, con.rc = sock, rc_path
+    con.tmux("new", "-d", "-x", "140", "-y", "30", cmd)
+    fails = []
+    t = time.monotonic() + 20
+    while time.monotonic() < t and not FLEET_ROW_RE.search(con.screen()):
+        time.sleep(0.1)
+    if not FLEET_ROW_RE.search(con.screen()):
+        fails.append("fleet: the good host never came up: %s" % con.screen()[-600:])
+    time.sleep(5)
+    rss0 = _pane_rss_kb(con)
+    end = time.monotonic() + seconds
+    worst_age = worst_key = ticks = 0
+    rss_max = rss0
+    down = True
+    while time.monotonic() < end and not fails:
+        con.send("Down" if down else "Up")
+        down = not down
+        time.sleep(1)
+        ticks += 1
+        scr = con.screen()
+        if con.exited():
+            fails.append("fleet: the console exited: %s" % open(err_path).read()[-2000:])
+            break
+        m = FLEET_ROW_RE.search(scr)
+        if not m:
+            fails.append("fleet: the good host's row is gone after %d s: %s" % (ticks, scr[-900:]))
+            break
+        worst_age = max(worst_age, float(m.group(1)))
+        k = KEY_RE.search(scr)
+        if k:
+            worst_key = max(worst_key, int(k.group(1)))
+        rss_max = max(rss_max, _pane_rss_kb(con))
+    if worst_age > 2.5:
+        fails.append("fleet: the good host's row went %.1f s without an update" % worst_age)
+    if worst_key > RENDER_MAX_US:
+        fails.append("fleet: a key took %d us to its frame (over %d us)" % (worst_key,
+                                                                         RENDER_MAX_US))
+    rss1 = _pane_rss_kb(con)
+    if rss0 and rss1 > rss0 * 1.10 + 2048:
+        fails.append("fleet: console RSS grew: %d kB 5 s in, %d kB at the end" % (rss0, rss1))
+    hostile = re.search(r"^hostile +(\S+) +(.*)$", con.screen(), re.M)
+    con.send("q")
+    t = time.monotonic() + 30
+    while time.monotonic() < t and not con.exited():
+        time.sleep(0.1)
+    if not con.exited():
+        fails.append("fleet: the console did not quit on q")
+    elif open(rc_path).read().strip() != "0":
+        fails.append("fleet: the console exited %s: %s" % (open(rc_path).read().strip(),
+                                                           open(err_path).read()[-2000:]))
+    con.close()
+    print("soak: fleet: %d s, good host's worst age %.1f s, worst key %d us, console RSS %d -> "
+          "%d kB (max %d), hostile at the end: %s" % (
+              ticks, worst_age, worst_key, rss0, rss1, rss_max,
+              " ".join(hostile.groups()) if hostile else "?"), flush=True)
+    return fails
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--asan", required=True)
@@ -503,15 +598,19 @@ def main():
     ap.add_argument("--delay", type=float, default=0.5)
     ap.add_argument("--scenarios", default="default,pmd-seed")
     ap.add_argument("--seed", type=int, default=int(time.time()))
+    ap.add_argument("--fleet-seconds", type=float, default=60,
+                    help="the fleet phase's length (0: none)")
     args = ap.parse_args()
     rnd = random.Random(args.seed)
-    scenarios = args.scenarios.split(",")
+    scenarios = [sc for sc in args.scenarios.split(",") if sc]
     totals = {"changes": 0, "refused": 0, "checks": 0, "lines": 0, "worst_frame_us": 0}
     fails = []
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tt-soak.") as tmp:
         for sc in scenarios:
             fails += soak_one(args, sc, args.seconds / len(scenarios), tmp, totals, rnd)
+        if args.fleet_seconds > 0:
+            fails += soak_fleet(args, args.fleet_seconds, tmp)
     print("soak: %.1f min, seed %d, %d knob changes (%d refused), %d checks over %d snapshots, "
           "worst frame %d us" % ((time.monotonic() - t0) / 60, args.seed, totals["changes"],
                                   totals["refused"], totals["checks"], totals["lines"],

@@ -46,73 +46,172 @@ static void agent_emit(struct agent *a, json_t *o)
 	free(line);
 }
 
-static void agent_reply(struct agent *a, const char *cmd, bool ok, const char *key,
-			const char *text)
+/* s as a JSON string: each byte of an invalid UTF-8 sequence becomes '?'. */
+static json_t *agent_jstr(const char *s)
 {
-	json_t *o = json_pack("{s:s, s:b}", "reply", cmd, "ok", ok);
-	if (text)
-		json_object_set_new(o, key, json_string(text));
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	size_t n = strlen(s);
+	char *t = malloc(n + 1);
+	if (!t)
+		return json_string("?");
+	for (size_t i = 0; i < n; i++)
+		t[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
+	t[n] = '\0';
+	j = json_string(t);
+	free(t);
+	return j ? j : json_string("?");
+}
+
+json_t *agent_reply_new(const char *cmd, bool ok, const char *knob, const char *value,
+			const char *error)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "reply", agent_jstr(cmd));
+	json_object_set_new(o, "ok", json_boolean(ok));
+	if (knob)
+		json_object_set_new(o, "knob", agent_jstr(knob));
+	if (value)
+		json_object_set_new(o, "value", agent_jstr(value));
+	if (error)
+		json_object_set_new(o, "error", agent_jstr(error));
+	return o;
+}
+
+static void agent_send(struct agent *a, json_t *o)
+{
 	agent_emit(a, o);
 	json_decref(o);
 }
 
-static void agent_set(struct agent *a, const char *args)
+/* Well-formed UTF-8 (what json_string takes): no overlongs, no surrogates, at most U+10FFFF. */
+static bool agent_utf8(const unsigned char *s, size_t n)
 {
-	char name[128], value[256], err[512], shown[64];
-	if (sscanf(args, "%127s %255[^\n]", name, value) != 2) {
-		agent_reply(a, "set", false, "error", "usage: set KNOB VALUE");
+	json_t *j = json_stringn((const char *)s, n);
+	bool ok = j != NULL;
+	json_decref(j);
+	return ok;
+}
+
+static void agent_parse_error(struct agent_cmd *c, const char *cmd, const char *msg)
+{
+	c->kind = AGENT_CMD_ERROR;
+	c->cmd = cmd;
+	snprintf(c->error, sizeof(c->error), "%s", msg);
+}
+
+void agent_parse(const char *line, size_t len, struct agent_cmd *c)
+{
+	char buf[AGENT_LINE_MAX];
+	memset(c, 0, sizeof(*c));
+	c->knob = -1;
+	c->cmd = "error";
+	if (len >= sizeof(buf)) {
+		agent_parse_error(c, "error", "command line too long");
 		return;
 	}
-	int id = knob_find(name);
-	if (id < 0) {
-		snprintf(err, sizeof(err), "unknown knob '%s' (see --list-knobs)", name);
-		agent_reply(a, "set", false, "error", err);
+	if (memchr(line, '\0', len)) {
+		agent_parse_error(c, "error", "a NUL byte in the command line");
 		return;
 	}
-	int rc = source_knob_set_text(a->src, (enum knob_id)id, value, err, sizeof(err));
-	int64_t v = source_knob(a->src, (enum knob_id)id);
-	knob_format((enum knob_id)id, v, shown, sizeof(shown));
-	json_t *o = json_pack("{s:s, s:b, s:s, s:s}", "reply", "set", "ok", rc == 0, "knob", name,
-			      "value", shown);
-	if (rc != 0)
-		json_object_set_new(o, "error", json_string(err));
-	agent_emit(a, o);
-	json_decref(o);
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	while (len && (buf[len - 1] == '\r' || buf[len - 1] == ' '))
+		buf[--len] = '\0';
+	char *p = buf;
+	while (*p == ' ')
+		p++;
+	if (!*p) {
+		c->kind = AGENT_CMD_NONE;
+		return;
+	}
+	bool utf8 = agent_utf8((const unsigned char *)p, strlen(p));
+	if (strncmp(p, "set ", 4) == 0) {
+		c->cmd = "set";
+		if (sscanf(p + 4, "%127s %255[^\n]", c->name, c->value) != 2) {
+			agent_parse_error(c, "set", "usage: set KNOB VALUE");
+			return;
+		}
+		c->knob = knob_find(c->name);
+		if (!utf8) {
+			agent_parse_error(c, "set", "the command is not valid UTF-8");
+			return;
+		}
+		if (c->knob < 0) {
+			snprintf(c->error, sizeof(c->error), "unknown knob '%.64s' (see --list-knobs)",
+				 c->name);
+			c->kind = AGENT_CMD_ERROR;
+			return;
+		}
+		c->kind = AGENT_CMD_SET;
+	} else if (strncmp(p, "interval ", 9) == 0) {
+		c->cmd = "interval";
+		if (!utf8 || options_parse_delay(p + 9, &c->delay_s) != 0) {
+			agent_parse_error(c, "interval", "not a delay in seconds (valid: 0.05 to 3600)");
+			return;
+		}
+		snprintf(c->value, sizeof(c->value), "%s", p + 9);
+		c->kind = AGENT_CMD_INTERVAL;
+	} else if (strcmp(p, "full") == 0) {
+		c->cmd = "full";
+		c->kind = AGENT_CMD_FULL;
+	} else if (strcmp(p, "quit") == 0) {
+		c->cmd = "quit";
+		c->kind = AGENT_CMD_QUIT;
+	} else {
+		/* The line is echoed (cut, its bad bytes shown as '?' by agent_reply_new). */
+		snprintf(c->error, sizeof(c->error),
+			 "unknown command '%.64s' (valid: set KNOB VALUE, interval S, full, quit)", p);
+		c->kind = AGENT_CMD_ERROR;
+	}
+}
+
+static void agent_set(struct agent *a, const struct agent_cmd *c)
+{
+	char err[512], shown[64];
+	int rc = source_knob_set_text(a->src, (enum knob_id)c->knob, c->value, err, sizeof(err));
+	int64_t v = source_knob(a->src, (enum knob_id)c->knob);
+	knob_format((enum knob_id)c->knob, v, shown, sizeof(shown));
+	agent_send(a, agent_reply_new("set", rc == 0, c->name, shown, rc != 0 ? err : NULL));
 	a->sample_now = rc == 0;
 }
 
-static void agent_command(struct agent *a, char *line)
+static void agent_command(struct agent *a, const char *line, size_t len)
 {
-	size_t n = strlen(line);
-	while (n && (line[n - 1] == '\r' || line[n - 1] == ' '))
-		line[--n] = '\0';
-	char *p = line;
-	while (*p == ' ')
-		p++;
-	if (!*p)
-		return; /* an empty line: nothing asked */
-	if (strncmp(p, "set ", 4) == 0) {
-		agent_set(a, p + 4);
-	} else if (strncmp(p, "interval ", 9) == 0) {
-		double d;
-		if (options_parse_delay(p + 9, &d) != 0) {
-			agent_reply(a, "interval", false, "error",
-				    "not a delay in seconds (valid: 0.05 to 3600)");
-			return;
-		}
-		a->delay_s = d;
-		agent_reply(a, "interval", true, "value", p + 9);
-	} else if (strcmp(p, "full") == 0) {
+	struct agent_cmd c;
+	agent_parse(line, len, &c);
+	switch (c.kind) {
+	case AGENT_CMD_NONE:
+		break;
+	case AGENT_CMD_SET:
+		agent_set(a, &c);
+		break;
+	case AGENT_CMD_INTERVAL:
+		a->delay_s = c.delay_s;
+		agent_send(a, agent_reply_new("interval", true, NULL, c.value, NULL));
+		break;
+	case AGENT_CMD_FULL:
 		a->full_next = true;
-		agent_reply(a, "full", true, NULL, NULL);
-	} else if (strcmp(p, "quit") == 0) {
-		agent_reply(a, "quit", true, NULL, NULL);
+		agent_send(a, agent_reply_new("full", true, NULL, NULL, NULL));
+		break;
+	case AGENT_CMD_QUIT:
+		agent_send(a, agent_reply_new("quit", true, NULL, NULL, NULL));
 		a->quit = true;
-	} else {
-		char err[AGENT_LINE_MAX + 96];
-		snprintf(err, sizeof(err),
-			 "unknown command '%.64s' (valid: set KNOB VALUE, interval S, full, quit)", p);
-		agent_reply(a, "error", false, "error", err);
+		break;
+	case AGENT_CMD_ERROR: {
+		/* A set keeps its knob (and the value in force) in the reply, as before. */
+		char shown[64];
+		const char *value = NULL;
+		if (strcmp(c.cmd, "set") == 0 && c.knob >= 0) {
+			knob_format((enum knob_id)c.knob,
+				    source_knob(a->src, (enum knob_id)c.knob), shown, sizeof(shown));
+			value = shown;
+		}
+		agent_send(a, agent_reply_new(c.cmd, false, c.knob >= 0 ? c.name : NULL, value,
+					      c.error));
+		break;
+	}
 	}
 }
 
@@ -127,11 +226,11 @@ static bool agent_read(struct agent *a)
 		return false;
 	for (ssize_t i = 0; i < n && !a->quit; i++) {
 		if (buf[i] == '\n') {
-			a->in[a->in_len] = '\0';
 			if (a->in_overflow)
-				agent_reply(a, "error", false, "error", "command line too long");
+				agent_send(a, agent_reply_new("error", false, NULL, NULL,
+							      "command line too long"));
 			else
-				agent_command(a, a->in);
+				agent_command(a, a->in, a->in_len);
 			a->in_len = 0;
 			a->in_overflow = false;
 		} else if (a->in_len + 1 < sizeof(a->in)) {

@@ -39,13 +39,31 @@ char *batch_host_line(const char *host, const struct snapshot *s)
 	return line;
 }
 
-/* --remote: every host's snapshots as they come, each with its "host"; -n counts lines. */
+/* Notes (hosts going down, up again, broken) go to stderr, stdout stays JSON. True when some
+ * host is broken: it will never give a line. */
+static bool batch_remote_notes(struct source *src, int *alive)
+{
+	char note[256];
+	bool err, broken = false;
+	struct remote_row row;
+	while (source_note(src, note, sizeof(note), &err))
+		fprintf(stderr, "tunetop: %s\n", note);
+	*alive = 0;
+	for (int i = 0; remote_row(src, i, &row); i++) {
+		broken = broken || row.broken;
+		*alive += !row.broken;
+	}
+	return broken;
+}
+
+/* --remote: every host's snapshots as they come, each with its "host"; -n counts lines. A
+ * broken host (not an agent, a far-side usage error) makes the exit status 1; when every
+ * host is broken there is nothing to wait for. */
 static int batch_run_remote(struct source *src, const struct options *o, FILE *out,
 			    struct recfile_writer *rec)
 {
 	long n = 0;
-	char note[256];
-	bool err;
+	int alive;
 	while (!sig_quit && (o->iterations == 0 || n < o->iterations)) {
 		struct remote_row row;
 		for (int i = 0; remote_row(src, i, &row); i++) {
@@ -58,17 +76,20 @@ static int batch_run_remote(struct source *src, const struct options *o, FILE *o
 			if (rec && line)
 				recfile_put(rec, line);
 			free(line);
-			if (bad)
-				return errno == EPIPE ? 0 : 1;
+			if (bad) {
+				if (!line)
+					fprintf(stderr, "tunetop: %s: cannot write its snapshot\n",
+						row.name);
+				return errno == EPIPE && line ? 0 : 1;
+			}
 			if (o->iterations && ++n >= o->iterations)
-				return 0;
+				return batch_remote_notes(src, &alive) ? 1 : 0;
 		}
-		/* Hosts going down and up again: on stderr, stdout stays JSON. */
-		while (source_note(src, note, sizeof(note), &err))
-			fprintf(stderr, "tunetop: %s\n", note);
+		if (batch_remote_notes(src, &alive) && !alive)
+			return 1;
 		batch_wait_until(clock_mono_ns() + 20 * NS_PER_MS);
 	}
-	return 0;
+	return batch_remote_notes(src, &alive) ? 1 : 0;
 }
 
 /*

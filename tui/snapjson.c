@@ -37,12 +37,22 @@ void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len)
 		 (unsigned)(wall_ns / 1000000ULL % 1000ULL));
 }
 
-/* Round to 2 decimals so lines stay short and diffable. */
-static json_t *jreal(double v)
+/* Round to `scale` (100: 2 decimals) so lines stay short and diffable. Never NULL (a NULL
+ * would make the enclosing json_pack fail and its section vanish): not finite is null, and
+ * a figure too large to have decimals is left as it is (v * scale would overflow to inf). */
+static json_t *jreal_scaled(double v, double scale)
 {
 	if (!isfinite(v))
-		v = 0;
-	return json_real(round(v * 100.0) / 100.0);
+		return json_null();
+	if (fabs(v) < 1e15)
+		v = round(v * scale) / scale;
+	json_t *j = json_real(v);
+	return j ? j : json_null();
+}
+
+static json_t *jreal(double v)
+{
+	return jreal_scaled(v, 100.0);
 }
 
 static json_t *jint(uint64_t v)
@@ -466,7 +476,7 @@ json_t *snapjson_build(const struct snapshot *s)
 	json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:o}", "schema", SNAPJSON_SCHEMA,
 			      "tool", "tunetop", "version", TUNETOP_VERSION, "time", when,
 			      "uptime_s", jreal(s->uptime_s), "interval_s",
-			      json_real(round(s->interval_s * 1000.0) / 1000.0), "backend",
+			      jreal_scaled(s->interval_s, 1000.0), "backend",
 			      s->backend ? s->backend : "engine", "seq", jint(s->seq));
 	json_object_set_new(o, "cpu", snapjson_cpu(s));
 	json_object_set_new(o, "threads", snapjson_threads(s));

@@ -177,6 +177,34 @@ static void test_jdelta(void **state)
 	json_decref(bad);
 }
 
+/* A far side's deltas: a path the base lacks is dropped and counted, never added; the weight
+ * follows what the base holds; a value past the bound is refused. */
+static void test_jdelta_bounded(void **state)
+{
+	(void)state;
+	json_t *base = json_loads("{\"knobs\":{\"a\":1},\"t\":[{\"n\":\"x\"}]}", 0, NULL);
+	json_t *d = json_loads("{\"knobs/junk\":{\"deep\":[1,2,3]},\"junk\":1,\"t/5/n\":2,"
+			       "\"t/0/n/x\":3,\"knobs/a\":2,\"t/0/n\":\"yyyy\"}",
+			       0, NULL);
+	struct jdelta_budget b = {.weight = jdelta_weight(base), .max_weight = 1 << 20};
+	assert_int_equal(jdelta_apply_bounded(base, d, &b), 0);
+	assert_int_equal(b.dropped, 4);
+	assert_null(json_object_get(json_object_get(base, "knobs"), "junk"));
+	assert_null(json_object_get(base, "junk"));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(base, "knobs"), "a")), 2);
+	assert_int_equal(b.weight, jdelta_weight(base));
+	json_decref(d);
+	/* Over the bound: refused. */
+	char big[4096];
+	memset(big, 'z', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	d = json_pack("{s:s}", "t/0/n", big);
+	b.max_weight = b.weight + 100;
+	assert_int_equal(jdelta_apply_bounded(base, d, &b), -1);
+	json_decref(d);
+	json_decref(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +213,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_lines),
 	    cmocka_unit_test(test_iso8601),
 	    cmocka_unit_test(test_jdelta),
+	    cmocka_unit_test(test_jdelta_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,7 +38,7 @@ void ui_fleet_draw(struct ui *ui, int y, int h)
 				 r.state == REMOTE_DOWN ? r.reason : "waiting for the first snapshot",
 				 "");
 			ui_put(ui, r.state == REMOTE_DOWN && i != sel ? ROLE_ERROR : role, "%s", line);
-			if (r.state == REMOTE_DOWN)
+			if (r.state == REMOTE_DOWN && r.retry_in_s >= 0) /* < 0: never again */
 				ui_put(ui, role, " (retry in %.0fs)", r.retry_in_s);
 			continue;
 		}

@@ -29,16 +29,16 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		r = strcmp(a->name, b->name);
 		break;
 	case SORT_SUBSYS:
-		r = (int)a->subsys - (int)b->subsys;
+		r = (a->subsys > b->subsys) - (a->subsys < b->subsys);
 		break;
 	case SORT_CPU:
-		r = a->emu_cpu - b->emu_cpu;
+		r = (a->emu_cpu > b->emu_cpu) - (a->emu_cpu < b->emu_cpu);
 		break;
 	case SORT_PCT:
 		r = (a->cpu_pct > b->cpu_pct) - (a->cpu_pct < b->cpu_pct);
 		break;
 	case SORT_STATE:
-		r = a->state - b->state;
+		r = (a->state > b->state) - (a->state < b->state);
 		break;
 	case SORT_RUNQ:
 		r = (a->runq_delay_pct > b->runq_delay_pct) - (a->runq_delay_pct < b->runq_delay_pct);
