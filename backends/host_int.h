@@ -29,6 +29,8 @@ struct host_tprev {
 	uint64_t cpu_ns, cpu_delay_ns, blkio_delay_ns, nvcsw, nivcsw;
 };
 
+struct host_slack_seen; /* host_slack.c */
+
 struct host_state {
 	bool cpufreq;
 	int ntopo;
@@ -67,9 +69,9 @@ struct host_state {
 
 	struct host_sched *sched; /* host_sched.c: run-queue delay and slack per thread */
 	int64_t slack_set_ns; /* pmd.timer_slack_ns last written, -1 never (host_slack.c) */
-	/* The PMD threads that value went to (or that were there when it was set): a later
-	 * change to one of them is the operator's, shown as differing, never undone. */
-	pid_t *slack_known;
+	/* The PMD threads seen since that value was set (host_slack.c): a later change to one
+	 * that has settled is the operator's, shown as differing, never undone. */
+	struct host_slack_seen *slack_known;
 	int nslack_known;
 	struct host_bpf *bpf; /* host_bpf.c: the eBPF sleep probe, NULL when absent */
 	char bpf_err[128]; /* why it is absent */

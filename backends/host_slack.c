@@ -5,9 +5,20 @@
 
 #include "backends/host_int.h"
 #include "backends/host_sched.h"
+#include "core/clock.h"
 #include "core/xalloc.h"
 
 #define HOST_SLACK_MAX_PMDS 256
+/* How long a PMD thread OVS has just started stays tunetop's to set: OVS sets its own slack
+ * (1 us in 3.1+) as the thread starts, maybe after tunetop first saw it. Past this, a slack
+ * that differs was set by someone else. */
+#define HOST_SLACK_SETTLE_NS (3ULL * NS_PER_S)
+
+struct host_slack_seen {
+	pid_t tid;
+	uint64_t first_ns; /* when first seen; 0 once settled (or there when the value was set) */
+	bool announced;    /* its "applied to new PMD thread" event was given */
+};
 
 /*
  * The ovs-vswitchd tunetop talks to (host_ovs_pid: the control socket's peer): a host (or a
@@ -45,7 +56,8 @@ int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen)
 	h->slack_set_ns = ns; /* kept on PMD threads OVS starts later (host_slack_reapply) */
 	if (!h->slack_known)
 		h->slack_known = xcalloc(HOST_SLACK_MAX_PMDS, sizeof(*h->slack_known));
-	memcpy(h->slack_known, tids, (size_t)n * sizeof(*tids));
+	for (int i = 0; i < n; i++)
+		h->slack_known[i] = (struct host_slack_seen){.tid = tids[i]};
 	h->nslack_known = n;
 	return 0;
 }
@@ -64,39 +76,50 @@ int host_slack_current(struct host_state *h, int64_t *out)
 	return -1;
 }
 
-static bool slack_known(const struct host_state *h, pid_t tid)
+static const struct host_slack_seen *slack_seen(const struct host_state *h, pid_t tid)
 {
 	for (int i = 0; i < h->nslack_known; i++)
-		if (h->slack_known[i] == tid)
-			return true;
-	return false;
+		if (h->slack_known[i].tid == tid)
+			return &h->slack_known[i];
+	return NULL;
 }
 
 int host_slack_reapply(struct host_state *h, char *msg, size_t len)
 {
 	pid_t tids[HOST_SLACK_MAX_PMDS];
+	struct host_slack_seen now_seen[HOST_SLACK_MAX_PMDS];
+	uint64_t now = clock_mono_ns();
 	int fixed = 0;
 	msg[0] = '\0';
 	if (h->slack_set_ns < 0)
 		return 0;
 	int n = host_slack_pmds(h, tids);
-	/* Only threads that were not there when the value was set are new: one that was, and
-	 * now differs, was changed by someone else (echo > /proc/TID/timerslack_ns) and keeps
-	 * that value; the PMD view counts it as differing. */
+	/* A thread that was there when the value was set, or has settled since, and now differs
+	 * was changed by someone else (echo > /proc/TID/timerslack_ns): it keeps that value, and
+	 * the PMD view counts it as differing. A thread OVS started since gets the value, again
+	 * while it settles (OVS sets its own as the thread starts). */
 	for (int i = 0; i < n; i++) {
-		if (slack_known(h, tids[i]))
+		const struct host_slack_seen *old = slack_seen(h, tids[i]);
+		struct host_slack_seen *e = &now_seen[i];
+		*e = old ? *old : (struct host_slack_seen){.tid = tids[i], .first_ns = now};
+		if (e->first_ns && now - e->first_ns >= HOST_SLACK_SETTLE_NS)
+			e->first_ns = 0;
+		if (!e->first_ns)
 			continue;
 		int64_t v = host_sched_slack_read(tids[i]);
-		if (v >= 0 && v != h->slack_set_ns) {
-			if (host_sched_slack_write(tids[i], h->slack_set_ns, msg, len) != 0)
-				return -1;
+		if (v < 0 || v == h->slack_set_ns)
+			continue;
+		if (host_sched_slack_write(tids[i], h->slack_set_ns, msg, len) != 0)
+			return -1;
+		if (!e->announced) {
+			e->announced = true;
 			fixed++;
 			snprintf(msg, len, "pmd.timer_slack_ns: %lld applied to new PMD thread %d",
 				 (long long)h->slack_set_ns, (int)tids[i]);
 		}
 	}
-	/* Known from now on; threads gone are forgotten (a tid can be reused). */
-	memcpy(h->slack_known, tids, (size_t)n * sizeof(*tids));
+	/* Threads gone are forgotten (a tid can be reused). */
+	memcpy(h->slack_known, now_seen, (size_t)n * sizeof(*now_seen));
 	h->nslack_known = n;
 	return fixed;
 }
