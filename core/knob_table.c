@@ -122,7 +122,10 @@ const struct knob_def knob_table[K_COUNT] = {
 	[K_HOST_PID] = INT_KNOB("host.pid", "pid", 0, 4194304, 0, SUBSYS_ENGINE,
 		"--host: also follow every thread of this process (0 = none)"),
 
-	/* Read by the sources (backends/host_bpf.c), not the engine's threads. */
-	[K_PMD_SLEEP_PROBE] = BOOL_KNOB("pmd.sleep_probe", 1, SUBSYS_PMD,
-		"measure PMD sleep overshoot in the kernel with eBPF (root, BTF)"),
+	/* Read by the sources (backends/host_bpf.c), not the engine's threads. Off unless asked:
+	 * where tracefs lacks the nanosleep events the probe hooks every system call of the
+	 * machine, a cost to every other process (docs/pmd.md "Timer slack, run-queue delay and
+	 * the eBPF sleep probe"). */
+	[K_PMD_SLEEP_PROBE] = BOOL_KNOB("pmd.sleep_probe", 0, SUBSYS_PMD,
+		"measure PMD sleep overshoot in the kernel with eBPF (root, BTF; off unless asked)"),
 };

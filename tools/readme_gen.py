@@ -203,6 +203,10 @@ def json_fields():
     # Long enough for the subsystems' first events (calibration, kthread starts).
     for line in run("-b", "-n", "3", "-d", "0.5").splitlines():
         walk(json.loads(line), "", out)
+    # The eBPF probe's figures exist only when it is asked for (and root can load it).
+    for line in run("-b", "-n", "2", "-d", "0.3", "--set", "pmd.enabled=on",
+                    "--set", "pmd.sleep_probe=on").splitlines():
+        walk({"pmd": json.loads(line).get("pmd")}, "", out)
     # The host section exists only with --host; only it is taken from that run.
     try:
         for line in run("--host", "-b", "-n", "2", "-d", "0.2").splitlines():
@@ -214,9 +218,15 @@ def json_fields():
     for f in ("time", "kind", "text"):
         out.pop("events[]", None)
         out.setdefault(f"events[].{f}", {"string"})
-    # Paths under an array that were also seen as the empty array itself.
-    for p in [p for p in out if p.endswith("[]") and any(q.startswith(p + ".") for q in out)]:
+    # Paths under an array that were also seen as the empty array itself, and a figure seen
+    # null in one run and as an object in another (the object's fields are listed).
+    for p in [p for p in out if (p.endswith("[]") or out[p] == {"null"}) and
+              any(q.startswith(p + ".") or q.startswith(p + "[]") for q in out if q != p)]:
         del out[p]
+    # A figure that is a number or a string when present and null when absent is its type.
+    for p, t in out.items():
+        if len(t) > 1:
+            t.discard("null")
     return out
 
 

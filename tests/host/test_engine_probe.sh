@@ -9,13 +9,13 @@ set -u
 
 dir=$(mktemp -d /tmp/tt-eprobe.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-"$TUNETOP" -b -n 1 -d 0.2 --set pmd.enabled=on >"$dir/probe.json" 2>&1
+"$TUNETOP" -b -n 1 -d 0.2 --set pmd.enabled=on --set pmd.sleep_probe=on >"$dir/probe.json" 2>&1
 why=$(python3 -c 'import json,sys; p=json.loads(open(sys.argv[1]).read().splitlines()[-1])["pmd"]["sleep_probe"]; print("" if p["on"] else p["error"])' "$dir/probe.json" 2>&1)
 [ -z "$why" ] || { echo "skip: eBPF sleep probe absent: $why"; exit 77; }
 
 # One PMD fed at a light constant rate: it sleeps most iterations (max sleep 100 us).
 for slack in 50000 1000; do
-	"$TUNETOP" -b -n 6 -d 1 --set pmd.enabled=on --set pmd.count=1 --set pmd.maxsleep_us=100 \
+	"$TUNETOP" -b -n 6 -d 1 --set pmd.enabled=on --set pmd.sleep_probe=on --set pmd.count=1 --set pmd.maxsleep_us=100 \
 		--set pmd.timer_slack_ns=$slack --set gen.rate_pps=20000 >"$dir/s$slack.json" 2>"$dir/err"
 	check "engine run at slack $slack exits 0 ($(head -c 200 "$dir/err"))" test $? -eq 0
 	res=$(python3 - "$dir/s$slack.json" <<'PY'
