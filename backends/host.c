@@ -344,7 +344,9 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 	hs->ovs_sleep_show = h->ovs_sleep_show;
 	hs->bpf_probe = host_bpf_enabled(h->bpf);
 	snprintf(hs->bpf_probe_error, sizeof(hs->bpf_probe_error), "%s",
-		 !h->bpf ? h->bpf_err : hs->bpf_probe ? "" : "off (pmd.sleep_probe=off)");
+		 !h->bpf	 ? h->bpf_err
+		 : hs->bpf_probe ? ""
+				 : "off (pmd.sleep_probe=off)");
 	snap->has_host = true;
 	h->prev_ns = now_ns;
 }

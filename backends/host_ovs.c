@@ -49,8 +49,7 @@ static int ovs_resolve(const char *dir, const char *name, char *out, size_t outl
 	return 0;
 }
 
-bool host_ovs_split_pid_path(const char *path, char *dir, size_t dirlen, char *name,
-			     size_t namelen)
+bool host_ovs_split_pid_path(const char *path, char *dir, size_t dirlen, char *name, size_t namelen)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
@@ -97,8 +96,8 @@ struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen)
 			return NULL;
 		}
 		snprintf(sock, sizeof(sock), "%s", path);
-		o->follow = host_ovs_split_pid_path(path, o->dir, sizeof(o->dir), o->name,
-						    sizeof(o->name));
+		o->follow =
+		    host_ovs_split_pid_path(path, o->dir, sizeof(o->dir), o->name, sizeof(o->name));
 	} else {
 		const char *rundir = getenv("OVS_RUNDIR");
 		snprintf(o->dir, sizeof(o->dir), "%s",
@@ -115,8 +114,8 @@ struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen)
 	if (host_rpc_connect(o->rpc, err, errlen) != 0) {
 		/* A pid-named socket of a daemon restarted since: its pidfile knows the new one. */
 		char again[sizeof(sock)], e2[64];
-		if (!o->follow || ovs_resolve(o->dir, o->name, again, sizeof(again), e2,
-					      sizeof(e2)) != 0 ||
+		if (!o->follow ||
+		    ovs_resolve(o->dir, o->name, again, sizeof(again), e2, sizeof(e2)) != 0 ||
 		    strcmp(again, sock) == 0)
 			return ovs_open_failed(o);
 		host_rpc_set_path(o->rpc, again);

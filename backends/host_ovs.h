@@ -27,7 +27,8 @@ bool host_ovs_connected(const struct host_ovs *o);
 /* The ovs-vswitchd behind the socket: its pid from the kernel once connected (a second
  * daemon on the host may name its PMDs alike), else from the socket's name; 0 if unknown. */
 pid_t host_ovs_pid(const struct host_ovs *o);
-/* The ovsdb socket: TUNETOP_OVS_DB ("unix:PATH" or PATH), else db.sock beside the control socket. */
+/* The ovsdb socket: TUNETOP_OVS_DB ("unix:PATH" or PATH), else db.sock beside the control socket.
+ */
 void host_ovs_db_path(const struct host_ovs *o, char *out, size_t outlen);
 /* "<dir>/<name>.<digits>.ctl" into dir and name; false for any other path. Pure. */
 bool host_ovs_split_pid_path(const char *path, char *dir, size_t dirlen, char *name,

@@ -78,7 +78,10 @@ static json_t *ovsdb_map_get(json_t *map, const char *key)
 {
 	json_t *pairs = json_array_get(map, 1);
 	if (!json_is_array(map) || json_array_size(map) != 2 ||
-	    strcmp(json_string_value(json_array_get(map, 0)) ? json_string_value(json_array_get(map, 0)) : "", "map") != 0 ||
+	    strcmp(json_string_value(json_array_get(map, 0))
+		       ? json_string_value(json_array_get(map, 0))
+		       : "",
+		   "map") != 0 ||
 	    !json_is_array(pairs))
 		return NULL;
 	for (size_t i = 0; i < json_array_size(pairs); i++) {
@@ -141,8 +144,7 @@ int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_re
 	}
 	json_decref(oc);
 	json_t *rows = json_object_get(json_array_get(res, 1), "rows");
-	for (size_t i = 0; i < json_array_size(rows) && out->nifaces < HOST_OVSDB_MAX_IFACES;
-	     i++) {
+	for (size_t i = 0; i < json_array_size(rows) && out->nifaces < HOST_OVSDB_MAX_IFACES; i++) {
 		json_t *row = json_array_get(rows, i);
 		const char *name = json_string_value(json_object_get(row, "name"));
 		json_t *st = json_object_get(row, "statistics");
@@ -179,26 +181,26 @@ int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, bool list, i
 	if (!list)
 		snprintf(written, writtenlen, "%d", us);
 	else if (host_ovs_maxsleep_replace(json_string_value(old), us, written, writtenlen) != 0) {
-		snprintf(err, errlen, "other_config:%s=\"%s\" is not a max sleep list tunetop can edit",
-			 key, json_string_value(old) ? json_string_value(old) : "");
+		snprintf(err, errlen,
+			 "other_config:%s=\"%s\" is not a max sleep list tunetop can edit", key,
+			 json_string_value(old) ? json_string_value(old) : "");
 		json_decref(oc);
 		return -1;
 	}
 	/* Only if nobody changed other_config since it was read (wait, timeout 0), replace
 	 * the one key: delete, then insert (an insert keeps an existing key). */
 	ops = json_array();
-	json_array_append_new(
-	    ops, json_pack("{s:s, s:s, s:[], s:[s], s:s, s:[{s:O}], s:i}", "op", "wait", "table",
-			   "Open_vSwitch", "where", "columns", "other_config", "until", "==",
-			   "rows", "other_config", oc, "timeout", 0));
-	json_array_append_new(
-	    ops, json_pack("{s:s, s:s, s:[], s:[[s, s, [s, [s]]]]}", "op", "mutate", "table",
-			   "Open_vSwitch", "where", "mutations", "other_config", "delete", "set",
-			   key));
-	json_array_append_new(
-	    ops, json_pack("{s:s, s:s, s:[], s:[[s, s, [s, [[s, s]]]]]}", "op", "mutate", "table",
-			   "Open_vSwitch", "where", "mutations", "other_config", "insert", "map",
-			   key, written));
+	json_array_append_new(ops, json_pack("{s:s, s:s, s:[], s:[s], s:s, s:[{s:O}], s:i}", "op",
+					     "wait", "table", "Open_vSwitch", "where", "columns",
+					     "other_config", "until", "==", "rows", "other_config",
+					     oc, "timeout", 0));
+	json_array_append_new(ops, json_pack("{s:s, s:s, s:[], s:[[s, s, [s, [s]]]]}", "op",
+					     "mutate", "table", "Open_vSwitch", "where",
+					     "mutations", "other_config", "delete", "set", key));
+	json_array_append_new(ops,
+			      json_pack("{s:s, s:s, s:[], s:[[s, s, [s, [[s, s]]]]]}", "op",
+					"mutate", "table", "Open_vSwitch", "where", "mutations",
+					"other_config", "insert", "map", key, written));
 	json_decref(oc);
 	res = ovsdb_transact(db, ops, err, errlen);
 	if (!res) {

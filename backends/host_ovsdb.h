@@ -34,9 +34,9 @@ int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_re
 
 /*
  * Set the default max sleep in other_config:key to us: with list (3.3's pmd-sleep-max)
- * keeping any per-PMD entries ("50,8:0" -> "60,8:0"), else the one number. Atomic against a change made meanwhile (an
- * RFC 7047 "wait" on the map just read). 0 with the value written in
- * written, or -1 with err (nothing changed).
+ * keeping any per-PMD entries ("50,8:0" -> "60,8:0"), else the one number. Atomic against a change
+ * made meanwhile (an RFC 7047 "wait" on the map just read). 0 with the value written in written, or
+ * -1 with err (nothing changed).
  */
 int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, bool list, int us,
 			    char *written, size_t writtenlen, char *err, size_t errlen);

@@ -22,7 +22,8 @@ struct host_ovs_stats {
 	int npmds;
 	struct host_pmd_stats pmd[HOST_OVS_MAX_PMDS];
 };
-/* 0 (npmds may be 0), or -1 when the text is not that report. The "main thread" block is skipped. */
+/* 0 (npmds may be 0), or -1 when the text is not that report. The "main thread" block is skipped.
+ */
 int host_ovs_parse_stats(const char *text, struct host_ovs_stats *out);
 
 /* `dpif-netdev/pmd-rxq-show`: which PMD polls which rx queue, and how much of it. */

@@ -88,8 +88,10 @@ int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t err
 {
 	char written[128];
 	if (!h->ovs_probed && host_pmdsec_probe_now(h) != 0) {
-		snprintf(err, errlen, "pmd.maxsleep_us: ovs-vswitchd does not answer (%s): nothing "
-				      "written", h->ovs_err);
+		snprintf(err, errlen,
+			 "pmd.maxsleep_us: ovs-vswitchd does not answer (%s): nothing "
+			 "written",
+			 h->ovs_err);
 		return -1;
 	}
 	host_ovsdb_ready(h);
@@ -290,8 +292,8 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	 * replies, not between sample starts (the reads before it vary with the load). */
 	uint64_t st_ns = clock_mono_ns();
 	double st_dt_s = st_ok && h->stats_prev_ns && st_ns > h->stats_prev_ns
-				 ? (double)(st_ns - h->stats_prev_ns) / 1e9
-				 : 0;
+			     ? (double)(st_ns - h->stats_prev_ns) / 1e9
+			     : 0;
 	free(text);
 	text = NULL;
 	rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-rxq-show", NULL, 0, &text, h->ovs_err,

@@ -1,4 +1,5 @@
-/* host_rpc.c: a JSON-RPC 1.0 client on a unix socket; non-blocking, with a deadline on everything. */
+/* host_rpc.c: a JSON-RPC 1.0 client on a unix socket; non-blocking, with a deadline on everything.
+ */
 #include "backends/host_rpc.h"
 
 #include <errno.h>
@@ -150,8 +151,8 @@ static int rpc_send_all(struct host_rpc *r, const char *s, size_t n, uint64_t de
 			struct pollfd p = {.fd = r->fd, .events = POLLOUT};
 			int left = rpc_ms_left(deadline);
 			if (left == 0 || poll(&p, 1, left) == 0) {
-				snprintf(err, errlen, "%s: the server reads nothing (send timed out)",
-					 r->path);
+				snprintf(err, errlen,
+					 "%s: the server reads nothing (send timed out)", r->path);
 				return -1;
 			}
 			continue;
@@ -166,8 +167,8 @@ static int rpc_send_all(struct host_rpc *r, const char *s, size_t n, uint64_t de
 	return 0;
 }
 
-int host_rpc_call(struct host_rpc *r, const char *method, json_t *params, json_t **result, char *err,
-		  size_t errlen)
+int host_rpc_call(struct host_rpc *r, const char *method, json_t *params, json_t **result,
+		  char *err, size_t errlen)
 {
 	uint64_t deadline = clock_mono_ns() + (uint64_t)r->timeout_ms * NS_PER_MS;
 	*result = NULL;
@@ -178,8 +179,8 @@ int host_rpc_call(struct host_rpc *r, const char *method, json_t *params, json_t
 		return -1;
 	}
 	long long id = r->next_id++;
-	json_t *o = json_pack("{s:s, s:o, s:I}", "method", method, "params", params, "id",
-			      (json_int_t)id);
+	json_t *o =
+	    json_pack("{s:s, s:o, s:I}", "method", method, "params", params, "id", (json_int_t)id);
 	char *req = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	if (!req) {

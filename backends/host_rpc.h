@@ -38,7 +38,7 @@ pid_t host_rpc_peer_pid(const struct host_rpc *r);
  * says which; the connection is dropped so a late reply is never taken for the
  * next one's).
  */
-int host_rpc_call(struct host_rpc *r, const char *method, json_t *params, json_t **result, char *err,
-		  size_t errlen);
+int host_rpc_call(struct host_rpc *r, const char *method, json_t *params, json_t **result,
+		  char *err, size_t errlen);
 
 #endif

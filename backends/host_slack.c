@@ -17,7 +17,7 @@
 struct host_slack_seen {
 	pid_t tid;
 	uint64_t first_ns; /* when first seen; 0 once settled (or there when the value was set) */
-	bool announced;    /* its "applied to new PMD thread" event was given */
+	bool announced; /* its "applied to new PMD thread" event was given */
 };
 
 /*

@@ -108,8 +108,7 @@ static bool read_line_at(int dirfd, const char *path, char *buf, size_t len)
 }
 
 /* Re-read the task list of p: the picked threads, their stat files opened. */
-static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid,
-			nlink_t nlink)
+static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid, nlink_t nlink)
 {
 	char path[64], pcomm[32];
 	proc_drop_threads(sc, p);
@@ -280,8 +279,8 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 			memcpy(t->comm, p->t[k].comm, sizeof(t->comm));
 			t->state = ts.state;
 			t->processor = ts.processor;
-			t->stat_cpu_ns = (ts.utime_ticks + ts.stime_ticks) *
-					 (1000000000ULL / (uint64_t)sc->tck);
+			t->stat_cpu_ns =
+			    (ts.utime_ticks + ts.stime_ticks) * (1000000000ULL / (uint64_t)sc->tck);
 		}
 		if (gone)
 			p->nlink = 0;

@@ -42,16 +42,14 @@ static void diff(json_t *out, char *path, size_t len, const json_t *a, const jso
 	if (json_is_object(b)) {
 		const char *k;
 		json_t *v;
-		json_object_foreach((json_t *)b, k, v)
-		{
+		json_object_foreach ((json_t *)b, k, v) {
 			const json_t *av = json_object_get(a, k);
 			if (!av) { /* a key renamed: the object's shape changed */
 				json_object_set(out, len ? path : "/", (json_t *)b);
 				return;
 			}
 		}
-		json_object_foreach((json_t *)b, k, v)
-		{
+		json_object_foreach ((json_t *)b, k, v) {
 			size_t n = path_push(path, len, k);
 			diff(out, path, n, json_object_get(a, k), v);
 			path[len] = '\0';
@@ -102,11 +100,11 @@ size_t jdelta_weight(const json_t *v)
 	if (json_is_string(v)) {
 		w += json_string_length(v);
 	} else if (json_is_object(v)) {
-		json_object_foreach((json_t *)v, k, x)
-		w += strlen(k) + 16 + jdelta_weight(x);
+		json_object_foreach ((json_t *)v, k, x)
+			w += strlen(k) + 16 + jdelta_weight(x);
 	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, x)
-		w += 8 + jdelta_weight(x);
+		json_array_foreach (v, i, x)
+			w += 8 + jdelta_weight(x);
 	}
 	return w;
 }
@@ -167,8 +165,7 @@ int jdelta_apply_bounded(json_t *base, const json_t *delta, struct jdelta_budget
 	json_t *v;
 	if (!json_is_object(base) || !json_is_object(delta))
 		return -1;
-	json_object_foreach((json_t *)delta, k, v)
-	{
+	json_object_foreach ((json_t *)delta, k, v) {
 		int rc = apply_one(base, k, v, b);
 		if (rc < 0)
 			return -1;

@@ -48,7 +48,7 @@ struct recfile_writer {
 	size_t head, count, bytes;
 	bool stop;
 	uint64_t dropped; /* under lock */
-	char error[128];  /* first error, under lock */
+	char error[128]; /* first error, under lock */
 };
 
 /* Write one line and flush it to the kernel, so a crash of tunetop loses at most the line
@@ -71,9 +71,11 @@ static int writer_emit(struct recfile_writer *w, const char *line, ZSTD_EndDirec
 			do {
 				ZSTD_outBuffer ob = {w->zout, w->zout_cap, 0};
 				left = ZSTD_compressStream2(w->zc, &ob, &parts[i], mode);
-				if (ZSTD_isError(left) || fwrite(w->zout, 1, ob.pos, w->f) != ob.pos)
+				if (ZSTD_isError(left) ||
+				    fwrite(w->zout, 1, ob.pos, w->f) != ob.pos)
 					return -1;
-			} while (mode == ZSTD_e_continue ? parts[i].pos < parts[i].size : left != 0);
+			} while (mode == ZSTD_e_continue ? parts[i].pos < parts[i].size
+							 : left != 0);
 		}
 		return fflush(w->f) == 0 ? 0 : -1;
 	}
@@ -103,7 +105,8 @@ static void *writer_main(void *arg)
 		free(line);
 		pthread_mutex_lock(&w->lock);
 		if (rc != 0 && !w->error[0])
-			snprintf(w->error, sizeof(w->error), "write: %s", strerror(errno ? errno : EIO));
+			snprintf(w->error, sizeof(w->error), "write: %s",
+				 strerror(errno ? errno : EIO));
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
@@ -222,11 +225,13 @@ int recfile_close(struct recfile_writer *w, char *err, size_t errlen)
 			do {
 				ZSTD_outBuffer ob = {w->zout, w->zout_cap, 0};
 				left = ZSTD_compressStream2(w->zc, &ob, &ib, ZSTD_e_end);
-				if (ZSTD_isError(left) || fwrite(w->zout, 1, ob.pos, w->f) != ob.pos) {
+				if (ZSTD_isError(left) ||
+				    fwrite(w->zout, 1, ob.pos, w->f) != ob.pos) {
 					if (rc == 0)
 						snprintf(err, errlen, "write: %s",
-							 ZSTD_isError(left) ? ZSTD_getErrorName(left)
-									    : strerror(errno));
+							 ZSTD_isError(left)
+							     ? ZSTD_getErrorName(left)
+							     : strerror(errno));
 					rc = -1;
 					break;
 				}

@@ -44,12 +44,9 @@
  * ~1.9 KB/s of JSON with the default scenario, ~0.35 KB/s through zlib. "--" then the host:
  * a host name that begins with "-" is never an option (remote_open refuses it too). */
 static const char *const remote_host_ssh_opts[] = {
-    "-o", "BatchMode=yes",
-    "-o", "ConnectTimeout=5",
-    "-o", "ServerAliveInterval=1",
-    "-o", "ServerAliveCountMax=3",
-    "-o", "Compression=yes",
-    "-T", "--", NULL,
+    "-o", "BatchMode=yes",	   "-o", "ConnectTimeout=5", "-o", "ServerAliveInterval=1",
+    "-o", "ServerAliveCountMax=3", "-o", "Compression=yes",  "-T", "--",
+    NULL,
 };
 
 /* An event for the next snapshot, for --record: the notes and the knob answers. */
@@ -91,8 +88,8 @@ void remote_note(struct remote *r, bool err, const char *fmt, ...)
 /* A far host's answer to `set`, queued as a knob result for the console (source.h); kept
  * here with the notes, beside the reader that parses the reply, so that no call goes back
  * from one host's link to the source that holds the hosts. */
-void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob,
-		       const char *value, bool ok, const char *error)
+void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob, const char *value,
+		       bool ok, const char *error)
 {
 	struct source_knob_result k = {.rc = ok ? 0 : KNOB_ERR_RUNTIME};
 	char text[240];
@@ -171,8 +168,8 @@ static void remote_host_drop(struct remote *r, struct remote_host *h, enum remot
 	h->cur_weight = 0;
 	if (broken)
 		h->backoff_ms = REMOTE_BACKOFF_MAX_MS;
-	h->retry_ns = how == REMOTE_DROP_FOR_GOOD ? UINT64_MAX
-						  : now + (uint64_t)h->backoff_ms * NS_PER_MS;
+	h->retry_ns =
+	    how == REMOTE_DROP_FOR_GOOD ? UINT64_MAX : now + (uint64_t)h->backoff_ms * NS_PER_MS;
 	h->backoff_ms =
 	    h->backoff_ms * 2 > REMOTE_BACKOFF_MAX_MS ? REMOTE_BACKOFF_MAX_MS : h->backoff_ms * 2;
 }
@@ -297,8 +294,8 @@ static void remote_host_reply(struct remote *r, struct remote_host *h, const jso
 /* The top-level keys of a schema-1 snapshot (tui/snapjson.c): others are dropped on arrival,
  * so no delta can grow them either. */
 static const char *const remote_host_keys[] = {
-    "schema", "tool",	 "version", "time", "uptime_s", "interval_s", "backend", "seq", "cpu",
-    "threads", "est",	 "pmd",	    "blk",  "host",	"knobs",      "events",	 "self", NULL,
+    "schema",  "tool", "version", "time", "uptime_s", "interval_s", "backend", "seq",  "cpu",
+    "threads", "est",  "pmd",	  "blk",  "host",     "knobs",	    "events",  "self", NULL,
 };
 
 static void remote_host_strip(json_t *o)
@@ -367,7 +364,8 @@ static void remote_host_line(struct remote *r, struct remote_host *h, const char
 		const json_t *schema = json_object_get(o, "schema");
 		if (json_is_integer(schema) && json_integer_value(schema) != SNAPDEC_SCHEMA) {
 			char why[96];
-			snprintf(why, sizeof(why), "schema %lld is not supported (this tunetop reads %d)",
+			snprintf(why, sizeof(why),
+				 "schema %lld is not supported (this tunetop reads %d)",
 				 (long long)json_integer_value(schema), SNAPDEC_SCHEMA);
 			json_decref(o);
 			remote_host_break(r, h, why);
@@ -430,8 +428,8 @@ static void remote_host_read_err(struct remote_host *h)
 
 /* Handle the whole lines in buf from *start, within the pump's budget; false when it ran out
  * (or the host went down). */
-static bool remote_host_lines(struct remote *r, struct remote_host *h, size_t *start,
-			      size_t *scan, int *lines, uint64_t t0)
+static bool remote_host_lines(struct remote *r, struct remote_host *h, size_t *start, size_t *scan,
+			      int *lines, uint64_t t0)
 {
 	for (;;) {
 		char *nl = *scan < h->len ? memchr(h->buf + *scan, '\n', h->len - *scan) : NULL;

@@ -76,8 +76,8 @@ void remote_note(struct remote *r, bool err, const char *fmt, ...)
 
 /* A far side's answer to `set KNOB VALUE` (VALUE: what is in force there): a knob result
  * for knob_result() and an event for --record (src_remote.c). */
-void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob,
-		       const char *value, bool ok, const char *error);
+void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob, const char *value,
+		       bool ok, const char *error);
 
 /* remote_host.c. A host starts down with no child; remote_host_pump() spawns it when its
  * retry time comes, remote_host_spawn() at once. Nothing here blocks but remote_host_reap. */

@@ -40,8 +40,10 @@ int snapdec_iso8601_strict(const char *s, uint64_t *out)
 	struct tm tm = {0}, back;
 	int n = 0;
 	unsigned long frac_ns = 0;
-	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-			 &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 19)
+	if (!s ||
+	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+	    n != 19)
 		return -1;
 	const char *p = s + n;
 	if (*p == '.') {

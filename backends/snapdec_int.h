@@ -22,8 +22,10 @@ static inline const json_t *jget(const json_t *o, const char *k)
 
 static inline double jclamp(double x)
 {
-	return x != x ? 0 : x > SNAPDEC_REAL_MAX ? SNAPDEC_REAL_MAX
-			: x < -SNAPDEC_REAL_MAX ? -SNAPDEC_REAL_MAX : x;
+	return x != x		       ? 0
+	       : x > SNAPDEC_REAL_MAX  ? SNAPDEC_REAL_MAX
+	       : x < -SNAPDEC_REAL_MAX ? -SNAPDEC_REAL_MAX
+				       : x;
 }
 
 static inline double jd(const json_t *o, const char *k)
@@ -108,7 +110,8 @@ static inline int64_t ji_opt(const json_t *o, const char *k)
 static inline uint64_t ju_at(const json_t *a, size_t i)
 {
 	const json_t *v = json_array_get(a, i);
-	return json_is_integer(v) && json_integer_value(v) >= 0 ? (uint64_t)json_integer_value(v) : 0;
+	return json_is_integer(v) && json_integer_value(v) >= 0 ? (uint64_t)json_integer_value(v)
+								: 0;
 }
 
 static inline double jd_at(const json_t *a, size_t i)

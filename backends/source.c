@@ -40,8 +40,8 @@ struct source *source_open(const struct source_ops *ops, const struct source_con
 	return source_open_rc(ops, conf, NULL, err, errlen);
 }
 
-struct source *source_open_rc(const struct source_ops *ops, const struct source_conf *conf,
-			      int *rc, char *err, size_t errlen)
+struct source *source_open_rc(const struct source_ops *ops, const struct source_conf *conf, int *rc,
+			      char *err, size_t errlen)
 {
 	static const struct source_conf none;
 	struct source *src = xcalloc(1, sizeof(*src));

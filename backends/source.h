@@ -23,11 +23,11 @@ struct source_knob_result {
 	uint64_t id; /* the request's, from source_async_knob_request(); 0 otherwise */
 	enum knob_id knob;
 	int64_t requested;
-	int rc;         /* 0 or KNOB_ERR_* */
+	int rc; /* 0 or KNOB_ERR_* */
 	int64_t stored; /* the value read back (on an error: the value kept) */
 	bool elsewhere; /* the answer of a fleet host other than the one the source shows */
-	char from[64];  /* who answered ("h2"), for the status line; "" this process */
-	char err[256];  /* rc != 0: why */
+	char from[64]; /* who answered ("h2"), for the status line; "" this process */
+	char err[256]; /* rc != 0: why */
 };
 
 /* What a source needs to know when it opens (from the command line). */
@@ -37,10 +37,10 @@ struct source_conf {
 	const char *replay_from, *replay_to; /* --from / --to: seconds into it, or ISO 8601 UTC */
 	const char *const *remotes; /* --remote [USER@]HOST, nremotes of them */
 	size_t nremotes;
-	const char *ssh;        /* --ssh: the command line before HOST ("ssh" when NULL) */
+	const char *ssh; /* --ssh: the command line before HOST ("ssh" when NULL) */
 	const char *agent_path; /* --agent-path ("tunetop" when NULL) */
 	const char *const *agent_args; /* more arguments for the far side's --agent, NULL-ended */
-	double delay_s;         /* the refresh the far side samples at */
+	double delay_s; /* the refresh the far side samples at */
 };
 
 /*
@@ -124,8 +124,8 @@ struct source *source_open(const struct source_ops *ops, const struct source_con
 			   size_t errlen);
 /* source_open, with *rc = KNOB_ERR_USAGE when the configuration itself is wrong
  * (a TUNETOP_* variable naming nothing: exit 2), else -1 on a failure. */
-struct source *source_open_rc(const struct source_ops *ops, const struct source_conf *conf,
-			      int *rc, char *err, size_t errlen);
+struct source *source_open_rc(const struct source_ops *ops, const struct source_conf *conf, int *rc,
+			      char *err, size_t errlen);
 /* 0, KNOB_ERR_USAGE (knobs that can never run together), or -1. */
 int source_start(struct source *src, char *err, size_t errlen);
 void source_sample(struct source *src, struct snapshot *snap);

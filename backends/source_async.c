@@ -83,7 +83,8 @@ static void *async_main(void *arg)
 			a->inflight--;
 			if (out.rc == 0)
 				a->knobs[out.knob] = out.stored;
-			if (a->nres == ASYNC_QUEUE) { /* the console stopped reading: drop the oldest */
+			if (a->nres ==
+			    ASYNC_QUEUE) { /* the console stopped reading: drop the oldest */
 				a->res_head = (a->res_head + 1) % ASYNC_QUEUE;
 				a->nres--;
 			}

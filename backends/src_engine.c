@@ -80,7 +80,10 @@ static void src_engine_probe(struct src_engine *se, struct snapshot *snap)
 			if (strcmp(snap->threads[k].name, p->threads[i].name) == 0)
 				p->threads[i].timer_slack_ns = snap->threads[k].timer_slack_ns;
 	}
-	host_bpf_pmdsec(se->bpf, se->bpf ? "" : want ? se->bpf_err : "off (pmd.sleep_probe=off)",
+	host_bpf_pmdsec(se->bpf,
+			se->bpf ? ""
+			: want	? se->bpf_err
+				: "off (pmd.sleep_probe=off)",
 			snap, NULL);
 }
 

@@ -229,10 +229,10 @@ bool remote_row(struct source *src, int i, struct remote_row *row)
 	    .broken = h->broken,
 	    .snap = h->have ? h->snap : NULL,
 	    .age_s = h->have ? (double)(now - h->snap_ns) / 1e9 : 0,
-	    .retry_in_s = h->state != REMOTE_DOWN ? 0
+	    .retry_in_s = h->state != REMOTE_DOWN     ? 0
 			  : h->retry_ns == UINT64_MAX ? -1
 			  : h->retry_ns > now	      ? (double)(h->retry_ns - now) / 1e9
-							      : 0,
+						      : 0,
 	    .rx_bytes = h->rx_bytes,
 	    .rx_bytes_per_s = h->rate,
 	    .dropped_paths = h->dropped_paths,

@@ -12,16 +12,16 @@
 enum remote_state { REMOTE_CONNECTING, REMOTE_UP, REMOTE_DOWN };
 
 struct remote_row {
-	const char *name;            /* as given to --remote */
+	const char *name; /* as given to --remote */
 	enum remote_state state;
-	const char *reason;          /* why down (ssh's last stderr line, exit status...) */
-	bool broken;                 /* down: not an agent we can read (reason says why) */
+	const char *reason; /* why down (ssh's last stderr line, exit status...) */
+	bool broken; /* down: not an agent we can read (reason says why) */
 	const struct snapshot *snap; /* the latest, or NULL before the first */
-	double age_s;                /* since that snapshot arrived */
-	double retry_in_s;           /* down: until the next try; -1: never (a far-side usage error) */
-	uint64_t rx_bytes;           /* agent output received (after ssh's decompression) */
-	double rx_bytes_per_s;       /* over the last few seconds */
-	uint64_t dropped_paths;      /* delta paths the far side invented, dropped */
+	double age_s; /* since that snapshot arrived */
+	double retry_in_s; /* down: until the next try; -1: never (a far-side usage error) */
+	uint64_t rx_bytes; /* agent output received (after ssh's decompression) */
+	double rx_bytes_per_s; /* over the last few seconds */
+	uint64_t dropped_paths; /* delta paths the far side invented, dropped */
 };
 
 /* Hosts of a remote source; 0 for any other source. */

@@ -48,8 +48,8 @@ static int replay_bound(const char *s, uint64_t first_ns, uint64_t *out, char *e
 	}
 	if (snapdec_iso8601_strict(s, out) == 0)
 		return 0;
-	snprintf(err, errlen, "'%s' is not a time (seconds into the recording, or 2026-12-01T10:00:00Z)",
-		 s);
+	snprintf(err, errlen,
+		 "'%s' is not a time (seconds into the recording, or 2026-12-01T10:00:00Z)", s);
 	return KNOB_ERR_USAGE;
 }
 
@@ -72,11 +72,11 @@ static void replay_index(struct replay *r)
 					r->lines = xreallocarray(r->lines, cap, sizeof(*r->lines));
 				}
 				r->lines[r->n++] = (struct replay_line){off, len, scratch->wall_ns,
-									 scratch->interval_s};
+									scratch->interval_s};
 			} else {
 				if (!r->skipped)
-					snprintf(r->first_skip, sizeof(r->first_skip), "line %zu: %s",
-						 lineno, err);
+					snprintf(r->first_skip, sizeof(r->first_skip),
+						 "line %zu: %s", lineno, err);
 				r->skipped++;
 			}
 		}
@@ -85,8 +85,7 @@ static void replay_index(struct replay *r)
 	snapshot_free(scratch);
 }
 
-static int replay_open(struct source *src, const struct source_conf *conf, char *err,
-		       size_t errlen)
+static int replay_open(struct source *src, const struct source_conf *conf, char *err, size_t errlen)
 {
 	if (!conf->replay_path) {
 		snprintf(err, errlen, "needs a file (--replay FILE)");
@@ -114,10 +113,12 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	rc = KNOB_ERR_USAGE;
 	if ((conf->replay_from &&
 	     replay_bound(conf->replay_from, r->lines[0].wall_ns, &from, err, errlen) != 0) ||
-	    (conf->replay_to && replay_bound(conf->replay_to, r->lines[0].wall_ns, &to, err, errlen) != 0))
+	    (conf->replay_to &&
+	     replay_bound(conf->replay_to, r->lines[0].wall_ns, &to, err, errlen) != 0))
 		goto fail;
 	if (from > to) {
-		snprintf(err, errlen, "--from %s is after --to %s", conf->replay_from, conf->replay_to);
+		snprintf(err, errlen, "--from %s is after --to %s", conf->replay_from,
+			 conf->replay_to);
 		goto fail;
 	}
 	size_t k = 0;
@@ -130,7 +131,8 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 		snprintf(err, errlen, "%s: no snapshot between --from and --to", r->path);
 		goto fail;
 	}
-	snprintf(r->refusal, sizeof(r->refusal), "a recording is read-only (replaying %s)", r->name);
+	snprintf(r->refusal, sizeof(r->refusal), "a recording is read-only (replaying %s)",
+		 r->name);
 	for (int i = 0; i < K_COUNT; i++)
 		r->knobs[i] = knob_table[i].def;
 	src->priv = r;
@@ -179,8 +181,9 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 			e->wall_ns = snap->wall_ns;
 			e->mono_ns = snap->mono_ns;
 			char msg[400];
-			snprintf(msg, sizeof(msg), "replay %s: %zu samples, %llu lines skipped (first %s)",
-				 r->name, r->n, (unsigned long long)r->skipped, r->first_skip);
+			snprintf(msg, sizeof(msg),
+				 "replay %s: %zu samples, %llu lines skipped (first %s)", r->name,
+				 r->n, (unsigned long long)r->skipped, r->first_skip);
 			size_t ml = strnlen(msg, sizeof(e->text) - 1);
 			memcpy(e->text, msg, ml);
 			e->text[ml] = '\0';

@@ -16,7 +16,8 @@ static int topo_llc_of(int cpu)
 	for (int idx = 0; idx < 8; idx++) {
 		char path[128];
 		int id;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/id", cpu, idx);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/id", cpu,
+			 idx);
 		FILE *f = fopen(path, "r");
 		if (!f)
 			continue;

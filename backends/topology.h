@@ -4,7 +4,7 @@
 
 struct topo_cpu {
 	int node; /* NUMA node, 0 when libnuma reports none */
-	int llc;  /* id of the last-level cache it shares, -1 unknown */
+	int llc; /* id of the last-level cache it shares, -1 unknown */
 };
 
 /* The host's configured CPUs: *out is malloc'd (free it), returns the count (>= 1). */

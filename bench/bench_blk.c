@@ -11,10 +11,19 @@
 #define BENCH_MAX_PASSES 100
 #define NVAL 3
 
-enum metric { M_IOPS, M_P50, M_P99, M_IPI_PER_CPL, M_REMOTE_PCT, M_IRQ_PCT, M_SUB_PCT, M_DEV_PCT,
-	      M_COUNT };
+enum metric {
+	M_IOPS,
+	M_P50,
+	M_P99,
+	M_IPI_PER_CPL,
+	M_REMOTE_PCT,
+	M_IRQ_PCT,
+	M_SUB_PCT,
+	M_DEV_PCT,
+	M_COUNT
+};
 static const char *const metric_name[M_COUNT] = {
-	"iops", "p50_us", "p99_us", "ipi/cpl", "remote%", "irq_cpu%", "subs_cpu%", "dev_cpu%",
+    "iops", "p50_us", "p99_us", "ipi/cpl", "remote%", "irq_cpu%", "subs_cpu%", "dev_cpu%",
 };
 
 static double samples[M_COUNT][NVAL][BENCH_MAX_PASSES];
@@ -82,23 +91,26 @@ int main(int argc, char **argv)
 
 	for (int p = 0; p < passes; p++) {
 		for (int k = 0; k < NVAL; k++) {
-			int v = (p + k) % NVAL; /* rotate the order so no value always follows another */
+			int v = (p + k) %
+				NVAL; /* rotate the order so no value always follows another */
 			snprintf(kv, sizeof(kv), "blk.rq_affinity=%d", v);
 			set(eng, kv);
-			clock_sleep_ns(100 * NS_PER_MS); /* settle: requests decided before the flip */
+			clock_sleep_ns(100 *
+				       NS_PER_MS); /* settle: requests decided before the flip */
 			engine_sample(eng, a);
 			clock_sleep_ns((uint64_t)pass_ms * NS_PER_MS);
 			engine_sample(eng, b);
 			double cpl = (double)(b->blk.completed - a->blk.completed);
 			double ipi = 0;
 			for (int c = 0; c < b->blk.ncpus; c++)
-				ipi += (double)(b->blk.per_cpu[c].ipi_recv - a->blk.per_cpu[c].ipi_recv);
+				ipi += (double)(b->blk.per_cpu[c].ipi_recv -
+						a->blk.per_cpu[c].ipi_recv);
 			samples[M_IOPS][v][p] = b->blk.iops;
 			samples[M_P50][v][p] = b->blk.lat_p50_us;
 			samples[M_P99][v][p] = b->blk.lat_p99_us;
 			samples[M_IPI_PER_CPL][v][p] = cpl > 0 ? ipi / cpl : 0;
 			samples[M_REMOTE_PCT][v][p] =
-				cpl > 0 ? 100.0 * (double)(b->blk.remote - a->blk.remote) / cpl : 0;
+			    cpl > 0 ? 100.0 * (double)(b->blk.remote - a->blk.remote) / cpl : 0;
 			samples[M_IRQ_PCT][v][p] = b->blk.irq_cpu_pct;
 			samples[M_SUB_PCT][v][p] = b->blk.sub_cpu_pct;
 			samples[M_DEV_PCT][v][p] = b->blk.dev_cpu_pct;

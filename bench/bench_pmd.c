@@ -1,6 +1,7 @@
 /* bench_pmd.c: the PMD figures, medians of several runs, each with
  * its baseline in the same run: one PMD's forwarding rate vs a bare SPSC ring, idle PMD CPU%
- * for maxsleep 0/50/500, pmd-seed drop% and CPU% at maxsleep 0 and at 50 with slack 50000 vs 1000, sleep overshoot. */
+ * for maxsleep 0/50/500, pmd-seed drop% and CPU% at maxsleep 0 and at 50 with slack 50000 vs 1000,
+ * sleep overshoot. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,8 @@ static struct engine *eng_start(const char *scenario, const char *const *sets)
 {
 	char err[256];
 	struct engine *eng = engine_new();
-	if (scenario && scenario_apply(scenario, engine_scenario_assign, eng, err, sizeof(err)) != 0) {
+	if (scenario &&
+	    scenario_apply(scenario, engine_scenario_assign, eng, err, sizeof(err)) != 0) {
 		fprintf(stderr, "bench_pmd: %s\n", err);
 		exit(1);
 	}
@@ -196,9 +198,10 @@ int main(int argc, char **argv)
 			sd[k][r] = snap->pmd.drop_pct;
 			scpu[k][r] = cpu_of(snap, "pmd-c:");
 			/* The sources have no thread: what the host took from the PMDs. */
-			sgen[k][r] = snap->pmd.threads[0].stolen_pct > snap->pmd.threads[1].stolen_pct
-					     ? snap->pmd.threads[0].stolen_pct
-					     : snap->pmd.threads[1].stolen_pct;
+			sgen[k][r] =
+			    snap->pmd.threads[0].stolen_pct > snap->pmd.threads[1].stolen_pct
+				? snap->pmd.threads[0].stolen_pct
+				: snap->pmd.threads[1].stolen_pct;
 			sp50[k][r] = snap->pmd.threads[1].overshoot_p50_us;
 			sp99[k][r] = snap->pmd.threads[1].overshoot_p99_us;
 		}

@@ -78,7 +78,8 @@ int main(int argc, char **argv)
 	qsort(prc, RUNS, sizeof(prc[0]), cmp_u64);
 	printf("%-34s %8zu\n", "threads sampled", n);
 	printf("%-34s %8llu ns/thread (median of %d x %d refreshes)\n",
-	       "engine_sample (whole snapshot)", (unsigned long long)smp[RUNS / 2], RUNS, REFRESHES);
+	       "engine_sample (whole snapshot)", (unsigned long long)smp[RUNS / 2], RUNS,
+	       REFRESHES);
 	printf("%-34s %8llu ns/thread\n", "baseline: /proc/self/task/TID/stat",
 	       (unsigned long long)prc[RUNS / 2]);
 	printf("%-34s %8.2fx\n", "ratio (baseline / sampler)",

@@ -16,7 +16,7 @@ static inline uint64_t clock_ts_to_ns(const struct timespec *ts)
 
 static inline struct timespec clock_ns_to_ts(uint64_t ns)
 {
-	struct timespec ts = { .tv_sec = (time_t)(ns / NS_PER_S), .tv_nsec = (long)(ns % NS_PER_S) };
+	struct timespec ts = {.tv_sec = (time_t)(ns / NS_PER_S), .tv_nsec = (long)(ns % NS_PER_S)};
 	return ts;
 }
 

@@ -9,10 +9,14 @@
 #include "core/clock.h"
 
 static const char *const event_kind_names[EV_KIND_COUNT] = {
-	[EV_CALIBRATION] = "calibration", [EV_KTHREAD_START] = "kthread_start",
-	[EV_KTHREAD_STOP] = "kthread_stop", [EV_HANG] = "hang",
-	[EV_KNOB] = "knob", [EV_ERROR] = "error", [EV_INFO] = "info",
-	[EV_INVARIANT] = "invariant",
+    [EV_CALIBRATION] = "calibration",
+    [EV_KTHREAD_START] = "kthread_start",
+    [EV_KTHREAD_STOP] = "kthread_stop",
+    [EV_HANG] = "hang",
+    [EV_KNOB] = "knob",
+    [EV_ERROR] = "error",
+    [EV_INFO] = "info",
+    [EV_INVARIANT] = "invariant",
 };
 
 const char *event_kind_name(enum event_kind kind)
@@ -35,7 +39,7 @@ void event_log_destroy(struct event_log *log)
 void event_add(struct event_log *log, enum event_kind kind, const char *fmt, ...)
 {
 	struct timespec wall;
-	struct event ev = { .kind = kind, .mono_ns = clock_mono_ns() };
+	struct event ev = {.kind = kind, .mono_ns = clock_mono_ns()};
 	va_list ap;
 
 	clock_gettime(CLOCK_REALTIME, &wall);

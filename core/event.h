@@ -22,9 +22,9 @@ enum event_kind {
 #define EVENT_LOG_SIZE 512 /* events kept for the events view; older ones are dropped */
 
 struct event {
-	uint64_t seq;         /* 1, 2, ... in order of logging */
-	uint64_t mono_ns;     /* CLOCK_MONOTONIC */
-	uint64_t wall_ns;     /* CLOCK_REALTIME, for the JSON ISO 8601 time */
+	uint64_t seq; /* 1, 2, ... in order of logging */
+	uint64_t mono_ns; /* CLOCK_MONOTONIC */
+	uint64_t wall_ns; /* CLOCK_REALTIME, for the JSON ISO 8601 time */
 	enum event_kind kind;
 	char text[EVENT_TEXT_MAX];
 };
@@ -43,7 +43,7 @@ struct event_log {
 void event_log_init(struct event_log *log);
 void event_log_destroy(struct event_log *log);
 void event_add(struct event_log *log, enum event_kind kind, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Copy events with seq > *after (oldest first, at most max); advances *after. */
 size_t event_copy_since(struct event_log *log, uint64_t *after, struct event *out, size_t max);
 /* Count of events of a kind ever logged (tests use it). */

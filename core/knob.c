@@ -46,8 +46,9 @@ const char *knob_range_text(enum knob_id id, char *buf, size_t len)
 		if (d->allowed) {
 			buf[0] = '\0';
 			for (int i = 0; d->allowed[i] >= 0; i++)
-				off += (size_t)snprintf(buf + off, off < len ? len - off : 0,
-							"%s%" PRId64, i ? " or " : "", d->allowed[i]);
+				off +=
+				    (size_t)snprintf(buf + off, off < len ? len - off : 0,
+						     "%s%" PRId64, i ? " or " : "", d->allowed[i]);
 		} else {
 			snprintf(buf, len, "%" PRId64 " to %" PRId64 "%s%s%s", d->min, d->max,
 				 d->unit[0] ? " " : "", d->unit, d->pow2 ? ", a power of two" : "");
@@ -95,8 +96,8 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 	knob_range_text(id, range, sizeof(range));
 	if (strlen(text) > KNOB_VALUE_MAX) {
 		/* Never cut a value to fit: "0000...05" must not become 0. */
-		snprintf(err, errlen, "%s: value too long (%zu bytes, at most %d; valid: %s)", d->name,
-			 strlen(text), KNOB_VALUE_MAX, range);
+		snprintf(err, errlen, "%s: value too long (%zu bytes, at most %d; valid: %s)",
+			 d->name, strlen(text), KNOB_VALUE_MAX, range);
 		return KNOB_ERR_USAGE;
 	}
 	switch (d->type) {
@@ -125,7 +126,8 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 	case KNOB_ACTION:
 		/* One form only: "5x" or "off" doing the action would hide a typo. */
 		if (strcmp(text, "1") != 0) {
-			snprintf(err, errlen, "%s: '%s' is not valid (valid: %s)", d->name, text, range);
+			snprintf(err, errlen, "%s: '%s' is not valid (valid: %s)", d->name, text,
+				 range);
 			return KNOB_ERR_USAGE;
 		}
 		*out = 1;
@@ -135,7 +137,8 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 	}
 
 	if (knob_parse_int(text, &v) != 0) {
-		snprintf(err, errlen, "%s: '%s' is not a whole number (valid: %s)", d->name, text, range);
+		snprintf(err, errlen, "%s: '%s' is not a whole number (valid: %s)", d->name, text,
+			 range);
 		return KNOB_ERR_USAGE;
 	}
 	if (d->allowed) {
@@ -145,21 +148,24 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 				return 0;
 			}
 		}
-		snprintf(err, errlen, "%s: %" PRId64 " is not valid (valid: %s)", d->name, v, range);
-		return KNOB_ERR_USAGE;
-	}
-	if (v < d->min || v > d->max) {
-		snprintf(err, errlen, "%s: %" PRId64 " is out of range (valid: %s)", d->name, v, range);
-		return KNOB_ERR_USAGE;
-	}
-	if (d->pow2 && (v & (v - 1)) != 0) {
-		snprintf(err, errlen, "%s: %" PRId64 " is not a power of two (valid: %s)", d->name, v,
+		snprintf(err, errlen, "%s: %" PRId64 " is not valid (valid: %s)", d->name, v,
 			 range);
 		return KNOB_ERR_USAGE;
 	}
+	if (v < d->min || v > d->max) {
+		snprintf(err, errlen, "%s: %" PRId64 " is out of range (valid: %s)", d->name, v,
+			 range);
+		return KNOB_ERR_USAGE;
+	}
+	if (d->pow2 && (v & (v - 1)) != 0) {
+		snprintf(err, errlen, "%s: %" PRId64 " is not a power of two (valid: %s)", d->name,
+			 v, range);
+		return KNOB_ERR_USAGE;
+	}
 	if (d->step > 1 && (v - d->min) % d->step != 0) {
-		snprintf(err, errlen, "%s: %" PRId64 " is not a multiple of %" PRId64 " (valid: %s)",
-			 d->name, v, d->step, range);
+		snprintf(err, errlen,
+			 "%s: %" PRId64 " is not a multiple of %" PRId64 " (valid: %s)", d->name, v,
+			 d->step, range);
 		return KNOB_ERR_USAGE;
 	}
 	*out = v;

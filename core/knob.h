@@ -10,9 +10,9 @@
 #include "core/subsys.h"
 
 enum knob_type {
-	KNOB_INT,    /* integer in [min, max] (a multiple of step from min when step > 1) */
-	KNOB_ENUM,   /* one of choices[]; stored as the index */
-	KNOB_BOOL,   /* off/on (also 0/1, false/true, no/yes) */
+	KNOB_INT, /* integer in [min, max] (a multiple of step from min when step > 1) */
+	KNOB_ENUM, /* one of choices[]; stored as the index */
+	KNOB_BOOL, /* off/on (also 0/1, false/true, no/yes) */
 	KNOB_ACTION, /* setting it does something once (any value); reads back 0 */
 };
 
@@ -74,16 +74,16 @@ enum knob_id {
 };
 
 struct knob_def {
-	const char *name;            /* dotted: "pmd.maxsleep_us" */
+	const char *name; /* dotted: "pmd.maxsleep_us" */
 	enum knob_type type;
-	const char *unit;            /* "us", "ns", "pps", "" ... */
+	const char *unit; /* "us", "ns", "pps", "" ... */
 	int64_t min, max, step, def; /* INT range; ENUM/BOOL: index range and default index */
-	const char *const *choices;  /* ENUM: NULL-terminated names */
-	const int64_t *allowed;      /* INT: when non-NULL, only these values (-1 terminated) */
-	bool pow2;                   /* INT: must be a power of two */
-	bool start_only;             /* refused once the engine runs (topology) */
+	const char *const *choices; /* ENUM: NULL-terminated names */
+	const int64_t *allowed; /* INT: when non-NULL, only these values (-1 terminated) */
+	bool pow2; /* INT: must be a power of two */
+	bool start_only; /* refused once the engine runs (topology) */
 	enum subsys owner;
-	const char *help;            /* one line for --list-knobs and the help screen */
+	const char *help; /* one line for --list-knobs and the help screen */
 };
 
 extern const struct knob_def knob_table[K_COUNT];
@@ -102,7 +102,7 @@ static inline int64_t knob_value(const struct knob_values *kv, enum knob_id id)
 }
 
 /* Error classes of knob_set*(): usage errors exit 2 from the command line. */
-#define KNOB_ERR_USAGE (-2)   /* unknown knob or invalid value */
+#define KNOB_ERR_USAGE (-2) /* unknown knob or invalid value */
 #define KNOB_ERR_RUNTIME (-1) /* valid but refused now (needs root, start-only) */
 
 int knob_find(const char *name); /* id, or -1 */

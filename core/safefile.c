@@ -126,9 +126,12 @@ int safefile_open_stream(const char *path, unsigned flags, char *err, size_t err
 	int fd = -1;
 	if (rc == 0) {
 		fd = openat(dirfd, base,
-			    O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+			    O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+			    0644);
 		if (fd < 0) {
-			rc = errno == ELOOP ? SAFEFILE_REFUSED : errno == ENXIO ? SAFEFILE_REFUSED : -1;
+			rc = errno == ELOOP   ? SAFEFILE_REFUSED
+			     : errno == ENXIO ? SAFEFILE_REFUSED
+					      : -1;
 			snprintf(err, errlen, "%s: %s", path,
 				 errno == ELOOP	  ? "is a symlink"
 				 : errno == ENXIO ? "is a FIFO"
@@ -146,7 +149,8 @@ int safefile_open_stream(const char *path, unsigned flags, char *err, size_t err
 	} else if (fd >= 0) {
 		int fl = fcntl(fd, F_GETFL);
 		if (fl >= 0)
-			fcntl(fd, F_SETFL, (fl & ~O_NONBLOCK) | ((flags & SAFEFILE_APPEND) ? O_APPEND : 0));
+			fcntl(fd, F_SETFL,
+			      (fl & ~O_NONBLOCK) | ((flags & SAFEFILE_APPEND) ? O_APPEND : 0));
 	}
 	if (rc != 0 && fd >= 0) {
 		close(fd);
@@ -165,7 +169,8 @@ static void safefile_tmp_name(char *buf, size_t len, const char *base)
 	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 20) ^ (uint64_t)ts.tv_sec;
+		uint64_t x =
+		    (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 20) ^ (uint64_t)ts.tv_sec;
 		memcpy(r, &x, sizeof(r));
 	}
 	/* A dot first: node_exporter's collector, globbing *.prom, never reads a half file. */
@@ -287,7 +292,8 @@ int safefile_open_read(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: %s, not a regular file", path, safefile_kind(st.st_mode));
+		snprintf(err, errlen, "%s: %s, not a regular file", path,
+			 safefile_kind(st.st_mode));
 		close(fd);
 		return SAFEFILE_REFUSED;
 	}

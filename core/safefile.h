@@ -32,7 +32,7 @@
 
 /* Flags for the write side. */
 #define SAFEFILE_DEVNULL_OK 1u /* /dev/null itself is a fine target (writes are discarded) */
-#define SAFEFILE_APPEND 2u     /* a stream: keep what the file holds (default: truncate) */
+#define SAFEFILE_APPEND 2u /* a stream: keep what the file holds (default: truncate) */
 
 /* Check a would-be target now (before any work): 0 when it may be written (it exists as a
  * regular file, or does not exist in an existing directory), else as above. */
@@ -44,10 +44,10 @@ int safefile_open_stream(const char *path, unsigned flags, char *err, size_t err
 
 /* An atomic replacement under way: write to fd, then commit or abort. */
 struct safefile_tmp {
-	int fd;	   /* the temporary file, open for writing */
+	int fd; /* the temporary file, open for writing */
 	int dirfd; /* the target's directory */
-	char *base;  /* the target's name in dirfd */
-	char *path;  /* the target as given, for messages */
+	char *base; /* the target's name in dirfd */
+	char *path; /* the target as given, for messages */
 	char tmp[96]; /* the temporary file's name in dirfd */
 };
 int safefile_replace_begin(struct safefile_tmp *t, const char *path, char *err, size_t errlen);
@@ -66,12 +66,12 @@ int safefile_open_read(const char *path, char *err, size_t errlen);
 
 /* The caps of safefile_read. */
 struct safefile_limits {
-	size_t max_bytes;  /* the file, and what it expands to */
-	size_t max_line;   /* the longest line (0: no line cap) */
-	unsigned gz_ratio;   /* expanded / compressed bytes of gzip, once past ratio_floor */
+	size_t max_bytes; /* the file, and what it expands to */
+	size_t max_line; /* the longest line (0: no line cap) */
+	unsigned gz_ratio; /* expanded / compressed bytes of gzip, once past ratio_floor */
 	unsigned zstd_ratio; /* the same for zstd (0: no ratio cap) */
-	size_t ratio_floor;  /* below this many expanded bytes the ratio is not checked */
-	bool decompress;    /* gzip and zstd streams are expanded (by their magic) */
+	size_t ratio_floor; /* below this many expanded bytes the ratio is not checked */
+	bool decompress; /* gzip and zstd streams are expanded (by their magic) */
 };
 
 /*

@@ -15,12 +15,12 @@
 #define SAFEFILE_CHUNK (1u << 16)
 
 const struct safefile_limits safefile_recording = {
-	.max_bytes = SAFEFILE_REC_MAX_BYTES,
-	.max_line = SAFEFILE_LINE_MAX,
-	.gz_ratio = SAFEFILE_REC_GZ_RATIO,
-	.zstd_ratio = SAFEFILE_REC_ZSTD_RATIO,
-	.ratio_floor = SAFEFILE_REC_RATIO_FLOOR,
-	.decompress = true,
+    .max_bytes = SAFEFILE_REC_MAX_BYTES,
+    .max_line = SAFEFILE_LINE_MAX,
+    .gz_ratio = SAFEFILE_REC_GZ_RATIO,
+    .zstd_ratio = SAFEFILE_REC_ZSTD_RATIO,
+    .ratio_floor = SAFEFILE_REC_RATIO_FLOOR,
+    .decompress = true,
 };
 
 static const unsigned char gz_magic[2] = {0x1f, 0x8b};
@@ -30,9 +30,9 @@ static const unsigned char zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
 struct sfbuf {
 	char *p;
 	size_t len, cap;
-	size_t run;    /* bytes since the last newline */
+	size_t run; /* bytes since the last newline */
 	size_t lineno; /* the line being filled, from 1 */
-	bool lines;    /* check lim->max_line */
+	bool lines; /* check lim->max_line */
 	unsigned ratio; /* the cap on expanded / compressed bytes (0 none) */
 	const char *fmt; /* "gzip", "zstd" */
 	const char *what; /* "is larger than" or "expands past" */
@@ -53,8 +53,7 @@ static void sf_size(char *buf, size_t len, size_t n)
 }
 
 /* Add n bytes; in: compressed bytes consumed so far (0 for a plain file). 0, or -1 with why. */
-static int sf_add(struct sfbuf *g, const void *data, size_t n, size_t in, char *err,
-		  size_t errlen)
+static int sf_add(struct sfbuf *g, const void *data, size_t n, size_t in, char *err, size_t errlen)
 {
 	const struct safefile_limits *lim = g->lim;
 	char a[32], b[32];
@@ -169,9 +168,11 @@ static int sf_unzstd(const unsigned char *in, size_t inlen, struct sfbuf *g, cha
 			break;
 		}
 		if (ZSTD_isError(r)) {
-			/* Corrupt from here on: what came before stands (the reader counts lines). */
+			/* Corrupt from here on: what came before stands (the reader counts lines).
+			 */
 			if (g->len == 0) {
-				snprintf(err, errlen, "%s: zstd: %s", g->path, ZSTD_getErrorName(r));
+				snprintf(err, errlen, "%s: zstd: %s", g->path,
+					 ZSTD_getErrorName(r));
 				rc = -1;
 			}
 			break;
@@ -205,9 +206,8 @@ int safefile_read(const char *path, const struct safefile_limits *lim, char **bu
 		if (n == 0)
 			break;
 		if (raw.len == 0) {
-			packed = lim->decompress &&
-				 ((n >= 2 && memcmp(chunk, gz_magic, 2) == 0) ||
-				  (n >= 4 && memcmp(chunk, zstd_magic, 4) == 0));
+			packed = lim->decompress && ((n >= 2 && memcmp(chunk, gz_magic, 2) == 0) ||
+						     (n >= 4 && memcmp(chunk, zstd_magic, 4) == 0));
 			raw.lines = !packed;
 		}
 		if (sf_add(&raw, chunk, (size_t)n, 0, err, errlen) != 0) {
@@ -220,8 +220,12 @@ int safefile_read(const char *path, const struct safefile_limits *lim, char **bu
 	if (rc == 0 && packed) {
 		const unsigned char *in = (const unsigned char *)raw.p;
 		bool gz = in[0] == gz_magic[0];
-		out = (struct sfbuf){.lineno = 1, .lines = true, .lim = lim, .path = path,
-				     .what = "expands past", .ratio = gz ? lim->gz_ratio : lim->zstd_ratio,
+		out = (struct sfbuf){.lineno = 1,
+				     .lines = true,
+				     .lim = lim,
+				     .path = path,
+				     .what = "expands past",
+				     .ratio = gz ? lim->gz_ratio : lim->zstd_ratio,
 				     .fmt = gz ? "gzip" : "zstd"};
 		rc = gz ? sf_gunzip(in, raw.len, &out, err, errlen)
 			: sf_unzstd(in, raw.len, &out, err, errlen);

@@ -12,56 +12,59 @@
 #include "core/textfile.h"
 #include "core/xalloc.h"
 
-#define SCENARIO_MAX_DEPTH 4   /* "scenario = X" nesting */
+#define SCENARIO_MAX_DEPTH 4 /* "scenario = X" nesting */
 #define SCENARIO_MAX_BYTES (1 << 20)
 
 const struct scenario scenario_table[] = {
-	{ "default", "all three subsystems at light load, so the console has something to show",
-	  "est.enabled = on\nest.count = 2000\nest.cpus = 16\n"
-	  "pmd.enabled = on\npmd.count = 1\ngen.rate_pps = 20000\npmd.maxsleep_us = 500\n"
-	  "blk.enabled = on\nblk.submitters = 2\nblk.iodepth = 4\nblk.service_us = 500\n" },
-	{ "idle", "nothing running: the engine's own threads only (a baseline)", "" },
-	{ "est-only", "estimators only, at the default count (calibration experiments)",
-	  "est.enabled = on\n" },
-	{ "est-large", "estimators only, many of them over many emulated CPUs",
-	  "est.enabled = on\nest.count = 100000\nest.cpus = 128\n" },
-	{ "pmd-idle", "one PMD, no traffic: the CPU that sleeping saves",
-	  "pmd.enabled = on\npmd.topology = direct\npmd.count = 1\ngen.rate_pps = 0\n"
-	  "pmd.maxsleep_us = 500\n" },
-	{ "pmd-light", "one PMD, low steady load",
-	  "pmd.enabled = on\npmd.topology = direct\npmd.count = 1\ngen.rate_pps = 10000\n"
-	  "gen.pattern = constant\n"
-	  "pmd.maxsleep_us = 500\n" },
-	{ "pmd-seed",
-	  "the OVS report's two-PMD chain (txonly -> PMD0 -> mac peer -> PMD1 -> drop) near ring capacity",
-	  /* Scaled to a 2-vCPU VM. The report ran 8.2 Mpps through a 256-descriptor
-	   * virtqueue, which drains in ~31 us: between a 10 us sleep with 1 us slack
-	   * and a 60 us one with 50 us slack. Here a 1 us nanosleep takes ~16 us with
-	   * 1 us slack and ~65 us with 50 us slack (measured), so 32 descriptors at
-	   * 600 kpps (53 us) sit between the two. Slack starts at Linux's 50 us
-	   * default (the report's condition): set pmd.timer_slack_ns = 1000 for OVS's
-	   * fix and watch the drops fall and the PMD CPU rise.
-	   * The sources and the mac peer have no thread: the two PMDs
-	   * are the only busy threads, one per core, so at maxsleep 0 nothing but
-	   * the host takes a PMD off its CPU, and time the host takes is not
-	   * emulated time (pmd_feed.c). Max sleep 50 us is the OVS docs' example;
-	   * at 600 kpps the 1 us-slack ramp resets (16 packets in one burst) after
-	   * ~27 us, well inside the ring's 53 us, while every 50 us-slack sleep
-	   * lasts longer than 53 us. */
-	  "pmd.enabled = on\npmd.topology = chain\npmd.rxq_size = 32\ngen.rate_pps = 600000\n"
-	  "gen.pattern = constant\npmd.maxsleep_us = 50\npmd.sleep_inc_us = 1\n"
-	  "pmd.timer_slack_ns = 50000\n" },
-	{ "blk-steer", "IO submitters on several emulated CPUs and LLCs, one interrupt CPU that is the bottleneck at rq_affinity 0",
-	  /* 4 emulated CPUs in 2 LLCs, IRQ on CPU 0: blk-sub:0 on CPU 1 (same LLC),
-	   * blk-sub:1,2 on CPUs 2,3 (other LLC), blk-sub:3 on CPU 0 (same CPU).
-	   * The device is fast (5-10 us, an NVMe read) so that, as in the 2008
-	   * tables, completion work and not the device bounds IOPS: with
-	   * rq_affinity 0 the interrupt CPU reads back every 4 KiB request itself,
-	   * with 1 only its own LLC's, with 2 only its own CPU's. (At 200 us the
-	   * device capped every setting at ~4k IOPS and they all looked alike.) */
-	  "cpu.count = 4\ncpu.llc_cpus = 2\n"
-	  "blk.enabled = on\nblk.submitters = 4\nblk.iodepth = 16\nblk.irq_cpu = 0\n"
-	  "blk.service_us = 5\nblk.service_jitter_us = 5\nblk.rq_affinity = 1\n" },
+    {"default", "all three subsystems at light load, so the console has something to show",
+     "est.enabled = on\nest.count = 2000\nest.cpus = 16\n"
+     "pmd.enabled = on\npmd.count = 1\ngen.rate_pps = 20000\npmd.maxsleep_us = 500\n"
+     "blk.enabled = on\nblk.submitters = 2\nblk.iodepth = 4\nblk.service_us = 500\n"},
+    {"idle", "nothing running: the engine's own threads only (a baseline)", ""},
+    {"est-only", "estimators only, at the default count (calibration experiments)",
+     "est.enabled = on\n"},
+    {"est-large", "estimators only, many of them over many emulated CPUs",
+     "est.enabled = on\nest.count = 100000\nest.cpus = 128\n"},
+    {"pmd-idle", "one PMD, no traffic: the CPU that sleeping saves",
+     "pmd.enabled = on\npmd.topology = direct\npmd.count = 1\ngen.rate_pps = 0\n"
+     "pmd.maxsleep_us = 500\n"},
+    {"pmd-light", "one PMD, low steady load",
+     "pmd.enabled = on\npmd.topology = direct\npmd.count = 1\ngen.rate_pps = 10000\n"
+     "gen.pattern = constant\n"
+     "pmd.maxsleep_us = 500\n"},
+    {"pmd-seed",
+     "the OVS report's two-PMD chain (txonly -> PMD0 -> mac peer -> PMD1 -> drop) near ring "
+     "capacity",
+     /* Scaled to a 2-vCPU VM. The report ran 8.2 Mpps through a 256-descriptor
+      * virtqueue, which drains in ~31 us: between a 10 us sleep with 1 us slack
+      * and a 60 us one with 50 us slack. Here a 1 us nanosleep takes ~16 us with
+      * 1 us slack and ~65 us with 50 us slack (measured), so 32 descriptors at
+      * 600 kpps (53 us) sit between the two. Slack starts at Linux's 50 us
+      * default (the report's condition): set pmd.timer_slack_ns = 1000 for OVS's
+      * fix and watch the drops fall and the PMD CPU rise.
+      * The sources and the mac peer have no thread: the two PMDs
+      * are the only busy threads, one per core, so at maxsleep 0 nothing but
+      * the host takes a PMD off its CPU, and time the host takes is not
+      * emulated time (pmd_feed.c). Max sleep 50 us is the OVS docs' example;
+      * at 600 kpps the 1 us-slack ramp resets (16 packets in one burst) after
+      * ~27 us, well inside the ring's 53 us, while every 50 us-slack sleep
+      * lasts longer than 53 us. */
+     "pmd.enabled = on\npmd.topology = chain\npmd.rxq_size = 32\ngen.rate_pps = 600000\n"
+     "gen.pattern = constant\npmd.maxsleep_us = 50\npmd.sleep_inc_us = 1\n"
+     "pmd.timer_slack_ns = 50000\n"},
+    {"blk-steer",
+     "IO submitters on several emulated CPUs and LLCs, one interrupt CPU that is the bottleneck at "
+     "rq_affinity 0",
+     /* 4 emulated CPUs in 2 LLCs, IRQ on CPU 0: blk-sub:0 on CPU 1 (same LLC),
+      * blk-sub:1,2 on CPUs 2,3 (other LLC), blk-sub:3 on CPU 0 (same CPU).
+      * The device is fast (5-10 us, an NVMe read) so that, as in the 2008
+      * tables, completion work and not the device bounds IOPS: with
+      * rq_affinity 0 the interrupt CPU reads back every 4 KiB request itself,
+      * with 1 only its own LLC's, with 2 only its own CPU's. (At 200 us the
+      * device capped every setting at ~4k IOPS and they all looked alike.) */
+     "cpu.count = 4\ncpu.llc_cpus = 2\n"
+     "blk.enabled = on\nblk.submitters = 4\nblk.iodepth = 16\nblk.irq_cpu = 0\n"
+     "blk.service_us = 5\nblk.service_jitter_us = 5\nblk.rq_affinity = 1\n"},
 };
 const size_t scenario_count = sizeof(scenario_table) / sizeof(scenario_table[0]);
 
@@ -176,7 +179,8 @@ static int scenario_apply_in(const char *origin, const char *dir, const char *te
 		*eq = '\0';
 		char *key = scenario_trim(s), *val = scenario_trim(eq + 1);
 		if (strcmp(key, "scenario") == 0) {
-			rc = scenario_apply_named(val, dir, depth + 1, assign, ctx, msg, sizeof(msg));
+			rc = scenario_apply_named(val, dir, depth + 1, assign, ctx, msg,
+						  sizeof(msg));
 		} else if (!scenario_looks_like_name(key)) {
 			snprintf(msg, sizeof(msg), "expected 'knob = value' (not a knob name)");
 			rc = KNOB_ERR_USAGE;
@@ -206,12 +210,14 @@ static int scenario_apply_file(const char *path, int depth, scenario_assign_fn a
 	}
 	if (n > SCENARIO_MAX_BYTES || memchr(buf, '\0', n)) {
 		snprintf(err, errlen, "scenario %s: %s", path,
-			 n > SCENARIO_MAX_BYTES ? "larger than 1 MiB" : "not a text file (NUL byte)");
+			 n > SCENARIO_MAX_BYTES ? "larger than 1 MiB"
+						: "not a text file (NUL byte)");
 		free(buf);
 		return KNOB_ERR_USAGE;
 	}
 	/* No '/' in path: its directory is the current one, as the names in it are. */
-	char *dir = strchr(path, '/') ? xstrdup(path) : NULL, *slash = dir ? strrchr(dir, '/') : NULL;
+	char *dir = strchr(path, '/') ? xstrdup(path) : NULL,
+	     *slash = dir ? strrchr(dir, '/') : NULL;
 	if (slash == dir && dir)
 		slash[1] = '\0'; /* "/x.scn": the root */
 	else if (slash)

@@ -11,7 +11,7 @@ typedef int (*scenario_assign_fn)(void *ctx, const char *assignment, char *err, 
 struct scenario {
 	const char *name;
 	const char *summary; /* one line for --list-scenarios */
-	const char *text;    /* "knob = value" lines, the file format */
+	const char *text; /* "knob = value" lines, the file format */
 };
 
 extern const struct scenario scenario_table[];

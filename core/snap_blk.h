@@ -10,25 +10,27 @@
 #define BLK_MATRIX_MAX 16
 /* Upper bounds (ns) of the cumulative latency buckets the snapshot carries. */
 #define BLK_SNAP_LAT_NLE 14
-#define BLK_SNAP_LAT_LE_NS                                                                   \
-	{10000, 20000, 50000, 100000, 200000, 500000, 1000000, 2000000, 5000000, 10000000,      \
-	 20000000, 50000000, 100000000, 1000000000}
+#define BLK_SNAP_LAT_LE_NS                                                                         \
+	{                                                                                          \
+		10000, 20000, 50000, 100000, 200000, 500000, 1000000, 2000000, 5000000, 10000000,  \
+		    20000000, 50000000, 100000000, 1000000000                                      \
+	}
 
 struct blk_cpu_snap {
 	int cpu;
 	int llc;
-	int submitters;         /* blk-sub threads placed on this emulated CPU */
+	int submitters; /* blk-sub threads placed on this emulated CPU */
 	uint64_t block_softirq; /* BLOCK softirq runs (drains), since start */
-	uint64_t ipi_recv;      /* call-single IPIs received, since start */
-	uint64_t completed;     /* completions run on this CPU, since start */
-	uint64_t remote;        /* of which steered here by IPI, since start */
+	uint64_t ipi_recv; /* call-single IPIs received, since start */
+	uint64_t completed; /* completions run on this CPU, since start */
+	uint64_t remote; /* of which steered here by IPI, since start */
 
 	/* The same over the interval, per second. */
 	double completed_per_s, block_softirq_per_s, ipi_recv_per_s;
 };
 
 struct blk_snap {
-	int64_t rq_affinity;   /* as the sysfs file reads: SAME_COMP << SAME_FORCE */
+	int64_t rq_affinity; /* as the sysfs file reads: SAME_COMP << SAME_FORCE */
 	double iops;
 	double lat_p50_us, lat_p99_us, lat_p999_us; /* completion latency over the interval */
 	double ipis_per_s;
@@ -45,27 +47,27 @@ struct blk_snap {
 
 	/* Added later, nothing renamed. */
 	int submitters, iodepth, nr_hw_queues;
-	bool fault_lost_kick;    /* the fault injection knob is on */
-	uint64_t irqs;           /* device interrupts raised, since start */
-	uint64_t ipis_sent;      /* kicks sent (inbox was empty), since start */
-	uint64_t csd_busy;       /* remote pushes that found the csd in flight, since start */
-	uint64_t data_errors;    /* completions that read back wrong data: must stay 0 */
-	double irq_cpu_pct;      /* blk-irq thread, % of one core */
-	double dev_cpu_pct;      /* blk-dev thread */
-	double sub_cpu_pct;      /* all blk-sub threads together */
+	bool fault_lost_kick; /* the fault injection knob is on */
+	uint64_t irqs; /* device interrupts raised, since start */
+	uint64_t ipis_sent; /* kicks sent (inbox was empty), since start */
+	uint64_t csd_busy; /* remote pushes that found the csd in flight, since start */
+	uint64_t data_errors; /* completions that read back wrong data: must stay 0 */
+	double irq_cpu_pct; /* blk-irq thread, % of one core */
+	double dev_cpu_pct; /* blk-dev thread */
+	double sub_cpu_pct; /* all blk-sub threads together */
 
 	/* Added later (nothing above renamed). in_flight above is now
 	 * counted where the requests are: queued to or held by the device,
 	 * waiting for the interrupt CPU, on a done list. submitted = completed +
 	 * in_flight holds exactly with the subsystem paused (engine check); live,
 	 * |unaccounted| <= submitters * iodepth (requests in a thread's hands). */
-	int64_t unaccounted;     /* submitted - completed - in_flight as read */
-	bool bound_broken;       /* the live bound failed (default false: a host snapshot) */
-	bool hung;               /* a submitter owed requests completed none in the interval */
-	int hung_submitters;     /* how many such submitters */
-	bool lat_valid;          /* completions in the interval: lat_* mean something */
-	uint64_t lost_kicks;     /* remote drains that left a request behind (fault) */
-	int matrix_n;            /* rows/cols used: min(ncpus, BLK_MATRIX_MAX) */
+	int64_t unaccounted; /* submitted - completed - in_flight as read */
+	bool bound_broken; /* the live bound failed (default false: a host snapshot) */
+	bool hung; /* a submitter owed requests completed none in the interval */
+	int hung_submitters; /* how many such submitters */
+	bool lat_valid; /* completions in the interval: lat_* mean something */
+	uint64_t lost_kicks; /* remote drains that left a request behind (fault) */
+	int matrix_n; /* rows/cols used: min(ncpus, BLK_MATRIX_MAX) */
 	/* completions per second, [submitting CPU][completing CPU], over the interval */
 	double matrix_per_s[BLK_MATRIX_MAX][BLK_MATRIX_MAX];
 	/* Completion latency histogram since start, for the Prometheus exporter:

@@ -8,7 +8,10 @@
 #define PMD_SNAP_MAX 16
 /* Upper bounds (us) of the cumulative overshoot buckets the snapshot carries. */
 #define PMD_SNAP_OVERSHOOT_NLE 10
-#define PMD_SNAP_OVERSHOOT_LE_US {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+#define PMD_SNAP_OVERSHOOT_LE_US                                                                   \
+	{                                                                                          \
+		1, 2, 5, 10, 20, 50, 100, 200, 500, 1000                                           \
+	}
 /* Overshoot histogram for the eye: [0,1) [1,2) [2,4) ... [512,1024) us and >= 1024 us. */
 #define PMD_SNAP_OS_HIST 12
 

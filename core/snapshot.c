@@ -44,8 +44,8 @@ void snapshot_clock_self(struct snapshot_clock *c, struct snapshot *snap, uint64
 	/* The console's own CPU is the sampling thread's: it samples, renders and
 	 * writes; engine threads are listed on their own. */
 	uint64_t self_cpu = clock_thread_ns();
-	snap->self.cpu_pct = snapshot_cpu_pct(self_cpu - c->self_cpu_ns,
-					      (uint64_t)(snap->interval_s * 1e9));
+	snap->self.cpu_pct =
+	    snapshot_cpu_pct(self_cpu - c->self_cpu_ns, (uint64_t)(snap->interval_s * 1e9));
 	c->self_cpu_ns = self_cpu;
 	snap->self.sample_us = (clock_mono_ns() - t0_ns) / NS_PER_US;
 }
@@ -84,7 +84,8 @@ bool snapshot_absent(const struct snapshot *s, const char *field)
 		return false;
 	for (int i = 0; i < s->host.nabsent; i++) {
 		size_t n = strlen(s->host.absent[i]);
-		if (strncmp(field, s->host.absent[i], n) == 0 && (field[n] == '\0' || field[n] == '.'))
+		if (strncmp(field, s->host.absent[i], n) == 0 &&
+		    (field[n] == '\0' || field[n] == '.'))
 			return true;
 	}
 	return false;

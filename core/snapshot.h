@@ -18,7 +18,7 @@
 struct snap_cpu {
 	int id, node, llc;
 	bool online;
-	double load_pct;   /* busy time of its threads / interval */
+	double load_pct; /* busy time of its threads / interval */
 	uint32_t freq_mhz; /* emulated, or the host's current frequency */
 };
 
@@ -26,9 +26,9 @@ struct snap_thread {
 	pid_t tid;
 	char name[16];
 	enum subsys subsys;
-	double cpu_pct;     /* of one core, from the thread's CPU clock */
-	uint64_t cpu_ns;    /* total CPU time so far */
-	int state;          /* enum ethread_state */
+	double cpu_pct; /* of one core, from the thread's CPU clock */
+	uint64_t cpu_ns; /* total CPU time so far */
+	int state; /* enum ethread_state */
 	int emu_cpu;
 	/* Time runnable but waiting on a run queue (/proc schedstat), % of the interval
 	 * (10 x ms per s); -1 unknown (first sample, no schedstat). */
@@ -39,24 +39,24 @@ struct snap_thread {
 };
 
 struct snap_self {
-	double cpu_pct;      /* the whole console process except engine threads */
-	uint64_t sample_us;  /* time to take this snapshot */
-	uint64_t render_us;  /* time to render the previous frame or line */
-	uint64_t tty_bytes;  /* bytes written to the terminal in the interval (0 in batch) */
+	double cpu_pct; /* the whole console process except engine threads */
+	uint64_t sample_us; /* time to take this snapshot */
+	uint64_t render_us; /* time to render the previous frame or line */
+	uint64_t tty_bytes; /* bytes written to the terminal in the interval (0 in batch) */
 	double tty_bytes_per_s;
 };
 
 #define SNAP_MAX_EVENTS 64
 
 struct snapshot {
-	uint64_t mono_ns;     /* when it was taken */
-	uint64_t wall_ns;     /* CLOCK_REALTIME of the same moment */
-	double uptime_s;      /* since engine start */
-	double interval_s;    /* since the previous snapshot */
-	const char *backend;  /* "engine" or "host" */
-	uint64_t seq;         /* 1, 2, ... */
+	uint64_t mono_ns; /* when it was taken */
+	uint64_t wall_ns; /* CLOCK_REALTIME of the same moment */
+	double uptime_s; /* since engine start */
+	double interval_s; /* since the previous snapshot */
+	const char *backend; /* "engine" or "host" */
+	uint64_t seq; /* 1, 2, ... */
 
-	int governor;         /* enum cpu_governor, -1 when none tunetop knows */
+	int governor; /* enum cpu_governor, -1 when none tunetop knows */
 	bool governor_emulated;
 	bool governor_absent; /* host backend on a host without cpufreq */
 	int ncpus;

@@ -2,8 +2,8 @@
 #include "core/subsys.h"
 
 static const char *const subsys_names[SUBSYS_COUNT] = {
-	[SUBSYS_ENGINE] = "engine", [SUBSYS_EST] = "est", [SUBSYS_PMD] = "pmd",
-	[SUBSYS_BLK] = "blk", [SUBSYS_CPU] = "cpu",
+    [SUBSYS_ENGINE] = "engine", [SUBSYS_EST] = "est", [SUBSYS_PMD] = "pmd",
+    [SUBSYS_BLK] = "blk",	[SUBSYS_CPU] = "cpu",
 };
 
 const char *subsys_name(enum subsys s)

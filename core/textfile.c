@@ -1,4 +1,5 @@
-/* textfile.c: read a small regular text file (opened by core/safefile.h, so never a FIFO or a device). */
+/* textfile.c: read a small regular text file (opened by core/safefile.h, so never a FIFO or a
+ * device). */
 #include "core/textfile.h"
 
 #include <errno.h>

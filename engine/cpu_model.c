@@ -15,8 +15,8 @@ static uint32_t clamp_freq(double f, uint32_t fmin, uint32_t fmax)
 	return (uint32_t)lround(f);
 }
 
-uint32_t cpu_gov_next_freq(enum cpu_governor g, double load_pct, double util_avg,
-			   uint32_t fmin, uint32_t fmax)
+uint32_t cpu_gov_next_freq(enum cpu_governor g, double load_pct, double util_avg, uint32_t fmin,
+			   uint32_t fmax)
 {
 	switch (g) {
 	case GOV_PERFORMANCE:

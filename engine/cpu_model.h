@@ -25,25 +25,24 @@
 /* schedutil's util follows PELT, whose signal halves in about 32 ms. */
 #define CPU_PELT_HALFLIFE_NS 32000000ULL
 
-
 struct cpu_emu {
 	int id;
-	int node;                   /* NUMA node (libnuma, or the cpu.nodes knob) */
-	int llc;                    /* last-level cache id */
-	_Atomic bool online;        /* relaxed: advisory for steering decisions */
-	_Atomic uint32_t freq_mhz;  /* written by the governor model, read by workers (relaxed) */
-	double load_pct;            /* last governor period's utilisation (model thread only) */
-	double util_avg;            /* PELT-like average for schedutil (model thread only) */
-	uint64_t busy_ns_total;     /* thread CPU time summed over governor periods */
+	int node; /* NUMA node (libnuma, or the cpu.nodes knob) */
+	int llc; /* last-level cache id */
+	_Atomic bool online; /* relaxed: advisory for steering decisions */
+	_Atomic uint32_t freq_mhz; /* written by the governor model, read by workers (relaxed) */
+	double load_pct; /* last governor period's utilisation (model thread only) */
+	double util_avg; /* PELT-like average for schedutil (model thread only) */
+	uint64_t busy_ns_total; /* thread CPU time summed over governor periods */
 };
 
 struct cpu_model {
 	int count;
 	struct cpu_emu *cpus;
-	bool emulated;                 /* true: frequency model in force; false: host cpufreq */
-	_Atomic int governor;          /* enum cpu_governor in force */
+	bool emulated; /* true: frequency model in force; false: host cpufreq */
+	_Atomic int governor; /* enum cpu_governor in force */
 	uint32_t fmin_mhz, fmax_mhz;
-	uint64_t *gov_busy_ns;         /* governor model's scratch, count entries (its thread only) */
+	uint64_t *gov_busy_ns; /* governor model's scratch, count entries (its thread only) */
 };
 
 /*
@@ -51,8 +50,8 @@ struct cpu_model {
  * load_pct is busy time / period; util_avg the decayed average (0..1) that
  * schedutil uses. Returns the next frequency in MHz within [fmin, fmax].
  */
-uint32_t cpu_gov_next_freq(enum cpu_governor g, double load_pct, double util_avg,
-			   uint32_t fmin, uint32_t fmax);
+uint32_t cpu_gov_next_freq(enum cpu_governor g, double load_pct, double util_avg, uint32_t fmin,
+			   uint32_t fmax);
 /* One PELT-like step: decay util_avg over dt_ns toward the period's load (0..1). */
 double cpu_util_decay(double util_avg, double load, uint64_t dt_ns);
 

@@ -11,19 +11,14 @@
 
 /* Subsystems by id: every knob's owner (knob_def.owner) has a row. */
 static const struct subsys_ops *const engine_subsys[SUBSYS_COUNT] = {
-	[SUBSYS_EST] = &est_ops,
-	[SUBSYS_PMD] = &pmd_ops,
-	[SUBSYS_BLK] = &blk_ops,
-	[SUBSYS_ENGINE] = &load_ops,
-	[SUBSYS_CPU] = &cpu_ops, /* knobs only */
+    [SUBSYS_EST] = &est_ops,	 [SUBSYS_PMD] = &pmd_ops, [SUBSYS_BLK] = &blk_ops,
+    [SUBSYS_ENGINE] = &load_ops, [SUBSYS_CPU] = &cpu_ops, /* knobs only */
 };
 
 static const enum knob_id engine_enable_knob[SUBSYS_COUNT] = {
-	[SUBSYS_EST] = K_EST_ENABLED,
-	[SUBSYS_PMD] = K_PMD_ENABLED,
-	[SUBSYS_BLK] = K_BLK_ENABLED,
-	[SUBSYS_ENGINE] = K_COUNT, /* always on */
-	[SUBSYS_CPU] = K_COUNT,
+    [SUBSYS_EST] = K_EST_ENABLED, [SUBSYS_PMD] = K_PMD_ENABLED,
+    [SUBSYS_BLK] = K_BLK_ENABLED, [SUBSYS_ENGINE] = K_COUNT, /* always on */
+    [SUBSYS_CPU] = K_COUNT,
 };
 
 struct engine *engine_new(void)
@@ -89,8 +84,8 @@ int engine_start(struct engine *eng, char *err, size_t errlen)
 		if (!eng->gov_thread)
 			goto fail;
 	}
-	eng->wd_thread = ethread_start(eng, "watchdog", SUBSYS_ENGINE, 0, engine_wd_thread, NULL,
-				       err, errlen);
+	eng->wd_thread =
+	    ethread_start(eng, "watchdog", SUBSYS_ENGINE, 0, engine_wd_thread, NULL, err, errlen);
 	if (!eng->wd_thread)
 		goto fail;
 	for (int s = 0; s < SUBSYS_COUNT; s++)
@@ -135,8 +130,7 @@ static int engine_knob_apply(struct engine *eng, enum knob_id id, int64_t old, i
 	return ops && ops->knob_apply ? ops->knob_apply(eng, id, old, val, err, errlen) : 0;
 }
 
-int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *err,
-			  size_t errlen)
+int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *err, size_t errlen)
 {
 	const struct knob_def *d = &knob_table[id];
 	int64_t old = engine_knob(eng, id);

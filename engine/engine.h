@@ -25,7 +25,7 @@ struct load_state;
 /* A host CPU as the engine mirrors it onto its emulated CPUs. */
 struct engine_host_cpu {
 	int node; /* NUMA node */
-	int llc;  /* last-level cache id, -1 unknown */
+	int llc; /* last-level cache id, -1 unknown */
 };
 
 /*
@@ -44,11 +44,11 @@ struct engine_platform {
 };
 
 struct engine {
-	struct knob_values knobs;     /* single writer: the control thread */
+	struct knob_values knobs; /* single writer: the control thread */
 	struct cpu_model cpu;
 	struct ethread_registry threads;
 	struct event_log events;
-	bool running;                 /* control thread only */
+	bool running; /* control thread only */
 	const struct engine_platform *platform; /* set before engine_start(); may be NULL */
 	uint64_t start_ns;
 
@@ -59,8 +59,8 @@ struct engine {
 	struct load_state *load;
 	bool subsys_on[SUBSYS_COUNT];
 
-	struct ethread *gov_thread;   /* "cpu-gov": the emulated governor model */
-	struct ethread *wd_thread;    /* "watchdog" */
+	struct ethread *gov_thread; /* "cpu-gov": the emulated governor model */
+	struct ethread *wd_thread; /* "watchdog" */
 
 	/* Sampler state (the thread that samples). */
 	struct snapshot_clock smp_clock;
@@ -80,8 +80,7 @@ void engine_free(struct engine *eng); /* stops it first if needed */
  * (knob_def.start_only) is read at engine_start() alone: refusing it while the
  * engine runs is the caller's part (source_knob_set() in backends/source.c).
  */
-int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *err,
-			  size_t errlen);
+int engine_knob_set_value(struct engine *eng, enum knob_id id, int64_t v, char *err, size_t errlen);
 /* "name=value" (also "name = value"). */
 int engine_knob_assign(struct engine *eng, const char *assignment, char *err, size_t errlen);
 /* engine_knob_assign() as a scenario_assign_fn (ctx is the engine): tests and benches

@@ -48,7 +48,8 @@ int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
 	}
 	if (llc_cpus > count) {
 		llc_cpus = count;
-		atomic_store_explicit(&eng->knobs.v[K_CPU_LLC_CPUS], llc_cpus, memory_order_relaxed);
+		atomic_store_explicit(&eng->knobs.v[K_CPU_LLC_CPUS], llc_cpus,
+				      memory_order_relaxed);
 	}
 	m->count = count;
 	m->cpus = xcalloc((size_t)count, sizeof(*m->cpus));
@@ -73,7 +74,7 @@ int engine_cpu_build(struct engine *eng, char *err, size_t errlen)
 			c->llc = host[i % nhost].llc < 0 ? c->node : host[i % nhost].llc;
 		atomic_init(&c->online, true);
 		atomic_init(&c->freq_mhz, cpu_gov_next_freq(atomic_load(&m->governor), 0, 0,
-							     m->fmin_mhz, m->fmax_mhz));
+							    m->fmin_mhz, m->fmax_mhz));
 	}
 	free(host);
 
@@ -123,9 +124,9 @@ static int engine_cpu_knob_apply(struct engine *eng, enum knob_id id, int64_t ol
 }
 
 const struct subsys_ops cpu_ops = {
-	.name = "cpu",
-	.id = SUBSYS_CPU,
-	.knob_apply = engine_cpu_knob_apply,
+    .name = "cpu",
+    .id = SUBSYS_CPU,
+    .knob_apply = engine_cpu_knob_apply,
 };
 
 void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns)
@@ -155,10 +156,10 @@ void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns)
 		c->load_pct = load * 100.0;
 		c->util_avg = cpu_util_decay(c->util_avg, load, dt_ns);
 		c->busy_ns_total += busy[i];
-		atomic_store_explicit(&c->freq_mhz,
-				      cpu_gov_next_freq(gov, c->load_pct, c->util_avg, m->fmin_mhz,
-							m->fmax_mhz),
-				      memory_order_relaxed);
+		atomic_store_explicit(
+		    &c->freq_mhz,
+		    cpu_gov_next_freq(gov, c->load_pct, c->util_avg, m->fmin_mhz, m->fmax_mhz),
+		    memory_order_relaxed);
 	}
 }
 

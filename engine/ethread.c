@@ -92,9 +92,8 @@ static void *ethread_main(void *arg)
 	return NULL;
 }
 
-struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys subsys,
-			      int emu_cpu, void (*fn)(struct ethread *), void *arg,
-			      char *err, size_t errlen)
+struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys subsys, int emu_cpu,
+			      void (*fn)(struct ethread *), void *arg, char *err, size_t errlen)
 {
 	struct ethread *t = ethread_launch(eng, name, subsys, emu_cpu, fn, arg, err, errlen);
 	if (t)

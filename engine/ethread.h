@@ -20,29 +20,29 @@ struct engine;
 struct ethread {
 	char name[ETHREAD_NAME_MAX];
 	enum subsys subsys;
-	int emu_cpu;               /* emulated CPU it runs on (cpu_model.h) */
+	int emu_cpu; /* emulated CPU it runs on (cpu_model.h) */
 	struct engine *eng;
 	void (*fn)(struct ethread *self);
-	void *arg;                 /* the owner's per-thread state */
+	void *arg; /* the owner's per-thread state */
 
 	pthread_t pt;
-	pid_t tid;                 /* set before ethread_start() returns */
-	clockid_t cpu_clock;       /* pthread_getcpuclockid(), read by sampler/governor */
+	pid_t tid; /* set before ethread_start() returns */
+	clockid_t cpu_clock; /* pthread_getcpuclockid(), read by sampler/governor */
 
-	_Atomic uint64_t beat;     /* heartbeat: bumped by the thread (relaxed), read by watchdog */
-	_Atomic int state;         /* enum ethread_state (relaxed: advisory) */
-	_Atomic bool stop;         /* stop request: release by stopper, acquire by thread */
+	_Atomic uint64_t beat; /* heartbeat: bumped by the thread (relaxed), read by watchdog */
+	_Atomic int state; /* enum ethread_state (relaxed: advisory) */
+	_Atomic bool stop; /* stop request: release by stopper, acquire by thread */
 
 	/* Registry bookkeeping and readers' private state (under the registry lock). */
 	struct ethread *next;
 	bool registered;
-	uint64_t smp_cpu_ns, smp_mono_ns;     /* sampler's previous reading */
-	uint64_t gov_cpu_ns;                  /* governor model's previous reading */
-	uint64_t wd_beat, wd_since_ns;        /* watchdog: last beat seen and when */
-	bool wd_reported;                     /* one hang event per stall */
-	double last_cpu_pct;                  /* sampler's last result */
-	struct schedstat_fds smp_sched;       /* sampler: schedstat and timer slack, kept open */
-	int64_t smp_slack_ns;                 /* sampler: last slack read, -1 unreadable, -2 not yet */
+	uint64_t smp_cpu_ns, smp_mono_ns; /* sampler's previous reading */
+	uint64_t gov_cpu_ns; /* governor model's previous reading */
+	uint64_t wd_beat, wd_since_ns; /* watchdog: last beat seen and when */
+	bool wd_reported; /* one hang event per stall */
+	double last_cpu_pct; /* sampler's last result */
+	struct schedstat_fds smp_sched; /* sampler: schedstat and timer slack, kept open */
+	int64_t smp_slack_ns; /* sampler: last slack read, -1 unreadable, -2 not yet */
 
 	struct ethread_boot *boot; /* between ethread_launch() and ethread_wait_started() */
 };
@@ -63,9 +63,8 @@ void ethread_wait_started(struct ethread *t);
  * and the next snapshot lists it. Never returns NULL (failure to create a
  * thread is reported through err and NULL only when pthread_create fails).
  */
-struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys subsys,
-			      int emu_cpu, void (*fn)(struct ethread *), void *arg,
-			      char *err, size_t errlen);
+struct ethread *ethread_start(struct engine *eng, const char *name, enum subsys subsys, int emu_cpu,
+			      void (*fn)(struct ethread *), void *arg, char *err, size_t errlen);
 /* Ask the thread to stop (it sees ethread_should_stop()). Wake it yourself if it blocks. */
 void ethread_request_stop(struct ethread *t);
 /* Join and free; call ethread_request_stop() (and any wakeup) first. */
@@ -87,7 +86,6 @@ static inline void ethread_set_state(struct ethread *t, enum ethread_state s)
 {
 	atomic_store_explicit(&t->state, (int)s, memory_order_relaxed);
 }
-
 
 /* The registry of live threads of one engine. */
 struct ethread_registry {

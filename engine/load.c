@@ -95,9 +95,11 @@ static int load_start(struct engine *eng, char *err, size_t errlen)
 	for (int i = 0; i < nspin + nsleep; i++) {
 		char name[32];
 		bool spin = i < nspin;
-		snprintf(name, sizeof(name), "%s:%d", spin ? "spin" : "sleep", spin ? i : i - nspin);
-		ls->t[ls->n] = ethread_launch(eng, name, SUBSYS_ENGINE, i % eng->cpu.count,
-					     spin ? load_spin_main : load_sleep_main, ls, err, errlen);
+		snprintf(name, sizeof(name), "%s:%d", spin ? "spin" : "sleep",
+			 spin ? i : i - nspin);
+		ls->t[ls->n] =
+		    ethread_launch(eng, name, SUBSYS_ENGINE, i % eng->cpu.count,
+				   spin ? load_spin_main : load_sleep_main, ls, err, errlen);
 		if (!ls->t[ls->n]) {
 			for (int j = 0; j < ls->n; j++)
 				ethread_wait_started(ls->t[j]);
@@ -133,10 +135,10 @@ static int load_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int
 }
 
 const struct subsys_ops load_ops = {
-	.name = "load",
-	.id = SUBSYS_ENGINE,
-	.start = load_start,
-	.stop = load_stop,
-	.sample = load_sample,
-	.knob_apply = load_knob_apply,
+    .name = "load",
+    .id = SUBSYS_ENGINE,
+    .start = load_start,
+    .stop = load_stop,
+    .sample = load_sample,
+    .knob_apply = load_knob_apply,
 };

@@ -46,7 +46,8 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 	pthread_mutex_lock(&eng->threads.lock);
 	if (snap->threads_cap < eng->threads.count) {
 		snap->threads_cap = eng->threads.count + 16;
-		snap->threads = xreallocarray(snap->threads, snap->threads_cap, sizeof(*snap->threads));
+		snap->threads =
+		    xreallocarray(snap->threads, snap->threads_cap, sizeof(*snap->threads));
 	}
 	snap->nthreads = 0;
 	for (struct ethread *t = eng->threads.head; t; t = t->next) {
@@ -108,7 +109,7 @@ void engine_sample(struct engine *eng, struct snapshot *snap)
 
 	for (int k = 0; k < K_COUNT; k++)
 		snap->knobs[k] = engine_knob(eng, k);
-	snap->nevents = event_copy_since(&eng->events, &eng->smp_event_seq, snap->events,
-					 SNAP_MAX_EVENTS);
+	snap->nevents =
+	    event_copy_since(&eng->events, &eng->smp_event_seq, snap->events, SNAP_MAX_EVENTS);
 	snapshot_clock_self(&eng->smp_clock, snap, t0);
 }

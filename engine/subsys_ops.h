@@ -42,14 +42,14 @@ struct subsys_ops {
 	 * sees. Returns 0, or -1 with a message in err, after which the old value is
 	 * stored back. Knobs it leaves alone are re-read by the threads on their own.
 	 */
-	int (*knob_apply)(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
-			  char *err, size_t errlen);
+	int (*knob_apply)(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+			  size_t errlen);
 };
 
 extern const struct subsys_ops est_ops;
 extern const struct subsys_ops pmd_ops;
 extern const struct subsys_ops blk_ops;
 extern const struct subsys_ops load_ops; /* SUBSYS_ENGINE: the reference load */
-extern const struct subsys_ops cpu_ops;  /* SUBSYS_CPU: the governor knob (engine_cpu.c) */
+extern const struct subsys_ops cpu_ops; /* SUBSYS_CPU: the governor knob (engine_cpu.c) */
 
 #endif

@@ -23,7 +23,8 @@ void engine_watchdog_check(struct engine *eng, uint64_t now_ns)
 			t->wd_reported = true;
 			event_add(&eng->events, EV_HANG,
 				  "%s (tid %d) made no progress for %llu ms (state %s)", t->name,
-				  (int)t->tid, (unsigned long long)((now_ns - t->wd_since_ns) / NS_PER_MS),
+				  (int)t->tid,
+				  (unsigned long long)((now_ns - t->wd_since_ns) / NS_PER_MS),
 				  ethread_state_name(state));
 		}
 	}
@@ -41,7 +42,8 @@ void engine_wd_thread(struct ethread *self)
 		/* Sleep in short steps so engine_stop() never waits a whole period. */
 		for (uint64_t slept = 0; slept < period && !ethread_should_stop(self);
 		     slept += 20 * NS_PER_MS)
-			clock_sleep_ns(period - slept < 20 * NS_PER_MS ? period - slept : 20 * NS_PER_MS);
+			clock_sleep_ns(period - slept < 20 * NS_PER_MS ? period - slept
+								       : 20 * NS_PER_MS);
 		ethread_set_state(self, ETHREAD_RUN);
 		ethread_beat(self);
 		engine_watchdog_check(eng, clock_mono_ns());

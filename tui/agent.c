@@ -139,8 +139,8 @@ void agent_parse(const char *line, size_t len, struct agent_cmd *c)
 			return;
 		}
 		if (c->knob < 0) {
-			snprintf(c->error, sizeof(c->error), "unknown knob '%.64s' (see --list-knobs)",
-				 c->name);
+			snprintf(c->error, sizeof(c->error),
+				 "unknown knob '%.64s' (see --list-knobs)", c->name);
 			c->kind = AGENT_CMD_ERROR;
 			return;
 		}
@@ -148,7 +148,8 @@ void agent_parse(const char *line, size_t len, struct agent_cmd *c)
 	} else if (strncmp(p, "interval ", 9) == 0) {
 		c->cmd = "interval";
 		if (!utf8 || options_parse_delay(p + 9, &c->delay_s) != 0) {
-			agent_parse_error(c, "interval", "not a delay in seconds (valid: 0.05 to 3600)");
+			agent_parse_error(c, "interval",
+					  "not a delay in seconds (valid: 0.05 to 3600)");
 			return;
 		}
 		snprintf(c->value, sizeof(c->value), "%s", p + 9);
@@ -162,7 +163,8 @@ void agent_parse(const char *line, size_t len, struct agent_cmd *c)
 	} else {
 		/* The line is echoed (cut, its bad bytes shown as '?' by agent_reply_new). */
 		snprintf(c->error, sizeof(c->error),
-			 "unknown command '%.64s' (valid: set KNOB VALUE, interval S, full, quit)", p);
+			 "unknown command '%.64s' (valid: set KNOB VALUE, interval S, full, quit)",
+			 p);
 		c->kind = AGENT_CMD_ERROR;
 	}
 }
@@ -204,12 +206,12 @@ static void agent_command(struct agent *a, const char *line, size_t len)
 		char shown[64];
 		const char *value = NULL;
 		if (strcmp(c.cmd, "set") == 0 && c.knob >= 0) {
-			knob_format((enum knob_id)c.knob,
-				    source_knob(a->src, (enum knob_id)c.knob), shown, sizeof(shown));
+			knob_format((enum knob_id)c.knob, source_knob(a->src, (enum knob_id)c.knob),
+				    shown, sizeof(shown));
 			value = shown;
 		}
-		agent_send(a, agent_reply_new(c.cmd, false, c.knob >= 0 ? c.name : NULL, value,
-					      c.error));
+		agent_send(
+		    a, agent_reply_new(c.cmd, false, c.knob >= 0 ? c.name : NULL, value, c.error));
 		break;
 	}
 	}

@@ -22,10 +22,10 @@ enum agent_cmd_kind {
 struct agent_cmd {
 	enum agent_cmd_kind kind;
 	const char *cmd; /* the reply's "reply": "set", "interval", "error"... */
-	int knob;        /* SET: the knob_id (an ERROR of a set: -1 when unknown) */
-	char name[128];  /* SET: the knob as written */
+	int knob; /* SET: the knob_id (an ERROR of a set: -1 when unknown) */
+	char name[128]; /* SET: the knob as written */
 	char value[256]; /* SET: the value text; INTERVAL: the seconds as written */
-	double delay_s;  /* INTERVAL */
+	double delay_s; /* INTERVAL */
 	char error[256]; /* ERROR: why (always valid UTF-8) */
 };
 /* Parse one line of len bytes (no newline; NUL bytes and invalid UTF-8 are errors, not cut

@@ -1,4 +1,5 @@
-/* batch.c: the batch writer loop: sample, render one JSON line (or the metrics text), write, wait. */
+/* batch.c: the batch writer loop: sample, render one JSON line (or the metrics text), write, wait.
+ */
 #include "tui/batch.h"
 
 #include <errno.h>
@@ -194,14 +195,16 @@ int batch_run(struct source *src, const struct options *o)
 			metrics_note(&mst, snap);
 			metrics_render(snap, &mst, mfmt, &mbuf);
 			if (replace) {
-				if (safefile_replace(o->output, mbuf.p, mbuf.len, err, sizeof(err)) != 0) {
+				if (safefile_replace(o->output, mbuf.p, mbuf.len, err,
+						     sizeof(err)) != 0) {
 					fprintf(stderr, "tunetop: -o %s\n", err);
 					rc = 1;
 					break;
 				}
 				bad = 0;
 			} else {
-				bad = fwrite(mbuf.p, 1, mbuf.len, out) != mbuf.len || fflush(out) == EOF;
+				bad = fwrite(mbuf.p, 1, mbuf.len, out) != mbuf.len ||
+				      fflush(out) == EOF;
 			}
 		} else {
 			json_t *j = snapjson_build(snap);
@@ -217,8 +220,8 @@ int batch_run(struct source *src, const struct options *o)
 		if (bad) {
 			/* The reader went away (EPIPE): that is how pipelines end, not an error. */
 			if (errno != EPIPE) {
-				fprintf(stderr, "tunetop: %s: %s\n", o->output ? o->output : "stdout",
-					strerror(errno));
+				fprintf(stderr, "tunetop: %s: %s\n",
+					o->output ? o->output : "stdout", strerror(errno));
 				rc = 1;
 			}
 			break;

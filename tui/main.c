@@ -24,8 +24,8 @@ static void main_list_knobs(void)
 	for (int k = 0; k < K_COUNT; k++) {
 		const struct knob_def *d = &knob_table[k];
 		printf("%-22s %-28s default %-12s %s\n", d->name,
-		       knob_range_text(k, range, sizeof(range)), knob_format(k, d->def, def, sizeof(def)),
-		       d->help);
+		       knob_range_text(k, range, sizeof(range)),
+		       knob_format(k, d->def, def, sizeof(def)), d->help);
 	}
 }
 
@@ -99,7 +99,7 @@ static int main_start(struct source *src, const struct options *o)
 static int main_check_theme(const struct options *o)
 {
 	struct theme t;
-	struct theme_diag diag = { 0 };
+	struct theme_diag diag = {0};
 	char err[512];
 
 	if (o->no_color || !o->theme)
@@ -109,7 +109,8 @@ static int main_check_theme(const struct options *o)
 		return 2;
 	}
 	for (unsigned i = 0; i < diag.count && i < THEME_DIAG_KEEP; i++)
-		fprintf(stderr, "tunetop: theme %s (the default is used for that line)\n", diag.msg[i]);
+		fprintf(stderr, "tunetop: theme %s (the default is used for that line)\n",
+			diag.msg[i]);
 	if (diag.count > THEME_DIAG_KEEP)
 		fprintf(stderr, "tunetop: theme %s: %u more problems\n", o->theme,
 			diag.count - THEME_DIAG_KEEP);
@@ -224,7 +225,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (rc == 0)
-		rc = o.agent ? agent_run(src, &o) : o.batch ? batch_run(src, &o) : screen_run(src, &o);
+		rc = o.agent   ? agent_run(src, &o)
+		     : o.batch ? batch_run(src, &o)
+			       : screen_run(src, &o);
 	serve_stop();
 	source_close(src);
 	options_free(&o);

@@ -50,8 +50,8 @@ enum {
  */
 struct opt_entry {
 	const char *name; /* long name, without "--" */
-	int val;          /* short letter, or an OPT_* above 255 */
-	const char *arg;  /* argument's name; NULL: takes none */
+	int val; /* short letter, or an OPT_* above 255 */
+	const char *arg; /* argument's name; NULL: takes none */
 	const char *group;
 	const char *complete;
 	const char *help;
@@ -59,97 +59,91 @@ struct opt_entry {
 };
 
 static const struct opt_entry opt_table[] = {
-	{ "delay", 'd', "SECONDS", "general", NULL,
-	  "refresh / snapshot interval (0.05 to 3600, default 1)",
-	  "Decimals allowed. In batch mode the first line covers min(delay, 0.1 s). A replay "
-	  "plays at its recorded pace instead." },
-	{ "iterations", 'n', "COUNT", "general", NULL,
-	  "stop after COUNT refreshes (the console too, like htop)", NULL },
-	{ "batch", 'b', NULL, "general", NULL, "no curses; JSON Lines to stdout",
-	  "One snapshot (schema 1) a line, flushed per line. A closed pipe or SIGINT, SIGTERM "
-	  "or SIGHUP ends it quietly with status 0, every thread joined." },
-	{ "set", OPT_SET, "KNOB=VALUE", "general", "<knob>",
-	  "set a knob at start (repeatable; see --list-knobs)",
-	  "Applied in order after the scenario, with the validation of the : prompt." },
-	{ "scenario", OPT_SCENARIO, "NAME|FILE", "general", "<scenario>",
-	  "starting knobs and workloads (default: default; see --list-scenarios)",
-	  "A file holds knob = value lines; # starts a comment; scenario = NAME first applies "
-	  "a built-in or another file, found beside the including one." },
-	{ "backend", OPT_BACKEND, "engine|host", "source", "engine host",
-	  "the embedded engine (default) or the live host", NULL },
-	{ "host", OPT_HOST, NULL, "source", NULL, "the live host: short for --backend host",
-	  "Reads threads, CPUs, links, block completions and Open vSwitch's PMDs of this "
-	  "machine; knobs with a host counterpart drive it (with --write)." },
-	{ "write", OPT_WRITE, NULL, "source", NULL,
-	  "let --host change the live machine (read-only without it)",
-	  "Governor, rq_affinity, OVS max sleep, timer slack. Without it such a --set exits 2. "
-	  "Every host write is read back and logged to the events view and syslog." },
-	{ "replay", OPT_REPLAY, "FILE", "source", "<file>",
-	  "play a recording (plain, .gz, .zst) as the source; -b re-emits it",
-	  "At its recorded pace; knob changes are refused; bad lines are skipped and counted. "
-	  "Not with --host, --backend, --write, --scenario or --remote: a recording is the "
-	  "source." },
-	{ "from", OPT_FROM, "T", "source", NULL,
-	  "replay only from T: seconds into the recording, or 2026-12-01T10:00:00Z", NULL },
-	{ "to", OPT_TO, "T", "source", NULL, "replay only to T (as --from)",
-	  "--from after --to, a time that is not one, or a slice holding no snapshot exits 2." },
-	{ "remote", OPT_REMOTE, "[USER@]HOST", "source", NULL,
-	  "watch HOST over ssh (repeatable: two or more give the fleet view)",
-	  "Runs tunetop --agent there; --host, --scenario and --set go to the far side. With -b, "
-	  "every host's snapshots with a \"host\" field, to stdout or -o FILE (not with --serve or "
-	  "--format)." },
-	{ "ssh", OPT_SSH, "\"CMD ARGS\"", "source", NULL,
-	  "the ssh command for --remote (default ssh; -F FILE for host aliases)", NULL },
-	{ "agent-path", OPT_AGENT_PATH, "PATH", "source", "<file>",
-	  "tunetop on the far side (default: tunetop from its PATH)", NULL },
-	{ "agent", OPT_AGENT, NULL, "source", NULL,
-	  "line protocol on stdin/stdout (what --remote runs on the far side)",
-	  "Snapshots out (the first whole, then deltas); set KNOB VALUE, interval S, full and "
-	  "quit in, one {\"reply\":...} line each. Ends when stdin closes. Not with -b, "
-	  "--remote, --serve or --record." },
-	{ "serve", OPT_SERVE, "[ADDR:]PORT", "output", NULL,
-	  "serve GET /metrics (Prometheus text; OpenMetrics when asked)",
-	  "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6. From the latest snapshot: a scrape "
-	  "costs no sampling. With the console and with -b." },
-	{ "output", 'o', "FILE", "output", "<file>", "-b writes to FILE instead of stdout", NULL },
-	{ "format", OPT_FORMAT, "json|openmetrics|prometheus", "output",
-	  "json openmetrics prometheus",
-	  "-b output: JSON Lines (default), OpenMetrics or Prometheus 0.0.4 text",
-	  "prometheus is the text node_exporter's textfile collector reads. With -o FILE the "
-	  "text replaces FILE atomically each interval (a temporary file, then rename)." },
-	{ "record", OPT_RECORD, "FILE", "output", "<file>",
-	  "also write every snapshot to FILE (JSON Lines; .zst/.gz compress)",
-	  "Flushed per line, by a writer thread: a slow disk never stalls a frame." },
-	{ "theme", OPT_THEME, "NAME|PATH", "looks", "<theme>", "colours (see --list-themes)", NULL },
-	{ "no-color", OPT_NO_COLOR, NULL, "looks", NULL, "monochrome (also when NO_COLOR is set)",
-	  NULL },
-	{ "no-colour", OPT_NO_COLOR, NULL, "alias", NULL, "the same as --no-color", NULL },
-	{ "ascii", OPT_ASCII, NULL, "looks", NULL, "ASCII drawing only (as under LANG=C)", NULL },
-	{ "mouse", OPT_MOUSE, NULL, "looks", NULL,
-	  "enable mouse clicks (off by default, so terminal selection works)", NULL },
-	{ "list-knobs", OPT_LIST_KNOBS, NULL, "lists", NULL,
-	  "print the knobs: name, valid values, default, meaning", NULL },
-	{ "list-themes", OPT_LIST_THEMES, NULL, "lists", NULL, "print the built-in themes", NULL },
-	{ "list-scenarios", OPT_LIST_SCENARIOS, NULL, "lists", NULL, "print the scenarios", NULL },
-	{ "list-keys", OPT_LIST_KEYS, NULL, "lists", NULL, "print the console's keys", NULL },
-	{ "list-metrics", OPT_LIST_METRICS, NULL, "lists", NULL,
-	  "print the /metrics families: name, type, unit, labels, help", NULL },
-	{ "list-options", OPT_LIST_OPTIONS, NULL, "lists", NULL,
-	  "print this option table, tab-separated (docs and completion are made from it)", NULL },
-	{ "help", 'h', NULL, "info", NULL, "this text", NULL },
-	{ "version", 'V', NULL, "info", NULL, "print the version", NULL },
+    {"delay", 'd', "SECONDS", "general", NULL,
+     "refresh / snapshot interval (0.05 to 3600, default 1)",
+     "Decimals allowed. In batch mode the first line covers min(delay, 0.1 s). A replay "
+     "plays at its recorded pace instead."},
+    {"iterations", 'n', "COUNT", "general", NULL,
+     "stop after COUNT refreshes (the console too, like htop)", NULL},
+    {"batch", 'b', NULL, "general", NULL, "no curses; JSON Lines to stdout",
+     "One snapshot (schema 1) a line, flushed per line. A closed pipe or SIGINT, SIGTERM "
+     "or SIGHUP ends it quietly with status 0, every thread joined."},
+    {"set", OPT_SET, "KNOB=VALUE", "general", "<knob>",
+     "set a knob at start (repeatable; see --list-knobs)",
+     "Applied in order after the scenario, with the validation of the : prompt."},
+    {"scenario", OPT_SCENARIO, "NAME|FILE", "general", "<scenario>",
+     "starting knobs and workloads (default: default; see --list-scenarios)",
+     "A file holds knob = value lines; # starts a comment; scenario = NAME first applies "
+     "a built-in or another file, found beside the including one."},
+    {"backend", OPT_BACKEND, "engine|host", "source", "engine host",
+     "the embedded engine (default) or the live host", NULL},
+    {"host", OPT_HOST, NULL, "source", NULL, "the live host: short for --backend host",
+     "Reads threads, CPUs, links, block completions and Open vSwitch's PMDs of this "
+     "machine; knobs with a host counterpart drive it (with --write)."},
+    {"write", OPT_WRITE, NULL, "source", NULL,
+     "let --host change the live machine (read-only without it)",
+     "Governor, rq_affinity, OVS max sleep, timer slack. Without it such a --set exits 2. "
+     "Every host write is read back and logged to the events view and syslog."},
+    {"replay", OPT_REPLAY, "FILE", "source", "<file>",
+     "play a recording (plain, .gz, .zst) as the source; -b re-emits it",
+     "At its recorded pace; knob changes are refused; bad lines are skipped and counted. "
+     "Not with --host, --backend, --write, --scenario or --remote: a recording is the "
+     "source."},
+    {"from", OPT_FROM, "T", "source", NULL,
+     "replay only from T: seconds into the recording, or 2026-12-01T10:00:00Z", NULL},
+    {"to", OPT_TO, "T", "source", NULL, "replay only to T (as --from)",
+     "--from after --to, a time that is not one, or a slice holding no snapshot exits 2."},
+    {"remote", OPT_REMOTE, "[USER@]HOST", "source", NULL,
+     "watch HOST over ssh (repeatable: two or more give the fleet view)",
+     "Runs tunetop --agent there; --host, --scenario and --set go to the far side. With -b, "
+     "every host's snapshots with a \"host\" field, to stdout or -o FILE (not with --serve or "
+     "--format)."},
+    {"ssh", OPT_SSH, "\"CMD ARGS\"", "source", NULL,
+     "the ssh command for --remote (default ssh; -F FILE for host aliases)", NULL},
+    {"agent-path", OPT_AGENT_PATH, "PATH", "source", "<file>",
+     "tunetop on the far side (default: tunetop from its PATH)", NULL},
+    {"agent", OPT_AGENT, NULL, "source", NULL,
+     "line protocol on stdin/stdout (what --remote runs on the far side)",
+     "Snapshots out (the first whole, then deltas); set KNOB VALUE, interval S, full and "
+     "quit in, one {\"reply\":...} line each. Ends when stdin closes. Not with -b, "
+     "--remote, --serve or --record."},
+    {"serve", OPT_SERVE, "[ADDR:]PORT", "output", NULL,
+     "serve GET /metrics (Prometheus text; OpenMetrics when asked)",
+     "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6. From the latest snapshot: a scrape "
+     "costs no sampling. With the console and with -b."},
+    {"output", 'o', "FILE", "output", "<file>", "-b writes to FILE instead of stdout", NULL},
+    {"format", OPT_FORMAT, "json|openmetrics|prometheus", "output", "json openmetrics prometheus",
+     "-b output: JSON Lines (default), OpenMetrics or Prometheus 0.0.4 text",
+     "prometheus is the text node_exporter's textfile collector reads. With -o FILE the "
+     "text replaces FILE atomically each interval (a temporary file, then rename)."},
+    {"record", OPT_RECORD, "FILE", "output", "<file>",
+     "also write every snapshot to FILE (JSON Lines; .zst/.gz compress)",
+     "Flushed per line, by a writer thread: a slow disk never stalls a frame."},
+    {"theme", OPT_THEME, "NAME|PATH", "looks", "<theme>", "colours (see --list-themes)", NULL},
+    {"no-color", OPT_NO_COLOR, NULL, "looks", NULL, "monochrome (also when NO_COLOR is set)", NULL},
+    {"no-colour", OPT_NO_COLOR, NULL, "alias", NULL, "the same as --no-color", NULL},
+    {"ascii", OPT_ASCII, NULL, "looks", NULL, "ASCII drawing only (as under LANG=C)", NULL},
+    {"mouse", OPT_MOUSE, NULL, "looks", NULL,
+     "enable mouse clicks (off by default, so terminal selection works)", NULL},
+    {"list-knobs", OPT_LIST_KNOBS, NULL, "lists", NULL,
+     "print the knobs: name, valid values, default, meaning", NULL},
+    {"list-themes", OPT_LIST_THEMES, NULL, "lists", NULL, "print the built-in themes", NULL},
+    {"list-scenarios", OPT_LIST_SCENARIOS, NULL, "lists", NULL, "print the scenarios", NULL},
+    {"list-keys", OPT_LIST_KEYS, NULL, "lists", NULL, "print the console's keys", NULL},
+    {"list-metrics", OPT_LIST_METRICS, NULL, "lists", NULL,
+     "print the /metrics families: name, type, unit, labels, help", NULL},
+    {"list-options", OPT_LIST_OPTIONS, NULL, "lists", NULL,
+     "print this option table, tab-separated (docs and completion are made from it)", NULL},
+    {"help", 'h', NULL, "info", NULL, "this text", NULL},
+    {"version", 'V', NULL, "info", NULL, "print the version", NULL},
 };
 #define OPT_N (sizeof(opt_table) / sizeof(opt_table[0]))
 
 static const struct {
 	const char *group, *title;
 } opt_groups[] = {
-	{ "general", NULL },
-	{ "source", "Sources" },
-	{ "output", "Output" },
-	{ "looks", "Looks" },
-	{ "lists", "Lists" },
-	{ "info", NULL },
+    {"general", NULL},	{"source", "Sources"}, {"output", "Output"},
+    {"looks", "Looks"}, {"lists", "Lists"},    {"info", NULL},
 };
 
 /* "-d, --delay SECONDS" or "    --set KNOB=VALUE" */
@@ -158,7 +152,8 @@ static int options_left(const struct opt_entry *e, char *buf, size_t len)
 	char s[8] = "    ";
 	if (e->val < 256)
 		snprintf(s, sizeof(s), "-%c, ", e->val);
-	return snprintf(buf, len, "%s--%s%s%s", s, e->name, e->arg ? " " : "", e->arg ? e->arg : "");
+	return snprintf(buf, len, "%s--%s%s%s", s, e->name, e->arg ? " " : "",
+			e->arg ? e->arg : "");
 }
 
 /* help after the left column, wrapped at 79 columns under itself. */
@@ -193,10 +188,12 @@ static void options_put_help(FILE *out, const char *left, const char *help)
 void options_usage(FILE *out)
 {
 	char left[96];
-	fputs("Usage: tunetop [OPTIONS]                   interactive console on the embedded engine\n"
-	      "       tunetop -b [-n COUNT] [-d SECONDS]  batch: one JSON snapshot a line on stdout\n"
-	      "       tunetop experiment NAME [OPTIONS]   run an experiment, print a table\n",
-	      out);
+	fputs(
+	    "Usage: tunetop [OPTIONS]                   interactive console on the embedded "
+	    "engine\n"
+	    "       tunetop -b [-n COUNT] [-d SECONDS]  batch: one JSON snapshot a line on stdout\n"
+	    "       tunetop experiment NAME [OPTIONS]   run an experiment, print a table\n",
+	    out);
 	for (size_t g = 0; g < sizeof(opt_groups) / sizeof(opt_groups[0]); g++) {
 		fprintf(out, "\n%s%s", opt_groups[g].title ? opt_groups[g].title : "",
 			opt_groups[g].title ? ":\n" : "");
@@ -219,7 +216,8 @@ void options_list(FILE *out)
 		if (e->val < 256)
 			snprintf(s, sizeof(s), "-%c", e->val);
 		fprintf(out, "--%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e->name, s, e->arg ? e->arg : "-",
-			e->group, e->complete ? e->complete : "-", e->help, e->more ? e->more : "-");
+			e->group, e->complete ? e->complete : "-", e->help,
+			e->more ? e->more : "-");
 	}
 }
 
@@ -229,16 +227,16 @@ static void options_getopt(struct option *lo, char *shorts)
 	char *s = shorts;
 	*s++ = ':';
 	for (size_t i = 0; i < OPT_N; i++) {
-		lo[i] = (struct option){ opt_table[i].name,
-					 opt_table[i].arg ? required_argument : no_argument, NULL,
-					 opt_table[i].val };
+		lo[i] = (struct option){opt_table[i].name,
+					opt_table[i].arg ? required_argument : no_argument, NULL,
+					opt_table[i].val};
 		if (opt_table[i].val < 256) {
 			*s++ = (char)opt_table[i].val;
 			if (opt_table[i].arg)
 				*s++ = ':';
 		}
 	}
-	lo[OPT_N] = (struct option){ NULL, 0, NULL, 0 };
+	lo[OPT_N] = (struct option){NULL, 0, NULL, 0};
 	*s = '\0';
 }
 
@@ -277,8 +275,7 @@ static int options_parse_count(const char *s, long *out)
 	return 0;
 }
 
-static int options_conflicts(struct options *o, const char *source_opt, char *err,
-			     size_t errlen);
+static int options_conflicts(struct options *o, const char *source_opt, char *err, size_t errlen);
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
@@ -292,7 +289,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 
 	if (argc > 1 && strcmp(argv[1], "experiment") == 0) {
 		if (argc < 3) {
-			snprintf(err, errlen, "experiment: missing NAME (see 'tunetop experiment --list')");
+			snprintf(err, errlen,
+				 "experiment: missing NAME (see 'tunetop experiment --list')");
 			return 2;
 		}
 		o->action = ACT_EXPERIMENT;
@@ -313,14 +311,16 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case 'd':
 			if (options_parse_delay(optarg, &o->delay_s) != 0) {
 				snprintf(err, errlen,
-					 "-d: '%s' is not a delay in seconds (valid: %g to %g, decimals allowed)",
+					 "-d: '%s' is not a delay in seconds (valid: %g to %g, "
+					 "decimals allowed)",
 					 optarg, OPT_DELAY_MIN, OPT_DELAY_MAX);
 				return 2;
 			}
 			break;
 		case 'n':
 			if (options_parse_count(optarg, &o->iterations) != 0) {
-				snprintf(err, errlen, "-n: '%s' is not a count (valid: a whole number >= 1)",
+				snprintf(err, errlen,
+					 "-n: '%s' is not a count (valid: a whole number >= 1)",
 					 optarg);
 				return 2;
 			}
@@ -344,7 +344,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				o->format = OPT_FORMAT_PROMETHEUS;
 			} else {
 				snprintf(err, errlen,
-					 "--format: '%s' is not valid (valid: json, openmetrics, prometheus)",
+					 "--format: '%s' is not valid (valid: json, openmetrics, "
+					 "prometheus)",
 					 optarg);
 				return 2;
 			}
@@ -370,8 +371,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_BACKEND:
 			if (!source_find(optarg)) {
-				snprintf(err, errlen, "--backend: '%s' is not valid (valid: %s)", optarg,
-					 source_kinds());
+				snprintf(err, errlen, "--backend: '%s' is not valid (valid: %s)",
+					 optarg, source_kinds());
 				return 2;
 			}
 			o->backend = optarg;
@@ -421,7 +422,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_TO:
 			if (!options_time_ok(optarg)) {
 				snprintf(err, errlen,
-					 "--%s: '%s' is not a time (valid: seconds into the recording, or 2026-12-01T10:00:00Z)",
+					 "--%s: '%s' is not a time (valid: seconds into the "
+					 "recording, or 2026-12-01T10:00:00Z)",
 					 c == OPT_FROM ? "from" : "to", optarg);
 				return 2;
 			}
@@ -450,13 +452,15 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->action = ACT_VERSION;
 			break;
 		case ':':
-			snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
+			snprintf(err, errlen, "option '%s' needs a value (see --help)",
+				 argv[optind - 1]);
 			return 2;
 		default:
 			if (optopt)
 				snprintf(err, errlen, "unknown option '-%c' (see --help)", optopt);
 			else
-				snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+				snprintf(err, errlen, "unknown option '%s' (see --help)",
+					 argv[optind - 1]);
 			return 2;
 		}
 	}

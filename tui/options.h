@@ -23,31 +23,31 @@ enum opt_action {
 
 struct options {
 	enum opt_action action;
-	double delay_s;        /* 0.05 .. 3600, default 1.0 */
-	long iterations;       /* 0 = forever */
+	double delay_s; /* 0.05 .. 3600, default 1.0 */
+	long iterations; /* 0 = forever */
 	bool batch;
-	const char **sets;     /* --set KNOB=VALUE, in order */
+	const char **sets; /* --set KNOB=VALUE, in order */
 	size_t nsets;
-	const char *scenario;  /* NULL: "default" */
-	const char *backend;   /* "engine" or "host" */
-	bool write;            /* --write: the host source may change the live machine */
+	const char *scenario; /* NULL: "default" */
+	const char *backend; /* "engine" or "host" */
+	bool write; /* --write: the host source may change the live machine */
 	const char *theme;
 	bool no_color, ascii, mouse;
-	const char *experiment;  /* ACT_EXPERIMENT: its name */
-	int exp_argc;            /* and the arguments after it */
+	const char *experiment; /* ACT_EXPERIMENT: its name */
+	int exp_argc; /* and the arguments after it */
 	char **exp_argv;
-	const char *serve;       /* --serve [ADDR:]PORT: the /metrics endpoint (NULL: none) */
-	const char *output;      /* -o FILE: batch output there instead of stdout */
-	int format;              /* --format: enum opt_format */
-	const char *replay;      /* --replay FILE: a recording as the source */
-	const char *from, *to;   /* --from / --to: the slice of it to play */
-	const char *record;      /* --record FILE: every snapshot also to FILE (.zst/.gz compress) */
-	bool agent;              /* --agent: the line protocol on stdin/stdout (tui/agent.c) */
-	const char **remotes;    /* --remote [USER@]HOST, in order */
+	const char *serve; /* --serve [ADDR:]PORT: the /metrics endpoint (NULL: none) */
+	const char *output; /* -o FILE: batch output there instead of stdout */
+	int format; /* --format: enum opt_format */
+	const char *replay; /* --replay FILE: a recording as the source */
+	const char *from, *to; /* --from / --to: the slice of it to play */
+	const char *record; /* --record FILE: every snapshot also to FILE (.zst/.gz compress) */
+	bool agent; /* --agent: the line protocol on stdin/stdout (tui/agent.c) */
+	const char **remotes; /* --remote [USER@]HOST, in order */
 	size_t nremotes;
-	const char *ssh;         /* --ssh "ssh -p 2222 ...": the command line before HOST */
-	const char *agent_path;  /* --agent-path: tunetop on the far side (default "tunetop") */
-	bool host_flag;          /* --host or --backend host was given (with --remote: the far side's) */
+	const char *ssh; /* --ssh "ssh -p 2222 ...": the command line before HOST */
+	const char *agent_path; /* --agent-path: tunetop on the far side (default "tunetop") */
+	bool host_flag; /* --host or --backend host was given (with --remote: the far side's) */
 };
 
 /* -b output: JSON Lines, OpenMetrics 1.0.0 text, or the Prometheus 0.0.4 text (the one

@@ -9,8 +9,8 @@
 #include "core/thread_state.h"
 #include "core/utf8.h"
 
-const char *const rowfmt_head[ROWFMT_NCOLS] = {"TID", "NAME",  "SUBSYS", "CPU",
-					       "CPU%", "S",   "RUNQ%", "DETAIL"};
+const char *const rowfmt_head[ROWFMT_NCOLS] = {"TID",  "NAME", "SUBSYS", "CPU",
+					       "CPU%", "S",    "RUNQ%",	 "DETAIL"};
 /* Column starts; TID is right-aligned in 7, the rest left or right as htop does. */
 const int rowfmt_col_x[ROWFMT_NCOLS] = {0, 8, 24, 31, 36, 43, 45, 51};
 
@@ -151,7 +151,8 @@ const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t,
 	rowfmt_detail(s, t, detail, sizeof(detail));
 	/* Waiting on a run queue, % of the interval: contention, told apart from sleeping. */
 	if (t->runq_delay_pct >= 0)
-		snprintf(runq, sizeof(runq), "%5.1f", t->runq_delay_pct > 999 ? 999 : t->runq_delay_pct);
+		snprintf(runq, sizeof(runq), "%5.1f",
+			 t->runq_delay_pct > 999 ? 999 : t->runq_delay_pct);
 	else
 		snprintf(runq, sizeof(runq), "%5s", "-");
 	snprintf(buf, len, "%7d %-15.15s %-6.6s %4d %6.1f %s %s %s", (int)t->tid,

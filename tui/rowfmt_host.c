@@ -56,8 +56,7 @@ const char rowfmt_host_pmd_head[] =
 
 const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size_t len)
 {
-	char name[sizeof(p->name)], rx[16], tx[16], bu[16], id[16], sl[16], av[24], it[16],
-	    cpu[16];
+	char name[sizeof(p->name)], rx[16], tx[16], bu[16], id[16], sl[16], av[24], it[16], cpu[16];
 	bool n = p->no_rate;
 	snprintf(buf, len, "%-15s %7s %7s %5s %5s %6s %9s %6s %5s",
 		 rowfmt_name(p->name, name, sizeof(name)),
@@ -101,7 +100,9 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 			 rowfmt_count((double)x->lost_upcalls, e, sizeof(e)),
 			 opt(x->cycles_per_pkt, false, "%.0f", f, sizeof(f)),
 			 opt(x->upcalls_per_s, false, "%.1f", g, sizeof(g)),
-			 x->isolated < 0 ? "-" : x->isolated ? "yes" : "no",
+			 x->isolated < 0 ? "-"
+			 : x->isolated	 ? "yes"
+					 : "no",
 			 opt(x->overhead_pct, false, "%.0f", k, sizeof(k)));
 		return buf;
 	}

@@ -141,34 +141,31 @@ static json_t *snapjson_est(const struct est_snap *e)
 
 	for (int i = 0; i < e->nkt; i++) {
 		json_array_append_new(kt_pct, jreal(e->kt[i].cpu_pct));
-		json_array_append_new(kts, json_pack("{s:i, s:o, s:i, s:i, s:o, s:o}", "id",
-						     e->kt[i].id, "estimators",
-						     jint(e->kt[i].estimators), "rows_filled",
-						     (int)e->kt[i].rows_filled, "rows_full",
-						     (int)e->kt[i].rows_full, "tick_ns_last",
-						     jint(e->kt[i].tick_ns_last), "cpu_pct",
-						     jreal(e->kt[i].cpu_pct)));
+		json_array_append_new(
+		    kts,
+		    json_pack("{s:i, s:o, s:i, s:i, s:o, s:o}", "id", e->kt[i].id, "estimators",
+			      jint(e->kt[i].estimators), "rows_filled", (int)e->kt[i].rows_filled,
+			      "rows_full", (int)e->kt[i].rows_full, "tick_ns_last",
+			      jint(e->kt[i].tick_ns_last), "cpu_pct", jreal(e->kt[i].cpu_pct)));
 	}
 	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++)
 		json_array_append_new(hist, jint(e->tick_hist[i]));
 	snapjson_iso8601(e->calib.wall_ns, when, sizeof(when));
-	json_t *calib = json_pack("{s:i, s:o, s:o, s:i, s:i, s:i, s:s, s:s, s:o, s:o}",
-				  "chain_max", e->calib.chain_max, "single_est_ns",
-				  jint(e->calib.single_est_ns), "diff_ns", jint(e->calib.diff_ns),
-				  "loops", e->calib.loops, "tests", e->calib.tests, "valid_tests",
-				  e->calib.valid_tests, "governor",
-				  cpu_governor_name(e->calib.governor), "time",
-				  e->calib.wall_ns ? when : "", "dequeue_ns",
-				  jint(e->calib.dequeue_ns), "count", jint(e->calib.count));
-	json_t *o = json_pack("{s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "estimators",
-			      jint(e->estimators), "placed", jint(e->placed), "pending",
-			      jint(e->pending), "kthreads", e->kthreads, "kthread_slots",
-			      e->kthread_slots, "max_threads", e->max_threads, "chain_max",
-			      e->chain_max, "tick_chains", e->tick_chains, "est_cpus", e->est_cpus,
-			      "max_per_kthread", jint(e->max_per_kthread));
-	json_object_set_new(o, "tick_ns", json_pack("{s:o, s:o, s:o}", "last", jint(e->tick_ns_last),
-						     "avg", jint(e->tick_ns_avg), "max",
-						     jint(e->tick_ns_max)));
+	json_t *calib = json_pack(
+	    "{s:i, s:o, s:o, s:i, s:i, s:i, s:s, s:s, s:o, s:o}", "chain_max", e->calib.chain_max,
+	    "single_est_ns", jint(e->calib.single_est_ns), "diff_ns", jint(e->calib.diff_ns),
+	    "loops", e->calib.loops, "tests", e->calib.tests, "valid_tests", e->calib.valid_tests,
+	    "governor", cpu_governor_name(e->calib.governor), "time", e->calib.wall_ns ? when : "",
+	    "dequeue_ns", jint(e->calib.dequeue_ns), "count", jint(e->calib.count));
+	json_t *o =
+	    json_pack("{s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "estimators",
+		      jint(e->estimators), "placed", jint(e->placed), "pending", jint(e->pending),
+		      "kthreads", e->kthreads, "kthread_slots", e->kthread_slots, "max_threads",
+		      e->max_threads, "chain_max", e->chain_max, "tick_chains", e->tick_chains,
+		      "est_cpus", e->est_cpus, "max_per_kthread", jint(e->max_per_kthread));
+	json_object_set_new(o, "tick_ns",
+			    json_pack("{s:o, s:o, s:o}", "last", jint(e->tick_ns_last), "avg",
+				      jint(e->tick_ns_avg), "max", jint(e->tick_ns_max)));
 	json_object_set_new(o, "config_held", json_boolean(e->config_held));
 	json_object_set_new(o, "ticks", jint(e->ticks));
 	json_object_set_new(o, "visits", jint(e->visits));
@@ -181,10 +178,10 @@ static json_t *snapjson_est(const struct est_snap *e)
 	json_object_set_new(o, "mem_bytes", jint(e->mem_bytes));
 	json_object_set_new(o, "mem_per_est_bytes", jreal(e->mem_per_est_bytes));
 	json_object_set_new(o, "packets", jint(e->packets));
-	json_object_set_new(o, "rates", json_pack("{s:o, s:o, s:o, s:o, s:o}", "cps",
-						  jint(e->tot_cps), "inpps", jint(e->tot_inpps),
-						  "outpps", jint(e->tot_outpps), "inbps",
-						  jint(e->tot_inbps), "outbps", jint(e->tot_outbps)));
+	json_object_set_new(o, "rates",
+			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "cps", jint(e->tot_cps), "inpps",
+				      jint(e->tot_inpps), "outpps", jint(e->tot_outpps), "inbps",
+				      jint(e->tot_inbps), "outbps", jint(e->tot_outbps)));
 	return o;
 }
 
@@ -204,17 +201,16 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 	json_t *threads = json_array();
 	for (int i = 0; i < p->nthreads; i++) {
 		const struct pmd_thread_snap *t = &p->threads[i];
-		json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-				      "name", jstr(t->name), "rx_pps", jreal(t->rx_pps), "tx_pps",
-				      jreal(t->tx_pps), "rx_drop_pps", jreal(t->rx_drop_pps),
-				      "tx_drop_pps", jreal(t->tx_drop_pps), "drop_pct",
-				      jreal(t->drop_pct), "iterations", jint(t->iterations),
-				      "busy_pct", jreal(t->busy_pct), "idle_pct", jreal(t->idle_pct),
-				      "sleep_iter_pct", jreal(t->sleep_iter_pct), "sleep_us_avg",
-				      jreal(t->sleep_us_avg));
+		json_t *o = json_pack(
+		    "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+		    jstr(t->name), "rx_pps", jreal(t->rx_pps), "tx_pps", jreal(t->tx_pps),
+		    "rx_drop_pps", jreal(t->rx_drop_pps), "tx_drop_pps", jreal(t->tx_drop_pps),
+		    "drop_pct", jreal(t->drop_pct), "iterations", jint(t->iterations), "busy_pct",
+		    jreal(t->busy_pct), "idle_pct", jreal(t->idle_pct), "sleep_iter_pct",
+		    jreal(t->sleep_iter_pct), "sleep_us_avg", jreal(t->sleep_us_avg));
 		json_object_set_new(o, "sleep_overshoot_us",
-				    json_pack("{s:o, s:o}", "p50", jreal(t->overshoot_p50_us), "p99",
-					      jreal(t->overshoot_p99_us)));
+				    json_pack("{s:o, s:o}", "p50", jreal(t->overshoot_p50_us),
+					      "p99", jreal(t->overshoot_p99_us)));
 		json_object_set_new(o, "drops_while_asleep", jint(t->drops_while_asleep));
 		json_object_set_new(o, "cpu_pct", jreal(t->cpu_pct));
 		json_object_set_new(o, "rx_packets", jint(t->rx_packets));
@@ -241,8 +237,8 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 			/* Host: what has no baseline yet is absent, not 0. */
 			json_object_set_new(o, "rx_pps", jrate(t, t->rx_pps));
 			json_object_set_new(o, "tx_pps", jrate(t, t->tx_pps));
-			json_object_set_new(o, "iterations", t->no_rate ? json_null()
-									 : jint(t->iterations));
+			json_object_set_new(o, "iterations",
+					    t->no_rate ? json_null() : jint(t->iterations));
 			json_object_set_new(o, "busy_pct", jrate(t, t->busy_pct));
 			json_object_set_new(o, "idle_pct", jrate(t, t->idle_pct));
 			json_object_set_new(o, "sleep_iter_pct", jrate(t, t->sleep_iter_pct));
@@ -256,11 +252,11 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		}
 		json_array_append_new(threads, o);
 	}
-	json_t *o = json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "maxsleep_us",
-			      (json_int_t)p->maxsleep_us, "sleep_inc_us", (json_int_t)p->sleep_inc_us,
-			      "timer_slack_ns", (json_int_t)p->timer_slack_ns, "offered_pps",
-			      jreal(p->offered_pps), "drop_pct", jreal(p->drop_pct), "threads",
-			      threads);
+	json_t *o =
+	    json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "maxsleep_us", (json_int_t)p->maxsleep_us,
+		      "sleep_inc_us", (json_int_t)p->sleep_inc_us, "timer_slack_ns",
+		      (json_int_t)p->timer_slack_ns, "offered_pps", jreal(p->offered_pps),
+		      "drop_pct", jreal(p->drop_pct), "threads", threads);
 	json_object_set_new(o, "rxq_size", json_integer((json_int_t)p->rxq_size));
 	json_object_set_new(o, "topology", json_string(p->topology ? p->topology : "direct"));
 	json_object_set_new(o, "in_rings", jint(p->in_rings));
@@ -268,7 +264,8 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 			    json_pack("{s:b, s:o, s:o}", "on", p->bpf_probe, "error",
 				      snapjson_str_or_null(p->bpf_probe_error), "cost_ns_per_sleep",
 				      jreal_or_null(p->bpf_cost_ns_per_sleep)));
-	json_object_set_new(o, "timer_slack_differs", json_integer((json_int_t)p->timer_slack_differs));
+	json_object_set_new(o, "timer_slack_differs",
+			    json_integer((json_int_t)p->timer_slack_differs));
 	json_object_set_new(o, "totals",
 			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "generated", jint(p->generated),
 				      "forwarded", jint(p->forwarded), "dropped", jint(p->dropped),
@@ -304,9 +301,9 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 		json_object_set_new(pc, "ipi_recv_per_s", jreal(c->ipi_recv_per_s));
 		json_array_append_new(per_cpu, pc);
 	}
-	json_t *o = json_pack("{s:I, s:o, s:o, s:i}", "rq_affinity", (json_int_t)b->rq_affinity,
-			      "iops", jreal(b->iops), "ipis_per_s", jreal(b->ipis_per_s),
-			      "irq_cpu", b->irq_cpu);
+	json_t *o =
+	    json_pack("{s:I, s:o, s:o, s:i}", "rq_affinity", (json_int_t)b->rq_affinity, "iops",
+		      jreal(b->iops), "ipis_per_s", jreal(b->ipis_per_s), "irq_cpu", b->irq_cpu);
 	/* A hung queue has no latency figure (its stuck requests have none yet). */
 	json_object_set_new(o, "lat_us",
 			    json_pack("{s:o, s:o, s:o}", "p50",
@@ -373,11 +370,11 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 	json_t *pmds = json_array(), *rxqs = json_array(), *ifs = json_array();
 	for (int i = 0; i < h->novs_pmds; i++) {
 		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[i];
-		json_t *e = json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(x->name),
-				      "core_id", x->core_id, "packets", jint(x->packets), "emc_hits",
-				      jint(x->emc_hits), "smc_hits", jint(x->smc_hits),
-				      "megaflow_hits", jint(x->megaflow_hits), "upcalls",
-				      jint(x->upcalls), "lost_upcalls", jint(x->lost_upcalls));
+		json_t *e = json_pack(
+		    "{s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(x->name), "core_id",
+		    x->core_id, "packets", jint(x->packets), "emc_hits", jint(x->emc_hits),
+		    "smc_hits", jint(x->smc_hits), "megaflow_hits", jint(x->megaflow_hits),
+		    "upcalls", jint(x->upcalls), "lost_upcalls", jint(x->lost_upcalls));
 		json_object_set_new(e, "simple_hits", jint(x->simple_hits));
 		json_object_set_new(e, "cycles_per_pkt", jopt(x->cycles_per_pkt));
 		json_object_set_new(e, "upcalls_per_s", jopt(x->upcalls_per_s));
@@ -389,8 +386,8 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 	}
 	for (int i = 0; i < h->novs_rxqs; i++) {
 		const struct host_ovs_rxq_snap *q = &h->ovs_rxqs[i];
-		json_t *e = json_pack("{s:o, s:i, s:i, s:b}", "port", jstr(q->port), "queue", q->queue,
-				      "core_id", q->core_id, "enabled", q->enabled);
+		json_t *e = json_pack("{s:o, s:i, s:i, s:b}", "port", jstr(q->port), "queue",
+				      q->queue, "core_id", q->core_id, "enabled", q->enabled);
 		json_object_set_new(e, "usage_pct", jopt(q->usage_pct));
 		json_array_append_new(rxqs, e);
 	}
@@ -417,10 +414,10 @@ static json_t *snapjson_host(const struct host_snap *h)
 
 	for (int i = 0; i < h->nlinks; i++) {
 		const struct host_link_snap *l = &h->links[i];
-		json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", jstr(l->name), "rx_packets",
-				      jint(l->rx_packets), "tx_packets", jint(l->tx_packets),
-				      "rx_dropped", jint(l->rx_dropped), "tx_dropped",
-				      jint(l->tx_dropped));
+		json_t *o =
+		    json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", jstr(l->name), "rx_packets",
+			      jint(l->rx_packets), "tx_packets", jint(l->tx_packets), "rx_dropped",
+			      jint(l->rx_dropped), "tx_dropped", jint(l->tx_dropped));
 		json_object_set_new(o, "rx_pps", jreal(l->rx_pps));
 		json_object_set_new(o, "tx_pps", jreal(l->tx_pps));
 		json_object_set_new(o, "rx_drop_per_s", jreal(l->rx_drop_per_s));
@@ -429,20 +426,20 @@ static json_t *snapjson_host(const struct host_snap *h)
 	}
 	for (int i = 0; i < h->nacct; i++) {
 		const struct host_acct_snap *a = &h->acct[i];
-		json_array_append_new(acct, json_pack("{s:i, s:o, s:o, s:o, s:o}", "tid", (int)a->tid,
-						      "cpu_delay_pct", jreal(a->cpu_delay_pct),
-						      "blkio_delay_pct", jreal(a->blkio_delay_pct),
-						      "nvcsw_per_s", jreal(a->nvcsw_per_s),
-						      "nivcsw_per_s", jreal(a->nivcsw_per_s)));
+		json_array_append_new(
+		    acct, json_pack("{s:i, s:o, s:o, s:o, s:o}", "tid", (int)a->tid,
+				    "cpu_delay_pct", jreal(a->cpu_delay_pct), "blkio_delay_pct",
+				    jreal(a->blkio_delay_pct), "nvcsw_per_s", jreal(a->nvcsw_per_s),
+				    "nivcsw_per_s", jreal(a->nivcsw_per_s)));
 	}
 	for (int i = 0; i < h->nabsent; i++)
 		json_array_append_new(absent, jstr(h->absent[i]));
-	json_t *o = json_pack("{s:b, s:o, s:b, s:s, s:o, s:b, s:i, s:I}", "cpufreq", h->cpufreq,
-			      "governor", snapjson_host_str(h->governor), "taskstats", h->taskstats,
-			      "thread_source", h->taskstats ? "taskstats" : "procfs",
-			      "taskstats_error", snapjson_host_str(h->taskstats_error), "delayacct",
-			      h->delayacct, "threads_matched", h->threads_matched, "pid",
-			      (json_int_t)h->pid);
+	json_t *o =
+	    json_pack("{s:b, s:o, s:b, s:s, s:o, s:b, s:i, s:I}", "cpufreq", h->cpufreq, "governor",
+		      snapjson_host_str(h->governor), "taskstats", h->taskstats, "thread_source",
+		      h->taskstats ? "taskstats" : "procfs", "taskstats_error",
+		      snapjson_host_str(h->taskstats_error), "delayacct", h->delayacct,
+		      "threads_matched", h->threads_matched, "pid", (json_int_t)h->pid);
 	json_object_set_new(o, "thread_acct", acct);
 	json_object_set_new(o, "links_ok", json_boolean(h->links_ok));
 	json_object_set_new(o, "links", links);
@@ -473,11 +470,11 @@ json_t *snapjson_build(const struct snapshot *s)
 							event_kind_name(s->events[i].kind), "text",
 							jstr(s->events[i].text)));
 	}
-	json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:o}", "schema", SNAPJSON_SCHEMA,
-			      "tool", "tunetop", "version", TUNETOP_VERSION, "time", when,
-			      "uptime_s", jreal(s->uptime_s), "interval_s",
-			      jreal_scaled(s->interval_s, 1000.0), "backend",
-			      s->backend ? s->backend : "engine", "seq", jint(s->seq));
+	json_t *o =
+	    json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:o}", "schema", SNAPJSON_SCHEMA, "tool",
+		      "tunetop", "version", TUNETOP_VERSION, "time", when, "uptime_s",
+		      jreal(s->uptime_s), "interval_s", jreal_scaled(s->interval_s, 1000.0),
+		      "backend", s->backend ? s->backend : "engine", "seq", jint(s->seq));
 	json_object_set_new(o, "cpu", snapjson_cpu(s));
 	json_object_set_new(o, "threads", snapjson_threads(s));
 	if (s->has_est)
@@ -493,10 +490,10 @@ json_t *snapjson_build(const struct snapshot *s)
 		snapjson_null_path(o, s->host.absent[i]);
 	json_object_set_new(o, "knobs", snapjson_knobs_absent(s->knobs, s->knob_absent));
 	json_object_set_new(o, "events", events);
-	json_object_set_new(o, "self",
-			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "cpu_pct", jreal(s->self.cpu_pct),
-				      "sample_us", jint(s->self.sample_us), "render_us",
-				      jint(s->self.render_us), "tty_bytes", jint(s->self.tty_bytes),
-				      "tty_bytes_per_s", jreal(s->self.tty_bytes_per_s)));
+	json_object_set_new(
+	    o, "self",
+	    json_pack("{s:o, s:o, s:o, s:o, s:o}", "cpu_pct", jreal(s->self.cpu_pct), "sample_us",
+		      jint(s->self.sample_us), "render_us", jint(s->self.render_us), "tty_bytes",
+		      jint(s->self.tty_bytes), "tty_bytes_per_s", jreal(s->self.tty_bytes_per_s)));
 	return o;
 }

@@ -10,16 +10,14 @@ void snapjson_null_numbers(json_t *v)
 	json_t *x;
 	size_t i;
 	if (json_is_object(v)) {
-		json_object_foreach(v, k, x)
-		{
+		json_object_foreach (v, k, x) {
 			if (json_is_number(x))
 				json_object_set_new(v, k, json_null());
 			else
 				snapjson_null_numbers(x);
 		}
 	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, x)
-		{
+		json_array_foreach (v, i, x) {
 			if (json_is_number(x))
 				json_array_set_new(v, i, json_null());
 			else
@@ -35,7 +33,7 @@ void snapjson_null_path(json_t *v, const char *path)
 	size_t i;
 	json_t *x;
 	if (json_is_array(v)) {
-		json_array_foreach(v, i, x)
+		json_array_foreach (v, i, x)
 			snapjson_null_path(x, path);
 		return;
 	}

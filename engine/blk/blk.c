@@ -74,27 +74,27 @@ static int blk_start(struct engine *eng, char *err, size_t errlen)
 	st->nsubs = (int)engine_knob(eng, K_BLK_SUBMITTERS);
 	st->nr_hw_queues = (int)engine_knob(eng, K_BLK_NR_HW_QUEUES);
 	if (st->irq_cpu >= st->ncpus) {
-		snprintf(err, errlen, "blk.irq_cpu %d: only %d emulated CPUs (0 to %d)", st->irq_cpu,
-			 st->ncpus, st->ncpus - 1);
+		snprintf(err, errlen, "blk.irq_cpu %d: only %d emulated CPUs (0 to %d)",
+			 st->irq_cpu, st->ncpus, st->ncpus - 1);
 		free(st);
 		return KNOB_ERR_USAGE; /* the knobs disagree: exit 2 from the command line */
 	}
 	/* A fresh blk-mq queue has SAME_COMP; the knob's value then applies as a write
 	 * would, and reads back as the flags say (3 and up change nothing, §6). */
-	unsigned flags = blk_flags_store(BLK_QF_MQ_DEFAULT,
-					 (uint64_t)engine_knob(eng, K_BLK_RQ_AFFINITY));
+	unsigned flags =
+	    blk_flags_store(BLK_QF_MQ_DEFAULT, (uint64_t)engine_knob(eng, K_BLK_RQ_AFFINITY));
 	atomic_init(&st->flags, flags);
 	atomic_store_explicit(&eng->knobs.v[K_BLK_RQ_AFFINITY], blk_flags_show(flags),
 			      memory_order_relaxed);
 	blk_build(st, eng);
 	eng->blk = st;
 
-	st->irq_t = ethread_start(eng, "blk-irq", SUBSYS_BLK, st->irq_cpu, blk_irq_main, st, err,
-				  errlen);
+	st->irq_t =
+	    ethread_start(eng, "blk-irq", SUBSYS_BLK, st->irq_cpu, blk_irq_main, st, err, errlen);
 	/* The device is not a CPU: emu_cpu -1 keeps its time off every emulated CPU's load. */
-	st->dev_t = st->irq_t ? ethread_start(eng, "blk-dev", SUBSYS_BLK, -1, blk_dev_main, st,
-					      err, errlen)
-			      : NULL;
+	st->dev_t =
+	    st->irq_t ? ethread_start(eng, "blk-dev", SUBSYS_BLK, -1, blk_dev_main, st, err, errlen)
+		      : NULL;
 	if (!st->dev_t) {
 		blk_stop(eng);
 		return -1;
@@ -230,9 +230,10 @@ static void blk_sample_rates(struct blk_state *st, struct blk_snap *b, double dt
 {
 	for (int c = 0; c < st->ncpus; c++) {
 		struct blk_cpu_snap *cs = &b->per_cpu[c];
-		cs->completed_per_s = dt > 0 ? (double)(cs->completed - st->smp_cpu_completed[c]) / dt : 0;
+		cs->completed_per_s =
+		    dt > 0 ? (double)(cs->completed - st->smp_cpu_completed[c]) / dt : 0;
 		cs->block_softirq_per_s =
-			dt > 0 ? (double)(cs->block_softirq - st->smp_cpu_softirq[c]) / dt : 0;
+		    dt > 0 ? (double)(cs->block_softirq - st->smp_cpu_softirq[c]) / dt : 0;
 		cs->ipi_recv_per_s = dt > 0 ? (double)(cs->ipi_recv - st->smp_cpu_ipi[c]) / dt : 0;
 		st->smp_cpu_completed[c] = cs->completed;
 		st->smp_cpu_softirq[c] = cs->block_softirq;
@@ -244,7 +245,7 @@ static void blk_sample_rates(struct blk_state *st, struct blk_snap *b, double dt
 			uint64_t v = atomic_load_explicit(&st->cpus[done].by_submit[sub],
 							  memory_order_relaxed);
 			b->matrix_per_s[sub][done] =
-				dt > 0 ? (double)(v - st->smp_matrix[sub][done]) / dt : 0;
+			    dt > 0 ? (double)(v - st->smp_matrix[sub][done]) / dt : 0;
 			st->smp_matrix[sub][done] = v;
 		}
 	}
@@ -286,7 +287,7 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 			cs->llc = cpu->llc;
 			cs->submitters = 0;
 			cs->block_softirq =
-				atomic_load_explicit(&cpu->softirq_runs, memory_order_relaxed);
+			    atomic_load_explicit(&cpu->softirq_runs, memory_order_relaxed);
 			cs->ipi_recv = atomic_load_explicit(&cpu->ipi_recv, memory_order_relaxed);
 			cs->completed = atomic_load_explicit(&cpu->completed, memory_order_acquire);
 			cs->remote = atomic_load_explicit(&cpu->by_path[BLK_PATH_REMOTE],
@@ -294,7 +295,7 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 			b->direct += atomic_load_explicit(&cpu->by_path[BLK_PATH_DIRECT],
 							  memory_order_acquire);
 			b->local_softirq += atomic_load_explicit(
-				&cpu->by_path[BLK_PATH_LOCAL_SOFTIRQ], memory_order_acquire);
+			    &cpu->by_path[BLK_PATH_LOCAL_SOFTIRQ], memory_order_acquire);
 			b->remote += cs->remote;
 			b->ipis_sent += atomic_load_explicit(&cpu->ipi_sent, memory_order_relaxed);
 			b->csd_busy += atomic_load_explicit(&cpu->csd_busy, memory_order_relaxed);
@@ -358,7 +359,8 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	blk_hist_read(&st->lat, &st->smp_cur);
 	b->lat_p50_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.50, NULL) / 1e3;
 	b->lat_p99_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.99, NULL) / 1e3;
-	b->lat_p999_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.999, NULL) / 1e3;
+	b->lat_p999_us =
+	    (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.999, NULL) / 1e3;
 	b->lat_valid = !b->hung && completed > st->smp_completed;
 	blk_hist_le_fill(&st->smp_cur, b);
 	st->smp_lat = st->smp_cur;
@@ -373,8 +375,8 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		b->sub_cpu_pct += blk_pct(st->subs[i].t);
 }
 
-static int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
-			  char *err, size_t errlen)
+static int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+			  size_t errlen)
 {
 	struct blk_state *st = eng->blk;
 
@@ -431,11 +433,11 @@ static int blk_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int6
 }
 
 const struct subsys_ops blk_ops = {
-	.name = "blk",
-	.id = SUBSYS_BLK,
-	.start = blk_start,
-	.stop = blk_stop,
-	.sample = blk_sample,
-	.knob_apply = blk_knob_apply,
-	.check = blk_check,
+    .name = "blk",
+    .id = SUBSYS_BLK,
+    .start = blk_start,
+    .stop = blk_stop,
+    .sample = blk_sample,
+    .knob_apply = blk_knob_apply,
+    .check = blk_check,
 };

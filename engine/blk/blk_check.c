@@ -82,8 +82,8 @@ static uint64_t blk_walk_in_flight(struct blk_state *st)
 	}
 	n += blk_chain_len(atomic_load_explicit(&st->cq.head, memory_order_acquire));
 	for (int c = 0; c < st->ncpus; c++)
-		n += blk_chain_len(atomic_load_explicit(&st->cpus[c].done.head,
-							memory_order_acquire));
+		n += blk_chain_len(
+		    atomic_load_explicit(&st->cpus[c].done.head, memory_order_acquire));
 	return n;
 }
 

@@ -2,9 +2,9 @@
 #include "engine/blk/blk_decide.h"
 
 static const char *const blk_path_names[BLK_PATH_COUNT] = {
-	[BLK_PATH_DIRECT] = "direct",
-	[BLK_PATH_LOCAL_SOFTIRQ] = "local_softirq",
-	[BLK_PATH_REMOTE] = "remote",
+    [BLK_PATH_DIRECT] = "direct",
+    [BLK_PATH_LOCAL_SOFTIRQ] = "local_softirq",
+    [BLK_PATH_REMOTE] = "remote",
 };
 
 const char *blk_path_name(enum blk_path p)

@@ -15,25 +15,25 @@
 
 /* Where a completion runs (§2 outcomes). */
 enum blk_path {
-	BLK_PATH_DIRECT,        /* ->complete in the caller's (hard IRQ) context */
+	BLK_PATH_DIRECT, /* ->complete in the caller's (hard IRQ) context */
 	BLK_PATH_LOCAL_SOFTIRQ, /* this CPU's done list + BLOCK_SOFTIRQ (nr_hw_queues == 1) */
-	BLK_PATH_REMOTE,        /* submit CPU's done list + call-single IPI -> its softirq */
+	BLK_PATH_REMOTE, /* submit CPU's done list + call-single IPI -> its softirq */
 	BLK_PATH_COUNT
 };
 
 /* Inputs of blk_mq_complete_request_remote() (§1 table). */
 struct blk_decide_in {
-	int cur_cpu;           /* IRQ CPU: raw_smp_processor_id() */
-	int submit_cpu;        /* rq->mq_ctx->cpu */
-	bool share_llc;        /* cpus_share_cache(cur, submit) */
-	bool equal_capacity;   /* cpus_equal_capacity(cur, submit) */
-	bool submit_online;    /* cpu_online(submit) */
-	bool polled;           /* REQ_POLLED */
+	int cur_cpu; /* IRQ CPU: raw_smp_processor_id() */
+	int submit_cpu; /* rq->mq_ctx->cpu */
+	bool share_llc; /* cpus_share_cache(cur, submit) */
+	bool equal_capacity; /* cpus_equal_capacity(cur, submit) */
+	bool submit_online; /* cpu_online(submit) */
+	bool polled; /* REQ_POLLED */
 	bool force_irqthreads; /* threadirqs / PREEMPT_RT */
-	bool smp;              /* CONFIG_SMP */
-	int nr_hw_queues;      /* q->nr_hw_queues */
-	int nr_ctx;            /* software contexts of the request's hardware context */
-	unsigned flags;        /* BLK_QF_* */
+	bool smp; /* CONFIG_SMP */
+	int nr_hw_queues; /* q->nr_hw_queues */
+	int nr_ctx; /* software contexts of the request's hardware context */
+	unsigned flags; /* BLK_QF_* */
 };
 
 const char *blk_path_name(enum blk_path p); /* "direct", "local_softirq", "remote" */

@@ -122,7 +122,8 @@ void blk_dev_main(struct ethread *self)
 			uint64_t dt = next_due - now;
 			/* A timed wait it chose: the service time of the request in front. */
 			ethread_set_state(self, ETHREAD_SLEEP);
-			blk_wake_wait(&st->dev_wake, tok, dt < BLK_WAIT_SLICE_NS ? dt : BLK_WAIT_SLICE_NS);
+			blk_wake_wait(&st->dev_wake, tok,
+				      dt < BLK_WAIT_SLICE_NS ? dt : BLK_WAIT_SLICE_NS);
 		}
 		ethread_set_state(self, ETHREAD_RUN);
 	}

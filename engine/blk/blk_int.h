@@ -25,39 +25,39 @@
 struct blk_sub;
 
 struct blk_req {
-	struct blk_lnode node;   /* on exactly one list at a time: sq, cq, done, free */
+	struct blk_lnode node; /* on exactly one list at a time: sq, cq, done, free */
 	struct blk_sub *owner;
-	int submit_cpu;          /* fixed at allocation (rq->mq_ctx->cpu) */
+	int submit_cpu; /* fixed at allocation (rq->mq_ctx->cpu) */
 	int hwq;
 	bool polled;
-	enum blk_path path;      /* set by the IRQ CPU's decision */
-	uint64_t t_submit_ns;    /* submitter: queued to the device */
-	uint64_t t_due_ns;       /* device: service ends */
-	uint64_t t_irq_ns;       /* device: interrupt raised */
-	uint64_t t_done_ns;      /* completion ran (->complete) */
-	uint64_t expect_sum;     /* what the completion must read back from data */
-	uint64_t *data;          /* BLK_REQ_DATA_BYTES written by the submitter */
+	enum blk_path path; /* set by the IRQ CPU's decision */
+	uint64_t t_submit_ns; /* submitter: queued to the device */
+	uint64_t t_due_ns; /* device: service ends */
+	uint64_t t_irq_ns; /* device: interrupt raised */
+	uint64_t t_done_ns; /* completion ran (->complete) */
+	uint64_t expect_sum; /* what the completion must read back from data */
+	uint64_t *data; /* BLK_REQ_DATA_BYTES written by the submitter */
 };
 
 /* The per-CPU softirq/IPI machinery of one emulated CPU (§9). */
 struct blk_cpu {
 	int id;
 	int llc;
-	int capacity;                     /* BLK_CAPACITY_SCALE */
-	int nr_ctx;                       /* CPUs sharing this CPU's hardware queue */
-	struct blk_llist done;            /* blk_cpu_done */
-	struct blk_llist inbox;           /* call_single_queue */
-	struct blk_lnode csd;             /* per-CPU blk_cpu_csd, queued on this CPU's inbox */
-	_Atomic bool csd_locked;          /* CSD_FLAG_LOCK: in flight until the handler runs */
-	_Atomic bool softirq_pending;     /* BLOCK_SOFTIRQ raised */
-	struct blk_wake *server;          /* the thread that is this CPU's IRQ context */
+	int capacity; /* BLK_CAPACITY_SCALE */
+	int nr_ctx; /* CPUs sharing this CPU's hardware queue */
+	struct blk_llist done; /* blk_cpu_done */
+	struct blk_llist inbox; /* call_single_queue */
+	struct blk_lnode csd; /* per-CPU blk_cpu_csd, queued on this CPU's inbox */
+	_Atomic bool csd_locked; /* CSD_FLAG_LOCK: in flight until the handler runs */
+	_Atomic bool softirq_pending; /* BLOCK_SOFTIRQ raised */
+	struct blk_wake *server; /* the thread that is this CPU's IRQ context */
 
 	/* Counters since start (relaxed fetch_add; several threads may complete here). */
-	_Atomic uint64_t softirq_runs;    /* /proc/softirqs BLOCK */
-	_Atomic uint64_t ipi_recv;        /* /proc/interrupts CAL */
-	_Atomic uint64_t ipi_sent;        /* kicks sent to this CPU (inbox was empty) */
-	_Atomic uint64_t csd_busy;        /* smp_call_function_single_async -EBUSY */
-	_Atomic uint64_t completed;       /* ->complete ran here */
+	_Atomic uint64_t softirq_runs; /* /proc/softirqs BLOCK */
+	_Atomic uint64_t ipi_recv; /* /proc/interrupts CAL */
+	_Atomic uint64_t ipi_sent; /* kicks sent to this CPU (inbox was empty) */
+	_Atomic uint64_t csd_busy; /* smp_call_function_single_async -EBUSY */
+	_Atomic uint64_t completed; /* ->complete ran here */
 	_Atomic uint64_t by_path[BLK_PATH_COUNT];
 	_Atomic uint64_t by_submit[BLK_MATRIX_MAX]; /* completed here, by submitting CPU */
 };
@@ -65,15 +65,15 @@ struct blk_cpu {
 struct blk_sub {
 	int idx;
 	int cpu;
-	bool serves_cpu;                  /* this thread is its CPU's IRQ context */
+	bool serves_cpu; /* this thread is its CPU's IRQ context */
 	struct blk_state *st;
 	struct ethread *t;
 	struct blk_wake wake;
-	struct blk_llist freel;           /* completed requests handed back (kick on empty) */
+	struct blk_llist freel; /* completed requests handed back (kick on empty) */
 	struct blk_req *reqs;
 	uint64_t *data;
 	int depth;
-	uint64_t seq;                     /* submitter only */
+	uint64_t seq; /* submitter only */
 	/* submitted: written by the submitter only; completed: by whoever completes.
 	 * Release increments, acquire reads: see blk_sample's read order. */
 	_Atomic uint64_t submitted;
@@ -81,7 +81,7 @@ struct blk_sub {
 };
 
 struct blk_hwq {
-	struct blk_llist sq;              /* submission doorbell list (many submitters) */
+	struct blk_llist sq; /* submission doorbell list (many submitters) */
 	int nr_ctx;
 	/* Device thread only: accepted requests in service order. */
 	struct blk_req *head, *tail;
@@ -95,13 +95,13 @@ struct blk_state {
 	struct blk_sub *subs;
 	struct blk_hwq *hwqs;
 
-	_Atomic unsigned flags;           /* BLK_QF_*: written by the control thread, relaxed */
+	_Atomic unsigned flags; /* BLK_QF_*: written by the control thread, relaxed */
 
-	struct blk_wake dev_wake;         /* blk-dev: doorbell */
-	struct blk_wake irq_wake;         /* blk-irq: interrupt line and its CPU's IPIs */
-	struct blk_llist cq;              /* device -> interrupt CPU completion queue */
+	struct blk_wake dev_wake; /* blk-dev: doorbell */
+	struct blk_wake irq_wake; /* blk-irq: interrupt line and its CPU's IPIs */
+	struct blk_llist cq; /* device -> interrupt CPU completion queue */
 	struct ethread *dev_t, *irq_t;
-	uint64_t rng;                     /* device only */
+	uint64_t rng; /* device only */
 
 	struct blk_hist lat;
 	/* Where the requests in flight are, each a relaxed counter kept by
@@ -110,17 +110,17 @@ struct blk_state {
 	 * CPU's done list. Their sum is counted independently of submitted and
 	 * completed. */
 	_Atomic int64_t at_dev, at_cq, at_done;
-	_Atomic uint64_t leak_seq;        /* blk.fault_leak: completions seen */
-	_Atomic uint64_t lost_kicks;      /* blk.fault_lost_kick: requests left behind */
+	_Atomic uint64_t leak_seq; /* blk.fault_leak: completions seen */
+	_Atomic uint64_t lost_kicks; /* blk.fault_lost_kick: requests left behind */
 
 	/* blk_pause(): every blk thread parks at the top of its loop. */
 	_Atomic bool pause_req;
 	_Atomic int parked;
 	struct blk_wake pause_wake;
-	bool bound_reported;              /* control thread */
+	bool bound_reported; /* control thread */
 
-	_Atomic uint64_t data_errors;     /* completions that read back wrong data (must stay 0) */
-	_Atomic uint64_t irqs;            /* device interrupts raised */
+	_Atomic uint64_t data_errors; /* completions that read back wrong data (must stay 0) */
+	_Atomic uint64_t irqs; /* device interrupts raised */
 
 	/* Sampler's previous values (control thread only). */
 	uint64_t smp_prev_ns, smp_completed, smp_ipi;

@@ -1,4 +1,5 @@
-/* blk_ipi.c: completion steering mechanics: done lists, call-single inbox, BLOCK softirq (§3, §9). */
+/* blk_ipi.c: completion steering mechanics: done lists, call-single inbox, BLOCK softirq (§3, §9).
+ */
 #include "engine/blk/blk_int.h"
 
 #include "core/clock.h"
@@ -14,9 +15,9 @@ void blk_decide_fill(struct blk_state *st, const struct blk_req *rq, const struc
 	in->share_llc = cur->id == sc->id || cur->llc == sc->llc; /* cpus_share_cache */
 	in->equal_capacity = cur->capacity == sc->capacity;
 	/* Relaxed: onlining is advisory here, as cpu_online() is to the kernel's check. */
-	in->submit_online = rq->submit_cpu < eng->cpu.count &&
-			    atomic_load_explicit(&eng->cpu.cpus[rq->submit_cpu].online,
-						 memory_order_relaxed);
+	in->submit_online =
+	    rq->submit_cpu < eng->cpu.count &&
+	    atomic_load_explicit(&eng->cpu.cpus[rq->submit_cpu].online, memory_order_relaxed);
 	in->polled = rq->polled;
 	in->force_irqthreads = engine_knob(eng, K_BLK_THREADIRQS) != 0;
 	in->smp = st->ncpus > 1;
@@ -46,8 +47,9 @@ void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
 		atomic_fetch_add_explicit(&cpu->by_submit[rq->submit_cpu], 1, memory_order_relaxed);
 	/* blk.fault_leak: one completion in 64 goes uncounted (the request is still
 	 * handed back), so submitted - completed drifts from what is in flight. */
-	bool leak = engine_knob(st->eng, K_BLK_FAULT_LEAK) != 0 &&
-		    (atomic_fetch_add_explicit(&st->leak_seq, 1, memory_order_relaxed) + 1) % 64 == 0;
+	bool leak =
+	    engine_knob(st->eng, K_BLK_FAULT_LEAK) != 0 &&
+	    (atomic_fetch_add_explicit(&st->leak_seq, 1, memory_order_relaxed) + 1) % 64 == 0;
 	/* Release: pairs with blk_sample's acquire read of completed, which then sees the
 	 * submitter's earlier submitted increment for this request (s >= c always). */
 	if (!leak)
@@ -92,8 +94,8 @@ static int blk_softirq_run(struct blk_state *st, struct blk_cpu *cpu, struct blk
 	 * raises again. acq_rel pairs with the raiser's release store. */
 	if (!atomic_exchange_explicit(&cpu->softirq_pending, false, memory_order_acq_rel))
 		return 0;
-	struct blk_lnode *l = fault ? blk_llist_del_all_but_newest(&cpu->done)
-				    : blk_llist_del_all(&cpu->done);
+	struct blk_lnode *l =
+	    fault ? blk_llist_del_all_but_newest(&cpu->done) : blk_llist_del_all(&cpu->done);
 	atomic_fetch_add_explicit(&cpu->softirq_runs, 1, memory_order_relaxed);
 	if (fault && !blk_llist_empty(&cpu->done))
 		atomic_fetch_add_explicit(&st->lost_kicks, 1, memory_order_relaxed);

@@ -33,7 +33,7 @@ struct blk_hist_copy {
 };
 
 unsigned blk_hist_index(uint64_t ns);
-uint64_t blk_hist_bucket_lo_ns(unsigned idx);  /* smallest value of a bucket */
+uint64_t blk_hist_bucket_lo_ns(unsigned idx); /* smallest value of a bucket */
 uint64_t blk_hist_bucket_mid_ns(unsigned idx); /* representative value of a bucket */
 void blk_hist_add(struct blk_hist *h, uint64_t ns);
 /* Copy the live counts into cur (relaxed loads). */

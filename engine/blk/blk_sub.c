@@ -102,7 +102,8 @@ void blk_sub_main(struct ethread *self)
 			done += blk_ipi_irq_exit(st, cpu, s);
 		done += blk_sub_refill(s);
 		if (done) {
-			ethread_beat(self); /* only progress beats: a wedged queue must look stuck */
+			ethread_beat(
+			    self); /* only progress beats: a wedged queue must look stuck */
 			continue;
 		}
 
@@ -110,9 +111,9 @@ void blk_sub_main(struct ethread *self)
 		 * so the watchdog notices when they never come). */
 		uint32_t tok = blk_wake_prepare(&s->wake);
 		if (!blk_llist_empty(&s->freel) ||
-		    (s->serves_cpu && (!blk_llist_empty(&cpu->inbox) ||
-				       atomic_load_explicit(&cpu->softirq_pending,
-							    memory_order_relaxed))))
+		    (s->serves_cpu &&
+		     (!blk_llist_empty(&cpu->inbox) ||
+		      atomic_load_explicit(&cpu->softirq_pending, memory_order_relaxed))))
 			continue;
 		ethread_set_state(self, ETHREAD_WAIT);
 		blk_wake_wait(&s->wake, tok, BLK_WAIT_SLICE_NS);

@@ -75,8 +75,9 @@ static bool est_grow_batch(struct est_state *st)
 		while ((uint64_t)st->est_nchunks * EST_PER_CHUNK < end) {
 			int n = st->est_nchunks, k = n / EST_CHUNKS_PER_SLAB;
 			if (n % EST_CHUNKS_PER_SLAB == 0) /* zero pages until used */
-				st->est_slab[k] = xcalloc((size_t)EST_CHUNKS_PER_SLAB * EST_PER_CHUNK,
-							  sizeof(struct est_estimator));
+				st->est_slab[k] =
+				    xcalloc((size_t)EST_CHUNKS_PER_SLAB * EST_PER_CHUNK,
+					    sizeof(struct est_estimator));
 			st->est_chunk[n] =
 			    st->est_slab[k] + (size_t)(n % EST_CHUNKS_PER_SLAB) * EST_PER_CHUNK;
 			st->est_nchunks++;
@@ -155,12 +156,12 @@ static void est_set_count(struct est_state *st, uint64_t count)
 	pthread_mutex_unlock(&st->grow_lock);
 	if (!more)
 		return;
-	st->grow = ethread_start(st->eng, "est-grow", SUBSYS_EST, 0, est_grow_main, st, err,
-				 sizeof(err));
+	st->grow =
+	    ethread_start(st->eng, "est-grow", SUBSYS_EST, 0, est_grow_main, st, err, sizeof(err));
 	if (st->grow) {
 		est_log(st, EV_INFO, "adding %llu estimators in the background (est-grow)",
 			(unsigned long long)(want - atomic_load_explicit(&st->live,
-									memory_order_relaxed)));
+									 memory_order_relaxed)));
 		return;
 	}
 	est_log(st, EV_ERROR, "%s: adding the estimators here", err);
@@ -286,8 +287,8 @@ static void est_reload_knob(struct est_state *st, enum knob_id id, int64_t v)
 	est_reload(st, id != K_EST_RUN);
 }
 
-static int est_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
-			  char *err, size_t errlen)
+static int est_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+			  size_t errlen)
 {
 	struct est_state *st = eng->est;
 	int64_t v = *val;

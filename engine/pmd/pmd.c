@@ -69,8 +69,8 @@ static int pmd_threads_start(struct pmd_state *ps, char *err, size_t errlen)
 		 * holds what waits for the next PMD's poll: at least PMD_PEER_RING,
 		 * so that time the host takes from that PMD (not emulated time) is
 		 * caught up and does not turn into tx drops no real peer would make. */
-		p->txq = last ? NULL
-			      : pmd_ring_new(txq_size > PMD_PEER_RING ? txq_size : PMD_PEER_RING);
+		p->txq =
+		    last ? NULL : pmd_ring_new(txq_size > PMD_PEER_RING ? txq_size : PMD_PEER_RING);
 		/* direct: gen:i sinks PMD i's tx; chain: gen:0 (txonly) sinks PMD1's. */
 		p->sink = !last ? NULL : ps->topo == PMD_TOPO_CHAIN ? &ps->gc[0] : &ps->gc[i];
 		p->c = &ps->pc[i];
@@ -142,8 +142,8 @@ static void pmd_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		pmd_stats_sample(eng->pmd, snap, now_ns);
 }
 
-static int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val,
-			  char *err, size_t errlen)
+static int pmd_knob_apply(struct engine *eng, enum knob_id id, int64_t old, int64_t *val, char *err,
+			  size_t errlen)
 {
 	struct pmd_state *ps = eng->pmd;
 

@@ -11,7 +11,6 @@
 #include "engine/pmd/pmd_sleep.h"
 #include "engine/pmd/pmd_stats.h"
 
-
 /* Smallest tx ring in front of a mac peer: 109 ms at 600 kpps (see pmd.c). */
 #define PMD_PEER_RING 65536
 

@@ -1,4 +1,5 @@
-/* pmd_feed.c: traffic sources gen:N as time-driven queues, evaluated when their consumer PMD polls. */
+/* pmd_feed.c: traffic sources gen:N as time-driven queues, evaluated when their consumer PMD polls.
+ */
 #include <string.h>
 
 #include "core/clock.h"
@@ -45,7 +46,8 @@ uint64_t pmd_feed_arrivals(int64_t rate_pps, int pattern, unsigned burst, uint64
 	}
 	case GEN_ONOFF: {
 		uint64_t per_half = const_count(rate_pps, GEN_ONOFF_HALF_NS);
-		uint64_t cycles = d_ns / (2 * GEN_ONOFF_HALF_NS), r = d_ns % (2 * GEN_ONOFF_HALF_NS);
+		uint64_t cycles = d_ns / (2 * GEN_ONOFF_HALF_NS),
+			 r = d_ns % (2 * GEN_ONOFF_HALF_NS);
 		uint64_t in = const_count(rate_pps, r);
 		return cycles * per_half + (in < per_half ? in : per_half);
 	}
@@ -193,8 +195,7 @@ static void peer_swap(struct pmd_pkt *pkts, unsigned n)
  * the rxqs up to their free space; the rest are "drops on transmit", stamped
  * with the time the upstream PMD sent them.
  */
-static void feed_peer(struct pmd_feed *f, uint64_t now, uint64_t s0, uint64_t s1,
-		      uint64_t *asleep)
+static void feed_peer(struct pmd_feed *f, uint64_t now, uint64_t s0, uint64_t s1, uint64_t *asleep)
 {
 	struct pmd_pkt pkts[NETDEV_MAX_BURST];
 	uint64_t moved = 0, limit = f->in->size; /* bounded: the PMD stays responsive */
@@ -227,7 +228,7 @@ static void feed_peer(struct pmd_feed *f, uint64_t now, uint64_t s0, uint64_t s1
 		while (room > 0) {
 			n = pmd_ring_dequeue_burst(f->in, pkts,
 						   room < NETDEV_MAX_BURST ? (unsigned)room
-									: NETDEV_MAX_BURST);
+									   : NETDEV_MAX_BURST);
 			if (n == 0)
 				break;
 			pmd_ctr_add(&f->c->peer_rx, n);

@@ -10,8 +10,8 @@
 /*
  * A packet: the Ethernet and IPv4/L4 header fields the datapath looks at,
  * and the times it arrived and was last sent (latency, drop times), 48 bytes.
- * Rings carry it by value; PMDs read the 5-tuple for the flow lookup and rewrite the MACs and the TTL, the mac-swap
- * peer swaps the MACs, so every hop really reads and writes it.
+ * Rings carry it by value; PMDs read the 5-tuple for the flow lookup and rewrite the MACs and the
+ * TTL, the mac-swap peer swaps the MACs, so every hop really reads and writes it.
  */
 struct pmd_pkt {
 	uint8_t dst_mac[6];

@@ -158,8 +158,8 @@ static void pmd_bound_check(struct pmd_state *ps, struct pmd_snap *p, bool settl
 {
 	p->unaccounted = (int64_t)(p->generated - p->forwarded - p->dropped - p->in_flight);
 	p->capacity = pmd_capacity(ps);
-	p->bound_broken = !(p->unaccounted >= 0 &&
-			    (!settled || (uint64_t)p->unaccounted <= p->capacity));
+	p->bound_broken =
+	    !(p->unaccounted >= 0 && (!settled || (uint64_t)p->unaccounted <= p->capacity));
 	if (p->bound_broken && !ps->bound_reported) {
 		ps->bound_reported = true;
 		event_add(&ps->eng->events, EV_INVARIANT,

@@ -26,11 +26,11 @@ struct pmd_out {
 /* The end of the path (a txonly port that never receives, "-> drop" in the
  * report): the packets are forwarded the moment they are sent, and their
  * latency since arrival is measured here. */
-static void pmd_out_sink(struct pmd_poller *p, const struct pmd_pkt *pkts, unsigned n,
-			 uint64_t now)
+static void pmd_out_sink(struct pmd_poller *p, const struct pmd_pkt *pkts, unsigned n, uint64_t now)
 {
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t us = now > pkts[i].t_arrival_ns ? (now - pkts[i].t_arrival_ns) / NS_PER_US : 0;
+		uint64_t us =
+		    now > pkts[i].t_arrival_ns ? (now - pkts[i].t_arrival_ns) / NS_PER_US : 0;
 		pmd_ctr_add(&p->c->lat_hist[us < PMD_LAT_BUCKETS ? us : PMD_LAT_BUCKETS - 1], 1);
 	}
 	/* release (pmd_ctr_add): counted forwarded after everything upstream. */
@@ -218,7 +218,8 @@ void pmd_thread_main(struct ethread *self)
 			/* A wakeup later than the slack allows (plus a wakeup's own
 			 * cost) is the host's too: on a VM, the vCPU waits for the
 			 * hypervisor after its timer fired, which run_delay never sees. */
-			uint64_t allowed = sleep_req_ns + (uint64_t)slack_applied + PMD_GAP_CHECK_NS;
+			uint64_t allowed =
+			    sleep_req_ns + (uint64_t)slack_applied + PMD_GAP_CHECK_NS;
 			if (slept_ns > allowed)
 				late = slept_ns - allowed;
 			uint64_t host = (gap > own ? gap - own : 0) + late;

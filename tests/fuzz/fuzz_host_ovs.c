@@ -97,12 +97,15 @@ int main(void)
 			return 1;
 		host_ovs_parse_sleep(tmp, sl);
 		/* pmd-stats-show, pmd-rxq-show and max-sleep lists on the same text. */
-		if (host_ovs_parse_stats(tmp, st) == 0 && (st->npmds < 0 || st->npmds > HOST_OVS_MAX_PMDS))
+		if (host_ovs_parse_stats(tmp, st) == 0 &&
+		    (st->npmds < 0 || st->npmds > HOST_OVS_MAX_PMDS))
 			return 1;
-		if (host_ovs_parse_rxqs(tmp, rq) == 0 && (rq->nrxqs < 0 || rq->nrxqs > HOST_OVS_MAX_RXQS))
+		if (host_ovs_parse_rxqs(tmp, rq) == 0 &&
+		    (rq->nrxqs < 0 || rq->nrxqs > HOST_OVS_MAX_RXQS))
 			return 1;
 		char list[64];
-		int a = host_ovs_maxsleep_applied(tmp, false), b = host_ovs_maxsleep_applied(tmp, true);
+		int a = host_ovs_maxsleep_applied(tmp, false),
+		    b = host_ovs_maxsleep_applied(tmp, true);
 		if (a < 0 || a > PMD_MAX_SLEEP_US || b < 0 || b > PMD_MAX_SLEEP_US)
 			return 1; /* what OVS applies is always in its range */
 		if (host_ovs_maxsleep_replace(tmp, 7, list, sizeof(list)) == 0 &&

@@ -55,7 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		/* What a set's reply echoes (name, value) may be any bytes: never NULL. */
 		check_reply(agent_reply_new(c.cmd ? c.cmd : "error", c.kind != AGENT_CMD_ERROR,
-					    c.name, c.value, c.kind == AGENT_CMD_ERROR ? c.error : NULL),
+					    c.name, c.value,
+					    c.kind == AGENT_CMD_ERROR ? c.error : NULL),
 			    c.kind == AGENT_CMD_ERROR);
 		p += len + (nl ? 1 : 0);
 	}
@@ -67,8 +68,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 int main(void)
 {
 	static const char *const seeds[] = {
-	    "set pmd.maxsleep_us 500\n", "set cpu.governor performance\n", "interval 0.5\n",
-	    "full\nquit\n", "set cpu.governor \xff\xfe\n",
+	    "set pmd.maxsleep_us 500\n",
+	    "set cpu.governor performance\n",
+	    "interval 0.5\n",
+	    "full\nquit\n",
+	    "set cpu.governor \xff\xfe\n",
 	};
 	struct fuzz_rng rng = {.s = getenv("FUZZ_SEED") ? strtoull(getenv("FUZZ_SEED"), NULL, 0)
 							: 0x5eed0a6e17ULL};

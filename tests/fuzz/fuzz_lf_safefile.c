@@ -12,12 +12,12 @@
 #include "core/safefile.h"
 
 static const struct safefile_limits fz_limits = {
-	.max_bytes = 1 << 20,
-	.max_line = 4096,
-	.gz_ratio = 50,
-	.zstd_ratio = 50,
-	.ratio_floor = 1 << 16,
-	.decompress = true,
+    .max_bytes = 1 << 20,
+    .max_line = 4096,
+    .gz_ratio = 50,
+    .zstd_ratio = 50,
+    .ratio_floor = 1 << 16,
+    .decompress = true,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -97,11 +97,11 @@ int main(void)
 				fprintf(stderr, "accepted out-of-range values\n");
 				return 1;
 			}
-			/* Options that do not go together are never accepted (one silently ignored). */
+			/* Options that do not go together are never accepted (one silently
+			 * ignored). */
 			if ((o.replay && (o.host_flag || o.write || o.scenario || o.nremotes)) ||
 			    (o.agent && (o.serve || o.record || o.batch || o.nremotes)) ||
-			    (o.batch && o.nremotes &&
-			     (o.serve || o.format != OPT_FORMAT_JSON))) {
+			    (o.batch && o.nremotes && (o.serve || o.format != OPT_FORMAT_JSON))) {
 				fprintf(stderr, "accepted options that do not go together\n");
 				return 1;
 			}

@@ -80,7 +80,8 @@ int main(void)
 	struct engine *eng = engine_new(); /* not started: parsing and validation only */
 	for (long i = 0; i < iters; i++) {
 		fuzz_text(buf, sizeof(buf));
-		int rc = i % 2 ? scenario_apply_text("fuzz", buf, 0, engine_scenario_assign, eng, err, sizeof(err))
+		int rc = i % 2 ? scenario_apply_text("fuzz", buf, 0, engine_scenario_assign, eng,
+						     err, sizeof(err))
 			       : engine_knob_assign(eng, buf, err, sizeof(err));
 		if (rc == 0)
 			ok++;

@@ -43,7 +43,8 @@ static inline int pmdt_check(const struct snapshot *s)
 	int64_t rest = (int64_t)(p->generated - p->forwarded - p->dropped - p->in_flight);
 	if (p->forwarded + p->dropped > p->generated || rest < 0 || (uint64_t)rest > cap ||
 	    p->in_flight > cap || p->bound_broken) {
-		fprintf(stderr, "bound broken: g %llu f %llu d %llu in rings %llu rest %lld cap %llu\n",
+		fprintf(stderr,
+			"bound broken: g %llu f %llu d %llu in rings %llu rest %lld cap %llu\n",
 			(unsigned long long)p->generated, (unsigned long long)p->forwarded,
 			(unsigned long long)p->dropped, (unsigned long long)p->in_flight,
 			(long long)rest, (unsigned long long)cap);

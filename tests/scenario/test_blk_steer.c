@@ -221,7 +221,7 @@ static void test_routing_per_value(void **state)
 /* 10 s of rq_affinity flipped every 200 ms (the 2008 test toggled between passes). */
 static void test_flip_every_200ms(void **state)
 {
-	static const int cycle[] = { 0, 1, 2, 1 };
+	static const int cycle[] = {0, 1, 2, 1};
 	struct engine *eng = start_steer(NULL, NULL);
 	struct snapshot *prev = snapshot_new(), *cur = snapshot_new();
 	int checked0 = 0, checked2 = 0;
@@ -251,7 +251,8 @@ static void test_flip_every_200ms(void **state)
 			assert_true(d.ipi_total <= d.remote_total);
 			checked2++;
 		} else if (v == 1 && d.total > 2 * MAX_IN_FLIGHT) {
-			assert_true(d.remote[1] <= MAX_IN_FLIGHT); /* stragglers from a 2 interval */
+			assert_true(d.remote[1] <=
+				    MAX_IN_FLIGHT); /* stragglers from a 2 interval */
 		}
 	}
 	assert_true(checked0 > 0);
@@ -410,7 +411,8 @@ static void test_irq_cpu_bottleneck(void **state)
 	double irq_pct[3], share[3], irq_rate[3], iops[3];
 	(void)state;
 
-	assert_int_equal(scenario_apply("blk-steer", engine_scenario_assign, eng, err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply("blk-steer", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
 	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 	for (int r = 0; r < 3; r++) {
 		char kv[32];
@@ -460,7 +462,7 @@ static void test_bounds_under_preempted_sampler(void **state)
 {
 	struct engine *eng = start_steer("blk.rq_affinity=2", NULL);
 	struct snapshot *s = snapshot_new();
-	struct sched_param sp = { .sched_priority = 0 };
+	struct sched_param sp = {.sched_priority = 0};
 	int policy;
 	struct sched_param old;
 	uint64_t t0 = clock_mono_ns(), n = 0;
@@ -488,13 +490,13 @@ static void test_bounds_under_preempted_sampler(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_routing_per_value),
-		cmocka_unit_test(test_fault_lost_kick_remote_only),
-		cmocka_unit_test(test_fault_lost_kick_never_with_0),
-		cmocka_unit_test(test_fault_leak_caught),
-		cmocka_unit_test(test_irq_cpu_bottleneck),
-		cmocka_unit_test(test_flip_every_200ms),
-		cmocka_unit_test(test_bounds_under_preempted_sampler),
+	    cmocka_unit_test(test_routing_per_value),
+	    cmocka_unit_test(test_fault_lost_kick_remote_only),
+	    cmocka_unit_test(test_fault_lost_kick_never_with_0),
+	    cmocka_unit_test(test_fault_leak_caught),
+	    cmocka_unit_test(test_irq_cpu_bottleneck),
+	    cmocka_unit_test(test_flip_every_200ms),
+	    cmocka_unit_test(test_bounds_under_preempted_sampler),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

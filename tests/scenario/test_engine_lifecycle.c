@@ -52,10 +52,13 @@ static void test_start_stop_100(void **state)
 	for (int i = 0; i < 100; i++) {
 		struct engine *eng = engine_new();
 		/* The default scenario (every subsystem) kept small so 100 rounds stay quick. */
-		assert_int_equal(scenario_apply("default", engine_scenario_assign, eng, err, sizeof(err)), 0);
+		assert_int_equal(
+		    scenario_apply("default", engine_scenario_assign, eng, err, sizeof(err)), 0);
 		assert_int_equal(engine_knob_assign(eng, "est.count=200", err, sizeof(err)), 0);
-		assert_int_equal(engine_knob_assign(eng, "load.spin_threads=1", err, sizeof(err)), 0);
-		assert_int_equal(engine_knob_assign(eng, "load.sleep_threads=1", err, sizeof(err)), 0);
+		assert_int_equal(engine_knob_assign(eng, "load.spin_threads=1", err, sizeof(err)),
+				 0);
+		assert_int_equal(engine_knob_assign(eng, "load.sleep_threads=1", err, sizeof(err)),
+				 0);
 		assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 		assert_true(eng->threads.count >= 4);
 		if (i % 10 == 0) {
@@ -108,8 +111,8 @@ static void test_live_enable_disable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_start_stop_100),
-		cmocka_unit_test(test_live_enable_disable),
+	    cmocka_unit_test(test_start_stop_100),
+	    cmocka_unit_test(test_live_enable_disable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

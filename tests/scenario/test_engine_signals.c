@@ -43,8 +43,8 @@ static void test_workers_block_async_signals(void **state)
 			bool want = sig == SIGINT || sig == SIGTERM || sig == SIGHUP ||
 				    sig == SIGWINCH || sig == SIGPIPE;
 			if (want && !(m & (1ULL << (sig - 1))))
-				fail_msg("%s does not block signal %d (SigBlk %llx)", s->threads[i].name,
-					 sig, m);
+				fail_msg("%s does not block signal %d (SigBlk %llx)",
+					 s->threads[i].name, sig, m);
 		}
 	}
 	/* The control thread itself keeps them deliverable. */
@@ -59,7 +59,7 @@ static void test_workers_block_async_signals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_workers_block_async_signals),
+	    cmocka_unit_test(test_workers_block_async_signals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

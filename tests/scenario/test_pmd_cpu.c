@@ -29,7 +29,8 @@ static void test_idle_cpu_ordering(void **state)
 	struct snapshot *snap = snapshot_new();
 	(void)state;
 
-	assert_int_equal(scenario_apply("pmd-idle", engine_scenario_assign, eng, err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply("pmd-idle", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
 	pmdt_set(eng, "pmd.maxsleep_us=0");
 	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 
@@ -89,7 +90,8 @@ static void test_sleep_inc_10_longer_sleeps(void **state)
 	double avg1 = 0, avg10 = 0;
 	(void)state;
 
-	assert_int_equal(scenario_apply("pmd-light", engine_scenario_assign, eng, err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply("pmd-light", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
 	pmdt_set(eng, "gen.rate_pps=1000");
 	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 	for (int r = 0; r < 2; r++) { /* alternate: a change of host load hits both */

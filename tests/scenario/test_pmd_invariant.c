@@ -96,7 +96,8 @@ static void test_leak_is_caught(void **state)
 	struct snapshot *snap = snapshot_new();
 	(void)state;
 
-	assert_int_equal(scenario_apply("pmd-seed", engine_scenario_assign, eng, err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply("pmd-seed", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
 	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 	clock_sleep_ns(200 * NS_PER_MS);
 	assert_int_equal(pmdt_exact(eng), 0); /* honest before the fault */

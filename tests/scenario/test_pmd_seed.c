@@ -50,8 +50,11 @@ static void window(struct engine *eng, struct snapshot *snap, int maxsleep, int 
 		if (snap->pmd.threads[i].stolen_pct > w->stolen_pct)
 			w->stolen_pct = snap->pmd.threads[i].stolen_pct;
 	}
-	fprintf(stderr, "  maxsleep %2d slack %5d ns: drop %6.3f%% of %7llu, PMD CPU %5.1f%%, host took %4.1f%%\n",
-		maxsleep, slack_ns, w->offered ? 100.0 * (double)w->dropped / (double)w->offered : 0,
+	fprintf(stderr,
+		"  maxsleep %2d slack %5d ns: drop %6.3f%% of %7llu, PMD CPU %5.1f%%, host took "
+		"%4.1f%%\n",
+		maxsleep, slack_ns,
+		w->offered ? 100.0 * (double)w->dropped / (double)w->offered : 0,
 		(unsigned long long)w->offered, w->cpu_pct, w->stolen_pct);
 }
 
@@ -68,7 +71,8 @@ static void test_only_pmds_run(void **state)
 	struct snapshot *snap = snapshot_new();
 	(void)state;
 
-	assert_int_equal(scenario_apply("pmd-seed", engine_scenario_assign, eng, err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply("pmd-seed", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
 	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 	clock_sleep_ns(200 * NS_PER_MS);
 	engine_sample(eng, snap);
@@ -114,7 +118,8 @@ static void test_seed_goals(void **state)
 	int valid = 0;
 	(void)state;
 
-	assert_int_equal(scenario_apply("pmd-seed", engine_scenario_assign, eng, err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply("pmd-seed", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
 	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 	for (int r = 0; r < MAX_ROUNDS && valid < WANT_ROUNDS; r++) {
 		struct window w0, w50, w1;
@@ -131,8 +136,8 @@ static void test_seed_goals(void **state)
 		worst = w50.stolen_pct > worst ? w50.stolen_pct : worst;
 		worst = w1.stolen_pct > worst ? w1.stolen_pct : worst;
 		if (worst > HOST_STOLEN_PCT_MAX) {
-			fprintf(stderr, "  round %d not counted: the host took %.1f%% of a PMD\n", r,
-				worst);
+			fprintf(stderr, "  round %d not counted: the host took %.1f%% of a PMD\n",
+				r, worst);
 			continue;
 		}
 		valid++;

@@ -29,8 +29,9 @@ static int setup(void **state)
 	assert_non_null(src);
 	/* Every subsystem on, at loads a test machine carries easily. */
 	static const char *const sets[] = {
-		"cpu.count=4", "cpu.llc_cpus=2", "est.enabled=on", "est.count=200", "est.cpus=4",
-		"pmd.enabled=on", "gen.rate_pps=2000", "blk.enabled=on", "blk.service_us=200",
+	    "cpu.count=4",	 "cpu.llc_cpus=2", "est.enabled=on",
+	    "est.count=200",	 "est.cpus=4",	   "pmd.enabled=on",
+	    "gen.rate_pps=2000", "blk.enabled=on", "blk.service_us=200",
 	};
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
 		assert_int_equal(source_knob_assign(src, sets[i], err, sizeof(err)), 0);
@@ -71,7 +72,8 @@ static const char *knob_event(const char *name)
 	const char *found = NULL;
 	size_t n = strlen(name);
 	for (size_t i = 0; i < snap->nevents; i++)
-		if (snap->events[i].kind == EV_KNOB && strncmp(snap->events[i].text, name, n) == 0 &&
+		if (snap->events[i].kind == EV_KNOB &&
+		    strncmp(snap->events[i].text, name, n) == 0 &&
 		    (snap->events[i].text[n] == ':' || snap->events[i].text[n] == '\0')) {
 			snprintf(text, sizeof(text), "%s", snap->events[i].text);
 			found = text;
@@ -106,8 +108,8 @@ static void test_every_knob(void **state)
 		assert_int_equal(stored, v);
 		assert_int_equal(source_knob(src, k), stored);
 		assert_int_equal(snap->knobs[k], stored);
-		snprintf(want, sizeof(want), "%s: %s -> %s", d->name, knob_format(k, old, a, sizeof(a)),
-			 knob_format(k, stored, b, sizeof(b)));
+		snprintf(want, sizeof(want), "%s: %s -> %s", d->name,
+			 knob_format(k, old, a, sizeof(a)), knob_format(k, stored, b, sizeof(b)));
 		const char *ev = knob_event(d->name);
 		if (!ev || strcmp(ev, want) != 0)
 			fail_msg("%s: event '%s', want '%s'", d->name, ev ? ev : "(none)", want);
@@ -153,9 +155,9 @@ static void test_start_only_refused_live(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_knob),
-		cmocka_unit_test(test_rq_affinity_ignored_values),
-		cmocka_unit_test(test_start_only_refused_live),
+	    cmocka_unit_test(test_every_knob),
+	    cmocka_unit_test(test_rq_affinity_ignored_values),
+	    cmocka_unit_test(test_start_only_refused_live),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

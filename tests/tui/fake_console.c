@@ -31,8 +31,7 @@ struct fake {
 	struct snapshot_clock clock;
 };
 
-static int fake_open(struct source *src, const struct source_conf *conf, char *err,
-		     size_t errlen)
+static int fake_open(struct source *src, const struct source_conf *conf, char *err, size_t errlen)
 {
 	(void)conf, (void)err, (void)errlen;
 	struct fake *f = xcalloc(1, sizeof(*f));
@@ -69,17 +68,23 @@ static void fake_sample(struct source *src, struct snapshot *s)
 		s->ncpus = 2;
 	}
 	for (int i = 0; i < 2; i++)
-		s->cpus[i] = (struct snap_cpu){.id = i, .online = true, .load_pct = 12.5 * (i + 1),
-					       .freq_mhz = 2345};
+		s->cpus[i] = (struct snap_cpu){
+		    .id = i, .online = true, .load_pct = 12.5 * (i + 1), .freq_mhz = 2345};
 	if (s->threads_cap < 2) {
 		s->threads_cap = 2;
 		s->threads = xreallocarray(s->threads, 2, sizeof(*s->threads));
 	}
 	s->nthreads = 2;
-	s->threads[0] = (struct snap_thread){.tid = 4242, .name = "fake-pmd", .subsys = SUBSYS_PMD,
-					     .cpu_pct = 42.5, .cpu_ns = 1000000000ULL * k};
-	s->threads[1] = (struct snap_thread){.tid = 4243, .name = "fake-blk", .subsys = SUBSYS_BLK,
-					     .cpu_pct = 7.25, .cpu_ns = 500000000ULL * k};
+	s->threads[0] = (struct snap_thread){.tid = 4242,
+					     .name = "fake-pmd",
+					     .subsys = SUBSYS_PMD,
+					     .cpu_pct = 42.5,
+					     .cpu_ns = 1000000000ULL * k};
+	s->threads[1] = (struct snap_thread){.tid = 4243,
+					     .name = "fake-blk",
+					     .subsys = SUBSYS_BLK,
+					     .cpu_pct = 7.25,
+					     .cpu_ns = 500000000ULL * k};
 	s->has_est = s->has_blk = s->has_host = false;
 	s->has_pmd = true;
 	memset(&s->pmd, 0, sizeof(s->pmd));
@@ -104,8 +109,8 @@ static void fake_sample(struct source *src, struct snapshot *s)
 	snapshot_clock_self(&f->clock, s, t0);
 }
 
-static int fake_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored,
-			 char *err, size_t errlen)
+static int fake_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored, char *err,
+			 size_t errlen)
 {
 	(void)err, (void)errlen;
 	struct fake *f = src->priv;
@@ -139,14 +144,14 @@ static void fake_close(struct source *src)
 }
 
 static const struct source_ops fake_ops = {
-	.name = "fake",
-	.open = fake_open,
-	.start = fake_start,
-	.sample = fake_sample,
-	.knob_set = fake_knob_set,
-	.knob_get = fake_knob_get,
-	.knob_refusal = fake_knob_refusal,
-	.close = fake_close,
+    .name = "fake",
+    .open = fake_open,
+    .start = fake_start,
+    .sample = fake_sample,
+    .knob_set = fake_knob_set,
+    .knob_get = fake_knob_get,
+    .knob_refusal = fake_knob_refusal,
+    .close = fake_close,
 };
 
 int main(int argc, char **argv)

@@ -16,16 +16,16 @@ enum { D = BLK_PATH_DIRECT, L = BLK_PATH_LOCAL_SOFTIRQ, R = BLK_PATH_REMOTE };
 static struct blk_decide_in base(int submit, int nr_hw_queues)
 {
 	struct blk_decide_in in = {
-		.cur_cpu = 0,
-		.submit_cpu = submit,
-		.share_llc = submit != 2,
-		.equal_capacity = true,
-		.submit_online = true,
-		.polled = false,
-		.force_irqthreads = false,
-		.smp = true,
-		.nr_hw_queues = nr_hw_queues,
-		.nr_ctx = 4,
+	    .cur_cpu = 0,
+	    .submit_cpu = submit,
+	    .share_llc = submit != 2,
+	    .equal_capacity = true,
+	    .submit_online = true,
+	    .polled = false,
+	    .force_irqthreads = false,
+	    .smp = true,
+	    .nr_hw_queues = nr_hw_queues,
+	    .nr_ctx = 4,
 	};
 	return in;
 }
@@ -43,37 +43,58 @@ struct row {
 	int expectmq[3]; /* the same with nr_hw_queues == 4 */
 };
 
-static void tw_none(struct blk_decide_in *in) { (void)in; }
-static void tw_offline(struct blk_decide_in *in) { in->submit_online = false; }
-static void tw_polled(struct blk_decide_in *in) { in->polled = true; }
-static void tw_one_ctx(struct blk_decide_in *in) { in->nr_ctx = 1; }
-static void tw_threadirqs(struct blk_decide_in *in) { in->force_irqthreads = true; }
-static void tw_up(struct blk_decide_in *in) { in->smp = false; }
-static void tw_capacity(struct blk_decide_in *in) { in->equal_capacity = false; }
+static void tw_none(struct blk_decide_in *in)
+{
+	(void)in;
+}
+static void tw_offline(struct blk_decide_in *in)
+{
+	in->submit_online = false;
+}
+static void tw_polled(struct blk_decide_in *in)
+{
+	in->polled = true;
+}
+static void tw_one_ctx(struct blk_decide_in *in)
+{
+	in->nr_ctx = 1;
+}
+static void tw_threadirqs(struct blk_decide_in *in)
+{
+	in->force_irqthreads = true;
+}
+static void tw_up(struct blk_decide_in *in)
+{
+	in->smp = false;
+}
+static void tw_capacity(struct blk_decide_in *in)
+{
+	in->equal_capacity = false;
+}
 
 static const struct row rows[] = {
-	/* §2 table: local* = softirq on the IRQ CPU with one queue, else direct. */
-	{ "same CPU", tw_none, 0, { L, L, L }, { D, D, D } },
-	{ "same LLC", tw_none, 1, { L, L, R }, { D, D, R } },
-	{ "other LLC", tw_none, 2, { L, R, R }, { D, R, R } },
-	/* (e): an offline submit CPU is never IPIed: local*. */
-	{ "other LLC, offline", tw_offline, 2, { L, L, L }, { D, D, D } },
-	{ "same LLC, offline", tw_offline, 1, { L, L, L }, { D, D, D } },
-	/* Step 2: polled IO is never redirected. */
-	{ "polled, other LLC", tw_polled, 2, { D, D, D }, { D, D, D } },
-	{ "polled, same CPU", tw_polled, 0, { D, D, D }, { D, D, D } },
-	/* Step 2: one software context and already on the submit CPU: direct, even with one queue. */
-	{ "one context, same CPU", tw_one_ctx, 0, { D, D, D }, { D, D, D } },
-	/* Ed Tsai's 2023 fix: one context alone does not bypass steering. */
-	{ "one context, other LLC", tw_one_ctx, 2, { L, R, R }, { D, R, R } },
-	{ "one context, same LLC", tw_one_ctx, 1, { L, L, R }, { D, D, R } },
-	/* (c): forced IRQ threads behave like 0 in every column. */
-	{ "threadirqs, other LLC", tw_threadirqs, 2, { L, L, L }, { D, D, D } },
-	{ "threadirqs, same LLC", tw_threadirqs, 1, { L, L, L }, { D, D, D } },
-	/* (a): no SMP, no IPI. */
-	{ "UP kernel", tw_up, 2, { L, L, L }, { D, D, D } },
-	/* Asymmetric capacity: "same LLC" also needs equal capacity, else 1 sends an IPI. */
-	{ "same LLC, unequal capacity", tw_capacity, 1, { L, R, R }, { D, R, R } },
+    /* §2 table: local* = softirq on the IRQ CPU with one queue, else direct. */
+    {"same CPU", tw_none, 0, {L, L, L}, {D, D, D}},
+    {"same LLC", tw_none, 1, {L, L, R}, {D, D, R}},
+    {"other LLC", tw_none, 2, {L, R, R}, {D, R, R}},
+    /* (e): an offline submit CPU is never IPIed: local*. */
+    {"other LLC, offline", tw_offline, 2, {L, L, L}, {D, D, D}},
+    {"same LLC, offline", tw_offline, 1, {L, L, L}, {D, D, D}},
+    /* Step 2: polled IO is never redirected. */
+    {"polled, other LLC", tw_polled, 2, {D, D, D}, {D, D, D}},
+    {"polled, same CPU", tw_polled, 0, {D, D, D}, {D, D, D}},
+    /* Step 2: one software context and already on the submit CPU: direct, even with one queue. */
+    {"one context, same CPU", tw_one_ctx, 0, {D, D, D}, {D, D, D}},
+    /* Ed Tsai's 2023 fix: one context alone does not bypass steering. */
+    {"one context, other LLC", tw_one_ctx, 2, {L, R, R}, {D, R, R}},
+    {"one context, same LLC", tw_one_ctx, 1, {L, L, R}, {D, D, R}},
+    /* (c): forced IRQ threads behave like 0 in every column. */
+    {"threadirqs, other LLC", tw_threadirqs, 2, {L, L, L}, {D, D, D}},
+    {"threadirqs, same LLC", tw_threadirqs, 1, {L, L, L}, {D, D, D}},
+    /* (a): no SMP, no IPI. */
+    {"UP kernel", tw_up, 2, {L, L, L}, {D, D, D}},
+    /* Asymmetric capacity: "same LLC" also needs equal capacity, else 1 sends an IPI. */
+    {"same LLC, unequal capacity", tw_capacity, 1, {L, R, R}, {D, R, R}},
 };
 
 static void test_decision_table(void **state)
@@ -88,10 +109,12 @@ static void test_decision_table(void **state)
 				int want = mq ? rows[r].expectmq[v] : rows[r].expect1q[v];
 				int got = blk_decide(&in);
 				if (got != want)
-					fail_msg("%s, rq_affinity=%d, nr_hw_queues=%d: got %s, want %s",
-						 rows[r].what, v, in.nr_hw_queues, blk_path_name(got),
-						 blk_path_name(want));
-				/* need_ipi agrees with the remote outcome whenever step 2 is not taken. */
+					fail_msg(
+					    "%s, rq_affinity=%d, nr_hw_queues=%d: got %s, want %s",
+					    rows[r].what, v, in.nr_hw_queues, blk_path_name(got),
+					    blk_path_name(want));
+				/* need_ipi agrees with the remote outcome whenever step 2 is not
+				 * taken. */
 				if (!in.polled && !(in.nr_ctx == 1 && in.cur_cpu == in.submit_cpu))
 					assert_int_equal(blk_decide_need_ipi(&in), want == R);
 			}
@@ -117,7 +140,7 @@ static void test_flags_store_show(void **state)
 
 static void test_values_3_and_up_ignored(void **state)
 {
-	static const uint64_t odd[] = { 3, 4, 10, 255, 65536, 4294967295ull };
+	static const uint64_t odd[] = {3, 4, 10, 255, 65536, 4294967295ull};
 	(void)state;
 	for (int start = 0; start <= 2; start++) {
 		for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
@@ -144,7 +167,8 @@ static void test_knob_accepts_3_and_up(void **state)
 	assert_int_equal(knob_parse(K_BLK_RQ_AFFINITY, "4294967296", &v, err, sizeof(err)),
 			 KNOB_ERR_USAGE);
 	assert_int_equal(knob_parse(K_BLK_RQ_AFFINITY, "-1", &v, err, sizeof(err)), KNOB_ERR_USAGE);
-	assert_int_equal(knob_parse(K_BLK_RQ_AFFINITY, "0x2", &v, err, sizeof(err)), KNOB_ERR_USAGE);
+	assert_int_equal(knob_parse(K_BLK_RQ_AFFINITY, "0x2", &v, err, sizeof(err)),
+			 KNOB_ERR_USAGE);
 
 	/* Before start the value is stored; the queue starts with SAME_COMP and the write of 7
 	 * changes nothing, so it reads back 1. */
@@ -161,7 +185,8 @@ static void test_knob_accepts_3_and_up(void **state)
 	assert_int_equal(engine_knob_assign(eng, "blk.rq_affinity=3", err, sizeof(err)), 0);
 	assert_int_equal(engine_knob(eng, K_BLK_RQ_AFFINITY), 2);
 	assert_int_equal(engine_knob_assign(eng, "blk.rq_affinity=0", err, sizeof(err)), 0);
-	assert_int_equal(engine_knob_assign(eng, "blk.rq_affinity=4294967295", err, sizeof(err)), 0);
+	assert_int_equal(engine_knob_assign(eng, "blk.rq_affinity=4294967295", err, sizeof(err)),
+			 0);
 	assert_int_equal(engine_knob(eng, K_BLK_RQ_AFFINITY), 0);
 	struct snapshot *snap = snapshot_new();
 	engine_sample(eng, snap);
@@ -174,10 +199,10 @@ static void test_knob_accepts_3_and_up(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_decision_table),
-		cmocka_unit_test(test_flags_store_show),
-		cmocka_unit_test(test_values_3_and_up_ignored),
-		cmocka_unit_test(test_knob_accepts_3_and_up),
+	    cmocka_unit_test(test_decision_table),
+	    cmocka_unit_test(test_flags_store_show),
+	    cmocka_unit_test(test_values_3_and_up_ignored),
+	    cmocka_unit_test(test_knob_accepts_3_and_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,15 +20,15 @@ struct item {
 	struct blk_lnode node; /* first: the list hands back the node */
 	int producer;
 	int seq;
-	uint64_t payload;      /* written before the push, read after the drain */
+	uint64_t payload; /* written before the push, read after the drain */
 };
 
 struct shared {
 	struct blk_llist list;
 	struct blk_wake wake;
-	struct item *items;            /* NPROD * PER_PROD */
+	struct item *items; /* NPROD * PER_PROD */
 	_Atomic int producers_left;
-	_Atomic uint64_t kicks;        /* pushes that saw the list empty */
+	_Atomic uint64_t kicks; /* pushes that saw the list empty */
 };
 
 struct prod_arg {
@@ -46,7 +46,8 @@ static void *producer(void *p)
 		it->producer = a->id;
 		it->seq = i;
 		it->payload = ((uint64_t)a->id << 32) | (uint64_t)i;
-		/* The kick-only-if-empty rule of §3: exactly one producer per empty -> non-empty. */
+		/* The kick-only-if-empty rule of §3: exactly one producer per empty -> non-empty.
+		 */
 		if (blk_llist_push(&sh->list, &it->node)) {
 			atomic_fetch_add_explicit(&sh->kicks, 1, memory_order_relaxed);
 			blk_wake_kick(&sh->wake);
@@ -115,7 +116,7 @@ static void test_many_producers_nothing_lost_nothing_twice(void **state)
 	for (int p = 0; p < NPROD; p++)
 		last_seq[p] = -1;
 	for (int p = 0; p < NPROD; p++) {
-		args[p] = (struct prod_arg){ .sh = sh, .id = p };
+		args[p] = (struct prod_arg){.sh = sh, .id = p};
 		assert_int_equal(pthread_create(&pt[p], NULL, producer, &args[p]), 0);
 	}
 
@@ -171,8 +172,8 @@ static void test_many_producers_nothing_lost_nothing_twice(void **state)
 struct wake_race {
 	struct blk_wake wake;
 	_Atomic int published; /* items the kicker published */
-	_Atomic int taken;     /* items the waiter took */
-	_Atomic int lost;      /* waits that ran out with an item waiting */
+	_Atomic int taken; /* items the waiter took */
+	_Atomic int lost; /* waits that ran out with an item waiting */
 };
 
 static void spin(uint64_t *x, int max)
@@ -236,10 +237,10 @@ static void test_wake_no_lost_kick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_push_reports_was_empty),
-		cmocka_unit_test(test_fault_drain_leaves_one),
-		cmocka_unit_test(test_many_producers_nothing_lost_nothing_twice),
-		cmocka_unit_test(test_wake_no_lost_kick),
+	    cmocka_unit_test(test_push_reports_was_empty),
+	    cmocka_unit_test(test_fault_drain_leaves_one),
+	    cmocka_unit_test(test_many_producers_nothing_lost_nothing_twice),
+	    cmocka_unit_test(test_wake_no_lost_kick),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

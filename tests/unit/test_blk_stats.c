@@ -79,7 +79,7 @@ static void test_resolves_one_percent(void **state)
 /* Quantiles against the exact nearest-rank quantile of the same samples. */
 static void test_quantiles_match_exact(void **state)
 {
-	static const double qs[] = { 0.01, 0.10, 0.50, 0.90, 0.99, 0.999, 1.0 };
+	static const double qs[] = {0.01, 0.10, 0.50, 0.90, 0.99, 0.999, 1.0};
 	static struct blk_hist h;
 	static struct blk_hist_copy zero, cur;
 	uint64_t *v = calloc(NSAMPLES, sizeof(*v)), x = 0x9E3779B97F4A7C15ull;
@@ -163,11 +163,11 @@ static void test_quantile_ranks_and_intervals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bucket_bounds),
-		cmocka_unit_test(test_resolves_one_percent),
-		cmocka_unit_test(test_quantiles_match_exact),
-		cmocka_unit_test(test_quantiles_tell_close_runs_apart),
-		cmocka_unit_test(test_quantile_ranks_and_intervals),
+	    cmocka_unit_test(test_bucket_bounds),
+	    cmocka_unit_test(test_resolves_one_percent),
+	    cmocka_unit_test(test_quantiles_match_exact),
+	    cmocka_unit_test(test_quantiles_tell_close_runs_apart),
+	    cmocka_unit_test(test_quantile_ranks_and_intervals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

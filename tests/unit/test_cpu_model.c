@@ -16,8 +16,10 @@ static void test_performance_is_fmax_powersave_fmin(void **state)
 {
 	(void)state;
 	for (double load = 0; load <= 100; load += 25) {
-		assert_int_equal(cpu_gov_next_freq(GOV_PERFORMANCE, load, load / 100, FMIN, FMAX), FMAX);
-		assert_int_equal(cpu_gov_next_freq(GOV_POWERSAVE, load, load / 100, FMIN, FMAX), FMIN);
+		assert_int_equal(cpu_gov_next_freq(GOV_PERFORMANCE, load, load / 100, FMIN, FMAX),
+				 FMAX);
+		assert_int_equal(cpu_gov_next_freq(GOV_POWERSAVE, load, load / 100, FMIN, FMAX),
+				 FMIN);
 	}
 }
 
@@ -66,16 +68,16 @@ static void test_util_decay_halflife(void **state)
 
 static void test_slowdown(void **state)
 {
-	struct cpu_emu cpus[2] = { 0 };
-	struct cpu_model m = { .count = 2, .cpus = cpus, .emulated = true, .fmin_mhz = FMIN,
-			       .fmax_mhz = FMAX };
+	struct cpu_emu cpus[2] = {0};
+	struct cpu_model m = {
+	    .count = 2, .cpus = cpus, .emulated = true, .fmin_mhz = FMIN, .fmax_mhz = FMAX};
 	(void)state;
 	atomic_store(&cpus[0].freq_mhz, FMAX);
 	atomic_store(&cpus[1].freq_mhz, 1500);
 	assert_float_equal(cpu_slowdown(&m, 0), 1.0, 1e-9);
 	assert_float_equal(cpu_slowdown(&m, 1), 2.0, 1e-9);
 	assert_float_equal(cpu_slowdown(&m, 5), 1.0, 1e-9); /* out of range: no stretch */
-	m.emulated = false;                                  /* host cpufreq in force */
+	m.emulated = false; /* host cpufreq in force */
 	assert_float_equal(cpu_slowdown(&m, 1), 1.0, 1e-9);
 	assert_int_equal(cpu_stretch(&m, 1, 1000), 0);
 }
@@ -101,13 +103,13 @@ static void test_governor_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_performance_is_fmax_powersave_fmin),
-		cmocka_unit_test(test_ondemand_ramps_up_and_down),
-		cmocka_unit_test(test_schedutil_follows_util_with_margin),
-		cmocka_unit_test(test_util_decay_halflife),
-		cmocka_unit_test(test_slowdown),
-		cmocka_unit_test(test_cpu_pct),
-		cmocka_unit_test(test_governor_names),
+	    cmocka_unit_test(test_performance_is_fmax_powersave_fmin),
+	    cmocka_unit_test(test_ondemand_ramps_up_and_down),
+	    cmocka_unit_test(test_schedutil_follows_util_with_margin),
+	    cmocka_unit_test(test_util_decay_halflife),
+	    cmocka_unit_test(test_slowdown),
+	    cmocka_unit_test(test_cpu_pct),
+	    cmocka_unit_test(test_governor_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,7 +48,7 @@ static void test_paths(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_paths),
+	    cmocka_unit_test(test_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

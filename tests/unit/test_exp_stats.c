@@ -11,7 +11,7 @@
 
 static void test_summary(void **state)
 {
-	double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	double v[] = {2, 4, 4, 4, 5, 5, 7, 9};
 	struct exp_summary s;
 	(void)state;
 	exp_summarize(v, 8, &s);
@@ -51,8 +51,8 @@ static void test_betai_edges(void **state)
 static void test_welch(void **state)
 {
 	/* Two clearly different samples and two overlapping ones. */
-	double a[] = { 10, 11, 9, 10, 10.5, 9.5 }, b[] = { 20, 21, 19, 20, 20.5, 19.5 };
-	double c[] = { 10, 12, 8, 11, 9, 10 };
+	double a[] = {10, 11, 9, 10, 10.5, 9.5}, b[] = {20, 21, 19, 20, 20.5, 19.5};
+	double c[] = {10, 12, 8, 11, 9, 10};
 	struct exp_summary sa, sb, sc;
 	double t, df, p;
 	(void)state;
@@ -71,7 +71,7 @@ static void test_welch(void **state)
 	exp_summarize(a, 1, &sa);
 	assert_int_equal(exp_welch(&sa, &sb, &t, &df, &p), -1);
 	/* No variance at all. */
-	double k1[] = { 3, 3, 3 }, k2[] = { 3, 3, 3 }, k3[] = { 4, 4, 4 };
+	double k1[] = {3, 3, 3}, k2[] = {3, 3, 3}, k3[] = {4, 4, 4};
 	struct exp_summary s1, s2, s3;
 	exp_summarize(k1, 3, &s1);
 	exp_summarize(k2, 3, &s2);
@@ -85,10 +85,10 @@ static void test_welch(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_summary),
-		cmocka_unit_test(test_t_pvalue_table),
-		cmocka_unit_test(test_betai_edges),
-		cmocka_unit_test(test_welch),
+	    cmocka_unit_test(test_summary),
+	    cmocka_unit_test(test_t_pvalue_table),
+	    cmocka_unit_test(test_betai_edges),
+	    cmocka_unit_test(test_welch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

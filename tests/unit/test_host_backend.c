@@ -32,7 +32,7 @@ static void test_open_sample_close(void **state)
 	assert_int_equal(v, getpid());
 
 	for (int round = 0; round < 2; round++) {
-		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		struct timespec ts = {0, 50 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 		host_sample(h, s, clock_mono_ns());
 		assert_true(s->has_host);
@@ -82,7 +82,7 @@ static void test_open_sample_close(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_open_sample_close),
+	    cmocka_unit_test(test_open_sample_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* test_host_ovsstats.c: pmd-stats-show and pmd-rxq-show parsers, max-sleep lists, pid-named sockets. */
+/* test_host_ovsstats.c: pmd-stats-show and pmd-rxq-show parsers, max-sleep lists, pid-named
+ * sockets. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,7 +52,8 @@ static void test_stats(void **state)
 	assert_int_equal(s->pmd[0].proc_cycles, 266248984);
 	assert_true(s->pmd[0].has_cycles);
 	/* No cycle lines (an idle PMD that never ran prints none): not "0 cycles". */
-	assert_int_equal(host_ovs_parse_stats("pmd thread numa_id 0 core_id 2:\n  emc hits: 0\n", s), 0);
+	assert_int_equal(
+	    host_ovs_parse_stats("pmd thread numa_id 0 core_id 2:\n  emc hits: 0\n", s), 0);
 	assert_false(s->pmd[0].has_cycles);
 	assert_int_equal(host_ovs_parse_stats("The available commands are:\n", s), -1);
 	free(s);
@@ -61,17 +63,19 @@ static void test_rxqs(void **state)
 {
 	struct host_ovs_rxqs *r = malloc(sizeof(*r));
 	(void)state;
-	assert_int_equal(host_ovs_parse_rxqs("Displaying last 60 seconds pmd usage %\n"
-					     "pmd thread numa_id 0 core_id 1:\n"
-					     "  isolated : true\n"
-					     "  port: p0                queue-id:  0 (enabled)   pmd usage: 37 %\n"
-					     "  port: p1                queue-id:  3 (disabled)  pmd usage: NOT AVAIL\n"
-					     "  overhead:  4 %\n"
-					     "pmd thread numa_id 0 core_id 2:\n"
-					     "  isolated : false\n"
-					     "  overhead: NOT AVAIL\n",
-					     r),
-			 0);
+	assert_int_equal(
+	    host_ovs_parse_rxqs(
+		"Displaying last 60 seconds pmd usage %\n"
+		"pmd thread numa_id 0 core_id 1:\n"
+		"  isolated : true\n"
+		"  port: p0                queue-id:  0 (enabled)   pmd usage: 37 %\n"
+		"  port: p1                queue-id:  3 (disabled)  pmd usage: NOT AVAIL\n"
+		"  overhead:  4 %\n"
+		"pmd thread numa_id 0 core_id 2:\n"
+		"  isolated : false\n"
+		"  overhead: NOT AVAIL\n",
+		r),
+	    0);
 	assert_int_equal(r->npmds, 2);
 	assert_true(r->pmd[0].isolated);
 	assert_int_equal(r->pmd[0].overhead_pct, 4);

@@ -51,9 +51,9 @@ static void test_parse_int_range(void **state)
 			 KNOB_ERR_USAGE);
 	assert_non_null(strstr(err, "not a whole number"));
 	assert_int_equal(knob_parse(K_PMD_MAXSLEEP_US, "", &v, err, sizeof(err)), KNOB_ERR_USAGE);
-	assert_int_equal(knob_parse(K_PMD_MAXSLEEP_US, "99999999999999999999999", &v, err,
-				    sizeof(err)),
-			 KNOB_ERR_USAGE);
+	assert_int_equal(
+	    knob_parse(K_PMD_MAXSLEEP_US, "99999999999999999999999", &v, err, sizeof(err)),
+	    KNOB_ERR_USAGE);
 }
 
 static void test_parse_pow2_and_allowed(void **state)
@@ -139,14 +139,14 @@ static void test_every_owner_has_ops(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_find),
-		cmocka_unit_test(test_table_names_unique_and_defaults_valid),
-		cmocka_unit_test(test_parse_int_range),
-		cmocka_unit_test(test_parse_pow2_and_allowed),
-		cmocka_unit_test(test_parse_enum_bool),
-		cmocka_unit_test(test_engine_assign),
-		cmocka_unit_test(test_start_only_read_at_start),
-		cmocka_unit_test(test_every_owner_has_ops),
+	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_table_names_unique_and_defaults_valid),
+	    cmocka_unit_test(test_parse_int_range),
+	    cmocka_unit_test(test_parse_pow2_and_allowed),
+	    cmocka_unit_test(test_parse_enum_bool),
+	    cmocka_unit_test(test_engine_assign),
+	    cmocka_unit_test(test_start_only_read_at_start),
+	    cmocka_unit_test(test_every_owner_has_ops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* test_metrics.c: the metrics text encoder: escaping, HELP/TYPE per family, histograms, both formats. */
+/* test_metrics.c: the metrics text encoder: escaping, HELP/TYPE per family, histograms, both
+ * formats. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,8 +58,9 @@ static void test_label_escaping(void **state)
 
 	struct snapshot *s = test_snap();
 	char *t = render(s, METRICS_PROM);
-	assert_non_null(strstr(t, "tunetop_thread_cpu_seconds_total{tid=\"11\",name=\"a\\\"b\\\\c\\nd\","
-				  "subsystem=\"engine\"} 1.500000001\n"));
+	assert_non_null(
+	    strstr(t, "tunetop_thread_cpu_seconds_total{tid=\"11\",name=\"a\\\"b\\\\c\\nd\","
+		      "subsystem=\"engine\"} 1.500000001\n"));
 	/* No raw newline inside any label value: every line is a comment or a sample. */
 	for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n"))
 		assert_true(line[0] == '#' || strncmp(line, "tunetop", 7) == 0);
@@ -255,21 +257,22 @@ static void test_histograms(void **state)
 
 	static struct blk_hist_copy bh;
 	memset(&bh, 0, sizeof(bh));
-	bh.b[blk_hist_index(15000)] = 6;   /* 15 us: under 20 us, not under 10 us */
+	bh.b[blk_hist_index(15000)] = 6; /* 15 us: under 20 us, not under 10 us */
 	bh.b[blk_hist_index(3000000)] = 1; /* 3 ms */
-	bh.b[BLK_HIST_BUCKETS - 1] = 2;    /* beyond every bound */
+	bh.b[BLK_HIST_BUCKETS - 1] = 2; /* beyond every bound */
 	blk_hist_le_fill(&bh, &s->blk);
 	assert_int_equal(s->blk.lat_le[0], 0);
 	assert_int_equal(s->blk.lat_le[1], 6);
-	assert_int_equal(s->blk.lat_le[7], 6);  /* 2 ms */
-	assert_int_equal(s->blk.lat_le[8], 7);  /* 5 ms */
+	assert_int_equal(s->blk.lat_le[7], 6); /* 2 ms */
+	assert_int_equal(s->blk.lat_le[8], 7); /* 5 ms */
 	assert_int_equal(s->blk.lat_le[BLK_SNAP_LAT_NLE - 1], 7);
 	assert_int_equal(s->blk.lat_count, 9);
 
 	for (int f = 0; f < METRICS_NFORMATS; f++) {
 		char *t = render(s, (enum metrics_format)f);
 		check_histograms(t, 3); /* est tick, pmd-c:0 overshoot, blk latency */
-		assert_non_null(strstr(t, "tunetop_pmd_sleep_overshoot_seconds_count{pmd=\"pmd-c:0\"} 14\n"));
+		assert_non_null(
+		    strstr(t, "tunetop_pmd_sleep_overshoot_seconds_count{pmd=\"pmd-c:0\"} 14\n"));
 		assert_non_null(strstr(t, "tunetop_blk_latency_seconds_bucket{le=\"+Inf\"} 9\n"));
 		assert_non_null(strstr(t, "tunetop_est_tick_seconds_sum 0.123456789\n"));
 		free(t);
@@ -292,8 +295,9 @@ static void test_table(void **state)
 			assert_true(nl > ul && strcmp(f->name + nl - ul, f->unit) == 0);
 		}
 		for (size_t j = i + 1; j < metric_nfamilies; j++)
-			assert_string_not_equal(metrics_prom_name(f, a, sizeof(a)),
-						metrics_prom_name(&metric_families[j], b, sizeof(b)));
+			assert_string_not_equal(
+			    metrics_prom_name(f, a, sizeof(a)),
+			    metrics_prom_name(&metric_families[j], b, sizeof(b)));
 	}
 }
 

@@ -28,8 +28,10 @@ static void test_split(void **state)
 {
 	(void)state;
 	expect("ssh", (const char *const[]){"ssh", NULL});
-	expect("  ssh   -p 2222\t-i KEY ", (const char *const[]){"ssh", "-p", "2222", "-i", "KEY", NULL});
-	expect("ssh -F '/tmp/my config'", (const char *const[]){"ssh", "-F", "/tmp/my config", NULL});
+	expect("  ssh   -p 2222\t-i KEY ",
+	       (const char *const[]){"ssh", "-p", "2222", "-i", "KEY", NULL});
+	expect("ssh -F '/tmp/my config'",
+	       (const char *const[]){"ssh", "-F", "/tmp/my config", NULL});
 	expect("ssh -o \"ProxyCommand=nc %h %p\"",
 	       (const char *const[]){"ssh", "-o", "ProxyCommand=nc %h %p", NULL});
 	expect("ssh -i a\\ b", (const char *const[]){"ssh", "-i", "a b", NULL});

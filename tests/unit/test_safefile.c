@@ -216,9 +216,12 @@ static void test_planted_tmp_name(void **state)
 	assert_true(S_ISREG(st.st_mode));
 }
 
-static const struct safefile_limits small = {
-	.max_bytes = 1 << 20, .max_line = 100, .gz_ratio = 10, .zstd_ratio = 20, .ratio_floor = 4096,
-	.decompress = true};
+static const struct safefile_limits small = {.max_bytes = 1 << 20,
+					     .max_line = 100,
+					     .gz_ratio = 10,
+					     .zstd_ratio = 20,
+					     .ratio_floor = 4096,
+					     .decompress = true};
 
 static void test_line_cap(void **state)
 {

@@ -1,5 +1,6 @@
 /* test_snapdec.c: JSON -> snapshot: a round trip through snapjson gives the same JSON for the
- * engine's and the host's snapshots; cut, noisy and other-schema lines are refused, never a crash. */
+ * engine's and the host's snapshots; cut, noisy and other-schema lines are refused, never a crash.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -54,7 +55,8 @@ static void run_source(const struct source_ops *ops, const char *scenario, int n
 		print_message("%s: cannot open (%s): round trip not checked\n", ops->name, err);
 		return;
 	}
-	assert_int_equal(scenario_apply(scenario, source_scenario_assign, src, err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply(scenario, source_scenario_assign, src, err, sizeof(err)),
+			 0);
 	assert_int_equal(source_start(src, err, sizeof(err)), 0);
 	struct snapshot *s = snapshot_new();
 	for (int i = 0; i < n; i++) {
@@ -105,20 +107,21 @@ static void test_bad_lines(void **state)
 		for (int f = 0; f < 4; f++)
 			buf[fuzz_rng_next(&r) % len] = (char)(fuzz_rng_next(&r) % 128);
 		int rc = snapdec_line(buf, len, d, err, sizeof(err));
-		assert_true(rc == SNAPDEC_OK || rc == SNAPDEC_GARBAGE || rc == SNAPDEC_SCHEMA_OTHER);
+		assert_true(rc == SNAPDEC_OK || rc == SNAPDEC_GARBAGE ||
+			    rc == SNAPDEC_SCHEMA_OTHER);
 	}
 	free(buf);
 
-	static const char *const other[] = {
-	    "{\"schema\":2,\"time\":\"2026-01-01T00:00:00.000Z\"}", "{}", "[1,2]", "42",
-	    "{\"schema\":\"1\"}"};
+	static const char *const other[] = {"{\"schema\":2,\"time\":\"2026-01-01T00:00:00.000Z\"}",
+					    "{}", "[1,2]", "42", "{\"schema\":\"1\"}"};
 	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
 		assert_int_not_equal(snapdec_line(other[i], strlen(other[i]), d, err, sizeof(err)),
 				     SNAPDEC_OK);
 	/* The right schema with every field of the wrong type: zeros, no crash. */
-	const char *wrong = "{\"schema\":1,\"cpu\":{\"cpus\":[1,\"x\",{\"id\":\"a\"}]},\"threads\":{},"
-			    "\"est\":{\"kthread\":[[],{}]},\"pmd\":{\"threads\":7},\"blk\":[],"
-			    "\"host\":{\"absent\":[1,\"blk.iops\"]},\"knobs\":{\"cpu.governor\":\"x\"}}";
+	const char *wrong =
+	    "{\"schema\":1,\"cpu\":{\"cpus\":[1,\"x\",{\"id\":\"a\"}]},\"threads\":{},"
+	    "\"est\":{\"kthread\":[[],{}]},\"pmd\":{\"threads\":7},\"blk\":[],"
+	    "\"host\":{\"absent\":[1,\"blk.iops\"]},\"knobs\":{\"cpu.governor\":\"x\"}}";
 	assert_int_equal(snapdec_line(wrong, strlen(wrong), d, err, sizeof(err)), SNAPDEC_OK);
 	assert_int_equal(d->ncpus, 3);
 	assert_int_equal(d->nthreads, 0);
@@ -145,7 +148,8 @@ static void test_jdelta(void **state)
 {
 	(void)state;
 	static const char *const pairs[][2] = {
-	    {"{\"a\":1,\"b\":{\"c\":[1,2,3],\"d\":\"x\"}}", "{\"a\":2,\"b\":{\"c\":[1,5,3],\"d\":\"x\"}}"},
+	    {"{\"a\":1,\"b\":{\"c\":[1,2,3],\"d\":\"x\"}}",
+	     "{\"a\":2,\"b\":{\"c\":[1,5,3],\"d\":\"x\"}}"},
 	    {"{\"a\":[1,2]}", "{\"a\":[1,2,3]}"},
 	    {"{\"a\":{\"x\":1}}", "{\"a\":{\"y\":1}}"},
 	    {"{\"a\":1}", "{\"a\":1,\"est\":{\"k\":2}}"},
@@ -191,7 +195,8 @@ static void test_jdelta_bounded(void **state)
 	assert_int_equal(b.dropped, 4);
 	assert_null(json_object_get(json_object_get(base, "knobs"), "junk"));
 	assert_null(json_object_get(base, "junk"));
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(base, "knobs"), "a")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(base, "knobs"), "a")),
+			 2);
 	assert_int_equal(b.weight, jdelta_weight(base));
 	json_decref(d);
 	/* Over the bound: refused. */

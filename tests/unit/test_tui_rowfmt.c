@@ -97,10 +97,10 @@ static void test_est_detail(void **state)
 	s->has_est = true;
 	s->est.tick_ns_last = 5000; /* the subsystem's last tick: not this row's */
 	s->est.nkt = 2;
-	s->est.kt[0] = (struct est_kt_snap){.id = 0, .estimators = 10, .rows_filled = 1,
-					    .tick_ns_last = 5000};
-	s->est.kt[1] = (struct est_kt_snap){.id = 1, .estimators = 7, .rows_filled = 2,
-					    .rows_full = 1, .tick_ns_last = 2500};
+	s->est.kt[0] =
+	    (struct est_kt_snap){.id = 0, .estimators = 10, .rows_filled = 1, .tick_ns_last = 5000};
+	s->est.kt[1] = (struct est_kt_snap){
+	    .id = 1, .estimators = 7, .rows_filled = 2, .rows_full = 1, .tick_ns_last = 2500};
 	/* Each kthread row shows its own tick time. */
 	assert_string_equal(rowfmt_detail(s, &t, buf, sizeof(buf)),
 			    "7 ests 2 rows 1 full  tick 2.5us");

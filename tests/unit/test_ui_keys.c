@@ -74,19 +74,35 @@ static void fake_close(struct source *src)
 	free(src->priv);
 }
 static const struct source_ops fake_ops = {
-    .name = "fake", .open = fake_open, .start = fake_start, .sample = fake_sample,
-    .knob_set = fake_set, .knob_get = fake_get, .close = fake_close,
+    .name = "fake",
+    .open = fake_open,
+    .start = fake_start,
+    .sample = fake_sample,
+    .knob_set = fake_set,
+    .knob_get = fake_get,
+    .close = fake_close,
 };
 static const struct source_ops fake_far_ops = {
-    .name = "fake", .open = fake_open, .start = fake_start, .sample = fake_sample,
-    .knob_set = fake_set, .knob_get = fake_get, .close = fake_close,
-    .async_knobs = true, .knob_result = fake_result,
+    .name = "fake",
+    .open = fake_open,
+    .start = fake_start,
+    .sample = fake_sample,
+    .knob_set = fake_set,
+    .knob_get = fake_get,
+    .close = fake_close,
+    .async_knobs = true,
+    .knob_result = fake_result,
 };
 
 /* A real machine's source (as the live host): `t` asks first, and needs --write. */
 static const struct source_ops fake_machine_ops = {
-    .name = "fake", .open = fake_open, .start = fake_start, .sample = fake_sample,
-    .knob_set = fake_set, .knob_get = fake_get, .close = fake_close,
+    .name = "fake",
+    .open = fake_open,
+    .start = fake_start,
+    .sample = fake_sample,
+    .knob_set = fake_set,
+    .knob_get = fake_get,
+    .close = fake_close,
     .writes_machine = true,
 };
 
@@ -172,9 +188,11 @@ static void test_knob_key_far(void **state)
 	take_answers(ui);
 	assert_string_equal(ui->status, "h3: pmd.maxsleep_us = 2000");
 	assert_int_equal(ui->snap->knobs[K_PMD_MAXSLEEP_US], 500);
-	f->answers[f->nanswers++] = (struct source_knob_result){
-	    .knob = K_PMD_MAXSLEEP_US, .rc = KNOB_ERR_RUNTIME, .stored = 500, .from = "h2",
-	    .err = "no PMD"};
+	f->answers[f->nanswers++] = (struct source_knob_result){.knob = K_PMD_MAXSLEEP_US,
+								.rc = KNOB_ERR_RUNTIME,
+								.stored = 500,
+								.from = "h2",
+								.err = "no PMD"};
 	take_answers(ui);
 	assert_true(ui->status_err);
 	assert_string_equal(ui->status, "h2: no PMD (pmd.maxsleep_us stays 500)");
@@ -194,8 +212,8 @@ static void test_codes_unique(void **state)
 			for (size_t k = i + 1; k < ui_nkeydefs; k++)
 				for (size_t m = 0; m < UI_KEY_CODES && ui_keydefs[k].codes[m]; m++)
 					if (ui_keydefs[k].codes[m] == a->codes[j])
-						fail_msg("key %d bound by '%s' and '%s'", a->codes[j],
-							 a->keys, ui_keydefs[k].keys);
+						fail_msg("key %d bound by '%s' and '%s'",
+							 a->codes[j], a->keys, ui_keydefs[k].keys);
 		}
 	}
 }
@@ -255,12 +273,9 @@ static void test_tradeoff_engine_at_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_codes_unique),
-	    cmocka_unit_test(test_knob_key_at_once),
-	    cmocka_unit_test(test_knob_start_only),
-	    cmocka_unit_test(test_knob_key_far),
-	    cmocka_unit_test(test_tradeoff_machine),
-	    cmocka_unit_test(test_tradeoff_engine_at_once),
+	    cmocka_unit_test(test_codes_unique),     cmocka_unit_test(test_knob_key_at_once),
+	    cmocka_unit_test(test_knob_start_only),  cmocka_unit_test(test_knob_key_far),
+	    cmocka_unit_test(test_tradeoff_machine), cmocka_unit_test(test_tradeoff_engine_at_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,9 +85,9 @@ static void test_idle_is_exempt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_run_stall_one_hang),
-		cmocka_unit_test(test_wait_stall_one_hang),
-		cmocka_unit_test(test_idle_is_exempt),
+	    cmocka_unit_test(test_run_stall_one_hang),
+	    cmocka_unit_test(test_wait_stall_one_hang),
+	    cmocka_unit_test(test_idle_is_exempt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

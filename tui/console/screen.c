@@ -70,8 +70,8 @@ static void debug_draw(struct ui *ui, int y)
 static void fbar_draw(struct ui *ui, int y)
 {
 	static const char *const keys[][2] = {
-	    {"F1", "Help"}, {"/", "Search"},  {"\\", "Filter"}, {"Tab", "View"},
-	    {"F6", "Sort"}, {"Spc", "Freeze"}, {":", "Set"},	{"F10", "Quit"},
+	    {"F1", "Help"}, {"/", "Search"},   {"\\", "Filter"}, {"Tab", "View"},
+	    {"F6", "Sort"}, {"Spc", "Freeze"}, {":", "Set"},	 {"F10", "Quit"},
 	};
 	size_t n = sizeof(keys) / sizeof(keys[0]);
 	/* The last entry is how to leave: on a narrow terminal (60 to 71 columns) the
@@ -147,9 +147,11 @@ static void ui_after_sample(struct ui *ui)
 	/* Sampling goes on while frozen: into the live snapshot and the history. */
 	ui->snap = s;
 	if (ui->async) {
-		/* The snapshot counts the sampler thread; the console's own thread adds its part. */
+		/* The snapshot counts the sampler thread; the console's own thread adds its part.
+		 */
 		uint64_t t = clock_thread_ns();
-		s->self.cpu_pct += snapshot_cpu_pct(t - ui->ui_cpu_ns, (uint64_t)(s->interval_s * 1e9));
+		s->self.cpu_pct +=
+		    snapshot_cpu_pct(t - ui->ui_cpu_ns, (uint64_t)(s->interval_s * 1e9));
 		ui->ui_cpu_ns = t;
 	}
 	/* A recording's self figures are the recording console's: shown as they were. */
@@ -205,7 +207,8 @@ static uint64_t ui_next_due(struct ui *ui, uint64_t now, uint64_t delay)
 	double gap = source_pace_s(ui->src);
 	if (gap < 0) {
 		if (!ui->source_done)
-			ui_status(ui, false, "end of the recording: %zu samples kept ([ { to look back)",
+			ui_status(ui, false,
+				  "end of the recording: %zu samples kept ([ { to look back)",
 				  ui->history.n);
 		ui->source_done = true;
 		return now + 3600 * NS_PER_S;
@@ -222,8 +225,9 @@ static int ui_wait(struct ui *ui, uint64_t deadline)
 	if (now >= deadline)
 		return 0;
 	uint64_t ms = (deadline - now + NS_PER_MS - 1) / NS_PER_MS;
-	struct pollfd pa[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
-			       {.fd = ui->async ? source_async_fd(ui->async) : -1, .events = POLLIN}};
+	struct pollfd pa[2] = {
+	    {.fd = STDIN_FILENO, .events = POLLIN},
+	    {.fd = ui->async ? source_async_fd(ui->async) : -1, .events = POLLIN}};
 	struct pollfd *p = &pa[0];
 	/* At EOF the input can only be waited out: poll no terminal, just the sampler. */
 	if (ui->stdin_eof)
@@ -310,8 +314,7 @@ int screen_run(struct source *src, const struct options *o)
 	ui->fleet = ui_fleet_active(ui);
 	/* A source that may block on I/O samples on its own thread (backends/source_async.h);
 	 * the others are sampled here (source_ops.blocks). */
-	if (src->ops->blocks &&
-	    !(ui->async = source_async_start(src, delay, err, sizeof(err))))
+	if (src->ops->blocks && !(ui->async = source_async_start(src, delay, err, sizeof(err))))
 		ui_status(ui, true, "%s: sampling on this thread", err);
 	ui->ui_cpu_ns = clock_thread_ns();
 	if (!ui->async)

@@ -54,7 +54,16 @@ enum ui_redo {
 
 enum ui_view { VIEW_OVERVIEW, VIEW_EST, VIEW_PMD, VIEW_BLK, VIEW_EVENTS, VIEW_COUNT };
 
-enum ui_sort { SORT_TID, SORT_NAME, SORT_SUBSYS, SORT_CPU, SORT_PCT, SORT_STATE, SORT_RUNQ, SORT_COUNT };
+enum ui_sort {
+	SORT_TID,
+	SORT_NAME,
+	SORT_SUBSYS,
+	SORT_CPU,
+	SORT_PCT,
+	SORT_STATE,
+	SORT_RUNQ,
+	SORT_COUNT
+};
 
 enum ui_input { INPUT_NONE, INPUT_COMMAND, INPUT_SEARCH, INPUT_FILTER };
 
@@ -188,13 +197,14 @@ struct ui {
 	/* Bracketed paste (ui_paste.c): between the terminal's begin and end marks,
 	 * bytes are text for the open prompt, never keys. */
 	bool pasting;
-	bool paste_ran;          /* a pasted line ran as a command: the prompt reopened */
-	unsigned paste_dropped;  /* bytes of this paste that had nowhere to go */
-	unsigned paste_used;     /* bytes of this paste taken as text (at most UI_PASTE_MAX) */
-	bool paste_cut;          /* past UI_PASTE_MAX: the rest is dropped */
-	size_t paste_match;      /* bytes of the end mark matched by the raw reads so far */
+	bool paste_ran; /* a pasted line ran as a command: the prompt reopened */
+	unsigned paste_dropped; /* bytes of this paste that had nowhere to go */
+	unsigned paste_used; /* bytes of this paste taken as text (at most UI_PASTE_MAX) */
+	bool paste_cut; /* past UI_PASTE_MAX: the rest is dropped */
+	size_t paste_match; /* bytes of the end mark matched by the raw reads so far */
 	/* A source whose I/O may block (the host) samples and writes knobs on its own thread
-	 * (backends/source_async.h); NULL: the source is sampled here (the engine: microseconds). */
+	 * (backends/source_async.h); NULL: the source is sampled here (the engine: microseconds).
+	 */
 	struct source_async *async;
 	int pending[K_COUNT]; /* knob writes sent and not answered */
 	int64_t pending_v[K_COUNT]; /* the last value sent */
@@ -203,14 +213,14 @@ struct ui {
 	uint64_t ui_cpu_ns; /* this thread's CPU time at the last snapshot */
 	/* History and freeze (ui_freeze.c): ui->snap is live, or frozen on one kept sample. */
 	struct history history;
-	struct snapshot *live;   /* what the source fills; ui->snap when not frozen */
+	struct snapshot *live; /* what the source fills; ui->snap when not frozen */
 	struct snapshot *frozen_snap;
 	bool frozen;
-	uint64_t frozen_id;      /* the history id shown while frozen */
-	double speed;            /* replay speed (1 = as recorded) */
-	bool source_done;        /* a recording played to its end */
+	uint64_t frozen_id; /* the history id shown while frozen */
+	double speed; /* replay speed (1 = as recorded) */
+	bool source_done; /* a recording played to its end */
 	struct recfile_writer *rec; /* --record, or NULL */
-	bool rec_failed;            /* its first write error was shown */
+	bool rec_failed; /* its first write error was shown */
 	bool fleet; /* the fleet view (ui_fleet.c) instead of a host's view */
 };
 
@@ -240,12 +250,12 @@ size_t ui_hist_copy(const struct ui_hist *h, double *out, size_t max);
 
 /* ui_chart.c: a multi-row graph with a y-axis, a goal line and knob markers. */
 struct ui_graph {
-	char title[48];   /* on the first row, with the newest value */
+	char title[48]; /* on the first row, with the newest value */
 	const char *unit; /* after the axis figures: "%", "ms" */
-	const double *v;  /* values, oldest first */
+	const double *v; /* values, oldest first */
 	size_t n;
-	double goal;      /* a line at this value; NAN: none */
-	double min_top;   /* the axis reaches at least this (a scale for flat data) */
+	double goal; /* a line at this value; NAN: none */
+	double min_top; /* the axis reaches at least this (a scale for flat data) */
 	int slots_per_value; /* > 1: each value drawn this many dots wide (bars) */
 	/* Markers: values back from the newest and their text. */
 	const int *mark_back;
@@ -275,7 +285,7 @@ enum theme_role ui_chart_role(unsigned kind); /* data, goal, marker colours */
 
 /* ui_chart_tradeoff.c: the `t` key's maxsleep x slack sweep. */
 int ui_tradeoff_key(struct ui *ui, int ch); /* t: start or cancel; Esc: cancel */
-void ui_tradeoff_step(struct ui *ui);        /* one snapshot more (from ui_hist_push) */
+void ui_tradeoff_step(struct ui *ui); /* one snapshot more (from ui_hist_push) */
 /* The console is closing (the source is the caller's again, after source_async_stop()): a
  * sweep under way puts its knobs back, here and now. */
 void ui_tradeoff_quit(struct ui *ui);
@@ -314,9 +324,9 @@ int ui_command_run(struct ui *ui, const char *cmd);
 /* ui_keys.c: the key table: ui_key() dispatches from it and the help screen lists it. */
 #define UI_KEY_CODES 8
 struct ui_keydef {
-	const char *keys;          /* as shown: "m / M" */
-	int codes[UI_KEY_CODES];   /* the curses codes it takes (0 ends the list) */
-	int knob;                  /* the knob it turns, or -1 */
+	const char *keys; /* as shown: "m / M" */
+	int codes[UI_KEY_CODES]; /* the curses codes it takes (0 ends the list) */
+	int knob; /* the knob it turns, or -1 */
 	const char *what;
 	int (*fn)(struct ui *ui, int ch); /* returns redo flags */
 };

@@ -89,14 +89,16 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 	 * after a second t. Every knob it sets is put back when it ends, is cancelled, or
 	 * the console quits (ui_tradeoff_quit). */
 	if (ui->src->ops->writes_machine && !(ui->opt && ui->opt->write)) {
-		ui_status(ui, true, "t: the sweep changes this machine's PMD settings: start "
-				    "tunetop with --write");
+		ui_status(ui, true,
+			  "t: the sweep changes this machine's PMD settings: start "
+			  "tunetop with --write");
 		return UI_REDRAW;
 	}
 	if (ui->src->ops->writes_machine && !to->confirm) {
 		to->confirm = true;
-		ui_status(ui, false, "t: sweep pmd.maxsleep_us x pmd.timer_slack_ns on this "
-				     "machine (restored after)? t again starts it, any other key not");
+		ui_status(ui, false,
+			  "t: sweep pmd.maxsleep_us x pmd.timer_slack_ns on this "
+			  "machine (restored after)? t again starts it, any other key not");
 		return UI_REDRAW;
 	}
 	memset(to, 0, sizeof(*to));

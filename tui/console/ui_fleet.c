@@ -34,17 +34,20 @@ void ui_fleet_draw(struct ui *ui, int y, int h)
 		if (i == sel)
 			mvhline(y + 1 + i, 0, ' ' | ui->attr[ROLE_SELECTED], COLS);
 		if (r.state == REMOTE_DOWN || !s) {
-			snprintf(line, sizeof(line), "%-16.16s %-4s %s%s", r.name, state_name(r.state),
-				 r.state == REMOTE_DOWN ? r.reason : "waiting for the first snapshot",
-				 "");
-			ui_put(ui, r.state == REMOTE_DOWN && i != sel ? ROLE_ERROR : role, "%s", line);
+			snprintf(
+			    line, sizeof(line), "%-16.16s %-4s %s%s", r.name, state_name(r.state),
+			    r.state == REMOTE_DOWN ? r.reason : "waiting for the first snapshot",
+			    "");
+			ui_put(ui, r.state == REMOTE_DOWN && i != sel ? ROLE_ERROR : role, "%s",
+			       line);
 			if (r.state == REMOTE_DOWN && r.retry_in_s >= 0) /* < 0: never again */
 				ui_put(ui, role, " (retry in %.0fs)", r.retry_in_s);
 			continue;
 		}
 		char tick[32] = "-", drop[16] = "-", cpu[16] = "-", p99[16] = "-", ms[16] = "-";
 		if (s->has_est)
-			snprintf(tick, sizeof(tick), "%s/%s", rowfmt_ns(s->est.tick_ns_avg, a, sizeof(a)),
+			snprintf(tick, sizeof(tick), "%s/%s",
+				 rowfmt_ns(s->est.tick_ns_avg, a, sizeof(a)),
 				 rowfmt_ns(UI_EST_TICK_GOAL_NS, b, sizeof(b)));
 		if (s->has_pmd) {
 			snprintf(drop, sizeof(drop), "%.2f", s->pmd.drop_pct);

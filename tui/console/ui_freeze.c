@@ -125,12 +125,13 @@ int ui_freeze_key(struct ui *ui, int ch)
 	case '[':
 	case '{':
 		if (at <= history_oldest(&ui->history)) {
-			ui_status(ui, false, "the oldest sample kept (%zu in the window)", ui->history.n);
+			ui_status(ui, false, "the oldest sample kept (%zu in the window)",
+				  ui->history.n);
 			return ui_freeze_at(ui, at);
 		}
 		return ui_freeze_at(ui, at - (at - history_oldest(&ui->history) < (uint64_t)step
-						     ? at - history_oldest(&ui->history)
-						     : (uint64_t)step));
+						  ? at - history_oldest(&ui->history)
+						  : (uint64_t)step));
 	default: /* ']' and '}' */
 		if (!ui->frozen)
 			return 0;

@@ -149,7 +149,8 @@ static void pmd_line(struct ui *ui, int y)
 		if (p->threads[i].no_rate)
 			ui_put(ui, ROLE_NORMAL, "%s-", i ? "/" : " ");
 		else
-			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ", p->threads[i].asleep_pct);
+			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ",
+			       p->threads[i].asleep_pct);
 }
 
 static void blk_line(struct ui *ui, int y)
@@ -204,7 +205,8 @@ int ui_header_draw(struct ui *ui)
 		put_knob(ui, K_CPU_GOVERNOR, "");
 	else
 		ui_put(ui, ROLE_TITLE, "%s", snapshot_governor_name(s));
-	ui_put(ui, ROLE_TITLE, " (%s)%s", s->governor_absent ? "no cpufreq" : snapshot_governor_source(s),
+	ui_put(ui, ROLE_TITLE, " (%s)%s",
+	       s->governor_absent ? "no cpufreq" : snapshot_governor_source(s),
 	       ui->paused ? "  [PAUSED]" : "");
 	if (s->has_host && !ui->opt->write)
 		ui_put(ui, ROLE_WARN, "  read-only (--write to change)");

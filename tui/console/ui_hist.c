@@ -37,7 +37,7 @@ static void hist_marks(struct ui *ui)
 	for (int k = 0; k < K_COUNT; k++) {
 		int64_t v = ui->snap->knobs[k];
 		if (c->have_prev && v != c->prev_knobs[k] && knob_table[k].type != KNOB_ACTION) {
-			c->marks[c->mark_head] = (struct ui_mark){ c->samples, k, v };
+			c->marks[c->mark_head] = (struct ui_mark){c->samples, k, v};
 			c->mark_head = (c->mark_head + 1) % UI_MARKS_KEEP;
 			if (c->nmarks < UI_MARKS_KEEP)
 				c->nmarks++;

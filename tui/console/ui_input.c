@@ -175,10 +175,9 @@ int ui_command_run(struct ui *ui, const char *cmd)
 				ui_status(ui, true,
 					  "unknown knob '%s' (Tab completes, h lists them)", a);
 			} else {
-				ui_status(
-				    ui, false, "%s = %s (%s)", a,
-				    ui_knob_text(ui, id, val, sizeof(val)),
-				    knob_range_text(id, range, sizeof(range)));
+				ui_status(ui, false, "%s = %s (%s)", a,
+					  ui_knob_text(ui, id, val, sizeof(val)),
+					  knob_range_text(id, range, sizeof(range)));
 			}
 			return UI_REDRAW;
 		}

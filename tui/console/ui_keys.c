@@ -183,7 +183,8 @@ static int key_enter(struct ui *ui, int ch)
 static int key_speed(struct ui *ui, int ch)
 {
 	if (!source_paced(ui->src)) {
-		ui_status(ui, true, "speed: only a recording (--replay) has one; -d sets the interval");
+		ui_status(ui, true,
+			  "speed: only a recording (--replay) has one; -d sets the interval");
 		return UI_REDRAW;
 	}
 	double s = ch == 'f' ? ui->speed * 2 : ui->speed / 2;
@@ -288,7 +289,11 @@ const struct ui_keydef ui_keydefs[] = {
     {"space", {' '}, -1, "freeze on this sample / back to live (sampling goes on)", key_freeze},
     {"[ ] { }", {'[', ']', '{', '}'}, -1, "frozen: one sample back / forward, { } ten", key_freeze},
     {"Esc", {27}, -1, "back to live; with --remote hosts, back to the fleet", key_freeze},
-    {"Enter", {'\n', '\r', KEY_ENTER}, -1, "fleet view: dive into the host under the cursor", key_enter},
+    {"Enter",
+     {'\n', '\r', KEY_ENTER},
+     -1,
+     "fleet view: dive into the host under the cursor",
+     key_enter},
     {"f / F", {'f', 'F'}, -1, "replay speed x2 / /2", key_speed},
     {"g", {'g'}, K_CPU_GOVERNOR, "cycle", key_governor},
     {"m / M", {'m', 'M'}, K_PMD_MAXSLEEP_US, "up / down", key_maxsleep},

@@ -6,7 +6,7 @@
 #include "tui/rowfmt.h"
 #include "tui/console/ui.h"
 
-static const char *const sort_names[SORT_COUNT] = {"TID", "NAME", "SUBSYS", "CPU",
+static const char *const sort_names[SORT_COUNT] = {"TID",  "NAME", "SUBSYS", "CPU",
 						   "CPU%", "S",	   "RUNQ%"};
 
 const char *ui_sort_name(enum ui_sort s)
@@ -41,7 +41,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		r = (a->state > b->state) - (a->state < b->state);
 		break;
 	case SORT_RUNQ:
-		r = (a->runq_delay_pct > b->runq_delay_pct) - (a->runq_delay_pct < b->runq_delay_pct);
+		r = (a->runq_delay_pct > b->runq_delay_pct) -
+		    (a->runq_delay_pct < b->runq_delay_pct);
 		break;
 	default:
 		break;
@@ -164,8 +165,9 @@ static enum theme_role subsys_role(enum subsys s)
 void ui_table_draw(struct ui *ui, int y, int h)
 {
 	char buf[512];
-	static const enum ui_sort col_sort[ROWFMT_NCOLS] = {
-	    SORT_TID, SORT_NAME, SORT_SUBSYS, SORT_CPU, SORT_PCT, SORT_STATE, SORT_RUNQ, SORT_COUNT};
+	static const enum ui_sort col_sort[ROWFMT_NCOLS] = {SORT_TID,  SORT_NAME, SORT_SUBSYS,
+							    SORT_CPU,  SORT_PCT,  SORT_STATE,
+							    SORT_RUNQ, SORT_COUNT};
 	if (h < 2)
 		return;
 	ui->table_y = y;

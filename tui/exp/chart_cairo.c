@@ -27,7 +27,7 @@ struct pic {
 	bool svg;
 	const char *path;
 	struct safefile_tmp tmp; /* the file being written, renamed over path at the end */
-	int werr;		 /* errno of the first failed write, 0 none */
+	int werr; /* errno of the first failed write, 0 none */
 };
 
 struct rect {

@@ -18,12 +18,11 @@
 #define AB_MAX_PASSES 1000
 
 /* Metrics when none are named: what each seed compared. */
-static const char *const ab_default_blk[] = { "blk.iops", "blk.lat_us.p99", "blk.ipis_per_s",
-					      NULL };
-static const char *const ab_default_pmd[] = { "pmd.drop_pct", "pmd.threads[*].cpu_pct",
-					      "pmd.threads[avg].sleep_iter_pct", NULL };
-static const char *const ab_default_est[] = { "est.tick_ns.avg", "est.cpu_pct",
-					      "est.chain_max", NULL };
+static const char *const ab_default_blk[] = {"blk.iops", "blk.lat_us.p99", "blk.ipis_per_s", NULL};
+static const char *const ab_default_pmd[] = {"pmd.drop_pct", "pmd.threads[*].cpu_pct",
+					     "pmd.threads[avg].sleep_iter_pct", NULL};
+static const char *const ab_default_est[] = {"est.tick_ns.avg", "est.cpu_pct", "est.chain_max",
+					     NULL};
 
 static const char *const *ab_defaults(enum subsys owner)
 {
@@ -149,7 +148,8 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 			metrics[nmetrics++] = argv[++i];
 		} else {
 			fprintf(stderr,
-				"tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, --values "
+				"tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, "
+				"--values "
 				"A,B[,...], --passes N, --metric PATH and the common options)\n",
 				argv[i]);
 			return 2;
@@ -157,14 +157,15 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	int id = knob ? knob_find(knob) : -1;
 	if (id < 0 || !values_list) {
-		fprintf(stderr, "tunetop: experiment ab: needs --knob KNOB (see --list-knobs) and "
-				"--values A,B[,...]%s%s%s\n",
+		fprintf(stderr,
+			"tunetop: experiment ab: needs --knob KNOB (see --list-knobs) and "
+			"--values A,B[,...]%s%s%s\n",
 			knob && id < 0 ? " ('" : "", knob && id < 0 ? knob : "",
 			knob && id < 0 ? "' is not a knob)" : "");
 		return 2;
 	}
-	nvalues = exp_parse_list("ab", "--values", values_list, id, &values_copy, values,
-				 EXP_MAX_LIST);
+	nvalues =
+	    exp_parse_list("ab", "--values", values_list, id, &values_copy, values, EXP_MAX_LIST);
 	if (nvalues == 0)
 		return 2;
 	if (nvalues < 2) {
@@ -240,8 +241,10 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		struct exp_summary *sum = &sums[m * nvalues];
 		json_t *jv = json_array();
 		if (!c.json)
-			printf("\n%s%s (%zu passes of %.1f s)\n%-12s %12s %12s %12s %12s\n", metrics[m],
-			       missing[m] ? " [not in the snapshot: is its subsystem running?]" : "",
+			printf("\n%s%s (%zu passes of %.1f s)\n%-12s %12s %12s %12s %12s\n",
+			       metrics[m],
+			       missing[m] ? " [not in the snapshot: is its subsystem running?]"
+					  : "",
 			       done, c.seconds, knob, "MIN", "AVG", "MAX", "Dev");
 		for (size_t v = 0; v < nvalues; v++) {
 			char a[32], b[32], cc[32], d[32];
@@ -252,11 +255,11 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 			exp_fmt(d, sizeof(d), sum[v].dev);
 			if (!c.json)
 				printf("%-12s %12s %12s %12s %12s\n", values[v], a, b, cc, d);
-			json_array_append_new(jv, json_pack("{s:o, s:f, s:f, s:f, s:f, s:f}", "value",
-							    ab_value_json(id, values[v]), "min",
-							    sum[v].min, "avg", sum[v].avg, "max",
-							    sum[v].max, "dev", sum[v].dev, "median",
-							    sum[v].median));
+			json_array_append_new(jv, json_pack("{s:o, s:f, s:f, s:f, s:f, s:f}",
+							    "value", ab_value_json(id, values[v]),
+							    "min", sum[v].min, "avg", sum[v].avg,
+							    "max", sum[v].max, "dev", sum[v].dev,
+							    "median", sum[v].median));
 		}
 		json_t *tests = json_array();
 		for (size_t v = 1; v < nvalues; v++) {
@@ -267,18 +270,19 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 				printf("  %s vs %s: Welch t=%.2f df=%.1f p=%.3g -> %s at 5%%\n",
 				       values[0], values[v], t, df, pv,
 				       pv < 0.05 ? "significant" : "not significant");
-			json_array_append_new(tests, json_pack("{s:o, s:o, s:f, s:f, s:f, s:b}", "a",
-							       ab_value_json(id, values[0]), "b",
-							       ab_value_json(id, values[v]), "t",
-							       isfinite(t) ? t : 1e300, "df", df, "p", pv,
-							       "significant", pv < 0.05));
+			json_array_append_new(tests,
+					      json_pack("{s:o, s:o, s:f, s:f, s:f, s:b}", "a",
+							ab_value_json(id, values[0]), "b",
+							ab_value_json(id, values[v]), "t",
+							isfinite(t) ? t : 1e300, "df", df, "p", pv,
+							"significant", pv < 0.05));
 		}
 		json_array_append_new(jm, json_pack("{s:s, s:b, s:o, s:o}", "metric", metrics[m],
 						    "present", !missing[m], "values", jv, "welch",
 						    tests));
 	}
 	if (rc == 0 || hang[0]) {
-		struct ab_pic ap = { knob, metrics, nmetrics, nvalues, done, values, sums };
+		struct ab_pic ap = {knob, metrics, nmetrics, nvalues, done, values, sums};
 		if (done && exp_pictures(&c, "ab", ab_draw, &ap) != 0 && rc == 0)
 			rc = 1;
 	}

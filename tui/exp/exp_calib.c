@@ -53,10 +53,8 @@ static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t e
 	size_t nv = 0;
 	size_t i, k;
 	json_t *g, *x;
-	json_array_foreach(cp->jg, i, g)
-	{
-		json_array_foreach(json_object_get(g, "chain_max"), k, x)
-		{
+	json_array_foreach (cp->jg, i, g) {
+		json_array_foreach (json_object_get(g, "chain_max"), k, x) {
 			int v = (int)json_integer_value(x);
 			size_t j = 0;
 			while (j < nv && vals[j] != v)
@@ -74,13 +72,14 @@ static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t e
 	size_t ng = json_array_size(cp->jg);
 	struct chart_panel *pn = xcalloc(ng + 1, sizeof(*pn));
 	struct chart_bar *bars = xcalloc((ng + 1) * (nv + 1), sizeof(*bars));
-	json_array_foreach(cp->jg, i, g)
-	{
+	json_array_foreach (cp->jg, i, g) {
 		json_t *chain = json_object_get(g, "chain_max");
 		for (size_t j = 0; j < nv; j++) {
 			struct chart_bar *b = &bars[i * nv + j];
 			snprintf(b->label, sizeof(b->label), "%d", vals[j]);
-			json_array_foreach(chain, k, x) if ((int)json_integer_value(x) == vals[j]) b->mid++;
+			json_array_foreach (chain, k, x)
+				if ((int)json_integer_value(x) == vals[j])
+					b->mid++;
 			b->lo = b->hi = b->mid;
 		}
 		snprintf(pn[i].title, sizeof(pn[i].title),
@@ -90,8 +89,8 @@ static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t e
 		pn[i].bars = &bars[i * nv];
 		pn[i].nbars = nv;
 	}
-	int rc = chart_cairo_bars(path, svg, "chain_max chosen by calibration, per governor", pn, ng,
-				  err, errlen);
+	int rc = chart_cairo_bars(path, svg, "chain_max chosen by calibration, per governor", pn,
+				  ng, err, errlen);
 	free(bars);
 	free(pn);
 	return rc;
@@ -125,20 +124,22 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 				return 2;
 		} else {
 			fprintf(stderr,
-				"tunetop: experiment calib: unknown option '%s' (valid: --governors LIST, "
+				"tunetop: experiment calib: unknown option '%s' (valid: "
+				"--governors LIST, "
 				"--runs N and the common options)\n",
 				argv[i]);
 			return 2;
 		}
 	}
-	size_t ngov = exp_parse_list("calib", "--governors", gov_list, -1, &gov_copy, govs,
-				     EXP_MAX_LIST);
+	size_t ngov =
+	    exp_parse_list("calib", "--governors", gov_list, -1, &gov_copy, govs, EXP_MAX_LIST);
 	if (ngov == 0)
 		return 2;
 	for (size_t g = 0; g < ngov; g++) {
 		if (cpu_governor_parse(govs[g]) < 0) {
-			fprintf(stderr, "tunetop: experiment calib: --governors: '%s' is not valid "
-					"(valid: performance, powersave, ondemand, schedutil)\n",
+			fprintf(stderr,
+				"tunetop: experiment calib: --governors: '%s' is not valid "
+				"(valid: performance, powersave, ondemand, schedutil)\n",
 				govs[g]);
 			free(gov_copy);
 			return 2;
@@ -148,7 +149,7 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 	json_t *jg = json_array();
 	for (size_t g = 0; g < ngov && rc == 0 && !sig_quit; g++) {
 		char set_gov[64];
-		const char *extra[] = { set_gov };
+		const char *extra[] = {set_gov};
 		snprintf(set_gov, sizeof(set_gov), "cpu.governor=%s", govs[g]);
 		struct source *src = exp_source(&c, extra, 1, err, sizeof(err), &rc);
 		if (!src) {
@@ -156,11 +157,12 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 			break;
 		}
 		if (!calib_has_est(src)) {
-			fprintf(stderr,
-				"tunetop: experiment calib: scenario '%s' does not run est, so nothing "
-				"calibrates (valid: a scenario with est, e.g. est-only or default, or "
-				"--set est.enabled=on)\n",
-				c.scenario);
+			fprintf(
+			    stderr,
+			    "tunetop: experiment calib: scenario '%s' does not run est, so nothing "
+			    "calibrates (valid: a scenario with est, e.g. est-only or default, or "
+			    "--set est.enabled=on)\n",
+			    c.scenario);
 			source_close(src);
 			rc = 2;
 			break;
@@ -188,9 +190,10 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		/* The tick time that chain_max gives, measured after the last run. A relink
 		 * places every estimator with the initial delay of about 2 s (49 ticks), and
 		 * a row comes round once per 2 s period: wait out the one, span the other. */
-		json_t *w = exp_window(src, c.warmup > CALIB_MIN_SETTLE_S ? c.warmup : CALIB_MIN_SETTLE_S,
-				       c.seconds > CALIB_MIN_WINDOW_S ? c.seconds : CALIB_MIN_WINDOW_S,
-				       hang, sizeof(hang));
+		json_t *w =
+		    exp_window(src, c.warmup > CALIB_MIN_SETTLE_S ? c.warmup : CALIB_MIN_SETTLE_S,
+			       c.seconds > CALIB_MIN_WINDOW_S ? c.seconds : CALIB_MIN_WINDOW_S,
+			       hang, sizeof(hang));
 		double tick_avg = 0, tick_max = 0, cpu = 0;
 		exp_metric(w, "est.tick_ns.avg", &tick_avg);
 		exp_metric(w, "est.tick_ns.max", &tick_max);
@@ -199,7 +202,8 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		source_close(src);
 
 		if (got < runs && !sig_quit) {
-			fprintf(stderr, "tunetop: experiment calib: %s: %zu of %zu calibrations seen\n",
+			fprintf(stderr,
+				"tunetop: experiment calib: %s: %zu of %zu calibrations seen\n",
 				govs[g], got, runs);
 			rc = 1;
 		}
@@ -219,8 +223,7 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		}
 		const char *key;
 		json_t *val;
-		json_object_foreach(hist, key, val)
-		{
+		json_object_foreach (hist, key, val) {
 			if (!c.json)
 				printf(" %s x%lld", key, (long long)json_integer_value(val));
 		}
@@ -229,7 +232,8 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 			if (single[i] < single_min)
 				single_min = single[i];
 		if (!c.json)
-			printf("\n  single est (min over runs) %.0f ns; tick time avg %.0f us, max %.0f us; "
+			printf("\n  single est (min over runs) %.0f ns; tick time avg %.0f us, max "
+			       "%.0f us; "
 			       "est CPU %.1f%%\n",
 			       single_min, tick_avg / 1000, tick_max / 1000, cpu);
 		json_t *jc = json_array(), *js = json_array();
@@ -237,14 +241,15 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 			json_array_append_new(jc, json_integer(chain[i]));
 			json_array_append_new(js, json_real(single[i]));
 		}
-		json_array_append_new(jg, json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor",
-						    govs[g], "chain_max", jc, "single_est_ns", js,
-						    "histogram", hist, "tick_ns_avg", tick_avg,
-						    "tick_ns_max", tick_max, "est_cpu_pct", cpu));
+		json_array_append_new(jg,
+				      json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor",
+						govs[g], "chain_max", jc, "single_est_ns", js,
+						"histogram", hist, "tick_ns_avg", tick_avg,
+						"tick_ns_max", tick_max, "est_cpu_pct", cpu));
 		free(chain);
 		free(single);
 	}
-	struct calib_pic cp = { ngov, govs, jg };
+	struct calib_pic cp = {ngov, govs, jg};
 	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, &cp) != 0)
 		rc = 1;
 	if (c.json && (rc == 0 || json_array_size(jg))) {

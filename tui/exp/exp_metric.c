@@ -54,8 +54,7 @@ static int exp_metric_at(json_t *node, const char *path, double *out)
 			double sum = 0, v;
 			size_t i;
 			json_t *el;
-			json_array_foreach(child, i, el)
-			{
+			json_array_foreach (child, i, el) {
 				if (exp_metric_at(el, after, &v) != 0)
 					return -1;
 				sum += v;

@@ -71,7 +71,8 @@ static double exp_betacf(double a, double b, double x)
 	for (int m = 1; m <= 300; m++) {
 		int m2 = 2 * m;
 		h *= exp_lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
-		double del = exp_lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
+		double del =
+		    exp_lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;
@@ -113,8 +114,7 @@ int exp_welch(const struct exp_summary *a, const struct exp_summary *b, double *
 		return 0;
 	}
 	*t = (a->avg - b->avg) / se;
-	*df = (va + vb) * (va + vb) /
-	      (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	*df = (va + vb) * (va + vb) / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
 	*p = exp_t_pvalue(*t, *df);
 	return 0;
 }

@@ -22,10 +22,10 @@ struct exp_entry {
 };
 
 static const struct exp_entry exp_table[] = {
-	{ "sweep", "PMD sleep/drop sweep: maxsleep x timer slack x offered load", exp_sweep_run },
-	{ "ab", "A/B passes of one knob's values: MIN/AVG/MAX/Dev and Welch's t-test", exp_ab_run },
-	{ "calib", "calibration stability: chain_max histogram and tick time per governor",
-	  exp_calib_run },
+    {"sweep", "PMD sleep/drop sweep: maxsleep x timer slack x offered load", exp_sweep_run},
+    {"ab", "A/B passes of one knob's values: MIN/AVG/MAX/Dev and Welch's t-test", exp_ab_run},
+    {"calib", "calibration stability: chain_max histogram and tick time per governor",
+     exp_calib_run},
 };
 
 static void exp_usage(FILE *out)
@@ -58,8 +58,8 @@ int exp_parse_double(const char *opt, const char *s, double lo, double hi, doubl
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi) {
-		fprintf(stderr, "tunetop: experiment: %s: '%s' is not valid (valid: %g to %g)\n", opt,
-			s, lo, hi);
+		fprintf(stderr, "tunetop: experiment: %s: '%s' is not valid (valid: %g to %g)\n",
+			opt, s, lo, hi);
 		return 2;
 	}
 	*out = v;
@@ -131,11 +131,11 @@ int exp_pictures(const struct exp_common *c, const char *exp,
 		 void *arg)
 {
 	char err[512];
-	const char *paths[2] = { c->png, c->svg };
+	const char *paths[2] = {c->png, c->svg};
 	for (int i = 0; i < 2; i++) {
 		if (paths[i] && draw(paths[i], i == 1, arg, err, sizeof(err)) != 0) {
-			fprintf(stderr, "tunetop: experiment %s: cannot write the picture: %s\n", exp,
-				err);
+			fprintf(stderr, "tunetop: experiment %s: cannot write the picture: %s\n",
+				exp, err);
 			return 1;
 		}
 	}
@@ -196,8 +196,7 @@ static void exp_sleep(double s)
 		clock_sleep_ns(20 * NS_PER_MS);
 }
 
-json_t *exp_window(struct source *src, double warmup, double seconds, char *hang,
-		   size_t hanglen)
+json_t *exp_window(struct source *src, double warmup, double seconds, char *hang, size_t hanglen)
 {
 	struct snapshot *snap = snapshot_new();
 	exp_sleep(warmup);
@@ -215,7 +214,7 @@ json_t *exp_window(struct source *src, double warmup, double seconds, char *hang
 
 int experiment_main(int argc, char **argv)
 {
-	struct exp_common c = { .seconds = 2.0, .warmup = 1.0 };
+	struct exp_common c = {.seconds = 2.0, .warmup = 1.0};
 	char **rest = xcalloc((size_t)argc + 1, sizeof(*rest));
 	int nrest = 0, rc = 2;
 	const struct exp_entry *e = NULL;
@@ -230,7 +229,8 @@ int experiment_main(int argc, char **argv)
 			free(rest);
 			return 0;
 		}
-		fprintf(stderr, "tunetop: experiment: unknown experiment '%s' (valid: sweep, ab, calib)\n",
+		fprintf(stderr,
+			"tunetop: experiment: unknown experiment '%s' (valid: sweep, ab, calib)\n",
 			argv[0]);
 		free(rest);
 		return 2;
@@ -248,7 +248,8 @@ int experiment_main(int argc, char **argv)
 			c.scenario = argv[++i];
 		} else if (strcmp(a, "--set") == 0 && has_val) {
 			if (c.nsets == EXP_MAX_SETS) {
-				fprintf(stderr, "tunetop: experiment: at most %d --set\n", EXP_MAX_SETS);
+				fprintf(stderr, "tunetop: experiment: at most %d --set\n",
+					EXP_MAX_SETS);
 				goto out;
 			}
 			c.sets[c.nsets++] = argv[++i];

@@ -13,14 +13,14 @@
 
 /* Options every experiment takes. */
 struct exp_common {
-	bool json;              /* --json: one JSON object on stdout instead of a table */
-	const char *scenario;   /* --scenario (each experiment has its own default) */
+	bool json; /* --json: one JSON object on stdout instead of a table */
+	const char *scenario; /* --scenario (each experiment has its own default) */
 	const char *sets[EXP_MAX_SETS]; /* --set KNOB=VALUE, applied after the scenario */
 	size_t nsets;
-	double seconds;         /* --seconds: measurement window per point/pass */
-	double warmup;          /* --warmup: settle time before each window */
-	const char *png;        /* --png FILE: the result drawn as a PNG picture */
-	const char *svg;        /* --svg FILE: the same as SVG */
+	double seconds; /* --seconds: measurement window per point/pass */
+	double warmup; /* --warmup: settle time before each window */
+	const char *png; /* --png FILE: the result drawn as a PNG picture */
+	const char *svg; /* --svg FILE: the same as SVG */
 };
 
 /* Entry from main: argv[0] is the experiment's name. Returns an exit status. */
@@ -39,8 +39,7 @@ struct source *exp_source(const struct exp_common *c, const char *const *extra, 
  * Sleep warmup, sample, sleep seconds, sample: the window's JSON (decref it). hang
  * (hanglen bytes) gets the reason the window cannot be trusted (exp_check.h), or "".
  */
-json_t *exp_window(struct source *src, double warmup, double seconds, char *hang,
-		   size_t hanglen);
+json_t *exp_window(struct source *src, double warmup, double seconds, char *hang, size_t hanglen);
 /* Parse "a,b,c" into at most EXP_MAX_LIST strings (pointers into a copy you free). */
 size_t exp_split_list(const char *list, char **copy, const char **out, size_t max);
 /*

@@ -40,7 +40,7 @@ static void mb_str(struct metrics_buf *b, const char *s)
 }
 
 static void mb_printf(struct metrics_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static void mb_printf(struct metrics_buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -98,14 +98,17 @@ const char *metrics_type_name(enum metric_type t)
 const char *metrics_prom_name(const struct metric_family *f, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s", f->name,
-		 f->type == MT_COUNTER ? "_total" : f->type == MT_INFO ? "_info" : "");
+		 f->type == MT_COUNTER ? "_total"
+		 : f->type == MT_INFO  ? "_info"
+				       : "");
 	return buf;
 }
 
 const char *metrics_content_type(enum metrics_format fmt)
 {
-	return fmt == METRICS_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-					  : "text/plain; version=0.0.4; charset=utf-8";
+	return fmt == METRICS_OPENMETRICS
+		   ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+		   : "text/plain; version=0.0.4; charset=utf-8";
 }
 
 void metrics_list(FILE *out)

@@ -1,4 +1,5 @@
-/* metrics_table.c: every metric family the exporter writes (README's metrics table is made from it). */
+/* metrics_table.c: every metric family the exporter writes (README's metrics table is made from
+ * it). */
 #include "tui/metrics/metrics_int.h"
 
 /*
@@ -21,8 +22,9 @@ const struct metric_family metric_families[M_COUNT] = {
 			   "Time the last snapshot took to take (self.sample_us)."},
     [M_RENDER_DURATION] = {"tunetop_render_duration_seconds", MT_GAUGE, "seconds", "",
 			   "Time the front end took to render the previous frame or line."},
-    [M_SELF_CPU] = {"tunetop_self_cpu_ratio", MT_GAUGE, "ratio", "",
-		    "CPU of tunetop itself (without engine threads), of one core, over the interval."},
+    [M_SELF_CPU] =
+	{"tunetop_self_cpu_ratio", MT_GAUGE, "ratio", "",
+	 "CPU of tunetop itself (without engine threads), of one core, over the interval."},
     [M_KNOB] = {"tunetop_knob", MT_GAUGE, "", "knob",
 		"Value in force of every knob (tunetop --list-knobs): its number; an enum's index "
 		"in its list of choices; a bool 0 or 1."},
@@ -58,8 +60,8 @@ const struct metric_family metric_families[M_COUNT] = {
 		      "One kthread's CPU over the interval, of one core (goal 0.125)."},
     [M_EST_KT_ESTIMATORS] = {"tunetop_est_kthread_estimators", MT_GAUGE, "", "kthread",
 			     "Estimators on one kthread."},
-    [M_EST_KT_TICK_LAST] = {"tunetop_est_kthread_tick_last_seconds", MT_GAUGE, "seconds",
-			    "kthread", "One kthread's last tick that had a row to estimate."},
+    [M_EST_KT_TICK_LAST] = {"tunetop_est_kthread_tick_last_seconds", MT_GAUGE, "seconds", "kthread",
+			    "One kthread's last tick that had a row to estimate."},
     [M_EST_MEM] = {"tunetop_est_memory_bytes", MT_GAUGE, "bytes", "",
 		   "Counters, estimators, rows and contexts allocated."},
     [M_EST_PACKETS] = {"tunetop_est_packets", MT_COUNTER, "packets", "",
@@ -84,8 +86,7 @@ const struct metric_family metric_families[M_COUNT] = {
 			  "All drops over offered packets, over the interval."},
     [M_PMD_RX] = {"tunetop_pmd_rx_packets", MT_COUNTER, "packets", "pmd",
 		  "Packets a PMD received from its rx rings."},
-    [M_PMD_TX] = {"tunetop_pmd_tx_packets", MT_COUNTER, "packets", "pmd",
-		  "Packets a PMD sent."},
+    [M_PMD_TX] = {"tunetop_pmd_tx_packets", MT_COUNTER, "packets", "pmd", "Packets a PMD sent."},
     [M_PMD_RX_DROPS] = {"tunetop_pmd_rx_dropped_packets", MT_COUNTER, "packets", "pmd",
 			"Packets dropped because the PMD's rx ring was full."},
     [M_PMD_TX_DROPS] = {"tunetop_pmd_tx_dropped_packets", MT_COUNTER, "packets", "pmd",
@@ -110,14 +111,16 @@ const struct metric_family metric_families[M_COUNT] = {
 			 "IO requests completed."},
     [M_BLK_IN_FLIGHT] = {"tunetop_blk_in_flight_requests", MT_GAUGE, "", "",
 			 "Requests submitted and not completed, at one instant."},
-    [M_BLK_COMPLETIONS] = {"tunetop_blk_completions", MT_COUNTER, "", "path",
-			   "Completions by path: direct (in the IRQ), local_softirq, remote (IPI)."},
-    [M_BLK_IOPS] = {"tunetop_blk_iops", MT_GAUGE, "", "", "Completions per second over the interval."},
+    [M_BLK_COMPLETIONS] =
+	{"tunetop_blk_completions", MT_COUNTER, "", "path",
+	 "Completions by path: direct (in the IRQ), local_softirq, remote (IPI)."},
+    [M_BLK_IOPS] = {"tunetop_blk_iops", MT_GAUGE, "", "",
+		    "Completions per second over the interval."},
     [M_BLK_LAT] = {"tunetop_blk_latency_seconds", MT_HISTOGRAM, "seconds", "",
 		   "Completion latency of every request since start (HDR buckets; a bound inside "
 		   "one counts to its lower edge, within 0.8%; sum from midpoints)."},
-    [M_BLK_LAT_PCT] = {"tunetop_blk_latency_percentile_seconds", MT_GAUGE, "seconds",
-		       "percentile", "Completion latency percentile (50, 99, 99.9) over the interval."},
+    [M_BLK_LAT_PCT] = {"tunetop_blk_latency_percentile_seconds", MT_GAUGE, "seconds", "percentile",
+		       "Completion latency percentile (50, 99, 99.9) over the interval."},
     [M_BLK_IRQS] = {"tunetop_blk_irqs", MT_COUNTER, "", "", "Device interrupts raised."},
     [M_BLK_IPIS] = {"tunetop_blk_ipis_sent", MT_COUNTER, "", "",
 		    "IPIs sent to steer a completion (the target's inbox was empty)."},
@@ -140,8 +143,9 @@ const struct metric_family metric_families[M_COUNT] = {
 			     "interface", "Packets an interface dropped on send (rtnetlink)."},
     [M_HOST_CPU_DELAY] = {"tunetop_host_thread_cpu_delay_ratio", MT_GAUGE, "ratio", "tid",
 			  "Part of the interval a picked thread waited for a CPU (TASKSTATS)."},
-    [M_HOST_BLKIO_DELAY] = {"tunetop_host_thread_blkio_delay_ratio", MT_GAUGE, "ratio", "tid",
-			    "Part of the interval a picked thread waited for block IO (TASKSTATS)."},
+    [M_HOST_BLKIO_DELAY] =
+	{"tunetop_host_thread_blkio_delay_ratio", MT_GAUGE, "ratio", "tid",
+	 "Part of the interval a picked thread waited for block IO (TASKSTATS)."},
     [M_HOST_TASKSTATS] = {"tunetop_host_taskstats", MT_GAUGE, "", "",
 			  "1 when per-thread figures come from TASKSTATS (else /proc)."},
     [M_HOST_OVS] = {"tunetop_host_ovs_up", MT_GAUGE, "", "",

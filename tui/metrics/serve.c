@@ -78,7 +78,8 @@ int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t
 	errno = 0;
 	long p = strtol(port, &e, 10);
 	if (!*port || *e || errno || p < 0 || p > 65535) {
-		snprintf(err, errlen, "'%s': the port must be a number 0 to 65535 ([ADDR:]PORT)", text);
+		snprintf(err, errlen, "'%s': the port must be a number 0 to 65535 ([ADDR:]PORT)",
+			 text);
 		return -1;
 	}
 	if (out->v6) {
@@ -134,7 +135,8 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 	if (strcmp(url, "/metrics") != 0)
 		return serve_reply(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
 
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	const char *accept =
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	enum metrics_format fmt = metrics_format_for_accept(accept);
 	pthread_mutex_lock(&srv.lock);
 	struct serve_text *t = srv.cur[fmt];

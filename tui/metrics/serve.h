@@ -11,10 +11,10 @@
 #include "core/snapshot.h"
 
 /* Limits that keep a bad client from costing more than one slot (tests/cli/test_serve_bad.py). */
-#define SERVE_MAX_CONNECTIONS 128    /* more wait unaccepted; serve_guard.h keeps some free */
+#define SERVE_MAX_CONNECTIONS 128 /* more wait unaccepted; serve_guard.h keeps some free */
 #define SERVE_CONN_MEMORY_BYTES 8192 /* request line and headers must fit: else 414/431 */
-#define SERVE_CONN_TIMEOUT_S 10      /* an idle client is closed (a trickling one: serve_guard.h) */
-#define SERVE_NICE 10                /* the server thread's nice: sampling comes first */
+#define SERVE_CONN_TIMEOUT_S 10 /* an idle client is closed (a trickling one: serve_guard.h) */
+#define SERVE_NICE 10 /* the server thread's nice: sampling comes first */
 
 struct serve_addr {
 	struct sockaddr_storage ss;
