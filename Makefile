@@ -4,7 +4,10 @@
 PREFIX    ?= /usr/local
 # systemd reads units from /usr/local/lib/systemd/system and /usr/lib/systemd/system alike.
 SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
+# The exporter's settings file is $(SYSCONFDIR)/default/tunetop-exporter whatever the PREFIX.
+SYSCONFDIR ?= /etc
 DESTDIR   ?=
+INSTALL_PROGRAM ?= install -m 755
 BUILD     ?= build
 SAN       ?=
 CC        ?= cc
@@ -18,7 +21,8 @@ DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-d
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
              libmicrohttpd-dev libcairo2-dev libfontconfig-dev libbpf-dev bpftool clang libzstd-dev zlib1g-dev
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
-             prometheus python3-prometheus-client imagemagick iproute2 zstd clang-format
+             prometheus python3-prometheus-client imagemagick iproute2 zstd clang-format \
+             debhelper devscripts lintian dpkg-dev
 
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
@@ -106,7 +110,7 @@ NOCURSES_BIN := $(BUILD)/tests/layers/nocurses
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all deps test-deps run check check-only asan tsan bench install uninstall clean format tests readme \
+.PHONY: all deps test-deps run check check-only asan tsan bench install install-strip uninstall clean format tests readme \
 	soak fuzz lf-targets golden format-check
 
 all: tunetop
@@ -245,23 +249,36 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)
 	@bench/run.sh $(BUILD) $(BENCH)
 
+# GNU-style: DESTDIR and PREFIX; the man page stays uncompressed (a package compresses it).
 install: tunetop
-	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tunetop
+	$(INSTALL_PROGRAM) -D $(BIN) $(DESTDIR)$(PREFIX)/bin/tunetop
 	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
 	install -D -m 644 tunetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	install -D -m 644 completion/tunetop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tunetop
 	@# The exporter's unit (installed, neither enabled nor started).
 	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/tunetop-exporter.service.in \
-	  > $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	  systemd/tunetop-exporter.service.in > $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 	chmod 644 $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
+	@# Its settings are the operator's: an existing file is left as it is.
+	if [ -e $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter ]; then \
+	  echo "make install: keeping $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter"; \
+	else install -D -m 644 systemd/tunetop-exporter.default \
+	  $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter; fi
 
+# The same with the binary stripped (GNU's install-strip).
+install-strip:
+	$(MAKE) --no-print-directory INSTALL_PROGRAM='$(INSTALL_PROGRAM) -s' install
+
+# The settings file goes only when it is still the one shipped.
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tunetop
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
+	if cmp -s systemd/tunetop-exporter.default $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter; \
+	then rm -f $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter; fi
 
 # Rewrite tests/tui/golden/ after an intended change of the console's layout: the pattern runs
 # every tests/tui/test_golden*.sh (80x24, 60x16, ASCII, host recording, fleet).

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # test_install.sh: `make install PREFIX=... DESTDIR=...` puts the binary, the themes and the
 # man page where they belong, and the installed binary runs and loads an installed theme; the
-# exporter's systemd unit is installed (not enabled) with its hardening, and its command serves.
+# exporter's systemd unit is installed (not enabled) with its hardening, it reads its listen
+# address and arguments from /etc/default/tunetop-exporter (installed when absent, an edited one
+# kept), and its command with that file's values serves; install-strip strips the binary, and
+# uninstall removes what install put there but an edited settings file.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 tmp=$(mktemp -d)
@@ -23,7 +26,13 @@ unit="$tmp/root/usr/lib/systemd/system/tunetop-exporter.service"
 check "exporter unit installed" test -s "$unit"
 exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
 check "unit runs the installed binary as a read-only host exporter ($exec_start)" \
-	test "$exec_start" = "/usr/bin/tunetop --host --serve 9464 -b -o /dev/null"
+	test "$exec_start" = '/usr/bin/tunetop --host --serve ${TUNETOP_EXPORTER_LISTEN} -b -o /dev/null $TUNETOP_EXPORTER_ARGS'
+check "unit reads /etc/default/tunetop-exporter when it is there" \
+	grep -qx 'EnvironmentFile=-/etc/default/tunetop-exporter' "$unit"
+check "unit listens on 127.0.0.1:9464 without that file" \
+	grep -qx 'Environment=TUNETOP_EXPORTER_LISTEN=127.0.0.1:9464 TUNETOP_EXPORTER_ARGS=' "$unit"
+defaults="$tmp/root/etc/default/tunetop-exporter"
+check "settings file installed" grep -qx 'TUNETOP_EXPORTER_LISTEN=127.0.0.1:9464' "$defaults"
 for opt in DynamicUser=yes ProtectSystem=strict ProtectHome=yes NoNewPrivileges=yes PrivateTmp=yes \
 	'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK' CapabilityBoundingSet=; do
 	check "unit hardening: $opt" grep -qx "$opt" "$unit"
@@ -35,9 +44,17 @@ if command -v systemd-analyze >/dev/null; then
 	out=$(systemd-analyze verify "$tmp/tunetop-exporter.service" 2>&1 | grep -v -e '^$' -e 'Cannot add dependency' -e 'No such file' -e 'Failed to open' -e "Command 'man ")
 	check "systemd-analyze verify has nothing to say about the unit ($out)" test -z "$out"
 fi
-# The unit's command line itself serves /metrics (on a free port instead of 9464).
+# The unit's command line with an edited settings file's values serves /metrics (on a free
+# port instead of 9464); systemd expands ${X} as one word and $X split at spaces, as bash does.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin" --host --serve "$port" -b -o /dev/null -d 0.2 2>/dev/null &
+sed -i -e "s/^TUNETOP_EXPORTER_LISTEN=.*/TUNETOP_EXPORTER_LISTEN=127.0.0.1:$port/" \
+	-e 's/^TUNETOP_EXPORTER_ARGS=.*/TUNETOP_EXPORTER_ARGS="-d 0.2 -n 600"/' "$defaults"
+make -C "$TT_TOP" --no-print-directory -s install BUILD="$TT_BUILD" PREFIX=/usr \
+	DESTDIR="$tmp/root" >"$tmp/log" 2>&1
+check "a second make install keeps the edited settings file" grep -q "127.0.0.1:$port" "$defaults"
+cmd=$(set -a; . "$defaults"; eval "args=(${exec_start/\/usr\/bin\/tunetop/})"; printf '%q ' "${args[@]}")
+check "the settings reach the command line ($cmd)" test "$cmd" = "--host --serve 127.0.0.1:$port -b -o /dev/null -d 0.2 -n 600 "
+eval "\"\$bin\" $cmd" 2>/dev/null &
 pid=$!
 got=""
 for _ in $(seq 100); do
@@ -48,4 +65,20 @@ kill "$pid" 2>/dev/null
 wait "$pid"
 check "the unit's command serves /metrics with backend host" grep -q 'backend="host"' <<<"$got"
 check "man page renders" sh -c "man -l '$tmp/root/usr/share/man/man1/tunetop.1' >/dev/null 2>&1 || groff -man -Tascii '$tmp/root/usr/share/man/man1/tunetop.1' >/dev/null 2>&1 || ! command -v man >/dev/null"
+# install-strip: the same tree with a binary without symbols; uninstall leaves the edited
+# settings file only.
+make -C "$TT_TOP" --no-print-directory -s install-strip BUILD="$TT_BUILD" PREFIX=/usr \
+	DESTDIR="$tmp/strip" >"$tmp/log" 2>&1
+rc=$?
+check "make install-strip exits 0 ($(tail -n 3 "$tmp/log" | tr '\n' ' '))" test $rc -eq 0
+check "install-strip: the binary has no symbol table" \
+	sh -c "readelf -S '$tmp/strip/usr/bin/tunetop' >'$tmp/sections' && ! grep -q -e '\.symtab' -e '\.debug_info' '$tmp/sections'"
+check "install-strip: the unstripped install has one" sh -c "readelf -S '$bin' | grep -q '\.symtab'"
+check "install-strip installs the man page" test -s "$tmp/strip/usr/share/man/man1/tunetop.1"
+make -C "$TT_TOP" --no-print-directory -s uninstall PREFIX=/usr DESTDIR="$tmp/strip" >"$tmp/log" 2>&1
+left=$(cd "$tmp/strip" && find . -type f | sort | tr '\n' ' ')
+check "uninstall removes every file of an untouched install ($left)" test -z "$left"
+make -C "$TT_TOP" --no-print-directory -s uninstall PREFIX=/usr DESTDIR="$tmp/root" >"$tmp/log" 2>&1
+left=$(cd "$tmp/root" && find . -type f | sort | tr '\n' ' ')
+check "uninstall keeps only the edited settings file ($left)" test "$left" = "./etc/default/tunetop-exporter "
 finish

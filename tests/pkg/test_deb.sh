@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# test_deb.sh: `dpkg-buildpackage -us -uc -b` on a copy of the tree builds a .deb that lintian
+# passes with no error or warning; installed with apt, `tunetop --version` says the package's
+# version, `man -w tunetop` finds the compressed page, the exporter's unit is there and
+# disabled, /etc/default/tunetop-exporter is a conffile, the themes and examples are in place;
+# purged, it leaves nothing. Skips (77) when not root, without dpkg-buildpackage, debhelper or
+# lintian, or when a tunetop is already installed (it is not ours to replace).
+set -u
+. "$(dirname "$0")/../lib/assert.sh"
+top=${TT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+[ "$(id -u)" = 0 ] || { echo "not root: installing a package needs root"; exit 77; }
+for tool in dpkg-buildpackage dh lintian; do
+	command -v "$tool" >/dev/null || { echo "no $tool (make test-deps: dpkg-dev debhelper lintian)"; exit 77; }
+done
+if dpkg-query -W -f='${Status}' tunetop 2>/dev/null | grep -q installed || [ -e /usr/bin/tunetop ]; then
+	echo "a tunetop is installed on this machine already; not replacing it"
+	exit 77
+fi
+tmp=$(mktemp -d)
+installed=0
+cleanup() {
+	if [ $installed = 1 ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=300 tunetop \
+			>"$tmp/purge.log" 2>&1 || dpkg --purge tunetop >>"$tmp/purge.log" 2>&1
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# The tree as it stands (tracked and new files, not build/): the .deb lands in its parent.
+mkdir "$tmp/tunetop"
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$top" && git ls-files -z -co --exclude-standard |
+		tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -C "$tmp/tunetop" -xf -
+else
+	tar -C "$top" --exclude=./build --exclude=./tunetop -cf - . | tar -C "$tmp/tunetop" -xf -
+fi
+rm -rf "$tmp/tunetop/build" "$tmp/tunetop/tunetop"
+(cd "$tmp/tunetop" && DEB_BUILD_OPTIONS="parallel=2" dpkg-buildpackage -us -uc -b) \
+	>"$tmp/build.log" 2>&1
+rc=$?
+check "dpkg-buildpackage -us -uc -b exits 0 ($(tail -n 5 "$tmp/build.log" | tr '\n' ' '))" test $rc -eq 0
+deb=$(ls "$tmp"/tunetop_*.deb 2>/dev/null | head -n 1)
+check "a .deb was built ($(ls "$tmp" | tr '\n' ' '))" test -n "$deb"
+[ -n "$deb" ] || finish
+
+lintian --fail-on error,warning "$deb" >"$tmp/lintian.log" 2>&1
+rc=$?
+check "lintian: no error or warning ($(grep -v 'root privileges' "$tmp/lintian.log" | tr '\n' ' '))" test $rc -eq 0
+
+contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
+for f in ./usr/bin/tunetop ./usr/share/man/man1/tunetop.1.gz ./usr/share/doc/tunetop/copyright \
+	./usr/share/tunetop/themes/default.theme ./lib/systemd/system/tunetop-exporter.service \
+	./etc/default/tunetop-exporter ./usr/share/doc/tunetop/examples/tunetop-alerts.yml \
+	./usr/share/doc/tunetop/examples/prometheus.yml ./usr/share/doc/tunetop/examples/grafana-dashboard.json; do
+	check "the .deb holds $f" grep -qx -- "$f" <<<"$contents"
+done
+if [ -f "$top/completion/tunetop.bash" ]; then
+	check "the .deb holds the bash completion" \
+		grep -qx ./usr/share/bash-completion/completions/tunetop <<<"$contents"
+fi
+dpkg-deb -e "$deb" "$tmp/control"
+check "/etc/default/tunetop-exporter is a conffile" grep -qx /etc/default/tunetop-exporter "$tmp/control/conffiles"
+
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	-o DPkg::Lock::Timeout=300 "$deb" >"$tmp/install.log" 2>&1
+rc=$?
+installed=1
+check "apt-get install ./$(basename "$deb") exits 0 ($(tail -n 3 "$tmp/install.log" | tr '\n' ' '))" test $rc -eq 0
+version=$(cd "$tmp/tunetop" && dpkg-parsechangelog -S Version)
+out=$(/usr/bin/tunetop --version 2>&1)
+check "tunetop --version says the package's version ($out, package $version)" \
+	test "$out" = "tunetop ${version%%-*}"
+out=$(man -w tunetop 2>&1)
+check "man -w tunetop finds the compressed page ($out)" test "$out" = /usr/share/man/man1/tunetop.1.gz
+if command -v systemctl >/dev/null; then
+	out=$(systemctl is-enabled tunetop-exporter 2>&1)
+	check "systemctl is-enabled tunetop-exporter says disabled ($out)" test "$out" = disabled
+fi
+if command -v systemd-analyze >/dev/null; then
+	out=$(systemd-analyze verify /lib/systemd/system/tunetop-exporter.service 2>&1 |
+		grep -v -e '^$' -e 'Cannot add dependency' -e 'No such file' -e 'Failed to open')
+	check "systemd-analyze verify has nothing to say about the installed unit ($out)" test -z "$out"
+fi
+out=$(/usr/bin/tunetop -b -n 1 -d 0.05 --scenario idle --theme light 2>&1 >/dev/null)
+check "the installed binary runs with an installed theme ($out)" test $? -eq 0
+
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=300 tunetop \
+	>"$tmp/purge.log" 2>&1
+rc=$?
+check "apt-get purge tunetop exits 0 ($(tail -n 3 "$tmp/purge.log" | tr '\n' ' '))" test $rc -eq 0
+[ $rc -eq 0 ] && installed=0
+for f in /usr/bin/tunetop /etc/default/tunetop-exporter /lib/systemd/system/tunetop-exporter.service \
+	/usr/share/tunetop; do
+	check "purged: $f is gone" test ! -e "$f"
+done
+finish
