@@ -518,6 +518,16 @@ static int options_conflicts(struct options *o, const char *source_opt, char *er
 		a = "-b --remote", b = "--serve", why = "serve from the console, or one host each";
 	else if (o->batch && o->nremotes && o->format != OPT_FORMAT_JSON)
 		a = "-b --remote", b = "--format", why = "it writes every host's snapshots as JSON";
+	/* The agent is the far side of --remote --write: it takes --write for either source. */
+	else if (o->write && !o->host_flag && !o->nremotes && !o->agent)
+		a = "--write", b = "the engine",
+		why = "--write changes the live host: add --host, "
+		      "or --remote; the engine's knobs need no --write";
+	else if (o->ssh && !o->nremotes)
+		a = "--ssh", b = "no --remote", why = "it says how to reach the --remote hosts";
+	else if (o->agent_path && !o->nremotes)
+		a = "--agent-path", b = "no --remote",
+		why = "it names tunetop on the --remote hosts";
 	if (a) {
 		snprintf(err, errlen, "%s and %s do not go together (%s)", a, b, why);
 		return 2;

@@ -36,6 +36,11 @@ conflict --replay --host --host --replay "$tmp/r.jsonl" -b -n 1
 conflict --replay --backend --replay "$tmp/r.jsonl" --backend engine -b -n 1
 conflict --replay --write --replay "$tmp/r.jsonl" --write -b -n 1
 conflict --replay --scenario --replay "$tmp/r.jsonl" --scenario pmd-seed -b -n 1
+# Options that only mean something with another: --write with the host or remote hosts,
+# --ssh and --agent-path with --remote (all three were accepted and did nothing).
+conflict --write "the engine" -b -n 1 --write
+conflict --ssh "no --remote" -b -n 1 --ssh "ssh -p 2222"
+conflict --agent-path "no --remote" -b -n 1 --agent-path /usr/bin/tunetop
 # The agent neither serves nor records (both were accepted and did nothing).
 conflict --agent --serve --agent --serve 127.0.0.1:0
 conflict --agent --record --agent --record "$tmp/agent.jsonl"
