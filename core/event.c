@@ -12,7 +12,7 @@ static const char *const event_kind_names[EV_KIND_COUNT] = {
 	[EV_CALIBRATION] = "calibration", [EV_KTHREAD_START] = "kthread_start",
 	[EV_KTHREAD_STOP] = "kthread_stop", [EV_HANG] = "hang",
 	[EV_KNOB] = "knob", [EV_ERROR] = "error", [EV_INFO] = "info",
-	[EV_INVARIANT] = "invariant",
+	[EV_INVARIANT] = "invariant", [EV_DIAG] = "diag",
 };
 
 const char *event_kind_name(enum event_kind kind)

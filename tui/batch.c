@@ -12,6 +12,8 @@
 #include "backends/recfile.h"
 #include "backends/src_remote.h"
 #include "core/clock.h"
+#include "core/xalloc.h"
+#include "tui/batch_diag.h"
 #include "tui/metrics/metrics.h"
 #include "tui/metrics/serve.h"
 #include "tui/sig.h"
@@ -72,13 +74,22 @@ static int batch_replace_file(const char *path, const char *text, size_t len, ch
 	return 0;
 }
 
-char *batch_host_line(const char *host, const struct snapshot *s)
+/* A host's line; with st its diagnoses too (the console's frozen view passes none). */
+static char *batch_host_line_diag(const char *host, const struct snapshot *s,
+				  struct diag_state *st)
 {
 	json_t *j = snapjson_build(s);
+	if (st)
+		batch_diag_add(j, st, s);
 	json_object_set_new(j, "host", json_string(host));
 	char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
 	json_decref(j);
 	return line;
+}
+
+char *batch_host_line(const char *host, const struct snapshot *s)
+{
+	return batch_host_line_diag(host, s, NULL);
 }
 
 /* --remote: every host's snapshots as they come, each with its "host"; -n counts lines. */
@@ -88,29 +99,37 @@ static int batch_run_remote(struct source *src, const struct options *o,
 	long n = 0;
 	char note[256];
 	bool err;
+	/* One diagnosis state per host: each host's findings follow its own samples. */
+	int nst = remote_count(src);
+	struct diag_state *st = xcalloc((size_t)nst, sizeof(*st));
+	int rc = 0;
 	while (!sig_quit && (o->iterations == 0 || n < o->iterations)) {
 		struct remote_row row;
 		for (int i = 0; remote_row(src, i, &row); i++) {
 			const struct snapshot *s;
 			if (!remote_take_new(src, i, &s))
 				continue;
-			char *line = batch_host_line(row.name, s);
+			char *line = batch_host_line_diag(row.name, s, i < nst ? &st[i] : NULL);
 			int bad = !line || fputs(line, stdout) == EOF || fputc('\n', stdout) == EOF ||
 				  fflush(stdout) == EOF;
 			if (rec && line)
 				recfile_put(rec, line);
 			free(line);
-			if (bad)
-				return errno == EPIPE ? 0 : 1;
+			if (bad) {
+				rc = errno == EPIPE ? 0 : 1;
+				goto out;
+			}
 			if (o->iterations && ++n >= o->iterations)
-				return 0;
+				goto out;
 		}
 		/* Hosts going down and up again: on stderr, stdout stays JSON. */
 		while (source_note(src, note, sizeof(note), &err))
 			fprintf(stderr, "tunetop: %s\n", note);
 		batch_wait_until(clock_mono_ns() + 20 * NS_PER_MS);
 	}
-	return 0;
+out:
+	free(st);
+	return rc;
 }
 
 /* A regular file (or one to create) is replaced atomically; /dev/null, a FIFO... written to. */
@@ -133,12 +152,15 @@ int batch_run(struct source *src, const struct options *o)
 	bool replace = om && o->output && batch_replaces(o->output);
 	struct metrics_state mst = {{0}};
 	struct metrics_buf mbuf = {0};
+	struct diag_state dst;
 	FILE *out = stdout;
 	char err[4200];
 	int rc = 0;
 	/* A recording re-emits as fast as the reader takes it, to its end. */
 	bool paced = source_paced(src);
 	struct recfile_writer *rec = NULL;
+
+	diag_init(&dst);
 
 	if (o->record && !(rec = recfile_open(o->record, err, sizeof(err)))) {
 		fprintf(stderr, "tunetop: --record: %s\n", err);
@@ -190,6 +212,7 @@ int batch_run(struct source *src, const struct options *o)
 			}
 		} else {
 			json_t *j = snapjson_build(snap);
+			batch_diag_add(j, &dst, snap);
 			char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
 			json_decref(j);
 			bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
