@@ -93,6 +93,13 @@ def json_fields():
     for f in ("time", "kind", "text"):
         out.pop("events[]", None)
         out.setdefault(f"events[].{f}", {"string"})
+    # The default run raises no diagnosis: its fields as docs/diag.md gives them.
+    out.pop("diagnoses[]", None)
+    for f, t in (("id", "string"), ("severity", "string"), ("since", "number"),
+                 ("since_time", "string"), ("evidence[].figure", "string"),
+                 ("evidence[].value", "number"), ("evidence[].unit", "string"),
+                 ("conclusion", "string"), ("fix", "string, null")):
+        out.setdefault(f"diagnoses[].{f}", set(t.split(", ")))
     # Paths under an array that were also seen as the empty array itself.
     for p in [p for p in out if p.endswith("[]") and any(q.startswith(p + ".") for q in out)]:
         del out[p]
@@ -111,7 +118,7 @@ def meanings():
 
 
 TOP_ORDER = ["schema", "tool", "version", "time", "uptime_s", "interval_s", "backend", "seq",
-             "cpu", "threads", "est", "pmd", "blk", "host", "knobs", "events", "self"]
+             "cpu", "threads", "est", "pmd", "blk", "host", "knobs", "events", "diagnoses", "self"]
 
 
 def order(p):
