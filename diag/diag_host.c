@@ -4,7 +4,7 @@
 #include "diag/diag_rule.h"
 
 /* A quarter of the interval off the CPU: past that, rates, sleeps and tick times say more
- * about the host than about any knob (docs/pmd.md "Host time is not emulated time"). */
+ * about the host than about any knob (docs/pmd.md §7, the host time the feed leaves out). */
 #define DIAG_HOST_TAKEN_PCT 25.0
 
 /*
