@@ -67,8 +67,7 @@ bool diag_rule_active(const struct diag_state *st, int i)
 	return i >= 0 && i < st->nrules && st->rule[i].active;
 }
 
-void diag_evidence_add(struct diag_finding *f, double value, const char *unit, const char *fmt,
-		       ...)
+void diag_evidence_add(struct diag_finding *f, double value, const char *unit, const char *fmt, ...)
 {
 	if (f->nevidence >= DIAG_MAX_EVIDENCE)
 		return;
@@ -139,8 +138,7 @@ static void diag_step(const struct diag_rule *r, struct diag_rule_state *rs,
 	}
 }
 
-int diag_eval(struct diag_state *st, const struct snapshot *snap, struct diag_finding *out,
-	      int max)
+int diag_eval(struct diag_state *st, const struct snapshot *snap, struct diag_finding *out, int max)
 {
 	if (st->nrules == 0)
 		diag_init(st);
@@ -168,8 +166,8 @@ int diag_changes(const struct diag_state *st, struct diag_change *out, int max)
 		/* The conclusion is on the line's diagnoses[]; the event stays one short line. */
 		if (c->started)
 			snprintf(c->text, sizeof(c->text), "diagnosis %s started (%s)%s%s", c->id,
-				 diag_severity_name(rs->held.severity), rs->held.fix[0] ? ": fix " : "",
-				 rs->held.fix);
+				 diag_severity_name(rs->held.severity),
+				 rs->held.fix[0] ? ": fix " : "", rs->held.fix);
 		else
 			snprintf(c->text, sizeof(c->text), "diagnosis %s cleared", c->id);
 	}

@@ -17,7 +17,8 @@ enum diag_severity { DIAG_INFO, DIAG_WARNING, DIAG_CRITICAL };
 
 /* One figure a finding rests on, with its value and unit. */
 struct diag_evidence {
-	char figure[48]; /* a JSON path of the snapshot, or a derived name ("pmd.threads[1].ring_fill_us") */
+	char figure[48]; /* a JSON path of the snapshot, or a derived name
+			    ("pmd.threads[1].ring_fill_us") */
 	double value;
 	const char *unit; /* static */
 };
@@ -25,7 +26,7 @@ struct diag_evidence {
 struct diag_finding {
 	const char *id; /* "pmd.sleep_outlasts_ring", static */
 	enum diag_severity severity;
-	uint64_t since_seq;     /* seq of the first of the consecutive samples that raised it */
+	uint64_t since_seq; /* seq of the first of the consecutive samples that raised it */
 	uint64_t since_wall_ns; /* that sample's CLOCK_REALTIME */
 	int nevidence;
 	struct diag_evidence evidence[DIAG_MAX_EVIDENCE];
@@ -45,8 +46,8 @@ struct diag_rule_state {
 	int hits, clean;
 	bool active;
 	uint64_t first_seq, first_wall_ns; /* the first sample of the current run of hits */
-	struct diag_finding held;          /* the finding as last seen while its condition held */
-	int change;                        /* last eval: +1 started, -1 cleared, 0 none */
+	struct diag_finding held; /* the finding as last seen while its condition held */
+	int change; /* last eval: +1 started, -1 cleared, 0 none */
 };
 
 /* What diag_eval remembers between samples; one per source (per host with --remote). */

@@ -1,4 +1,5 @@
-/* diag_blk.c: the blk rules: stranded completions, a saturated interrupt CPU, costly IPIs (docs/diag.md). */
+/* diag_blk.c: the blk rules: stranded completions, a saturated interrupt CPU, costly IPIs
+ * (docs/diag.md). */
 #include <stdio.h>
 
 #include "diag/diag_rule.h"
@@ -37,11 +38,12 @@ static bool diag_blk_stranded(const struct snapshot *s, struct diag_finding *f)
 	diag_evidence_add(f, (double)b->ipis_sent, "ipis", "blk.ipis_sent");
 	diag_evidence_add(f, (double)b->rq_affinity, "", "blk.rq_affinity");
 	if (b->fault_lost_kick || b->lost_kicks > 0) {
-		diag_conclude(f,
-			      "%d submitters wait on requests that completed none in the interval: "
-			      "a remote drain left completions on its done list and no IPI was sent "
-			      "for them (the lost-kick fault, %llu so far).",
-			      b->hung_submitters, (unsigned long long)b->lost_kicks);
+		diag_conclude(
+		    f,
+		    "%d submitters wait on requests that completed none in the interval: "
+		    "a remote drain left completions on its done list and no IPI was sent "
+		    "for them (the lost-kick fault, %llu so far).",
+		    b->hung_submitters, (unsigned long long)b->lost_kicks);
 		if (b->fault_lost_kick && !s->knob_absent[K_BLK_FAULT_LOST_KICK])
 			diag_fix(f, "blk.fault_lost_kick=off");
 	} else {

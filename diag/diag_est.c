@@ -1,4 +1,5 @@
-/* diag_est.c: the est rules: a chain_max from another governor, a kthread over budget, kthreads short (docs/diag.md). */
+/* diag_est.c: the est rules: a chain_max from another governor, a kthread over budget, kthreads
+ * short (docs/diag.md). */
 #include <stdio.h>
 
 #include "core/governor.h"
@@ -67,11 +68,10 @@ static bool diag_est_kt_over(const struct snapshot *s, struct diag_finding *f)
 	diag_evidence_add(f, EST_KTHREAD_GOAL_PCT, "%", "est.kthread_goal_pct");
 	diag_evidence_add(f, (double)k->estimators, "ests", "est.kthread[%d].estimators", worst);
 	diag_evidence_add(f, e->chain_max, "ests", "est.chain_max");
-	diag_conclude(f, "est-k:%d takes %.1f%% of a CPU against the kernel's 1/8 (12.5%%)%s.",
-		      k->id, k->cpu_pct,
-		      diag_est_governor_moved(s)
-			  ? ": chain_max was calibrated under another governor"
-			  : "");
+	diag_conclude(
+	    f, "est-k:%d takes %.1f%% of a CPU against the kernel's 1/8 (12.5%%)%s.", k->id,
+	    k->cpu_pct,
+	    diag_est_governor_moved(s) ? ": chain_max was calibrated under another governor" : "");
 	if (diag_est_governor_moved(s))
 		diag_fix(f, "est.recalibrate=1");
 	return true;
@@ -99,7 +99,8 @@ static bool diag_est_kthreads_short(const struct snapshot *s, struct diag_findin
 		      (unsigned long long)e->pending);
 	if (!s->knob_absent[K_EST_CPULIST_CPUS])
 		diag_fix(f, "est.cpulist_cpus=%llu",
-			 (unsigned long long)((need + DIAG_EST_CPU_KTHREADS - 1) / DIAG_EST_CPU_KTHREADS));
+			 (unsigned long long)((need + DIAG_EST_CPU_KTHREADS - 1) /
+					      DIAG_EST_CPU_KTHREADS));
 	return true;
 }
 

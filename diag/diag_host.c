@@ -23,7 +23,8 @@ static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 		}
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
-		if ((t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_EST) && t->runq_delay_pct > runq)
+		if ((t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_EST) &&
+		    t->runq_delay_pct > runq)
 			runq = t->runq_delay_pct, runq_who = t->name;
 	}
 	if (stolen < DIAG_HOST_TAKEN_PCT && runq < DIAG_HOST_TAKEN_PCT)

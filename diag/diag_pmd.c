@@ -1,4 +1,5 @@
-/* diag_pmd.c: the PMD rules: a sleep that outlasts the rx ring, busy polling an idle PMD (docs/diag.md). */
+/* diag_pmd.c: the PMD rules: a sleep that outlasts the rx ring, busy polling an idle PMD
+ * (docs/diag.md). */
 #include <math.h>
 #include <stdio.h>
 
@@ -31,7 +32,8 @@
 static double diag_pmd_ring_descs(const struct snapshot *s)
 {
 	double rxq = s->pmd.rxq_size > 0 ? (double)s->pmd.rxq_size : DIAG_PMD_DEFAULT_RXQ;
-	int64_t nq = s->knob_absent[K_PMD_RXQS] || s->knobs[K_PMD_RXQS] < 1 ? 1 : s->knobs[K_PMD_RXQS];
+	int64_t nq =
+	    s->knob_absent[K_PMD_RXQS] || s->knobs[K_PMD_RXQS] < 1 ? 1 : s->knobs[K_PMD_RXQS];
 	return rxq * (double)nq;
 }
 
@@ -80,7 +82,8 @@ static bool diag_pmd_outlasts(const struct snapshot *s, struct diag_finding *f)
 		    t->drops_while_asleep_pct < DIAG_PMD_ASLEEP_DROP_PCT)
 			continue;
 		double fill_us = descs / rate * 1e6;
-		double req = t->sleep_us_avg - os50; /* the request: average sleep less the overshoot */
+		double req =
+		    t->sleep_us_avg - os50; /* the request: average sleep less the overshoot */
 		if (req < 0)
 			req = 0;
 		double s50 = req + os50, s99 = req + os99;
@@ -100,16 +103,16 @@ static bool diag_pmd_outlasts(const struct snapshot *s, struct diag_finding *f)
 	diag_evidence_add(f, descs, "descs", "pmd.rxq_size");
 	diag_evidence_add(f, wrate, "pps", "pmd.threads[%d].arrival_pps", worst);
 	diag_evidence_add(f, t->drop_pct, "%", "pmd.threads[%d].drop_pct", worst);
-	diag_evidence_add(f, t->drops_while_asleep_pct, "%", "pmd.threads[%d].drops_while_asleep_pct",
-			  worst);
+	diag_evidence_add(f, t->drops_while_asleep_pct, "%",
+			  "pmd.threads[%d].drops_while_asleep_pct", worst);
 	if (slack >= 0)
 		diag_evidence_add(f, (double)slack, "ns", "pmd.threads[%d].timer_slack_ns", worst);
-	diag_conclude(f,
-		      "%s sleeps %.0f us (p50, %.0f us p99) but its %.0f-descriptor rx ring fills "
-		      "in %.0f us at %.0f kpps, so %.1f%% of its packets drop, %.0f%% of them while "
-		      "it sleeps.",
-		      t->name, w50, w99, descs, wfill, wrate / 1e3, t->drop_pct,
-		      t->drops_while_asleep_pct);
+	diag_conclude(
+	    f,
+	    "%s sleeps %.0f us (p50, %.0f us p99) but its %.0f-descriptor rx ring fills "
+	    "in %.0f us at %.0f kpps, so %.1f%% of its packets drop, %.0f%% of them while "
+	    "it sleeps.",
+	    t->name, w50, w99, descs, wfill, wrate / 1e3, t->drop_pct, t->drops_while_asleep_pct);
 	if (slack > DIAG_PMD_SLACK_FIX_NS) {
 		diag_fix(f, "pmd.timer_slack_ns=%d", DIAG_PMD_SLACK_FIX_NS);
 	} else if (!s->knob_absent[K_PMD_MAXSLEEP_US]) {
@@ -136,7 +139,8 @@ static bool diag_pmd_polling_idle(const struct snapshot *s, struct diag_finding 
 			return false;
 		busy += t->busy_pct;
 		cpu += t->cpu_pct;
-		double rate = t->rx_pps + (snapshot_absent(s, "pmd.rx_drop_pps") ? 0 : t->rx_drop_pps);
+		double rate =
+		    t->rx_pps + (snapshot_absent(s, "pmd.rx_drop_pps") ? 0 : t->rx_drop_pps);
 		if (rate > rate_max)
 			rate_max = rate;
 		n++;
@@ -147,8 +151,8 @@ static bool diag_pmd_polling_idle(const struct snapshot *s, struct diag_finding 
 		return false;
 	double descs = diag_pmd_ring_descs(s);
 	double fill_us = rate_max >= 1 ? descs / rate_max * 1e6 : INFINITY;
-	int64_t slack = s->knob_absent[K_PMD_TIMER_SLACK_NS] ? DIAG_PMD_SLACK_FIX_NS
-							      : s->pmd.timer_slack_ns;
+	int64_t slack =
+	    s->knob_absent[K_PMD_TIMER_SLACK_NS] ? DIAG_PMD_SLACK_FIX_NS : s->pmd.timer_slack_ns;
 	/* The longest sleep whose overshoot (slack + wake-up) still ends before the ring fills. */
 	double x = fill_us - (double)slack / 1e3 - DIAG_PMD_WAKE_US;
 	if (x > DIAG_PMD_MAXSLEEP_CAP_US)
@@ -166,8 +170,8 @@ static bool diag_pmd_polling_idle(const struct snapshot *s, struct diag_finding 
 		      "the PMDs poll without sleeping at %.0f%% CPU each while only %.1f%% of "
 		      "their cycles are busy; a %.0f us max sleep ends before the rx ring fills.",
 		      cpu, busy, floor(x));
-	diag_fix(f, "pmd.maxsleep_us=%.0f", floor(x) < DIAG_PMD_MAXSLEEP_MAX_US ? floor(x)
-									: DIAG_PMD_MAXSLEEP_MAX_US);
+	diag_fix(f, "pmd.maxsleep_us=%.0f",
+		 floor(x) < DIAG_PMD_MAXSLEEP_MAX_US ? floor(x) : DIAG_PMD_MAXSLEEP_MAX_US);
 	return true;
 }
 

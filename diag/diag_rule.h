@@ -25,8 +25,8 @@ extern const int diag_rules_pmd_n, diag_rules_est_n, diag_rules_blk_n, diag_rule
 
 /* Append a figure (printf-style name, then value and unit) to f; ignored past
  * DIAG_MAX_EVIDENCE. */
-void diag_evidence_add(struct diag_finding *f, double value, const char *unit, const char *fmt,
-		       ...) __attribute__((format(printf, 4, 5)));
+void diag_evidence_add(struct diag_finding *f, double value, const char *unit, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* printf into f->conclusion / f->fix. */
 void diag_conclude(struct diag_finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -27,8 +27,8 @@ json_t *batch_diag_json(const struct diag_finding *f, int n)
 		snapjson_iso8601(f[i].since_wall_ns, when, sizeof(when));
 		json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:o, s:s}", "id", f[i].id, "severity",
 				      diag_severity_name(f[i].severity), "since",
-				      (json_int_t)f[i].since_seq, "since_time", when, "evidence", ev,
-				      "conclusion", f[i].conclusion);
+				      (json_int_t)f[i].since_seq, "since_time", when, "evidence",
+				      ev, "conclusion", f[i].conclusion);
 		json_object_set_new(o, "fix", f[i].fix[0] ? json_string(f[i].fix) : json_null());
 		json_array_append_new(a, o);
 	}
@@ -48,7 +48,8 @@ void batch_diag_add(json_t *line, struct diag_state *st, const struct snapshot *
 		json_object_set_new(line, "events", events);
 	}
 	for (size_t i = json_array_size(events); i-- > 0;) {
-		const char *kind = json_string_value(json_object_get(json_array_get(events, i), "kind"));
+		const char *kind =
+		    json_string_value(json_object_get(json_array_get(events, i), "kind"));
 		if (kind && strcmp(kind, event_kind_name(EV_DIAG)) == 0)
 			json_array_remove(events, i);
 	}
@@ -56,6 +57,7 @@ void batch_diag_add(json_t *line, struct diag_state *st, const struct snapshot *
 	char when[40];
 	snapjson_iso8601(s->wall_ns, when, sizeof(when));
 	for (int i = 0; i < nc; i++)
-		json_array_append_new(events, json_pack("{s:s, s:s, s:s}", "time", when, "kind",
-							event_kind_name(EV_DIAG), "text", c[i].text));
+		json_array_append_new(events,
+				      json_pack("{s:s, s:s, s:s}", "time", when, "kind",
+						event_kind_name(EV_DIAG), "text", c[i].text));
 }

@@ -32,12 +32,21 @@ static struct snapshot *quiet(void)
 		cpus[i] = (struct snap_cpu){.id = i, .llc = i / 2, .online = true, .load_pct = 20};
 	s->cpus = cpus;
 	s->nthreads = 3;
-	threads[0] = (struct snap_thread){.name = "pmd-c:0", .subsys = SUBSYS_PMD, .cpu_pct = 30,
-					  .runq_delay_pct = 2, .timer_slack_ns = 1000};
-	threads[1] = (struct snap_thread){.name = "est-k:0", .subsys = SUBSYS_EST, .cpu_pct = 5,
-					  .runq_delay_pct = 1, .timer_slack_ns = 50000};
-	threads[2] = (struct snap_thread){.name = "blk-irq", .subsys = SUBSYS_BLK, .cpu_pct = 20,
-					  .runq_delay_pct = 1, .timer_slack_ns = 50000};
+	threads[0] = (struct snap_thread){.name = "pmd-c:0",
+					  .subsys = SUBSYS_PMD,
+					  .cpu_pct = 30,
+					  .runq_delay_pct = 2,
+					  .timer_slack_ns = 1000};
+	threads[1] = (struct snap_thread){.name = "est-k:0",
+					  .subsys = SUBSYS_EST,
+					  .cpu_pct = 5,
+					  .runq_delay_pct = 1,
+					  .timer_slack_ns = 50000};
+	threads[2] = (struct snap_thread){.name = "blk-irq",
+					  .subsys = SUBSYS_BLK,
+					  .cpu_pct = 20,
+					  .runq_delay_pct = 1,
+					  .timer_slack_ns = 50000};
 	s->threads = threads;
 	for (int k = 0; k < K_COUNT; k++)
 		s->knobs[k] = knob_table[k].def;
@@ -438,7 +447,8 @@ static int feed_file(const char *rel, const char *id, struct diag_finding *got)
 static void test_recorded(void **state)
 {
 	struct diag_finding f;
-	assert_true(feed_file("tests/unit/data/diag_pmd_seed.jsonl", "pmd.sleep_outlasts_ring", &f) >= 3);
+	assert_true(
+	    feed_file("tests/unit/data/diag_pmd_seed.jsonl", "pmd.sleep_outlasts_ring", &f) >= 3);
 	assert_string_equal(f.fix, "pmd.timer_slack_ns=1000");
 	assert_int_equal(feed_file("tests/tui/data/replay8.jsonl", NULL, NULL), 0);
 }
