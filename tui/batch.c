@@ -150,7 +150,7 @@ int batch_run(struct source *src, const struct options *o)
 	enum metrics_format mfmt =
 	    o->format == OPT_FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROM;
 	bool replace = om && o->output && batch_replaces(o->output);
-	struct metrics_state mst = {{0}};
+	struct metrics_state mst = {0};
 	struct metrics_buf mbuf = {0};
 	struct diag_state dst;
 	FILE *out = stdout;

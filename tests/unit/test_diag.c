@@ -1,5 +1,6 @@
 /* test_diag.c: each diagnosis rule fires on its condition and clears after its fix, quiet
- * input raises nothing, the hysteresis holds, and a recorded pmd-seed run is diagnosed. */
+ * input raises nothing, the hysteresis holds, and a recorded pmd-seed run is diagnosed (on
+ * the exporter's tunetop_diagnosis_active too). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include "core/governor.h"
 #include "core/xalloc.h"
 #include "diag/diag.h"
+#include "tui/metrics/metrics.h"
 
 #define NCPU 4
 
@@ -422,11 +424,13 @@ static int feed_file(const char *rel, const char *id, struct diag_finding *got)
 	size_t cap = 0;
 	ssize_t len;
 	int hits = 0, lines = 0;
+	struct metrics_state mst = {0};
 	diag_init(&st);
 	while ((len = getline(&line, &cap, fp)) > 0) {
 		assert_int_equal(snapdec_line(line, (size_t)len, s, err, sizeof(err)), 0);
 		struct diag_finding out[DIAG_MAX_FINDINGS];
 		int n = diag_eval(&st, s, out, DIAG_MAX_FINDINGS);
+		metrics_note(&mst, s);
 		lines++;
 		for (int i = 0; i < n; i++) {
 			if (id && strcmp(out[i].id, id) == 0) {
@@ -437,6 +441,14 @@ static int feed_file(const char *rel, const char *id, struct diag_finding *got)
 			}
 		}
 	}
+	/* The exporter's gauge agrees with the last sample's findings. */
+	struct metrics_buf mb = {0};
+	metrics_render(s, &mst, METRICS_PROM, &mb);
+	char want[128];
+	snprintf(want, sizeof(want), "tunetop_diagnosis_active{rule=\"%s\"} %d\n",
+		 "pmd.sleep_outlasts_ring", id && strcmp(id, "pmd.sleep_outlasts_ring") == 0);
+	assert_non_null(strstr(mb.p, want));
+	free(mb.p);
 	free(line);
 	fclose(fp);
 	snapshot_free(s);
