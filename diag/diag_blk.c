@@ -18,7 +18,7 @@ static double diag_blk_cpu_load(const struct snapshot *s, int cpu)
 {
 	for (int i = 0; i < s->ncpus; i++)
 		if (s->cpus[i].id == cpu)
-			return s->cpus[i].load_pct;
+			return diag_fig(s->cpus[i].load_pct);
 	return -1;
 }
 
@@ -60,15 +60,15 @@ static bool diag_blk_irq_saturated(const struct snapshot *s, struct diag_finding
 {
 	const struct blk_snap *b = &s->blk;
 	if (!s->has_blk || s->knob_absent[K_BLK_RQ_AFFINITY] || b->rq_affinity != 0 ||
-	    b->iops < DIAG_BLK_MIN_IOPS)
+	    diag_fig(b->iops) < DIAG_BLK_MIN_IOPS)
 		return false;
 	double load = diag_blk_cpu_load(s, b->irq_cpu);
 	if (load < DIAG_BLK_IRQ_BUSY_PCT)
 		return false;
 	f->severity = DIAG_WARNING;
 	diag_evidence_add(f, load, "%", "cpu.cpus[%d].load_pct", b->irq_cpu);
-	diag_evidence_add(f, b->irq_cpu_pct, "%", "blk.irq_cpu_pct");
-	diag_evidence_add(f, b->iops, "iops", "blk.iops");
+	diag_evidence_add(f, diag_fig(b->irq_cpu_pct), "%", "blk.irq_cpu_pct");
+	diag_evidence_add(f, diag_fig(b->iops), "iops", "blk.iops");
 	diag_evidence_add(f, 0, "", "blk.rq_affinity");
 	diag_conclude(f,
 		      "at rq_affinity 0 the interrupt CPU %d completes every request and is %.0f%% "
@@ -83,16 +83,16 @@ static bool diag_blk_ipi_costly(const struct snapshot *s, struct diag_finding *f
 {
 	const struct blk_snap *b = &s->blk;
 	if (!s->has_blk || s->knob_absent[K_BLK_RQ_AFFINITY] || b->rq_affinity != 2 ||
-	    b->iops < DIAG_BLK_MIN_IOPS || snapshot_absent(s, "blk.ipis_per_s"))
+	    diag_fig(b->iops) < DIAG_BLK_MIN_IOPS || snapshot_absent(s, "blk.ipis_per_s"))
 		return false;
-	double per = b->ipis_per_s / b->iops;
+	double per = diag_fig(b->ipis_per_s) / diag_fig(b->iops);
 	double load = diag_blk_cpu_load(s, b->irq_cpu);
 	if (per < DIAG_BLK_IPI_PER_COMPLETION || load < 0 || load >= DIAG_BLK_IRQ_IDLE_PCT)
 		return false;
 	f->severity = DIAG_INFO;
 	diag_evidence_add(f, per, "ipis/completion", "blk.ipis_per_completion");
-	diag_evidence_add(f, b->ipis_per_s, "ipis/s", "blk.ipis_per_s");
-	diag_evidence_add(f, b->iops, "iops", "blk.iops");
+	diag_evidence_add(f, diag_fig(b->ipis_per_s), "ipis/s", "blk.ipis_per_s");
+	diag_evidence_add(f, diag_fig(b->iops), "iops", "blk.iops");
 	diag_evidence_add(f, load, "%", "cpu.cpus[%d].load_pct", b->irq_cpu);
 	diag_evidence_add(f, 2, "", "blk.rq_affinity");
 	diag_conclude(f,

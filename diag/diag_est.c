@@ -57,20 +57,20 @@ static bool diag_est_kt_over(const struct snapshot *s, struct diag_finding *f)
 		return false;
 	int worst = -1;
 	for (int i = 0; i < e->nkt && i < EST_SNAP_MAX_KT; i++)
-		if (e->kt[i].cpu_pct > EST_KTHREAD_GOAL_PCT * DIAG_EST_KT_OVER &&
-		    (worst < 0 || e->kt[i].cpu_pct > e->kt[worst].cpu_pct))
+		if (diag_fig(e->kt[i].cpu_pct) > EST_KTHREAD_GOAL_PCT * DIAG_EST_KT_OVER &&
+		    (worst < 0 || diag_fig(e->kt[i].cpu_pct) > diag_fig(e->kt[worst].cpu_pct)))
 			worst = i;
 	if (worst < 0)
 		return false;
 	const struct est_kt_snap *k = &e->kt[worst];
 	f->severity = DIAG_WARNING;
-	diag_evidence_add(f, k->cpu_pct, "%", "est.kthread[%d].cpu_pct", worst);
+	diag_evidence_add(f, diag_fig(k->cpu_pct), "%", "est.kthread[%d].cpu_pct", worst);
 	diag_evidence_add(f, EST_KTHREAD_GOAL_PCT, "%", "est.kthread_goal_pct");
 	diag_evidence_add(f, (double)k->estimators, "ests", "est.kthread[%d].estimators", worst);
 	diag_evidence_add(f, e->chain_max, "ests", "est.chain_max");
 	diag_conclude(
 	    f, "est-k:%d takes %.1f%% of a CPU against the kernel's 1/8 (12.5%%)%s.", k->id,
-	    k->cpu_pct,
+	    diag_fig(k->cpu_pct),
 	    diag_est_governor_moved(s) ? ": chain_max was calibrated under another governor" : "");
 	if (diag_est_governor_moved(s))
 		diag_fix(f, "est.recalibrate=1");

@@ -18,14 +18,14 @@ static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 	if (s->has_pmd && !snapshot_absent(s, "pmd.stolen_pct"))
 		for (int i = 0; i < s->pmd.nthreads && i < PMD_SNAP_MAX; i++) {
 			const struct pmd_thread_snap *t = &s->pmd.threads[i];
-			if (!t->no_rate && t->stolen_pct > stolen)
-				stolen = t->stolen_pct, stolen_who = t->name;
+			if (!t->no_rate && diag_fig(t->stolen_pct) > stolen)
+				stolen = diag_fig(t->stolen_pct), stolen_who = t->name;
 		}
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
 		if ((t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_EST) &&
-		    t->runq_delay_pct > runq)
-			runq = t->runq_delay_pct, runq_who = t->name;
+		    diag_fig(t->runq_delay_pct) > runq)
+			runq = diag_fig(t->runq_delay_pct), runq_who = t->name;
 	}
 	if (stolen < DIAG_HOST_TAKEN_PCT && runq < DIAG_HOST_TAKEN_PCT)
 		return false;

@@ -49,13 +49,13 @@ static bool diag_pmd_overshoot(const struct snapshot *s, const struct pmd_thread
 			       double *p50, double *p99)
 {
 	if (!snapshot_absent(s, "pmd.sleep_overshoot_us") && t->sleep_iters > 0) {
-		*p50 = t->overshoot_p50_us;
-		*p99 = t->overshoot_p99_us;
+		*p50 = diag_fig(t->overshoot_p50_us);
+		*p99 = diag_fig(t->overshoot_p99_us);
 		return true;
 	}
 	if (t->bpf && t->bpf_sleeps > 0) {
-		*p50 = t->bpf_overshoot_p50_us;
-		*p99 = t->bpf_overshoot_p99_us;
+		*p50 = diag_fig(t->bpf_overshoot_p50_us);
+		*p99 = diag_fig(t->bpf_overshoot_p99_us);
 		return true;
 	}
 	return false;
@@ -77,13 +77,14 @@ static bool diag_pmd_outlasts(const struct snapshot *s, struct diag_finding *f)
 		double os50, os99;
 		if (t->no_rate || !diag_pmd_overshoot(s, t, &os50, &os99))
 			continue;
-		double rate = t->rx_pps + t->rx_drop_pps; /* what arrives at its rings */
-		if (rate < 1 || t->drop_pct < DIAG_PMD_DROP_PCT ||
-		    t->drops_while_asleep_pct < DIAG_PMD_ASLEEP_DROP_PCT)
+		double rate =
+		    diag_fig(t->rx_pps) + diag_fig(t->rx_drop_pps); /* what arrives at its rings */
+		if (rate < 1 || diag_fig(t->drop_pct) < DIAG_PMD_DROP_PCT ||
+		    diag_fig(t->drops_while_asleep_pct) < DIAG_PMD_ASLEEP_DROP_PCT)
 			continue;
 		double fill_us = descs / rate * 1e6;
-		double req =
-		    t->sleep_us_avg - os50; /* the request: average sleep less the overshoot */
+		double req = diag_fig(t->sleep_us_avg) -
+			     os50; /* the request: average sleep less the overshoot */
 		if (req < 0)
 			req = 0;
 		double s50 = req + os50, s99 = req + os99;
@@ -102,8 +103,8 @@ static bool diag_pmd_outlasts(const struct snapshot *s, struct diag_finding *f)
 	diag_evidence_add(f, wfill, "us", "pmd.threads[%d].ring_fill_us", worst);
 	diag_evidence_add(f, descs, "descs", "pmd.rxq_size");
 	diag_evidence_add(f, wrate, "pps", "pmd.threads[%d].arrival_pps", worst);
-	diag_evidence_add(f, t->drop_pct, "%", "pmd.threads[%d].drop_pct", worst);
-	diag_evidence_add(f, t->drops_while_asleep_pct, "%",
+	diag_evidence_add(f, diag_fig(t->drop_pct), "%", "pmd.threads[%d].drop_pct", worst);
+	diag_evidence_add(f, diag_fig(t->drops_while_asleep_pct), "%",
 			  "pmd.threads[%d].drops_while_asleep_pct", worst);
 	if (slack >= 0)
 		diag_evidence_add(f, (double)slack, "ns", "pmd.threads[%d].timer_slack_ns", worst);
@@ -112,7 +113,8 @@ static bool diag_pmd_outlasts(const struct snapshot *s, struct diag_finding *f)
 	    "%s sleeps %.0f us (p50, %.0f us p99) but its %.0f-descriptor rx ring fills "
 	    "in %.0f us at %.0f kpps, so %.1f%% of its packets drop, %.0f%% of them while "
 	    "it sleeps.",
-	    t->name, w50, w99, descs, wfill, wrate / 1e3, t->drop_pct, t->drops_while_asleep_pct);
+	    t->name, w50, w99, descs, wfill, wrate / 1e3, diag_fig(t->drop_pct),
+	    diag_fig(t->drops_while_asleep_pct));
 	if (slack > DIAG_PMD_SLACK_FIX_NS) {
 		diag_fix(f, "pmd.timer_slack_ns=%d", DIAG_PMD_SLACK_FIX_NS);
 	} else if (!s->knob_absent[K_PMD_MAXSLEEP_US]) {
@@ -137,10 +139,11 @@ static bool diag_pmd_polling_idle(const struct snapshot *s, struct diag_finding 
 		const struct pmd_thread_snap *t = &s->pmd.threads[i];
 		if (t->no_rate || t->iterations == 0)
 			return false;
-		busy += t->busy_pct;
-		cpu += t->cpu_pct;
+		busy += diag_fig(t->busy_pct);
+		cpu += diag_fig(t->cpu_pct);
 		double rate =
-		    t->rx_pps + (snapshot_absent(s, "pmd.rx_drop_pps") ? 0 : t->rx_drop_pps);
+		    diag_fig(t->rx_pps) +
+		    (snapshot_absent(s, "pmd.rx_drop_pps") ? 0 : diag_fig(t->rx_drop_pps));
 		if (rate > rate_max)
 			rate_max = rate;
 		n++;

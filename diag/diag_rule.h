@@ -2,6 +2,7 @@
 #ifndef TT_DIAG_RULE_H
 #define TT_DIAG_RULE_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "diag/diag.h"
@@ -22,6 +23,13 @@ struct diag_rule {
 extern const struct diag_rule diag_rules_pmd[], diag_rules_est[], diag_rules_blk[],
     diag_rules_host[];
 extern const int diag_rules_pmd_n, diag_rules_est_n, diag_rules_blk_n, diag_rules_host_n;
+
+/* A measured figure as the JSON line carries it (2 decimals, tui/snapjson.c): the rules read
+ * every real through it, so a recording replayed gives the findings of the live run exactly. */
+static inline double diag_fig(double v)
+{
+	return isfinite(v) ? round(v * 100.0) / 100.0 : 0;
+}
 
 /* Append a figure (printf-style name, then value and unit) to f; ignored past
  * DIAG_MAX_EVIDENCE. */

@@ -8,6 +8,7 @@
   est.tick_miscalibrated names est.recalibrate=1; after the recalibration it clears;
 - blk-steer with the lost-kick fault turned on: blk.stranded_completions names the fault
   and its fix; with the fault off it clears;
+- a pmd-seed recording replayed writes the same lines (findings and diag events included);
 - the default scenario for 60 s with a few knob changes raises none (host.cpu_taken, about
   the machine rather than the knobs, is counted and printed apart).
 
@@ -266,7 +267,23 @@ def default_quiet():
         failures.append(f"default scenario raised {list(false.values())}")
 
 
-for fn in (pmd_seed, est_governor, blk_lost_kick, default_quiet):
+def replay_same():
+    """A recording replayed from its start gets the same findings and events, byte for byte."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        rec = os.path.join(d, "seed.jsonl")
+        live = subprocess.run([TUNETOP, "-b", "--scenario", "pmd-seed", "-n", "10", "-d", "0.3",
+                               "--record", rec], capture_output=True, text=True, timeout=60)
+        assert live.returncode == 0, live.stderr
+        rep = subprocess.run([TUNETOP, "-b", "--replay", rec], capture_output=True, text=True,
+                             timeout=60)
+        assert rep.returncode == 0, rep.stderr
+        assert rep.stdout == live.stdout, "the replay's lines differ from the live run's"
+        n = sum(1 for l in live.stdout.splitlines() if json.loads(l)["diagnoses"])
+        print(f"replay: {n} of 10 lines with findings, re-emitted byte for byte")
+
+
+for fn in (replay_same, pmd_seed, est_governor, blk_lost_kick, default_quiet):
     fn()
 if failures:
     sys.exit("; ".join(failures))
