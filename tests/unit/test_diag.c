@@ -363,6 +363,15 @@ static void test_blk_ipi_costly(void **state)
 	bad->blk.rq_affinity = 2;
 	bad->blk.ipis_per_s = 31600;
 	bad->blk.iops = 129000;
+	/* blk-steer: the submitter on CPU 1 shares CPU 0's LLC, those on 2 and 3 do not. */
+	struct blk_snap *b = &bad->blk;
+	b->matrix_n = NCPU;
+	for (int r = 0; r < NCPU; r++)
+		b->matrix_per_s[r][r] = 32000;
+	bad->cpus[1].llc = 1; /* no submitter near the interrupt CPU: rq_affinity 1 saves nothing */
+	for (int i = 0; i < 6; i++)
+		assert_false(has_id(bad, "blk.ipi_costly", NULL));
+	bad->cpus[1].llc = 0;
 	expect_cycle(bad, good, "blk.ipi_costly", 3, "blk.rq_affinity=1");
 	/* A busy interrupt CPU has no room for rq_affinity 1's local completions. */
 	bad->cpus[0].load_pct = 70;
