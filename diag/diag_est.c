@@ -97,10 +97,11 @@ static bool diag_est_kthreads_short(const struct snapshot *s, struct diag_findin
 		      (unsigned long long)e->estimators, (unsigned long long)need,
 		      (unsigned long long)e->max_per_kthread, e->max_threads,
 		      (unsigned long long)e->pending);
-	if (!s->knob_absent[K_EST_CPULIST_CPUS])
-		diag_fix(f, "est.cpulist_cpus=%llu",
-			 (unsigned long long)((need + DIAG_EST_CPU_KTHREADS - 1) /
-					      DIAG_EST_CPU_KTHREADS));
+	/* The kthreads may use 4 per CPU of the cpulist, and the cpulist holds at most the
+	 * CPUs there are (engine: cpu.count). */
+	uint64_t cpus = (need + DIAG_EST_CPU_KTHREADS - 1) / DIAG_EST_CPU_KTHREADS;
+	if (!s->knob_absent[K_EST_CPULIST_CPUS] && cpus <= (uint64_t)s->ncpus)
+		diag_fix(f, "est.cpulist_cpus=%llu", (unsigned long long)cpus);
 	return true;
 }
 
