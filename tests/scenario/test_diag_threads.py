@@ -9,6 +9,7 @@
 - blk-steer with the lost-kick fault turned on: blk.stranded_completions names the fault
   and its fix; with the fault off it clears; at rq_affinity 2 blk.ipi_costly names 1;
 - a pmd-seed recording replayed writes the same lines (findings and diag events included);
+- pmd-idle and idle raise none;
 - the default scenario for 60 s with a few knob changes raises none (host.cpu_taken, about
   the machine rather than the knobs, is counted and printed apart).
 
@@ -265,6 +266,19 @@ def blk_rq2():
     a.close()
 
 
+def idle_quiet():
+    """An idle PMD (sleeping, no traffic) and the engine alone raise nothing but the host's."""
+    for sc in ("pmd-idle", "idle"):
+        out = subprocess.run([TUNETOP, "-b", "--scenario", sc, "-n", "12", "-d", "0.5"],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        false = [d for l in out.stdout.splitlines() for d in json.loads(l)["diagnoses"]
+                 if d["id"] != "host.cpu_taken"]
+        if false:
+            failures.append(f"{sc} raised {false}")
+    print("pmd-idle, idle: no findings")
+
+
 def default_quiet():
     secs = 20 if QUICK else 60
     a = Agent("--scenario", "default", "-d", "1")
@@ -309,7 +323,8 @@ def replay_same():
         print(f"replay: {n} of 10 lines with findings, re-emitted byte for byte")
 
 
-for fn in (replay_same, pmd_seed, est_governor, blk_lost_kick, blk_rq2, default_quiet):
+for fn in (replay_same, pmd_seed, est_governor, blk_lost_kick, blk_rq2, idle_quiet,
+           default_quiet):
     fn()
 if failures:
     sys.exit("; ".join(failures))
