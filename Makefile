@@ -83,15 +83,15 @@ override CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=thread
 endif
 
-# Layers (docs/design.md): core <- engine <- backends <- tui. Inside tui/, a folder per
-# front end decides its library: tui/console/ (curses) is libtunetop-ui.a, tui/exp/ (the
+# Layers (docs/design.md): core <- engine <- backends <- tui; diag/ (the diagnosis rules,
+# core only, in libtunetop.a) <- tui. Inside tui/, a folder per front end decides its library: tui/console/ (curses) is libtunetop-ui.a, tui/exp/ (the
 # experiments and their cairo pictures) is libtunetop-exp.a, and everything else (tui/*.c
 # less main.c, tui/metrics/) joins the curses-free libtunetop.a. Link order is the layer
 # order, top first: main.o, ui, exp, lib. Nothing lower calls anything higher
 # (tests/layers/check_calls.py checks it over the objects), so no --start-group.
 UI_SRC    := $(wildcard tui/console/*.c)
 EXP_SRC   := $(wildcard tui/exp/*.c)
-LIB_SRC   := $(wildcard core/*.c engine/*.c engine/*/*.c backends/*.c tui/metrics/*.c) \
+LIB_SRC   := $(wildcard core/*.c engine/*.c engine/*/*.c backends/*.c diag/*.c tui/metrics/*.c) \
              $(filter-out tui/main.c,$(wildcard tui/*.c))
 EXP_OBJ   := $(EXP_SRC:%.c=$(BUILD)/obj/%.o)
 EXP_LIB   := $(BUILD)/libtunetop-exp.a

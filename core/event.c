@@ -17,6 +17,7 @@ static const char *const event_kind_names[EV_KIND_COUNT] = {
     [EV_ERROR] = "error",
     [EV_INFO] = "info",
     [EV_INVARIANT] = "invariant",
+    [EV_DIAG] = "diag",
 };
 
 const char *event_kind_name(enum event_kind kind)

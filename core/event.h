@@ -15,6 +15,7 @@ enum event_kind {
 	EV_ERROR,
 	EV_INFO,
 	EV_INVARIANT, /* a conservation check found work missing */
+	EV_DIAG, /* a diagnosis started or cleared (docs/diag.md) */
 	EV_KIND_COUNT
 };
 

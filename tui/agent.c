@@ -17,6 +17,7 @@
 #include "backends/jdelta.h"
 #include "core/clock.h"
 #include "tui/batch.h"
+#include "tui/batch_diag.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
@@ -32,6 +33,7 @@ struct agent {
 	size_t in_len;
 	bool in_overflow;
 	json_t *prev; /* the last snapshot sent, for the next delta */
+	struct diag_state diag; /* the far side's findings, as -b writes them (zero: not begun) */
 };
 
 static void agent_emit(struct agent *a, json_t *o)
@@ -248,6 +250,7 @@ static void agent_snapshot(struct agent *a, struct snapshot *snap)
 {
 	source_sample(a->src, snap);
 	json_t *cur = snapjson_build(snap);
+	batch_diag_add(cur, &a->diag, snap);
 	if (!a->prev || a->full_next) {
 		agent_emit(a, cur);
 		a->full_next = false;

@@ -12,6 +12,8 @@
 #include "backends/src_remote.h"
 #include "core/clock.h"
 #include "core/safefile.h"
+#include "core/xalloc.h"
+#include "tui/batch_diag.h"
 #include "tui/metrics/metrics.h"
 #include "tui/metrics/serve.h"
 #include "tui/sig.h"
@@ -31,13 +33,21 @@ static void batch_wait_until(uint64_t deadline)
 	}
 }
 
-char *batch_host_line(const char *host, const struct snapshot *s)
+/* A host's line; with st its diagnoses too (the console's frozen view passes none). */
+static char *batch_host_line_diag(const char *host, const struct snapshot *s, struct diag_state *st)
 {
 	json_t *j = snapjson_build(s);
+	if (st)
+		batch_diag_add(j, st, s);
 	json_object_set_new(j, "host", json_string(host));
 	char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
 	json_decref(j);
 	return line;
+}
+
+char *batch_host_line(const char *host, const struct snapshot *s)
+{
+	return batch_host_line_diag(host, s, NULL);
 }
 
 /* Notes (hosts going down, up again, broken) go to stderr, stdout stays JSON. True when some
@@ -64,14 +74,17 @@ static int batch_run_remote(struct source *src, const struct options *o, FILE *o
 			    struct recfile_writer *rec)
 {
 	long n = 0;
-	int alive;
+	int alive, rc = 0;
+	/* One diagnosis state per host: each host's findings follow its own samples. */
+	int nst = remote_count(src);
+	struct diag_state *st = xcalloc((size_t)nst, sizeof(*st));
 	while (!sig_quit && (o->iterations == 0 || n < o->iterations)) {
 		struct remote_row row;
 		for (int i = 0; remote_row(src, i, &row); i++) {
 			const struct snapshot *s;
 			if (!remote_take_new(src, i, &s))
 				continue;
-			char *line = batch_host_line(row.name, s);
+			char *line = batch_host_line_diag(row.name, s, i < nst ? &st[i] : NULL);
 			int bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
 				  fflush(out) == EOF;
 			if (rec && line)
@@ -81,16 +94,23 @@ static int batch_run_remote(struct source *src, const struct options *o, FILE *o
 				if (!line)
 					fprintf(stderr, "tunetop: %s: cannot write its snapshot\n",
 						row.name);
-				return errno == EPIPE && line ? 0 : 1;
+				rc = errno == EPIPE && line ? 0 : 1;
+				goto out;
 			}
 			if (o->iterations && ++n >= o->iterations)
-				return batch_remote_notes(src, &alive) ? 1 : 0;
+				goto done;
 		}
-		if (batch_remote_notes(src, &alive) && !alive)
-			return 1;
+		if (batch_remote_notes(src, &alive) && !alive) {
+			rc = 1;
+			goto out;
+		}
 		batch_wait_until(clock_mono_ns() + 20 * NS_PER_MS);
 	}
-	return batch_remote_notes(src, &alive) ? 1 : 0;
+done:
+	rc = batch_remote_notes(src, &alive) ? 1 : 0;
+out:
+	free(st);
+	return rc;
 }
 
 /*
@@ -147,14 +167,17 @@ int batch_run(struct source *src, const struct options *o)
 	enum metrics_format mfmt =
 	    o->format == OPT_FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROM;
 	bool replace = false;
-	struct metrics_state mst = {{0}};
+	struct metrics_state mst = {0};
 	struct metrics_buf mbuf = {0};
+	struct diag_state dst;
 	FILE *out = stdout;
 	char err[4200];
 	int rc = 0;
 	/* A recording re-emits as fast as the reader takes it, to its end. */
 	bool paced = source_paced(src);
 	struct recfile_writer *rec = NULL;
+
+	diag_init(&dst);
 
 	int ost = 0;
 	if (o->record && !(rec = recfile_open(o->record, &ost, err, sizeof(err)))) {
@@ -208,6 +231,7 @@ int batch_run(struct source *src, const struct options *o)
 			}
 		} else {
 			json_t *j = snapjson_build(snap);
+			batch_diag_add(j, &dst, snap);
 			char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
 			json_decref(j);
 			bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||

@@ -20,7 +20,11 @@ import os
 import subprocess
 import sys
 
-LAYERS = ["core", "engine", "backends", "tui (shared)", "tui/exp", "tui/console", "tui/main.c"]
+LAYERS = ["core", "engine", "backends", "diag", "tui (shared)", "tui/exp", "tui/console",
+          "tui/main.c"]
+# diag/ sits above the sources only in this order: it reads snapshots, so of what is below it
+# may call core alone (docs/design.md "Layers").
+DIAG_MAY_CALL = {"core", "diag"}
 # The one circle the console keeps: a table and the screen that lists it.
 CONSOLE_PAIR = {"tui/console/ui_keys.c", "tui/console/ui_help.c"}
 
@@ -28,14 +32,14 @@ CONSOLE_PAIR = {"tui/console/ui_keys.c", "tui/console/ui_help.c"}
 def layer(src):
     """The layer index of a source path, or None for what is not layered (tests, bench)."""
     if src == "tui/main.c":
-        return 6
+        return 7
     if src.startswith("tui/console/"):
-        return 5
+        return 6
     if src.startswith("tui/exp/"):
-        return 4
+        return 5
     if src.startswith("tui/metrics/") or (src.startswith("tui/") and src.count("/") == 1):
-        return 3
-    for i, top in enumerate(("core/", "engine/", "backends/")):
+        return 4
+    for i, top in enumerate(("core/", "engine/", "backends/", "diag/")):
         if src.startswith(top):
             return i
     return None
@@ -167,6 +171,9 @@ def main():
         if layer(a) < layer(b):
             bad.append(f"{a} -> {b}: {', '.join(sorted(syms))} "
                        f"({LAYERS[layer(a)]} calls up into {LAYERS[layer(b)]})")
+        elif a.startswith("diag/") and LAYERS[layer(b)] not in DIAG_MAY_CALL:
+            bad.append(f"{a} -> {b}: {', '.join(sorted(syms))} "
+                       f"(diag reads snapshots: it may call only core)")
     cycles = folder_cycles(nodes, edges)
     for comp in cycles.get("tui/console", []):
         if not set(comp) <= CONSOLE_PAIR:

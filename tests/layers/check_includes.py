@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """check_includes.py [ROOT]: the include rules of docs/design.md "Layers".
 
-Layers only look down: core <- engine <- backends <- tui. Each rule below is
-one line of that picture; a violation prints FILE:LINE: what and why, and the
+Layers only look down: core <- engine <- backends <- tui, and diag/ (the
+diagnosis rules, pure functions of snapshots) sees only core/ and is seen by
+tui/. Each rule below is one line of that picture; a violation prints FILE:LINE: what and why, and the
 exit status is 1. The console's curses code (tui/console/, and tui/main.c
 which starts it) is the only code that may reach curses, directly or through a
 header it includes.
@@ -16,7 +17,8 @@ ALLOWED = {
     "core": {"core"},
     "engine": {"core", "engine"},
     "backends": {"core", "backends", "engine"},
-    "tui": {"core", "backends", "tui"},
+    "diag": {"core", "diag"},
+    "tui": {"core", "backends", "diag", "tui"},
     "bench": {"core", "engine", "backends"},
 }
 # Of backends/, only the engine source reaches into the engine.

@@ -42,7 +42,7 @@ static struct snapshot *test_snap(void)
 static char *render(const struct snapshot *s, enum metrics_format f)
 {
 	struct metrics_buf b = {0};
-	struct metrics_state st = {{0}};
+	struct metrics_state st = {0};
 	st.events_total[EV_KNOB] = 3;
 	metrics_render(s, &st, f, &b);
 	return b.p;

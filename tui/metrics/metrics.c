@@ -295,6 +295,7 @@ void metrics_note(struct metrics_state *st, const struct snapshot *snap)
 	for (size_t i = 0; i < snap->nevents; i++)
 		if ((unsigned)snap->events[i].kind < EV_KIND_COUNT)
 			st->events_total[snap->events[i].kind]++;
+	diag_eval(&st->diag, snap, NULL, 0);
 }
 
 static void metrics_self(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
@@ -326,6 +327,9 @@ static void metrics_self(struct mw *w, const struct snapshot *s, const struct me
 	mw_family(w, M_EVENTS);
 	for (int k = 0; st && k < EV_KIND_COUNT; k++)
 		mw_c1(w, "kind", event_kind_name((enum event_kind)k), st->events_total[k]);
+	mw_family(w, M_DIAG);
+	for (int i = 0; st && i < diag_rule_count(); i++)
+		mw_g1(w, "rule", diag_rule_id(i), diag_rule_active(&st->diag, i) ? 1 : 0);
 
 	mw_family(w, M_CPU_LOAD);
 	for (int i = 0; i < s->ncpus; i++)

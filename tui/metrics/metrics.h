@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/snapshot.h"
+#include "diag/diag.h"
 
 enum metrics_format { METRICS_PROM, METRICS_OPENMETRICS, METRICS_NFORMATS };
 
@@ -32,9 +33,11 @@ extern const size_t metric_nfamilies;
 /* What the exporter counts across snapshots itself (snapshots carry only new events). */
 struct metrics_state {
 	uint64_t events_total[EV_KIND_COUNT];
+	struct diag_state diag; /* the diagnosis rules' hysteresis (zero: not begun) */
 };
 
-/* Add this snapshot's new events to the totals (call once per snapshot). */
+/* Add this snapshot's new events to the totals and run the diagnosis rules on it (call
+ * once per snapshot). */
 void metrics_note(struct metrics_state *st, const struct snapshot *snap);
 
 /* A growing text buffer (the caller frees p). */

@@ -15,6 +15,7 @@ enum metric_id {
 	M_SELF_CPU,
 	M_KNOB,
 	M_EVENTS,
+	M_DIAG,
 	M_CPU_LOAD,
 	M_CPU_FREQ,
 	M_CPU_ONLINE,

@@ -30,6 +30,8 @@ const struct metric_family metric_families[M_COUNT] = {
 		"in its list of choices; a bool 0 or 1."},
     [M_EVENTS] = {"tunetop_events", MT_COUNTER, "", "kind",
 		  "Events the source logged since tunetop started, by kind."},
+    [M_DIAG] = {"tunetop_diagnosis_active", MT_GAUGE, "", "rule",
+		"1 while the diagnosis rule has a finding (docs/diag.md), else 0."},
 
     [M_CPU_LOAD] = {"tunetop_cpu_load_ratio", MT_GAUGE, "ratio", "cpu",
 		    "Busy time of the CPU's threads over the interval, of one core."},

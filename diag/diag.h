@@ -1,0 +1,78 @@
+/* diag.h: the diagnosis layer: rules that read snapshots and say what they see (docs/diag.md). */
+#ifndef TT_DIAG_H
+#define TT_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/snapshot.h"
+
+enum diag_severity { DIAG_INFO, DIAG_WARNING, DIAG_CRITICAL };
+
+#define DIAG_MAX_EVIDENCE 8
+#define DIAG_CONCLUSION_MAX 240
+#define DIAG_FIX_MAX 64
+#define DIAG_MAX_FINDINGS 16 /* at most one finding per rule */
+
+/* One figure a finding rests on, with its value and unit. */
+struct diag_evidence {
+	char figure[48]; /* a JSON path of the snapshot, or a derived name
+			    ("pmd.threads[1].ring_fill_us") */
+	double value;
+	const char *unit; /* static */
+};
+
+struct diag_finding {
+	const char *id; /* "pmd.sleep_outlasts_ring", static */
+	enum diag_severity severity;
+	uint64_t since_seq; /* seq of the first of the consecutive samples that raised it */
+	uint64_t since_wall_ns; /* that sample's CLOCK_REALTIME */
+	int nevidence;
+	struct diag_evidence evidence[DIAG_MAX_EVIDENCE];
+	char conclusion[DIAG_CONCLUSION_MAX]; /* one sentence */
+	char fix[DIAG_FIX_MAX]; /* a knob assignment ("pmd.timer_slack_ns=1000"), "" for none */
+};
+
+/* A finding starting or clearing at the last diag_eval (for the event log). */
+struct diag_change {
+	const char *id;
+	bool started; /* else cleared */
+	char text[EVENT_TEXT_MAX];
+};
+
+/* Hysteresis of one rule: consecutive samples with and without its condition. */
+struct diag_rule_state {
+	int hits, clean;
+	bool active;
+	uint64_t first_seq, first_wall_ns; /* the first sample of the current run of hits */
+	struct diag_finding held; /* the finding as last seen while its condition held */
+	int change; /* last eval: +1 started, -1 cleared, 0 none */
+};
+
+/* What diag_eval remembers between samples; one per source (per host with --remote). */
+struct diag_state {
+	int nrules;
+	struct diag_rule_state rule[DIAG_MAX_FINDINGS];
+};
+
+void diag_init(struct diag_state *st);
+/*
+ * Evaluate every rule on snap (the next sample of the source st follows) and write
+ * the active findings to out (at most max), most severe first; returns how many.
+ * Pure apart from st: the same snapshots in the same order give the same findings.
+ */
+int diag_eval(struct diag_state *st, const struct snapshot *snap, struct diag_finding *out,
+	      int max);
+/* The findings that started or cleared at the last diag_eval; returns how many. */
+int diag_changes(const struct diag_state *st, struct diag_change *out, int max);
+
+/* "info", "warning", "critical". */
+const char *diag_severity_name(enum diag_severity s);
+/* Every rule's id, for the exporter's gauge and the docs (NULL past the end). */
+const char *diag_rule_id(int i);
+int diag_rule_count(void);
+/* Rule i is active in st (after the last diag_eval). */
+bool diag_rule_active(const struct diag_state *st, int i);
+
+#endif

@@ -1,0 +1,113 @@
+/* diag_est.c: the est rules: a chain_max from another governor, a kthread over budget, kthreads
+ * short (docs/diag.md). */
+#include <stdio.h>
+
+#include "core/governor.h"
+#include "diag/diag_rule.h"
+
+/* IPVS_EST_CHAIN_FACTOR x 100 us: the time a tick should take (docs/est.md §1). */
+#define DIAG_EST_TICK_GOAL_NS 4800000.0
+/* A tick 20 % over the goal: calibrations under one governor spread by about that much
+ * (docs/est.md, `experiment calib`), so less is not a wrong chain_max. */
+#define DIAG_EST_TICK_OVER 1.2
+/* A kthread 20 % over its 1/8 of a CPU (EST_KTHREAD_GOAL_PCT), for the same reason. */
+#define DIAG_EST_KT_OVER 1.2
+/* Kthreads allowed per CPU of the cpulist (IPVS_EST_CPU_KTHREADS, docs/est.md §1). */
+#define DIAG_EST_CPU_KTHREADS 4
+
+/* The governor differs from the one chain_max was calibrated under. */
+static bool diag_est_governor_moved(const struct snapshot *s)
+{
+	return s->est.calib.count > 0 && s->governor >= 0 && s->est.calib.governor >= 0 &&
+	       s->governor != s->est.calib.governor;
+}
+
+/*
+ * The IPVS thread (docs/est.md): chain_max calibrated under performance, then ondemand
+ * runs every chain slower, so a tick takes 7 ms against 4.8.
+ */
+static bool diag_est_tick_miscal(const struct snapshot *s, struct diag_finding *f)
+{
+	const struct est_snap *e = &s->est;
+	if (!s->has_est || e->config_held || e->ticks == 0 || !diag_est_governor_moved(s))
+		return false;
+	if ((double)e->tick_ns_avg <= DIAG_EST_TICK_GOAL_NS * DIAG_EST_TICK_OVER)
+		return false;
+	f->severity = DIAG_WARNING;
+	diag_evidence_add(f, (double)e->tick_ns_avg / 1e6, "ms", "est.tick_ns.avg");
+	diag_evidence_add(f, (double)e->tick_ns_max / 1e6, "ms", "est.tick_ns.max");
+	diag_evidence_add(f, DIAG_EST_TICK_GOAL_NS / 1e6, "ms", "est.tick_goal");
+	diag_evidence_add(f, e->calib.chain_max, "ests", "est.calibration.chain_max");
+	diag_evidence_add(f, (double)e->calib.single_est_ns, "ns", "est.calibration.single_est_ns");
+	diag_conclude(f,
+		      "ticks take %.1f ms against the 4.8 ms goal: chain_max %d was calibrated "
+		      "under %s and the governor is now %s.",
+		      (double)e->tick_ns_avg / 1e6, e->calib.chain_max,
+		      cpu_governor_name((enum cpu_governor)e->calib.governor),
+		      snapshot_governor_name(s));
+	diag_fix(f, "est.recalibrate=1");
+	return true;
+}
+
+/* A kthread over its 1/8 of a CPU (IPVS_EST_LOAD_DIVISOR, docs/est.md §1). */
+static bool diag_est_kt_over(const struct snapshot *s, struct diag_finding *f)
+{
+	const struct est_snap *e = &s->est;
+	if (!s->has_est || e->config_held || e->nkt == 0)
+		return false;
+	int worst = -1;
+	for (int i = 0; i < e->nkt && i < EST_SNAP_MAX_KT; i++)
+		if (diag_fig(e->kt[i].cpu_pct) > EST_KTHREAD_GOAL_PCT * DIAG_EST_KT_OVER &&
+		    (worst < 0 || diag_fig(e->kt[i].cpu_pct) > diag_fig(e->kt[worst].cpu_pct)))
+			worst = i;
+	if (worst < 0)
+		return false;
+	const struct est_kt_snap *k = &e->kt[worst];
+	f->severity = DIAG_WARNING;
+	diag_evidence_add(f, diag_fig(k->cpu_pct), "%", "est.kthread[%d].cpu_pct", worst);
+	diag_evidence_add(f, EST_KTHREAD_GOAL_PCT, "%", "est.kthread_goal_pct");
+	diag_evidence_add(f, (double)k->estimators, "ests", "est.kthread[%d].estimators", worst);
+	diag_evidence_add(f, e->chain_max, "ests", "est.chain_max");
+	diag_conclude(
+	    f, "est-k:%d takes %.1f%% of a CPU against the kernel's 1/8 (12.5%%)%s.", k->id,
+	    diag_fig(k->cpu_pct),
+	    diag_est_governor_moved(s) ? ": chain_max was calibrated under another governor" : "");
+	if (diag_est_governor_moved(s))
+		diag_fix(f, "est.recalibrate=1");
+	return true;
+}
+
+/* Estimators left unestimated on the temp list because no kthread may start (docs/est.md §2). */
+static bool diag_est_kthreads_short(const struct snapshot *s, struct diag_finding *f)
+{
+	const struct est_snap *e = &s->est;
+	if (!s->has_est || e->config_held || e->pending == 0 || e->max_threads <= 0 ||
+	    e->kthread_slots < e->max_threads || e->max_per_kthread == 0)
+		return false;
+	uint64_t need = (e->estimators + e->max_per_kthread - 1) / e->max_per_kthread;
+	f->severity = DIAG_CRITICAL;
+	diag_evidence_add(f, (double)e->pending, "ests", "est.pending");
+	diag_evidence_add(f, (double)e->estimators, "ests", "est.estimators");
+	diag_evidence_add(f, (double)e->max_per_kthread, "ests", "est.max_per_kthread");
+	diag_evidence_add(f, e->max_threads, "kthreads", "est.max_threads");
+	diag_evidence_add(f, (double)need, "kthreads", "est.kthreads_needed");
+	diag_conclude(f,
+		      "%llu estimators need %llu kthreads of %llu each but only %d may run, so "
+		      "%llu are never estimated.",
+		      (unsigned long long)e->estimators, (unsigned long long)need,
+		      (unsigned long long)e->max_per_kthread, e->max_threads,
+		      (unsigned long long)e->pending);
+	/* The kthreads may use 4 per CPU of the cpulist, and the cpulist holds at most the
+	 * CPUs there are (engine: cpu.count). */
+	uint64_t cpus = (need + DIAG_EST_CPU_KTHREADS - 1) / DIAG_EST_CPU_KTHREADS;
+	if (!s->knob_absent[K_EST_CPULIST_CPUS] && cpus <= (uint64_t)s->ncpus)
+		diag_fix(f, "est.cpulist_cpus=%llu", (unsigned long long)cpus);
+	return true;
+}
+
+const struct diag_rule diag_rules_est[] = {
+    {"est.tick_miscalibrated", diag_est_tick_miscal, 3, 3},
+    {"est.kthread_over_budget", diag_est_kt_over, 3, 3},
+    {"est.kthreads_short", diag_est_kthreads_short, 3, 3},
+};
+const int diag_rules_est_n = sizeof(diag_rules_est) / sizeof(diag_rules_est[0]);

@@ -1,0 +1,43 @@
+/* diag_rule.h: what a diagnosis rule is, and the helpers the rules share (inside diag/ only). */
+#ifndef TT_DIAG_RULE_H
+#define TT_DIAG_RULE_H
+
+#include <math.h>
+#include <stdbool.h>
+
+#include "diag/diag.h"
+
+/*
+ * A rule: check reads one snapshot and, when its condition holds, fills f (severity,
+ * evidence, conclusion, fix) and returns true. It returns false when the condition
+ * does not hold and also when a figure it needs is missing on this source: a rule
+ * says nothing rather than guess. k_start/k_clear: consecutive samples with (without)
+ * the condition before the finding starts (clears).
+ */
+struct diag_rule {
+	const char *id;
+	bool (*check)(const struct snapshot *s, struct diag_finding *f);
+	int k_start, k_clear;
+};
+
+extern const struct diag_rule diag_rules_pmd[], diag_rules_est[], diag_rules_blk[],
+    diag_rules_host[];
+extern const int diag_rules_pmd_n, diag_rules_est_n, diag_rules_blk_n, diag_rules_host_n;
+
+/* A measured figure as the JSON line carries it (2 decimals, tui/snapjson.c): the rules read
+ * every real through it, so a recording replayed gives the findings of the live run exactly. */
+static inline double diag_fig(double v)
+{
+	return isfinite(v) ? round(v * 100.0) / 100.0 : 0;
+}
+
+/* Append a figure (printf-style name, then value and unit) to f; ignored past
+ * DIAG_MAX_EVIDENCE. */
+void diag_evidence_add(struct diag_finding *f, double value, const char *unit, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* printf into f->conclusion / f->fix. */
+void diag_conclude(struct diag_finding *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void diag_fix(struct diag_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
