@@ -115,6 +115,7 @@ static void *writer_main(void *arg)
 struct recfile_writer *recfile_open(const char *path, int *status, char *err, size_t errlen)
 {
 	int fd = safefile_open_stream(path, 0, err, errlen);
+	/* The status of a failure, until the writer is running (then 0). */
 	*status = fd == SAFEFILE_REFUSED ? 2 : 1;
 	if (fd < 0)
 		return NULL;
@@ -157,6 +158,7 @@ struct recfile_writer *recfile_open(const char *path, int *status, char *err, si
 		free(w);
 		return NULL;
 	}
+	*status = 0;
 	return w;
 }
 

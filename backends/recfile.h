@@ -21,7 +21,8 @@ enum recfile_kind recfile_kind_of(const char *path);
 
 struct recfile_writer;
 /* Create (truncate) path and start the writer thread; NULL with a message and *status: 2 for
- * a target refused for what it is (a symlink, a FIFO, a device: core/safefile.h), 1 else. */
+ * a target refused for what it is (a symlink, a FIFO, a device: core/safefile.h), 1 else; 0
+ * when it opens. */
 struct recfile_writer *recfile_open(const char *path, int *status, char *err, size_t errlen);
 /*
  * Queue one line (without its newline) for the writer thread, which writes and flushes it

@@ -159,8 +159,11 @@ def folder_cycles(nodes, edges):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     list_cycles = "--list-cycles" in sys.argv[1:]
+    # Run bare (tests/run.sh runs every tests/*/*.py): the objects of the build under test.
+    if not args:
+        args = [os.path.join(os.environ.get("TT_BUILD", os.path.join(ROOT, "build")), "obj")]
     if len(args) != 1 or not os.path.isdir(args[0]):
-        print("usage: check_calls.py OBJ_DIR [--list-cycles] [--every-object]", file=sys.stderr)
+        print("usage: check_calls.py [OBJ_DIR] [--list-cycles] [--every-object]", file=sys.stderr)
         return 2
     nodes, edges = graph(args[0], "--every-object" in sys.argv[1:])
     if not nodes:

@@ -16,6 +16,7 @@ for _ in $(seq 200); do
 done
 tt_keys q
 tt_wait_exit 5
+grep -q 'rc=0' "$TT_DIR/rc" || fail "the recording console's exit: $(cat "$TT_DIR/rc")"
 n=$(wc -l < "$rec")
 [ "$n" -ge 20 ] || fail "recorded $n lines in $((SECONDS - start)) s"
 python3 -c "import json,sys; [json.loads(l) for l in open('$rec')]" || fail "a recorded line is not JSON"

@@ -25,6 +25,8 @@ tt_start() {
 	local w=$1 h=$2; shift 2
 	# A fresh server each time: a dying one refuses new sessions.
 	tt_tmux kill-server 2>/dev/null
+	# A previous run's exit status and terminal state must not stand for this run's.
+	rm -f "$TT_DIR/rc" "$TT_DIR/after" "$TT_DIR/pid"
 	TT_NSOCK=$((TT_NSOCK + 1))
 	TT_SOCK="$TT_SOCK_BASE-$TT_NSOCK"
 	tt_tmux new -d -x "$w" -y "$h" "$*" || fail "tmux new"
