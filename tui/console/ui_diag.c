@@ -16,6 +16,8 @@ struct ui_diag_src {
 	struct diag_state st;
 	uint64_t seq; /* the last snapshot fed: a remote host's, sampled again, is not fed twice */
 	bool fed;
+	struct diag_finding live[DIAG_MAX_FINDINGS]; /* the findings of that snapshot */
+	int nlive;
 };
 
 /* The findings of one kept sample, so a frozen screen shows those of the sample it shows
@@ -31,8 +33,7 @@ struct ui_diag {
 	int nsrc;
 	struct ui_diag_keep *keep; /* a ring as long as the history's, by id % cap */
 	size_t cap;
-	struct diag_finding live[DIAG_MAX_FINDINGS];
-	int nlive;
+	int cur; /* the source (remote host) of the last snapshot noted */
 };
 
 static struct ui_diag *diag_get(struct ui *ui)
@@ -103,7 +104,7 @@ void ui_diag_note(struct ui *ui)
 	}
 	struct ui_diag_src *ds = &d->src[i];
 	if (!ds->fed || s->seq != ds->seq) {
-		d->nlive = diag_eval(&ds->st, s, d->live, DIAG_MAX_FINDINGS);
+		ds->nlive = diag_eval(&ds->st, s, ds->live, DIAG_MAX_FINDINGS);
 		ds->fed = true;
 		ds->seq = s->seq;
 		struct diag_change c[DIAG_MAX_FINDINGS];
@@ -111,9 +112,10 @@ void ui_diag_note(struct ui *ui)
 		for (int k = 0; k < nc; k++)
 			event_put(ui, s, c[k].text);
 	}
+	d->cur = i;
 	uint64_t id = history_newest(&ui->history);
 	if (id)
-		keep_put(d, id, d->live, d->nlive);
+		keep_put(d, id, ds->live, ds->nlive);
 }
 
 /* The findings of the sample shown: the live ones, or the frozen sample's. */
@@ -125,8 +127,12 @@ static int shown(struct ui *ui, const struct diag_finding **f)
 		*f = k->f;
 		return k->id == ui->frozen_id ? k->n : 0;
 	}
-	*f = d->live;
-	return d->nlive;
+	if (d->cur >= d->nsrc) {
+		*f = NULL;
+		return 0; /* no snapshot noted yet */
+	}
+	*f = d->src[d->cur].live;
+	return d->src[d->cur].nlive;
 }
 
 static enum theme_role sev_role(enum diag_severity s)
