@@ -169,10 +169,33 @@ int ui_diag_line(struct ui *ui, int y)
 	int room = COLS - (int)strlen(head) - (int)strlen(tail) - (int)strlen(more);
 	int len = (int)strlen(f[0].conclusion);
 	move(y, 0);
+	if (room < 8) {
+		/* Too narrow for any of the conclusion (80 columns, a long fix): without it;
+		 * narrower still (60): the fix first, the id cut. */
+		const char *sev = diag_severity_name(f[0].severity);
+		if ((int)(strlen(sev) + 1 + strlen(f[0].id) + strlen(tail) + strlen(more)) <=
+		    COLS) {
+			ui_put(ui, sev_role(f[0].severity), "%s %s", sev, f[0].id);
+			ui_put(ui, ROLE_VALUE, "%s", tail);
+			ui_put(ui, ROLE_DIM, "%s", more);
+			return 1;
+		}
+		if (f[0].fix[0])
+			snprintf(tail, sizeof(tail), " fix: %s", f[0].fix);
+		int idroom = COLS - (int)strlen(sev) - 1 - (int)strlen(tail);
+		int idlen = (int)strlen(f[0].id);
+		ui_put(ui, sev_role(f[0].severity), "%s ", sev);
+		if (idlen <= idroom)
+			ui_put(ui, sev_role(f[0].severity), "%s", f[0].id);
+		else if (idroom > 1)
+			ui_put(ui, sev_role(f[0].severity), "%.*s%s", idroom - 1, f[0].id, mark);
+		ui_put(ui, ROLE_VALUE, "%s", tail);
+		return 1;
+	}
 	ui_put(ui, sev_role(f[0].severity), "%s", head);
 	if (len <= room)
 		ui_put(ui, ROLE_NORMAL, "%s", f[0].conclusion);
-	else if (room > 1)
+	else
 		ui_put(ui, ROLE_NORMAL, "%.*s%s", room - 1, f[0].conclusion, mark);
 	ui_put(ui, ROLE_VALUE, "%s", tail);
 	ui_put(ui, ROLE_DIM, "%s", more);
