@@ -270,12 +270,87 @@ static void test_tradeoff_engine_at_once(void **state)
 	ui_off(ui);
 }
 
+/* The shown snapshot made a blk.irq_cpu_saturated finding (fix blk.rq_affinity=2): fed
+ * three times, the rule's k_start (docs/diag.md "Hysteresis"). */
+static void diag_saturated(struct ui *ui)
+{
+	struct snapshot *s = ui->snap;
+	((struct fake *)ui->src->priv)->knobs[K_BLK_RQ_AFFINITY] = 0;
+	s->knobs[K_BLK_RQ_AFFINITY] = 0;
+	s->interval_s = 1;
+	s->ncpus = 1;
+	s->cpus = xcalloc(1, sizeof(*s->cpus));
+	s->cpus[0] = (struct snap_cpu){.id = 0, .online = true, .load_pct = 95};
+	s->has_blk = true;
+	s->blk.rq_affinity = 0;
+	s->blk.iops = 50000;
+	s->blk.irq_cpu = 0;
+	ui->live = s;
+	for (int k = 0; k < 3; k++) {
+		s->seq = (uint64_t)k + 1;
+		ui_diag_note(ui);
+	}
+}
+
+/* X on a real machine: refused without --write, asks first, and only a second X sets. */
+static void test_diag_fix_machine(void **state)
+{
+	(void)state;
+	struct options o = {0};
+	struct ui *ui = ui_on(&fake_machine_ops);
+	struct fake *f = ui->src->priv;
+	ui->opt = &o;
+	diag_saturated(ui);
+	ui_key(ui, 'X');
+	assert_true(ui->status_err);
+	assert_non_null(strstr(ui->status, "--write"));
+	assert_int_equal(f->knobs[K_BLK_RQ_AFFINITY], 0);
+	o.write = true;
+	ui_key(ui, 'X');
+	assert_false(ui->status_err);
+	assert_non_null(strstr(ui->status, "X again"));
+	assert_non_null(strstr(ui->status, "blk.rq_affinity=2"));
+	assert_int_equal(f->knobs[K_BLK_RQ_AFFINITY], 0);
+	ui_key(ui, 'x'); /* not a yes */
+	ui_key(ui, 'X');
+	assert_int_equal(f->knobs[K_BLK_RQ_AFFINITY], 0);
+	ui_key(ui, 'X');
+	assert_int_equal(f->knobs[K_BLK_RQ_AFFINITY], 2);
+	ui_diag_free(ui);
+	ui_off(ui);
+}
+
+/* The engine is an emulation: X sets at once; D lists, Esc closes; no finding, no write. */
+static void test_diag_fix_engine(void **state)
+{
+	(void)state;
+	struct options o = {0};
+	struct ui *ui = ui_on(&fake_ops);
+	struct fake *f = ui->src->priv;
+	ui->opt = &o;
+	ui->live = ui->snap;
+	ui_diag_note(ui);
+	ui_key(ui, 'X');
+	assert_true(ui->status_err);
+	assert_non_null(strstr(ui->status, "no active finding"));
+	diag_saturated(ui);
+	ui_key(ui, 'D');
+	assert_true(ui->diag_list);
+	ui_key(ui, 27);
+	assert_false(ui->diag_list);
+	ui_key(ui, 'X');
+	assert_int_equal(f->knobs[K_BLK_RQ_AFFINITY], 2);
+	ui_diag_free(ui);
+	ui_off(ui);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_codes_unique),     cmocka_unit_test(test_knob_key_at_once),
 	    cmocka_unit_test(test_knob_start_only),  cmocka_unit_test(test_knob_key_far),
 	    cmocka_unit_test(test_tradeoff_machine), cmocka_unit_test(test_tradeoff_engine_at_once),
+	    cmocka_unit_test(test_diag_fix_machine), cmocka_unit_test(test_diag_fix_engine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

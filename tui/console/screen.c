@@ -111,8 +111,11 @@ static void frame_draw(struct ui *ui)
 		too_small_draw(ui);
 	} else if (ui->help) {
 		ui_help_draw(ui);
+	} else if (ui->diag_list) {
+		ui_diag_list_draw(ui);
 	} else {
 		int y = ui_header_draw(ui);
+		y += ui_diag_line(ui, y);
 		int bottom = LINES - 3;
 		ui_view_draw(ui, y, bottom - y);
 		status_draw(ui, bottom);
@@ -125,7 +128,7 @@ static void frame_draw(struct ui *ui)
 		}
 		fbar_draw(ui, LINES - 1);
 	}
-	if (ui->input != INPUT_NONE && !ui->too_small && !ui->help) {
+	if (ui->input != INPUT_NONE && !ui->too_small && !ui->help && !ui->diag_list) {
 		leaveok(stdscr, FALSE);
 		curs_set(1);
 		move(LINES - 3, (int)(ui->input == INPUT_COMMAND ? 1 : 8) + (int)ui->line_len);
@@ -167,6 +170,7 @@ static void ui_after_sample(struct ui *ui)
 	ui_events_note(ui);
 	serve_publish(s); /* the scrape text of this sample, rendered here once */
 	ui_freeze_note(ui);
+	ui_diag_note(ui); /* its findings, kept with the sample's history id */
 	/* Last: it steps the `t` sweep, whose next writes patch this snapshot's knobs (the
 	 * scrape and the recording above keep the values it was sampled with). */
 	ui_hist_push(ui);
@@ -424,6 +428,7 @@ int screen_run(struct source *src, const struct options *o)
 		fprintf(stderr, "tunetop: --record %s: %s\n", o->record, err);
 		rc = 1;
 	}
+	ui_diag_free(ui);
 	ui_freeze_free(ui);
 	snapshot_free(ui->snap);
 	free(ui->rows);

@@ -222,6 +222,11 @@ struct ui {
 	struct recfile_writer *rec; /* --record, or NULL */
 	bool rec_failed; /* its first write error was shown */
 	bool fleet; /* the fleet view (ui_fleet.c) instead of a host's view */
+	/* Diagnoses (ui_diag.c): findings per sample, the D list, X's question. */
+	struct ui_diag *diag;
+	bool diag_list;
+	int diag_top;
+	bool diag_confirm; /* a real machine: the first X asked, the next X sets (ui_key clears) */
 };
 
 /* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
@@ -364,6 +369,17 @@ int ui_freeze_key(struct ui *ui, int ch);
 bool ui_fleet_active(const struct ui *ui);
 void ui_fleet_draw(struct ui *ui, int y, int h);
 int ui_fleet_key(struct ui *ui, int ch);
+
+/* ui_diag.c: the diagnoses (diag/diag.h) of the shown sample, below the key table. */
+/* Evaluate the live snapshot just kept (after ui_freeze_note) and keep its findings. */
+void ui_diag_note(struct ui *ui);
+void ui_diag_free(struct ui *ui);
+/* The worst finding on row y under the header; returns the rows used (0: none active). */
+int ui_diag_line(struct ui *ui, int y);
+void ui_diag_list_draw(struct ui *ui); /* the D list, full screen like help */
+int ui_diag_list_key(struct ui *ui, int ch); /* its keys while open */
+int ui_diag_open(struct ui *ui, int ch); /* D */
+int ui_diag_fix_key(struct ui *ui, int ch); /* X: the worst finding's fix */
 
 /* ui_draw.c: the drawing primitives (they call nothing of the console above them). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)

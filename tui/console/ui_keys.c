@@ -307,6 +307,12 @@ const struct ui_keydef ui_keydefs[] = {
      -1,
      "maxsleep x slack trade-off curve in the pmd view (t/Esc: cancel)",
      ui_tradeoff_key},
+    {"D", {'D'}, -1, "list every active diagnosis with its evidence (Esc/q closes)", ui_diag_open},
+    {"X",
+     {'X'},
+     -1,
+     "apply the worst diagnosis's fix (a real machine: --write, X twice)",
+     ui_diag_fix_key},
     {":", {':'}, -1, "command: set NAME=VALUE, NAME (show), q (Tab completes names)", key_command},
     {"Ctrl-L", {12}, -1, "repaint the whole terminal", key_repaint},
     {"mouse", {KEY_MOUSE}, -1, "with --mouse: click selects, wheel scrolls", key_mouse},
@@ -336,6 +342,10 @@ int ui_key(struct ui *ui, int ch)
 		return (ch == 'q' || ch == 'Q' || ch == KEY_F(10)) ? UI_QUIT : 0;
 	if (ui->help)
 		return ui_help_key(ui, ch);
+	if (ch != 'X')
+		ui->diag_confirm = false; /* X's question on a real machine: only X says yes */
+	if (ui->diag_list)
+		return ui_diag_list_key(ui, ch);
 	if (ch != 't')
 		ui->charts.to.confirm = false; /* the `t` sweep's question: only t says yes */
 	const struct ui_keydef *k = ui_keydef_find(ch);

@@ -53,6 +53,10 @@ void ui_events_note(struct ui *ui)
 {
 	const struct snapshot *s = ui->snap;
 	for (size_t i = 0; i < s->nevents; i++) {
+		/* The console computes its own diagnoses (ui_diag.c) and logs their changes, as
+		 * -b does: a recording's or a far agent's diag events would come twice. */
+		if (s->events[i].kind == EV_DIAG)
+			continue;
 		ui->ev[ui->ev_head] = s->events[i];
 		ui->ev_head = (ui->ev_head + 1) % UI_EVENTS_KEEP;
 		if (ui->nev < UI_EVENTS_KEEP)

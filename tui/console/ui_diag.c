@@ -1,0 +1,402 @@
+/* ui_diag.c: the diagnoses in the console: findings kept per sample, the line under the
+ * header, the `D` list with the evidence and the `X` key that applies the worst fix. Below the
+ * key table and the loop: it calls only the knob path and the drawing primitives. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/src_remote.h"
+#include "core/knob.h"
+#include "core/xalloc.h"
+#include "diag/diag.h"
+#include "tui/console/ui.h"
+
+/* What the console remembers of one source's (one remote host's) diagnoses. */
+struct ui_diag_src {
+	struct diag_state st;
+	uint64_t seq; /* the last snapshot fed: a remote host's, sampled again, is not fed twice */
+	bool fed;
+	struct diag_finding live[DIAG_MAX_FINDINGS]; /* the findings of that snapshot */
+	int nlive;
+};
+
+/* The findings of one kept sample, so a frozen screen shows those of the sample it shows
+ * (evaluating again would advance the hysteresis: diag/README.md). */
+struct ui_diag_keep {
+	uint64_t id; /* the history id, 0: empty */
+	int n;
+	struct diag_finding *f; /* n findings, NULL when none (most samples) */
+};
+
+struct ui_diag {
+	struct ui_diag_src *src; /* one per remote host (one for every other source) */
+	int nsrc;
+	struct ui_diag_keep *keep; /* a ring as long as the history's, by id % cap */
+	size_t cap;
+	int cur; /* the source (remote host) of the last snapshot noted */
+};
+
+static struct ui_diag *diag_get(struct ui *ui)
+{
+	if (!ui->diag) {
+		ui->diag = xcalloc(1, sizeof(*ui->diag));
+		ui->diag->cap = ui->history.cap ? ui->history.cap : 1;
+		ui->diag->keep = xcalloc(ui->diag->cap, sizeof(*ui->diag->keep));
+	}
+	return ui->diag;
+}
+
+void ui_diag_free(struct ui *ui)
+{
+	struct ui_diag *d = ui->diag;
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->cap; i++)
+		free(d->keep[i].f);
+	free(d->keep);
+	free(d->src);
+	free(d);
+	ui->diag = NULL;
+}
+
+static void keep_put(struct ui_diag *d, uint64_t id, const struct diag_finding *f, int n)
+{
+	struct ui_diag_keep *k = &d->keep[id % d->cap];
+	free(k->f);
+	k->f = NULL;
+	k->id = id;
+	k->n = n;
+	if (n > 0) {
+		k->f = xcalloc((size_t)n, sizeof(*f));
+		memcpy(k->f, f, (size_t)n * sizeof(*f));
+	}
+}
+
+/* A finding starting or clearing goes to the events view, as -b puts it on its line. */
+static void event_put(struct ui *ui, const struct snapshot *s, const char *text)
+{
+	struct event *e = &ui->ev[ui->ev_head];
+	memset(e, 0, sizeof(*e));
+	e->mono_ns = s->mono_ns;
+	e->wall_ns = s->wall_ns;
+	e->kind = EV_DIAG;
+	snprintf(e->text, sizeof(e->text), "%s", text);
+	ui->ev_head = (ui->ev_head + 1) % UI_EVENTS_KEEP;
+	if (ui->nev < UI_EVENTS_KEEP)
+		ui->nev++;
+}
+
+void ui_diag_note(struct ui *ui)
+{
+	struct ui_diag *d = diag_get(ui);
+	const struct snapshot *s = ui->live;
+	/* With --remote, each host has its own state; only the selected host is sampled
+	 * here, so its findings follow its samples while it is selected. */
+	int i = remote_count(ui->src) > 0 ? remote_selected(ui->src) : 0;
+	if (i < 0)
+		i = 0;
+	if (i >= d->nsrc) {
+		d->src = xrealloc(d->src, (size_t)(i + 1) * sizeof(*d->src));
+		memset(d->src + d->nsrc, 0, (size_t)(i + 1 - d->nsrc) * sizeof(*d->src));
+		for (int k = d->nsrc; k <= i; k++)
+			diag_init(&d->src[k].st);
+		d->nsrc = i + 1;
+	}
+	struct ui_diag_src *ds = &d->src[i];
+	if (!ds->fed || s->seq != ds->seq) {
+		ds->nlive = diag_eval(&ds->st, s, ds->live, DIAG_MAX_FINDINGS);
+		ds->fed = true;
+		ds->seq = s->seq;
+		struct diag_change c[DIAG_MAX_FINDINGS];
+		int nc = diag_changes(&ds->st, c, DIAG_MAX_FINDINGS);
+		for (int k = 0; k < nc; k++)
+			event_put(ui, s, c[k].text);
+	}
+	d->cur = i;
+	uint64_t id = history_newest(&ui->history);
+	if (id)
+		keep_put(d, id, ds->live, ds->nlive);
+}
+
+/* The findings of the sample shown: the live ones, or the frozen sample's. */
+static int shown(struct ui *ui, const struct diag_finding **f)
+{
+	struct ui_diag *d = diag_get(ui);
+	if (ui->frozen) {
+		const struct ui_diag_keep *k = &d->keep[ui->frozen_id % d->cap];
+		*f = k->f;
+		return k->id == ui->frozen_id ? k->n : 0;
+	}
+	if (d->cur >= d->nsrc) {
+		*f = NULL;
+		return 0; /* no snapshot noted yet */
+	}
+	*f = d->src[d->cur].live;
+	return d->src[d->cur].nlive;
+}
+
+static enum theme_role sev_role(enum diag_severity s)
+{
+	return s == DIAG_CRITICAL ? ROLE_ERROR : s == DIAG_WARNING ? ROLE_WARN : ROLE_LABEL;
+}
+
+/* The first finding with a fix (they come most severe first), or NULL. */
+static const struct diag_finding *worst_fix(const struct diag_finding *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (f[i].fix[0])
+			return &f[i];
+	return NULL;
+}
+
+int ui_diag_line(struct ui *ui, int y)
+{
+	const struct diag_finding *f;
+	int n = shown(ui, &f);
+	/* Nothing active: no line at all, so a small screen keeps every row it has today. */
+	if (n == 0)
+		return 0;
+	char head[96], tail[DIAG_FIX_MAX + 48] = "", more[32] = "";
+	snprintf(head, sizeof(head), "%s %s: ", diag_severity_name(f[0].severity), f[0].id);
+	if (f[0].fix[0])
+		snprintf(tail, sizeof(tail), "  fix: %s, key X", f[0].fix);
+	if (n > 1)
+		snprintf(more, sizeof(more), "  +%d (D)", n - 1);
+	else
+		snprintf(more, sizeof(more), "  (D)");
+	/* The conclusion gets what the id, the fix and the count leave, cut with a marker. */
+	const char *mark = ui->utf8 && !ui->ascii ? "\xe2\x80\xa6" : "~";
+	int room = COLS - (int)strlen(head) - (int)strlen(tail) - (int)strlen(more);
+	int len = (int)strlen(f[0].conclusion);
+	move(y, 0);
+	if (room < 8) {
+		/* Too narrow for any of the conclusion (80 columns, a long fix): without it;
+		 * narrower still (60): the fix first, the id cut. */
+		const char *sev = diag_severity_name(f[0].severity);
+		if ((int)(strlen(sev) + 1 + strlen(f[0].id) + strlen(tail) + strlen(more)) <=
+		    COLS) {
+			ui_put(ui, sev_role(f[0].severity), "%s %s", sev, f[0].id);
+			ui_put(ui, ROLE_VALUE, "%s", tail);
+			ui_put(ui, ROLE_DIM, "%s", more);
+			return 1;
+		}
+		if (f[0].fix[0])
+			snprintf(tail, sizeof(tail), " fix: %s", f[0].fix);
+		int idroom = COLS - (int)strlen(sev) - 1 - (int)strlen(tail);
+		int idlen = (int)strlen(f[0].id);
+		ui_put(ui, sev_role(f[0].severity), "%s ", sev);
+		if (idlen <= idroom)
+			ui_put(ui, sev_role(f[0].severity), "%s", f[0].id);
+		else if (idroom > 1)
+			ui_put(ui, sev_role(f[0].severity), "%.*s%s", idroom - 1, f[0].id, mark);
+		ui_put(ui, ROLE_VALUE, "%s", tail);
+		return 1;
+	}
+	ui_put(ui, sev_role(f[0].severity), "%s", head);
+	if (len <= room)
+		ui_put(ui, ROLE_NORMAL, "%s", f[0].conclusion);
+	else
+		ui_put(ui, ROLE_NORMAL, "%.*s%s", room - 1, f[0].conclusion, mark);
+	ui_put(ui, ROLE_VALUE, "%s", tail);
+	ui_put(ui, ROLE_DIM, "%s", more);
+	return 1;
+}
+
+/* Line `row` of text wrapped at spaces to w columns, indented by 2, into buf (when buf);
+ * returns the number of lines. */
+static int wrap(const char *p, int w, int row, char *buf, size_t len)
+{
+	int n = 0;
+	if (w < 20)
+		w = 20;
+	while (*p) {
+		int take = (int)strlen(p);
+		if (take > w) {
+			take = w;
+			while (take > 0 && p[take] != ' ')
+				take--;
+			if (take == 0)
+				take = w; /* one long word: cut it */
+		}
+		if (n == row && buf)
+			snprintf(buf, len, "  %.*s", take, p);
+		n++;
+		p += take;
+		while (*p == ' ')
+			p++;
+	}
+	return n ? n : 1;
+}
+
+/* Line i of the list (one block per finding) into buf; false past the end. */
+static bool list_line(struct ui *ui, int i, char *buf, size_t len, enum theme_role *role)
+{
+	const struct diag_finding *f;
+	int n = shown(ui, &f);
+	*role = ROLE_NORMAL;
+	if (i == 0) {
+		*role = ROLE_LABEL;
+		snprintf(buf, len, "Diagnoses, %s sample: %d active (Esc/q closes, X: first fix)",
+			 ui->frozen ? "frozen" : "live", n);
+		return true;
+	}
+	i--;
+	if (n == 0) {
+		if (i > 0)
+			return false;
+		snprintf(buf, len, "  none: every rule of docs/diag.md is quiet");
+		return true;
+	}
+	for (int k = 0; k < n; k++) {
+		/* A block: the title, the conclusion, the fix, the evidence, a blank line. */
+		int nc = wrap(f[k].conclusion, COLS - 3, 0, NULL, 0);
+		int lines = 3 + nc + f[k].nevidence;
+		if (i >= lines) {
+			i -= lines;
+			continue;
+		}
+		buf[0] = '\0';
+		if (i >= 1 && i <= nc) {
+			wrap(f[k].conclusion, COLS - 3, i - 1, buf, len);
+			return true;
+		}
+		if (i > nc)
+			i -= nc - 1; /* from here on as if the conclusion took one line */
+		if (i == 0) {
+			*role = sev_role(f[k].severity);
+			snprintf(buf, len, "%s %s  since sample %llu",
+				 diag_severity_name(f[k].severity), f[k].id,
+				 (unsigned long long)f[k].since_seq);
+		} else if (i == 2) {
+			*role = ROLE_VALUE;
+			snprintf(buf, len, "  fix: %s",
+				 f[k].fix[0] ? f[k].fix : "none (no knob fixes it)");
+		} else if (i - 3 < f[k].nevidence) {
+			const struct diag_evidence *e = &f[k].evidence[i - 3];
+			snprintf(buf, len, "  %s = %.2f %s", e->figure, e->value,
+				 e->unit ? e->unit : "");
+		} else {
+			buf[0] = '\0';
+		}
+		return true;
+	}
+	return false;
+}
+
+static int list_lines(struct ui *ui)
+{
+	char buf[512];
+	enum theme_role r;
+	int n = 0;
+	while (list_line(ui, n, buf, sizeof(buf), &r))
+		n++;
+	return n;
+}
+
+void ui_diag_list_draw(struct ui *ui)
+{
+	char buf[512];
+	enum theme_role role;
+	int max = list_lines(ui) - (LINES - 1);
+	if (ui->diag_top > max)
+		ui->diag_top = max;
+	if (ui->diag_top < 0)
+		ui->diag_top = 0;
+	for (int r = 0; r < LINES - 1; r++) {
+		if (!list_line(ui, ui->diag_top + r, buf, sizeof(buf), &role))
+			break;
+		move(r, 0);
+		ui_put(ui, role, "%s", buf);
+	}
+	move(LINES - 1, 0);
+	ui_put(ui, ROLE_STATUS, "%s",
+	       ui->status[0] ? ui->status : "arrows scroll, Esc or q closes");
+}
+
+int ui_diag_list_key(struct ui *ui, int ch)
+{
+	switch (ch) {
+	case 'q':
+	case 'D':
+	case 27:
+		ui->diag_list = false;
+		return UI_REDRAW;
+	case KEY_F(10):
+		return UI_QUIT;
+	case 'X':
+		return ui_diag_fix_key(ui, ch);
+	case KEY_UP:
+		ui->diag_top--;
+		break;
+	case KEY_DOWN:
+		ui->diag_top++;
+		break;
+	case KEY_PPAGE:
+		ui->diag_top -= LINES - 2;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		ui->diag_top += LINES - 2;
+		break;
+	case KEY_HOME:
+		ui->diag_top = 0;
+		break;
+	case KEY_END:
+		ui->diag_top = list_lines(ui);
+		break;
+	default:
+		return 0;
+	}
+	return UI_REDRAW;
+}
+
+int ui_diag_open(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->diag_list = true;
+	ui->diag_top = 0;
+	return UI_REDRAW;
+}
+
+int ui_diag_fix_key(struct ui *ui, int ch)
+{
+	const struct diag_finding *f;
+	char name[DIAG_FIX_MAX], err[256];
+	int64_t v;
+	(void)ch;
+	int n = shown(ui, &f);
+	const struct diag_finding *w = worst_fix(f, n);
+	if (!w) {
+		ui->diag_confirm = false;
+		ui_status(ui, true, "X: no active finding has a fix");
+		return UI_REDRAW;
+	}
+	/* "knob=value", the --set syntax: the name, then the value the knob table parses. */
+	snprintf(name, sizeof(name), "%s", w->fix);
+	char *eq = strchr(name, '=');
+	int id = -1;
+	if (eq) {
+		*eq = '\0';
+		id = knob_find(name);
+	}
+	if (id < 0 || knob_parse((enum knob_id)id, eq + 1, &v, err, sizeof(err)) != 0) {
+		ui->diag_confirm = false;
+		ui_status(ui, true, "X: %s: not a knob assignment this console knows", w->fix);
+		return UI_REDRAW;
+	}
+	/* A real machine changes only with --write and after a second X (as the `t` sweep). */
+	if (ui->src->ops->writes_machine && !(ui->opt && ui->opt->write)) {
+		ui_status(ui, true, "X: %s changes this machine: start tunetop with --write",
+			  w->fix);
+		return UI_REDRAW;
+	}
+	if (ui->src->ops->writes_machine && !ui->diag_confirm) {
+		ui->diag_confirm = true;
+		ui_status(ui, false,
+			  "X: set %s on this machine (%s)? X again sets it, any other key not",
+			  w->fix, w->id);
+		return UI_REDRAW;
+	}
+	ui->diag_confirm = false;
+	return ui_knob_set(ui, (enum knob_id)id, v);
+}
