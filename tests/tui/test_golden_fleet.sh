@@ -21,6 +21,8 @@ tt_wait '^h2 +up ' 5
 # Each host's "up" note fades after 5 s.
 tt_wait_gone 'h[12]: up' 10
 
+# The view bar names the fleet as view 0.
+tt_wait '^0 fleet 1 overview 2 est ' 3
 gold_shot fleet/fleet
 # The cursor on h2: the header and the status line are h2's.
 gold_shot fleet/fleet-h2 Down
@@ -28,6 +30,8 @@ gold_shot fleet/fleet-h2 Down
 tt_keys Enter
 tt_wait 'host 2; Esc or 0: the fleet' 5
 tt_wait_gone 'host 2; Esc or 0: the fleet' 10
+# The title names the host dived into.
+tt_wait '^ tunetop [0-9.]+  up [0-9]+s  host h2  ' 3
 gold_shot fleet/h2-overview
 gold_shot fleet/fleet-h2 Escape
 tt_keys q

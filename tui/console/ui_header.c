@@ -193,6 +193,10 @@ int ui_header_draw(struct ui *ui)
 	ui_fill_line(ui, 0, ROLE_TITLE);
 	move(0, 0);
 	ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  ", TUNETOP_VERSION, s->uptime_s);
+	/* Dived into one host of the fleet: which one the figures below are. */
+	const char *host = ui_fleet_host(ui);
+	if (host)
+		ui_put(ui, ROLE_TITLE, "host %s  ", host);
 	/* LIVE with the interval, REPLAY with a recording's speed (END once it has played out:
 	 * nothing moves any more), or which kept sample is shown. */
 	if (ui->frozen)
