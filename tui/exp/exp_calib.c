@@ -88,6 +88,7 @@ static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t e
 			 json_number_value(json_object_get(g, "tick_ns_avg")) / 1000);
 		pn[i].bars = &bars[i * nv];
 		pn[i].nbars = nv;
+		pn[i].counts = true;
 	}
 	int rc = chart_cairo_bars(path, svg, "chain_max chosen by calibration, per governor", pn,
 				  ng, err, errlen);
