@@ -268,6 +268,8 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 		x->sleep_us_avg = jd(t, "sleep_us_avg");
 		x->overshoot_p50_us = jd(ov, "p50");
 		x->overshoot_p99_us = jd(ov, "p99");
+		x->overshoot_p50_at_least = jb(ov, "p50_at_least");
+		x->overshoot_p99_at_least = jb(ov, "p99_at_least");
 		x->drops_while_asleep = ju(t, "drops_while_asleep");
 		x->cpu_pct = jd(t, "cpu_pct");
 		x->rx_packets = ju(t, "rx_packets");
@@ -299,6 +301,8 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 	d->lat_valid = json_is_number(jget(lat, "p50")) && json_is_number(jget(lat, "p99"));
 	d->lat_p50_us = d->lat_valid ? jd(lat, "p50") : 0;
 	d->lat_p99_us = d->lat_valid ? jd(lat, "p99") : 0;
+	d->lat_p50_at_least = d->lat_valid && jb(lat, "p50_at_least");
+	d->lat_p99_at_least = d->lat_valid && jb(lat, "p99_at_least");
 	d->drops_while_asleep = ju(p, "drops_while_asleep");
 	d->dropped_pps = jd(p, "dropped_pps");
 	d->bpf_probe = jb(probe, "on");

@@ -54,6 +54,9 @@ struct pmd_thread_snap {
 	/* The first sample of this PMD (host): interval figures (rates, iterations,
 	 * busy/idle/sleep %, cpu%) have no baseline and are absent, not 0. */
 	bool no_rate;
+	/* overshoot_p50_us/p99_us fell in the histogram's open top bucket (1023 us and up):
+	 * the figure is a lower bound. */
+	bool overshoot_p50_at_least, overshoot_p99_at_least;
 };
 
 struct pmd_snap {
@@ -85,6 +88,9 @@ struct pmd_snap {
 	char bpf_probe_error[128];
 	double bpf_cost_ns_per_sleep; /* kernel run time of its programs per sleep, -1 unknown */
 	int64_t timer_slack_differs; /* host: PMDs whose slack is not what was set, 0 none */
+	/* lat_p50_us/p99_us fell in the histogram's open top bucket (4095 us and up): the
+	 * figure is a lower bound. */
+	bool lat_p50_at_least, lat_p99_at_least;
 };
 
 #endif

@@ -16,6 +16,13 @@ static const unsigned char braille_bit[CHART_BRAILLE_X][CHART_BRAILLE_Y] = {
 #define GLYPH_GOAL_UTF8 "\u2504" /* ┄ */
 #define GLYPH_MARK_UTF8 "\u2502" /* │ */
 
+void chart_scale_counts(double max, int max_ticks, struct chart_scale *s)
+{
+	chart_scale_make(0, max, max_ticks, 0, s);
+	if (s->step < 1) /* ceil(max) intervals of 1 are at most max_ticks here */
+		chart_scale_make(0, ceil(max), (int)ceil(max), 0, s);
+}
+
 void chart_scale_make(double min, double max, int max_ticks, double floor_v, struct chart_scale *s)
 {
 	static const double nice[] = {1, 2, 5, 10};

@@ -19,6 +19,8 @@ struct chart_scale {
  * and a data range of zero width still gets a visible axis.
  */
 void chart_scale_make(double min, double max, int max_ticks, double floor_v, struct chart_scale *s);
+/* The same from 0 for counts: whole steps only (a count axis at 0.5, 1.5 reads as fractions). */
+void chart_scale_counts(double max, int max_ticks, struct chart_scale *s);
 
 /* What a grid cell shows (the console colours each kind differently). */
 enum chart_cell_kind { CELL_EMPTY, CELL_DATA, CELL_GOAL, CELL_MARK, CELL_TEXT };

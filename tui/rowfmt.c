@@ -44,6 +44,15 @@ const char *rowfmt_ns(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+const char *rowfmt_at_least_us(double us, char *buf, size_t len)
+{
+	if (us >= 2000)
+		snprintf(buf, len, ">%.1fms", us / 1e3);
+	else
+		snprintf(buf, len, ">%.0fus", us);
+	return buf;
+}
+
 /* "est-k:3" -> 3; -1 when the name is not prefix:N. */
 static int name_index(const char *name, const char *prefix)
 {
@@ -171,11 +180,16 @@ const char rowfmt_pmd_head[] =
 
 const char *rowfmt_pmd(const struct pmd_thread_snap *p, char *buf, size_t len)
 {
-	char rx[16], dr[16], da[16], name[sizeof(p->name)];
-	snprintf(buf, len, "%-8.8s %7s %6s %6.2f %8s %5.1f %7.1f %9.1f %6.1fus %5.1f",
+	char rx[16], dr[16], da[16], os[24], name[sizeof(p->name)];
+	/* A p99 in the histogram's open top bucket is a bound: ">1023us", not "1023.0us". */
+	if (p->overshoot_p99_at_least)
+		rowfmt_at_least_us(p->overshoot_p99_us, os, sizeof(os));
+	else
+		snprintf(os, sizeof(os), "%6.1fus", p->overshoot_p99_us);
+	snprintf(buf, len, "%-8.8s %7s %6s %6.2f %8s %5.1f %7.1f %9.1f %8s %5.1f",
 		 rowfmt_name(p->name, name, sizeof(name)), rowfmt_count(p->rx_pps, rx, sizeof(rx)),
 		 rowfmt_count(p->rx_drop_pps + p->tx_drop_pps, dr, sizeof(dr)), p->drop_pct,
 		 rowfmt_count((double)p->drops_while_asleep, da, sizeof(da)), p->busy_pct,
-		 p->sleep_iter_pct, p->asleep_pct, p->overshoot_p99_us, p->cpu_pct);
+		 p->sleep_iter_pct, p->asleep_pct, os, p->cpu_pct);
 	return buf;
 }

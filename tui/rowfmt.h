@@ -11,6 +11,9 @@
 const char *rowfmt_count(double v, char *buf, size_t len);
 /* 850ns, 12.3us, 4.80ms, 1.20s: at most 7 characters. */
 const char *rowfmt_ns(uint64_t ns, char *buf, size_t len);
+/* A percentile that is a lower bound (its histogram's open top bucket): ">1023us", ">4.1ms"
+ * (milliseconds from 2 ms up); at most 8 characters below 100 s. */
+const char *rowfmt_at_least_us(double us, char *buf, size_t len);
 /* name with each character outside printable ASCII, and each ill-formed UTF-8 run, as one
  * '?' (one cell per character, any locale). */
 const char *rowfmt_name(const char *name, char *buf, size_t len);

@@ -32,15 +32,17 @@ const char rowfmt_sleep_head[] =
 const char rowfmt_sleep_head_host[] =
     "PMD       slack_ns RUNQ%  sleeps  late p50 -/kernel late p99 -/kernel";
 
-/* "12.5/11.9us", "-" for a figure not measured. */
-static const char *pair(double own, bool own_ok, double bpf, bool bpf_ok, char *buf, size_t len)
+/* "12.5/11.9us", "-" for a figure not measured, ">1023/..." for an own figure that is a lower
+ * bound (the engine histogram's open top bucket). */
+static const char *pair(double own, bool own_ok, bool own_least, double bpf, bool bpf_ok, char *buf,
+			size_t len)
 {
 	char a[16], b[16];
 	if (own > 99999)
 		own = 99999; /* keep the column: a 100 ms overshoot is off the scale anyway */
 	if (bpf > 99999)
 		bpf = 99999;
-	snprintf(a, sizeof(a), own_ok ? "%.1f" : "-", own);
+	snprintf(a, sizeof(a), !own_ok ? "-" : own_least ? ">%.0f" : "%.1f", own);
 	snprintf(b, sizeof(b), bpf_ok ? "%.1f" : "-", bpf);
 	snprintf(buf, len, "%s/%sus", a, b);
 	return buf;
@@ -59,8 +61,10 @@ const char *rowfmt_sleep_row(const struct snapshot *s, int i, char *buf, size_t 
 	snprintf(runq, sizeof(runq), rq >= 0 ? "%.1f" : "-", rq);
 	/* The engine measures its own; on the host the kernel's is the only one. */
 	bool own = !snapshot_absent(s, "pmd.sleep_overshoot_us") && !s->has_host;
-	pair(p->overshoot_p50_us, own, p->bpf_overshoot_p50_us, p->bpf, p50, sizeof(p50));
-	pair(p->overshoot_p99_us, own, p->bpf_overshoot_p99_us, p->bpf, p99, sizeof(p99));
+	pair(p->overshoot_p50_us, own, p->overshoot_p50_at_least, p->bpf_overshoot_p50_us, p->bpf,
+	     p50, sizeof(p50));
+	pair(p->overshoot_p99_us, own, p->overshoot_p99_at_least, p->bpf_overshoot_p99_us, p->bpf,
+	     p99, sizeof(p99));
 	snprintf(buf, len, "%-8.8s %9s %5s %7s  %-17s %-17s",
 		 rowfmt_name(p->name, name, sizeof(name)), slack, runq,
 		 p->bpf ? rowfmt_count((double)p->bpf_sleeps, sl, sizeof(sl)) : "-", p50, p99);

@@ -208,9 +208,11 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		    "drop_pct", jreal(t->drop_pct), "iterations", jint(t->iterations), "busy_pct",
 		    jreal(t->busy_pct), "idle_pct", jreal(t->idle_pct), "sleep_iter_pct",
 		    jreal(t->sleep_iter_pct), "sleep_us_avg", jreal(t->sleep_us_avg));
-		json_object_set_new(o, "sleep_overshoot_us",
-				    json_pack("{s:o, s:o}", "p50", jreal(t->overshoot_p50_us),
-					      "p99", jreal(t->overshoot_p99_us)));
+		json_object_set_new(
+		    o, "sleep_overshoot_us",
+		    json_pack("{s:o, s:o, s:b, s:b}", "p50", jreal(t->overshoot_p50_us), "p99",
+			      jreal(t->overshoot_p99_us), "p50_at_least", t->overshoot_p50_at_least,
+			      "p99_at_least", t->overshoot_p99_at_least));
 		json_object_set_new(o, "drops_while_asleep", jint(t->drops_while_asleep));
 		json_object_set_new(o, "cpu_pct", jreal(t->cpu_pct));
 		json_object_set_new(o, "rx_packets", jint(t->rx_packets));
@@ -278,9 +280,11 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 	json_object_set_new(o, "hung", json_boolean(p->hung));
 	/* No latency figure when nothing reached the sink or a PMD is stuck. */
 	bool lat = p->lat_valid && !p->hung;
-	json_object_set_new(o, "lat_us",
-			    json_pack("{s:o, s:o}", "p50", lat ? jreal(p->lat_p50_us) : json_null(),
-				      "p99", lat ? jreal(p->lat_p99_us) : json_null()));
+	json_object_set_new(
+	    o, "lat_us",
+	    json_pack("{s:o, s:o, s:b, s:b}", "p50", lat ? jreal(p->lat_p50_us) : json_null(),
+		      "p99", lat ? jreal(p->lat_p99_us) : json_null(), "p50_at_least",
+		      lat && p->lat_p50_at_least, "p99_at_least", lat && p->lat_p99_at_least));
 	json_object_set_new(o, "drops_while_asleep", jint(p->drops_while_asleep));
 	json_object_set_new(o, "dropped_pps", jreal(p->dropped_pps));
 	return o;

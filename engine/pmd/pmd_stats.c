@@ -129,6 +129,8 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->sleep_us_avg = si ? (double)sns / (double)si / 1000.0 : 0; /* per sleeping iteration */
 	t->overshoot_p50_us = pmd_hist_percentile(hist, PMD_OVERSHOOT_BUCKETS, 0.50);
 	t->overshoot_p99_us = pmd_hist_percentile(hist, PMD_OVERSHOOT_BUCKETS, 0.99);
+	t->overshoot_p50_at_least = pmd_hist_at_least(t->overshoot_p50_us, PMD_OVERSHOOT_BUCKETS);
+	t->overshoot_p99_at_least = pmd_hist_at_least(t->overshoot_p99_us, PMD_OVERSHOOT_BUCKETS);
 	t->drops_while_asleep = cur.asleep - pv->asleep;
 	t->cpu_pct = ps->pmd[i].t ? ps->pmd[i].t->last_cpu_pct : 0;
 	t->rx_packets = cur.rx;
@@ -203,6 +205,8 @@ void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_
 	p->lat_valid = nlat > 0 && !p->hung;
 	p->lat_p50_us = p->lat_valid ? pmd_hist_percentile(lat, PMD_LAT_BUCKETS, 0.50) : 0;
 	p->lat_p99_us = p->lat_valid ? pmd_hist_percentile(lat, PMD_LAT_BUCKETS, 0.99) : 0;
+	p->lat_p50_at_least = p->lat_valid && pmd_hist_at_least(p->lat_p50_us, PMD_LAT_BUCKETS);
+	p->lat_p99_at_least = p->lat_valid && pmd_hist_at_least(p->lat_p99_us, PMD_LAT_BUCKETS);
 
 	bool settled =
 	    pmd_stats_totals(ps, &p->generated, &p->forwarded, &p->dropped, &p->in_flight);

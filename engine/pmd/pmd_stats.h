@@ -69,8 +69,15 @@ static inline unsigned pmd_overshoot_bucket(uint64_t over_ns)
 	return us >= PMD_OVERSHOOT_BUCKETS ? PMD_OVERSHOOT_BUCKETS - 1 : (unsigned)us;
 }
 
-/* Percentile (0..1) of a bucket-count histogram, as the bucket's middle in us. */
+/* Percentile (0..1) of a bucket-count histogram, as the bucket's middle in us; in the open top
+ * bucket (everything from nbuckets - 1 us up) it is that bucket's lower end, a bound. */
 double pmd_hist_percentile(const uint64_t *counts, unsigned nbuckets, double q);
+/* A percentile from pmd_hist_percentile() fell in the open top bucket: the true figure is at
+ * least that (only the top bucket gives an integer). */
+static inline bool pmd_hist_at_least(double pct, unsigned nbuckets)
+{
+	return pct >= (double)(nbuckets - 1);
+}
 
 struct engine;
 struct snapshot;

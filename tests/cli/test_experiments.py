@@ -128,6 +128,8 @@ g = o["governors"][0]
 check(g["governor"] == "performance" and len(g["chain_max"]) == 2, "calib: two calibrations seen")
 check(all(c >= 1 for c in g["chain_max"]), "calib: chain_max >= 1")
 check(sum(g["histogram"].values()) == 2, "calib: histogram counts every run")
+keys = [int(k) for k in g["histogram"]]
+check(keys == sorted(keys), f"calib: histogram by chain_max, ascending ({keys})")
 w, h, px = pngcheck.decode(calpng)
 ink = pngcheck.count(px, lambda p: p[:3] != (255, 255, 255))
 bars = pngcheck.count(px, lambda p: p[2] > 180 and p[0] < 100 and 90 < p[1] < 140)

@@ -21,6 +21,12 @@ tt_wait '^h2 +up ' 5
 # Each host's "up" note fades after 5 s.
 tt_wait_gone 'h[12]: up' 10
 
+# The view bar names the fleet as view 0.
+tt_wait '^0 fleet 1 overview 2 est ' 3
+# ... and lights it while the fleet is shown, not "1 overview".
+lit() { tt_tmux capture-pane -p -e | grep -a '0 fleet.*1 overview' | grep -qa $'7m'"$1"; }
+lit '0 fleet' || fail "the fleet view does not light 0 fleet"
+lit '1 overview' && fail "the fleet view lights 1 overview"
 gold_shot fleet/fleet
 # The cursor on h2: the header and the status line are h2's.
 gold_shot fleet/fleet-h2 Down
@@ -28,6 +34,10 @@ gold_shot fleet/fleet-h2 Down
 tt_keys Enter
 tt_wait 'host 2; Esc or 0: the fleet' 5
 tt_wait_gone 'host 2; Esc or 0: the fleet' 10
+# The title names the host dived into.
+tt_wait '^ tunetop [0-9.]+  up [0-9]+s  host h2  ' 3
+lit '1 overview' || fail "h2's overview does not light 1 overview"
+lit '0 fleet' && fail "h2's overview lights 0 fleet"
 gold_shot fleet/h2-overview
 gold_shot fleet/fleet-h2 Escape
 tt_keys q

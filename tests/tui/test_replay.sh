@@ -45,6 +45,8 @@ check_sample() { # check_sample FILE K
 
 tt_start 132 30 "$(tt_wrap --replay "$rec")"
 tt_wait 'F10Quit'
+# A recording says so: REPLAY at its speed, not LIVE.
+tt_wait 'up [0-9]+s  REPLAY 1x  governor'
 tt_keys f f f # 8x: the 10 s play in about 1.3 s
 tt_wait "replay rec.jsonl $n/$n \(end\)" 10
 tt_keys Space
@@ -59,6 +61,15 @@ tt_keys '{'
 check_sample "$rec" $((n - 11))
 tt_keys '}'
 check_sample "$rec" $((n - 1))
+# Played out, the header says END; a big step that reaches the newest goes live.
+tt_keys '}'
+tt_wait 'up [0-9]+s  REPLAY END  governor' 3
+tt_keys Space '{'
+check_sample "$rec" $((n - 10))
+tt_keys '}'
+tt_wait 'up [0-9]+s  REPLAY END  governor' 3
+tt_keys Space '['
+check_sample "$rec" $((n - 1))
 # Sorting and views work on the frozen sample; it stays frozen.
 tt_keys 3
 tt_wait "  FROZEN $((n - 1))/"
@@ -68,7 +79,7 @@ tt_wait "  FROZEN $((n - 1))/"
 tt_keys m
 tt_wait 'a recording is read-only \(replaying rec\.jsonl\)'
 tt_keys Escape
-tt_wait '  LIVE 8x  '
+tt_wait '  REPLAY END  '
 tt_keys q
 tt_wait_exit 5
 grep -q 'rc=0' "$TT_DIR/rc" || fail "replay exit: $(cat "$TT_DIR/rc")"

@@ -198,13 +198,28 @@ static void test_fmt_tick(void **state)
 	assert_string_equal(chart_fmt_tick(-1e-17, 0.5, b, sizeof(b)), "0.0");
 }
 
+/* A count axis has whole steps: 2 calibrations give 0 1 2 3, not 0 0.5 1 ... */
+static void test_scale_counts(void **state)
+{
+	struct chart_scale s;
+	(void)state;
+	for (double top = 0; top <= 40; top += 0.35) {
+		chart_scale_counts(top * 1.05, 5, &s);
+		assert_true(s.step >= 1 && s.step == floor(s.step));
+		assert_true(s.hi >= top && s.lo == 0);
+		assert_true(s.nticks - 1 <= 5);
+	}
+	chart_scale_counts(2.1, 5, &s);
+	assert_true(s.step == 1 && s.hi == 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_scale_nice), cmocka_unit_test(test_plot_braille),
 	    cmocka_unit_test(test_plot_ascii), cmocka_unit_test(test_goal_line),
 	    cmocka_unit_test(test_marker),     cmocka_unit_test(test_point),
-	    cmocka_unit_test(test_fmt_tick),
+	    cmocka_unit_test(test_fmt_tick),   cmocka_unit_test(test_scale_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,12 +58,29 @@ static void test_resolution_and_edges(void **state)
 	assert_int_equal(pmd_overshoot_bucket(5000000000ULL), PMD_OVERSHOOT_BUCKETS - 1);
 }
 
+/* A percentile in the open top bucket (1023 us and up) is a lower bound and says so; one a
+ * bucket below is exact. */
+static void test_top_bucket_is_a_bound(void **state)
+{
+	(void)state;
+	memset(h, 0, sizeof(h));
+	h[pmd_overshoot_bucket(5000000)] = 10; /* 5 ms overshoots */
+	assert_true(pct(0.99) == PMD_OVERSHOOT_BUCKETS - 1);
+	assert_true(pmd_hist_at_least(pct(0.99), PMD_OVERSHOOT_BUCKETS));
+	memset(h, 0, sizeof(h));
+	h[PMD_OVERSHOOT_BUCKETS - 2] = 10;
+	assert_false(pmd_hist_at_least(pct(0.99), PMD_OVERSHOOT_BUCKETS));
+	assert_false(pmd_hist_at_least(4094.5, 4096));
+	assert_true(pmd_hist_at_least(4095, 4096));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_p99_sees_one_outlier_in_ten),
 	    cmocka_unit_test(test_exact_rank_not_rounded_up),
 	    cmocka_unit_test(test_resolution_and_edges),
+	    cmocka_unit_test(test_top_bucket_is_a_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,6 +82,34 @@ static void test_round_trip_host(void **state)
 
 /* Every prefix of a real line, and random byte noise in it: a result code, no crash; a cut
  * line is never taken for a snapshot. */
+/* A percentile marked as a lower bound keeps its mark through JSON (replay, remote). */
+static void test_round_trip_at_least(void **state)
+{
+	(void)state;
+	struct snapshot *s = snapshot_new();
+	s->has_pmd = true;
+	s->pmd.nthreads = 1;
+	snprintf(s->pmd.threads[0].name, sizeof(s->pmd.threads[0].name), "pmd-c:0");
+	s->pmd.threads[0].overshoot_p99_us = 1023;
+	s->pmd.threads[0].overshoot_p99_at_least = true;
+	s->pmd.lat_valid = true;
+	s->pmd.lat_p50_us = 100.5;
+	s->pmd.lat_p99_us = 4095;
+	s->pmd.lat_p99_at_least = true;
+	char *line = round_trip(s);
+	assert_non_null(
+	    strstr(line, "\"p99\":4095.0,\"p50_at_least\":false,\"p99_at_least\":true"));
+	struct snapshot *d = snapshot_new();
+	char err[256];
+	assert_int_equal(snapdec_line(line, strlen(line), d, err, sizeof(err)), SNAPDEC_OK);
+	assert_true(d->pmd.lat_p99_at_least && !d->pmd.lat_p50_at_least);
+	assert_true(d->pmd.threads[0].overshoot_p99_at_least);
+	assert_false(d->pmd.threads[0].overshoot_p50_at_least);
+	free(line);
+	snapshot_free(d);
+	snapshot_free(s);
+}
+
 static void test_bad_lines(void **state)
 {
 	char err[256];
@@ -215,6 +243,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip_engine),
 	    cmocka_unit_test(test_round_trip_host),
+	    cmocka_unit_test(test_round_trip_at_least),
 	    cmocka_unit_test(test_bad_lines),
 	    cmocka_unit_test(test_iso8601),
 	    cmocka_unit_test(test_jdelta),

@@ -66,6 +66,23 @@ static void test_pmd_row_odd_name(void **state)
 	assert_int_equal(strlen(buf), strlen(rowfmt_pmd_head));
 }
 
+/* A p99 in the histogram's open top bucket reads as a bound, in the same column width. */
+static void test_pmd_row_bound(void **state)
+{
+	struct pmd_thread_snap p = {.name = "pmd-c:0", .overshoot_p99_us = 1023};
+	char buf[512];
+	(void)state;
+	rowfmt_pmd(&p, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " 1023.0us "));
+	p.overshoot_p99_at_least = true;
+	rowfmt_pmd(&p, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " >1023us "));
+	assert_null(strstr(buf, "1023.0"));
+	assert_int_equal(strlen(buf), strlen(rowfmt_pmd_head));
+	assert_string_equal(rowfmt_at_least_us(4095, buf, sizeof(buf)), ">4.1ms");
+	assert_string_equal(rowfmt_at_least_us(1023, buf, sizeof(buf)), ">1023us");
+}
+
 static void test_name_bounds(void **state)
 {
 	char b[4];
@@ -115,7 +132,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_thread_row_odd_names), cmocka_unit_test(test_pmd_row_odd_name),
 	    cmocka_unit_test(test_name_bounds),		 cmocka_unit_test(test_name_invalid_utf8),
-	    cmocka_unit_test(test_est_detail),
+	    cmocka_unit_test(test_est_detail),		 cmocka_unit_test(test_pmd_row_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

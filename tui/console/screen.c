@@ -35,9 +35,14 @@ static void status_draw(struct ui *ui, int y)
 		       ui->status_err ? "error: " : "", ui->status);
 		return;
 	}
+	/* With a fleet, view 0 is the fleet, and it is the one lit while it is shown. */
+	bool fleet = ui_fleet_active(ui) && ui->fleet;
+	if (ui_fleet_active(ui))
+		ui_put(ui, fleet ? ROLE_TABLE_SORT : ROLE_STATUS, "0 fleet"),
+		    ui_put(ui, ROLE_STATUS, " ");
 	for (int v = 0; v < VIEW_COUNT; v++)
-		ui_put(ui, v == (int)ui->view ? ROLE_TABLE_SORT : ROLE_STATUS, "%d %s", v + 1,
-		       view_names[v]),
+		ui_put(ui, v == (int)ui->view && !fleet ? ROLE_TABLE_SORT : ROLE_STATUS, "%d %s",
+		       v + 1, view_names[v]),
 		    ui_put(ui, ROLE_STATUS, " ");
 	ui_put(ui, ROLE_STATUS, " sort %s%s  threads %zu/%zu", ui_sort_name(ui->sort),
 	       ui->sort_asc ? "+" : "-", ui->nrows, ui->snap->nthreads);

@@ -367,6 +367,8 @@ int ui_freeze_key(struct ui *ui, int ch);
 
 /* ui_fleet.c: two or more --remote: the fleet view. */
 bool ui_fleet_active(const struct ui *ui);
+/* The host dived into from the fleet view (its --remote name), NULL in the fleet or alone. */
+const char *ui_fleet_host(const struct ui *ui);
 void ui_fleet_draw(struct ui *ui, int y, int h);
 int ui_fleet_key(struct ui *ui, int ch);
 

@@ -2,8 +2,33 @@
  * a colour role, a filled row, a knob's flash. They call nothing of the console's own. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tui/console/ui.h"
+
+/* Text cut at the right margin ends in a marker, so a cut figure never reads as whole. */
+static void cut_mark(struct ui *ui, int y, enum theme_role role)
+{
+	attrset(ui->attr[role]);
+	mvaddstr(y, COLS - 1, ui->ascii ? "~" : "\u2026");
+	attrset(ui->attr[ROLE_NORMAL]);
+	move(y, COLS - 1);
+}
+
+/* Bytes of the first `cells` characters of s (one cell each, as everything drawn here),
+ * and in *all the cells of the whole string. */
+static int cells_bytes(const char *s, int cells, int *all)
+{
+	int n = 0, off = -1;
+	for (int i = 0; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (n == cells)
+				off = i;
+			n++;
+		}
+	*all = n;
+	return off < 0 ? (int)strlen(s) : off;
+}
 
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
 {
@@ -17,17 +42,25 @@ void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
 	 * next piece of the same line would land on the next row or overwrite the
 	 * last cell (a stray "Q" of "Quit" at 60 columns). A full row takes no more.
 	 */
-	if (room <= 0 || y == ui->full_y)
-		return;
 	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (room <= 0 || y == ui->full_y) {
+		/* The row is full: more text (not just padding) means it was cut. */
+		if (y == ui->full_y && buf[strspn(buf, " ")])
+			cut_mark(ui, y, role);
+		return;
+	}
+	int cells, bytes = cells_bytes(buf, room, &cells);
 	attrset(ui->attr[role]);
-	addnstr(buf, room); /* clipped: never wraps onto the next line */
+	addnstr(buf, bytes); /* clipped: never wraps onto the next line */
 	attrset(ui->attr[ROLE_NORMAL]);
-	if (n >= room) {
+	if (cells >= room) {
 		ui->full_y = y;
 		move(y, COLS - 1);
+		/* Only trailing padding cut is no cut. */
+		if (buf[bytes + strspn(buf + bytes, " ")])
+			cut_mark(ui, y, role);
 	}
 }
 

@@ -11,6 +11,14 @@ bool ui_fleet_active(const struct ui *ui)
 	return remote_count(ui->src) >= 2;
 }
 
+const char *ui_fleet_host(const struct ui *ui)
+{
+	struct remote_row r;
+	if (!ui_fleet_active(ui) || ui->fleet || !remote_row(ui->src, remote_selected(ui->src), &r))
+		return NULL;
+	return r.name;
+}
+
 static const char *state_name(enum remote_state s)
 {
 	return s == REMOTE_UP ? "up" : s == REMOTE_DOWN ? "down" : "conn";

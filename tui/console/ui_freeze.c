@@ -135,6 +135,10 @@ int ui_freeze_key(struct ui *ui, int ch)
 	default: /* ']' and '}' */
 		if (!ui->frozen)
 			return 0;
+		/* A big step that reaches the newest goes live: live shows the newest, and
+		 * stopping on it left the view frozen while newer samples kept coming. */
+		if (ch == '}' && at + (uint64_t)step >= newest)
+			return ui_live(ui);
 		if (at + (uint64_t)step > newest)
 			return at == newest ? ui_live(ui) : ui_freeze_at(ui, newest);
 		return ui_freeze_at(ui, at + (uint64_t)step);

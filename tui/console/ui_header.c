@@ -193,11 +193,18 @@ int ui_header_draw(struct ui *ui)
 	ui_fill_line(ui, 0, ROLE_TITLE);
 	move(0, 0);
 	ui_put(ui, ROLE_TITLE, " tunetop %s  up %.0fs  ", TUNETOP_VERSION, s->uptime_s);
-	/* LIVE (with the interval or a recording's speed), or which kept sample is shown. */
+	/* Dived into one host of the fleet: which one the figures below are. */
+	const char *host = ui_fleet_host(ui);
+	if (host)
+		ui_put(ui, ROLE_TITLE, "host %s  ", host);
+	/* LIVE with the interval, REPLAY with a recording's speed (END once it has played out:
+	 * nothing moves any more), or which kept sample is shown. */
 	if (ui->frozen)
 		ui_put(ui, ROLE_WARN, "%s", ui_freeze_label(ui, fl, sizeof(fl)));
+	else if (source_paced(ui->src) && ui->source_done)
+		ui_put(ui, ROLE_TITLE, "REPLAY END");
 	else if (source_paced(ui->src))
-		ui_put(ui, ROLE_TITLE, "LIVE %gx", ui->speed);
+		ui_put(ui, ROLE_TITLE, "REPLAY %gx", ui->speed);
 	else
 		ui_put(ui, ROLE_TITLE, "LIVE %.2gs", ui->opt->delay_s);
 	ui_put(ui, ROLE_TITLE, "  governor ");

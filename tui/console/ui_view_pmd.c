@@ -127,9 +127,19 @@ void ui_view_pmd(struct body *b)
 			ui_put(ui, ROLE_ERROR, "- (HUNG)");
 		else if (!p->lat_valid)
 			ui_put(ui, ROLE_NORMAL, "-");
-		else
-			ui_put(ui, ROLE_VALUE, "p50 %.0fus p99 %.0fus", p->lat_p50_us,
-			       p->lat_p99_us);
+		else {
+			/* A percentile in the histogram's open top bucket is a bound (">4.1ms"). */
+			char l50[24], l99[24];
+			if (p->lat_p50_at_least)
+				rowfmt_at_least_us(p->lat_p50_us, l50, sizeof(l50));
+			else
+				snprintf(l50, sizeof(l50), "%.0fus", p->lat_p50_us);
+			if (p->lat_p99_at_least)
+				rowfmt_at_least_us(p->lat_p99_us, l99, sizeof(l99));
+			else
+				snprintf(l99, sizeof(l99), "%.0fus", p->lat_p99_us);
+			ui_put(ui, ROLE_VALUE, "p50 %s p99 %s", l50, l99);
+		}
 	}
 	if (body_line(b)) {
 		/* in flight is what the rings hold; the remainder is in the PMDs' hands

@@ -247,7 +247,10 @@ int chart_cairo_bars(const char *path, bool svg, const char *title,
 			top = pn->bars[i].hi > top ? pn->bars[i].hi : top;
 			bottom = pn->bars[i].lo < bottom ? pn->bars[i].lo : bottom;
 		}
-		chart_scale_make(bottom, top * 1.05, 5, 0, &ys);
+		if (pn->counts && bottom >= 0)
+			chart_scale_counts(top * 1.05, 5, &ys);
+		else
+			chart_scale_make(bottom, top * 1.05, 5, 0, &ys);
 		double y0 = PIC_TITLE_H + (double)k * PIC_PANEL_H;
 		struct rect r = {PIC_MARGIN_L, y0 + 26, PIC_W - PIC_MARGIN_L - PIC_MARGIN_R,
 				 PIC_PANEL_H - 26 - 40};

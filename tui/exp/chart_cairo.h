@@ -25,6 +25,7 @@ struct chart_panel {
 	char title[128];
 	const struct chart_bar *bars;
 	size_t nbars;
+	bool counts; /* the bars are counts: a y axis of whole numbers */
 };
 
 /* Each writes path as SVG when svg, else PNG; -1 with a message in err on failure. */
