@@ -7,7 +7,12 @@
 
 # The lines of the view body: under the 5 header lines (title, one meter row for the default
 # 2 CPUs, est, pmd, blk), above the status, self-cost and function bar lines.
-body() { tt_cap | sed -n "6,$(($(tt_tmux display -p '#{pane_height}') - 3))p"; }
+# The view's body: below the header (and below the diagnosis line, when a finding is active:
+# on a loaded machine host.cpu_taken may be), above the frozen line and the function bar.
+body() {
+	tt_cap | sed -n "6,$(($(tt_tmux display -p '#{pane_height}') - 3))p" |
+		sed -E '1{/^(critical|warning|info) [a-z]+\.[a-z_]+: /d}'
+}
 
 tt_start 80 24 "$(tt_wrap -d 0.3 --scenario default)"
 tt_wait 'F10Quit'
