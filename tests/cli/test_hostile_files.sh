@@ -13,7 +13,8 @@ cd "$tmp" || exit 1
 # Old builds read /dev/zero until the machine ran out of memory: cap the address space, except
 # under a sanitizer (its shadow memory needs terabytes of it).
 limit=()
-if ! nm -an "$TUNETOP" 2>/dev/null | grep -q __asan_init; then
+# Not under a sanitizer: ASan and TSan reserve terabytes of address space at start.
+if ! nm -an "$TUNETOP" 2>/dev/null | grep -qE '__asan_init|__tsan_init'; then
 	limit=(prlimit --as=$((3 << 30)))
 fi
 

@@ -45,6 +45,8 @@ PY
 	# to user space (a contended CPU, high RUNQ%) adds that wait to its own figure only.
 	tol=4
 	python3 -c "import sys; sys.exit(0 if $rq < 20 else 1)" || tol=10
+	# A sanitizer's instrumentation around the clock read adds to the engine's figure only.
+	case "${TT_BUILD:-}" in *asan* | *tsan*) tol=10 ;; esac
 	python3 -c "import sys; sys.exit(0 if $bpf > 0 and abs($own - $bpf) <= $tol else 1)"
 	check "slack $slack: p50 own $own us and eBPF $bpf us agree within $tol us (RUNQ% $rq)" test $? -eq 0
 	# The probe counts the same sleeps the engine counts (within 5%: interval edges).
