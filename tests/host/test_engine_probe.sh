@@ -59,11 +59,14 @@ done
 # Slack shows only while the PMD gets a CPU when its timer fires: on a loaded machine the
 # wake-up waits on the run queue and hides it; its RUNQ% says so (docs/pmd.md "Timer slack,
 # run-queue delay and the eBPF sleep probe").
-if python3 -c "import sys; sys.exit(0 if max($rq_1000, $rq_50000) < 20 else 1)"; then
+# A sanitizer's engine wakes late too (its instrumented return path): reported, not asserted.
+san=0
+case "${TT_BUILD:-}" in *asan* | *tsan*) san=1 ;; esac
+if [ "$san" = 0 ] && python3 -c "import sys; sys.exit(0 if max($rq_1000, $rq_50000) < 20 else 1)"; then
 	python3 -c "import sys; sys.exit(0 if $bpf_1000 + 20 < $bpf_50000 else 1)"
 	check "the probe sees the slack: p50 $bpf_1000 us at 1 us against $bpf_50000 us at 50 us" test $? -eq 0
 else
-	ok "slack effect not checked: the PMD waited $rq_50000% / $rq_1000% of the time on a run queue (p50 $bpf_50000 / $bpf_1000 us)"
+	ok "slack effect not checked (sanitizer build: $san): the PMD waited $rq_50000% / $rq_1000% of the time on a run queue (p50 $bpf_50000 / $bpf_1000 us)"
 fi
 
 "$TUNETOP" -b -n 2 -d 0.3 --set pmd.enabled=on --set pmd.sleep_probe=off >"$dir/off.json" 2>&1
