@@ -29,7 +29,7 @@ if not os.access(TUNETOP, os.X_OK):
     sys.exit(77)
 # The three threads' conditions are performance figures (drops, IPIs per completion, the
 # interrupt CPU's load): an instrumented engine does not reach them, as in test_pmd_seed.
-# The rules themselves are checked under the sanitizers by tests/unit/test_diag.
+# The rules themselves are checked under the sanitizers by tests/unit/test_diag.c.
 if os.path.basename(os.environ.get("TT_BUILD", "").rstrip("/")) in ("asan", "tsan"):
     print("the threads' figures need the release build (a sanitizer's engine is too slow)")
     sys.exit(77)
