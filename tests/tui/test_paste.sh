@@ -8,7 +8,7 @@
 # The wrapper reads from the terminal after tunetop exits: with bracketed paste left on, a
 # paste arrives wrapped in ESC[200~ ... ESC[201~ (cat -v shows ^[[200~).
 wrap_paste() {
-	printf '%s' "sh -c 'echo \$\$ > $TT_DIR/pid; exec $TUNETOP $*'; echo rc=\$? > $TT_DIR/rc; echo EXITED; stty -echo; bash -c \"read -t 5 -r l; printf %s \\\"\\\$l\\\" | cat -v > $TT_DIR/pasted\"; sleep 600"
+	printf '%s' "sh -c 'echo \$\$ > $TT_DIR/pid; exec $TUNETOP $*'; echo rc=\$? > $TT_DIR/rc; echo EXITED; stty -echo; bash -c \"read -t 60 -r l; printf %s \\\"\\\$l\\\" | cat -v > $TT_DIR/pasted\"; sleep 600"
 }
 paste() { # paste TEXT: as a terminal would, marks included when the program asked for them
 	tt_tmux set-buffer -- "$1"
@@ -17,8 +17,9 @@ paste() { # paste TEXT: as a terminal would, marks included when the program ask
 after_exit_paste_check() {
 	tt_wait EXITED
 	paste $'xyz\n'
+	# A deadline, not a fixed wait: on a loaded machine the shell may take seconds to read.
 	local i=0
-	while [ $i -lt 50 ] && ! grep -q xyz "$TT_DIR/pasted" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 300 ] && ! grep -q xyz "$TT_DIR/pasted" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 	grep -q xyz "$TT_DIR/pasted" || fail "the shell never got the paste after exit"
 	grep -q '200~' "$TT_DIR/pasted" && fail "bracketed paste left on after $1: $(cat -v "$TT_DIR/pasted")"
 	echo "ok   bracketed paste off after $1"
