@@ -25,6 +25,14 @@ const struct scenario scenario_table[] = {
      "est.enabled = on\n"},
     {"est-large", "estimators only, many of them over many emulated CPUs",
      "est.enabled = on\nest.count = 100000\nest.cpus = 128\n"},
+    {"est-ipvs",
+     "the IPVS estimator thread's own scale: 128 possible CPUs, as many estimators as its table",
+     /* The kthread thread measured 128 CPUs: chain_max 22 and a 5.4-5.6 ms tick under
+      * performance with 1056 estimators in a row (docs/est.md). Each estimator here
+      * sums 128 emulated CPUs' counters, so chain_max and tick time land near that
+      * table (chain_max 29 on a 2-vCPU VM); est.count 1056 fills one kthread's first
+      * row as the thread's "1056 ests, 1 chains" did. */
+     "est.enabled = on\nest.cpus = 128\nest.count = 1056\n"},
     {"pmd-idle", "one PMD, no traffic: the CPU that sleeping saves",
      "pmd.enabled = on\npmd.topology = direct\npmd.count = 1\ngen.rate_pps = 0\n"
      "pmd.maxsleep_us = 500\n"},

@@ -117,7 +117,7 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 {
 	struct exp_common c = *c0;
 	const char *gov_list = "performance,ondemand", *govs[EXP_MAX_LIST];
-	long runs_l = 10;
+	long runs_l = 10, for_count = -1;
 	char *gov_copy, err[512], hang[256];
 	int rc = 0;
 
@@ -129,11 +129,14 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		} else if (i + 1 < argc && strcmp(argv[i], "--runs") == 0) {
 			if (exp_parse_count("--runs", argv[++i], 1, CALIB_MAX_RUNS, &runs_l))
 				return 2;
+		} else if (i + 1 < argc && strcmp(argv[i], "--count") == 0) {
+			if (exp_parse_count("--count", argv[++i], 1, 100000000, &for_count))
+				return 2;
 		} else {
 			fprintf(stderr,
 				"tunetop: experiment calib: unknown option '%s' (valid: "
 				"--governors LIST, "
-				"--runs N and the common options)\n",
+				"--runs N, --count N and the common options)\n",
 				argv[i]);
 			return 2;
 		}
@@ -201,7 +204,12 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 		    exp_window(src, c.warmup > CALIB_MIN_SETTLE_S ? c.warmup : CALIB_MIN_SETTLE_S,
 			       c.seconds > CALIB_MIN_WINDOW_S ? c.seconds : CALIB_MIN_WINDOW_S,
 			       hang, sizeof(hang));
-		double tick_avg = 0, tick_max = 0, cpu = 0;
+		double tick_avg = 0, tick_max = 0, cpu = 0, per_kt = 0, ests = 0, max_kt = 0;
+		double cm_last = 0;
+		exp_metric(w, "est.max_per_kthread", &per_kt);
+		exp_metric(w, "est.estimators", &ests);
+		exp_metric(w, "est.max_threads", &max_kt);
+		exp_metric(w, "est.chain_max", &cm_last);
 		exp_metric(w, "est.tick_ns.avg", &tick_avg);
 		exp_metric(w, "est.tick_ns.max", &tick_max);
 		exp_metric(w, "est.cpu_pct", &cpu);
@@ -249,16 +257,32 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 			       "%.0f us; "
 			       "est CPU %.1f%%\n",
 			       single_min, tick_avg / 1000, tick_max / 1000, cpu);
+		/* What the IPVS thread's readers ask of a calibration: how many kthreads a
+		 * given number of estimators takes under this governor (one kthread holds
+		 * est.max_per_kthread: 50 rows of chain_max x tick_chains). */
+		double want = for_count > 0 ? (double)for_count : ests;
+		long kt_need = per_kt > 0 ? (long)((want + per_kt - 1) / per_kt) : -1;
+		if (!c.json && kt_need >= 0)
+			printf("  %.0f estimators need %ld kthread%s at chain_max %.0f (%.0f "
+			       "estimators per kthread)%s\n",
+			       want, kt_need, kt_need == 1 ? "" : "s", cm_last, per_kt,
+			       max_kt > 0 && kt_need > max_kt ? ": more than the kthread limit"
+							      : "");
 		json_t *jc = json_array(), *js = json_array();
 		for (size_t i = 0; i < got; i++) {
 			json_array_append_new(jc, json_integer(chain[i]));
 			json_array_append_new(js, json_real(single[i]));
 		}
-		json_array_append_new(jg,
-				      json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor",
-						govs[g], "chain_max", jc, "single_est_ns", js,
-						"histogram", hist, "tick_ns_avg", tick_avg,
-						"tick_ns_max", tick_max, "est_cpu_pct", cpu));
+		json_t *jgov =
+		    json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor", govs[g],
+			      "chain_max", jc, "single_est_ns", js, "histogram", hist,
+			      "tick_ns_avg", tick_avg, "tick_ns_max", tick_max, "est_cpu_pct", cpu);
+		json_object_set_new(jgov, "estimators_for", json_integer((json_int_t)want));
+		json_object_set_new(jgov, "estimators_per_kthread",
+				    per_kt > 0 ? json_integer((json_int_t)per_kt) : json_null());
+		json_object_set_new(jgov, "kthreads_needed",
+				    kt_need >= 0 ? json_integer(kt_need) : json_null());
+		json_array_append_new(jg, jgov);
 		free(chain);
 		free(single);
 	}

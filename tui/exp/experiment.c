@@ -46,7 +46,7 @@ static void exp_usage(FILE *out)
 	      "sweep:  --maxsleep LIST --slack LIST --rate LIST --passes N (3; median, spread)\n"
 	      "        (default scenario pmd-seed)\n"
 	      "ab:     --knob KNOB --values A,B[,...] --passes N --metric PATH (repeatable)\n"
-	      "calib:  --governors LIST --runs N                  (default scenario est only)\n"
+	      "calib:  --governors LIST --runs N --count N        (default scenario est only)\n"
 	      "LISTs are comma-separated; PATHs name JSON fields of a snapshot, e.g.\n"
 	      "blk.lat_us.p99, pmd.threads[*].cpu_pct (sum), pmd.threads[avg].sleep_iter_pct.\n",
 	      out);
