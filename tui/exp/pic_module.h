@@ -5,7 +5,7 @@
 /*
  * Only the pictures need cairo, and cairo brings X11, xcb, freetype, fontconfig and pixman
  * with it (docs/design.md "The picture module"). So tui/exp/chart_cairo.c is a shared module
- * of its own that tui/exp/chart_pic.c dlopen()s when a PNG or SVG is written, and the
+ * of its own that tui/exp/chart_cairo_load.c dlopen()s when a PNG or SVG is written, and the
  * console, the exporter and -b never map any of it.
  *
  * What the module promises:
@@ -29,7 +29,7 @@
 
 /* Raised on any change of the structs below or of chart_cairo.h's. */
 #define PIC_MODULE_ABI 1u
-/* The module's file name, looked for in the directories chart_pic.c lists. */
+/* The module's file name, looked for in the directories chart_cairo_load.c lists. */
 #define PIC_MODULE_FILE "tunetop-cairo.so"
 #define PIC_MODULE_ENTRY "tunetop_pic_module"
 
