@@ -8,6 +8,10 @@ SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 DESTDIR   ?=
 INSTALL_PROGRAM ?= install -m 755
+# The picture module (a shared object, not a program: not executable).
+INSTALL_MODULE ?= install -m 644
+# Where the installed binary looks for its picture module (tui/exp/chart_cairo_load.c).
+PKGLIBDIR ?= $(PREFIX)/lib/tunetop
 BUILD     ?= build
 SAN       ?=
 CC        ?= cc
@@ -33,8 +37,9 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread -I. $(WARN) -MMD -MP \
 CORE_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) $(CORE_LIBS_BPF) -lcpupower -lm -pthread
 LDLIBS    += $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null) $(CORE_LIBS)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
-# cairo draws the experiments' pictures (tui/exp/chart_cairo.c) and is linked only into what
-# runs experiments; a test links it only when it uses it (--as-needed).
+# cairo draws the experiments' pictures (tui/exp/chart_cairo.c) and is linked only into the
+# picture module tunetop-cairo.so, which the binary dlopen()s for a PNG or SVG: the console,
+# the exporter and -b map no cairo, X11 or xcb (docs/design.md "The picture module").
 # fontconfig (a dependency of cairo's text) is named so its caches can be freed at the end.
 CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo fontconfig 2>/dev/null)
 CAIRO_LIBS := $(shell $(PKG_CONFIG) --libs cairo fontconfig 2>/dev/null)
@@ -90,7 +95,10 @@ endif
 # order, top first: main.o, ui, exp, lib. Nothing lower calls anything higher
 # (tests/layers/check_calls.py checks it over the objects), so no --start-group.
 UI_SRC    := $(wildcard tui/console/*.c)
-EXP_SRC   := $(wildcard tui/exp/*.c)
+# The picture module's source: tui/exp code (check_calls.py reads its object with the rest),
+# built -fPIC into $(PIC_MOD), never into a library the binary links.
+PIC_SRC   := tui/exp/chart_cairo.c
+EXP_SRC   := $(filter-out $(PIC_SRC),$(wildcard tui/exp/*.c))
 LIB_SRC   := $(wildcard core/*.c engine/*.c engine/*/*.c backends/*.c diag/*.c tui/metrics/*.c) \
              $(filter-out tui/main.c,$(wildcard tui/*.c))
 EXP_OBJ   := $(EXP_SRC:%.c=$(BUILD)/obj/%.o)
@@ -101,6 +109,15 @@ MAIN_OBJ  := $(BUILD)/obj/tui/main.o
 LIB       := $(BUILD)/libtunetop.a
 UI_LIB    := $(BUILD)/libtunetop-ui.a
 BIN       := $(BUILD)/tunetop
+PIC_OBJ   := $(PIC_SRC:%.c=$(BUILD)/obj/%.o)
+PIC_MOD   := $(BUILD)/tunetop-cairo.so
+# Every object the binary does not use is dropped from its NEEDED list.
+AS_NEEDED := -Wl,--as-needed
+# dlopen(): in libc since glibc 2.34, -ldl before (dropped by --as-needed when not needed).
+DL_LIBS   := -ldl
+# The module may leave no symbol undefined (it calls nothing in tunetop; pic_module.h),
+# checked at its link; the sanitizers' runtimes are the executable's, so not under them.
+PIC_DEFS  := $(if $(SAN),,-Wl,-z,defs)
 
 TEST_SRC  := $(wildcard tests/unit/test_*.c tests/scenario/test_*.c tests/fuzz/fuzz_*.c \
                        tests/tui/fake_*.c)
@@ -115,16 +132,20 @@ BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
 all: tunetop
 
-tunetop: $(BIN)
+tunetop: $(BIN) $(PIC_MOD)
 ifeq ($(BUILD),build)
 	@cp $(BIN) tunetop
+	@cp $(PIC_MOD) tunetop-cairo.so
 endif
 
 # The experiments (with their pictures) sit above the main library and call down into it.
 LIB_GROUP := $(EXP_LIB) $(LIB)
 
 $(BIN): $(MAIN_OBJ) $(UI_LIB) $(EXP_LIB) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_LIB) $(LIB_GROUP) $(LDLIBS) $(CAIRO_LIBS)
+	$(CC) $(LDFLAGS) $(AS_NEEDED) -o $@ $(MAIN_OBJ) $(UI_LIB) $(LIB_GROUP) $(LDLIBS) $(DL_LIBS)
+
+$(PIC_MOD): $(PIC_OBJ)
+	$(CC) $(LDFLAGS) -shared $(PIC_DEFS) $(AS_NEEDED) -o $@ $(PIC_OBJ) $(CAIRO_LIBS) -lm
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -138,7 +159,8 @@ $(EXP_LIB): $(EXP_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(EXP_OBJ): override CFLAGS += $(CAIRO_CFLAGS)
+$(PIC_OBJ): override CFLAGS += -fPIC $(CAIRO_CFLAGS)
+$(BUILD)/obj/tui/exp/chart_cairo_load.o: override CFLAGS += '-DTT_PKGLIBDIR="$(PKGLIBDIR)"'
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -147,17 +169,17 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/tests/%: tests/%.c $(UI_LIB) $(EXP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(UI_LIB) $(LIB_GROUP) $(LDFLAGS) $(LDLIBS) \
-		$(TEST_LDLIBS) -Wl,--as-needed $(CAIRO_LIBS)
+		$(TEST_LDLIBS) $(AS_NEEDED) $(DL_LIBS)
 
 $(NOCURSES_BIN): tests/layers/nocurses.c $(EXP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB_GROUP) $(LDFLAGS) $(CORE_LIBS) $(CAIRO_LIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB_GROUP) $(LDFLAGS) $(CORE_LIBS) $(DL_LIBS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
-tests: $(BIN) $(TEST_BIN) $(NOCURSES_BIN)
+tests: $(BIN) $(PIC_MOD) $(TEST_BIN) $(NOCURSES_BIN)
 
 # The probe: vmlinux.h from the running kernel's BTF, the BPF object, its skeleton.
 ifeq ($(HAVE_BPF),1)
@@ -252,6 +274,7 @@ bench: deps
 # GNU-style: DESTDIR and PREFIX; the man page stays uncompressed (a package compresses it).
 install: tunetop
 	$(INSTALL_PROGRAM) -D $(BIN) $(DESTDIR)$(PREFIX)/bin/tunetop
+	$(INSTALL_MODULE) -D $(PIC_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so
 	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
 	install -D -m 644 tunetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
@@ -269,12 +292,15 @@ install: tunetop
 
 # The same with the binary stripped (GNU's install-strip).
 install-strip:
-	$(MAKE) --no-print-directory INSTALL_PROGRAM='$(INSTALL_PROGRAM) -s' install
+	$(MAKE) --no-print-directory INSTALL_PROGRAM='$(INSTALL_PROGRAM) -s' \
+	  INSTALL_MODULE='$(INSTALL_MODULE) -s' install
 
 # The settings file goes only when it is still the one shipped.
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
+	rm -f $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so
+	rmdir $(DESTDIR)$(PKGLIBDIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tunetop
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 	if cmp -s systemd/tunetop-exporter.default $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter; \
@@ -299,6 +325,6 @@ format-check:
 	@clang-format --dry-run -Werror $(FORMAT_SRC) && echo "format-check: $(words $(FORMAT_SRC)) files formatted"
 
 clean:
-	rm -rf build tunetop
+	rm -rf build tunetop tunetop-cairo.so
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

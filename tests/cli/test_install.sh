@@ -4,7 +4,8 @@
 # exporter's systemd unit is installed (not enabled) with its hardening, it reads its listen
 # address and arguments from /etc/default/tunetop-exporter (installed when absent, an edited one
 # kept), and its command with that file's values serves; install-strip strips the binary, and
-# uninstall removes what install put there but an edited settings file.
+# uninstall removes what install put there but an edited settings file. The picture module is
+# installed in PREFIX/lib/tunetop (not executable) and the installed binary finds it there.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 tmp=$(mktemp -d)
@@ -20,6 +21,13 @@ for t in default mono light colorblind; do
 	check "theme $t installed" test -s "$tmp/root/usr/share/tunetop/themes/$t.theme"
 done
 check "installed binary runs" "$bin" -V
+mod="$tmp/root/usr/lib/tunetop/tunetop-cairo.so"
+check "picture module installed in PREFIX/lib/tunetop" test -s "$mod"
+check "picture module is not executable (a shared object, 644)" test "$(stat -c %a "$mod")" = 644
+env -u TUNETOP_LIBDIR "$bin" experiment calib --governors performance --runs 1 --seconds 0.2 \
+	--warmup 0.1 --png "$tmp/calib.png" >"$tmp/calib.log" 2>&1
+check "installed binary draws a PNG through the installed module ($(tail -n 2 "$tmp/calib.log" | tr '\n' ' '))" \
+	python3 -c "import sys; sys.exit(open('$tmp/calib.png','rb').read(8) != b'\\x89PNG\\r\\n\\x1a\\n')"
 out=$("$bin" -b -n 1 -d 0.05 --scenario idle --theme "$tmp/root/usr/share/tunetop/themes/light.theme" 2>&1)
 check "installed binary takes an installed theme file" test $? -eq 0
 unit="$tmp/root/usr/lib/systemd/system/tunetop-exporter.service"
@@ -74,6 +82,9 @@ check "make install-strip exits 0 ($(tail -n 3 "$tmp/log" | tr '\n' ' '))" test 
 check "install-strip: the binary has no symbol table" \
 	sh -c "readelf -S '$tmp/strip/usr/bin/tunetop' >'$tmp/sections' && ! grep -q -e '\.symtab' -e '\.debug_info' '$tmp/sections'"
 check "install-strip: the unstripped install has one" sh -c "readelf -S '$bin' | grep -q '\.symtab'"
+check "install-strip: the picture module has no symbol table, its entry still exported" \
+	sh -c "! readelf -S '$tmp/strip/usr/lib/tunetop/tunetop-cairo.so' | grep -q '\.symtab' &&
+	nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-cairo.so' | grep -q ' tunetop_pic_module\$'"
 check "install-strip installs the man page" test -s "$tmp/strip/usr/share/man/man1/tunetop.1"
 make -C "$TT_TOP" --no-print-directory -s uninstall PREFIX=/usr DESTDIR="$tmp/strip" >"$tmp/log" 2>&1
 left=$(cd "$tmp/strip" && find . -type f | sort | tr '\n' ' ')

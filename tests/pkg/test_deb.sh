@@ -2,7 +2,8 @@
 # test_deb.sh: `dpkg-buildpackage -us -uc -b` on a copy of the tree builds a .deb that lintian
 # passes with no error or warning; installed with apt, `tunetop --version` says the package's
 # version, `man -w tunetop` finds the compressed page, the exporter's unit is there and
-# disabled, /etc/default/tunetop-exporter is a conffile, the themes and examples are in place;
+# disabled, /etc/default/tunetop-exporter is a conffile, the themes and examples are in place,
+# the picture module is in /usr/lib/tunetop and the installed binary draws a PNG with it;
 # purged, it leaves nothing. Skips (77) when not root, without dpkg-buildpackage, debhelper or
 # lintian, or when a tunetop is already installed (it is not ours to replace).
 set -u
@@ -61,7 +62,8 @@ contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/tunetop ./usr/share/man/man1/tunetop.1.gz ./usr/share/doc/tunetop/copyright \
 	./usr/share/tunetop/themes/default.theme ./lib/systemd/system/tunetop-exporter.service \
 	./etc/default/tunetop-exporter ./usr/share/doc/tunetop/examples/tunetop-alerts.yml \
-	./usr/share/doc/tunetop/examples/prometheus.yml ./usr/share/doc/tunetop/examples/grafana-dashboard.json; do
+	./usr/share/doc/tunetop/examples/prometheus.yml ./usr/share/doc/tunetop/examples/grafana-dashboard.json \
+	./usr/lib/tunetop/tunetop-cairo.so; do
 	check "the .deb holds $f" grep -qx -- "$f" <<<"$contents"
 done
 if [ -f "$top/completion/tunetop.bash" ]; then
@@ -93,6 +95,10 @@ if command -v systemd-analyze >/dev/null; then
 fi
 out=$(/usr/bin/tunetop -b -n 1 -d 0.05 --scenario idle --theme light 2>&1 >/dev/null)
 check "the installed binary runs with an installed theme ($out)" test $? -eq 0
+env -u TUNETOP_LIBDIR /usr/bin/tunetop experiment calib --governors performance --runs 1 \
+	--seconds 0.2 --warmup 0.1 --png "$tmp/calib.png" >"$tmp/calib.log" 2>&1
+check "the installed binary draws a PNG through /usr/lib/tunetop ($(tail -n 2 "$tmp/calib.log" | tr '\n' ' '))" \
+	python3 -c "import sys; sys.exit(open('$tmp/calib.png','rb').read(8) != b'\\x89PNG\\r\\n\\x1a\\n')"
 
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=300 tunetop \
 	>"$tmp/purge.log" 2>&1
@@ -100,7 +106,7 @@ rc=$?
 check "apt-get purge tunetop exits 0 ($(tail -n 3 "$tmp/purge.log" | tr '\n' ' '))" test $rc -eq 0
 [ $rc -eq 0 ] && installed=0
 for f in /usr/bin/tunetop /etc/default/tunetop-exporter /lib/systemd/system/tunetop-exporter.service \
-	/usr/share/tunetop; do
+	/usr/share/tunetop /usr/lib/tunetop; do
 	check "purged: $f is gone" test ! -e "$f"
 done
 finish

@@ -1,5 +1,6 @@
-/* chart_cairo.c: scatter and bar pictures of experiment results (cairo; PNG or SVG). */
-#include "tui/exp/chart_cairo.h"
+/* chart_cairo.c: scatter and bar pictures of experiment results (cairo; PNG or SVG), built
+ * as the module tunetop-cairo.so (its contract: tui/exp/pic_module.h). */
+#include "tui/exp/pic_module.h"
 
 #include <cairo-svg.h>
 #include <cairo.h>
@@ -8,9 +9,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "core/safefile.h"
-#include "tui/chart.h"
 
 #define PIC_W 900
 #define PIC_SCATTER_H 560
@@ -25,8 +23,7 @@ struct pic {
 	cairo_surface_t *sf;
 	cairo_t *cr;
 	bool svg;
-	const char *path;
-	struct safefile_tmp tmp; /* the file being written, renamed over path at the end */
+	const struct pic_host *host; /* where the bytes go, and the scales */
 	int werr; /* errno of the first failed write, 0 none */
 };
 
@@ -34,35 +31,37 @@ struct rect {
 	double x, y, w, h;
 };
 
-/* cairo's output goes to the temporary file core/safefile.h made: never through a symlink,
- * into a FIFO or a device, and a failed write keeps its errno for the message. */
+/* The host's axis helpers, reached from the drawing code below (one drawing at a time: the
+ * experiments draw from their one thread). */
+static const struct pic_host *pic_h;
+
+/* cairo's output goes to the host's writer (the caller's temporary file); a failed write
+ * keeps its errno for the message. */
 static cairo_status_t pic_write(void *arg, const unsigned char *data, unsigned int len)
 {
 	struct pic *p = arg;
 	if (p->werr)
 		return CAIRO_STATUS_WRITE_ERROR;
-	if (safefile_write_all(p->tmp.fd, data, len) != 0) {
+	errno = 0;
+	if (p->host->write(p->host->arg, data, len) != 0) {
 		p->werr = errno ? errno : EIO;
 		return CAIRO_STATUS_WRITE_ERROR;
 	}
 	return CAIRO_STATUS_SUCCESS;
 }
 
-static int pic_open(struct pic *p, const char *path, bool svg, int w, int h, char *err,
+static int pic_open(struct pic *p, const struct pic_host *h, bool svg, int w, int height, char *err,
 		    size_t errlen)
 {
-	p->path = path;
+	p->host = h;
+	pic_h = h;
 	p->svg = svg;
 	p->werr = 0;
-	if (safefile_replace_begin(&p->tmp, path, err, errlen) != 0)
-		return -1;
-	p->sf = svg ? cairo_svg_surface_create_for_stream(pic_write, p, w, h)
-		    : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+	p->sf = svg ? cairo_svg_surface_create_for_stream(pic_write, p, w, height)
+		    : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, height);
 	if (cairo_surface_status(p->sf) != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "%s: %s", path,
-			 cairo_status_to_string(cairo_surface_status(p->sf)));
+		snprintf(err, errlen, "%s", cairo_status_to_string(cairo_surface_status(p->sf)));
 		cairo_surface_destroy(p->sf);
-		safefile_replace_abort(&p->tmp);
 		return -1;
 	}
 	p->cr = cairo_create(p->sf);
@@ -89,12 +88,11 @@ static int pic_close(struct pic *p, char *err, size_t errlen)
 	cairo_debug_reset_static_data();
 	FcFini();
 	if (st != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "%s: %s", p->path,
+		snprintf(err, errlen, "%s",
 			 p->werr ? strerror(p->werr) : cairo_status_to_string(st));
-		safefile_replace_abort(&p->tmp);
 		return -1;
 	}
-	return safefile_replace_commit(&p->tmp, err, errlen);
+	return 0;
 }
 
 /* Text with its reference point at (x, y), aligned by ax (0 left, 0.5 centre, 1 right). */
@@ -136,7 +134,7 @@ static void axes_draw(cairo_t *cr, const struct rect *r, const struct chart_scal
 		cairo_line_to(cr, r->x + r->w, y);
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		text_at(cr, r->x - 6, y + 4, 1, chart_fmt_tick(v, ys->step, buf, sizeof(buf)));
+		text_at(cr, r->x - 6, y + 4, 1, pic_h->fmt_tick(v, ys->step, buf, sizeof(buf)));
 	}
 	for (int i = 0; xs && i < xs->nticks; i++) {
 		double v = xs->lo + i * xs->step, x = map(xs, v, r->x, r->x + r->w);
@@ -146,7 +144,7 @@ static void axes_draw(cairo_t *cr, const struct rect *r, const struct chart_scal
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		text_at(cr, x, r->y + r->h + 16, 0.5,
-			chart_fmt_tick(v, xs->step, buf, sizeof(buf)));
+			pic_h->fmt_tick(v, xs->step, buf, sizeof(buf)));
 	}
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_rectangle(cr, r->x, r->y, r->w, r->h);
@@ -162,15 +160,15 @@ static void axes_draw(cairo_t *cr, const struct rect *r, const struct chart_scal
 	}
 }
 
-int chart_cairo_scatter(const char *path, bool svg, const char *title, const char *note,
-			const char *xlabel, const char *ylabel, const struct chart_pt *pts,
-			size_t n, char *err, size_t errlen)
+static int pic_scatter(const struct pic_host *h, bool svg, const char *title, const char *note,
+		       const char *xlabel, const char *ylabel, const struct chart_pt *pts, size_t n,
+		       char *err, size_t errlen)
 {
 	struct pic p;
 	struct chart_scale xs, ys;
 	double xmax = 0, ymax = 0;
 
-	if (pic_open(&p, path, svg, PIC_W, PIC_SCATTER_H, err, errlen) != 0)
+	if (pic_open(&p, h, svg, PIC_W, PIC_SCATTER_H, err, errlen) != 0)
 		return -1;
 	cairo_t *cr = p.cr;
 	for (size_t i = 0; i < n; i++) {
@@ -180,8 +178,8 @@ int chart_cairo_scatter(const char *path, bool svg, const char *title, const cha
 		ymax = yh > ymax ? yh : ymax;
 	}
 	/* Room above and right of the highest point for its label. */
-	chart_scale_make(0, xmax * 1.08, 8, 0, &xs);
-	chart_scale_make(0, ymax * 1.1, 6, 0, &ys);
+	pic_h->scale_make(0, xmax * 1.08, 8, 0, &xs);
+	pic_h->scale_make(0, ymax * 1.1, 6, 0, &ys);
 	struct rect r = {PIC_MARGIN_L, PIC_TITLE_H + 10, PIC_W - PIC_MARGIN_L - PIC_MARGIN_R,
 			 PIC_SCATTER_H - PIC_TITLE_H - 10 - PIC_MARGIN_B};
 	title_draw(cr, title, note);
@@ -229,13 +227,13 @@ int chart_cairo_scatter(const char *path, bool svg, const char *title, const cha
 	return pic_close(&p, err, errlen);
 }
 
-int chart_cairo_bars(const char *path, bool svg, const char *title,
-		     const struct chart_panel *panels, size_t npanels, char *err, size_t errlen)
+static int pic_bars(const struct pic_host *h, bool svg, const char *title,
+		    const struct chart_panel *panels, size_t npanels, char *err, size_t errlen)
 {
 	struct pic p;
-	int h = PIC_TITLE_H + (int)npanels * PIC_PANEL_H;
+	int height = PIC_TITLE_H + (int)npanels * PIC_PANEL_H;
 
-	if (pic_open(&p, path, svg, PIC_W, h, err, errlen) != 0)
+	if (pic_open(&p, h, svg, PIC_W, height, err, errlen) != 0)
 		return -1;
 	cairo_t *cr = p.cr;
 	title_draw(cr, title, NULL);
@@ -248,9 +246,9 @@ int chart_cairo_bars(const char *path, bool svg, const char *title,
 			bottom = pn->bars[i].lo < bottom ? pn->bars[i].lo : bottom;
 		}
 		if (pn->counts && bottom >= 0)
-			chart_scale_counts(top * 1.05, 5, &ys);
+			pic_h->scale_counts(top * 1.05, 5, &ys);
 		else
-			chart_scale_make(bottom, top * 1.05, 5, 0, &ys);
+			pic_h->scale_make(bottom, top * 1.05, 5, 0, &ys);
 		double y0 = PIC_TITLE_H + (double)k * PIC_PANEL_H;
 		struct rect r = {PIC_MARGIN_L, y0 + 26, PIC_W - PIC_MARGIN_L - PIC_MARGIN_R,
 				 PIC_PANEL_H - 26 - 40};
@@ -288,4 +286,15 @@ int chart_cairo_bars(const char *path, bool svg, const char *title,
 		}
 	}
 	return pic_close(&p, err, errlen);
+}
+
+static const struct pic_module pic_module_table = {
+    .abi = PIC_MODULE_ABI,
+    .scatter = pic_scatter,
+    .bars = pic_bars,
+};
+
+const struct pic_module *tunetop_pic_module(unsigned abi)
+{
+	return abi == PIC_MODULE_ABI ? &pic_module_table : NULL;
 }

@@ -1,4 +1,5 @@
-/* chart_cairo.h: the experiments' pictures, drawn with cairo into PNG or SVG files. */
+/* chart_cairo.h: the experiments' pictures, drawn with cairo into PNG or SVG files (the
+ * drawing is the module tunetop-cairo.so, loaded by chart_cairo_load.c on the first one). */
 #ifndef TT_CHART_CAIRO_H
 #define TT_CHART_CAIRO_H
 
@@ -28,7 +29,12 @@ struct chart_panel {
 	bool counts; /* the bars are counts: a y axis of whole numbers */
 };
 
-/* Each writes path as SVG when svg, else PNG; -1 with a message in err on failure. */
+/* The picture module loaded (once; tui/exp/pic_module.h): 0, or -1 with why in err. The
+ * drawings below call it; a caller may call it first to fail before a long run. */
+int chart_cairo_load(char *err, size_t errlen);
+
+/* Each writes path as SVG when svg, else PNG; -1 with a message in err on failure (a missing
+ * picture module among them). */
 /* A scatter plot of pts with labels, axes from 0, titled; note goes under the title. */
 int chart_cairo_scatter(const char *path, bool svg, const char *title, const char *note,
 			const char *xlabel, const char *ylabel, const struct chart_pt *pts,

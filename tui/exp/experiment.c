@@ -2,6 +2,7 @@
 #include "tui/exp/experiment.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "core/safefile.h"
 #include "core/scenario.h"
 #include "core/xalloc.h"
+#include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_check.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
@@ -275,6 +277,17 @@ int experiment_main(int argc, char **argv)
 			*(a[2] == 'p' ? &c.png : &c.svg) = path;
 		} else {
 			rest[nrest++] = argv[i];
+		}
+	}
+	/* The picture module is loaded now (tui/exp/pic_module.h), not after a run of minutes:
+	 * without it a picture cannot be drawn, a runtime failure. */
+	if (c.png || c.svg) {
+		char why[PATH_MAX + 512];
+		if (chart_cairo_load(why, sizeof(why)) != 0) {
+			fprintf(stderr, "tunetop: experiment: %s: %s\n", c.png ? "--png" : "--svg",
+				why);
+			rc = 1;
+			goto out;
 		}
 	}
 	sig_install();
