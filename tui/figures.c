@@ -17,6 +17,12 @@ const struct figure figure_table[] = {
     {FIG_ALL, "LIVE", "s", "-", "console",
      "sampling live, one snapshot per this interval (-d); REPLAY Nx is a recording played at "
      "N times its speed, REPLAY END one played out, FROZEN a kept sample shown"},
+    {FIG_ALL, "host", "-", "-", "--remote",
+     "with a fleet, the host dived into (Enter in the fleet view): the figures below are its"},
+    {FIG_ALL, "FROZEN", "sample/kept, time", "-", "console",
+     "frozen on a kept sample (space): which one of those kept, and its time"},
+    {FIG_ALL, "read-only", "-", "-", "console",
+     "a real machine without --write: knob changes are refused, the figures are only read"},
     {FIG_ALL, "governor", "-", "-", "cpufreq (sysfs) or the engine",
      "the CPU frequency governor in force and, in brackets, where it comes from (emulated, "
      "cpufreq, or no cpufreq)"},
