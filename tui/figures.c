@@ -44,7 +44,7 @@ const struct figure figure_table[] = {
     {FIG_ALL, "pmd", "-", "-", "engine or OVS", "the pmd (OVS PMD threads) subsystem's line"},
     {FIG_ALL, "pps", "packets/s", "-", "engine counter or OVS pmd-perf-show",
      "packets per second the sources offered to the PMDs (on a live OVS: the PMDs' rx)"},
-    {FIG_ALL, "(N/src)", "packets/s", "per second, per source", "knob gen.rate_pps",
+    {FIG_ALL, "(N/src)", "packets/s", "per source", "knob gen.rate_pps",
      "the rate each traffic source is asked to generate (+ and - change it)"},
     {FIG_ALL, "drop", "%", "packets offered in the interval", "engine counter",
      "all drops / all packets offered, over the interval"},
