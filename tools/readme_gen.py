@@ -4,8 +4,9 @@
 Usage: tools/readme_gen.py TUNETOP [--check]
 Replaces the text between BEGIN X and END X markers (<!-- --> in Markdown, .\\" in the man
 page, # in the bash completion) in README.md, docs/reference.md, docs/json.md,
-docs/metrics.md, tunetop.1 and completion/tunetop.bash, from tunetop --list-options,
---list-knobs, --list-scenarios, --list-keys, --list-metrics, tunetop -b, the Makefile's
+docs/metrics.md, docs/figures.md, tunetop.1 and completion/tunetop.bash, from tunetop
+--list-options, --list-knobs, --list-scenarios, --list-keys, --list-metrics, --list-figures,
+tunetop -b, the Makefile's
 DEB_PKGS/DEB_TEST_PKGS and tests/tui/golden/overview.txt. With --check, exits 1 (naming
 each block) when one is not up to date.
 """
@@ -177,6 +178,62 @@ def metrics_md():
         labels = ", ".join(f"`{x}`" for x in labels.split(",")) if labels != "-" else ""
         rows.append(f"| `{name}` | {mtype} | {labels} | {hlp.replace('|', ', ')} |")
     return "\n".join(rows)
+
+
+FIGURE_VIEWS = {"header": "The header and footer (every view)",
+                "overview": "The overview (1): the thread table",
+                "est": "The est view (2)", "pmd": "The pmd view (3)",
+                "pmd-host": "The pmd view on a live OVS (3, --host)",
+                "blk": "The blk view (4)", "events": "The events view (5)",
+                "fleet": "The fleet view (0, two or more --remote)"}
+
+
+def figures():
+    """--list-figures rows, grouped by view in the table's order."""
+    out = {}
+    for line in run("--list-figures").splitlines():
+        f = line.split("\t")
+        if len(f) != 6:
+            raise SystemExit(f"cannot parse --list-figures line: {line!r}")
+        out.setdefault(f[0], []).append(dict(zip(("label", "unit", "base", "source", "meaning"),
+                                                 f[1:])))
+    for v in out:
+        if v not in FIGURE_VIEWS:
+            raise SystemExit(f"--list-figures names a view readme_gen.py lacks: {v}")
+    return out
+
+
+def unit_base(r):
+    """"% of the interval's wall time", "us", "count, in the interval", or ""."""
+    u = r["unit"] if r["unit"] != "-" else ""
+    b = r["base"] if r["base"] != "-" else ""
+    if u == "%" and b:
+        return f"% of {b}"
+    return ", ".join(x for x in (u, b) if x)
+
+
+def figures_md():
+    out = []
+    for v, rows in figures().items():
+        out += [f"### {FIGURE_VIEWS[v]}", "", "| label | unit, base | meaning | from |",
+                "|---|---|---|---|"]
+        for r in rows:
+            out.append(f"| `{md(r['label'])}` | {md(unit_base(r))} | {md(r['meaning'])} | "
+                       f"{md(r['source'])} |")
+        out.append("")
+    return "\n".join(out).rstrip("\n")
+
+
+def figures_man():
+    out = []
+    for v, rows in figures().items():
+        out.append(f'.SS "{FIGURE_VIEWS[v]}"')
+        for r in rows:
+            ub = unit_base(r)
+            out += [".TP", f"\\fB{roff(r['label'], False)}\\fR" +
+                    (f" ({roff(ub, False)})" if ub else ""),
+                    roff(f"{r['meaning']} ({r['source']}).", False)]
+    return "\n".join(out)
 
 
 def walk(v, path, out):
@@ -356,8 +413,9 @@ TARGETS = {
                                  "KEYS": keys_md, "KNOBS": knobs_md}),
     "docs/json.md": ("md", {"JSON": json_md}),
     "docs/metrics.md": ("md", {"METRICS": metrics_md}),
-    "tunetop.1": ("man", {"OPTIONS": options_man, "KEYS": keys_man, "SCENARIOS": scenarios_man,
-                          "KNOBS": knobs_man}),
+    "docs/figures.md": ("md", {"FIGURES": figures_md}),
+    "tunetop.1": ("man", {"OPTIONS": options_man, "KEYS": keys_man, "FIGURES": figures_man,
+                          "SCENARIOS": scenarios_man, "KNOBS": knobs_man}),
     "completion/tunetop.bash": ("sh", {"COMPLETION": completion}),
 }
 MARK = {"md": (r"<!-- BEGIN {n} [^>]*-->", r"<!-- END {n} -->"),

@@ -10,6 +10,7 @@
 #include "tui/agent.h"
 #include "tui/batch.h"
 #include "tui/exp/experiment.h"
+#include "tui/figures.h"
 #include "tui/options.h"
 #include "tui/metrics/metrics.h"
 #include "tui/console/screen.h"
@@ -40,6 +41,16 @@ static void main_list_keys(void)
 			       knob_range_text(k->knob, range, sizeof(range)));
 		else
 			printf("%s\t%s\n", k->keys, k->what);
+	}
+}
+
+/* The screen's figures, tab-separated (docs/reference.md's and the man page's are made from it). */
+static void main_list_figures(void)
+{
+	for (size_t i = 0; i < figure_count; i++) {
+		const struct figure *f = &figure_table[i];
+		printf("%s\t%s\t%s\t%s\t%s\t%s\n", figure_view_name(f->view), f->label, f->unit,
+		       f->base, f->source, f->meaning);
 	}
 }
 
@@ -151,6 +162,10 @@ int main(int argc, char **argv)
 		return 0;
 	case ACT_LIST_METRICS:
 		metrics_list(stdout);
+		options_free(&o);
+		return 0;
+	case ACT_LIST_FIGURES:
+		main_list_figures();
 		options_free(&o);
 		return 0;
 	case ACT_LIST_OPTIONS:

@@ -30,6 +30,7 @@ enum {
 	OPT_SERVE,
 	OPT_FORMAT,
 	OPT_LIST_METRICS,
+	OPT_LIST_FIGURES,
 	OPT_REPLAY,
 	OPT_FROM,
 	OPT_TO,
@@ -132,6 +133,8 @@ static const struct opt_entry opt_table[] = {
     {"list-keys", OPT_LIST_KEYS, NULL, "lists", NULL, "print the console's keys", NULL},
     {"list-metrics", OPT_LIST_METRICS, NULL, "lists", NULL,
      "print the /metrics families: name, type, unit, labels, help", NULL},
+    {"list-figures", OPT_LIST_FIGURES, NULL, "lists", NULL,
+     "print the screen's figures: view, label, unit, base, source, meaning", NULL},
     {"list-options", OPT_LIST_OPTIONS, NULL, "lists", NULL,
      "print this option table, tab-separated (docs and completion are made from it)", NULL},
     {"help", 'h', NULL, "info", NULL, "this text", NULL},
@@ -413,6 +416,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_LIST_OPTIONS:
 			o->action = ACT_LIST_OPTIONS;
+			break;
+		case OPT_LIST_FIGURES:
+			o->action = ACT_LIST_FIGURES;
 			break;
 		case OPT_REPLAY:
 			o->replay = optarg;

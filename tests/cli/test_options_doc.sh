@@ -26,7 +26,7 @@ for s in $("$TUNETOP" --list-options | cut -f2 | grep -v '^-$'); do
 done
 
 # The man page: every section a reader expects, and no warning from man (or mandoc).
-for sec in NAME SYNOPSIS DESCRIPTION OPTIONS KEYS FILES ENVIRONMENT EXAMPLES "EXIT STATUS"; do
+for sec in NAME SYNOPSIS DESCRIPTION OPTIONS KEYS FIGURES FILES ENVIRONMENT EXAMPLES "EXIT STATUS"; do
 	grep -q "^\.SH \"\?$sec\"\?$" "$man1" || bad "tunetop.1 has no $sec section"
 done
 warn=$(MANWIDTH=80 man --warnings -l "$man1" 2>&1 >/dev/null)

@@ -4,7 +4,7 @@
 # sends each host one fixed snapshot (tests/tui/data/fleet/h1.jsonl and h2.jsonl, lines 8 and
 # 4 of replay8.jsonl) and then stays silent, and -d 60 keeps the console from sampling again
 # (a silent host is marked down after 3 intervals, 180 s), so the screen settles. Masked: each
-# up host's AGE (the time since its snapshot, after the MSLP column) and the link's B/s in the
+# up host's AGE (the time since its snapshot, after the MSLPus column) and the link's B/s in the
 # status line (a 3 s window that may or may not hold the snapshot's bytes), with the rest of
 # that line after "render N us" (where 80 columns cut it depends on that figure's width).
 . "$(dirname "$0")/lib/tmux.sh"

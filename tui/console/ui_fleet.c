@@ -33,8 +33,8 @@ void ui_fleet_draw(struct ui *ui, int y, int h)
 	move(y, 0);
 	attrset(ui->attr[ROLE_TABLE_HEAD]);
 	mvhline(y, 0, ' ', COLS);
-	ui_put(ui, ROLE_TABLE_HEAD, "%-16s %-4s %-11s %-15s %6s %6s %7s %5s %5s", "HOST", "LINK",
-	       "GOVERNOR", "EST TICK/GOAL", "DROP%", "PMDCPU", "BLKP99", "MSLP", "AGE");
+	ui_put(ui, ROLE_TABLE_HEAD, "%-16s %-4s %-11s %-15s %6s %6s %7s %6s %5s", "HOST", "LINK",
+	       "GOVERNOR", "EST TICK/GOAL", "DROP%", "PMDCPU", "BLKP99", "MSLPus", "AGE");
 	for (int i = 0; remote_row(ui->src, i, &r) && i + 1 < h; i++) {
 		const struct snapshot *s = r.snap;
 		enum theme_role role = i == sel ? ROLE_SELECTED : ROLE_NORMAL;
@@ -65,7 +65,7 @@ void ui_fleet_draw(struct ui *ui, int y, int h)
 		}
 		if (s->has_blk && !snapshot_absent(s, "blk.lat_us"))
 			snprintf(p99, sizeof(p99), "%.0fus", s->blk.lat_p99_us);
-		ui_put(ui, role, "%-16.16s %-4s %-11.11s %-15.15s %6s %6s %7s %5s %4.1fs", r.name,
+		ui_put(ui, role, "%-16.16s %-4s %-11.11s %-15.15s %6s %6s %7s %6s %4.1fs", r.name,
 		       state_name(r.state), snapshot_governor_name(s), tick, drop, cpu, p99, ms,
 		       r.age_s);
 	}

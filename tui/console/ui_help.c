@@ -1,6 +1,8 @@
-/* ui_help.c: the help screen, generated from the key table and the knob table. */
+/* ui_help.c: the help screen, generated from the key, figure and knob tables. */
 #include <string.h>
 
+#include "tui/figures.h"
+#include "tui/rowfmt_host.h"
 #include "tui/console/ui.h"
 
 /* The indent of a knob's "what" when it goes under the knob's line. */
@@ -57,6 +59,82 @@ static int knob_help(struct ui *ui, int k, int row, char *buf, size_t len)
 	return 1 + wrap_line(what, COLS - HELP_WHAT_INDENT, row - 1, row > 0 ? buf : NULL, len);
 }
 
+/* The figures the help lists: the view's own (the fleet's, OVS's on a live OVS), then header. */
+static enum fig_view help_fig_view(const struct ui *ui)
+{
+	if (ui_fleet_active(ui) && ui->fleet)
+		return FIG_FLEET;
+	switch (ui->view) {
+	case VIEW_EST:
+		return FIG_EST;
+	case VIEW_PMD:
+		return rowfmt_host_pmd(ui->snap) ? FIG_PMD_HOST : FIG_PMD;
+	case VIEW_BLK:
+		return FIG_BLK;
+	case VIEW_EVENTS:
+		return FIG_EVENTS;
+	default:
+		return FIG_OVERVIEW;
+	}
+}
+
+/*
+ * Figure f's help: "  LABEL  UNIT, BASE" then its meaning and source wrapped
+ * under it, so the base (a % of what) is on the label's own line.
+ */
+static int figure_help(int f, int row, char *buf, size_t len)
+{
+	const struct figure *d = &figure_table[f];
+	char ub[256], what[640];
+	bool unit = strcmp(d->unit, "-") != 0, base = strcmp(d->base, "-") != 0;
+
+	if (unit && base && strcmp(d->unit, "%") == 0)
+		snprintf(ub, sizeof(ub), "%% of %s", d->base);
+	else
+		snprintf(ub, sizeof(ub), "%s%s%s", unit ? d->unit : "", unit && base ? ", " : "",
+			 base ? d->base : "");
+	snprintf(what, sizeof(what), "%s (%s)", d->meaning, d->source);
+	if (row == 0)
+		snprintf(buf, len, "  %-20s %s", d->label, ub);
+	return 1 + wrap_line(what, COLS - HELP_WHAT_INDENT, row - 1, row > 0 ? buf : NULL, len);
+}
+
+/* The figures' part: a heading, then the figures of v; line i of it, or its length when buf is
+ * NULL. */
+static int figures_part(enum fig_view v, int i, char *buf, size_t len, enum theme_role *role)
+{
+	int n = 1;
+	if (i == 0 && buf) {
+		*role = ROLE_LABEL;
+		snprintf(buf, len, "Figures of %s:  LABEL  UNIT, BASE  what (from where)",
+			 figure_view_title(v));
+	}
+	for (size_t f = 0; f < figure_count; f++) {
+		if (figure_table[f].view != v)
+			continue;
+		int rows = figure_help((int)f, -1, NULL, 0);
+		if (buf && i >= n && i < n + rows)
+			figure_help((int)f, i - n, buf, len);
+		n += rows;
+	}
+	return n;
+}
+
+/* The figures after the keys: the view's, a blank line, the header's, a blank line. */
+static int figures_lines(const struct ui *ui, int i, char *buf, size_t len, enum theme_role *role)
+{
+	enum fig_view v = help_fig_view(ui);
+	int a = figures_part(v, -1, NULL, 0, role), h = figures_part(FIG_ALL, -1, NULL, 0, role);
+	if (!buf)
+		return a + 1 + h + 1;
+	if (i < a)
+		return figures_part(v, i, buf, len, role), 1;
+	if (i >= a + 1 && i < a + 1 + h)
+		return figures_part(FIG_ALL, i - a - 1, buf, len, role), 1;
+	buf[0] = '\0';
+	return 1;
+}
+
 /* Line i of the help text into buf; false past the end. */
 static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_role *role)
 {
@@ -85,6 +163,13 @@ static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 		buf[0] = '\0';
 		return true;
 	}
+	i--;
+	int nfig = figures_lines(ui, -1, NULL, 0, role);
+	if (i < nfig) {
+		figures_lines(ui, i, buf, len, role);
+		return true;
+	}
+	i -= nfig - 1;
 	if (i == 1) {
 		*role = ROLE_LABEL;
 		snprintf(buf, len,
@@ -107,7 +192,8 @@ static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 static int help_lines(struct ui *ui)
 {
 	char buf[512];
-	int n = 1 + (int)ui_nkeydefs + 2;
+	enum theme_role role;
+	int n = 1 + (int)ui_nkeydefs + 2 + figures_lines(ui, -1, NULL, 0, &role);
 	for (int k = 0; k < K_COUNT; k++)
 		n += knob_help(ui, k, -1, buf, sizeof(buf));
 	return n;
