@@ -82,6 +82,11 @@ static void mb_escaped(struct metrics_buf *b, const char *s, bool quote)
 	free(fixed);
 }
 
+void metrics_buf_put(struct metrics_buf *b, const char *s, size_t n)
+{
+	mb_put(b, s, n);
+}
+
 void metrics_escape_label(struct metrics_buf *b, const char *s)
 {
 	mb_escaped(b, s, true);
@@ -91,7 +96,7 @@ void metrics_escape_label(struct metrics_buf *b, const char *s)
 
 const char *metrics_type_name(enum metric_type t)
 {
-	static const char *const names[] = {"counter", "gauge", "histogram", "info"};
+	static const char *const names[] = {"counter", "gauge", "histogram", "info", "summary"};
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
 }
 
@@ -296,6 +301,129 @@ void metrics_note(struct metrics_state *st, const struct snapshot *snap)
 		if ((unsigned)snap->events[i].kind < EV_KIND_COUNT)
 			st->events_total[snap->events[i].kind]++;
 	diag_eval(&st->diag, snap, NULL, 0);
+	for (int i = 0; snap->has_pmd && i < snap->pmd.nthreads; i++) {
+		const struct pmd_thread_snap *t = &snap->pmd.threads[i];
+		int j = 0;
+		while (j < st->npmd_iter && strcmp(st->pmd_iter[j].name, t->name) != 0)
+			j++;
+		if (j == st->npmd_iter) {
+			if (j == PMD_SNAP_MAX)
+				continue;
+			snprintf(st->pmd_iter[j].name, sizeof(st->pmd_iter[j].name), "%s", t->name);
+			st->pmd_iter[j].total = 0;
+			st->npmd_iter++;
+		}
+		if (!t->no_rate) /* a host PMD's first sample has no interval yet */
+			st->pmd_iter[j].total += t->iterations;
+	}
+}
+
+/* Units of time per second of a knob's unit (0: not a time): the value is written in
+ * seconds, Prometheus's base unit. */
+static double knob_seconds(const struct knob_def *d)
+{
+	return strcmp(d->unit, "us") == 0   ? 1e6
+	       : strcmp(d->unit, "ns") == 0 ? 1e9
+	       : strcmp(d->unit, "ms") == 0 ? 1e3
+					    : 0;
+}
+
+/* The family a knob's value is written in: one per unit, so that no sum or average over the
+ * knob label mixes units (an action has no value to write: M_COUNT). */
+static enum metric_id knob_family(const struct knob_def *d)
+{
+	if (d->type == KNOB_ACTION)
+		return M_COUNT;
+	if (d->type == KNOB_ENUM)
+		return M_KNOB_CHOICE;
+	if (d->type == KNOB_BOOL)
+		return M_KNOB_ENABLED;
+	if (knob_seconds(d) > 0)
+		return M_KNOB_SECONDS;
+	return strcmp(d->unit, "pps") == 0 ? M_KNOB_PPS : M_KNOB_VALUE;
+}
+
+static void metrics_knobs(struct mw *w, const struct snapshot *s)
+{
+	for (int id = M_KNOB_SECONDS; id <= M_KNOB_CHOICE; id++) {
+		mw_family(w, (enum metric_id)id);
+		for (int k = 0; k < K_COUNT; k++) {
+			const struct knob_def *d = &knob_table[k];
+			if (s->knob_absent[k] || knob_family(d) != (enum metric_id)id)
+				continue;
+			if (id == M_KNOB_SECONDS) {
+				mw_g1(w, "knob", d->name, (double)s->knobs[k] / knob_seconds(d));
+				continue;
+			}
+			if (id != M_KNOB_CHOICE) {
+				mw_g1(w, "knob", d->name, (double)s->knobs[k]);
+				continue;
+			}
+			int64_t n = 0;
+			while (d->choices[n])
+				n++;
+			if (s->knobs[k] < 0 || s->knobs[k] >= n)
+				continue;
+			mw_begin(w, "_info");
+			mw_label(w, "knob", d->name);
+			mw_label(w, "value", d->choices[s->knobs[k]]);
+			mw_u64(w, 1);
+		}
+	}
+}
+
+/*
+ * What a thread is, for the subsystem label: the host backend files every thread it does not
+ * know as "engine", so its threads are named here by what they are (Open vSwitch's, the
+ * kernel's, or another process's).
+ */
+static const char *thread_group(const struct snapshot *s, const struct snap_thread *t)
+{
+	static const char *const ovs[] = {"pmd", "handler",  "revalidator", "urcu",
+					  "ovs", "ct_clean", "ipf_clean",   "dpdk"};
+	static const char *const kernel[] = {"kworker", "ksoftirqd",  "kthreadd",
+					     "rcu_",	"migration/", "irq/"};
+	if (!s->backend || strcmp(s->backend, "host") != 0 || t->subsys == SUBSYS_EST)
+		return subsys_name(t->subsys);
+	for (size_t i = 0; i < sizeof(ovs) / sizeof(ovs[0]); i++)
+		if (strncmp(t->name, ovs[i], strlen(ovs[i])) == 0)
+			return "ovs";
+	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++)
+		if (strncmp(t->name, kernel[i], strlen(kernel[i])) == 0)
+			return "kernel";
+	return "other";
+}
+
+/*
+ * The CPU time of the threads: one series per thread name (and group), summed, so that a
+ * thread that restarts under a new tid keeps its series; by tid with --metrics-tid.
+ */
+static void metrics_threads(struct mw *w, const struct snapshot *s, bool tid, bool old)
+{
+	for (size_t i = 0; i < s->nthreads; i++) {
+		const struct snap_thread *t = &s->threads[i];
+		const char *grp = old ? subsys_name(t->subsys) : thread_group(s, t);
+		uint64_t ns = t->cpu_ns;
+		bool seen = false;
+		for (size_t j = 0; !tid && j < s->nthreads && !seen; j++) {
+			const struct snap_thread *u = &s->threads[j];
+			const char *ug = old ? subsys_name(u->subsys) : thread_group(s, u);
+			if (j == i || strcmp(u->name, t->name) != 0 || strcmp(ug, grp) != 0)
+				continue;
+			if (j < i)
+				seen = true; /* written with the first of its name */
+			else
+				ns += u->cpu_ns;
+		}
+		if (seen)
+			continue;
+		mw_begin(w, "_total");
+		if (tid)
+			mw_label_int(w, "tid", t->tid);
+		mw_label(w, "name", t->name);
+		mw_label(w, "subsystem", grp);
+		mw_ns_s(w, ns);
+	}
 }
 
 static void metrics_self(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
@@ -324,6 +452,7 @@ static void metrics_self(struct mw *w, const struct snapshot *s, const struct me
 	mw_family(w, M_KNOB);
 	for (int k = 0; k < K_COUNT; k++)
 		mw_g1(w, "knob", knob_table[k].name, (double)s->knobs[k]);
+	metrics_knobs(w, s);
 	mw_family(w, M_EVENTS);
 	for (int k = 0; st && k < EV_KIND_COUNT; k++)
 		mw_c1(w, "kind", event_kind_name((enum event_kind)k), st->events_total[k]);
@@ -344,14 +473,9 @@ static void metrics_self(struct mw *w, const struct snapshot *s, const struct me
 		snprintf(buf, sizeof(buf), "%d", s->cpus[i].id),
 		    mw_g1(w, "cpu", buf, s->cpus[i].online ? 1 : 0);
 	mw_family(w, M_THREAD_CPU);
-	for (size_t i = 0; i < s->nthreads; i++) {
-		const struct snap_thread *t = &s->threads[i];
-		mw_begin(w, "_total");
-		mw_label_int(w, "tid", t->tid);
-		mw_label(w, "name", t->name);
-		mw_label(w, "subsystem", subsys_name(t->subsys));
-		mw_ns_s(w, t->cpu_ns);
-	}
+	metrics_threads(w, s, st && st->tid, true);
+	mw_family(w, M_THREADS_CPU);
+	metrics_threads(w, s, st && st->tid, false);
 }
 
 static void metrics_est(struct mw *w, const struct est_snap *e)
@@ -407,7 +531,7 @@ static void metrics_est(struct mw *w, const struct est_snap *e)
 	mw_g(w, (double)e->calib.single_est_ns / 1e9);
 }
 
-static void metrics_pmd(struct mw *w, const struct snapshot *s)
+static void metrics_pmd(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
 {
 	static const uint64_t le_us[PMD_SNAP_OVERSHOOT_NLE] = PMD_SNAP_OVERSHOOT_LE_US;
 	const struct pmd_snap *p = &s->pmd;
@@ -446,6 +570,9 @@ static void metrics_pmd(struct mw *w, const struct snapshot *s)
 	mw_family(w, M_PMD_SLEEP_ITERS);
 	for (int i = 0; i < p->nthreads; i++)
 		mw_c1(w, "pmd", p->threads[i].name, p->threads[i].sleep_iters_total);
+	mw_family(w, M_PMD_ITERATIONS);
+	for (int i = 0; st && i < st->npmd_iter; i++)
+		mw_c1(w, "pmd", st->pmd_iter[i].name, st->pmd_iter[i].total);
 	mw_family(w, M_PMD_THREAD_DROP);
 	for (int i = 0; drops && i < p->nthreads; i++)
 		mw_g1(w, "pmd", p->threads[i].name, p->threads[i].drop_pct / 100.0);
@@ -474,6 +601,7 @@ static void metrics_blk(struct mw *w, const struct snapshot *s)
 {
 	static const uint64_t le_ns[BLK_SNAP_LAT_NLE] = BLK_SNAP_LAT_LE_NS;
 	static const char *const pct_name[] = {"50", "99", "99.9"};
+	static const char *const quantile_name[] = {"0.5", "0.99", "0.999"};
 	const struct blk_snap *b = &s->blk;
 	double le[BLK_SNAP_LAT_NLE];
 	char cpu[16];
@@ -506,6 +634,15 @@ static void metrics_blk(struct mw *w, const struct snapshot *s)
 		mw_family(w, M_BLK_LAT_PCT);
 		for (int j = 0; j < 3; j++)
 			mw_g1(w, "percentile", pct_name[j], pct[j] / 1e6);
+		/* A summary as the client libraries write one: quantiles over a recent window
+		 * (the interval), _sum and _count since start (the histogram's). */
+		mw_family(w, M_BLK_LAT_SUMMARY);
+		for (int j = 0; j < 3; j++)
+			mw_g1(w, "quantile", quantile_name[j], pct[j] / 1e6);
+		mw_begin(w, "_sum");
+		mw_f64(w, b->lat_sum_ns / 1e9);
+		mw_begin(w, "_count");
+		mw_u64(w, b->lat_count);
 	}
 	if (snapshot_absent(s, "blk.per_cpu.completed"))
 		return;
@@ -529,9 +666,45 @@ static void metrics_blk(struct mw *w, const struct snapshot *s)
 		    mw_c1(w, "cpu", cpu, b->per_cpu[i].block_softirq);
 }
 
-static void metrics_host(struct mw *w, const struct host_snap *h)
+/* The name of a picked host thread (its snapshot row), or "" when it is not listed. */
+static const char *thread_name(const struct snapshot *s, pid_t tid)
 {
-	char tid[24];
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i].tid == tid)
+			return s->threads[i].name;
+	return "";
+}
+
+/* A TASKSTATS delay ratio: by tid with --metrics-tid, else summed by thread name. */
+static void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio)
+{
+	const struct host_snap *h = &s->host;
+	for (int i = 0; h->delayacct && i < h->nacct; i++) {
+		const char *name = thread_name(s, h->acct[i].tid);
+		double v = blkio ? h->acct[i].blkio_delay_pct : h->acct[i].cpu_delay_pct;
+		bool seen = false;
+		for (int j = 0; !tid && j < h->nacct && !seen; j++) {
+			if (j == i || strcmp(thread_name(s, h->acct[j].tid), name) != 0)
+				continue;
+			if (j < i)
+				seen = true;
+			else
+				v += blkio ? h->acct[j].blkio_delay_pct : h->acct[j].cpu_delay_pct;
+		}
+		if (seen)
+			continue;
+		mw_begin(w, "");
+		if (tid)
+			mw_label_int(w, "tid", h->acct[i].tid);
+		mw_label(w, "name", name);
+		mw_f64(w, v / 100.0);
+	}
+}
+
+static void metrics_host(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	const struct host_snap *h = &s->host;
+	bool tid = st && st->tid;
 
 	mw_family(w, M_HOST_LINK_RX);
 	for (int i = 0; h->links_ok && i < h->nlinks; i++)
@@ -545,14 +718,22 @@ static void metrics_host(struct mw *w, const struct host_snap *h)
 	mw_family(w, M_HOST_LINK_TX_DROP);
 	for (int i = 0; h->links_ok && i < h->nlinks; i++)
 		mw_c1(w, "interface", h->links[i].name, h->links[i].tx_dropped);
+	mw_family(w, M_HOST_NET_RX);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "device", h->links[i].name, h->links[i].rx_packets);
+	mw_family(w, M_HOST_NET_TX);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "device", h->links[i].name, h->links[i].tx_packets);
+	mw_family(w, M_HOST_NET_RX_DROP);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "device", h->links[i].name, h->links[i].rx_dropped);
+	mw_family(w, M_HOST_NET_TX_DROP);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "device", h->links[i].name, h->links[i].tx_dropped);
 	mw_family(w, M_HOST_CPU_DELAY);
-	for (int i = 0; h->delayacct && i < h->nacct; i++)
-		snprintf(tid, sizeof(tid), "%d", (int)h->acct[i].tid),
-		    mw_g1(w, "tid", tid, h->acct[i].cpu_delay_pct / 100.0);
+	metrics_delay(w, s, tid, false);
 	mw_family(w, M_HOST_BLKIO_DELAY);
-	for (int i = 0; h->delayacct && i < h->nacct; i++)
-		snprintf(tid, sizeof(tid), "%d", (int)h->acct[i].tid),
-		    mw_g1(w, "tid", tid, h->acct[i].blkio_delay_pct / 100.0);
+	metrics_delay(w, s, tid, true);
 	mw_family(w, M_HOST_TASKSTATS);
 	mw_g(w, h->taskstats ? 1 : 0);
 	mw_family(w, M_HOST_OVS);
@@ -573,11 +754,11 @@ void metrics_render(const struct snapshot *snap, const struct metrics_state *st,
 	if (snap->has_est)
 		metrics_est(&w, &snap->est);
 	if (snap->has_pmd)
-		metrics_pmd(&w, snap);
+		metrics_pmd(&w, snap, st);
 	if (snap->has_blk)
 		metrics_blk(&w, snap);
 	if (snap->has_host)
-		metrics_host(&w, &snap->host);
+		metrics_host(&w, snap, st);
 	if (fmt == METRICS_OPENMETRICS)
 		mb_str(b, "# EOF\n");
 }
