@@ -1,4 +1,5 @@
-/* metrics_int.h: the metric family ids shared by the table and the encoder. */
+/* metrics_int.h: the metric family ids shared by the table and the encoder, and the writer the
+ * encoder's files share. */
 #ifndef TT_METRICS_INT_H
 #define TT_METRICS_INT_H
 
@@ -93,5 +94,32 @@ enum metric_id {
 	M_PROC_MAX_FDS,
 	M_COUNT
 };
+
+/* The writer (metrics.c): one family at a time, its header written with its first sample. */
+struct mw {
+	struct metrics_buf *b;
+	enum metrics_format fmt;
+	const struct metric_family *f;
+	bool header, labels;
+};
+
+/* Start writing family id (its header comes with its first sample). */
+void mw_family(struct mw *w, enum metric_id id);
+/* Start a sample line: the family name and suffix ("", "_total", "_bucket", ...). */
+void mw_begin(struct mw *w, const char *suffix);
+void mw_label(struct mw *w, const char *key, const char *value);
+void mw_label_int(struct mw *w, const char *key, long long v);
+/* End the sample line with its value: a float, an integer, nanoseconds as seconds. */
+void mw_f64(struct mw *w, double v);
+void mw_u64(struct mw *w, uint64_t v);
+void mw_ns_s(struct mw *w, uint64_t ns);
+/* A one-label gauge sample. */
+void mw_g1(struct mw *w, const char *k, const char *lv, double v);
+
+/* metrics_group.c: knobs one family per unit; thread CPU (old: the deprecated family's
+ * subsystem names) and TASKSTATS delays summed by thread name unless tid. */
+void metrics_knobs(struct mw *w, const struct snapshot *s);
+void metrics_threads(struct mw *w, const struct snapshot *s, bool tid, bool old);
+void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio);
 
 #endif
