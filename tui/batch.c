@@ -167,7 +167,7 @@ int batch_run(struct source *src, const struct options *o)
 	enum metrics_format mfmt =
 	    o->format == OPT_FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROM;
 	bool replace = false;
-	struct metrics_state mst = {0};
+	struct metrics_state mst = {.tid = o->metrics_tid};
 	struct metrics_buf mbuf = {0};
 	struct diag_state dst;
 	FILE *out = stdout;
@@ -217,6 +217,7 @@ int batch_run(struct source *src, const struct options *o)
 		if (om) {
 			metrics_note(&mst, snap);
 			metrics_render(snap, &mst, mfmt, &mbuf);
+			metrics_add_process(&mbuf, mfmt);
 			if (replace) {
 				if (safefile_replace(o->output, mbuf.p, mbuf.len, err,
 						     sizeof(err)) != 0) {

@@ -232,6 +232,7 @@ int main(int argc, char **argv)
 	}
 	rc = main_start(src, &o);
 	if (rc == 0 && o.serve) {
+		serve_metrics_tid(o.metrics_tid);
 		if (serve_start(o.serve, err, sizeof(err)) != 0) {
 			fprintf(stderr, "tunetop: --serve: %s\n", err);
 			rc = 1;

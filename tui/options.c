@@ -31,6 +31,7 @@ enum {
 	OPT_FORMAT,
 	OPT_LIST_METRICS,
 	OPT_LIST_FIGURES,
+	OPT_METRICS_TID,
 	OPT_REPLAY,
 	OPT_FROM,
 	OPT_TO,
@@ -112,6 +113,10 @@ static const struct opt_entry opt_table[] = {
      "serve GET /metrics (Prometheus text; OpenMetrics when asked)",
      "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6. From the latest snapshot: a scrape "
      "costs no sampling. With the console and with -b."},
+    {"metrics-tid", OPT_METRICS_TID, NULL, "output", NULL,
+     "per-thread metrics carry a tid label (default: one series per thread name)",
+     "Thread series are summed by thread name so that restarted threads do not make new "
+     "series (docs/metrics.md, Threads); with this option every thread is its own series."},
     {"output", 'o', "FILE", "output", "<file>", "-b writes to FILE instead of stdout", NULL},
     {"format", OPT_FORMAT, "json|openmetrics|prometheus", "output", "json openmetrics prometheus",
      "-b output: JSON Lines (default), OpenMetrics or Prometheus 0.0.4 text",
@@ -365,6 +370,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		}
 		case OPT_LIST_METRICS:
 			o->action = ACT_LIST_METRICS;
+			break;
+		case OPT_METRICS_TID:
+			o->metrics_tid = true;
 			break;
 		case OPT_SET:
 			o->sets[o->nsets++] = optarg;

@@ -38,6 +38,7 @@ struct options {
 	int exp_argc; /* and the arguments after it */
 	char **exp_argv;
 	const char *serve; /* --serve [ADDR:]PORT: the /metrics endpoint (NULL: none) */
+	bool metrics_tid; /* --metrics-tid: thread series by tid, not summed by name */
 	const char *output; /* -o FILE: batch output there instead of stdout */
 	int format; /* --format: enum opt_format */
 	const char *replay; /* --replay FILE: a recording as the source */

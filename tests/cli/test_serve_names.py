@@ -65,7 +65,7 @@ try:
     ttcheck.check(comm == BAD, f"the helper thread is named {comm!r}")
 
     port = free_port()
-    tt = subprocess.Popen([TUNETOP, "--host", "-b", "-d", "0.3", "--serve", f"127.0.0.1:{port}"],
+    tt = subprocess.Popen([TUNETOP, "--host", "-b", "-d", "0.3", "--metrics-tid", "--serve", f"127.0.0.1:{port}"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     procs.append(tt)
     line = json.loads(tt.stdout.readline())  # stdout is JSON: bytes must have been repaired

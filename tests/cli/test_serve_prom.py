@@ -174,18 +174,18 @@ try:
           wait_query("tunetop_est_tick_last_seconds", lambda v: v[0] > 0, 90) is not None)
     check("prometheus: est tick histogram counts ticks",
           wait_query("tunetop_est_tick_seconds_count", lambda v: v[0] > 0) is not None)
-    check("prometheus: blk p99 gauge > 0",
-          wait_query('tunetop_blk_latency_percentile_seconds{percentile="99"}',
+    check("prometheus: blk p99 summary quantile > 0",
+          wait_query('tunetop_blk_interval_latency_seconds{quantile="0.99"}',
                      lambda v: v[0] > 0) is not None)
     check("prometheus: histogram_quantile(0.99) of the blk latency buckets > 0",
           wait_query("histogram_quantile(0.99, rate(tunetop_blk_latency_seconds_bucket[5s]))",
                      lambda v: v[0] > 0) is not None)
-    before = wait_query('tunetop_knob{knob="pmd.maxsleep_us"}', lambda v: True)
+    before = wait_query('tunetop_knob_seconds{knob="pmd.maxsleep_us"}', lambda v: True)
     # pmd-seed's own max sleep, whatever the scenario says today (50 us at this writing).
     check(f"prometheus: pmd.maxsleep_us knob read ({before})",
           before is not None and len(before) == 1 and before[0] > 0)
     tmux("send-keys", "m")  # the console's key: maxsleep one step up
-    after = wait_query('tunetop_knob{knob="pmd.maxsleep_us"}',
+    after = wait_query('tunetop_knob_seconds{knob="pmd.maxsleep_us"}',
                        lambda v: before is not None and v[0] != before[0], 30)
     check(f"prometheus: pmd.maxsleep_us follows the console's `m` ({after})",
           after is not None and before is not None and after[0] > before[0])

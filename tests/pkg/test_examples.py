@@ -4,7 +4,7 @@ rules (check rules) and the scrape config (check config), the rules fire and sta
 alerts_test.yml expects (promtool test rules), and every metric the rules and the Grafana
 dashboard name is one `tunetop --list-metrics` lists (a histogram's _bucket/_sum/_count, and
 Prometheus' own `up`, included), with only that metric's labels (and job, instance) in its
-selectors; the dashboard has a row of panels for each view (est, pmd, blk, host).
+selectors, and none of the names marked deprecated; the dashboard has a row of panels for each view (est, pmd, blk, host).
 Skips (77) without promtool."""
 import json
 import os
@@ -48,7 +48,7 @@ check(f"promtool test rules alerts_test.yml ({out if not ok else 'ok'})", ok)
 
 # What the exporter serves: name, type, unit, labels, help (tab-separated).
 r = subprocess.run([TUNETOP, "--list-metrics"], capture_output=True, text=True, timeout=60)
-served = {}
+served, deprecated = {}, set()
 for line in r.stdout.splitlines():
     f = line.split("\t")
     if len(f) < 4:
@@ -58,10 +58,16 @@ for line in r.stdout.splitlines():
     if f[1] == "histogram":
         served[f[0] + "_bucket"] = served[f[0]] | {"le"}
         served[f[0] + "_sum"] = served[f[0] + "_count"] = served[f[0]]
+    if f[1] == "summary":
+        served[f[0] + "_sum"] = served[f[0] + "_count"] = set(served[f[0]])
+        served[f[0]] = served[f[0]] | {"quantile"}
     if f[1] == "info":
         served[f[0] + "_info"] = served[f[0]]
+    if len(f) > 4 and "(deprecated: use " in f[4]:
+        deprecated.update(f[0] + x for x in ("", "_bucket", "_sum", "_count", "_info"))
 check(f"tunetop --list-metrics lists metrics ({len(served)} names)", r.returncode == 0 and
       len(served) > 20)
+check(f"some names are marked deprecated ({len(deprecated)})", len(deprecated) >= 10)
 served["up"] = {"job", "instance"}
 
 KEYWORDS = {"and", "or", "unless", "bool", "offset", "by", "without", "on", "ignoring",
@@ -99,6 +105,7 @@ def check_exprs(where, exprs):
             if name not in served:
                 check(f"{where}: {what}: {name or '(no name)'} is served", False)
                 continue
+            check(f"{where}: {what}: {name} is not a deprecated name", name not in deprecated)
             extra = keys - served[name]
             check(f"{where}: {what}: {name}" + (f" has no label {sorted(extra)}" if extra
                                                  else " is served, labels ok"), not extra)

@@ -39,13 +39,34 @@ static struct snapshot *test_snap(void)
 	return s;
 }
 
-static char *render(const struct snapshot *s, enum metrics_format f)
+static char *render_tid(const struct snapshot *s, enum metrics_format f, bool tid)
 {
 	struct metrics_buf b = {0};
-	struct metrics_state st = {0};
+	struct metrics_state st = {.tid = tid};
 	st.events_total[EV_KNOB] = 3;
 	metrics_render(s, &st, f, &b);
 	return b.p;
+}
+
+/* With --metrics-tid: the escaping tests look at the tid label's neighbours. */
+static char *render(const struct snapshot *s, enum metrics_format f)
+{
+	return render_tid(s, f, true);
+}
+
+/* By default a thread series is one per name: no tid, threads of one name summed. */
+static void test_threads_by_name(void **state)
+{
+	(void)state;
+	struct snapshot *s = test_snap();
+	strcpy(s->threads[1].name, s->threads[0].name);
+	s->threads[1].cpu_ns = 1;
+	char *t = render_tid(s, METRICS_PROM, false);
+	assert_null(strstr(t, "tid=\""));
+	assert_non_null(strstr(t, "tunetop_threads_cpu_seconds_total{name=\"a\\\"b\\\\c\\nd\","
+				  "subsystem=\"engine\"} 1.500000002\n"));
+	free(t);
+	snapshot_free(s);
 }
 
 static void test_label_escaping(void **state)
@@ -63,7 +84,8 @@ static void test_label_escaping(void **state)
 		      "subsystem=\"engine\"} 1.500000001\n"));
 	/* No raw newline inside any label value: every line is a comment or a sample. */
 	for (char *line = strtok(t, "\n"); line; line = strtok(NULL, "\n"))
-		assert_true(line[0] == '#' || strncmp(line, "tunetop", 7) == 0);
+		assert_true(line[0] == '#' || strncmp(line, "tunetop", 7) == 0 ||
+			    strncmp(line, "process_", 8) == 0);
 	free(t);
 	snapshot_free(s);
 }
@@ -287,7 +309,8 @@ static void test_table(void **state)
 	for (size_t i = 0; i < metric_nfamilies; i++) {
 		const struct metric_family *f = &metric_families[i];
 		assert_non_null(f->name);
-		assert_true(strncmp(f->name, "tunetop", 7) == 0);
+		assert_true(strncmp(f->name, "tunetop", 7) == 0 ||
+			    strncmp(f->name, "process_", 8) == 0);
 		assert_true(f->help && f->help[0]);
 		/* A unit is the name's suffix (OpenMetrics' rule for # UNIT). */
 		if (f->unit[0]) {
@@ -305,6 +328,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_label_escaping),
+	    cmocka_unit_test(test_threads_by_name),
 	    cmocka_unit_test(test_label_invalid_utf8),
 	    cmocka_unit_test(test_accept),
 	    cmocka_unit_test(test_help_type_prom),

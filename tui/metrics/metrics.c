@@ -82,6 +82,11 @@ static void mb_escaped(struct metrics_buf *b, const char *s, bool quote)
 	free(fixed);
 }
 
+void metrics_buf_put(struct metrics_buf *b, const char *s, size_t n)
+{
+	mb_put(b, s, n);
+}
+
 void metrics_escape_label(struct metrics_buf *b, const char *s)
 {
 	mb_escaped(b, s, true);
@@ -91,7 +96,7 @@ void metrics_escape_label(struct metrics_buf *b, const char *s)
 
 const char *metrics_type_name(enum metric_type t)
 {
-	static const char *const names[] = {"counter", "gauge", "histogram", "info"};
+	static const char *const names[] = {"counter", "gauge", "histogram", "info", "summary"};
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
 }
 
@@ -122,18 +127,7 @@ void metrics_list(FILE *out)
 	}
 }
 
-/*
- * The writer: one family at a time, its header written with its first sample,
- * so a family with nothing to say (no PMDs, an absent field) writes nothing.
- */
-struct mw {
-	struct metrics_buf *b;
-	enum metrics_format fmt;
-	const struct metric_family *f;
-	bool header, labels;
-};
-
-static void mw_family(struct mw *w, enum metric_id id)
+void mw_family(struct mw *w, enum metric_id id)
 {
 	w->f = &metric_families[id];
 	w->header = false;
@@ -157,8 +151,7 @@ static void mw_header(struct mw *w)
 	w->header = true;
 }
 
-/* Start a sample line: the family name and suffix ("", "_total", "_bucket", ...). */
-static void mw_begin(struct mw *w, const char *suffix)
+void mw_begin(struct mw *w, const char *suffix)
 {
 	if (!w->header)
 		mw_header(w);
@@ -167,7 +160,7 @@ static void mw_begin(struct mw *w, const char *suffix)
 	w->labels = false;
 }
 
-static void mw_label(struct mw *w, const char *key, const char *value)
+void mw_label(struct mw *w, const char *key, const char *value)
 {
 	mb_put(w->b, w->labels ? "," : "{", 1);
 	mb_str(w->b, key);
@@ -177,7 +170,7 @@ static void mw_label(struct mw *w, const char *key, const char *value)
 	w->labels = true;
 }
 
-static void mw_label_int(struct mw *w, const char *key, long long v)
+void mw_label_int(struct mw *w, const char *key, long long v)
 {
 	char buf[24];
 	snprintf(buf, sizeof(buf), "%lld", v);
@@ -209,21 +202,21 @@ static void mb_float(struct metrics_buf *b, double v, bool om_le)
 		mb_str(b, ".0");
 }
 
-static void mw_f64(struct mw *w, double v)
+void mw_f64(struct mw *w, double v)
 {
 	mw_close(w);
 	mb_float(w->b, v, false);
 	mb_put(w->b, "\n", 1);
 }
 
-static void mw_u64(struct mw *w, uint64_t v)
+void mw_u64(struct mw *w, uint64_t v)
 {
 	mw_close(w);
 	mb_printf(w->b, "%" PRIu64 "\n", v);
 }
 
 /* Nanoseconds as seconds, exactly (a float would lose the ns of a long uptime). */
-static void mw_ns_s(struct mw *w, uint64_t ns)
+void mw_ns_s(struct mw *w, uint64_t ns)
 {
 	mw_close(w);
 	mb_printf(w->b, "%" PRIu64 ".%09" PRIu64 "\n", ns / 1000000000u, ns % 1000000000u);
@@ -242,7 +235,7 @@ static void mw_c(struct mw *w, uint64_t v)
 	mw_u64(w, v);
 }
 
-static void mw_g1(struct mw *w, const char *k, const char *lv, double v)
+void mw_g1(struct mw *w, const char *k, const char *lv, double v)
 {
 	mw_begin(w, "");
 	mw_label(w, k, lv);
@@ -288,7 +281,7 @@ static void mw_hist(struct mw *w, const char *k, const char *lv, size_t n, const
 	mw_u64(w, count);
 }
 
-/* ---- the families ---- */
+/* ---- the families (the grouped ones: metrics_group.c) ---- */
 
 void metrics_note(struct metrics_state *st, const struct snapshot *snap)
 {
@@ -296,6 +289,21 @@ void metrics_note(struct metrics_state *st, const struct snapshot *snap)
 		if ((unsigned)snap->events[i].kind < EV_KIND_COUNT)
 			st->events_total[snap->events[i].kind]++;
 	diag_eval(&st->diag, snap, NULL, 0);
+	for (int i = 0; snap->has_pmd && i < snap->pmd.nthreads; i++) {
+		const struct pmd_thread_snap *t = &snap->pmd.threads[i];
+		int j = 0;
+		while (j < st->npmd_iter && strcmp(st->pmd_iter[j].name, t->name) != 0)
+			j++;
+		if (j == st->npmd_iter) {
+			if (j == PMD_SNAP_MAX)
+				continue;
+			snprintf(st->pmd_iter[j].name, sizeof(st->pmd_iter[j].name), "%s", t->name);
+			st->pmd_iter[j].total = 0;
+			st->npmd_iter++;
+		}
+		if (!t->no_rate) /* a host PMD's first sample has no interval yet */
+			st->pmd_iter[j].total += t->iterations;
+	}
 }
 
 static void metrics_self(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
@@ -324,6 +332,7 @@ static void metrics_self(struct mw *w, const struct snapshot *s, const struct me
 	mw_family(w, M_KNOB);
 	for (int k = 0; k < K_COUNT; k++)
 		mw_g1(w, "knob", knob_table[k].name, (double)s->knobs[k]);
+	metrics_knobs(w, s);
 	mw_family(w, M_EVENTS);
 	for (int k = 0; st && k < EV_KIND_COUNT; k++)
 		mw_c1(w, "kind", event_kind_name((enum event_kind)k), st->events_total[k]);
@@ -344,14 +353,9 @@ static void metrics_self(struct mw *w, const struct snapshot *s, const struct me
 		snprintf(buf, sizeof(buf), "%d", s->cpus[i].id),
 		    mw_g1(w, "cpu", buf, s->cpus[i].online ? 1 : 0);
 	mw_family(w, M_THREAD_CPU);
-	for (size_t i = 0; i < s->nthreads; i++) {
-		const struct snap_thread *t = &s->threads[i];
-		mw_begin(w, "_total");
-		mw_label_int(w, "tid", t->tid);
-		mw_label(w, "name", t->name);
-		mw_label(w, "subsystem", subsys_name(t->subsys));
-		mw_ns_s(w, t->cpu_ns);
-	}
+	metrics_threads(w, s, st && st->tid, true);
+	mw_family(w, M_THREADS_CPU);
+	metrics_threads(w, s, st && st->tid, false);
 }
 
 static void metrics_est(struct mw *w, const struct est_snap *e)
@@ -407,7 +411,7 @@ static void metrics_est(struct mw *w, const struct est_snap *e)
 	mw_g(w, (double)e->calib.single_est_ns / 1e9);
 }
 
-static void metrics_pmd(struct mw *w, const struct snapshot *s)
+static void metrics_pmd(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
 {
 	static const uint64_t le_us[PMD_SNAP_OVERSHOOT_NLE] = PMD_SNAP_OVERSHOOT_LE_US;
 	const struct pmd_snap *p = &s->pmd;
@@ -446,6 +450,9 @@ static void metrics_pmd(struct mw *w, const struct snapshot *s)
 	mw_family(w, M_PMD_SLEEP_ITERS);
 	for (int i = 0; i < p->nthreads; i++)
 		mw_c1(w, "pmd", p->threads[i].name, p->threads[i].sleep_iters_total);
+	mw_family(w, M_PMD_ITERATIONS);
+	for (int i = 0; st && i < st->npmd_iter; i++)
+		mw_c1(w, "pmd", st->pmd_iter[i].name, st->pmd_iter[i].total);
 	mw_family(w, M_PMD_THREAD_DROP);
 	for (int i = 0; drops && i < p->nthreads; i++)
 		mw_g1(w, "pmd", p->threads[i].name, p->threads[i].drop_pct / 100.0);
@@ -474,6 +481,7 @@ static void metrics_blk(struct mw *w, const struct snapshot *s)
 {
 	static const uint64_t le_ns[BLK_SNAP_LAT_NLE] = BLK_SNAP_LAT_LE_NS;
 	static const char *const pct_name[] = {"50", "99", "99.9"};
+	static const char *const quantile_name[] = {"0.5", "0.99", "0.999"};
 	const struct blk_snap *b = &s->blk;
 	double le[BLK_SNAP_LAT_NLE];
 	char cpu[16];
@@ -506,6 +514,15 @@ static void metrics_blk(struct mw *w, const struct snapshot *s)
 		mw_family(w, M_BLK_LAT_PCT);
 		for (int j = 0; j < 3; j++)
 			mw_g1(w, "percentile", pct_name[j], pct[j] / 1e6);
+		/* A summary as the client libraries write one: quantiles over a recent window
+		 * (the interval), _sum and _count since start (the histogram's). */
+		mw_family(w, M_BLK_LAT_SUMMARY);
+		for (int j = 0; j < 3; j++)
+			mw_g1(w, "quantile", quantile_name[j], pct[j] / 1e6);
+		mw_begin(w, "_sum");
+		mw_f64(w, b->lat_sum_ns / 1e9);
+		mw_begin(w, "_count");
+		mw_u64(w, b->lat_count);
 	}
 	if (snapshot_absent(s, "blk.per_cpu.completed"))
 		return;
@@ -529,9 +546,10 @@ static void metrics_blk(struct mw *w, const struct snapshot *s)
 		    mw_c1(w, "cpu", cpu, b->per_cpu[i].block_softirq);
 }
 
-static void metrics_host(struct mw *w, const struct host_snap *h)
+static void metrics_host(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
 {
-	char tid[24];
+	const struct host_snap *h = &s->host;
+	bool tid = st && st->tid;
 
 	mw_family(w, M_HOST_LINK_RX);
 	for (int i = 0; h->links_ok && i < h->nlinks; i++)
@@ -545,14 +563,22 @@ static void metrics_host(struct mw *w, const struct host_snap *h)
 	mw_family(w, M_HOST_LINK_TX_DROP);
 	for (int i = 0; h->links_ok && i < h->nlinks; i++)
 		mw_c1(w, "interface", h->links[i].name, h->links[i].tx_dropped);
+	mw_family(w, M_HOST_NET_RX);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "device", h->links[i].name, h->links[i].rx_packets);
+	mw_family(w, M_HOST_NET_TX);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "device", h->links[i].name, h->links[i].tx_packets);
+	mw_family(w, M_HOST_NET_RX_DROP);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "device", h->links[i].name, h->links[i].rx_dropped);
+	mw_family(w, M_HOST_NET_TX_DROP);
+	for (int i = 0; h->links_ok && i < h->nlinks; i++)
+		mw_c1(w, "device", h->links[i].name, h->links[i].tx_dropped);
 	mw_family(w, M_HOST_CPU_DELAY);
-	for (int i = 0; h->delayacct && i < h->nacct; i++)
-		snprintf(tid, sizeof(tid), "%d", (int)h->acct[i].tid),
-		    mw_g1(w, "tid", tid, h->acct[i].cpu_delay_pct / 100.0);
+	metrics_delay(w, s, tid, false);
 	mw_family(w, M_HOST_BLKIO_DELAY);
-	for (int i = 0; h->delayacct && i < h->nacct; i++)
-		snprintf(tid, sizeof(tid), "%d", (int)h->acct[i].tid),
-		    mw_g1(w, "tid", tid, h->acct[i].blkio_delay_pct / 100.0);
+	metrics_delay(w, s, tid, true);
 	mw_family(w, M_HOST_TASKSTATS);
 	mw_g(w, h->taskstats ? 1 : 0);
 	mw_family(w, M_HOST_OVS);
@@ -573,11 +599,11 @@ void metrics_render(const struct snapshot *snap, const struct metrics_state *st,
 	if (snap->has_est)
 		metrics_est(&w, &snap->est);
 	if (snap->has_pmd)
-		metrics_pmd(&w, snap);
+		metrics_pmd(&w, snap, st);
 	if (snap->has_blk)
 		metrics_blk(&w, snap);
 	if (snap->has_host)
-		metrics_host(&w, &snap->host);
+		metrics_host(&w, snap, st);
 	if (fmt == METRICS_OPENMETRICS)
 		mb_str(b, "# EOF\n");
 }

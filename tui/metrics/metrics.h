@@ -10,7 +10,7 @@
 
 enum metrics_format { METRICS_PROM, METRICS_OPENMETRICS, METRICS_NFORMATS };
 
-enum metric_type { MT_COUNTER, MT_GAUGE, MT_HISTOGRAM, MT_INFO };
+enum metric_type { MT_COUNTER, MT_GAUGE, MT_HISTOGRAM, MT_INFO, MT_SUMMARY };
 
 /*
  * One metric family: the table README's metrics section is generated from
@@ -34,6 +34,14 @@ extern const size_t metric_nfamilies;
 struct metrics_state {
 	uint64_t events_total[EV_KIND_COUNT];
 	struct diag_state diag; /* the diagnosis rules' hysteresis (zero: not begun) */
+	bool tid; /* --metrics-tid: thread series by tid rather than summed by thread name */
+	/* PMD loop iterations since tunetop started, summed from the snapshots' interval
+	 * counts by PMD name (the sources keep no running total of them). */
+	int npmd_iter;
+	struct {
+		char name[16];
+		uint64_t total;
+	} pmd_iter[PMD_SNAP_MAX];
 };
 
 /* Add this snapshot's new events to the totals and run the diagnosis rules on it (call
@@ -57,10 +65,17 @@ const char *metrics_content_type(enum metrics_format fmt);
 enum metrics_format metrics_format_for_accept(const char *accept);
 /* The name as 0.0.4 text writes it in # TYPE ("x_total" for a counter, "x_info" for an info). */
 const char *metrics_prom_name(const struct metric_family *f, char *buf, size_t len);
-/* "counter", "gauge", "histogram", "info". */
+/* "counter", "gauge", "histogram", "info", "summary". */
 const char *metrics_type_name(enum metric_type t);
 /* One family a line: name, type, unit, labels, help, tab-separated (--list-metrics). */
 void metrics_list(FILE *out);
+
+/* Append n bytes of s to b. */
+void metrics_buf_put(struct metrics_buf *b, const char *s, size_t n);
+/* Append the process_* families, read from /proc/self now (metrics_process.c), to a text
+ * metrics_render wrote in fmt (before an OpenMetrics text's "# EOF"). Call it when the text
+ * is handed out (a scrape, a -o write), so the figures are of that moment. */
+void metrics_add_process(struct metrics_buf *b, enum metrics_format fmt);
 
 /* Append s to b with label-value escaping (backslash, double quote, newline). */
 void metrics_escape_label(struct metrics_buf *b, const char *s);

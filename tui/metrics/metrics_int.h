@@ -1,4 +1,5 @@
-/* metrics_int.h: the metric family ids shared by the table and the encoder. */
+/* metrics_int.h: the metric family ids shared by the table and the encoder, and the writer the
+ * encoder's files share. */
 #ifndef TT_METRICS_INT_H
 #define TT_METRICS_INT_H
 
@@ -14,12 +15,18 @@ enum metric_id {
 	M_RENDER_DURATION,
 	M_SELF_CPU,
 	M_KNOB,
+	M_KNOB_SECONDS,
+	M_KNOB_PPS,
+	M_KNOB_VALUE,
+	M_KNOB_ENABLED,
+	M_KNOB_CHOICE,
 	M_EVENTS,
 	M_DIAG,
 	M_CPU_LOAD,
 	M_CPU_FREQ,
 	M_CPU_ONLINE,
 	M_THREAD_CPU,
+	M_THREADS_CPU,
 	M_EST_ESTIMATORS,
 	M_EST_KTHREADS,
 	M_EST_CHAIN_MAX,
@@ -46,6 +53,7 @@ enum metric_id {
 	M_PMD_RX_DROPS,
 	M_PMD_TX_DROPS,
 	M_PMD_SLEEP_ITERS,
+	M_PMD_ITERATIONS,
 	M_PMD_THREAD_DROP,
 	M_PMD_BUSY,
 	M_PMD_SLEEP_AVG,
@@ -58,6 +66,7 @@ enum metric_id {
 	M_BLK_IOPS,
 	M_BLK_LAT,
 	M_BLK_LAT_PCT,
+	M_BLK_LAT_SUMMARY,
 	M_BLK_IRQS,
 	M_BLK_IPIS,
 	M_BLK_DATA_ERRORS,
@@ -68,12 +77,49 @@ enum metric_id {
 	M_HOST_LINK_TX,
 	M_HOST_LINK_RX_DROP,
 	M_HOST_LINK_TX_DROP,
+	M_HOST_NET_RX,
+	M_HOST_NET_TX,
+	M_HOST_NET_RX_DROP,
+	M_HOST_NET_TX_DROP,
 	M_HOST_CPU_DELAY,
 	M_HOST_BLKIO_DELAY,
 	M_HOST_TASKSTATS,
 	M_HOST_OVS,
 	M_HOST_THREADS,
+	M_PROC_CPU,
+	M_PROC_RSS,
+	M_PROC_VSZ,
+	M_PROC_START,
+	M_PROC_OPEN_FDS,
+	M_PROC_MAX_FDS,
 	M_COUNT
 };
+
+/* The writer (metrics.c): one family at a time, its header written with its first sample. */
+struct mw {
+	struct metrics_buf *b;
+	enum metrics_format fmt;
+	const struct metric_family *f;
+	bool header, labels;
+};
+
+/* Start writing family id (its header comes with its first sample). */
+void mw_family(struct mw *w, enum metric_id id);
+/* Start a sample line: the family name and suffix ("", "_total", "_bucket", ...). */
+void mw_begin(struct mw *w, const char *suffix);
+void mw_label(struct mw *w, const char *key, const char *value);
+void mw_label_int(struct mw *w, const char *key, long long v);
+/* End the sample line with its value: a float, an integer, nanoseconds as seconds. */
+void mw_f64(struct mw *w, double v);
+void mw_u64(struct mw *w, uint64_t v);
+void mw_ns_s(struct mw *w, uint64_t ns);
+/* A one-label gauge sample. */
+void mw_g1(struct mw *w, const char *k, const char *lv, double v);
+
+/* metrics_group.c: knobs one family per unit; thread CPU (old: the deprecated family's
+ * subsystem names) and TASKSTATS delays summed by thread name unless tid. */
+void metrics_knobs(struct mw *w, const struct snapshot *s);
+void metrics_threads(struct mw *w, const struct snapshot *s, bool tid, bool old);
+void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio);
 
 #endif

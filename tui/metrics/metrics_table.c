@@ -24,10 +24,25 @@ const struct metric_family metric_families[M_COUNT] = {
 			   "Time the front end took to render the previous frame or line."},
     [M_SELF_CPU] =
 	{"tunetop_self_cpu_ratio", MT_GAUGE, "ratio", "",
-	 "CPU of tunetop itself (without engine threads), of one core, over the interval."},
+	 "CPU of tunetop itself (without engine threads), of one core, over the interval "
+	 "(deprecated: use process_cpu_seconds_total)."},
     [M_KNOB] = {"tunetop_knob", MT_GAUGE, "", "knob",
 		"Value in force of every knob (tunetop --list-knobs): its number; an enum's index "
-		"in its list of choices; a bool 0 or 1."},
+		"in its list of choices; a bool 0 or 1 (deprecated: use tunetop_knob_seconds, "
+		"tunetop_knob_packets_per_second, tunetop_knob_value, tunetop_knob_enabled, "
+		"tunetop_knob_choice_info)."},
+    [M_KNOB_SECONDS] = {"tunetop_knob_seconds", MT_GAUGE, "seconds", "knob",
+			"Value in force of a knob set in a unit of time (us, ns, ms: its name "
+			"says which), in seconds."},
+    [M_KNOB_PPS] = {"tunetop_knob_packets_per_second", MT_GAUGE, "", "knob",
+		    "Value in force of a knob that sets a packet rate (a setting, not a measure)."},
+    [M_KNOB_VALUE] = {"tunetop_knob_value", MT_GAUGE, "", "knob",
+		      "Value in force of a knob that is a count or an id (CPUs, threads, "
+		      "queues, a pid)."},
+    [M_KNOB_ENABLED] = {"tunetop_knob_enabled", MT_GAUGE, "", "knob",
+			"1 when an on/off knob is on, else 0."},
+    [M_KNOB_CHOICE] = {"tunetop_knob_choice", MT_INFO, "", "knob,value",
+		       "Always 1: the choice in force of a knob that is one of a list."},
     [M_EVENTS] = {"tunetop_events", MT_COUNTER, "", "kind",
 		  "Events the source logged since tunetop started, by kind."},
     [M_DIAG] = {"tunetop_diagnosis_active", MT_GAUGE, "", "rule",
@@ -38,8 +53,14 @@ const struct metric_family metric_families[M_COUNT] = {
     [M_CPU_FREQ] = {"tunetop_cpu_frequency_hertz", MT_GAUGE, "hertz", "cpu",
 		    "Current CPU frequency (emulated for the engine, cpufreq for the host)."},
     [M_CPU_ONLINE] = {"tunetop_cpu_online", MT_GAUGE, "", "cpu", "1 when the CPU is online."},
-    [M_THREAD_CPU] = {"tunetop_thread_cpu_seconds", MT_COUNTER, "seconds", "tid,name,subsystem",
-		      "CPU time of a watched thread since it started (its CPU clock)."},
+    [M_THREAD_CPU] =
+	{"tunetop_thread_cpu_seconds", MT_COUNTER, "seconds", "name,subsystem",
+	 "CPU time of a watched thread since it started (its CPU clock); summed by name "
+	 "unless --metrics-tid (deprecated: use tunetop_threads_cpu_seconds_total)."},
+    [M_THREADS_CPU] = {"tunetop_threads_cpu_seconds", MT_COUNTER, "seconds", "name,subsystem",
+		       "CPU time of the watched threads of one name since they started; "
+		       "subsystem: engine, est, pmd, blk, ovs, kernel or other (tid too with "
+		       "--metrics-tid)."},
 
     [M_EST_ESTIMATORS] = {"tunetop_est_estimators", MT_GAUGE, "", "",
 			  "Estimators added and not removed."},
@@ -57,9 +78,11 @@ const struct metric_family metric_families[M_COUNT] = {
     [M_EST_TICK_MAX] = {"tunetop_est_tick_max_seconds", MT_GAUGE, "seconds", "",
 			"Longest tick over the interval (or the last one with ticks)."},
     [M_EST_CPU] = {"tunetop_est_cpu_ratio", MT_GAUGE, "ratio", "",
-		   "All estimator kthreads' CPU over the interval, of one core."},
+		   "All estimator kthreads' CPU over the interval, of one core (deprecated: use "
+		   "tunetop_threads_cpu_seconds_total{subsystem=\"est\"})."},
     [M_EST_KT_CPU] = {"tunetop_est_kthread_cpu_ratio", MT_GAUGE, "ratio", "kthread",
-		      "One kthread's CPU over the interval, of one core (goal 0.125)."},
+		      "One kthread's CPU over the interval, of one core (goal 0.125) (deprecated: "
+		      "use tunetop_threads_cpu_seconds_total{subsystem=\"est\"})."},
     [M_EST_KT_ESTIMATORS] = {"tunetop_est_kthread_estimators", MT_GAUGE, "", "kthread",
 			     "Estimators on one kthread."},
     [M_EST_KT_TICK_LAST] = {"tunetop_est_kthread_tick_last_seconds", MT_GAUGE, "seconds", "kthread",
@@ -83,9 +106,11 @@ const struct metric_family metric_families[M_COUNT] = {
     [M_PMD_IN_FLIGHT] = {"tunetop_pmd_in_flight_packets", MT_GAUGE, "packets", "",
 			 "Packets in rings and batches at the instant of the snapshot."},
     [M_PMD_OFFERED] = {"tunetop_pmd_offered_packets_per_second", MT_GAUGE, "", "",
-		       "Packets offered by all sources over the interval."},
+		       "Packets offered by all sources over the interval (deprecated: use "
+		       "tunetop_pmd_generated_packets_total)."},
     [M_PMD_DROP_RATIO] = {"tunetop_pmd_drop_ratio", MT_GAUGE, "ratio", "",
-			  "All drops over offered packets, over the interval."},
+			  "All drops over offered packets, over the interval (deprecated: use "
+			  "tunetop_pmd_dropped_packets_total)."},
     [M_PMD_RX] = {"tunetop_pmd_rx_packets", MT_COUNTER, "packets", "pmd",
 		  "Packets a PMD received from its rx rings."},
     [M_PMD_TX] = {"tunetop_pmd_tx_packets", MT_COUNTER, "packets", "pmd", "Packets a PMD sent."},
@@ -95,14 +120,20 @@ const struct metric_family metric_families[M_COUNT] = {
 			"Packets dropped because the PMD's tx ring was full."},
     [M_PMD_SLEEP_ITERS] = {"tunetop_pmd_sleep_iterations", MT_COUNTER, "", "pmd",
 			   "PMD loop iterations that slept."},
-    [M_PMD_THREAD_DROP] = {"tunetop_pmd_thread_drop_ratio", MT_GAUGE, "ratio", "pmd",
-			   "A PMD's drops over what was offered to it, over the interval."},
+    [M_PMD_ITERATIONS] = {"tunetop_pmd_iterations", MT_COUNTER, "", "pmd",
+			  "PMD loop iterations since tunetop started (summed from each snapshot's "
+			  "interval)."},
+    [M_PMD_THREAD_DROP] =
+	{"tunetop_pmd_thread_drop_ratio", MT_GAUGE, "ratio", "pmd",
+	 "A PMD's drops over what was offered to it, over the interval (deprecated: use "
+	 "tunetop_pmd_rx_dropped_packets_total)."},
     [M_PMD_BUSY] = {"tunetop_pmd_busy_ratio", MT_GAUGE, "ratio", "pmd",
 		    "Busy cycles over non-sleep cycles, over the interval."},
     [M_PMD_SLEEP_AVG] = {"tunetop_pmd_sleep_average_seconds", MT_GAUGE, "seconds", "pmd",
 			 "Average sleep per sleeping iteration, over the interval."},
     [M_PMD_CPU] = {"tunetop_pmd_cpu_ratio", MT_GAUGE, "ratio", "pmd",
-		   "A PMD thread's CPU over the interval, of one core."},
+		   "A PMD thread's CPU over the interval, of one core (deprecated: use "
+		   "tunetop_threads_cpu_seconds_total{subsystem=\"pmd\"})."},
     [M_PMD_OVERSHOOT] = {"tunetop_pmd_sleep_overshoot_seconds", MT_HISTOGRAM, "seconds", "pmd",
 			 "Real sleep minus requested sleep, every sleep since start (sum from the "
 			 "1 us buckets' midpoints)."},
@@ -117,12 +148,19 @@ const struct metric_family metric_families[M_COUNT] = {
 	{"tunetop_blk_completions", MT_COUNTER, "", "path",
 	 "Completions by path: direct (in the IRQ), local_softirq, remote (IPI)."},
     [M_BLK_IOPS] = {"tunetop_blk_iops", MT_GAUGE, "", "",
-		    "Completions per second over the interval."},
+		    "Completions per second over the interval (deprecated: use "
+		    "tunetop_blk_completed_requests_total)."},
     [M_BLK_LAT] = {"tunetop_blk_latency_seconds", MT_HISTOGRAM, "seconds", "",
 		   "Completion latency of every request since start (HDR buckets; a bound inside "
 		   "one counts to its lower edge, within 0.8%; sum from midpoints)."},
-    [M_BLK_LAT_PCT] = {"tunetop_blk_latency_percentile_seconds", MT_GAUGE, "seconds", "percentile",
-		       "Completion latency percentile (50, 99, 99.9) over the interval."},
+    [M_BLK_LAT_PCT] =
+	{"tunetop_blk_latency_percentile_seconds", MT_GAUGE, "seconds", "percentile",
+	 "Completion latency percentile (50, 99, 99.9) over the interval (deprecated: "
+	 "use tunetop_blk_interval_latency_seconds)."},
+    [M_BLK_LAT_SUMMARY] = {"tunetop_blk_interval_latency_seconds", MT_SUMMARY, "seconds",
+			   "quantile",
+			   "Completion latency: quantiles 0.5, 0.99, 0.999 over the last interval; "
+			   "_sum and _count of every request since start."},
     [M_BLK_IRQS] = {"tunetop_blk_irqs", MT_COUNTER, "", "", "Device interrupts raised."},
     [M_BLK_IPIS] = {"tunetop_blk_ipis_sent", MT_COUNTER, "", "",
 		    "IPIs sent to steer a completion (the target's inbox was empty)."},
@@ -136,24 +174,52 @@ const struct metric_family metric_families[M_COUNT] = {
 			   "BLOCK softirq runs on a CPU."},
 
     [M_HOST_LINK_RX] = {"tunetop_host_link_rx_packets", MT_COUNTER, "packets", "interface",
-			"Packets an interface received (rtnetlink)."},
+			"Packets an interface received (rtnetlink) (deprecated: use "
+			"tunetop_host_network_receive_packets_total)."},
     [M_HOST_LINK_TX] = {"tunetop_host_link_tx_packets", MT_COUNTER, "packets", "interface",
-			"Packets an interface sent (rtnetlink)."},
+			"Packets an interface sent (rtnetlink) (deprecated: use "
+			"tunetop_host_network_transmit_packets_total)."},
     [M_HOST_LINK_RX_DROP] = {"tunetop_host_link_rx_dropped_packets", MT_COUNTER, "packets",
-			     "interface", "Packets an interface dropped on receive (rtnetlink)."},
+			     "interface",
+			     "Packets an interface dropped on receive (rtnetlink) (deprecated: use "
+			     "tunetop_host_network_receive_drop_total)."},
     [M_HOST_LINK_TX_DROP] = {"tunetop_host_link_tx_dropped_packets", MT_COUNTER, "packets",
-			     "interface", "Packets an interface dropped on send (rtnetlink)."},
-    [M_HOST_CPU_DELAY] = {"tunetop_host_thread_cpu_delay_ratio", MT_GAUGE, "ratio", "tid",
-			  "Part of the interval a picked thread waited for a CPU (TASKSTATS)."},
+			     "interface",
+			     "Packets an interface dropped on send (rtnetlink) (deprecated: use "
+			     "tunetop_host_network_transmit_drop_total)."},
+    [M_HOST_NET_RX] = {"tunetop_host_network_receive_packets", MT_COUNTER, "packets", "device",
+		       "Packets an interface received (rtnetlink)."},
+    [M_HOST_NET_TX] = {"tunetop_host_network_transmit_packets", MT_COUNTER, "packets", "device",
+		       "Packets an interface sent (rtnetlink)."},
+    [M_HOST_NET_RX_DROP] = {"tunetop_host_network_receive_drop", MT_COUNTER, "", "device",
+			    "Packets an interface dropped on receive (rtnetlink)."},
+    [M_HOST_NET_TX_DROP] = {"tunetop_host_network_transmit_drop", MT_COUNTER, "", "device",
+			    "Packets an interface dropped on send (rtnetlink)."},
+    [M_HOST_CPU_DELAY] = {"tunetop_host_thread_cpu_delay_ratio", MT_GAUGE, "ratio", "name",
+			  "Part of the interval the picked threads of one name waited for a CPU, "
+			  "summed (TASKSTATS; tid too with --metrics-tid)."},
     [M_HOST_BLKIO_DELAY] =
-	{"tunetop_host_thread_blkio_delay_ratio", MT_GAUGE, "ratio", "tid",
-	 "Part of the interval a picked thread waited for block IO (TASKSTATS)."},
+	{"tunetop_host_thread_blkio_delay_ratio", MT_GAUGE, "ratio", "name",
+	 "Part of the interval the picked threads of one name waited for block IO, summed "
+	 "(TASKSTATS; tid too with --metrics-tid)."},
     [M_HOST_TASKSTATS] = {"tunetop_host_taskstats", MT_GAUGE, "", "",
 			  "1 when per-thread figures come from TASKSTATS (else /proc)."},
     [M_HOST_OVS] = {"tunetop_host_ovs_up", MT_GAUGE, "", "",
 		    "1 when an Open vSwitch unixctl socket answered."},
     [M_HOST_THREADS] = {"tunetop_host_threads_matched", MT_GAUGE, "", "",
 			"Host threads picked by name or pid."},
+
+    /* What every Prometheus client library exports about its own process (metrics_process.c). */
+    [M_PROC_CPU] = {"process_cpu_seconds", MT_COUNTER, "seconds", "",
+		    "User and system CPU time of the whole tunetop process (engine threads too)."},
+    [M_PROC_RSS] = {"process_resident_memory_bytes", MT_GAUGE, "bytes", "",
+		    "Resident memory size."},
+    [M_PROC_VSZ] = {"process_virtual_memory_bytes", MT_GAUGE, "bytes", "", "Virtual memory size."},
+    [M_PROC_START] = {"process_start_time_seconds", MT_GAUGE, "seconds", "",
+		      "Start time of the process since the Unix epoch."},
+    [M_PROC_OPEN_FDS] = {"process_open_fds", MT_GAUGE, "", "", "Open file descriptors."},
+    [M_PROC_MAX_FDS] = {"process_max_fds", MT_GAUGE, "", "",
+			"Most file descriptors the process may open (RLIMIT_NOFILE)."},
 };
 
 const size_t metric_nfamilies = M_COUNT;

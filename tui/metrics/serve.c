@@ -119,6 +119,25 @@ static enum MHD_Result serve_reply(struct MHD_Connection *c, unsigned status, co
 	return rc;
 }
 
+/*
+ * The published text with the process_* families of this moment appended (as a client
+ * library collects them at the scrape): a new text of this response's own. Takes over the
+ * caller's reference to t.
+ */
+static struct serve_text *serve_with_process(struct serve_text *t, enum metrics_format fmt)
+{
+	struct metrics_buf b = {0};
+	metrics_buf_put(&b, t->data, t->len);
+	serve_text_unref(t);
+	metrics_add_process(&b, fmt);
+	struct serve_text *n = xmalloc(sizeof(*n) + b.len + 1);
+	atomic_init(&n->refs, 1); /* the response's reference */
+	n->len = b.len;
+	memcpy(n->data, b.p, b.len + 1);
+	free(b.p);
+	return n;
+}
+
 /* Runs on libmicrohttpd's thread: answer from the published text, never from the source. */
 static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const char *url,
 				     const char *method, const char *version,
@@ -145,6 +164,7 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 	pthread_mutex_unlock(&srv.lock);
 	if (!t)
 		return serve_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no snapshot yet\n");
+	t = serve_with_process(t, fmt);
 
 	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
 	    t->len, t->data, serve_text_unref, t);
@@ -163,6 +183,11 @@ static void serve_log(void *cls, const char *fmt, va_list ap)
 	(void)cls;
 	(void)fmt;
 	(void)ap; /* bad clients are routine; errors that matter come back from calls */
+}
+
+void serve_metrics_tid(bool on)
+{
+	srv.st.tid = on;
 }
 
 int serve_start(const char *addr_text, char *err, size_t errlen)

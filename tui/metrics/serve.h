@@ -26,6 +26,8 @@ struct serve_addr {
  * Default address 127.0.0.1. 0, or -1 with why in err. */
 int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t errlen);
 
+/* --metrics-tid: thread series by tid (call before serve_start). */
+void serve_metrics_tid(bool on);
 /* Start the server thread (libmicrohttpd); 0, or -1 with a message. */
 int serve_start(const char *addr_text, char *err, size_t errlen);
 /* The port really bound (after serve_start; useful with port 0). */

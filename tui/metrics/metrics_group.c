@@ -1,0 +1,150 @@
+/* metrics_group.c: the families whose series are grouped: knobs by unit, thread CPU and delay
+ * by thread name (tid only with --metrics-tid), host threads by what they are. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tui/metrics/metrics_int.h"
+
+/* Units of time per second of a knob's unit (0: not a time): the value is written in
+ * seconds, Prometheus's base unit. */
+static double knob_seconds(const struct knob_def *d)
+{
+	return strcmp(d->unit, "us") == 0   ? 1e6
+	       : strcmp(d->unit, "ns") == 0 ? 1e9
+	       : strcmp(d->unit, "ms") == 0 ? 1e3
+					    : 0;
+}
+
+/* The family a knob's value is written in: one per unit, so that no sum or average over the
+ * knob label mixes units (an action has no value to write: M_COUNT). */
+static enum metric_id knob_family(const struct knob_def *d)
+{
+	if (d->type == KNOB_ACTION)
+		return M_COUNT;
+	if (d->type == KNOB_ENUM)
+		return M_KNOB_CHOICE;
+	if (d->type == KNOB_BOOL)
+		return M_KNOB_ENABLED;
+	if (knob_seconds(d) > 0)
+		return M_KNOB_SECONDS;
+	return strcmp(d->unit, "pps") == 0 ? M_KNOB_PPS : M_KNOB_VALUE;
+}
+
+void metrics_knobs(struct mw *w, const struct snapshot *s)
+{
+	for (int id = M_KNOB_SECONDS; id <= M_KNOB_CHOICE; id++) {
+		mw_family(w, (enum metric_id)id);
+		for (int k = 0; k < K_COUNT; k++) {
+			const struct knob_def *d = &knob_table[k];
+			if (s->knob_absent[k] || knob_family(d) != (enum metric_id)id)
+				continue;
+			if (id == M_KNOB_SECONDS) {
+				mw_g1(w, "knob", d->name, (double)s->knobs[k] / knob_seconds(d));
+				continue;
+			}
+			if (id != M_KNOB_CHOICE) {
+				mw_g1(w, "knob", d->name, (double)s->knobs[k]);
+				continue;
+			}
+			int64_t n = 0;
+			while (d->choices[n])
+				n++;
+			if (s->knobs[k] < 0 || s->knobs[k] >= n)
+				continue;
+			mw_begin(w, "_info");
+			mw_label(w, "knob", d->name);
+			mw_label(w, "value", d->choices[s->knobs[k]]);
+			mw_u64(w, 1);
+		}
+	}
+}
+
+/*
+ * What a thread is, for the subsystem label: the host backend files every thread it does not
+ * know as "engine", so its threads are named here by what they are (Open vSwitch's, the
+ * kernel's, or another process's).
+ */
+static const char *thread_group(const struct snapshot *s, const struct snap_thread *t)
+{
+	static const char *const ovs[] = {"pmd", "handler",  "revalidator", "urcu",
+					  "ovs", "ct_clean", "ipf_clean",   "dpdk"};
+	static const char *const kernel[] = {"kworker", "ksoftirqd",  "kthreadd",
+					     "rcu_",	"migration/", "irq/"};
+	if (!s->backend || strcmp(s->backend, "host") != 0 || t->subsys == SUBSYS_EST)
+		return subsys_name(t->subsys);
+	for (size_t i = 0; i < sizeof(ovs) / sizeof(ovs[0]); i++)
+		if (strncmp(t->name, ovs[i], strlen(ovs[i])) == 0)
+			return "ovs";
+	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++)
+		if (strncmp(t->name, kernel[i], strlen(kernel[i])) == 0)
+			return "kernel";
+	return "other";
+}
+
+/*
+ * The CPU time of the threads: one series per thread name (and group), summed, so that a
+ * thread that restarts under a new tid keeps its series; by tid with --metrics-tid.
+ */
+void metrics_threads(struct mw *w, const struct snapshot *s, bool tid, bool old)
+{
+	for (size_t i = 0; i < s->nthreads; i++) {
+		const struct snap_thread *t = &s->threads[i];
+		const char *grp = old ? subsys_name(t->subsys) : thread_group(s, t);
+		uint64_t ns = t->cpu_ns;
+		bool seen = false;
+		for (size_t j = 0; !tid && j < s->nthreads && !seen; j++) {
+			const struct snap_thread *u = &s->threads[j];
+			const char *ug = old ? subsys_name(u->subsys) : thread_group(s, u);
+			if (j == i || strcmp(u->name, t->name) != 0 || strcmp(ug, grp) != 0)
+				continue;
+			if (j < i)
+				seen = true; /* written with the first of its name */
+			else
+				ns += u->cpu_ns;
+		}
+		if (seen)
+			continue;
+		mw_begin(w, "_total");
+		if (tid)
+			mw_label_int(w, "tid", t->tid);
+		mw_label(w, "name", t->name);
+		mw_label(w, "subsystem", grp);
+		mw_ns_s(w, ns);
+	}
+}
+
+/* The name of a picked host thread (its snapshot row), or "" when it is not listed. */
+static const char *thread_name(const struct snapshot *s, pid_t tid)
+{
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i].tid == tid)
+			return s->threads[i].name;
+	return "";
+}
+
+/* A TASKSTATS delay ratio: by tid with --metrics-tid, else summed by thread name. */
+void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio)
+{
+	const struct host_snap *h = &s->host;
+	for (int i = 0; h->delayacct && i < h->nacct; i++) {
+		const char *name = thread_name(s, h->acct[i].tid);
+		double v = blkio ? h->acct[i].blkio_delay_pct : h->acct[i].cpu_delay_pct;
+		bool seen = false;
+		for (int j = 0; !tid && j < h->nacct && !seen; j++) {
+			if (j == i || strcmp(thread_name(s, h->acct[j].tid), name) != 0)
+				continue;
+			if (j < i)
+				seen = true;
+			else
+				v += blkio ? h->acct[j].blkio_delay_pct : h->acct[j].cpu_delay_pct;
+		}
+		if (seen)
+			continue;
+		mw_begin(w, "");
+		if (tid)
+			mw_label_int(w, "tid", h->acct[i].tid);
+		mw_label(w, "name", name);
+		mw_f64(w, v / 100.0);
+	}
+}
