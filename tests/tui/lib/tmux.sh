@@ -7,6 +7,9 @@ TT_SOCK_BASE="tt-tui-$$-$RANDOM"
 TT_SOCK="$TT_SOCK_BASE-0"
 TT_NSOCK=0
 TT_DIR=$(mktemp -d /tmp/tt-tui.XXXXXX)
+# The console's settings file (docs/settings.md) lives in this test's own directory: a view or
+# sort chosen here never reaches another test's screen, nor the runner's ~/.config.
+export XDG_CONFIG_HOME="$TT_DIR/config"
 tt_tmux() { tmux -L "$TT_SOCK" -f /dev/null "$@"; }
 tt_cleanup() {
 	local i
