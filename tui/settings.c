@@ -218,6 +218,11 @@ int settings_parse(struct settings *s, const char *path, const char *text, char 
 
 size_t settings_format(const struct settings *s, char *buf, size_t len)
 {
+	char delay[32];
+	/* The shortest text that reads back as the same double (0.1, not 0.10000000000000001). */
+	snprintf(delay, sizeof(delay), "%.15g", s->delay_s);
+	if (strtod(delay, NULL) != s->delay_s)
+		snprintf(delay, sizeof(delay), "%.17g", s->delay_s);
 	int n = snprintf(buf, len,
 			 "# tunetop settings (docs/settings.md): written by tunetop when the "
 			 "setup changes\n"
@@ -225,12 +230,12 @@ size_t settings_format(const struct settings *s, char *buf, size_t len)
 			 "view=%s\n"
 			 "sort=%s\n"
 			 "sort_order=%s\n"
-			 "delay=%g\n"
+			 "delay=%s\n"
 			 "theme=%s\n"
 			 "charts=%s\n"
 			 "mouse=%s\n",
 			 SETTINGS_VERSION, settings_view_names[s->view],
-			 settings_sort_names[s->sort], s->sort_asc ? "asc" : "desc", s->delay_s,
+			 settings_sort_names[s->sort], s->sort_asc ? "asc" : "desc", delay,
 			 s->theme, s->ascii ? "ascii" : "braille", s->mouse ? "on" : "off");
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
