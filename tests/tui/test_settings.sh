@@ -2,7 +2,8 @@
 # test_settings.sh: the console's settings persist (docs/settings.md): a view, a sort and a
 # chart style chosen in the setup screen (F2), and a view chosen with a key, come back after a
 # restart with the same XDG_CONFIG_HOME; a knob changed is not kept; --no-config neither reads
-# nor writes the file; nothing changed, the file is not rewritten.
+# nor writes the file; nothing changed, the file is not rewritten; a bad line is named; a
+# symlink is neither read nor written through.
 . "$(dirname "$0")/lib/tmux.sh"
 
 rc="$XDG_CONFIG_HOME/tunetop/tunetoprc"
@@ -93,4 +94,18 @@ tt_keys q
 tt_wait_exit
 grep -q 'rc=0' "$TT_DIR/rc" || fail "exit with a bad line: $(cat "$TT_DIR/rc")"
 grep -qx 'sort=bogus' "$rc" || fail "a file with a bad line was rewritten: $(cat "$rc")"
+
+# 6. A symlink at the file's name is refused, said so, and never written through.
+printf 'view=blk\n' >"$TT_DIR/target"
+rm -f "$rc"
+ln -s "$TT_DIR/target" "$rc"
+tt_start 160 24 "$(tt_wrap -d 0.3)"
+tt_wait 'F10Quit'
+tt_wait '^error: settings: .*tunetoprc: is a symlink'
+tt_wait "$overview" # the target's view=blk was not read
+tt_keys 2
+tt_wait "$est"
+tt_keys q
+tt_wait_exit
+[ -L "$rc" ] && [ "$(cat "$TT_DIR/target")" = view=blk ] || fail "written through a symlink"
 echo "PASS"
