@@ -6,7 +6,8 @@
 # symlink is neither read nor written through.
 . "$(dirname "$0")/lib/tmux.sh"
 
-rc="$XDG_CONFIG_HOME/tunetop/tunetoprc"
+TT_CONFIG="$TT_DIR/config" # one settings directory across the starts below
+rc="$TT_CONFIG/tunetop/tunetoprc"
 # The thread table's heading, the pmd view's table, the est view's kthreads table.
 overview='^ +TID NAME +SUBSYS'
 pmd='^PMD +rx pps'
