@@ -15,6 +15,10 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 logdir="$top/$build/test-logs"
 mkdir -p "$logdir"
+# The console reads and writes its settings there (docs/settings.md): never the runner's own
+# ~/.config, and a test's view or sort never reaches the next test's screen.
+export XDG_CONFIG_HOME="$top/$build/test-config"
+rm -rf "$XDG_CONFIG_HOME"
 
 pass=0 fail=0 skip=0 failed=()
 run_one() {

@@ -41,6 +41,7 @@ enum {
 	OPT_SSH,
 	OPT_AGENT_PATH,
 	OPT_LIST_OPTIONS,
+	OPT_NO_CONFIG,
 };
 
 /*
@@ -131,6 +132,11 @@ static const struct opt_entry opt_table[] = {
     {"ascii", OPT_ASCII, NULL, "looks", NULL, "ASCII drawing only (as under LANG=C)", NULL},
     {"mouse", OPT_MOUSE, NULL, "looks", NULL,
      "enable mouse clicks (off by default, so terminal selection works)", NULL},
+    {"no-config", OPT_NO_CONFIG, NULL, "looks", NULL,
+     "neither read nor write the console's settings (~/.config/tunetop/tunetoprc)",
+     "The file ($XDG_CONFIG_HOME/tunetop/tunetoprc) keeps the view, the sort, -d, the theme, "
+     "the chart style and the mouse from the setup screen (F2); options given here win over "
+     "it for the run. Knob values are never kept."},
     {"list-knobs", OPT_LIST_KNOBS, NULL, "lists", NULL,
      "print the knobs: name, valid values, default, meaning", NULL},
     {"list-themes", OPT_LIST_THEMES, NULL, "lists", NULL, "print the built-in themes", NULL},
@@ -317,6 +323,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	while ((c = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
+			o->delay_given = true;
 			if (options_parse_delay(optarg, &o->delay_s) != 0) {
 				snprintf(err, errlen,
 					 "-d: '%s' is not a delay in seconds (valid: %g to %g, "
@@ -409,6 +416,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_WRITE:
 			o->write = true;
+			break;
+		case OPT_NO_CONFIG:
+			o->no_config = true;
 			break;
 		case OPT_LIST_KNOBS:
 			o->action = ACT_LIST_KNOBS;

@@ -50,6 +50,8 @@ struct options {
 	const char *ssh; /* --ssh "ssh -p 2222 ...": the command line before HOST */
 	const char *agent_path; /* --agent-path: tunetop on the far side (default "tunetop") */
 	bool host_flag; /* --host or --backend host was given (with --remote: the far side's) */
+	bool delay_given; /* -d was given: it wins over the settings file (tui/settings.h) */
+	bool no_config; /* --no-config: the settings file is neither read nor written */
 };
 
 /* -b output: JSON Lines, OpenMetrics 1.0.0 text, or the Prometheus 0.0.4 text (the one

@@ -118,6 +118,8 @@ static void frame_draw(struct ui *ui)
 		ui_help_draw(ui);
 	} else if (ui->diag_list) {
 		ui_diag_list_draw(ui);
+	} else if (ui->setup) {
+		ui_setup_draw(ui);
 	} else {
 		int y = ui_header_draw(ui);
 		y += ui_diag_line(ui, y);
@@ -133,7 +135,8 @@ static void frame_draw(struct ui *ui)
 		}
 		fbar_draw(ui, LINES - 1);
 	}
-	if (ui->input != INPUT_NONE && !ui->too_small && !ui->help && !ui->diag_list) {
+	if (ui->input != INPUT_NONE && !ui->too_small && !ui->help && !ui->diag_list &&
+	    !ui->setup) {
 		leaveok(stdscr, FALSE);
 		curs_set(1);
 		move(LINES - 3, (int)(ui->input == INPUT_COMMAND ? 1 : 8) + (int)ui->line_len);
@@ -291,13 +294,14 @@ int screen_run(struct source *src, const struct options *o)
 {
 	struct ui *ui = xcalloc(1, sizeof(*ui));
 	char err[512];
-	uint64_t delay = (uint64_t)(o->delay_s * 1e9);
 	uint64_t status_set = 0;
 	char last_status[sizeof(ui->status)] = "";
+	struct options eff = *o; /* with the settings file's looks, the command line winning */
 
 	ui->src = src;
-	ui->opt = o;
-	ui->sort = SORT_PCT;
+	ui->opt = o = &eff;
+	ui_setup_init(ui, &eff);
+	uint64_t delay = ui->delay_ns;
 	ui->snap = snapshot_new();
 	ui_freeze_init(ui);
 	int rc = 0;
@@ -342,6 +346,13 @@ int screen_run(struct source *src, const struct options *o)
 			break;
 		if (ui_tty_resize(ui))
 			redo |= UI_REDRAW;
+		if (ui->delay_ns != delay) { /* the setup screen chose another refresh */
+			delay = ui->delay_ns;
+			if (ui->async)
+				source_async_interval(ui->async, delay);
+			if (!source_paced(ui->src))
+				next = clock_mono_ns() + delay;
+		}
 		if (ui->async) {
 			long before = n;
 			if (redo & UI_ASYNC)
@@ -428,6 +439,8 @@ int screen_run(struct source *src, const struct options *o)
 	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
 	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
 	ui_tradeoff_quit(ui); /* a sweep cut short by q: its knobs back */
+	if (ui_setup_save(ui, err, sizeof(err)) != 0)
+		fprintf(stderr, "tunetop: settings not saved: %s\n", err);
 	/* A recording that failed fails the run, as in -b (shown live by ui_freeze_note). */
 	if (ui->rec && recfile_close(ui->rec, err, sizeof(err)) != 0) {
 		fprintf(stderr, "tunetop: --record %s: %s\n", o->record, err);

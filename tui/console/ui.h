@@ -15,6 +15,7 @@
 #include "tui/options.h"
 #include "tui/theme.h"
 #include "tui/history.h"
+#include "tui/settings.h"
 
 struct recfile_writer;
 
@@ -227,6 +228,14 @@ struct ui {
 	bool diag_list;
 	int diag_top;
 	bool diag_confirm; /* a real machine: the first X asked, the next X sets (ui_key clears) */
+	/* Settings (tui/settings.h, ui_setup.c): the file as read, what was in force at start,
+	 * the looks now (the view and the sort are the fields above). */
+	struct settings set_file, set_start, set_now;
+	char set_path[4096];
+	bool set_keep; /* a path, no --no-config, a file read cleanly: written when changed */
+	bool setup; /* the setup screen (F2) is open */
+	int setup_sel;
+	uint64_t delay_ns; /* the refresh interval in force (the setup screen may change it) */
 };
 
 /* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
@@ -382,6 +391,17 @@ void ui_diag_list_draw(struct ui *ui); /* the D list, full screen like help */
 int ui_diag_list_key(struct ui *ui, int ch); /* its keys while open */
 int ui_diag_open(struct ui *ui, int ch); /* D */
 int ui_diag_fix_key(struct ui *ui, int ch); /* X: the worst finding's fix */
+
+/* ui_setup.c: the setup screen (F2) and tunetoprc (tui/settings.h, docs/settings.md). */
+/* Before the theme and the terminal: read the file, put its looks into *eff (ui->opt's copy,
+ * the command line winning), the view and the sort into ui. */
+void ui_setup_init(struct ui *ui, struct options *eff);
+int ui_setup_open(struct ui *ui); /* returns redo flags */
+int ui_setup_key(struct ui *ui, int ch); /* the key table's entry: opens the screen */
+int ui_setup_keys(struct ui *ui, int ch); /* its keys while open */
+void ui_setup_draw(struct ui *ui);
+/* Write tunetoprc when a setting changed since it was read; 0, or -1 with why in err. */
+int ui_setup_save(struct ui *ui, char *err, size_t errlen);
 
 /* ui_draw.c: the drawing primitives (they call nothing of the console above them). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)

@@ -270,6 +270,7 @@ static int key_recalibrate(struct ui *ui, int ch)
 
 const struct ui_keydef ui_keydefs[] = {
     {"F1 h ?", {KEY_F(1), 'h', '?'}, -1, "this help", key_help},
+    {"F2", {KEY_F(2)}, -1, "setup: view, sort, refresh, theme... kept in tunetoprc", ui_setup_key},
     {"F10 q", {KEY_F(10), 'q', 'Q'}, -1, "quit", key_quit},
     {"arrows",
      {KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
@@ -346,6 +347,8 @@ int ui_key(struct ui *ui, int ch)
 		ui->diag_confirm = false; /* X's question on a real machine: only X says yes */
 	if (ui->diag_list)
 		return ui_diag_list_key(ui, ch);
+	if (ui->setup)
+		return ui_setup_keys(ui, ch);
 	if (ch != 't')
 		ui->charts.to.confirm = false; /* the `t` sweep's question: only t says yes */
 	const struct ui_keydef *k = ui_keydef_find(ch);

@@ -7,6 +7,10 @@ TT_SOCK_BASE="tt-tui-$$-$RANDOM"
 TT_SOCK="$TT_SOCK_BASE-0"
 TT_NSOCK=0
 TT_DIR=$(mktemp -d /tmp/tt-tui.XXXXXX)
+# The console's settings file (docs/settings.md): each start gets a fresh directory (tt_start),
+# so a view or sort chosen in one run never reaches the next run's screen, nor the runner's
+# ~/.config; a test about the settings sets TT_CONFIG to keep one directory across starts.
+TT_CONFIG=${TT_CONFIG:-}
 tt_tmux() { tmux -L "$TT_SOCK" -f /dev/null "$@"; }
 tt_cleanup() {
 	local i
@@ -29,6 +33,7 @@ tt_start() {
 	rm -f "$TT_DIR/rc" "$TT_DIR/after" "$TT_DIR/pid"
 	TT_NSOCK=$((TT_NSOCK + 1))
 	TT_SOCK="$TT_SOCK_BASE-$TT_NSOCK"
+	export XDG_CONFIG_HOME="${TT_CONFIG:-$TT_DIR/config-$TT_NSOCK}"
 	tt_tmux new -d -x "$w" -y "$h" "$*" || fail "tmux new"
 }
 tt_cap() { tt_tmux capture-pane -p; }
