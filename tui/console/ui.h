@@ -219,7 +219,7 @@ struct ui {
 	uint64_t frozen_id; /* the history id shown while frozen */
 	/* The window frozen with it: the ids kept when space was pressed. Stepping stays in it
 	 * and the charts end at its newest, so the frozen screen does not move while sampling
-	 * goes on (docs/console.md). */
+	 * goes on (docs/reference.md, "History, freeze"). */
 	uint64_t frozen_lo, frozen_hi;
 	double speed; /* replay speed (1 = as recorded) */
 	bool source_done; /* a recording played to its end */

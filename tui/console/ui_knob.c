@@ -96,7 +96,7 @@ int ui_knob_result(struct ui *ui, const struct source_knob_result *r)
 	 * steps from it), and a fresh snapshot follows before the next frame, so the
 	 * header, the views and help show the same value. It goes into the live snapshot:
 	 * a frozen one keeps the values its figures were sampled with. */
-	ui->live->knobs[r->knob] = r->stored;
+	(ui->frozen ? ui->live : ui->snap)->knobs[r->knob] = r->stored; /* live: the same */
 	if (!ui->frozen)
 		ui_knobs_refresh(ui);
 	return ui->paused ? UI_REDRAW : UI_KNOB | UI_REDRAW;
