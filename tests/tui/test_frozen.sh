@@ -17,8 +17,11 @@ wait_lines() {
 	fail "sampling stopped: $(lines) lines recorded, waited for $n"
 }
 # still VIEW: the frozen screen of VIEW now and once 3 s and 6 more samples have gone by.
+# The frame after a key shows that key's latency on the self-cost line (measured once the
+# frame is out): two samples first, so the key's figure is on screen before the first capture.
 still() {
 	local view=$1 a b n0 start
+	wait_lines $(($(lines) + 2)) 30
 	a=$(tt_cap)
 	n0=$(lines)
 	start=$SECONDS
