@@ -15,6 +15,7 @@ static const unsigned char braille_bit[CHART_BRAILLE_X][CHART_BRAILLE_Y] = {
 };
 #define GLYPH_GOAL_UTF8 "\u2504" /* ┄ */
 #define GLYPH_MARK_UTF8 "\u2502" /* │ */
+#define GLYPH_CURSOR_UTF8 "\u250a" /* ┊ */
 
 void chart_scale_counts(double max, int max_ticks, struct chart_scale *s)
 {
@@ -182,6 +183,10 @@ static bool grid_text_fits(const struct chart_grid *g, int x, int y, int len, bo
 		if (kind == CELL_TEXT || (!over_data && kind == CELL_DATA))
 			return false;
 	}
+	/* A blank between two labels: "count=3000count=2000" reads as one. */
+	if ((x > 0 && g->cells[y * g->w + x - 1].kind == CELL_TEXT) ||
+	    (x + len < g->w && g->cells[y * g->w + x + len].kind == CELL_TEXT))
+		return false;
 	return true;
 }
 
@@ -244,6 +249,118 @@ int chart_grid_mark(struct chart_grid *g, int back, const char *text)
 		}
 	}
 	return 0;
+}
+
+/* The column of the slot back slots from the right edge, or -1 off the grid. */
+static int slot_col(const struct chart_grid *g, int back)
+{
+	int slot = chart_grid_slots(g) - 1 - back;
+	if (back < 0 || slot < 0)
+		return -1;
+	return g->ascii ? slot : slot / CHART_BRAILLE_X;
+}
+
+size_t chart_grid_marks(struct chart_grid *g, const int *back, const char *const *text, size_t n)
+{
+	size_t order[CHART_MARKS_MAX], m = 0, drawn = 0;
+	/* Newest first (fewest slots back), whatever order they came in. */
+	for (size_t i = 0; i < n && m < CHART_MARKS_MAX; i++) {
+		if (slot_col(g, back[i]) < 0)
+			continue;
+		size_t j = m++;
+		for (; j > 0 && back[order[j - 1]] > back[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (size_t i = 0; i < m;) {
+		/* A run of changes each within CHART_MARK_MERGE_COLS of the one after it: one
+		 * marker at the newest, with its value and how many changes it stands for. */
+		size_t j = i + 1;
+		int col = slot_col(g, back[order[i]]);
+		while (j < m && col - slot_col(g, back[order[j]]) <= CHART_MARK_MERGE_COLS)
+			col = slot_col(g, back[order[j++]]);
+		char t[96];
+		const char *newest = text[order[i]] ? text[order[i]] : "";
+		if (j - i > 1)
+			snprintf(t, sizeof(t), "%s (x%zu)", newest, j - i);
+		else
+			snprintf(t, sizeof(t), "%s", newest);
+		chart_grid_mark(g, back[order[i]], t[0] ? t : NULL);
+		drawn++;
+		i = j;
+	}
+	return drawn;
+}
+
+void chart_grid_cursor(struct chart_grid *g, int back)
+{
+	int x = slot_col(g, back);
+	for (int y = 0; x >= 0 && y < g->h; y++) {
+		struct chart_cell *c = chart_grid_at(g, x, y);
+		if (c->kind == CELL_EMPTY || c->kind == CELL_GOAL || c->kind == CELL_MARK) {
+			c->kind = CELL_CURSOR;
+			strcpy(c->glyph, g->ascii ? ":" : GLYPH_CURSOR_UTF8);
+		}
+	}
+}
+
+/* Seconds as a time-axis label: "-30s", "+2m", "-1.5h". */
+static void fmt_ago(double s, char *buf, size_t len)
+{
+	const char *sign = s < 0 ? "-" : "+";
+	double a = fabs(s);
+	if (a >= 3600)
+		snprintf(buf, len, "%s%gh", sign, a / 3600);
+	else if (a >= 120)
+		snprintf(buf, len, "%s%gm", sign, a / 60);
+	else
+		snprintf(buf, len, "%s%gs", sign, a);
+}
+
+const char *chart_time_axis(int w, double secs_per_col, int origin, const char *origin_text,
+			    char *buf, size_t len)
+{
+	static const double steps[] = {1,   2,	 5,    10,   15,   30,	  60,	 120,	300,
+				       600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400};
+	if (!len)
+		return buf;
+	int n = w < (int)len - 1 ? w : (int)len - 1;
+	memset(buf, ' ', (size_t)(n > 0 ? n : 0));
+	buf[n > 0 ? n : 0] = '\0';
+	if (n <= 0 || !(secs_per_col > 0))
+		return buf;
+	/* Labels at least 9 columns apart, at whole steps from the origin. */
+	double step = 0;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && !step; i++)
+		if (steps[i] / secs_per_col >= 9)
+			step = steps[i];
+	if (!step)
+		return buf;
+	int last = n; /* the leftmost column written so far: labels go right to left */
+	for (int k = (int)floor((n - 1 - origin) * secs_per_col / step);; k--) {
+		double at = origin + k * step / secs_per_col;
+		if (at < 0)
+			break;
+		int col = (int)lround(at);
+		char t[24];
+		if (k == 0)
+			snprintf(t, sizeof(t), "%s", origin_text);
+		else
+			fmt_ago(k * step, t, sizeof(t));
+		int tl = (int)strlen(t);
+		/* Ending at its column (a tick "|" would cost a row); the origin's may start
+		 * there when it would run off the left. */
+		int x0 = col - tl + 1;
+		if (x0 < 0)
+			continue;
+		if (x0 + tl + 1 > last && last < n)
+			continue; /* no room before the label on its right */
+		if (x0 + tl > n)
+			continue;
+		memcpy(buf + x0, t, (size_t)tl);
+		last = x0;
+	}
+	return buf;
 }
 
 void chart_grid_point(struct chart_grid *g, const struct chart_scale *xs,

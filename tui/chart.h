@@ -23,7 +23,7 @@ void chart_scale_make(double min, double max, int max_ticks, double floor_v, str
 void chart_scale_counts(double max, int max_ticks, struct chart_scale *s);
 
 /* What a grid cell shows (the console colours each kind differently). */
-enum chart_cell_kind { CELL_EMPTY, CELL_DATA, CELL_GOAL, CELL_MARK, CELL_TEXT };
+enum chart_cell_kind { CELL_EMPTY, CELL_DATA, CELL_GOAL, CELL_MARK, CELL_TEXT, CELL_CURSOR };
 
 struct chart_cell {
 	char glyph[5]; /* UTF-8, NUL-terminated */
@@ -65,6 +65,28 @@ void chart_grid_goal(struct chart_grid *g, const struct chart_scale *s, double y
  * right when it fits, else to its left. Returns 0, or -1 when the slot is off the grid.
  */
 int chart_grid_mark(struct chart_grid *g, int back, const char *text);
+/* Markers chart_grid_marks() takes at most. */
+#define CHART_MARKS_MAX 64
+/* Changes this few columns apart (or fewer) are one marker: two lines side by side and
+ * their labels would run together. */
+#define CHART_MARK_MERGE_COLS 2
+/*
+ * Knob markers, back[i] slots from the right edge with text[i]: a run of changes each
+ * within CHART_MARK_MERGE_COLS columns of the next is one marker at the newest, its text the
+ * newest's with the count ("timer_slack_ns=50000 (x3)"). Labels never touch: a blank stays
+ * between two. Returns the markers drawn.
+ */
+size_t chart_grid_marks(struct chart_grid *g, const int *back, const char *const *text, size_t n);
+/* A cursor (the frozen sample) at slot back from the right edge: a dashed line through the
+ * cells its column has no data or text in. */
+void chart_grid_cursor(struct chart_grid *g, int back);
+/*
+ * The time axis under a w-column grid whose columns are secs_per_col apart: labels at whole
+ * steps (1 s .. 1 day) of seconds from column origin ("-30s", "+10s"), origin_text at the
+ * origin itself ("now"), each ending at its column, a blank between two. buf: w+1 bytes.
+ */
+const char *chart_time_axis(int w, double secs_per_col, int origin, const char *origin_text,
+			    char *buf, size_t len);
 /* One point (x, y) in a scatter as glyph (0: a braille dot, or '*' in ASCII): xs is the
  * horizontal scale; text (may be NULL) beside it. */
 void chart_grid_point(struct chart_grid *g, const struct chart_scale *xs,

@@ -170,6 +170,79 @@ static void test_marker(void **state)
 	chart_grid_free(&g);
 }
 
+/* Markers close together merge into one with the newest value and a count; labels never
+ * touch (the console printed "count=3000count=2000" and "5000050||50000"). */
+static void test_marker_merge(void **state)
+{
+	struct chart_grid g;
+	char row[512];
+	(void)state;
+	/* ASCII: a slot a column. Changes 1 column apart (3 of them): one line, one label. */
+	chart_grid_init(&g, 40, 4, true);
+	const int back[] = {3, 4, 5};
+	const char *const text[] = {"timer_slack_ns=50000", "timer_slack_ns=50",
+				    "timer_slack_ns=1"};
+	assert_int_equal(chart_grid_marks(&g, back, text, 3), 1);
+	int lines = 0;
+	for (int x = 0; x < g.w; x++)
+		lines += chart_grid_at(&g, x, 3)->kind == CELL_MARK;
+	assert_int_equal(lines, 1);
+	assert_int_equal(chart_grid_at(&g, 36, 3)->kind, CELL_MARK); /* at the newest */
+	int found = 0;
+	for (int y = 0; y < g.h; y++) {
+		chart_grid_row_text(&g, y, row, sizeof(row));
+		found += strstr(row, "timer_slack_ns=50000 (x3)") != NULL;
+		assert_null(strstr(row, "5000050"));
+		assert_null(strstr(row, "||"));
+	}
+	assert_int_equal(found, 1);
+	chart_grid_free(&g);
+	/* Braille: two slots a cell; 2 slots back apart is 1 column apart: merged too. */
+	chart_grid_init(&g, 40, 4, false);
+	const int bb[] = {0, 2};
+	const char *const bt[] = {"count=3000", "count=2000"};
+	assert_int_equal(chart_grid_marks(&g, bb, bt, 2), 1);
+	chart_grid_row_text(&g, 0, row, sizeof(row));
+	assert_non_null(strstr(row, "count=3000 (x2)"));
+	assert_null(strstr(row, "count=2000"));
+	chart_grid_free(&g);
+	/* Apart: two markers, and their labels keep a blank between them: the older one's runs
+	 * right of its line (columns 17-26) and the newer one's would end next to it, left of
+	 * its line at column 37: it goes a row down instead. */
+	chart_grid_init(&g, 40, 3, true);
+	const int fb[] = {2, 23};
+	const char *const ft[] = {"count=2000", "count=3000"};
+	assert_int_equal(chart_grid_marks(&g, fb, ft, 2), 2);
+	for (int y = 0; y < g.h; y++) {
+		chart_grid_row_text(&g, y, row, sizeof(row));
+		assert_null(strstr(row, "count=3000count"));
+		assert_null(strstr(row, "count=2000count"));
+	}
+	int both = 0;
+	for (int y = 0; y < g.h; y++) {
+		chart_grid_row_text(&g, y, row, sizeof(row));
+		both += (strstr(row, "count=3000") != NULL) + (strstr(row, "count=2000") != NULL);
+	}
+	assert_int_equal(both, 2);
+	chart_grid_free(&g);
+}
+
+/* The time axis: seconds back from the origin, "now" at it, labels apart. */
+static void test_time_axis(void **state)
+{
+	char buf[128];
+	(void)state;
+	chart_time_axis(60, 2, 59, "now", buf, sizeof(buf));
+	assert_int_equal((int)strlen(buf), 60);
+	assert_string_equal(buf + 57, "now");
+	assert_non_null(strstr(buf, "-30s"));
+	assert_null(strstr(buf, "s-"));
+	/* Frozen: the origin mid-axis, later samples counted forward. */
+	chart_time_axis(60, 2, 40, "0s", buf, sizeof(buf));
+	assert_int_equal(strncmp(buf + 39, "0s", 2), 0);
+	assert_non_null(strstr(buf, "-30s"));
+}
+
 static void test_point(void **state)
 {
 	struct chart_grid g;
@@ -218,7 +291,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_scale_nice), cmocka_unit_test(test_plot_braille),
 	    cmocka_unit_test(test_plot_ascii), cmocka_unit_test(test_goal_line),
-	    cmocka_unit_test(test_marker),     cmocka_unit_test(test_point),
+	    cmocka_unit_test(test_marker),     cmocka_unit_test(test_marker_merge),
+	    cmocka_unit_test(test_time_axis),  cmocka_unit_test(test_point),
 	    cmocka_unit_test(test_fmt_tick),   cmocka_unit_test(test_scale_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -218,6 +218,10 @@ struct ui {
 	struct snapshot *frozen_snap;
 	bool frozen;
 	uint64_t frozen_id; /* the history id shown while frozen */
+	/* The window frozen with it: the ids kept when space was pressed. Stepping stays in it
+	 * and the charts end at its newest, so the frozen screen does not move while sampling
+	 * goes on (docs/reference.md, "History, freeze"). */
+	uint64_t frozen_lo, frozen_hi;
 	double speed; /* replay speed (1 = as recorded) */
 	bool source_done; /* a recording played to its end */
 	struct recfile_writer *rec; /* --record, or NULL */
@@ -256,11 +260,18 @@ void ui_colors_apply(struct ui *ui);
 /* ui_hist.c */
 void ui_hist_push(struct ui *ui);
 double ui_hist_last(const struct ui_hist *h);
+/* The value of series s at the sample shown: the newest, or the frozen sample's. */
+double ui_hist_shown(const struct ui *ui, enum ui_series s);
 /* Draw the last w values of h at (y, x) as a one-line sparkline; max <= 0: auto scale. */
 void ui_hist_draw(struct ui *ui, enum ui_series s, int y, int x, int w, double max);
 
 /* Copy the last (at most max) values of h, oldest first; returns how many. */
 size_t ui_hist_copy(const struct ui_hist *h, double *out, size_t max);
+/* Frozen: samples from the newest back to the frozen window's end (the charts' right edge)
+ * and to the sample shown; false (both 0) when live. */
+bool ui_hist_frozen(const struct ui *ui, size_t *end_back, size_t *cur_back);
+/* The seconds per sample the charts' time axis counts (-d, or a recording's own gaps). */
+double ui_hist_interval(const struct ui *ui);
 
 /* ui_chart.c: a multi-row graph with a y-axis, a goal line and knob markers. */
 struct ui_graph {
@@ -275,6 +286,10 @@ struct ui_graph {
 	const int *mark_back;
 	const char *const *mark_text;
 	size_t nmarks;
+	/* Frozen: a cursor at the sample shown, cursor_back values back from the newest. */
+	bool has_cursor;
+	int cursor_back;
+	double interval_s; /* seconds a value stands for: the time axis (0: none) */
 	void *built; /* the grid for one size, from ui_graph_prepare() */
 	int built_w, built_h;
 };
@@ -287,9 +302,10 @@ void ui_graph_release(struct ui_graph *g);
 /* Draw only row `row` of g (0: the title) at the cursor's row, columns x..x+w-1. */
 void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w, int h);
 /* Markers of knobs owned by one of the subsystems in mask (1 << enum subsys), for a graph
- * of n values: fills back[] and text[] (text points into bufs, max entries of 48 bytes). */
-size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, int *back, const char **text,
-		      char (*bufs)[48], size_t max);
+ * of n values ending skip samples before the newest: fills back[] and text[] (text points
+ * into bufs, max entries of 48 bytes). */
+size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, size_t skip, int *back,
+		      const char **text, char (*bufs)[48], size_t max);
 
 /* Row `row` of a chart grid at the cursor, each cell in the colour role(kind) gives. */
 struct chart_grid;
@@ -370,7 +386,10 @@ void ui_freeze_note(struct ui *ui);
 /* Show sample id (clamped to what is kept); returns redo flags. */
 int ui_freeze_at(struct ui *ui, uint64_t id);
 int ui_live(struct ui *ui);
-/* "LIVE" or "FROZEN 12/600 00:27:48 -42s" for the header. */
+/* A knob key or :set while frozen went live (ui_live()) before writing: the status line
+ * says so ahead of the write's own answer. */
+void ui_freeze_knob_note(struct ui *ui);
+/* "LIVE" or "FROZEN 12/600 00:27:48" (counted in the window frozen) for the header. */
 const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len);
 int ui_freeze_key(struct ui *ui, int ch);
 

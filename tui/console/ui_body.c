@@ -30,7 +30,7 @@ void body_chart(struct body *b, const char *label, enum ui_series s, double max,
 	char last[32];
 	if (!body_line(b))
 		return;
-	snprintf(last, sizeof(last), " %.2f%s", ui_hist_last(&ui->hist[s]), unit);
+	snprintf(last, sizeof(last), " %.2f%s", ui_hist_shown(ui, s), unit);
 	ui_put(ui, ROLE_LABEL, "%-13s", label);
 	int w = COLS - 13 - 14;
 	ui_hist_draw(ui, s, b->y - 1, 13, w, max);
@@ -84,11 +84,19 @@ void body_graph_init(struct ui *ui, struct view_graph *vg, const struct ui_hist 
 	snprintf(vg->g.title, sizeof(vg->g.title), "%s", title);
 	vg->g.unit = unit;
 	vg->g.n = ui_hist_copy(h, vg->v, UI_HIST_LEN);
+	/* Frozen: the ring up to the frozen window's end, a cursor at the sample shown. */
+	size_t end, cur;
+	if (ui_hist_frozen(ui, &end, &cur)) {
+		vg->g.n = vg->g.n > end ? vg->g.n - end : 0;
+		vg->g.has_cursor = true;
+		vg->g.cursor_back = (int)(cur - end);
+	}
 	vg->g.v = vg->v;
 	vg->g.goal = goal;
 	vg->g.min_top = min_top;
+	vg->g.interval_s = ui_hist_interval(ui);
 	vg->g.nmarks =
-	    ui_chart_marks(ui, mask, vg->g.n, vg->back, vg->text, vg->bufs, VIEW_MARKS_MAX);
+	    ui_chart_marks(ui, mask, vg->g.n, end, vg->back, vg->text, vg->bufs, VIEW_MARKS_MAX);
 	vg->g.mark_back = vg->back;
 	vg->g.mark_text = vg->text;
 }

@@ -11,6 +11,8 @@
 
 /* Width of the y-axis figures ("12.5%", "4.8ms") and the axis line after them. */
 #define GRAPH_AXIS_W 6
+/* A graph this high has a time axis row: the title, two rows of data and the axis. */
+#define VIEW_AXIS_MIN_H 4
 
 enum theme_role ui_chart_role(unsigned kind)
 {
@@ -22,6 +24,8 @@ enum theme_role ui_chart_role(unsigned kind)
 	case CELL_MARK:
 	case CELL_TEXT:
 		return ROLE_VALUE;
+	case CELL_CURSOR:
+		return ROLE_WARN;
 	default:
 		return ROLE_NORMAL;
 	}
@@ -55,13 +59,14 @@ void ui_chart_cells(struct ui *ui, struct chart_grid *g, int row,
 	}
 }
 
-/* The scale: from 0 to the highest visible value, the goal and min_top. */
-static void graph_scale(const struct ui_graph *g, int slots, int ticks, struct chart_scale *s)
+/* The scale: from 0 to the highest visible value of v[0..n), the goal and min_top. */
+static void graph_scale(const struct ui_graph *g, size_t n, int slots, int ticks,
+			struct chart_scale *s)
 {
 	int spv = g->slots_per_value > 1 ? g->slots_per_value : 1;
 	size_t shown = (size_t)(slots / spv);
 	double top = g->min_top;
-	for (size_t i = g->n > shown ? g->n - shown : 0; i < g->n; i++)
+	for (size_t i = n > shown ? n - shown : 0; i < n; i++)
 		if (isfinite(g->v[i]) && g->v[i] > top)
 			top = g->v[i];
 	if (isfinite(g->goal) && g->goal > top)
@@ -69,22 +74,33 @@ static void graph_scale(const struct ui_graph *g, int slots, int ticks, struct c
 	chart_scale_make(0, top, ticks, 0, s);
 }
 
-/* Build the grid of g (gh rows, gw columns). */
-static void graph_build(struct ui *ui, const struct ui_graph *g, int gw, int gh,
-			struct chart_grid *grid, struct chart_scale *s)
+/* A time axis under the grid: a graph over time with the rows to spare. */
+static bool graph_has_axis(const struct ui_graph *g, int h)
+{
+	return g->interval_s > 0 && h >= VIEW_AXIS_MIN_H;
+}
+
+/* Build the grid of g (gh rows, gw columns); returns the values left out at the right: a
+ * frozen sample older than the graph shows moves the window back to hold it mid-graph. */
+static int graph_build(struct ui *ui, const struct ui_graph *g, int gw, int gh,
+		       struct chart_grid *grid, struct chart_scale *s)
 {
 	chart_grid_init(grid, gw, gh, ui->ascii);
 	int slots = chart_grid_slots(grid);
-	graph_scale(g, slots, gh > 4 ? 4 : gh > 1 ? gh - 1 : 1, s);
 	int spv = g->slots_per_value > 1 ? g->slots_per_value : 1;
+	int shown = slots / spv, shift = 0;
+	if (g->has_cursor && shown > 0 && g->cursor_back >= shown)
+		shift = g->cursor_back - shown / 2;
+	size_t n = g->n > (size_t)shift ? g->n - (size_t)shift : 0;
+	graph_scale(g, n, slots, gh > 4 ? 4 : gh > 1 ? gh - 1 : 1, s);
 	if (spv == 1) {
-		chart_grid_plot(grid, g->v, g->n, s);
+		chart_grid_plot(grid, g->v, n, s);
 	} else {
 		/* Bars: each value spv dots wide, with a gap of one. */
-		size_t shown = (size_t)(slots / spv), first = g->n > shown ? g->n - shown : 0;
-		size_t m = (g->n - first) * (size_t)spv;
+		size_t first = n > (size_t)shown ? n - (size_t)shown : 0;
+		size_t m = (n - first) * (size_t)spv;
 		double *wide = xcalloc(m + 1, sizeof(*wide));
-		for (size_t i = first; i < g->n; i++)
+		for (size_t i = first; i < n; i++)
 			for (int k = 0; k < spv; k++)
 				wide[(i - first) * (size_t)spv + (size_t)k] =
 				    k < spv - 1 ? g->v[i] : 0;
@@ -93,15 +109,27 @@ static void graph_build(struct ui *ui, const struct ui_graph *g, int gw, int gh,
 	}
 	if (isfinite(g->goal))
 		chart_grid_goal(grid, s, g->goal);
-	/* Newest last so its text wins where two overlap (text never overwrites text). */
-	for (size_t i = g->nmarks; i-- > 0;)
-		chart_grid_mark(grid, g->mark_back[i] * spv, g->mark_text[i]);
+	int back[CHART_MARKS_MAX];
+	size_t nm = 0;
+	const char *text[CHART_MARKS_MAX];
+	for (size_t i = 0; i < g->nmarks && nm < CHART_MARKS_MAX; i++) {
+		if (g->mark_back[i] < shift)
+			continue; /* after the window's end */
+		back[nm] = (g->mark_back[i] - shift) * spv;
+		text[nm++] = g->mark_text[i];
+	}
+	chart_grid_marks(grid, back, text, nm);
+	if (g->has_cursor)
+		chart_grid_cursor(grid, (g->cursor_back - shift) * spv + (spv > 1 ? 1 : 0));
+	return shift;
 }
 
 static void graph_title(struct ui *ui, const struct ui_graph *g, int x, int w)
 {
 	char buf[160], now[32], goal[32] = "";
-	double last = g->n ? g->v[g->n - 1] : 0;
+	/* The newest value, or frozen the one at the cursor (the sample shown). */
+	size_t at = g->has_cursor ? (size_t)g->cursor_back + 1 : 1;
+	double last = g->n >= at ? g->v[g->n - at] : 0;
 	snprintf(now, sizeof(now), "%.*f%s",
 		 last == floor(last) ? 0
 		 : fabs(last) < 10   ? 2
@@ -130,6 +158,7 @@ static void graph_title(struct ui *ui, const struct ui_graph *g, int x, int w)
 struct graph_built {
 	struct chart_grid grid;
 	struct chart_scale s;
+	int shift;
 };
 
 void ui_graph_prepare(struct ui *ui, struct ui_graph *g, int w, int h)
@@ -138,7 +167,8 @@ void ui_graph_prepare(struct ui *ui, struct ui_graph *g, int w, int h)
 	if (w < GRAPH_AXIS_W + 3 || h < 2)
 		return;
 	struct graph_built *b = xcalloc(1, sizeof(*b));
-	graph_build(ui, g, w - GRAPH_AXIS_W - 1, h - 1, &b->grid, &b->s);
+	b->shift =
+	    graph_build(ui, g, w - GRAPH_AXIS_W - 1, h - 1 - graph_has_axis(g, h), &b->grid, &b->s);
 	g->built = b;
 	g->built_w = w;
 	g->built_h = h;
@@ -154,6 +184,26 @@ void ui_graph_release(struct ui_graph *g)
 	g->built = NULL;
 }
 
+/* The time axis row: seconds from the newest value ("now"), or frozen from the cursor. */
+static void graph_time_axis(struct ui *ui, const struct ui_graph *g, const struct graph_built *b,
+			    int x, int gw)
+{
+	int spv = g->slots_per_value > 1 ? g->slots_per_value : 1;
+	int per_col = ui->ascii ? 1 : CHART_BRAILLE_X, origin = gw - 1;
+	if (g->has_cursor) {
+		int slot = chart_grid_slots(&b->grid) - 1 - (g->cursor_back - b->shift) * spv;
+		origin = slot / per_col;
+	}
+	char axis[512];
+	chart_time_axis(gw, g->interval_s * per_col / spv, origin, g->has_cursor ? "0s" : "now",
+			axis, sizeof(axis));
+	move(getcury(stdscr), x);
+	attrset(ui->attr[ROLE_DIM]);
+	printw("%*s", GRAPH_AXIS_W + 1, "");
+	addstr(axis);
+	attrset(ui->attr[ROLE_NORMAL]);
+}
+
 void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w, int h)
 {
 	int y = getcury(stdscr);
@@ -163,11 +213,17 @@ void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w
 		graph_title(ui, g, x, w);
 		return;
 	}
-	int gw = w - GRAPH_AXIS_W - 1, gh = h - 1, gr = row - 1;
+	int gw = w - GRAPH_AXIS_W - 1, gh = h - 1 - graph_has_axis(g, h), gr = row - 1;
 	struct graph_built local, *b = g->built;
 	if (!b || g->built_w != w || g->built_h != h) {
-		graph_build(ui, g, gw, gh, &local.grid, &local.s);
+		local.shift = graph_build(ui, g, gw, gh, &local.grid, &local.s);
 		b = &local;
+	}
+	if (gr == gh) {
+		graph_time_axis(ui, g, b, x, gw);
+		if (b == &local)
+			chart_grid_free(&local.grid);
+		return;
 	}
 	struct chart_grid grid = b->grid;
 	struct chart_scale s = b->s;
@@ -205,8 +261,8 @@ void ui_graph_draw(struct ui *ui, struct ui_graph *g, int y, int x, int w, int h
 	ui_graph_release(g);
 }
 
-size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, int *back, const char **text,
-		      char (*bufs)[48], size_t max)
+size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, size_t skip, int *back,
+		      const char **text, char (*bufs)[48], size_t max)
 {
 	const struct ui_charts *c = &ui->charts;
 	size_t k = 0;
@@ -215,6 +271,9 @@ size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, int *back, c
 		const struct ui_mark *m =
 		    &c->marks[(c->mark_head + UI_MARKS_KEEP - 1 - i) % UI_MARKS_KEEP];
 		uint64_t b = c->samples - 1 - m->sample;
+		if (b < skip)
+			continue; /* after the end of the graph (frozen) */
+		b -= skip;
 		if (b >= n)
 			break;
 		if (!(mask & (1u << knob_table[m->knob].owner)))

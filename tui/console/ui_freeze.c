@@ -58,8 +58,13 @@ void ui_freeze_note(struct ui *ui)
 		ui_status(ui, true, "--record %s: %s", ui->opt->record, why);
 	}
 	/* The frozen sample fell out of the window: hold on to the oldest kept. */
-	if (ui->frozen && ui->frozen_id < history_oldest(&ui->history))
-		ui_freeze_at(ui, history_oldest(&ui->history));
+	uint64_t oldest = history_oldest(&ui->history);
+	if (ui->frozen && ui->frozen_id < oldest) {
+		if (ui->frozen_hi < oldest)
+			ui->frozen_hi =
+			    oldest; /* the whole window went: it is the oldest kept now */
+		ui_freeze_at(ui, oldest);
+	}
 }
 
 int ui_freeze_at(struct ui *ui, uint64_t id)
@@ -67,6 +72,16 @@ int ui_freeze_at(struct ui *ui, uint64_t id)
 	uint64_t lo = history_oldest(&ui->history), hi = history_newest(&ui->history);
 	if (!hi)
 		return 0;
+	/* Freezing takes the window kept now: stepping stays in it, so the label and the
+	 * charts (which end at its newest) stand still while samples go on coming. */
+	if (!ui->frozen) {
+		ui->frozen_lo = lo;
+		ui->frozen_hi = hi;
+	}
+	if (ui->frozen_hi < hi)
+		hi = ui->frozen_hi;
+	if (ui->frozen_lo > lo)
+		lo = ui->frozen_lo;
 	id = id < lo ? lo : id > hi ? hi : id;
 	if (!history_get(&ui->history, id, ui->frozen_snap)) {
 		ui_status(ui, true, "sample %llu cannot be shown", (unsigned long long)id);
@@ -89,11 +104,24 @@ int ui_live(struct ui *ui)
 	return UI_REBUILD | UI_REDRAW;
 }
 
+void ui_freeze_knob_note(struct ui *ui)
+{
+	char said[sizeof(ui->status)];
+	snprintf(said, sizeof(said), "%s", ui->status);
+	ui_status(ui, ui->status_err, "back to live: a knob change needs live figures; %s", said);
+}
+
+/* The oldest of the frozen window still kept. */
+static uint64_t frozen_oldest(const struct ui *ui)
+{
+	uint64_t lo = history_oldest(&ui->history);
+	return ui->frozen && ui->frozen_lo > lo ? ui->frozen_lo : lo;
+}
+
 const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len)
 {
 	const struct history_entry *e = history_find(&ui->history, ui->frozen_id);
-	const struct history_entry *n = history_find(&ui->history, history_newest(&ui->history));
-	if (!ui->frozen || !e || !n) {
+	if (!ui->frozen || !e) {
 		snprintf(buf, len, "LIVE");
 		return buf;
 	}
@@ -102,16 +130,17 @@ const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len)
 	char hms[16];
 	localtime_r(&t, &tm); /* as the events view shows times */
 	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
-	snprintf(buf, len, "FROZEN %llu/%zu %s",
-		 (unsigned long long)(ui->frozen_id - history_oldest(&ui->history) + 1),
-		 ui->history.n, hms);
+	/* Counted in the window frozen, not in the history that grows behind it. */
+	snprintf(buf, len, "FROZEN %llu/%llu %s",
+		 (unsigned long long)(ui->frozen_id - ui->frozen_lo + 1),
+		 (unsigned long long)(ui->frozen_hi - ui->frozen_lo + 1), hms);
 	return buf;
 }
 
 int ui_freeze_key(struct ui *ui, int ch)
 {
-	uint64_t newest = history_newest(&ui->history);
-	uint64_t at = ui->frozen ? ui->frozen_id : newest;
+	uint64_t newest = ui->frozen ? ui->frozen_hi : history_newest(&ui->history);
+	uint64_t at = ui->frozen ? ui->frozen_id : newest, oldest = frozen_oldest(ui);
 	int step = (ch == '[' || ch == ']') ? 1 : UI_FREEZE_BIG_STEP;
 
 	switch (ch) {
@@ -124,19 +153,18 @@ int ui_freeze_key(struct ui *ui, int ch)
 		return ui_live(ui);
 	case '[':
 	case '{':
-		if (at <= history_oldest(&ui->history)) {
-			ui_status(ui, false, "the oldest sample kept (%zu in the window)",
-				  ui->history.n);
+		if (at <= oldest) {
+			ui_status(ui, false, "the oldest sample kept (%llu in the window)",
+				  (unsigned long long)(newest - oldest + 1));
 			return ui_freeze_at(ui, at);
 		}
-		return ui_freeze_at(ui, at - (at - history_oldest(&ui->history) < (uint64_t)step
-						  ? at - history_oldest(&ui->history)
-						  : (uint64_t)step));
+		return ui_freeze_at(
+		    ui, at - (at - oldest < (uint64_t)step ? at - oldest : (uint64_t)step));
 	default: /* ']' and '}' */
 		if (!ui->frozen)
 			return 0;
-		/* A big step that reaches the newest goes live: live shows the newest, and
-		 * stopping on it left the view frozen while newer samples kept coming. */
+		/* A step that reaches the newest of the window goes live: live shows the newest,
+		 * and stopping on it left the view frozen while newer samples kept coming. */
 		if (ch == '}' && at + (uint64_t)step >= newest)
 			return ui_live(ui);
 		if (at + (uint64_t)step > newest)

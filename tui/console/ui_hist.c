@@ -30,6 +30,26 @@ size_t ui_hist_copy(const struct ui_hist *h, double *out, size_t max)
 	return n;
 }
 
+bool ui_hist_frozen(const struct ui *ui, size_t *end_back, size_t *cur_back)
+{
+	/* The rings and the history take one entry per sample, together (ui_after_sample()),
+	 * so a history id's place in a ring follows from the newest id. */
+	uint64_t newest = history_newest(&ui->history);
+	*end_back = *cur_back = 0;
+	if (!ui->frozen || !newest)
+		return false;
+	uint64_t hi = ui->frozen_hi < newest ? ui->frozen_hi : newest;
+	uint64_t at = ui->frozen_id < hi ? ui->frozen_id : hi;
+	*end_back = (size_t)(newest - hi);
+	*cur_back = (size_t)(newest - at);
+	return true;
+}
+
+double ui_hist_interval(const struct ui *ui)
+{
+	return ui->opt && ui->opt->delay_s > 0 ? ui->opt->delay_s : 1.0;
+}
+
 /* A knob that changed since the last snapshot is a marker at this sample. */
 static void hist_marks(struct ui *ui)
 {
@@ -88,13 +108,25 @@ void ui_hist_push(struct ui *ui)
 void ui_hist_draw(struct ui *ui, enum ui_series series, int y, int x, int w, double max)
 {
 	const struct ui_hist *h = &ui->hist[series];
-	unsigned n = h->n < (unsigned)w ? h->n : (unsigned)w;
-
+	size_t end = 0, cur = 0;
+	/* Frozen: the ring up to the frozen window's end, the sample shown in reverse video
+	 * (and the window moved back when the sample is older than it shows). */
+	bool frozen = ui_hist_frozen(ui, &end, &cur);
+	unsigned have = h->n > end ? h->n - (unsigned)end : 0;
+	size_t back = cur - end;
 	if (w <= 0)
 		return;
+	if (frozen && back >= (size_t)w) {
+		size_t shift = back - (size_t)w / 2;
+		have = have > shift ? have - (unsigned)shift : 0;
+		back -= shift;
+	}
+	unsigned n = have < (unsigned)w ? have : (unsigned)w;
+	/* The value at i of the n shown (oldest first). */
+#define SPARK_V(i) h->v[(h->head + 2 * UI_HIST_LEN - (h->n - have) - n + (i)) % UI_HIST_LEN]
 	if (max <= 0) {
 		for (unsigned i = 0; i < n; i++) {
-			double v = h->v[(h->head + UI_HIST_LEN - n + i) % UI_HIST_LEN];
+			double v = SPARK_V(i);
 			if (v > max)
 				max = v;
 		}
@@ -104,7 +136,7 @@ void ui_hist_draw(struct ui *ui, enum ui_series series, int y, int x, int w, dou
 	for (int i = 0; i < w - (int)n; i++)
 		addch(' ');
 	for (unsigned i = 0; i < n; i++) {
-		double v = h->v[(h->head + UI_HIST_LEN - n + i) % UI_HIST_LEN];
+		double v = SPARK_V(i);
 		int level = max > 0 ? (int)(v / max * 8.0 + 0.5) : 0;
 		if (level < 0)
 			level = 0;
@@ -112,10 +144,25 @@ void ui_hist_draw(struct ui *ui, enum ui_series series, int y, int x, int w, dou
 			level = 8;
 		if (v > 0 && level == 0)
 			level = 1; /* something happened: never draw it as nothing */
+		bool at = frozen && n - 1 - i == back;
+		if (at)
+			attrset(ui->attr[ROLE_CHART] | A_REVERSE);
 		if (ui->ascii)
 			addch((chtype)(unsigned char)spark_ascii[level]);
 		else
 			addstr(spark_utf8[level]);
+		if (at)
+			attrset(ui->attr[ROLE_CHART]);
 	}
+#undef SPARK_V
 	attrset(ui->attr[ROLE_NORMAL]);
+}
+
+double ui_hist_shown(const struct ui *ui, enum ui_series series)
+{
+	const struct ui_hist *h = &ui->hist[series];
+	size_t end, cur;
+	if (!ui_hist_frozen(ui, &end, &cur))
+		return ui_hist_last(h);
+	return cur < h->n ? h->v[(h->head + 2 * UI_HIST_LEN - 1 - cur) % UI_HIST_LEN] : 0;
 }

@@ -188,7 +188,11 @@ int ui_command_run(struct ui *ui, const char *cmd)
 		ui_status(ui, true, "%s", err);
 		return UI_REDRAW;
 	}
-	return ui_knob_set(ui, id, v) | UI_REBUILD;
+	if (!ui->frozen)
+		return ui_knob_set(ui, id, v) | UI_REBUILD;
+	int redo = ui_live(ui) | ui_knob_set(ui, id, v) | UI_REBUILD;
+	ui_freeze_knob_note(ui);
+	return redo;
 }
 
 /* The text changed: search and filter act as you type. */

@@ -352,5 +352,11 @@ int ui_key(struct ui *ui, int ch)
 	if (ch != 't')
 		ui->charts.to.confirm = false; /* the `t` sweep's question: only t says yes */
 	const struct ui_keydef *k = ui_keydef_find(ch);
+	if (k && k->knob >= 0 && ui->frozen) {
+		/* The new value beside an old sample's figures would compare nothing. */
+		int redo = ui_live(ui) | k->fn(ui, ch);
+		ui_freeze_knob_note(ui);
+		return redo;
+	}
 	return k ? k->fn(ui, ch) : 0;
 }

@@ -94,9 +94,10 @@ int ui_knob_result(struct ui *ui, const struct source_knob_result *r)
 		return UI_REDRAW;
 	/* The stored value goes into the snapshot at once (the next key in the same read
 	 * steps from it), and a fresh snapshot follows before the next frame, so the
-	 * header, the views and help show the same value; a frozen screen keeps its
-	 * snapshot with only this value changed. */
-	ui->snap->knobs[r->knob] = r->stored;
-	ui_knobs_refresh(ui);
+	 * header, the views and help show the same value. It goes into the live snapshot:
+	 * a frozen one keeps the values its figures were sampled with. */
+	(ui->frozen ? ui->live : ui->snap)->knobs[r->knob] = r->stored; /* live: the same */
+	if (!ui->frozen)
+		ui_knobs_refresh(ui);
 	return ui->paused ? UI_REDRAW : UI_KNOB | UI_REDRAW;
 }

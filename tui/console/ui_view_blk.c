@@ -1,5 +1,6 @@
 /* ui_view_blk.c: the blk view: IOPS and latency, the submit x complete matrix, per-CPU rows. */
 #include <inttypes.h>
+#include <math.h>
 
 #include "tui/rowfmt.h"
 #include "tui/console/ui_body.h"
@@ -57,6 +58,17 @@ static void blk_matrix(struct body *b, const struct blk_snap *k)
 	}
 }
 
+#define MASK_BLK ((1u << SUBSYS_BLK) | (1u << SUBSYS_CPU))
+
+static void blk_graphs(struct body *b, int h)
+{
+	struct ui *ui = b->ui;
+	static struct view_graph iops, p99;
+	body_graph_init(ui, &iops, &ui->hist[HIST_BLK_IOPS], MASK_BLK, "IOPS", "", NAN, 1);
+	body_graph_init(ui, &p99, &ui->hist[HIST_BLK_P99_US], MASK_BLK, "p99", "us", NAN, 1);
+	body_graphs(b, &iops.g, &p99.g, h);
+}
+
 void ui_view_blk(struct body *b)
 {
 	struct ui *ui = b->ui;
@@ -88,12 +100,11 @@ void ui_view_blk(struct body *b)
 		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
 		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
 	}
-	body_chart(b, "IOPS", HIST_BLK_IOPS, 0, "");
-	if (!k->hung)
-		body_chart(b, "p99 us", HIST_BLK_P99_US, 0, "us");
-	else if (body_line(b))
-		ui_put(ui, ROLE_ERROR, "%-13s- (HUNG: stuck requests have no latency yet)",
-		       "p99 us");
+	if (k->hung && body_line(b))
+		ui_put(ui, ROLE_ERROR, "p99 - (HUNG: stuck requests have no latency yet)");
+	/* IOPS and p99 as graphs with the knob markers, in the rows the tables below leave. */
+	int below = 1 + (k->matrix_n < 8 ? k->matrix_n : 8) + 1 + k->ncpus;
+	blk_graphs(b, body_clampi(b->end - b->y - below, VIEW_GRAPH_MIN_H, VIEW_GRAPH_MAX_H / 2));
 	blk_matrix(b, k);
 	/* Per second over the last interval ("now"); the totals are in the JSON. */
 	if (body_line(b))

@@ -23,6 +23,15 @@ static const char *tick_bucket_label(int i, char *buf, size_t len)
 	return buf;
 }
 
+/* The calibrations kept up to the sample shown (frozen: none from after it). */
+static size_t calibs_shown(const struct ui *ui)
+{
+	size_t n = ui->ncalib;
+	while (ui->frozen && n && ui->calib[n - 1].count > ui->snap->est.calib.count)
+		n--;
+	return n;
+}
+
 /* Tick time, the busiest kthread's CPU% (both against their goals) and chain_max per
  * calibration: abreast in room rows, or one under the other on a narrow screen. */
 static void est_graphs(struct body *b, int room)
@@ -44,18 +53,20 @@ static void est_graphs(struct body *b, int room)
 	chain.g.goal = NAN;
 	chain.g.min_top = 1;
 	chain.g.slots_per_value = 3;
-	for (size_t i = 0; i < ui->ncalib; i++) {
+	size_t ncalib = calibs_shown(ui);
+	for (size_t i = 0; i < ncalib; i++) {
 		chain.v[i] = ui->calib[i].chain_max;
 		if ((i == 0 || ui->calib[i].governor != ui->calib[i - 1].governor) &&
 		    chain.g.nmarks < VIEW_MARKS_MAX) {
 			snprintf(chain.bufs[chain.g.nmarks], sizeof(chain.bufs[0]), "%s",
 				 cpu_governor_name(ui->calib[i].governor));
-			chain.back[chain.g.nmarks] = (int)(ui->ncalib - 1 - i);
+			chain.back[chain.g.nmarks] = (int)(ncalib - 1 - i);
 			chain.text[chain.g.nmarks] = chain.bufs[chain.g.nmarks];
 			chain.g.nmarks++;
 		}
 	}
-	chain.g.n = ui->ncalib;
+	chain.g.n = ncalib;
+	chain.g.has_cursor = ui->frozen && ncalib > 0; /* the calibration in force then */
 	chain.g.v = chain.v;
 	chain.g.mark_back = chain.back;
 	chain.g.mark_text = chain.text;
@@ -137,7 +148,7 @@ void ui_view_est(struct body *b)
 			top = e->tick_hist[i];
 	}
 	/* The graphs take the rows the tables below leave, so at 80x24 all of it shows. */
-	int below = 1 + (lo < 0 ? 0 : hi - lo + 1) + 1 + (int)ui->ncalib;
+	int below = 1 + (lo < 0 ? 0 : hi - lo + 1) + 1 + (int)calibs_shown(ui);
 	int above = 4 + 1 + e->nkt + (e->kthreads > e->nkt);
 	est_graphs(b, h_view - above - below);
 	body_title(b, lo < 0 ? "tick time histogram: no tick with estimators yet"
@@ -156,7 +167,7 @@ void ui_view_est(struct body *b)
 		ui_put(ui, ROLE_NORMAL, " %" PRIu64, e->tick_hist[i]);
 	}
 	body_title(b, "calibrations: #  chain_max  single_est  governor");
-	for (size_t i = ui->ncalib; i-- > 0;) {
+	for (size_t i = calibs_shown(ui); i-- > 0;) {
 		if (!body_line(b))
 			continue;
 		ui_put(ui, ROLE_NORMAL, "        %3" PRIu64 " %10d  %10s  %s", ui->calib[i].count,
