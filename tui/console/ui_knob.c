@@ -3,6 +3,7 @@
  * source. Below the key table and the loop: it calls neither. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tui/console/ui.h"
 
@@ -24,6 +25,23 @@ const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t
 	return knob_format(id, ui->snap->knobs[id], buf, len);
 }
 
+bool ui_knob_taken(const struct ui *ui, enum knob_id id)
+{
+	return !ui->src->ops->read_only && !source_knob_refusal(ui->src, id);
+}
+
+const char *ui_not_running(const struct ui *ui, const char *what, enum knob_id id, char *buf,
+			   size_t len)
+{
+	const char *why = source_knob_refusal(ui->src, id);
+	if (ui_knob_taken(ui, id))
+		snprintf(buf, len, "%s is not running (:set %s=on)", what, knob_table[id].name);
+	else
+		snprintf(buf, len, "%s is not running: %s", what,
+			 why ? why : "this source takes no knob");
+	return buf;
+}
+
 void ui_knobs_refresh(struct ui *ui)
 {
 	for (int k = 0; k < K_COUNT; k++) {
@@ -43,7 +61,11 @@ void ui_knobs_refresh(struct ui *ui)
 int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
 {
 	struct source_knob_result r;
-	char val[64];
+	char val[64], now[64];
+	/* The value in force before the write, for "setting X old -> new...". */
+	ui_knob_text(ui, id, now, sizeof(now));
+	if (ui->async && ui->pending[id] > 0)
+		knob_format(id, ui->pending_v[id], now, sizeof(now));
 	int later = ui->async ? source_async_knob_request(ui->async, id, v, &r)
 			      : source_knob_request(ui->src, id, v, &r);
 	if (!later)
@@ -55,7 +77,9 @@ int ui_knob_set(struct ui *ui, enum knob_id id, int64_t v)
 		ui->pending[id]++;
 		ui->pending_v[id] = v;
 	}
-	ui_status(ui, false, "%s: setting %s...", knob_table[id].name,
+	/* Until the source answers with the value read back from the host (for the max sleep:
+	 * once ovs-vswitchd has taken it, docs/pmd.md "Configuration"). */
+	ui_status(ui, false, "setting %s %s -> %s...", knob_table[id].name, now,
 		  knob_format(id, v, val, sizeof(val)));
 	return UI_REDRAW;
 }
@@ -77,7 +101,11 @@ int ui_knob_result(struct ui *ui, const struct source_knob_result *r)
 			snprintf(val, sizeof(val), "-");
 		else
 			knob_format(r->knob, r->stored, val, sizeof(val));
-		ui_status(ui, true, "%s%s (%s stays %s)", from, r->err, d->name, val);
+		/* An error that names the value still in force already says it. */
+		if (strstr(r->err, "still in force"))
+			ui_status(ui, true, "%s%s", from, r->err);
+		else
+			ui_status(ui, true, "%s%s (%s stays %s)", from, r->err, d->name, val);
 		return UI_REDRAW;
 	}
 	if (d->type == KNOB_ACTION)
@@ -97,6 +125,9 @@ int ui_knob_result(struct ui *ui, const struct source_knob_result *r)
 	 * header, the views and help show the same value; a frozen screen keeps its
 	 * snapshot with only this value changed. */
 	ui->snap->knobs[r->knob] = r->stored;
+	/* The host's ovsdb text beside it is the old snapshot's: none until the fresh one. */
+	if (r->knob == K_PMD_MAXSLEEP_US)
+		ui->snap->host.ovs_maxsleep_value[0] = '\0';
 	ui_knobs_refresh(ui);
 	return ui->paused ? UI_REDRAW : UI_KNOB | UI_REDRAW;
 }
