@@ -5,7 +5,7 @@
 # showing 500 until the fake takes the value; with the fake stopped (SIGSTOP) the write ends
 # "not applied" with the old value shown; an ovsdb text OVS applies otherwise ("99999") shows
 # as "ovsdb 99999 -> applied 10000us"; with ovsdb gone a write says the value still in force;
-# view 2 on the host suggests no engine knob.
+# view 2 and help on the host suggest no engine knob.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
@@ -90,6 +90,11 @@ tt_keys 2
 tt_wait "est is not running" 3
 if tt_cap | grep -q ":set est.enabled=on"; then bad "host view 2 suggests :set est.enabled=on"; else ok "host view 2 suggests no :set est.enabled=on"; fi
 check "and says why ($(tt_cap | grep -o 'est is not running.*'))" tt_wait "est is not running: an engine knob" 1
+tt_keys h
+tt_wait "est\.count \(not on this source\)" 3
+ok "help: the engine's keys say they are not on this source"
+tt_keys Escape
+tt_wait "^pmd " 3
 
 # 5. ovsdb gone: a write says the value still in force (10000), not 0.
 kill "$db2"

@@ -140,7 +140,8 @@ static void pmd_line(struct ui *ui, int y)
 	}
 	ui_put(ui, ROLE_NORMAL, " maxsleep ");
 	put_knob(ui, K_PMD_MAXSLEEP_US, "");
-	ui_put(ui, ROLE_VALUE, "us");
+	if (!ui->snap->knob_absent[K_PMD_MAXSLEEP_US]) /* "-", not "-us" */
+		ui_put(ui, ROLE_VALUE, "us");
 	/* The value in force, beside what ovsdb holds when OVS applies something else, and a
 	 * write ovs-vswitchd has not taken yet. */
 	char od[80];
