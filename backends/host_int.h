@@ -23,6 +23,9 @@
 #define HOST_MAX_LINKS 64
 /* How often to look for an ovs-vswitchd that was absent (a pidfile read: cheap). */
 #define HOST_OVS_RETRY_NS (5ULL * 1000000000ULL)
+/* How long a max sleep write waits for ovs-vswitchd to take it from ovsdb: milliseconds on an
+ * idle host, 2-5 s seen under a load of 16 on 2 CPUs. */
+#define HOST_MAXSLEEP_APPLY_MS 6000
 
 struct host_tprev {
 	pid_t tid;
@@ -79,8 +82,12 @@ struct host_state {
 	bool ovs_probed; /* pmd-sleep-show asked once (decides the other_config key) */
 	struct host_ovsdb *ovsdb;
 	char ovsdb_err[160];
-	bool have_maxsleep; /* read from ovsdb at the last sample or write */
+	/* The max sleep in force: the ovsdb string as this OVS parses it, taken only once
+	 * ovs-vswitchd has caught up with ovsdb (cur_cfg == next_cfg) and answers; a write
+	 * vswitchd has not taken, or a vswitchd stopped or gone, leaves the value it runs with. */
+	bool have_maxsleep;
 	int maxsleep_us;
+	bool ovs_answering; /* the last unixctl call to ovs-vswitchd got an answer */
 	char maxsleep_val[128];
 	struct host_ovsdb_read *dbread; /* the last read (interfaces) */
 	bool dbread_ok;
@@ -111,7 +118,9 @@ const char *host_pmdsec_key(const struct host_state *h);
 void host_pmdsec_dbread(struct host_state *h);
 /* The same, probing ovs-vswitchd first if no sample has yet: before a write at start-up. */
 void host_pmdsec_dbread_now(struct host_state *h);
-/* Set the max sleep through ovsdb and read it back (host_pmdsec.c). */
+/* Set the max sleep through ovsdb and wait (HOST_MAXSLEEP_APPLY_MS at most) for ovs-vswitchd to
+ * take it, read back: 0; -1 with err when ovsdb refused it, or vswitchd did not take it (err then
+ * names the value still in force). */
 int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen);
 
 /* host_slack.c: pmd.timer_slack_ns on ovs-vswitchd's PMD threads (/proc/TID/timerslack_ns). */

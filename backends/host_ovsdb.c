@@ -125,11 +125,14 @@ int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_re
 		    size_t errlen)
 {
 	json_t *ops = json_array();
-	json_array_append_new(ops, ovsdb_select("Open_vSwitch", "other_config", NULL));
+	json_t *sel = ovsdb_select("Open_vSwitch", "other_config", "cur_cfg");
+	json_array_append_new(json_object_get(sel, "columns"), json_string("next_cfg"));
+	json_array_append_new(ops, sel);
 	json_array_append_new(ops, ovsdb_select("Interface", "name", "statistics"));
 	json_t *res = ovsdb_transact(db, ops, err, errlen);
 
 	memset(out, 0, sizeof(*out));
+	out->cur_cfg = out->next_cfg = -1;
 	if (!res)
 		return -1;
 	json_t *oc = ovsdb_other_config(json_array_get(res, 0), err, errlen);
@@ -143,6 +146,12 @@ int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_re
 		snprintf(out->value, sizeof(out->value), "%s", json_string_value(v));
 	}
 	json_decref(oc);
+	json_t *row0 = json_array_get(json_object_get(json_array_get(res, 0), "rows"), 0);
+	json_t *cc = json_object_get(row0, "cur_cfg"), *nc = json_object_get(row0, "next_cfg");
+	if (json_is_integer(cc) && json_is_integer(nc)) {
+		out->cur_cfg = (int64_t)json_integer_value(cc);
+		out->next_cfg = (int64_t)json_integer_value(nc);
+	}
 	json_t *rows = json_object_get(json_array_get(res, 1), "rows");
 	for (size_t i = 0; i < json_array_size(rows) && out->nifaces < HOST_OVSDB_MAX_IFACES; i++) {
 		json_t *row = json_array_get(rows, i);
@@ -164,8 +173,10 @@ int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_re
 }
 
 int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, bool list, int us,
-			    char *written, size_t writtenlen, char *err, size_t errlen)
+			    char *written, size_t writtenlen, int64_t *cfg, char *err,
+			    size_t errlen)
 {
+	*cfg = -1;
 	json_t *ops = json_array();
 	json_array_append_new(ops, ovsdb_select("Open_vSwitch", "other_config", NULL));
 	json_t *res = ovsdb_transact(db, ops, err, errlen);
@@ -201,6 +212,13 @@ int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, bool list, i
 			      json_pack("{s:s, s:s, s:[], s:[[s, s, [s, [[s, s]]]]]}", "op",
 					"mutate", "table", "Open_vSwitch", "where", "mutations",
 					"other_config", "insert", "map", key, written));
+	/* As ovs-vsctl does without --no-wait: next_cfg + 1 in the same transaction, and
+	 * ovs-vswitchd sets cur_cfg to it once it has reconfigured with this other_config,
+	 * which is how a write is known to be in force (docs/pmd.md "Configuration"). */
+	json_array_append_new(ops,
+			      json_pack("{s:s, s:s, s:[], s:[[s, s, i]]}", "op", "mutate", "table",
+					"Open_vSwitch", "where", "mutations", "next_cfg", "+=", 1));
+	json_array_append_new(ops, ovsdb_select("Open_vSwitch", "next_cfg", NULL));
 	json_decref(oc);
 	res = ovsdb_transact(db, ops, err, errlen);
 	if (!res) {
@@ -209,6 +227,10 @@ int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, bool list, i
 				 "other_config changed while tunetop wrote it: nothing written");
 		return -1;
 	}
+	json_t *nc = json_object_get(
+	    json_array_get(json_object_get(json_array_get(res, 4), "rows"), 0), "next_cfg");
+	if (json_is_integer(nc))
+		*cfg = (int64_t)json_integer_value(nc);
 	json_decref(res);
 	return 0;
 }

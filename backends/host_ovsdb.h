@@ -19,6 +19,9 @@ struct host_ovsdb_iface {
 struct host_ovsdb_read {
 	bool has_key; /* other_config:<key> is set */
 	char value[128];
+	/* Open_vSwitch cur_cfg and next_cfg: ovs-vswitchd has reconfigured with everything
+	 * written up to cur_cfg; -1 when the row has none. */
+	int64_t cur_cfg, next_cfg;
 	int nifaces;
 	struct host_ovsdb_iface iface[HOST_OVSDB_MAX_IFACES];
 };
@@ -35,10 +38,13 @@ int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_re
 /*
  * Set the default max sleep in other_config:key to us: with list (3.3's pmd-sleep-max)
  * keeping any per-PMD entries ("50,8:0" -> "60,8:0"), else the one number. Atomic against a change
- * made meanwhile (an RFC 7047 "wait" on the map just read). 0 with the value written in written, or
- * -1 with err (nothing changed).
+ * made meanwhile (an RFC 7047 "wait" on the map just read), and next_cfg raised by one in the same
+ * transaction. 0 with the value written in written and the new next_cfg in *cfg (-1 if ovsdb did
+ * not say): ovs-vswitchd has taken the write once cur_cfg reaches it. -1 with err (nothing
+ * changed).
  */
 int host_ovsdb_set_maxsleep(struct host_ovsdb *db, const char *key, bool list, int us,
-			    char *written, size_t writtenlen, char *err, size_t errlen);
+			    char *written, size_t writtenlen, int64_t *cfg, char *err,
+			    size_t errlen);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "core/xalloc.h"
@@ -18,6 +19,7 @@ static int host_pmdsec_probe_now(struct host_state *h)
 	int rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &res, h->ovs_err,
 			       sizeof(h->ovs_err));
 	free(res);
+	h->ovs_answering = rc >= 0;
 	if (rc < 0)
 		return -1;
 	h->ovs_sleep_show = rc == 0;
@@ -51,9 +53,15 @@ static bool host_ovsdb_ready(struct host_state *h)
 	return true;
 }
 
-static void host_maxsleep_from(struct host_state *h, const struct host_ovsdb_read *r)
+/* taken: ovs-vswitchd has reconfigured with this read's other_config (cur_cfg reached a write's
+ * next_cfg); else it has when it caught up with ovsdb (cur_cfg == next_cfg) and answers now. */
+static void host_maxsleep_from(struct host_state *h, const struct host_ovsdb_read *r, bool taken)
 {
 	snprintf(h->maxsleep_val, sizeof(h->maxsleep_val), "%s", r->has_key ? r->value : "");
+	if (!taken)
+		taken = h->ovs_answering && (r->cur_cfg < 0 || r->cur_cfg >= r->next_cfg);
+	if (!taken)
+		return; /* vswitchd still runs with what it last took: that stays the value */
 	/* What OVS makes of the string, not the string: 3.1 clamps "99999" to 10000 and turns
 	 * "50,1:100" (a 3.3 list it cannot read) into 0, sleeping off. */
 	h->maxsleep_us = host_ovs_maxsleep_applied(r->has_key ? r->value : NULL, h->ovs_sleep_show);
@@ -71,7 +79,7 @@ void host_pmdsec_dbread(struct host_state *h)
 				       sizeof(h->ovsdb_err)) == 0;
 	if (h->dbread_ok) {
 		h->ovsdb_err[0] = '\0';
-		host_maxsleep_from(h, h->dbread);
+		host_maxsleep_from(h, h->dbread, false);
 	}
 	/* A failed read keeps the value last read: ovsdb down changes nothing in vswitchd, which
 	 * runs with what it last took from ovsdb; the ovsdb error is shown beside it. */
@@ -84,9 +92,77 @@ void host_pmdsec_dbread_now(struct host_state *h)
 	host_pmdsec_dbread(h);
 }
 
+/* Why ovs-vswitchd has not taken a write: asked once more (bounded, host_rpc.c). */
+static void host_maxsleep_why(struct host_state *h, bool db_ok, char *why, size_t len)
+{
+	char *res = NULL;
+	if (!db_ok) {
+		snprintf(why, len, "ovsdb: %s", h->ovsdb_err);
+		return;
+	}
+	int rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &res, h->ovs_err,
+			       sizeof(h->ovs_err));
+	free(res);
+	h->ovs_answering = rc >= 0;
+	if (rc >= 0)
+		snprintf(why, len, "ovs-vswitchd did not take it within %d s",
+			 HOST_MAXSLEEP_APPLY_MS / 1000);
+	else if (strstr(h->ovs_err, "refused") || strstr(h->ovs_err, "No such file") ||
+		 strstr(h->ovs_err, "no ovs-vswitchd"))
+		snprintf(why, len, "vswitchd not running");
+	else
+		snprintf(why, len, "vswitchd not answering");
+}
+
+/* The write is in force once ovs-vswitchd says so: cur_cfg reaches the write's next_cfg (it sets
+ * it after reconfiguring, as ovs-vsctl waits for), and on 3.2+ pmd-sleep-show's own figure. */
+static int host_maxsleep_wait(struct host_state *h, int64_t cfg, const char *written, char *err,
+			      size_t errlen)
+{
+	const char *key = host_pmdsec_key(h);
+	uint64_t end = clock_mono_ns() + (uint64_t)HOST_MAXSLEEP_APPLY_MS * 1000000ULL;
+	bool db_ok;
+	for (;;) {
+		db_ok = host_ovsdb_read(h->ovsdb, key, h->dbread, h->ovsdb_err,
+					sizeof(h->ovsdb_err)) == 0;
+		if (db_ok && (cfg < 0 || h->dbread->cur_cfg < 0 || h->dbread->cur_cfg >= cfg))
+			break;
+		if (clock_mono_ns() >= end) {
+			char why[200], kept[32];
+			host_maxsleep_why(h, db_ok, why, sizeof(why));
+			if (h->sleep_show_us >= 0 || h->have_maxsleep)
+				snprintf(kept, sizeof(kept), "%d",
+					 h->sleep_show_us >= 0 ? h->sleep_show_us : h->maxsleep_us);
+			else
+				snprintf(kept, sizeof(kept), "the value before");
+			snprintf(err, errlen,
+				 "pmd.maxsleep_us: not applied (%s); %s still in force (ovsdb "
+				 "holds %s: vswitchd takes it when it runs)",
+				 why, kept, written);
+			return -1;
+		}
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	h->ovs_answering = true;
+	h->ovsdb_err[0] = '\0';
+	if (h->ovs_sleep_show) {
+		char *t = NULL;
+		struct host_ovs_sleep sl = {.default_us = -1};
+		if (host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &t, h->ovs_err,
+				  sizeof(h->ovs_err)) == 0 &&
+		    host_ovs_parse_sleep(t, &sl) == 0 && sl.default_us >= 0)
+			h->sleep_show_us = sl.default_us;
+		free(t);
+	}
+	host_maxsleep_from(h, h->dbread, true);
+	return 0;
+}
+
 int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen)
 {
 	char written[128];
+	int64_t cfg;
 	if (!h->ovs_probed && host_pmdsec_probe_now(h) != 0) {
 		snprintf(err, errlen,
 			 "pmd.maxsleep_us: ovs-vswitchd does not answer (%s): nothing "
@@ -97,18 +173,15 @@ int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t err
 	host_ovsdb_ready(h);
 	const char *key = host_pmdsec_key(h);
 	if (host_ovsdb_set_maxsleep(h->ovsdb, key, h->ovs_sleep_show, us, written, sizeof(written),
-				    err, errlen) != 0) {
+				    &cfg, err, errlen) != 0) {
 		char e[256];
 		snprintf(e, sizeof(e), "%s", err);
 		snprintf(err, errlen, "pmd.maxsleep_us: %s", e);
 		return -1;
 	}
-	/* Read back what ovsdb holds now: that is the value in force. */
 	if (!h->dbread)
 		h->dbread = xmalloc(sizeof(*h->dbread));
-	if (host_ovsdb_read(h->ovsdb, key, h->dbread, h->ovsdb_err, sizeof(h->ovsdb_err)) == 0)
-		host_maxsleep_from(h, h->dbread);
-	return 0;
+	return host_maxsleep_wait(h, cfg, written, err, errlen);
 }
 
 /* Whether thread k of the table belongs to the ovs-vswitchd we read (vpid 0: unknown, any). */
@@ -276,6 +349,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		goto fail;
 	int rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-perf-show", NULL, 0, &text, h->ovs_err,
 			       sizeof(h->ovs_err));
+	h->ovs_answering = rc >= 0;
 	if (rc != 0 || host_ovs_parse_perf(text, perf) != 0) {
 		if (rc == 0)
 			snprintf(h->ovs_err, sizeof(h->ovs_err), "pmd-perf-show: unexpected reply");

@@ -33,20 +33,39 @@ static const char *opt(double v, bool absent, const char *fmt, char *buf, size_t
 	return buf;
 }
 
+bool rowfmt_host_maxsleep_ovsdb(const struct snapshot *s, char *buf, size_t len)
+{
+	char applied[32];
+	if (!s->has_host || !s->host.ovs_maxsleep_value[0] || s->knob_absent[K_PMD_MAXSLEEP_US])
+		return false;
+	snprintf(applied, sizeof(applied), "%" PRId64, s->knobs[K_PMD_MAXSLEEP_US]);
+	if (strcmp(applied, s->host.ovs_maxsleep_value) == 0)
+		return false;
+	snprintf(buf, len, "%s", s->host.ovs_maxsleep_value);
+	return true;
+}
+
 const char *rowfmt_host_summary(const struct snapshot *s, char *buf, size_t len)
 {
 	const struct pmd_snap *p = &s->pmd;
-	char a[16], ms[32], sl[32];
+	char a[16], ms[200], sl[32], od[140];
 	bool rates = false;
 	for (int i = 0; i < p->nthreads; i++)
 		rates |= !p->threads[i].no_rate;
-	snprintf(ms, sizeof(ms), p->maxsleep_us < 0 ? "-" : "%" PRId64 "us", p->maxsleep_us);
+	snprintf(a, sizeof(a), "%" PRId64, p->maxsleep_us);
+	if (p->maxsleep_us >= 0 && rowfmt_host_maxsleep_ovsdb(s, od, sizeof(od)))
+		/* ovsdb's text is not what OVS applies ("99999": 10000; a list 3.1 cannot read:
+		 * 0): both, the applied value last (docs/pmd.md "Configuration"). */
+		snprintf(ms, sizeof(ms), "ovsdb %s -> applied %" PRId64 "us", od, p->maxsleep_us);
+	else
+		snprintf(ms, sizeof(ms), "%s%s (%s%s%s%s)", p->maxsleep_us < 0 ? "-" : a,
+			 p->maxsleep_us < 0 ? "" : "us",
+			 s->host.ovs_maxsleep_source ? s->host.ovs_maxsleep_source : "?",
+			 s->host.ovs_maxsleep_value[0] ? " \"" : "", s->host.ovs_maxsleep_value,
+			 s->host.ovs_maxsleep_value[0] ? "\"" : "");
 	snprintf(sl, sizeof(sl), p->timer_slack_ns < 0 ? "-" : "%" PRId64 "ns", p->timer_slack_ns);
-	snprintf(buf, len, "offered %s pps  maxsleep %s (%s%s%s%s)  slack %s%s%s",
-		 rates ? rowfmt_count(p->offered_pps, a, sizeof(a)) : "-", ms,
-		 s->host.ovs_maxsleep_source ? s->host.ovs_maxsleep_source : "?",
-		 s->host.ovs_maxsleep_value[0] ? " \"" : "", s->host.ovs_maxsleep_value,
-		 s->host.ovs_maxsleep_value[0] ? "\"" : "", sl,
+	snprintf(buf, len, "offered %s pps  maxsleep %s  slack %s%s%s",
+		 rates ? rowfmt_count(p->offered_pps, a, sizeof(a)) : "-", ms, sl,
 		 s->host.ovsdb_error[0] ? "  ovsdb: " : "", s->host.ovsdb_error);
 	return buf;
 }

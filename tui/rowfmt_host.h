@@ -11,6 +11,9 @@
 bool rowfmt_host_pmd(const struct snapshot *s);
 /* The pmd view's title when there is no pmd section on the host: OVS's own reason. */
 const char *rowfmt_host_no_pmd(const struct snapshot *s, char *buf, size_t len);
+/* What ovsdb holds for the max sleep into buf when it is not the value in force as text ("99999"
+ * against 10000 applied, a write ovs-vswitchd has not taken yet): true; false when they agree. */
+bool rowfmt_host_maxsleep_ovsdb(const struct snapshot *s, char *buf, size_t len);
 /* The first line of the pmd view on the host. */
 const char *rowfmt_host_summary(const struct snapshot *s, char *buf, size_t len);
 extern const char rowfmt_host_pmd_head[];

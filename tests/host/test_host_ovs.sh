@@ -136,6 +136,15 @@ for s in "/src)" "generated" "drop/s" "os-p99" "pmd is not running"; do
 	if grep -qF -- "$s" <<<"$scr"; then bad "host pmd view shows engine-only '$s'"; else ok "host pmd view has no '$s'"; fi
 done
 check "PMD name not cut (pmd-c..../id:)" grep -Eq "pmd-c[0-9]+/id:[0-9]+" <<<"$scr"
+# A stopped ovs-vswitchd takes nothing: the write ends "not applied", 1000 still shown.
+vpid=$(cat "$run/ovs-vswitchd.pid")
+kill -STOP "$vpid"
+tt_keys M
+tt_wait "not applied \(vswitchd not answering\); 1000 still in force" 20
+ok "stopped ovs-vswitchd: M is not applied, 1000 still in force"
+kill -CONT "$vpid"
+tt_wait "maxsleep 500us \(ovsdb" 10
+ok "once it runs again, ovs-vswitchd takes 500 and the view shows it"
 tt_keys q
 ovs-vsctl --timeout=10 set Open_vSwitch . other_config:$key=300
 

@@ -173,7 +173,7 @@ start_fake db silent
 tt_start 150 30 "TUNETOP_OVS_SOCKET=$dir/ctl.sock TUNETOP_OVS_DB=unix:$dir/db.sock $TUNETOP --host --write -d 0.5; sleep 60"
 tt_wait "key [0-9]+ us" 8
 tt_keys m
-tt_wait "pmd.maxsleep_us: setting" 1
+tt_wait "setting pmd.maxsleep_us " 1
 ok "a knob write says 'setting' while it is under way"
 tt_wait "error: .*stays" 5
 ok "then the error, with the value kept ($(tt_cap | grep -o 'error: .*' | head -c 160))"

@@ -17,7 +17,16 @@ MODE: ok        answers like OVS 3.1 (pmd-perf-show, pmd-stats-show, pmd-rxq-sho
                 +1000 iterations, +900 sleep iterations, +9000 us asleep
       nonsense  like grow, but +1e14 us asleep each time (OVS's own "Sleep time" on some
                 VMs: more sleep than time)
-Writes READY_FILE once listening. Runs until killed.
+      ovsdb     an ovsdb-server (RFC 7047 transact) with one Open_vSwitch row: select, wait,
+                mutate (other_config delete/insert, next_cfg +=), update; no Interface rows.
+                other_config starts as FAKE_OVSDB_CONFIG ("pmd-maxsleep=500,k=v"; "," splits
+                only before a key=, so "pmd-maxsleep=50,1:100" is one value)
+Environment of a unixctl mode (ok, clock:S, ...):
+      FAKE_OVS_DB=PATH       follow the ovsdb at PATH as ovs-vswitchd does: when next_cfg moves,
+                             take the new other_config and set cur_cfg to it (polled every 50 ms)
+      FAKE_OVS_APPLY_S=S     ... S seconds after it saw the change (a slow reconfiguration)
+A process stopped with SIGSTOP answers nothing and takes nothing (a stopped ovs-vswitchd); one
+killed is gone. Writes READY_FILE once listening. Runs until killed.
 """
 import json
 import os
@@ -93,6 +102,108 @@ def perf_text(mode):
             .replace("Sleep time (us):            9000", f"Sleep time (us):  {slept:14d}"))
 
 
+# ---- the ovsdb mode: one Open_vSwitch row ----
+DB = {"other_config": {}, "cur_cfg": 0, "next_cfg": 0}
+
+
+def db_config(text):
+    out, key = {}, None
+    for part in text.split(","):
+        if "=" in part.split(":")[0]:
+            key, val = part.split("=", 1)
+            out[key] = val
+        elif key is not None:
+            out[key] += "," + part
+    return out
+
+
+def db_col(name):
+    v = DB[name]
+    return ["map", sorted([k, x] for k, x in v.items())] if isinstance(v, dict) else v
+
+
+def db_op(op):
+    kind, table = op.get("op"), op.get("table")
+    if table != "Open_vSwitch":
+        return {"rows": []} if kind == "select" else {"count": 0}
+    if kind == "select":
+        return {"rows": [{c: db_col(c) for c in op.get("columns", DB.keys())}]}
+    if kind == "wait":
+        want = op["rows"][0]
+        same = all(db_col(c) == [want[c][0], sorted(want[c][1])] if isinstance(DB[c], dict)
+                   else db_col(c) == want[c] for c in op["columns"])
+        if same == (op.get("until") == "=="):
+            return {}
+        return {"error": "timed out", "details": "\"wait\" timed out"}
+    if kind == "mutate":
+        for col, how, arg in op["mutations"]:
+            if how == "+=":
+                DB[col] += arg
+            elif how == "delete":
+                for k in (arg[1] if arg[0] == "set" else [arg]):
+                    DB[col].pop(k, None)
+            elif how == "insert":
+                for k, v in arg[1]:
+                    DB[col].setdefault(k, v)
+        return {"count": 1}
+    if kind == "update":
+        for col, v in op["row"].items():
+            DB[col] = dict(v[1]) if isinstance(v, list) and v and v[0] == "map" else v
+        return {"count": 1}
+    return {"error": "not supported", "details": kind}
+
+
+def db_answer(req):
+    if req.get("method") != "transact":
+        return {"id": req.get("id"), "result": None, "error": "unknown method"}
+    with lock:
+        res = []
+        for op in req["params"][1:]:
+            r = db_op(op)
+            res.append(r)
+            if "error" in r:
+                break
+    return {"id": req["id"], "result": res, "error": None}
+
+
+# ---- a unixctl mode following an ovsdb (FAKE_OVS_DB) as ovs-vswitchd does ----
+taken = {}  # the other_config this "vswitchd" last took
+
+
+def db_call(sock, ops, n):
+    sock.sendall(json.dumps({"id": n, "method": "transact",
+                             "params": ["Open_vSwitch"] + ops}).encode())
+    return next(requests(sock))["result"]
+
+
+def follow(path, delay):
+    n, seen, since = 0, None, 0.0
+    while True:
+        time.sleep(0.05)
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as c:
+                c.connect(path)
+                while True:
+                    n += 1
+                    row = db_call(c, [{"op": "select", "table": "Open_vSwitch", "where": [],
+                                       "columns": ["other_config", "cur_cfg", "next_cfg"]}],
+                                  n)[0]["rows"][0]
+                    if row["next_cfg"] != row["cur_cfg"]:
+                        if seen != row["next_cfg"]:
+                            seen, since = row["next_cfg"], time.monotonic()
+                        if time.monotonic() - since >= delay:
+                            taken.clear()
+                            taken.update(dict(row["other_config"][1]))
+                            n += 1
+                            db_call(c, [{"op": "update", "table": "Open_vSwitch", "where": [],
+                                         "row": {"cur_cfg": row["next_cfg"]}}], n)
+                    elif not taken:
+                        taken.update(dict(row["other_config"][1]))
+                    time.sleep(0.05)
+        except (OSError, StopIteration, KeyError, IndexError):
+            continue
+
+
 def answer(req, mode="ok"):
     m = req.get("method")
     if m == "dpif-netdev/pmd-perf-show":
@@ -136,6 +247,9 @@ def serve(conn, mode, srv):
     try:
         for req in requests(conn):
             if mode == "silent":
+                continue
+            if mode == "ovsdb":
+                conn.sendall(json.dumps(db_answer(req)).encode())
                 continue
             if mode == "garbage":
                 conn.sendall(b"\x00\x01 this is not JSON-RPC ]]]\n")
@@ -205,6 +319,12 @@ def main():
         go_noaccept(s)
     else:
         srv.listen(16)
+    if mode == "ovsdb":
+        DB["other_config"] = db_config(os.environ.get("FAKE_OVSDB_CONFIG", ""))
+    elif os.environ.get("FAKE_OVS_DB"):
+        threading.Thread(target=follow, args=(os.environ["FAKE_OVS_DB"],
+                                              float(os.environ.get("FAKE_OVS_APPLY_S", "0"))),
+                         daemon=True).start()
     if ready:
         open(ready, "w").write("ready\n")
     if mode == "noaccept":

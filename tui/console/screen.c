@@ -396,7 +396,9 @@ int screen_run(struct source *src, const struct options *o)
 		if (strcmp(last_status, ui->status) != 0) {
 			memcpy(last_status, ui->status, sizeof(last_status));
 			status_set = now;
-		} else if (ui->status[0] && now - status_set > UI_STATUS_NS) {
+		} else if (ui->status[0] && now - status_set > UI_STATUS_NS &&
+			   !(ui->async && source_async_pending(ui->async) > 0)) {
+			/* ("setting X..." stays while the write is under way) */
 			ui->status[0] = last_status[0] = '\0';
 			redo |= UI_REDRAW;
 		}

@@ -374,6 +374,12 @@ void ui_status(struct ui *ui, bool err, const char *fmt, ...) __attribute__((for
 void ui_knobs_refresh(struct ui *ui);
 /* A knob's value as the screen shows it: "-" when the source has none. */
 const char *ui_knob_text(const struct ui *ui, enum knob_id id, char *buf, size_t len);
+/* "est is not running" and how to start it (":set est.enabled=on") where the source takes knob
+ * id, else why it cannot (the live host, a recording): a hint is only of what the source takes. */
+const char *ui_not_running(const struct ui *ui, const char *what, enum knob_id id, char *buf,
+			   size_t len);
+/* Whether the source takes knob id (a refused knob is never suggested). */
+bool ui_knob_taken(const struct ui *ui, enum knob_id id);
 /* A knob write's answer (at once, from the sampler thread, or a far host's reply): the
  * status says it and the shown snapshot takes the value; returns redo flags. */
 int ui_knob_result(struct ui *ui, const struct source_knob_result *r);

@@ -7,6 +7,7 @@
 #include "core/xalloc.h"
 #include "tui/chart.h"
 #include "tui/console/ui.h"
+#include "tui/rowfmt_host.h"
 
 /* After a point's knobs are set: seconds left out (the PMDs adapt their sleep, rings
  * refill), then seconds measured. Snapshots come every -d seconds; the first one whose
@@ -81,7 +82,13 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 	if (ch != 't')
 		return 0; /* Esc with nothing to cancel */
 	if (!ui->snap->has_pmd) {
-		ui_status(ui, true, "the trade-off needs pmd running (:set pmd.enabled=on)");
+		char nr[256];
+		/* On the host the reason is OVS's own; elsewhere a hint only if the source takes
+		 * it. */
+		ui_status(ui, true, "the trade-off needs PMDs: %s",
+			  ui->snap->has_host
+			      ? rowfmt_host_no_pmd(ui->snap, nr, sizeof(nr))
+			      : ui_not_running(ui, "pmd", K_PMD_ENABLED, nr, sizeof(nr)));
 		return UI_REDRAW;
 	}
 	/* On a real machine the sweep changes its PMDs' settings for a while: only with

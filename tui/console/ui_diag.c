@@ -140,6 +140,18 @@ static enum theme_role sev_role(enum diag_severity s)
 	return s == DIAG_CRITICAL ? ROLE_ERROR : s == DIAG_WARNING ? ROLE_WARN : ROLE_LABEL;
 }
 
+/* Whether the source takes the knob of a "knob=value" fix. */
+static bool diag_fix_taken(const struct ui *ui, const char *fix)
+{
+	char name[DIAG_FIX_MAX];
+	snprintf(name, sizeof(name), "%s", fix);
+	char *eq = strchr(name, '=');
+	if (eq)
+		*eq = '\0';
+	int id = knob_find(name);
+	return id >= 0 && ui_knob_taken(ui, (enum knob_id)id);
+}
+
 /* The first finding with a fix (they come most severe first), or NULL. */
 static const struct diag_finding *worst_fix(const struct diag_finding *f, int n)
 {
@@ -159,7 +171,10 @@ int ui_diag_line(struct ui *ui, int y)
 	char head[96], tail[DIAG_FIX_MAX + 48] = "", more[32] = "";
 	snprintf(head, sizeof(head), "%s %s: ", diag_severity_name(f[0].severity), f[0].id);
 	if (f[0].fix[0])
-		snprintf(tail, sizeof(tail), "  fix: %s, key X", f[0].fix);
+		/* "key X" only where the source takes that knob (not an engine knob on the host,
+		 * nor anything in a recording). */
+		snprintf(tail, sizeof(tail), "  fix: %s%s", f[0].fix,
+			 diag_fix_taken(ui, f[0].fix) ? ", key X" : "");
 	if (n > 1)
 		snprintf(more, sizeof(more), "  +%d (D)", n - 1);
 	else

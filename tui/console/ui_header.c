@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "tui/rowfmt.h"
+#include "tui/rowfmt_host.h"
 #include "tui/console/ui.h"
 
 /* At most this many rows of CPU meters; the rest are summed into one meter. */
@@ -139,7 +140,16 @@ static void pmd_line(struct ui *ui, int y)
 	}
 	ui_put(ui, ROLE_NORMAL, " maxsleep ");
 	put_knob(ui, K_PMD_MAXSLEEP_US, "");
-	ui_put(ui, ROLE_VALUE, "us");
+	if (!ui->snap->knob_absent[K_PMD_MAXSLEEP_US]) /* "-", not "-us" */
+		ui_put(ui, ROLE_VALUE, "us");
+	/* The value in force, beside what ovsdb holds when OVS applies something else, and a
+	 * write ovs-vswitchd has not taken yet. */
+	char od[80];
+	if (rowfmt_host_maxsleep_ovsdb(ui->snap, od, sizeof(od)))
+		ui_put(ui, ROLE_WARN, " (ovsdb %s)", od);
+	if (ui->pending[K_PMD_MAXSLEEP_US] > 0)
+		ui_put(ui, ROLE_WARN, " (setting %lld...)",
+		       (long long)ui->pending_v[K_PMD_MAXSLEEP_US]);
 	ui_put(ui, ROLE_NORMAL, " slack ");
 	put_knob(ui, K_PMD_TIMER_SLACK_NS, "ns");
 	/* Each PMD's time asleep over the interval (not iterations: a 1 us and a

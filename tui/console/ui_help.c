@@ -48,6 +48,10 @@ static int knob_help(struct ui *ui, int k, int row, char *buf, size_t len)
 	char range[256], val[64], what[512];
 	const struct knob_def *d = &knob_table[k];
 
+	/* The live host lists only the knobs it takes, none of the engine's; a recording,
+	 * which takes none, still shows what each one was. */
+	if (ui->src->ops->writes_machine && !ui_knob_taken(ui, (enum knob_id)k))
+		return 0;
 	ui_knob_text(ui, k, val, sizeof(val));
 	knob_range_text(k, range, sizeof(range));
 	snprintf(what, sizeof(what), "%s%s", d->help, d->start_only ? " [at start only]" : "");
@@ -150,7 +154,10 @@ static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 	i--;
 	if (i < n_keys) {
 		const struct ui_keydef *k = &ui_keydefs[i];
-		if (k->knob >= 0)
+		if (k->knob >= 0 && ui->src->ops->writes_machine && !ui_knob_taken(ui, k->knob))
+			snprintf(buf, len, "  %-13s %s %s (not on this source)", k->keys, k->what,
+				 knob_table[k->knob].name);
+		else if (k->knob >= 0)
 			snprintf(buf, len, "  %-13s %s %s (%s)", k->keys, k->what,
 				 knob_table[k->knob].name,
 				 knob_range_text(k->knob, range, sizeof(range)));

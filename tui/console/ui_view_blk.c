@@ -76,7 +76,8 @@ void ui_view_blk(struct body *b)
 	char a[16], c[16], d[16];
 
 	if (!ui->snap->has_blk) {
-		body_title(b, "blk is not running (:set blk.enabled=on)");
+		char nr[256];
+		body_title(b, ui_not_running(ui, "blk", K_BLK_ENABLED, nr, sizeof(nr)));
 		return;
 	}
 	if (body_line(b)) {

@@ -87,7 +87,8 @@ void ui_view_est(struct body *b)
 	int h_view = b->end - b->y;
 
 	if (!ui->snap->has_est) {
-		body_title(b, "est is not running (:set est.enabled=on)");
+		char nr[256];
+		body_title(b, ui_not_running(ui, "est", K_EST_ENABLED, nr, sizeof(nr)));
 		return;
 	}
 	if (body_line(b))

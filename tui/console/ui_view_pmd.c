@@ -100,8 +100,9 @@ void ui_view_pmd(struct body *b)
 
 	if (!ui->snap->has_pmd) {
 		/* On the host the reason is OVS's own, not the engine's knob. */
-		body_title(b, ui->snap->has_host ? rowfmt_host_no_pmd(ui->snap, a, sizeof(a))
-						 : "pmd is not running (:set pmd.enabled=on)");
+		body_title(b, ui->snap->has_host
+				  ? rowfmt_host_no_pmd(ui->snap, a, sizeof(a))
+				  : ui_not_running(ui, "pmd", K_PMD_ENABLED, a, sizeof(a)));
 		return;
 	}
 	if (rowfmt_host_pmd(ui->snap)) {
