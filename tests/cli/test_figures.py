@@ -24,7 +24,7 @@ PROSE = [r"^ tunetop \S+", r"tick time histogram: no tick with estimators yet",
          r"\(ticks since start, all kthreads\)",
          r"\(CPU% of one.*",
          r"submit x complete: no completions in the interval",
-         r"(est|pmd|blk) is not running \(:set [a-z.]+=on\)",
+         r"(est|pmd|blk) is not running \(:set [a-z.]+=on\)", r"(est|pmd|blk) is not running: .*",
          r"Open vSwitch: .*", r"\(--write to change\)", r"no events yet",
          r"\(\d+ more kthreads, in the totals only\)", r"\(irq\)", r"in the interval",
          r"\(\d+/s, \S+ while asleep\)", r"\[PAUSED\]", r"\(end\)", r"REPLAY END"]

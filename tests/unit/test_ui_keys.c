@@ -172,7 +172,7 @@ static void test_knob_key_far(void **state)
 	struct ui *ui = ui_on(&fake_far_ops);
 	struct fake *f = ui->src->priv;
 	assert_int_equal(ui_key(ui, 'm'), UI_REDRAW);
-	assert_string_equal(ui->status, "pmd.maxsleep_us: setting 500...");
+	assert_string_equal(ui->status, "setting pmd.maxsleep_us 300 -> 500...");
 	assert_int_equal(ui->snap->knobs[K_PMD_MAXSLEEP_US], 300);
 	assert_int_equal(take_answers(ui), 0);
 	f->answers[f->nanswers++] = (struct source_knob_result){
