@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/governor.h"
+#include "core/schedstat.h"
 #include "core/snapshot.h"
 #include "core/xalloc.h"
 #include "backends/host_int.h"
@@ -220,18 +221,35 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	}
 	snap->nthreads = 0;
 	hs->nacct = 0;
+	host_sched_sync(h->sched, h->cur, h->ncur);
 	for (size_t i = 0; i < h->ncur; i++) {
 		const struct host_thread_info *t = &h->cur[i];
 		struct host_tprev *nx = &h->next[i];
 		struct host_ts_acct a;
+		struct schedstat ss;
 		char terr[96];
-		bool acct = h->ts && host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+		/*
+		 * One source per thread for its CPU time and run-queue wait, which TASKSTATS
+		 * (cpu_run_virtual_total, cpu_delay_total) and schedstat (run, wait) both give:
+		 * the scheduler's sum_exec_runtime and sched_info.run_delay, delay accounting on
+		 * or off. TASKSTATS alone has the block-IO delay and context switches, kept for
+		 * the first HOST_SNAP_MAX_ACCT threads; so those threads ask it (it answers all
+		 * four at once), and the rest pread their kept schedstat fd: one syscall against a
+		 * netlink request and reply (sendmsg, recvmsg, libnl's buffers) per thread.
+		 */
+		bool acct = h->ts && hs->nacct < HOST_SNAP_MAX_ACCT &&
+			    host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+		/* A kernel without sched_info prints "0 0 0": then the stat file's ticks. */
+		bool sst = !acct && host_sched_stat(h->sched, i, &ss) == 0 &&
+			   (ss.run_ns || !t->stat_cpu_ns);
 
 		memset(nx, 0, sizeof(*nx));
 		nx->tid = t->tid;
-		nx->cpu_ns = acct ? a.cpu_run_ns : t->stat_cpu_ns;
+		nx->cpu_ns = acct ? a.cpu_run_ns : sst ? ss.run_ns : t->stat_cpu_ns;
+		nx->runq = acct || sst;
+		nx->acct = acct;
+		nx->cpu_delay_ns = acct ? a.cpu_delay_ns : sst ? ss.runq_wait_ns : 0;
 		if (acct) {
-			nx->cpu_delay_ns = a.cpu_delay_ns;
 			nx->blkio_delay_ns = a.blkio_delay_ns;
 			nx->nvcsw = a.nvcsw;
 			nx->nivcsw = a.nivcsw;
@@ -247,7 +265,12 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		st->cpu_ns = nx->cpu_ns;
 		st->state = host_thread_state(t->state);
 		st->emu_cpu = t->processor;
-		if (acct && pv && hs->nacct < HOST_SNAP_MAX_ACCT) {
+		st->runq_delay_pct =
+		    nx->runq && pv && pv->runq && dt_ns && nx->cpu_delay_ns >= pv->cpu_delay_ns
+			? host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns)
+			: -1;
+		st->timer_slack_ns = host_sched_slack(h->sched, i);
+		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT) {
 			struct host_acct_snap *as = &hs->acct[hs->nacct++];
 			as->tid = t->tid;
 			as->cpu_delay_pct = host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns);
@@ -324,7 +347,6 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 
 	host_sample_cpus(h, snap);
 	host_sample_threads(h, snap, dt_ns);
-	host_sched_sample(h->sched, h->cur, h->ncur, snap, now_ns);
 	host_sample_links(h, snap, dt_s);
 	host_blksec_sample(h, snap, dt_s);
 	if (!h->ovs && now_ns >= h->ovs_retry_ns) {

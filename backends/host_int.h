@@ -30,6 +30,8 @@
 struct host_tprev {
 	pid_t tid;
 	uint64_t cpu_ns, cpu_delay_ns, blkio_delay_ns, nvcsw, nivcsw;
+	bool runq; /* cpu_delay_ns was read (from TASKSTATS or schedstat: the same counter) */
+	bool acct; /* from TASKSTATS: blkio_delay_ns and the switches are there too */
 };
 
 struct host_slack_seen; /* host_slack.c */
@@ -70,7 +72,7 @@ struct host_state {
 	struct host_ovs_perf perf_prev;
 	bool have_perf_prev;
 
-	struct host_sched *sched; /* host_sched.c: run-queue delay and slack per thread */
+	struct host_sched *sched; /* host_sched.c: schedstat and slack fds per listed thread */
 	int64_t slack_set_ns; /* pmd.timer_slack_ns last written, -1 never (host_slack.c) */
 	/* The PMD threads seen since that value was set (host_slack.c): a later change to one
 	 * that has settled is the operator's, shown as differing, never undone. */

@@ -200,6 +200,8 @@ int host_proc_taskstat(const char *text, size_t len, struct host_taskstat *out)
 			out->utime_ticks = v;
 		else if (field == 15)
 			out->stime_ticks = v;
+		else if (field == 22)
+			out->start_ticks = v;
 		else if (field == 39)
 			out->processor = v < HOST_MAX_CPUS ? (int)v : -1;
 	}

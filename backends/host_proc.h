@@ -35,6 +35,7 @@ struct host_taskstat {
 	char state; /* R S D I T Z ... */
 	uint64_t utime_ticks; /* field 14, in USER_HZ ticks */
 	uint64_t stime_ticks; /* field 15 */
+	uint64_t start_ticks; /* field 22: start time after boot; a reused tid has another */
 	int processor; /* field 39: CPU it last ran on, -1 when absent */
 };
 int host_proc_taskstat(const char *text, size_t len, struct host_taskstat *out); /* 0 or -1 */

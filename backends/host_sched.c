@@ -1,4 +1,5 @@
-/* host_sched.c: host threads' run-queue delay and timer slack; PMD slack read and written. */
+/* host_sched.c: host threads' schedstat and timer slack through kept fds; PMD slack read and
+ * written. */
 #include "backends/host_sched.h"
 
 #include <errno.h>
@@ -9,33 +10,146 @@
 #include <unistd.h>
 
 #include "core/schedstat.h"
-#include "core/snapshot.h"
 #include "core/xalloc.h"
 
-/* The previous run-queue wait of each thread, sorted by tid (swapped each sample). */
-struct host_sched_prev {
-	pid_t tid;
-	uint64_t wait_ns;
+/*
+ * The files of one listed thread, kept open from one refresh to the next: a pread on a kept
+ * descriptor is one syscall where open+read+close is three, and the opens were most of a
+ * host refresh's kernel time. fd -1: not open (yet, or beyond the cap: read through the
+ * open+pread+close fallback).
+ */
+struct host_sched_ent {
+	pid_t pid, tid;
+	uint64_t start_ticks; /* of the thread the fds are of: a reused tid has another */
+	int sched_fd, slack_fd;
 };
 
 struct host_sched {
-	struct host_sched_prev *prev, *next;
-	size_t nprev, cap;
-	uint64_t prev_ns;
+	int rootfd; /* the proc root ("/proc"; a fake one in the tests) */
+	struct host_sched_ent *ent, *tmp; /* ent[i] is cur[i] of the last host_sched_sync */
+	size_t n, cap;
+	int nfds, max_fds;
 };
+
+struct host_sched *host_sched_new_at(const char *proc_root)
+{
+	struct host_sched *s = xcalloc(1, sizeof(*s));
+	s->rootfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	s->max_fds = host_fd_budget(HOST_SCHED_MAX_FDS);
+	return s;
+}
 
 struct host_sched *host_sched_new(void)
 {
-	return xcalloc(1, sizeof(struct host_sched));
+	return host_sched_new_at("/proc");
+}
+
+static void ent_close(struct host_sched *s, struct host_sched_ent *e)
+{
+	if (e->sched_fd >= 0) {
+		close(e->sched_fd);
+		s->nfds--;
+	}
+	if (e->slack_fd >= 0) {
+		close(e->slack_fd);
+		s->nfds--;
+	}
+	e->sched_fd = e->slack_fd = -1;
 }
 
 void host_sched_free(struct host_sched *s)
 {
 	if (!s)
 		return;
-	free(s->prev);
-	free(s->next);
+	for (size_t i = 0; i < s->n; i++)
+		ent_close(s, &s->ent[i]);
+	if (s->rootfd >= 0)
+		close(s->rootfd);
+	free(s->ent);
+	free(s->tmp);
 	free(s);
+}
+
+int host_sched_nfds(const struct host_sched *s)
+{
+	return s->nfds;
+}
+
+void host_sched_sync(struct host_sched *s, const struct host_thread_info *cur, size_t n)
+{
+	if (s->cap < n) {
+		s->cap = n + 16;
+		s->tmp = xreallocarray(s->tmp, s->cap, sizeof(*s->tmp));
+		s->ent = xreallocarray(s->ent, s->cap, sizeof(*s->ent));
+	}
+	/* Both lists are sorted by tid: one merge walk carries each thread's fds over, and
+	 * closes those of the threads gone and of a tid now another thread's. */
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct host_sched_ent *e = &s->tmp[i];
+		while (j < s->n && s->ent[j].tid < cur[i].tid)
+			ent_close(s, &s->ent[j++]);
+		if (j < s->n && s->ent[j].tid == cur[i].tid) {
+			*e = s->ent[j++];
+			if (e->pid == cur[i].pid && e->start_ticks == cur[i].start_ticks)
+				continue;
+			ent_close(s, e);
+		} else {
+			e->sched_fd = e->slack_fd = -1;
+		}
+		e->pid = cur[i].pid;
+		e->tid = cur[i].tid;
+		e->start_ticks = cur[i].start_ticks;
+	}
+	while (j < s->n)
+		ent_close(s, &s->ent[j++]);
+	struct host_sched_ent *t = s->ent;
+	s->ent = s->tmp;
+	s->tmp = t;
+	s->n = n;
+}
+
+/* pread the file at *fd, opening it (path under the root) first when not open: kept when
+ * the cap allows, else closed again. The text NUL-terminated; its length or -1. */
+static ssize_t ent_read(struct host_sched *s, int *fd, const char *path, char *buf, size_t len)
+{
+	int f = *fd;
+	if (f < 0) {
+		if (s->rootfd < 0 || (f = openat(s->rootfd, path, O_RDONLY | O_CLOEXEC)) < 0)
+			return -1;
+		if (s->nfds < s->max_fds) {
+			*fd = f;
+			s->nfds++;
+		}
+	}
+	ssize_t r = pread(f, buf, len - 1, 0);
+	if (f != *fd)
+		close(f);
+	if (r < 0)
+		return -1; /* ESRCH: it exited; the next sync closes its fds */
+	buf[r] = '\0';
+	return r;
+}
+
+int host_sched_stat(struct host_sched *s, size_t i, struct schedstat *out)
+{
+	char path[64], buf[96];
+	struct host_sched_ent *e = &s->ent[i];
+	snprintf(path, sizeof(path), "%d/task/%d/schedstat", (int)e->pid, (int)e->tid);
+	ssize_t len = ent_read(s, &e->sched_fd, path, buf, sizeof(buf));
+	return len > 0 ? schedstat_parse(buf, (size_t)len, out) : -1;
+}
+
+int64_t host_sched_slack(struct host_sched *s, size_t i)
+{
+	char path[48], buf[32], *end;
+	struct host_sched_ent *e = &s->ent[i];
+	snprintf(path, sizeof(path), "%d/timerslack_ns", (int)e->tid);
+	if (ent_read(s, &e->slack_fd, path, buf, sizeof(buf)) <= 0)
+		return -1;
+	errno = 0;
+	long long v = strtoll(buf, &end, 10);
+	return errno || end == buf || v < 0 ? -1 : (int64_t)v;
 }
 
 /* The whole (small) file into buf, NUL-terminated; length or -1. */
@@ -83,53 +197,6 @@ int host_sched_slack_write(pid_t tid, int64_t ns, char *err, size_t errlen)
 	}
 	close(fd);
 	return 0;
-}
-
-void host_sched_sample(struct host_sched *s, const struct host_thread_info *cur, size_t n,
-		       struct snapshot *snap, uint64_t now_ns)
-{
-	size_t j = 0;
-	uint64_t dt = now_ns > s->prev_ns ? now_ns - s->prev_ns : 0;
-
-	if (s->cap < n) {
-		s->cap = n + 16;
-		s->next = xreallocarray(s->next, s->cap, sizeof(*s->next));
-		s->prev = xreallocarray(s->prev, s->cap, sizeof(*s->prev));
-	}
-	for (size_t i = 0; i < n && i < snap->nthreads; i++) {
-		struct snap_thread *st = &snap->threads[i];
-		char path[64], buf[96];
-		struct schedstat ss;
-
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)cur[i].pid,
-			 (int)cur[i].tid);
-		ssize_t len = read_small(path, buf, sizeof(buf));
-		bool ok = len > 0 && schedstat_parse(buf, (size_t)len, &ss) == 0;
-		/* Both lists are sorted by tid: one merge walk finds the previous reading. */
-		while (j < s->nprev && s->prev[j].tid < cur[i].tid)
-			j++;
-		bool have = j < s->nprev && s->prev[j].tid == cur[i].tid;
-		st->runq_delay_pct =
-		    ok && have && dt && ss.runq_wait_ns >= s->prev[j].wait_ns
-			? 100.0 * (double)(ss.runq_wait_ns - s->prev[j].wait_ns) / (double)dt
-			: -1;
-		s->next[i].tid = cur[i].tid;
-		s->next[i].wait_ns = ok ? ss.runq_wait_ns : 0;
-		if (!ok)
-			s->next[i].tid = 0; /* no baseline next time either */
-		st->timer_slack_ns = host_sched_slack_read(cur[i].tid);
-	}
-	struct host_sched_prev *tmp = s->prev;
-	s->prev = s->next;
-	s->next = tmp;
-	s->nprev = n < snap->nthreads ? n : snap->nthreads;
-	/* Unreadable ones (tid 0) have no baseline: drop them, the rest stays sorted. */
-	size_t k = 0;
-	for (size_t i = 0; i < s->nprev; i++)
-		if (s->prev[i].tid)
-			s->prev[k++] = s->prev[i];
-	s->nprev = k;
-	s->prev_ns = now_ns;
 }
 
 static bool is_ovs_vswitchd(pid_t pid)

@@ -1,5 +1,5 @@
-/* host_sched.h: per-thread run-queue delay (/proc schedstat) and timer slack of host threads,
- * and the timer slack of ovs-vswitchd's PMD threads, read and written (pmd.timer_slack_ns). */
+/* host_sched.h: host threads' /proc schedstat and timer slack read through kept fds, and the
+ * timer slack of ovs-vswitchd's PMD threads, read and written (pmd.timer_slack_ns). */
 #ifndef TT_HOST_SCHED_H
 #define TT_HOST_SCHED_H
 
@@ -9,18 +9,30 @@
 
 #include "backends/host_threads.h"
 
-struct snapshot;
+struct schedstat;
 struct host_sched;
 
+/* Kept fds at most (two per listed thread: the host lists 1024), and never more than
+ * host_fd_budget() allows; threads past it are read by open+pread+close. */
+#define HOST_SCHED_MAX_FDS 2048
+
 struct host_sched *host_sched_new(void);
+/* The same under another proc root (a fake tree in the tests). */
+struct host_sched *host_sched_new_at(const char *proc_root);
 void host_sched_free(struct host_sched *s);
 /*
- * Fill runq_delay_pct and timer_slack_ns of snap->threads[i] from cur[i] (the same
- * order, sorted by tid, as host_sample_threads() lists them), one open+pread+close per
- * file: host mode may follow a thousand kworkers, more than a process may keep open.
+ * Take the thread list of this refresh (cur, n: sorted by tid, as host_tscan_run lists
+ * them): a thread still listed keeps its open files; those of a thread gone, or of a tid
+ * that is another thread now (another start time or process), are closed. Index i of the
+ * readers below is cur[i]. Files open lazily, at their first read.
  */
-void host_sched_sample(struct host_sched *s, const struct host_thread_info *cur, size_t n,
-		       struct snapshot *snap, uint64_t now_ns);
+void host_sched_sync(struct host_sched *s, const struct host_thread_info *cur, size_t n);
+/* /proc/PID/task/TID/schedstat of thread i: 0 and *out, or -1 (gone, unreadable). */
+int host_sched_stat(struct host_sched *s, size_t i, struct schedstat *out);
+/* /proc/TID/timerslack_ns of thread i: ns, or -1 (gone, no CAP_SYS_NICE for another's). */
+int64_t host_sched_slack(struct host_sched *s, size_t i);
+/* Descriptors held now (the tests). */
+int host_sched_nfds(const struct host_sched *s);
 
 /* Threads named pmd* (PMDs) of the ovs-vswitchd process only_pid (0: of every
  * ovs-vswitchd), from cur when it has any, else from a fresh scan of /proc. Returns how

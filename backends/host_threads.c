@@ -142,6 +142,7 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 			memcpy(t->comm, comm, sizeof(t->comm));
 			t->state = ts.state;
 			t->processor = ts.processor;
+			t->start_ticks = ts.start_ticks;
 			t->stat_cpu_ns =
 			    (ts.utime_ticks + ts.stime_ticks) * (1000000000ULL / (uint64_t)tck);
 		}

@@ -16,6 +16,7 @@ struct host_thread_info {
 	char state; /* R S D I ... */
 	int processor; /* CPU it last ran on, -1 unknown */
 	uint64_t stat_cpu_ns; /* utime + stime from /proc, in ns (tick resolution) */
+	uint64_t start_ticks; /* start time (stat field 22): tells a reused tid from the old */
 };
 
 /*
@@ -52,6 +53,12 @@ void host_tscan_free(struct host_tscan *sc);
 /* As host_threads_scan(); now_ns decides when a full rescan is due. */
 int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 		   struct host_thread_info **arr, size_t *cap, size_t max, size_t *n);
+/*
+ * How many kept fds a cache of the host backend may hold: want, but at most a quarter of
+ * RLIMIT_NOFILE's soft limit (1024 on many hosts), so the scan's stat files and host_sched's
+ * schedstat and slack files together leave half of it to everything else.
+ */
+int host_fd_budget(int want);
 /* Task lists read at the last run (0 when every process was unchanged), for the tests. */
 int host_tscan_rescanned(const struct host_tscan *sc);
 

@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/xalloc.h"
 #include "backends/host_proc.h"
 
-/* Stat files kept open at most (the rest are opened per scan): well under RLIMIT_NOFILE. */
+/* Stat files kept open at most (the rest are opened per scan), within host_fd_budget(). */
 #define TSCAN_MAX_FDS 2048
 
 struct tscan_thread {
@@ -38,7 +39,7 @@ struct host_tscan {
 	struct tscan_proc *p; /* sorted by pid */
 	size_t np, capp;
 	uint64_t full_at_ns; /* next full rescan */
-	int nfds, rescanned;
+	int nfds, max_fds, rescanned;
 	long tck;
 };
 
@@ -50,7 +51,17 @@ struct host_tscan *host_tscan_new(const char *proc_root)
 	sc->tck = sysconf(_SC_CLK_TCK);
 	if (sc->tck <= 0)
 		sc->tck = 100;
+	sc->max_fds = host_fd_budget(TSCAN_MAX_FDS);
 	return sc;
+}
+
+int host_fd_budget(int want)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 4 < (rlim_t)want)
+		return (int)(rl.rlim_cur / 4);
+	return want;
 }
 
 static void proc_drop_threads(struct host_tscan *sc, struct tscan_proc *p)
@@ -143,7 +154,7 @@ static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra
 		t->tid = (pid_t)atol(te->d_name);
 		memcpy(t->comm, comm, sizeof(t->comm));
 		t->fd = -1;
-		if (sc->nfds < TSCAN_MAX_FDS) {
+		if (sc->nfds < sc->max_fds) {
 			snprintf(tpath, sizeof(tpath), "%s/stat", te->d_name);
 			t->fd = openat(dirfd(td), tpath, O_RDONLY | O_CLOEXEC);
 			if (t->fd >= 0)
@@ -279,6 +290,7 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 			memcpy(t->comm, p->t[k].comm, sizeof(t->comm));
 			t->state = ts.state;
 			t->processor = ts.processor;
+			t->start_ticks = ts.start_ticks;
 			t->stat_cpu_ns =
 			    (ts.utime_ticks + ts.stime_ticks) * (1000000000ULL / (uint64_t)sc->tck);
 		}

@@ -45,12 +45,13 @@ struct src_engine {
 static int src_engine_open(struct source *src, const struct source_conf *conf, char *err,
 			   size_t errlen)
 {
-	(void)conf;
 	(void)err;
 	(void)errlen;
 	struct src_engine *se = xcalloc(1, sizeof(*se));
 	se->eng = engine_new();
 	se->eng->platform = &src_engine_platform;
+	if (conf->delay_s > 0) /* the pace of its once-a-refresh figures */
+		se->eng->smp_refresh_ns = (uint64_t)(conf->delay_s * 1e9);
 	src->priv = se;
 	return 0;
 }

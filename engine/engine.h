@@ -65,7 +65,13 @@ struct engine {
 	/* Sampler state (the thread that samples). */
 	struct snapshot_clock smp_clock;
 	uint64_t smp_event_seq;
+	/* The front end's refresh (-d), set before the first sample; 0: the default. Figures
+	 * the sampler reads once a refresh (run-queue delay) are read at this pace. */
+	uint64_t smp_refresh_ns;
 };
+
+/* The refresh when the front end names none: the front ends' default -d (1 s). */
+#define ENGINE_REFRESH_DEFAULT_NS 1000000000ULL
 
 /* Create with every knob at its default; nothing runs yet. */
 struct engine *engine_new(void);

@@ -44,6 +44,7 @@ static void ethread_register(struct ethread *t)
 	 * would cost more than the rest of the sampler (bench/bench_sampler.c). */
 	schedstat_fds_open(&t->smp_sched, 0, t->tid);
 	t->smp_slack_ns = -2; /* not read yet */
+	t->smp_runq_pct = -1;
 	t->next = reg->head;
 	reg->head = t;
 	reg->count++;

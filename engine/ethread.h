@@ -43,6 +43,7 @@ struct ethread {
 	double last_cpu_pct; /* sampler's last result */
 	struct schedstat_fds smp_sched; /* sampler: schedstat and timer slack, kept open */
 	int64_t smp_slack_ns; /* sampler: last slack read, -1 unreadable, -2 not yet */
+	double smp_runq_pct; /* sampler: last run-queue delay figure, -1 none yet */
 
 	struct ethread_boot *boot; /* between ethread_launch() and ethread_wait_started() */
 };

@@ -164,6 +164,7 @@ static void test_taskstat(void **state)
 	assert_int_equal(ts.state, 'R');
 	assert_int_equal(ts.utime_ticks, 250);
 	assert_int_equal(ts.stime_ticks, 37);
+	assert_int_equal(ts.start_ticks, 100); /* field 22: tells a reused tid apart */
 	assert_int_equal(ts.processor, 1);
 	/* truncated after stime: still usable, processor unknown */
 	size_t cut = (size_t)(strstr(t, " 0 0 20") - t) + 2; /* ends in field 16 */
