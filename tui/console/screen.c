@@ -176,7 +176,7 @@ static void ui_after_sample(struct ui *ui)
 	serve_publish(s); /* the scrape text of this sample, rendered here once */
 	ui_freeze_note(ui);
 	ui_diag_note(ui); /* its findings, kept with the sample's history id */
-	/* Last: it steps the `t` sweep, whose next writes patch this snapshot's knobs (the
+	/* Last: it steps the `o` sweep, whose next writes patch this snapshot's knobs (the
 	 * scrape and the recording above keep the values it was sampled with). */
 	ui_hist_push(ui);
 	if (ui->frozen)
