@@ -385,7 +385,7 @@ int screen_run(struct source *src, const struct options *o)
 		if (strcmp(last_status, ui->status) != 0) {
 			memcpy(last_status, ui->status, sizeof(last_status));
 			status_set = now;
-		} else if (ui->status[0] && now - status_set > UI_STATUS_NS) {
+		} else if (ui->status[0] && !ui->confirm.open && now - status_set > UI_STATUS_NS) {
 			ui->status[0] = last_status[0] = '\0';
 			redo |= UI_REDRAW;
 		}

@@ -248,13 +248,14 @@ static int key_recalibrate(struct ui *ui, int ch)
 /*
  * F7 / F8, htop's nice - / nice + of the thread under the cursor: here the knob of the
  * view shown, one step down / up: est.count in the est view, pmd.maxsleep_us in the pmd
- * view, blk.rq_affinity in the blk view, the offered load (gen.rate_pps) elsewhere.
+ * view and the fleet, blk.rq_affinity in the blk view, the offered load (gen.rate_pps) in
+ * the overview and the events view.
  */
 static int key_view_knob(struct ui *ui, int ch)
 {
 	bool up = ch == KEY_F(8);
 	int64_t v;
-	switch (ui->fleet ? VIEW_OVERVIEW : ui->view) {
+	switch (ui->fleet ? VIEW_PMD : ui->view) {
 	case VIEW_EST: {
 		const struct knob_def *d = &knob_table[K_EST_COUNT];
 		v = shown(ui, K_EST_COUNT) + (up ? UI_EST_STEP : -UI_EST_STEP);
@@ -390,8 +391,8 @@ const struct ui_keydef ui_keydefs[] = {
     {"F7 / F8",
      {KEY_F(7), KEY_F(8)},
      -1,
-     "the view's knob down / up: est.count (2), pmd.maxsleep_us (3), blk.rq_affinity (4), "
-     "else gen.rate_pps",
+     "htop's nice -/+: the view's knob down / up: est.count (2), pmd.maxsleep_us (3, 0 "
+     "fleet), blk.rq_affinity (4), gen.rate_pps (1, 5)",
      key_view_knob},
     {"F9 k", {KEY_F(9), 'k'}, -1, "nothing to kill: tunetop never signals a thread", key_kill},
     {"space Z",
