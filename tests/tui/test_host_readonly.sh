@@ -7,6 +7,7 @@
 "$TUNETOP" --host -b -n 1 >/dev/null 2>&1 || { echo "skip: --host does not open here"; exit 77; }
 tt_start 120 30 "$(tt_wrap -d 0.3 --host)"
 tt_wait 'read-only \(--write to change\)'
+tt_keys 3 # F8 steps the pmd view's knob, pmd.maxsleep_us
 for k in r g F8; do
 	tt_keys "$k"
 	tt_wait 'host mode is read-only; start tunetop with --write'

@@ -92,7 +92,7 @@ tt_wait 'TID +NAME'
 # Help is generated from the knob table.
 tt_keys h
 tt_wait '^Keys \(htop'
-tt_wait 'W +toggle 1000 / 50000: pmd\.timer_slack_ns \(1 to 10000000 ns\)'
+tt_wait 'pmd\.maxsleep_us \(3, 0 fleet\), blk\.rq_affinity \(4\)'
 tt_keys End
 tt_wait 'blk\.fault_lost_kick'
 tt_keys q
