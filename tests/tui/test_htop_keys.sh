@@ -13,18 +13,32 @@ knobs="pmd.maxsleep_us pmd.timer_slack_ns blk.rq_affinity cpu.governor gen.rate_
 # value NAME: what the ':' prompt reads back for NAME.
 value() {
 	tt_keys : "$1" Enter
-	tt_wait "$1 = "
-	tt_cap | sed -n "s/.*$1 = \([^ ]*\).*/\1/p" | tail -n 1
+	tt_wait "$1 = [^ ]+"
+	tt_cap | grep -oE "$1 = [^ ]+" | tail -n 1 | sed 's/.* = //'
 }
 before=""
 for k in $knobs; do before="$before $k=$(value "$k")"; done
 
+# live: Esc until the header says LIVE (an Esc may first end something a key started).
+live() {
+	local n i
+	for n in 1 2 3; do
+		tt_keys Escape
+		for i in $(seq 30); do
+			tt_cap | grep -q '  LIVE ' && return 0
+			sleep 0.1
+		done
+	done
+	fail "not live after three Esc"
+}
 # Keys htop binds with no prompt or screen of their own, as tmux names them.
 plain=(Space Space Z Z '#' '*' + , - . '<' = '>' F H I K M N O P T U Y '[' ']' a b c e i k l m
 	p s t u w x F5 F5 F6 F9 BSpace Tab BTab C-l)
 for view in 1 2 3 4 5; do
 	tt_keys "$view"
 	for key in "${plain[@]}"; do tt_keys -- "$key"; done
+	# Back to live (the [ ] steps may leave it frozen, which would show an old sample).
+	live
 	# Keys that open something: help, the search and filter prompts, the setup screen.
 	for key in h '?' F1; do
 		tt_keys -- "$key"
@@ -51,7 +65,7 @@ echo "ok   every htop key sent in views 1 to 5"
 
 # The engine logs each knob change (docs/reference.md "Keys"): none may be there.
 tt_keys 5
-tt_wait '^ tunetop [0-9.]+ '
+tt_wait '  LIVE '
 tt_cap | grep -E 'knob +[a-z]+\.[a-z_]+' && fail "an htop key changed a knob (events view above)"
 echo "ok   the engine logged no knob change"
 tt_keys 1
