@@ -63,7 +63,7 @@ tt_keys 1
 tt_wait 'F10Quit'
 echo "ok   every htop key sent in views 1 to 5"
 
-# The engine logs each knob change (docs/reference.md "Keys"): none may be there.
+# The engine logs each knob change (docs/reference.md "The console"): none may be there.
 tt_keys 5
 tt_wait '  LIVE '
 tt_cap | grep -E 'knob +[a-z]+\.[a-z_]+' && fail "an htop key changed a knob (events view above)"

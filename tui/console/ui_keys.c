@@ -320,7 +320,7 @@ static int key_sort_by(struct ui *ui, int ch)
 
 /*
  * htop's keys that mean nothing here: each says so, and where tunetop put what it had on
- * that key before, so a habit never changes a knob (docs/reference.md "Keys").
+ * that key before, so a habit never changes a knob (docs/reference.md "The console").
  */
 static const struct {
 	int ch;
