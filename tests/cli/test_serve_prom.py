@@ -184,10 +184,10 @@ try:
     # pmd-seed's own max sleep, whatever the scenario says today (50 us at this writing).
     check(f"prometheus: pmd.maxsleep_us knob read ({before})",
           before is not None and len(before) == 1 and before[0] > 0)
-    tmux("send-keys", "m")  # the console's key: maxsleep one step up
+    tmux("send-keys", "3", "F8")  # the pmd view's F8: maxsleep one step up
     after = wait_query('tunetop_knob_seconds{knob="pmd.maxsleep_us"}',
                        lambda v: before is not None and v[0] != before[0], 30)
-    check(f"prometheus: pmd.maxsleep_us follows the console's `m` ({after})",
+    check(f"prometheus: pmd.maxsleep_us follows the console's `F8` ({after})",
           after is not None and before is not None and after[0] > before[0])
 finally:
     tmux("kill-server")

@@ -119,15 +119,18 @@ want=60,8:0
 check "max sleep list under $key: 50,8:0 -> $want (got $got; $(head -c 200 "$dir/list.err"))" test "$got" = "$want"
 ovs-vsctl --timeout=10 set Open_vSwitch . other_config:$key=500
 
-# The console: m steps from OVS's value (500 -> 1000), and the pmd view shows only what OVS has.
+# The console: F8 in the pmd view steps from OVS's value (500 -> 1000) once Enter says yes, and
+# the pmd view shows only what OVS has.
 . "$(dirname "$0")/../tui/lib/tmux.sh"
 trap 'tt_cleanup; cleanup' EXIT # tmux.sh set its own
 tt_start 150 40 "$TUNETOP --host --write -d 0.5; sleep 60"
 tt_wait "maxsleep 500us" 8
-tt_keys m
+tt_keys 3 F8
+tt_wait "pmd.maxsleep_us 500 -> 1000: Enter applies" 5
+tt_keys Enter
 tt_wait "pmd.maxsleep_us = 1000" 5
 got=$(ovs-vsctl --timeout=10 get Open_vSwitch . other_config:$key | tr -d '"')
-check "m stepped from OVS's 500 to 1000 (ovsdb has $got)" test "$got" = 1000
+check "F8 stepped from OVS's 500 to 1000 (ovsdb has $got)" test "$got" = 1000
 tt_keys 3
 tt_wait "pmd-rxq-show" 5
 sleep 1.2
@@ -139,9 +142,12 @@ check "PMD name not cut (pmd-c..../id:)" grep -Eq "pmd-c[0-9]+/id:[0-9]+" <<<"$s
 # A stopped ovs-vswitchd takes nothing: the write ends "not applied", 1000 still shown.
 vpid=$(cat "$run/ovs-vswitchd.pid")
 kill -STOP "$vpid"
-tt_keys M
+tt_keys 3
+tt_keys F7
+tt_wait "Enter applies" 3
+tt_keys Enter
 tt_wait "not applied \(vswitchd not answering\); 1000 still in force" 20
-ok "stopped ovs-vswitchd: M is not applied, 1000 still in force"
+ok "stopped ovs-vswitchd: F7 is not applied, 1000 still in force"
 kill -CONT "$vpid"
 tt_wait "maxsleep 500us \(ovsdb" 10
 ok "once it runs again, ovs-vswitchd takes 500 and the view shows it"

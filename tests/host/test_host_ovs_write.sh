@@ -49,9 +49,11 @@ console ctl db
 tt_wait "^pmd .*maxsleep 500us" 10
 tt_keys 3
 tt_wait "maxsleep 500us \(ovsdb" 5
-tt_keys m
+tt_keys F8 # the pmd view's knob up; on the machine it waits for Enter
+tt_wait "pmd.maxsleep_us 500 -> 1000: Enter applies" 3
+tt_keys Enter
 tt_wait "setting pmd.maxsleep_us 500 -> 1000\.\.\." 1
-ok "after m: 'setting pmd.maxsleep_us 500 -> 1000...'"
+ok "after F8, Enter: 'setting pmd.maxsleep_us 500 -> 1000...'"
 sleep 1 # the fake takes it 2 s after the key
 check "while ovs-vswitchd has not taken it, the header keeps 500 ($(header))" grep -q "maxsleep 500us" <<<"$(header)"
 check "... and the status still says setting" tt_wait "setting pmd.maxsleep_us 500 -> 1000" 1
@@ -65,7 +67,10 @@ ok "the events log the write with the value read back"
 
 # 2. ovs-vswitchd stopped: the write ends "not applied", 1000 still shown.
 kill -STOP "$ctl"
-tt_keys M
+tt_keys 3
+tt_keys F7
+tt_wait "Enter applies" 3
+tt_keys Enter
 tt_wait "setting pmd.maxsleep_us 1000 -> 500" 2
 ok "stopped vswitchd: 'setting' while waiting"
 tt_wait "not applied \(vswitchd not answering\); 1000 still in force" 20
@@ -100,7 +105,9 @@ tt_wait "^pmd " 3
 kill "$db2"
 tt_keys 3
 tt_wait "ovsdb: " 8
-tt_keys M
+tt_keys F7
+tt_wait "Enter applies" 3
+tt_keys Enter
 tt_wait "stays 10000\)" 10
 ok "ovsdb down: $(tt_cap | grep -o 'error.*stays.*' | head -c 160)"
 tt_keys q

@@ -30,14 +30,14 @@ tt_wait 'CPU% pmd-c:0 [0-9.]+%$'    # the right graph's title whole at 80 column
 tt_wait '^ +[0-9.]+%┤'               # a y-axis with its figures
 tt_wait '^ +0(\.0)?%┤'
 rows '┤' | grep -q 'maxsleep_us=' && fail "a marker before any knob changed"
-tt_keys m
+tt_keys F8
 tt_wait 'maxsleep [0-9]+us  sleep_inc'
 tt_wait '┤.*maxsleep_us=[0-9]+' 5
 new=$(tt_cap | sed -n 's/^offered .*maxsleep \([0-9]*\)us .*/\1/p')
 mark=$(rows '┤' | grep -o 'maxsleep_us=[0-9]*' | head -1)
 [ "$mark" = "maxsleep_us=$new" ] || fail "marker '$mark' is not the value in force ($new)"
 rows '┤' | grep -q '│' || fail "no marker line"
-tt_keys s
+tt_keys W
 tt_wait '┤.*timer_slack_ns=[0-9]+' 5
 # The pmd table's figures are not cut at 80 columns.
 tt_wait '^pmd-c:0 +[0-9.]+k? +[0-9.]+k? .* [0-9]+\.[0-9]$'
@@ -58,7 +58,7 @@ tt_wait 'chain_max/calib [0-9]+'
 tt_wait '┤.*performance'
 tt_keys g
 tt_wait '┤.*powersave.*┤.*powersave.*┤' 5 # 26 columns: the value alone fits
-tt_keys c
+tt_keys E
 tt_wait '┤.*powersave' 10
 tt_wait 'calibration #2: .* powersave' 10
 quit
@@ -70,7 +70,7 @@ tt_wait 'goal 4.8ms'
 tt_wait '^ +[0-9.]+ms\|.*-{8}'
 tt_keys 3
 tt_wait '^drop% pmd-c:0'
-tt_keys m
+tt_keys F8
 tt_wait '^ +[0-9.]*%?\|.*maxsleep_us=[0-9]+' 5
 if tt_cap | LC_ALL=C grep -q $'[\x80-\xff]'; then fail "LANG=C: non-ASCII on screen"; fi
 quit
@@ -93,7 +93,7 @@ D=1 start 100 30 "$utf8" --scenario pmd-light
 tt_keys 3
 tt_wait '^offered .*maxsleep [0-9]+us .*slack [0-9]+ns'
 orig=$(tt_cap | sed -n 's/^offered .*\(maxsleep [0-9]*us  sleep_inc [0-9]*us  slack [0-9]*ns\).*/\1/p')
-tt_keys t
+tt_keys o
 tt_wait 'trade-off: drop% vs PMD CPU%.*measuring 1 of 7'
 tt_wait 'measuring 2 of 7' 10       # the loop steps it: no key needed
 tt_wait '[o*]0/1k' 5                 # the first point, labelled maxsleep/slack
@@ -106,11 +106,11 @@ tt_wait 'trade-off cancelled: maxsleep [0-9]+ us, slack [0-9]+ ns restored'
 tt_wait "$orig"
 frames2=$(tt_cap | sed -n 's/.*frame \([0-9]*\).*/\1/p')
 [ "${frames2:-0}" -gt "${frames1:-0}" ] || fail "frames did not advance ($frames1 -> $frames2)"
-tt_wait '\(t runs it again\)'
-# t again starts over; t once more cancels.
-tt_keys t
+tt_wait '\(o runs it again\)'
+# o again starts over; o once more cancels.
+tt_keys o
 tt_wait 'measuring 1 of 7'
-tt_keys t
+tt_keys o
 tt_wait 'trade-off cancelled'
 tt_wait "$orig"
 quit

@@ -43,7 +43,7 @@ tt_keys 3
 tt_wait '^offered 123\.0k pps  maxsleep 300us'
 tt_wait '^generated 1000 = forwarded 900 \+ dropped 100'
 
-# m: 300 -> 500. With -d 5 no periodic sample comes for 5 s, so one capture taken as soon as
+# F8 (the pmd view's knob): 300 -> 500. With -d 5 no periodic sample comes for 5 s, so one capture taken as soon as
 # either place changes must already show the new value in both.
 same_frame() {
 	local want=$1 i=0 scr
@@ -59,16 +59,16 @@ same_frame() {
 	done
 	fail "maxsleep ${want}us never shown"
 }
-tt_keys m
+tt_keys F8
 same_frame 500
 tt_wait 'pmd\.maxsleep_us = 500$'
-# m again asks for 1000; this source keeps 700: the screen says 700, and says why.
-tt_keys m
+# F8 again asks for 1000; this source keeps 700: the screen says 700, and says why.
+tt_keys F8
 same_frame 700
 tt_wait 'pmd\.maxsleep_us = 700 \(the source kept this, not 1000\)'
 tt_cap | grep -q 'maxsleep 1000us' && fail "the requested value, not the stored one, is on screen"
 # A knob this source refuses: an error naming the source's reason, the value unchanged.
-tt_keys a
+tt_keys 2 F8 # the est view's knob
 tt_wait 'error: est\.count: the fake source has no estimators'
 tt_keys q
 tt_wait_exit

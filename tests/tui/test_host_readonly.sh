@@ -7,12 +7,13 @@
 "$TUNETOP" --host -b -n 1 >/dev/null 2>&1 || { echo "skip: --host does not open here"; exit 77; }
 tt_start 120 30 "$(tt_wrap -d 0.3 --host)"
 tt_wait 'read-only \(--write to change\)'
-for k in r g m; do
+tt_keys 3 # F8 steps the pmd view's knob, pmd.maxsleep_us
+for k in r g F8; do
 	tt_keys "$k"
 	tt_wait 'host mode is read-only; start tunetop with --write'
 	tt_keys C-l
 done
-echo "ok   r, g and m explain --write"
+echo "ok   r, g and F8 explain --write"
 # The help screen lists knob values; one the host lacks reads '-'.
 if ! "$TUNETOP" --host -b -n 1 2>/dev/null | grep -q '"cpu.governor":"'; then
 	tt_keys h

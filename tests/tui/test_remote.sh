@@ -39,7 +39,7 @@ mark=$((3000 + RANDOM % 5000))
 tt_start 100 30 "$(tt_wrap --remote h1 --remote h2 --ssh "\"ssh -F $D/config\"" --agent-path "$TUNETOP" \
 	-d 30 --set engine.watchdog_ms=$((mark + 1)))"
 tt_wait '^h2 +up +performance' 15
-tt_keys Down m
+tt_keys Down F8
 tt_wait '^h2 +up .* 1000 +[0-9.]+s$' 5
 tt_wait '^h1 +up .* 500 +[0-9.]+s$' 2
 tt_keys q
@@ -55,8 +55,8 @@ tt_wait '^h2 +up +performance' 10
 far=$(pgrep -f "^$TUNETOP --agent .*engine.watchdog_ms=$mark" | wc -l)
 [ "$far" -eq 2 ] || fail "expected 2 agents on the far side, found $far"
 
-# m on h2 only: the row under the cursor is the host knob keys act on.
-tt_keys Down m
+# F8 (maxsleep in the fleet) on h2 only: the row under the cursor is the host knob keys act on.
+tt_keys Down F8
 echo "t=$SECONDS: tt_wait 'h2: pmd\.maxsleep_us "
 tt_wait 'h2: pmd\.maxsleep_us = 1000' 5
 tt_wait '^h2 +up .* 1000 +[0-9.]+s$' 5

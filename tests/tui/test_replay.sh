@@ -76,7 +76,7 @@ tt_wait "  FROZEN $((n - 1))/"
 tt_keys 1 '<'
 tt_wait "  FROZEN $((n - 1))/"
 # Knob keys are refused, naming the recording.
-tt_keys m
+tt_keys F8
 tt_wait 'a recording is read-only \(replaying rec\.jsonl\)'
 tt_keys Escape
 tt_wait '  REPLAY END  '

@@ -21,22 +21,26 @@ key() {
 	tt_wait "$2"
 	tt_wait "$3"
 }
-key m 'pmd\.maxsleep_us = 1000$' 'maxsleep 1000us'
+tt_keys 3 # F7 / F8 step the view's knob: pmd.maxsleep_us in the pmd view
+key F8 'pmd\.maxsleep_us = 1000$' 'maxsleep 1000us'
 # The changed value flashes (default theme: flash = 16 on 226), then settles.
 tt_tmux capture-pane -p -e | grep -q $'maxsleep \e\\[1m\e\\[38;5;16m\e\\[48;5;226m1000' ||
 	fail "no flash on the changed value: $(tt_tmux capture-pane -p -e | grep maxsleep | cat -v)"
 sleep 1.8
 tt_tmux capture-pane -p -e | grep -q '48;5;226m1000' && fail "the flash did not end"
-key M 'pmd\.maxsleep_us = 500$' 'maxsleep 500us'
-key s 'pmd\.timer_slack_ns = 50000$' 'slack 50000ns'
-key s 'pmd\.timer_slack_ns = 1000$' 'slack 1000ns'
+key F7 'pmd\.maxsleep_us = 500$' 'maxsleep 500us'
+key W 'pmd\.timer_slack_ns = 50000$' 'slack 50000ns'
+key W 'pmd\.timer_slack_ns = 1000$' 'slack 1000ns'
 key r 'blk\.rq_affinity = 2$' '^blk rq_affinity 2 '
 key g 'cpu\.governor = powersave$' 'governor powersave'
-key + 'gen\.rate_pps = 50000$' '\(50000/src\)'
-key - 'gen\.rate_pps = 20000$' '\(20000/src\)'
-key a 'est\.count = 3000$' '^est 3000 ests'
-key A 'est\.count = 2000$' '^est 2000 ests'
-key c 'est\.recalibrate: done' '^est '
+tt_keys 1 # the overview's knob: gen.rate_pps
+key F8 'gen\.rate_pps = 50000$' '\(50000/src\)'
+key F7 'gen\.rate_pps = 20000$' '\(20000/src\)'
+tt_keys 2 # the est view's knob: est.count
+key F8 'est\.count = 3000$' '^est 3000 ests'
+key F7 'est\.count = 2000$' '^est 2000 ests'
+key E 'est\.recalibrate: done' '^est '
+tt_keys 1
 
 # The ':' prompt: refusals show the engine's message; completion; a good value lands.
 tt_keys : 'set pmd.maxsleep_us=99999' Enter
@@ -88,7 +92,7 @@ tt_wait 'TID +NAME'
 # Help is generated from the knob table.
 tt_keys h
 tt_wait '^Keys \(htop'
-tt_wait 'm / M +up / down pmd\.maxsleep_us \(0 to 10000 us\)'
+tt_wait 'pmd\.maxsleep_us \(3, 0 fleet\), blk\.rq_affinity \(4\)'
 tt_keys End
 tt_wait 'blk\.fault_lost_kick'
 tt_keys q

@@ -33,7 +33,7 @@ tt_wait "$est"
 tt_wait 'sort S\+'
 [ -f "$rc" ] || fail "closing the setup screen after a change wrote no $rc"
 grep -qx 'view=est' "$rc" || fail "view not written: $(cat "$rc")"
-tt_keys m
+tt_keys : 'set pmd.maxsleep_us=1000' Enter
 tt_wait 'maxsleep 1000us'
 tt_keys q
 tt_wait_exit

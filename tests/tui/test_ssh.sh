@@ -18,7 +18,7 @@ remote="TERM=xterm-256color LANG=C.UTF-8 ASAN_OPTIONS=${ASAN_OPTIONS:-} exec $TU
 tt_start 80 24 "ssh -tt -i $D/user -p $port -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR root@127.0.0.1 '$remote'; echo ended > $TT_DIR/ssh-ended; sleep 600"
 tt_wait '^ tunetop [0-9.]+ +up' 15
 tt_wait 'F10Quit'
-tt_keys m
+tt_keys 3 F8
 tt_wait 'pmd\.maxsleep_us = 1000$'
 tt_wait 'maxsleep 1000us'
 

@@ -54,8 +54,9 @@ tt_keys Space
 tt_wait '^live again$'
 
 # Events: more events than lines (each knob key logs one), then far past the oldest.
+tt_keys 3 # F8 / F7: the pmd view's knob, pmd.maxsleep_us
+for _ in $(seq 12); do tt_keys F8 F7; done
 tt_keys 5
-for _ in $(seq 12); do tt_keys m M; done
 tt_wait 'knob +pmd\.maxsleep_us: 1000 -> 500'
 tt_keys Space
 tt_wait '^frozen: '

@@ -179,7 +179,7 @@ static void ui_after_sample(struct ui *ui)
 	serve_publish(s); /* the scrape text of this sample, rendered here once */
 	ui_freeze_note(ui);
 	ui_diag_note(ui); /* its findings, kept with the sample's history id */
-	/* Last: it steps the `t` sweep, whose next writes patch this snapshot's knobs (the
+	/* Last: it steps the `o` sweep, whose next writes patch this snapshot's knobs (the
 	 * scrape and the recording above keep the values it was sampled with). */
 	ui_hist_push(ui);
 	if (ui->frozen)
@@ -396,9 +396,10 @@ int screen_run(struct source *src, const struct options *o)
 		if (strcmp(last_status, ui->status) != 0) {
 			memcpy(last_status, ui->status, sizeof(last_status));
 			status_set = now;
-		} else if (ui->status[0] && now - status_set > UI_STATUS_NS &&
+		} else if (ui->status[0] && !ui->confirm.open && now - status_set > UI_STATUS_NS &&
 			   !(ui->async && source_async_pending(ui->async) > 0)) {
-			/* ("setting X..." stays while the write is under way) */
+			/* ("setting X..." stays while the write is under way; a question stays
+			 * open) */
 			ui->status[0] = last_status[0] = '\0';
 			redo |= UI_REDRAW;
 		}

@@ -87,7 +87,7 @@ struct ui_hist {
 /* The multi-row graphs' own history (ui_hist.c, ui_chart*.c). */
 #define UI_CHART_PMDS 4 /* PMDs charted one by one */
 #define UI_MARKS_KEEP 64 /* knob changes remembered for the graphs' markers */
-#define UI_TRADEOFF_MAX 12 /* points of the `t` sweep */
+#define UI_TRADEOFF_MAX 12 /* points of the `o` sweep */
 
 /* A knob changed between two snapshots: marked at the first sample with the new value. */
 struct ui_mark {
@@ -98,20 +98,20 @@ struct ui_mark {
 
 enum ui_tradeoff_state { TRADEOFF_OFF, TRADEOFF_RUN, TRADEOFF_DONE };
 
-/* One setting of the `t` sweep and what it measured. */
+/* One setting of the `o` sweep and what it measured. */
 struct ui_tradeoff_pt {
 	int64_t maxsleep_us, slack_ns;
 	double drop_sum, cpu_sum, secs; /* interval-weighted sums over the measured seconds */
 	bool done;
 };
 
-/* The `t` key's sweep: a state machine the sampling loop steps, never waiting. */
+/* The `o` key's sweep: a state machine the sampling loop steps, never waiting. */
 struct ui_tradeoff {
 	enum ui_tradeoff_state state;
 	int point, npoints;
 	uint64_t set_ns; /* when this point's knobs were set */
 	int64_t saved_maxsleep_us, saved_slack_ns; /* restored at the end */
-	bool confirm; /* a real machine: the first t asked, the next t starts (ui_key clears) */
+	bool confirm; /* a real machine: Enter said yes to the question (ui_confirm.c) */
 	struct ui_tradeoff_pt pts[UI_TRADEOFF_MAX];
 };
 
@@ -194,7 +194,7 @@ struct ui {
 	uint64_t render_us;
 	uint64_t now_ns;
 
-	struct ui_charts charts; /* the graphs' history, markers and the `t` sweep */
+	struct ui_charts charts; /* the graphs' history, markers and the `o` sweep */
 	/* Bracketed paste (ui_paste.c): between the terminal's begin and end marks,
 	 * bytes are text for the open prompt, never keys. */
 	bool pasting;
@@ -231,7 +231,6 @@ struct ui {
 	struct ui_diag *diag;
 	bool diag_list;
 	int diag_top;
-	bool diag_confirm; /* a real machine: the first X asked, the next X sets (ui_key clears) */
 	/* Settings (tui/settings.h, ui_setup.c): the file as read, what was in force at start,
 	 * the looks now (the view and the sort are the fields above). */
 	struct settings set_file, set_start, set_now;
@@ -240,6 +239,14 @@ struct ui {
 	bool setup; /* the setup screen (F2) is open */
 	int setup_sel;
 	uint64_t delay_ns; /* the refresh interval in force (the setup screen may change it) */
+	bool tree; /* F5: the thread table grouped by subsystem (ui_table.c) */
+	/* A question open on the status line (ui_confirm.c): Enter runs fn, any other key not. */
+	struct ui_confirm {
+		int (*fn)(struct ui *ui, int knob, int64_t v);
+		int knob;
+		int64_t v;
+		bool open;
+	} confirm;
 };
 
 /* Key codes ui_tty.c gives the terminal's paste marks (ESC [200~ and ESC [201~). */
@@ -313,7 +320,7 @@ void ui_chart_cells(struct ui *ui, struct chart_grid *g, int row,
 		    enum theme_role (*role)(unsigned kind));
 enum theme_role ui_chart_role(unsigned kind); /* data, goal, marker colours */
 
-/* ui_chart_tradeoff.c: the `t` key's maxsleep x slack sweep. */
+/* ui_chart_tradeoff.c: the `o` key's maxsleep x slack sweep. */
 int ui_tradeoff_key(struct ui *ui, int ch); /* t: start or cancel; Esc: cancel */
 void ui_tradeoff_step(struct ui *ui); /* one snapshot more (from ui_hist_push) */
 /* The console is closing (the source is the caller's again, after source_async_stop()): a
@@ -352,9 +359,9 @@ int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen);
 int ui_command_run(struct ui *ui, const char *cmd);
 
 /* ui_keys.c: the key table: ui_key() dispatches from it and the help screen lists it. */
-#define UI_KEY_CODES 8
+#define UI_KEY_CODES 16
 struct ui_keydef {
-	const char *keys; /* as shown: "m / M" */
+	const char *keys; /* as shown: "F7 / F8" */
 	int codes[UI_KEY_CODES]; /* the curses codes it takes (0 ends the list) */
 	int knob; /* the knob it turns, or -1 */
 	const char *what;
@@ -364,6 +371,18 @@ extern const struct ui_keydef ui_keydefs[];
 extern const size_t ui_nkeydefs;
 const struct ui_keydef *ui_keydef_find(int ch); /* NULL: no key does that */
 int ui_key(struct ui *ui, int ch);
+
+/* ui_confirm.c: a key's change to a real machine (--host --write) is shown on the status
+ * line and waits for Enter; on the engine it is made at once. */
+/* A key's knob change: ui_knob_set() now, or after Enter where it writes the machine. */
+int ui_knob_key_set(struct ui *ui, enum knob_id id, int64_t v);
+/* Open a question (the status line says fmt): Enter runs fn(ui, knob, v), another key not. */
+int ui_confirm_ask(struct ui *ui, int (*fn)(struct ui *ui, int knob, int64_t v), int knob,
+		   int64_t v, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Every key while a question is open: Enter answers yes, any other key no. */
+int ui_confirm_key(struct ui *ui, int ch);
+/* Whether a key's change waits for Enter: a source that writes the machine, with --write. */
+bool ui_confirm_needed(const struct ui *ui);
 
 /* ui_knob.c: knob writes and the status line, below the key table and the loop. */
 /* Set a knob through the source; the status line says what the source stored (or why

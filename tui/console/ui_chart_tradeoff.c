@@ -1,4 +1,4 @@
-/* ui_chart_tradeoff.c: the `t` key: a short maxsleep x timer-slack sweep run by the console
+/* ui_chart_tradeoff.c: the `o` key: a short maxsleep x timer-slack sweep run by the console
  * loop one snapshot at a time (never waiting), drawn as drop% against PMD CPU%. */
 #include <math.h>
 #include <stdio.h>
@@ -44,7 +44,7 @@ static int tradeoff_set(struct ui *ui, const struct ui_tradeoff_pt *p)
 	return 0;
 }
 
-/* The end (done or cancelled): the knobs as they were before `t`. */
+/* The end (done or cancelled): the knobs as they were before `o`. */
 static void tradeoff_end(struct ui *ui, const char *why)
 {
 	struct ui_tradeoff *to = &ui->charts.to;
@@ -72,6 +72,16 @@ void ui_tradeoff_quit(struct ui *ui)
 		fprintf(stderr, "tunetop: trade-off: restoring the knobs failed: %s\n", err);
 }
 
+static int tradeoff_confirmed(struct ui *ui, int knob, int64_t v)
+{
+	(void)knob;
+	(void)v;
+	ui->charts.to.confirm = true; /* cleared with the rest when the sweep starts */
+	int r = ui_tradeoff_key(ui, 'o');
+	ui->charts.to.confirm = false;
+	return r;
+}
+
 int ui_tradeoff_key(struct ui *ui, int ch)
 {
 	struct ui_tradeoff *to = &ui->charts.to;
@@ -79,7 +89,7 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 		tradeoff_end(ui, "cancelled");
 		return UI_KNOB | UI_REDRAW;
 	}
-	if (ch != 't')
+	if (ch != 'o')
 		return 0; /* Esc with nothing to cancel */
 	if (!ui->snap->has_pmd) {
 		char nr[256];
@@ -93,21 +103,19 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 	}
 	/* On a real machine the sweep changes its PMDs' settings for a while: only with
 	 * --write (the source would refuse each write, later, on its own thread), and only
-	 * after a second t. Every knob it sets is put back when it ends, is cancelled, or
+	 * after Enter (ui_confirm.c). Every knob it sets is put back when it ends, is cancelled, or
 	 * the console quits (ui_tradeoff_quit). */
 	if (ui->src->ops->writes_machine && !(ui->opt && ui->opt->write)) {
 		ui_status(ui, true,
-			  "t: the sweep changes this machine's PMD settings: start "
+			  "o: the sweep changes this machine's PMD settings: start "
 			  "tunetop with --write");
 		return UI_REDRAW;
 	}
-	if (ui->src->ops->writes_machine && !to->confirm) {
-		to->confirm = true;
-		ui_status(ui, false,
-			  "t: sweep pmd.maxsleep_us x pmd.timer_slack_ns on this "
-			  "machine (restored after)? t again starts it, any other key not");
-		return UI_REDRAW;
-	}
+	if (ui->src->ops->writes_machine && !to->confirm)
+		return ui_confirm_ask(
+		    ui, tradeoff_confirmed, -1, 0,
+		    "o: sweep pmd.maxsleep_us x pmd.timer_slack_ns on this machine "
+		    "(restored after): Enter starts, Esc cancels");
 	memset(to, 0, sizeof(*to));
 	to->saved_maxsleep_us = ui->snap->knobs[K_PMD_MAXSLEEP_US];
 	to->saved_slack_ns = ui->snap->knobs[K_PMD_TIMER_SLACK_NS];
@@ -123,7 +131,7 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 	to->state = TRADEOFF_RUN;
 	ui->view = VIEW_PMD;
 	ui->view_top = 0;
-	ui_status(ui, false, "trade-off: %d settings of maxsleep x slack (t or Esc cancels)",
+	ui_status(ui, false, "trade-off: %d settings of maxsleep x slack (o or Esc cancels)",
 		  to->npoints);
 	return UI_KNOB | UI_REDRAW;
 }
@@ -159,7 +167,7 @@ void ui_tradeoff_step(struct ui *ui)
 		tradeoff_end(ui, "stopped");
 	else
 		ui_status(ui, false,
-			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (t cancels)",
+			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (o cancels)",
 			  to->point + 1, to->npoints, (long long)to->pts[to->point].maxsleep_us,
 			  (long long)to->pts[to->point].slack_ns);
 }
@@ -188,10 +196,10 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 		move(y, 0);
 		ui_put(ui, ROLE_LABEL, "trade-off: drop%% vs PMD CPU%% (maxsleep us/slack)");
 		if (to->state == TRADEOFF_RUN)
-			ui_put(ui, ROLE_VALUE, "  measuring %d of %d, t cancels", to->point + 1,
+			ui_put(ui, ROLE_VALUE, "  measuring %d of %d, o cancels", to->point + 1,
 			       to->npoints);
 		else
-			ui_put(ui, ROLE_DIM, "  (t runs it again)");
+			ui_put(ui, ROLE_DIM, "  (o runs it again)");
 		return;
 	}
 	int gh = h - 2, axis = 6, gw = w - axis - 1;

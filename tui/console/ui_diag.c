@@ -373,6 +373,11 @@ int ui_diag_open(struct ui *ui, int ch)
 	return UI_REDRAW;
 }
 
+static int diag_fix_set(struct ui *ui, int knob, int64_t v)
+{
+	return ui_knob_set(ui, (enum knob_id)knob, v);
+}
+
 int ui_diag_fix_key(struct ui *ui, int ch)
 {
 	const struct diag_finding *f;
@@ -382,7 +387,6 @@ int ui_diag_fix_key(struct ui *ui, int ch)
 	int n = shown(ui, &f);
 	const struct diag_finding *w = worst_fix(f, n);
 	if (!w) {
-		ui->diag_confirm = false;
 		ui_status(ui, true, "X: no active finding has a fix");
 		return UI_REDRAW;
 	}
@@ -395,23 +399,18 @@ int ui_diag_fix_key(struct ui *ui, int ch)
 		id = knob_find(name);
 	}
 	if (id < 0 || knob_parse((enum knob_id)id, eq + 1, &v, err, sizeof(err)) != 0) {
-		ui->diag_confirm = false;
 		ui_status(ui, true, "X: %s: not a knob assignment this console knows", w->fix);
 		return UI_REDRAW;
 	}
-	/* A real machine changes only with --write and after a second X (as the `t` sweep). */
+	/* A real machine changes only with --write and after Enter (ui_confirm.c). */
 	if (ui->src->ops->writes_machine && !(ui->opt && ui->opt->write)) {
 		ui_status(ui, true, "X: %s changes this machine: start tunetop with --write",
 			  w->fix);
 		return UI_REDRAW;
 	}
-	if (ui->src->ops->writes_machine && !ui->diag_confirm) {
-		ui->diag_confirm = true;
-		ui_status(ui, false,
-			  "X: set %s on this machine (%s)? X again sets it, any other key not",
-			  w->fix, w->id);
-		return UI_REDRAW;
-	}
-	ui->diag_confirm = false;
+	if (ui_confirm_needed(ui))
+		return ui_confirm_ask(ui, diag_fix_set, id, v,
+				      "X: set %s on this machine (%s): Enter applies, Esc cancels",
+				      w->fix, w->id);
 	return ui_knob_set(ui, (enum knob_id)id, v);
 }

@@ -139,10 +139,30 @@ static int figures_lines(const struct ui *ui, int i, char *buf, size_t len, enum
 	return 1;
 }
 
+/* Key row k's help: one line, or the text wrapped under the keys when it is wider than the
+ * screen (the F7 / F8 row names a knob per view). Returns the lines; fills line `row`. */
+static int key_help(const struct ui *ui, int k, int row, char *buf, size_t len)
+{
+	char range[256], what[512];
+	const struct ui_keydef *d = &ui_keydefs[k];
+	if (d->knob >= 0 && ui->src->ops->writes_machine && !ui_knob_taken(ui, d->knob))
+		snprintf(what, sizeof(what), "%s %s (not on this source)", d->what,
+			 knob_table[d->knob].name);
+	else if (d->knob >= 0)
+		snprintf(what, sizeof(what), "%s %s (%s)", d->what, knob_table[d->knob].name,
+			 knob_range_text(d->knob, range, sizeof(range)));
+	else
+		snprintf(what, sizeof(what), "%s", d->what);
+	if (snprintf(buf, len, "  %-13s %s", d->keys, what) <= COLS)
+		return 1;
+	if (row == 0)
+		snprintf(buf, len, "  %s", d->keys);
+	return 1 + wrap_line(what, COLS - HELP_WHAT_INDENT, row - 1, row > 0 ? buf : NULL, len);
+}
+
 /* Line i of the help text into buf; false past the end. */
 static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_role *role)
 {
-	char range[256];
 	int n_keys = (int)ui_nkeydefs;
 
 	*role = ROLE_NORMAL;
@@ -152,20 +172,12 @@ static bool help_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 		return true;
 	}
 	i--;
-	if (i < n_keys) {
-		const struct ui_keydef *k = &ui_keydefs[i];
-		if (k->knob >= 0 && ui->src->ops->writes_machine && !ui_knob_taken(ui, k->knob))
-			snprintf(buf, len, "  %-13s %s %s (not on this source)", k->keys, k->what,
-				 knob_table[k->knob].name);
-		else if (k->knob >= 0)
-			snprintf(buf, len, "  %-13s %s %s (%s)", k->keys, k->what,
-				 knob_table[k->knob].name,
-				 knob_range_text(k->knob, range, sizeof(range)));
-		else
-			snprintf(buf, len, "  %-13s %s", k->keys, k->what);
-		return true;
+	for (int k = 0; k < n_keys; k++) {
+		int rows = key_help(ui, k, i, buf, len);
+		if (i < rows)
+			return true;
+		i -= rows;
 	}
-	i -= n_keys;
 	if (i == 0) {
 		buf[0] = '\0';
 		return true;
@@ -200,7 +212,9 @@ static int help_lines(struct ui *ui)
 {
 	char buf[512];
 	enum theme_role role;
-	int n = 1 + (int)ui_nkeydefs + 2 + figures_lines(ui, -1, NULL, 0, &role);
+	int n = 1 + 2 + figures_lines(ui, -1, NULL, 0, &role);
+	for (int k = 0; k < (int)ui_nkeydefs; k++)
+		n += key_help(ui, k, -1, buf, sizeof(buf));
 	for (int k = 0; k < K_COUNT; k++)
 		n += knob_help(ui, k, -1, buf, sizeof(buf));
 	return n;

@@ -236,6 +236,8 @@ int ui_input_key(struct ui *ui, int ch)
 		if (ui->line_len)
 			ui->line[--ui->line_len] = '\0';
 		return input_changed(ui);
+	case KEY_F(3): /* htop: F3 while searching finds the next match */
+		return mode == INPUT_SEARCH ? ui_table_key(ui, ch, 1) : 0;
 	case 21: /* ^U */
 		ui->line[0] = '\0';
 		ui->line_len = 0;

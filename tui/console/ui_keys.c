@@ -4,11 +4,11 @@
 
 #include "tui/console/ui.h"
 
-/* The timer slacks `s` toggles between: PMD_TIMER_RES_NS and Linux's default
+/* The timer slacks `W` toggles between: PMD_TIMER_RES_NS and Linux's default
  * (docs/pmd.md §1.1). */
 #define UI_SLACK_PMD_NS 1000
 #define UI_SLACK_LINUX_NS 50000
-/* est.count step of a / A. */
+/* est.count step of F7 / F8 in the est view. */
 #define UI_EST_STEP 1000
 
 /* The next value of the 1-2-5 series above (up) or below v, within [lo, hi]; 0 is a step. */
@@ -51,12 +51,6 @@ static int64_t shown(const struct ui *ui, enum knob_id id)
 	if (!ui->async && source_knob_get(ui->src, id, &v) == 0)
 		return v;
 	return ui->snap->knobs[id];
-}
-
-static int knob_step(struct ui *ui, enum knob_id id, bool up, int64_t first)
-{
-	const struct knob_def *d = &knob_table[id];
-	return ui_knob_set(ui, id, ladder(shown(ui, id), up, first, d->min, d->max));
 }
 
 /*
@@ -226,12 +220,7 @@ static int key_mouse(struct ui *ui, int ch)
 static int key_governor(struct ui *ui, int ch)
 {
 	(void)ch;
-	return ui_knob_set(ui, K_CPU_GOVERNOR, (shown(ui, K_CPU_GOVERNOR) + 1) % GOV_COUNT);
-}
-
-static int key_maxsleep(struct ui *ui, int ch)
-{
-	return knob_step(ui, K_PMD_MAXSLEEP_US, ch == 'm', 10);
+	return ui_knob_key_set(ui, K_CPU_GOVERNOR, (shown(ui, K_CPU_GOVERNOR) + 1) % GOV_COUNT);
 }
 
 static int key_slack(struct ui *ui, int ch)
@@ -239,7 +228,7 @@ static int key_slack(struct ui *ui, int ch)
 	(void)ch;
 	int64_t v = shown(ui, K_PMD_TIMER_SLACK_NS) == UI_SLACK_PMD_NS ? UI_SLACK_LINUX_NS
 								       : UI_SLACK_PMD_NS;
-	return ui_knob_set(ui, K_PMD_TIMER_SLACK_NS, v);
+	return ui_knob_key_set(ui, K_PMD_TIMER_SLACK_NS, v);
 }
 
 /* 0 -> 1 -> 2 -> 0: the values that mean something (3 and up are accepted and ignored). */
@@ -247,30 +236,135 @@ static int key_rq_affinity(struct ui *ui, int ch)
 {
 	(void)ch;
 	int64_t v = shown(ui, K_BLK_RQ_AFFINITY);
-	return ui_knob_set(ui, K_BLK_RQ_AFFINITY, v >= BLK_RQ_AFFINITY_MAX ? 0 : v + 1);
-}
-
-static int key_rate(struct ui *ui, int ch)
-{
-	return knob_step(ui, K_GEN_RATE_PPS, ch != '-', 1000);
-}
-
-static int key_est_count(struct ui *ui, int ch)
-{
-	const struct knob_def *d = &knob_table[K_EST_COUNT];
-	int64_t v = shown(ui, K_EST_COUNT) + (ch == 'a' ? UI_EST_STEP : -UI_EST_STEP);
-	return ui_knob_set(ui, K_EST_COUNT, v < d->min ? d->min : v > d->max ? d->max : v);
+	return ui_knob_key_set(ui, K_BLK_RQ_AFFINITY, v >= BLK_RQ_AFFINITY_MAX ? 0 : v + 1);
 }
 
 static int key_recalibrate(struct ui *ui, int ch)
 {
 	(void)ch;
-	return ui_knob_set(ui, K_EST_RECALIBRATE, 1);
+	return ui_knob_key_set(ui, K_EST_RECALIBRATE, 1);
+}
+
+/*
+ * F7 / F8, htop's nice - / nice + of the thread under the cursor: here the knob of the
+ * view shown, one step down / up: est.count in the est view, pmd.maxsleep_us in the pmd
+ * view and the fleet, blk.rq_affinity in the blk view, the offered load (gen.rate_pps) in
+ * the overview and the events view.
+ */
+static int key_view_knob(struct ui *ui, int ch)
+{
+	bool up = ch == KEY_F(8);
+	int64_t v;
+	switch (ui->fleet ? VIEW_PMD : ui->view) {
+	case VIEW_EST: {
+		const struct knob_def *d = &knob_table[K_EST_COUNT];
+		v = shown(ui, K_EST_COUNT) + (up ? UI_EST_STEP : -UI_EST_STEP);
+		return ui_knob_key_set(ui, K_EST_COUNT,
+				       v < d->min   ? d->min
+				       : v > d->max ? d->max
+						    : v);
+	}
+	case VIEW_PMD: {
+		const struct knob_def *d = &knob_table[K_PMD_MAXSLEEP_US];
+		v = ladder(shown(ui, K_PMD_MAXSLEEP_US), up, 10, d->min, d->max);
+		return ui_knob_key_set(ui, K_PMD_MAXSLEEP_US, v);
+	}
+	case VIEW_BLK:
+		v = shown(ui, K_BLK_RQ_AFFINITY) + (up ? 1 : -1);
+		return ui_knob_key_set(ui, K_BLK_RQ_AFFINITY,
+				       v < 0			 ? 0
+				       : v > BLK_RQ_AFFINITY_MAX ? BLK_RQ_AFFINITY_MAX
+								 : v);
+	default: {
+		const struct knob_def *d = &knob_table[K_GEN_RATE_PPS];
+		v = ladder(shown(ui, K_GEN_RATE_PPS), up, 1000, d->min, d->max);
+		return ui_knob_key_set(ui, K_GEN_RATE_PPS, v);
+	}
+	}
+}
+
+static int key_kill(struct ui *ui, int ch)
+{
+	ui_status(ui, false, "%s: nothing to kill: tunetop never signals a thread",
+		  ch == 'k' ? "k" : "F9");
+	return UI_REDRAW;
+}
+
+static int key_tree(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->tree = !ui->tree;
+	ui_status(ui, false,
+		  ui->tree ? "tree: threads grouped by subsystem (F5: list)"
+			   : "list: threads by the sort column (F5: tree)");
+	return UI_REBUILD | UI_REDRAW;
+}
+
+/* htop's N and P: sort by PID (the thread id here) and by CPU%. */
+static int key_sort_by(struct ui *ui, int ch)
+{
+	ui->sort = ch == 'N' ? SORT_TID : SORT_PCT;
+	ui->sort_asc = ch == 'N';
+	ui_status(ui, false, "sort by %s", ui_sort_name(ui->sort));
+	return UI_REBUILD | UI_REDRAW;
+}
+
+/*
+ * htop's keys that mean nothing here: each says so, and where tunetop put what it had on
+ * that key before, so a habit never changes a knob (docs/reference.md "The console").
+ */
+static const struct {
+	int ch;
+	const char *htop, *here;
+} htop_only[] = {
+    {'M', "sort by MEM%", "no memory column; pmd.maxsleep_us: F7/F8 in the pmd view (3)"},
+    {'T', "sort by TIME", "no time column; sort: F6 < >, N, P"},
+    {'m', "merged command", "pmd.maxsleep_us: F7/F8 in the pmd view (3)"},
+    {'s', "strace", "pmd.timer_slack_ns: W"},
+    {'a', "CPU affinity", "est.count: F7/F8 in the est view (2)"},
+    {'c', "tag children", "est.recalibrate: E"},
+    {'t', "tree view", "tree: F5; the trade-off sweep: o"},
+    {'+', "expand the tree", "gen.rate_pps: F7/F8 in the overview (1)"},
+    {'-', "collapse the tree", "gen.rate_pps: F7/F8 in the overview (1)"},
+    {'=', "expand the tree", "gen.rate_pps: F7/F8 in the overview (1)"},
+    {'*', "fold every branch", "the tree: F5"},
+    {127, "collapse into parent", "the tree: F5"},
+    {'F', "follow", "the cursor always follows its thread; replay slower: d"},
+    {'H', "hide threads", "every thread of the source shows"},
+    {'K', "hide kernel threads", "every thread of the source shows"},
+    {'O', "hide containers", "every thread of the source shows"},
+    {'u', "one user", "no users here; filter: F4 \\"},
+    {'U', "untag all", "nothing is tagged"},
+    {'p', "program path", "threads have no command line"},
+    {'w', "wrap command", "threads have no command line"},
+    {'e', "environment", "threads have no environment here"},
+    {'l', "lsof", "no files listed here"},
+    {'x', "file locks", "no locks listed here"},
+    {'b', "backtrace", "no stacks here"},
+    {'i', "IO priority", "the knobs: F7/F8 and :"},
+    {'Y', "scheduling policy", "the knobs: F7/F8 and :"},
+    {'#', "hide meters", "the header always shows"},
+};
+
+static int key_htop_only(struct ui *ui, int ch)
+{
+	for (size_t i = 0; i < sizeof(htop_only) / sizeof(htop_only[0]); i++)
+		if (htop_only[i].ch == ch) {
+			ui_status(ui, false, "%s: htop's %s; here nothing (%s)",
+				  ch == 127 ? "Backspace" : (char[2]){(char)ch, 0},
+				  htop_only[i].htop, htop_only[i].here);
+			return UI_REDRAW;
+		}
+	return 0;
 }
 
 const struct ui_keydef ui_keydefs[] = {
     {"F1 h ?", {KEY_F(1), 'h', '?'}, -1, "this help", key_help},
-    {"F2", {KEY_F(2)}, -1, "setup: view, sort, refresh, theme... kept in tunetoprc", ui_setup_key},
+    {"F2 S C",
+     {KEY_F(2), 'S', 'C'},
+     -1,
+     "setup: view, sort, refresh, theme... kept in tunetoprc",
+     ui_setup_key},
     {"F10 q", {KEY_F(10), 'q', 'Q'}, -1, "quit", key_quit},
     {"arrows",
      {KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
@@ -282,41 +376,66 @@ const struct ui_keydef ui_keydefs[] = {
      -1,
      "views: 0 fleet, 1 overview, 2 est, 3 pmd, 4 blk, 5 events",
      key_view},
-    {"/", {'/'}, -1, "search a thread by name (n or F3: next match)", key_search},
-    {"n F3", {'n', KEY_F(3)}, -1, "next search match", key_table},
-    {"\\", {'\\'}, -1, "filter threads by name or subsystem (Esc clears)", key_search},
+    {"F3 /", {KEY_F(3), '/'}, -1, "search a thread by name (F3 or n: next match)", key_search},
+    {"n", {'n'}, -1, "next search match", key_table},
+    {"F4 \\", {KEY_F(4), '\\'}, -1, "filter threads by name or subsystem (Esc clears)", key_search},
+    {"F5", {KEY_F(5)}, -1, "tree: the threads grouped by subsystem / back to the list", key_tree},
     {"F6 < >", {KEY_F(6), '<', '>', ',', '.'}, -1, "sort by the previous / next column", key_table},
+    {"N P", {'N', 'P'}, -1, "sort by TID / by CPU%", key_sort_by},
     {"I", {'I'}, -1, "invert the sort order", key_table},
-    {"space", {' '}, -1, "freeze on this sample / back to live (sampling goes on)", key_freeze},
+    {"F7 / F8",
+     {KEY_F(7), KEY_F(8)},
+     -1,
+     "htop's nice -/+: the view's knob down / up: est.count (2), pmd.maxsleep_us (3, 0 "
+     "fleet), blk.rq_affinity (4), gen.rate_pps (1, 5)",
+     key_view_knob},
+    {"F9 k", {KEY_F(9), 'k'}, -1, "nothing to kill: tunetop never signals a thread", key_kill},
+    {"space Z",
+     {' ', 'Z'},
+     -1,
+     "freeze on this sample / back to live (sampling goes on)",
+     key_freeze},
     {"[ ] { }", {'[', ']', '{', '}'}, -1, "frozen: one sample back / forward, { } ten", key_freeze},
     {"Esc", {27}, -1, "back to live; with --remote hosts, back to the fleet", key_freeze},
     {"Enter",
      {'\n', '\r', KEY_ENTER},
      -1,
-     "fleet view: dive into the host under the cursor",
+     "fleet view: dive into the host under the cursor; --host --write: apply the change shown",
      key_enter},
-    {"f / F", {'f', 'F'}, -1, "replay speed x2 / /2", key_speed},
+    {"f / d", {'f', 'd'}, -1, "replay speed x2 / /2", key_speed},
     {"g", {'g'}, K_CPU_GOVERNOR, "cycle", key_governor},
-    {"m / M", {'m', 'M'}, K_PMD_MAXSLEEP_US, "up / down", key_maxsleep},
-    {"s", {'s'}, K_PMD_TIMER_SLACK_NS, "toggle 1000 / 50000:", key_slack},
+    {"W", {'W'}, K_PMD_TIMER_SLACK_NS, "toggle 1000 / 50000:", key_slack},
     {"r", {'r'}, K_BLK_RQ_AFFINITY, "cycle 0 1 2:", key_rq_affinity},
-    {"+ / -", {'+', '=', '-'}, K_GEN_RATE_PPS, "up / down (offered load)", key_rate},
-    {"a / A", {'a', 'A'}, K_EST_COUNT, "add / remove 1000:", key_est_count},
-    {"c", {'c'}, K_EST_RECALIBRATE, "run", key_recalibrate},
-    {"t Esc",
-     {'t'}, /* Esc reaches it through the Esc row above while a sweep runs */
+    {"E", {'E'}, K_EST_RECALIBRATE, "run", key_recalibrate},
+    {"o Esc",
+     {'o'}, /* Esc reaches it through the Esc row above while a sweep runs */
      -1,
-     "maxsleep x slack trade-off curve in the pmd view (t/Esc: cancel)",
+     "maxsleep x slack trade-off curve in the pmd view (o/Esc: cancel)",
      ui_tradeoff_key},
     {"D", {'D'}, -1, "list every active diagnosis with its evidence (Esc/q closes)", ui_diag_open},
     {"X",
      {'X'},
      -1,
-     "apply the worst diagnosis's fix (a real machine: --write, X twice)",
+     "apply the worst diagnosis's fix (a real machine: --write, then Enter)",
      ui_diag_fix_key},
     {":", {':'}, -1, "command: set NAME=VALUE, NAME (show), q (Tab completes names)", key_command},
     {"Ctrl-L", {12}, -1, "repaint the whole terminal", key_repaint},
     {"mouse", {KEY_MOUSE}, -1, "with --mouse: click selects, wheel scrolls", key_mouse},
+    {"M T m s a c t",
+     {'M', 'T', 'm', 's', 'a', 'c', 't'},
+     -1,
+     "htop's keys, nothing here: the status line says where tunetop has it",
+     key_htop_only},
+    {"+ - = * F H K O",
+     {'+', '-', '=', '*', 127, 'F', 'H', 'K', 'O'},
+     -1,
+     "htop's keys (and Backspace), nothing here",
+     key_htop_only},
+    {"u U p w e l x b i Y #",
+     {'u', 'U', 'p', 'w', 'e', 'l', 'x', 'b', 'i', 'Y', '#'},
+     -1,
+     "htop's keys, nothing here",
+     key_htop_only},
 };
 const size_t ui_nkeydefs = sizeof(ui_keydefs) / sizeof(ui_keydefs[0]);
 
@@ -343,14 +462,12 @@ int ui_key(struct ui *ui, int ch)
 		return (ch == 'q' || ch == 'Q' || ch == KEY_F(10)) ? UI_QUIT : 0;
 	if (ui->help)
 		return ui_help_key(ui, ch);
-	if (ch != 'X')
-		ui->diag_confirm = false; /* X's question on a real machine: only X says yes */
+	if (ui->confirm.open) /* a change to a real machine asked: Enter or not, nothing else */
+		return ui_confirm_key(ui, ch);
 	if (ui->diag_list)
 		return ui_diag_list_key(ui, ch);
 	if (ui->setup)
 		return ui_setup_keys(ui, ch);
-	if (ch != 't')
-		ui->charts.to.confirm = false; /* the `t` sweep's question: only t says yes */
 	const struct ui_keydef *k = ui_keydef_find(ch);
 	if (k && k->knob >= 0 && ui->frozen) {
 		/* The new value beside an old sample's figures would compare nothing. */

@@ -21,6 +21,9 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	const struct snap_thread *b = &ui->snap->threads[*(const size_t *)pb];
 	int r = 0;
 
+	/* The tree (F5): grouped by subsystem, each group in the sort column's order. */
+	if (ui->tree && a->subsys != b->subsys)
+		return (a->subsys > b->subsys) - (a->subsys < b->subsys);
 	switch (ui->sort) {
 	case SORT_TID:
 		r = (a->tid > b->tid) - (a->tid < b->tid);
@@ -162,6 +165,20 @@ static enum theme_role subsys_role(enum subsys s)
 				 : ROLE_NORMAL;
 }
 
+/* The tree's row i: its name indented under its subsystem ("|- ", the group's last "`- "),
+ * ASCII so the byte offsets the columns are coloured by stay the screen's. */
+static void tree_indent(const struct ui *ui, int i, char *buf)
+{
+	int x = rowfmt_col_x[1], w = rowfmt_col_x[2] - x - 1;
+	if ((int)strlen(buf) < x + w)
+		return;
+	const struct snap_thread *t = &ui->snap->threads[ui->rows[i]];
+	bool last =
+	    i + 1 >= (int)ui->nrows || ui->snap->threads[ui->rows[i + 1]].subsys != t->subsys;
+	memmove(buf + x + 3, buf + x, (size_t)(w - 3));
+	memcpy(buf + x, last ? "`- " : "|- ", 3);
+}
+
 void ui_table_draw(struct ui *ui, int y, int h)
 {
 	char buf[512];
@@ -196,6 +213,8 @@ void ui_table_draw(struct ui *ui, int y, int h)
 			break;
 		const struct snap_thread *t = &ui->snap->threads[ui->rows[i]];
 		rowfmt_thread(ui->snap, t, buf, sizeof(buf), COLS);
+		if (ui->tree)
+			tree_indent(ui, i, buf);
 		if (i == ui->sel) {
 			ui_fill_line(ui, y + 1 + r, ROLE_SELECTED);
 			move(y + 1 + r, 0);
