@@ -96,7 +96,7 @@ tt_wait "est is not running" 3
 if tt_cap | grep -q ":set est.enabled=on"; then bad "host view 2 suggests :set est.enabled=on"; else ok "host view 2 suggests no :set est.enabled=on"; fi
 check "and says why ($(tt_cap | grep -o 'est is not running.*'))" tt_wait "est is not running: an engine knob" 1
 tt_keys h
-tt_wait "est\.count \(not on this source\)" 3
+tt_wait "est\.recalibrate \(not on this source\)" 3
 ok "help: the engine's keys say they are not on this source"
 tt_keys Escape
 tt_wait "^pmd " 3

@@ -17,10 +17,11 @@ echo "ok   r, g and F8 explain --write"
 # The help screen lists knob values; one the host lacks reads '-'.
 if ! "$TUNETOP" --host -b -n 1 2>/dev/null | grep -q '"cpu.governor":"'; then
 	tt_keys h
-	# The knob list follows the keys: scroll until its first row (cpu.governor) shows.
-	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	# The knob list follows the keys and the figures: page until its first row (cpu.governor)
+	# shows (a bound, not a wait: each page is drawn before the next capture is compared).
+	for _ in $(seq 60); do
 		tt_cap | grep -Eq '^  cpu\.governor ' && break
-		tt_keys Down
+		tt_keys NPage
 	done
 	tt_wait 'cpu\.governor +- '
 	tt_keys q

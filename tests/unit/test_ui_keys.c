@@ -136,15 +136,19 @@ static int take_answers(struct ui *ui)
 	return redo;
 }
 
-/* m on a source answered at once: the stored value is shown, and what the source kept. */
+/* F8 in the pmd view on a source answered at once: the stored value is shown, and what the
+ * source kept; m (htop's merged command) writes nothing. */
 static void test_knob_key_at_once(void **state)
 {
 	(void)state;
 	struct ui *ui = ui_on(&fake_ops);
-	assert_int_equal(ui_key(ui, 'm'), UI_KNOB | UI_REDRAW);
+	ui->view = VIEW_PMD;
+	ui_key(ui, 'm');
+	assert_int_equal(ui->snap->knobs[K_PMD_MAXSLEEP_US], 300);
+	assert_int_equal(ui_key(ui, KEY_F(8)), UI_KNOB | UI_REDRAW);
 	assert_int_equal(ui->snap->knobs[K_PMD_MAXSLEEP_US], 500);
 	assert_string_equal(ui->status, "pmd.maxsleep_us = 500");
-	ui_key(ui, 'm'); /* 1000 asked, 700 kept */
+	ui_key(ui, KEY_F(8)); /* 1000 asked, 700 kept */
 	assert_int_equal(ui->snap->knobs[K_PMD_MAXSLEEP_US], FAKE_CAP);
 	assert_non_null(strstr(ui->status, "the source kept this, not 1000"));
 	assert_false(ui->status_err);
@@ -164,14 +168,15 @@ static void test_knob_start_only(void **state)
 	ui_off(ui);
 }
 
-/* m on a far host: "setting", then its answer comes through ui_knob_result() (named by
+/* F8 on a far host: "setting", then its answer comes through ui_knob_result() (named by
  * the host), into the snapshot shown; another host's answer (set --all) is only said. */
 static void test_knob_key_far(void **state)
 {
 	(void)state;
 	struct ui *ui = ui_on(&fake_far_ops);
 	struct fake *f = ui->src->priv;
-	assert_int_equal(ui_key(ui, 'm'), UI_REDRAW);
+	ui->view = VIEW_PMD;
+	assert_int_equal(ui_key(ui, KEY_F(8)), UI_REDRAW);
 	assert_string_equal(ui->status, "setting pmd.maxsleep_us 300 -> 500...");
 	assert_int_equal(ui->snap->knobs[K_PMD_MAXSLEEP_US], 300);
 	assert_int_equal(take_answers(ui), 0);
@@ -218,7 +223,7 @@ static void test_codes_unique(void **state)
 	}
 }
 
-/* t on a real machine: refused without --write, asks first, and every knob it set goes back
+/* o on a real machine: refused without --write, asks first, and every knob it set goes back
  * when it is cancelled or the console quits mid-sweep. */
 static void test_tradeoff_machine(void **state)
 {
@@ -229,26 +234,26 @@ static void test_tradeoff_machine(void **state)
 	int64_t slack = f->knobs[K_PMD_TIMER_SLACK_NS];
 	ui->opt = &o;
 	ui->snap->has_pmd = true;
-	ui_key(ui, 't');
+	ui_key(ui, 'o');
 	assert_true(ui->status_err);
 	assert_non_null(strstr(ui->status, "--write"));
 	assert_int_equal(ui->charts.to.state, TRADEOFF_OFF);
 	o.write = true;
-	ui_key(ui, 't');
-	assert_non_null(strstr(ui->status, "t again"));
+	ui_key(ui, 'o');
+	assert_non_null(strstr(ui->status, "Enter starts"));
 	assert_int_equal(ui->charts.to.state, TRADEOFF_OFF);
 	ui_key(ui, 'x'); /* not a yes */
-	ui_key(ui, 't');
 	assert_int_equal(ui->charts.to.state, TRADEOFF_OFF);
-	ui_key(ui, 't');
+	ui_key(ui, 'o');
+	ui_key(ui, '\r');
 	assert_int_equal(ui->charts.to.state, TRADEOFF_RUN);
 	assert_int_equal(f->knobs[K_PMD_MAXSLEEP_US], 0); /* the first point */
 	ui_key(ui, 27); /* Esc cancels: both back */
 	assert_int_equal(ui->charts.to.state, TRADEOFF_OFF);
 	assert_int_equal(f->knobs[K_PMD_MAXSLEEP_US], 300);
 	assert_int_equal(f->knobs[K_PMD_TIMER_SLACK_NS], slack);
-	ui_key(ui, 't');
-	ui_key(ui, 't');
+	ui_key(ui, 'o');
+	ui_key(ui, '\r');
 	assert_int_equal(ui->charts.to.state, TRADEOFF_RUN);
 	f->knobs[K_PMD_TIMER_SLACK_NS] = 50000; /* as a later point would */
 	ui_tradeoff_quit(ui); /* q mid-sweep */
@@ -257,13 +262,13 @@ static void test_tradeoff_machine(void **state)
 	ui_off(ui);
 }
 
-/* The engine is an emulation: t starts at once. */
+/* The engine is an emulation: o starts at once. */
 static void test_tradeoff_engine_at_once(void **state)
 {
 	(void)state;
 	struct ui *ui = ui_on(&fake_ops);
 	ui->snap->has_pmd = true;
-	ui_key(ui, 't');
+	ui_key(ui, 'o');
 	assert_int_equal(ui->charts.to.state, TRADEOFF_RUN);
 	ui_tradeoff_quit(ui);
 	assert_int_equal(((struct fake *)ui->src->priv)->knobs[K_PMD_MAXSLEEP_US], 300);
@@ -292,7 +297,7 @@ static void diag_saturated(struct ui *ui)
 	}
 }
 
-/* X on a real machine: refused without --write, asks first, and only a second X sets. */
+/* X on a real machine: refused without --write, asks first, and only Enter sets. */
 static void test_diag_fix_machine(void **state)
 {
 	(void)state;
@@ -308,13 +313,13 @@ static void test_diag_fix_machine(void **state)
 	o.write = true;
 	ui_key(ui, 'X');
 	assert_false(ui->status_err);
-	assert_non_null(strstr(ui->status, "X again"));
+	assert_non_null(strstr(ui->status, "Enter applies"));
 	assert_non_null(strstr(ui->status, "blk.rq_affinity=2"));
 	assert_int_equal(f->knobs[K_BLK_RQ_AFFINITY], 0);
 	ui_key(ui, 'x'); /* not a yes */
-	ui_key(ui, 'X');
 	assert_int_equal(f->knobs[K_BLK_RQ_AFFINITY], 0);
 	ui_key(ui, 'X');
+	ui_key(ui, '\r');
 	assert_int_equal(f->knobs[K_BLK_RQ_AFFINITY], 2);
 	ui_diag_free(ui);
 	ui_off(ui);
