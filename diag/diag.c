@@ -153,6 +153,28 @@ int diag_eval(struct diag_state *st, const struct snapshot *snap, struct diag_fi
 	return n;
 }
 
+int diag_eval_window(const struct snapshot *snap, struct diag_finding *out, int max)
+{
+	struct diag_finding f[DIAG_MAX_FINDINGS];
+	int nf = 0, n = 0, nrules = diag_rule_count();
+	for (int i = 0; i < nrules && nf < DIAG_MAX_FINDINGS; i++) {
+		const struct diag_rule *r = diag_rule_at(i);
+		memset(&f[nf], 0, sizeof(f[nf]));
+		f[nf].id = r->id;
+		f[nf].severity = DIAG_WARNING;
+		if (r->check(snap, &f[nf])) {
+			f[nf].since_seq = snap->seq;
+			f[nf].since_wall_ns = snap->wall_ns;
+			nf++;
+		}
+	}
+	for (int sev = DIAG_CRITICAL; sev >= DIAG_INFO; sev--)
+		for (int i = 0; i < nf && n < max; i++)
+			if ((int)f[i].severity == sev)
+				out[n++] = f[i];
+	return n;
+}
+
 int diag_changes(const struct diag_state *st, struct diag_change *out, int max)
 {
 	int n = 0;

@@ -64,6 +64,12 @@ void diag_init(struct diag_state *st);
  */
 int diag_eval(struct diag_state *st, const struct snapshot *snap, struct diag_finding *out,
 	      int max);
+/*
+ * Every rule once on snap, a snapshot whose deltas span a whole measurement window (an
+ * experiment's pass): no hysteresis, since the window is already seconds of samples in one.
+ * The findings go to out (at most max), most severe first, since = snap; returns how many.
+ */
+int diag_eval_window(const struct snapshot *snap, struct diag_finding *out, int max);
 /* The findings that started or cleared at the last diag_eval; returns how many. */
 int diag_changes(const struct diag_state *st, struct diag_change *out, int max);
 

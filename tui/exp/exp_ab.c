@@ -10,6 +10,7 @@
 #include "tui/exp/exp_check.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/exp_stats.h"
+#include "tui/exp/exp_diag.h"
 #include "tui/exp/experiment.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
@@ -195,6 +196,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	/* samples[metric][value][pass] */
 	double *samples = xcalloc(nmetrics * nvalues * passes, sizeof(double));
 	bool *missing = xcalloc(nmetrics, sizeof(bool));
+	struct exp_findings *found = xcalloc(nvalues, sizeof(*found)); /* per value */
 	size_t done = 0;
 	for (size_t p = 0; p < passes && rc == 0 && !sig_quit; p++) {
 		for (size_t v = 0; v < nvalues && rc == 0; v++) {
@@ -219,6 +221,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 					missing[m] = true;
 				samples[(m * nvalues + v) * passes + p] = x;
 			}
+			exp_findings_add(&found[v], snap);
 			json_decref(snap);
 		}
 		if (rc == 0 && !sig_quit)
@@ -281,6 +284,18 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 						    "present", !missing[m], "values", jv, "welch",
 						    tests));
 	}
+	/* What the rules said of each value's passes: a hang or a fault named on its own arm. */
+	json_t *jd = json_array();
+	for (size_t v = 0; v < nvalues && done; v++) {
+		char text[1024];
+		exp_findings_text(&found[v], done, text, sizeof(text));
+		if (!c.json && text[0])
+			printf("%s %s: %s\n", knob, values[v], text);
+		json_array_append_new(jd,
+				      json_pack("{s:o, s:o}", "value", ab_value_json(id, values[v]),
+						"diagnoses", exp_findings_json(&found[v])));
+	}
+	free(found);
 	if (rc == 0 || hang[0]) {
 		struct ab_pic ap = {knob, metrics, nmetrics, nvalues, done, values, sums};
 		if (done && exp_pictures(&c, "ab", ab_draw, &ap) != 0 && rc == 0)
@@ -293,11 +308,13 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 				      c.seconds, "metrics", jm);
 		json_object_set_new(o, "ok", json_boolean(!hang[0]));
 		json_object_set_new(o, "hang", hang[0] ? json_string(hang) : json_null());
+		json_object_set_new(o, "diagnoses", jd);
 		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 		printf("\n");
 		json_decref(o);
 	} else {
 		json_decref(jm);
+		json_decref(jd);
 	}
 	free(samples);
 	free(missing);

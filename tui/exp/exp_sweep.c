@@ -9,6 +9,7 @@
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/exp_stats.h"
+#include "tui/exp/exp_diag.h"
 #include "tui/exp/experiment.h"
 #include "tui/sig.h"
 
@@ -45,6 +46,7 @@ struct sweep_point {
 	double v[SWEEP_NCOLS][SWEEP_MAX_PASSES];
 	struct exp_summary sum[SWEEP_NCOLS];
 	char hang[256]; /* the first hang seen at this point */
+	struct exp_findings diag; /* what the rules said of its passes */
 };
 
 struct sweep_pic {
@@ -128,6 +130,7 @@ static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, si
 				pt->have[k] = true;
 			pt->v[k][pt->ok] = v;
 		}
+		exp_findings_add(&pt->diag, snap);
 		pt->ok++;
 	}
 	json_decref(snap);
@@ -158,6 +161,7 @@ static json_t *sweep_row_json(const struct sweep_point *p)
 	json_object_set_new(row, "max", maxs);
 	json_object_set_new(row, "pass_values", each);
 	json_object_set_new(row, "hang", p->hang[0] ? json_string(p->hang) : json_null());
+	json_object_set_new(row, "diagnoses", exp_findings_json(&p->diag));
 	return row;
 }
 
@@ -256,6 +260,10 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 			printf(" %17s", cell);
 		}
 		printf("\n");
+		char found[1024];
+		exp_findings_text(&p->diag, p->ok, found, sizeof(found));
+		if (found[0])
+			printf("  %s\n", found);
 		fflush(stdout);
 	}
 

@@ -12,6 +12,8 @@
 #include "core/safefile.h"
 #include "core/scenario.h"
 #include "core/xalloc.h"
+#include "diag/diag.h"
+#include "tui/batch_diag.h"
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_check.h"
 #include "tui/sig.h"
@@ -208,6 +210,10 @@ json_t *exp_window(struct source *src, double warmup, double seconds, char *hang
 	exp_sleep(seconds);
 	source_sample(src, snap);
 	json_t *j = snapjson_build(snap);
+	/* What the rules see in the window: the pass's findings go out with its figures. */
+	struct diag_finding f[DIAG_MAX_FINDINGS];
+	int nf = diag_eval_window(snap, f, DIAG_MAX_FINDINGS);
+	json_object_set_new(j, "diagnoses", batch_diag_json(f, nf));
 	snapshot_free(snap);
 	exp_hang_check(first, j, hang, hanglen);
 	json_decref(first);
