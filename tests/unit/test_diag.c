@@ -211,6 +211,25 @@ static void test_pmd_outlasts(void **state)
 	snapshot_free(good);
 }
 
+/* An experiment's window: every rule once, no hysteresis; quiet input gives nothing. */
+static void test_eval_window(void **state)
+{
+	(void)state;
+	struct snapshot *bad = quiet(), *good = quiet();
+	struct diag_finding f[DIAG_MAX_FINDINGS];
+	pmd_seed(bad);
+	bad->seq = 7;
+	int n = diag_eval_window(bad, f, DIAG_MAX_FINDINGS);
+	assert_true(n >= 1);
+	assert_string_equal(f[0].id, "pmd.sleep_outlasts_ring");
+	assert_string_equal(f[0].fix, "pmd.timer_slack_ns=1000");
+	assert_int_equal(f[0].since_seq, 7);
+	assert_int_equal(diag_eval_window(good, f, DIAG_MAX_FINDINGS), 0);
+	assert_int_equal(diag_eval_window(bad, f, 0), 0); /* max bounds out */
+	snapshot_free(bad);
+	snapshot_free(good);
+}
+
 /* Slack already 1 us: the fix is a shorter max sleep under the fill time. */
 static void test_pmd_outlasts_maxsleep(void **state)
 {
@@ -479,6 +498,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup(test_quiet, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts, setup),
+	    cmocka_unit_test_setup(test_eval_window, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_maxsleep, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_needs_drops, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_host_absent, setup),
