@@ -31,6 +31,8 @@ echo 1 >"$knob"
 trap cleanup EXIT # tmux.sh set its own; cleanup calls tt_cleanup
 tt_start 150 30 "TUNETOP_BLK_DEV=$name $TUNETOP --host --write -d 0.2; sleep 60"
 tt_wait 'frame [0-9]+' 10
+# The key steps from the value the source read: wait until the header shows it.
+tt_wait '^blk rq_affinity 1 ' 10
 frame() { tt_cap | sed -n 's/.* frame \([0-9]*\).*/\1/p' | tail -n 1; }
 # two_frames: until the console has drawn two more samples (a write sent would be done).
 two_frames() {
