@@ -50,6 +50,13 @@ int ui_knob_key_set(struct ui *ui, enum knob_id id, int64_t v)
 		return ui_confirm_ask(ui, knob_set, id, v,
 				      "%s on this machine: Enter runs, Esc cancels",
 				      knob_table[id].name);
+	/* Before the source's first sample the value shown is a default, not the machine's: a
+	 * step from it would ask "0 -> 1" of a knob that reads 1. */
+	if (ui->snap->seq == 0 && ui->pending[id] <= 0) {
+		ui_status(ui, true, "%s: no sample from this machine yet: its value is not known",
+			  knob_table[id].name);
+		return UI_REDRAW;
+	}
 	/* From the value shown: a write still on its way is the value sent. */
 	int64_t now = ui->pending[id] > 0 ? ui->pending_v[id] : ui->snap->knobs[id];
 	return ui_confirm_ask(ui, knob_set, id, v, "%s %s -> %s: Enter applies, Esc cancels",
