@@ -172,7 +172,11 @@ start_fake ctl ok
 start_fake db silent
 tt_start 150 30 "TUNETOP_OVS_SOCKET=$dir/ctl.sock TUNETOP_OVS_DB=unix:$dir/db.sock $TUNETOP --host --write -d 0.5; sleep 60"
 tt_wait "key [0-9]+ us" 8
-tt_keys 3 F8 # the pmd view's knob; on the machine it waits for Enter
+tt_keys 3
+# A key before the first sample is refused (the value in force is not known yet): the first
+# sample is in once the view shows the silent ovsdb's error.
+tt_wait "ovsdb: transact: no reply" 10
+tt_keys F8 # the pmd view's knob; on the machine it waits for Enter
 tt_wait "pmd.maxsleep_us [0-9]+ -> [0-9]+: Enter applies" 5
 tt_keys Enter
 tt_wait "setting pmd.maxsleep_us " 1
