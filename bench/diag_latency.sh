@@ -12,7 +12,8 @@ TUNETOP=${TUNETOP:-$top/tunetop}
 runs=${RUNS:-3}
 
 now() { date +%s.%N; }
-# one "SCENARIO [--set K=V]" RULE COMMAND: seconds from COMMAND (":"-line, or "" for none) to RULE on screen
+# one "SCENARIO [--set K=V]" RULE COMMAND: secs = seconds from COMMAND (":"-line, or "" for
+# none) to RULE on screen. Not in a subshell: tmux.sh counts its servers to clean them up.
 one() {
 	local sc=$1 rule=$2 cmd=$3 t0 i=0
 	tt_start 120 40 "$TUNETOP --no-config -d 1 --scenario $sc; sleep 30"  # $sc may carry --set
@@ -26,16 +27,20 @@ one() {
 	while ! tt_cap | grep -Eq "^(critical|warning|info) +$rule +since"; do
 		sleep 0.1
 		i=$((i + 1))
-		[ $i -gt 600 ] && { echo "nan"; return; }
+		[ $i -gt 600 ] && break
 	done
-	echo "$(now) $t0" | awk '{printf "%.1f", $1 - $2}'
+	if [ $i -gt 600 ]; then secs=nan; else secs=$(echo "$(now) $t0" | awk '{printf "%.1f", $1 - $2}'); fi
+	tt_tmux kill-server 2>/dev/null
 }
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR ? a[int((NR+1)/2)] : "nan")}'; }
 
 printf '%-28s %-22s %s\n' rule condition "seconds (median of $runs, each)"
 while IFS='|' read -r sc rule cmd what; do
 	all=""
-	for _ in $(seq "$runs"); do all="$all $(one "$sc" "$rule" "$cmd")"; done
+	for _ in $(seq "$runs"); do
+		one "$sc" "$rule" "$cmd"
+		all="$all $secs"
+	done
 	printf '%-28s %-22s %s  (%s)\n' "$rule" "$what" "$(echo "$all" | median)" "${all# }"
 done <<'ROWS'
 pmd-seed|pmd.sleep_outlasts_ring||50 us slack at start
