@@ -11,30 +11,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from agentproto import apply  # noqa: E402
 from ttcheck import check, finish  # noqa: E402
 
 TUNETOP = os.environ.get("TUNETOP", "./tunetop")
-
-
-def unescape(seg):
-    return seg.replace("~1", "/").replace("~0", "~")
-
-
-def apply(base, delta):
-    for path, v in delta.items():
-        if path == "/":
-            base.clear()
-            base.update(v)
-            continue
-        segs = [unescape(s) for s in path.split("/")]
-        node = base
-        for s in segs[:-1]:
-            node = node[int(s)] if isinstance(node, list) else node[s]
-        last = segs[-1]
-        if isinstance(node, list):
-            node[int(last)] = v
-        else:
-            node[last] = v
 
 
 class Agent:

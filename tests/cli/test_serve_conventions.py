@@ -12,13 +12,13 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from promlib import free_port  # noqa: E402
 import ttcheck  # noqa: E402
 from ttcheck import check, finish  # noqa: E402
 
@@ -63,14 +63,6 @@ def family(name, types):
         if name.endswith(suf) and name[:-len(suf)] in types:
             return name[:-len(suf)]
     return None
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def get(url):

@@ -8,13 +8,13 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from promlib import free_port  # noqa: E402
 import ttcheck  # noqa: E402
 from ttcheck import finish  # noqa: E402
 
@@ -36,14 +36,6 @@ NAMER = ("import ctypes,sys,time\n"
 PARSE = ("import json,sys\nfrom %s import text_string_to_metric_families as p\n"
          "print(json.dumps([s.labels.get('name') for f in p(sys.stdin.buffer.read().decode())"
          " for s in f.samples if s.labels.get('tid') == sys.argv[1]]))")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def get(url, accept=None):

@@ -8,16 +8,14 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import ttcheck  # noqa: E402
+from promlib import Prometheus, free_port, get  # noqa: E402
 from ttcheck import finish  # noqa: E402
 
 
@@ -32,25 +30,6 @@ for tool in ("prometheus", "promtool", "tmux"):
     if not shutil.which(tool):
         print(f"{tool} not installed (make test-deps)")
         sys.exit(77)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
-def get(url, accept=None, timeout=5):
-    req = urllib.request.Request(url, headers={"Accept": accept} if accept else {})
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            return r.status, r.headers.get("Content-Type", ""), r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, "", ""
-    except OSError:
-        return 0, "", ""
 
 
 def wait_scrape(port, deadline_s=30):
@@ -136,34 +115,9 @@ try:
     om_check("engine", om)
     check("engine: other paths are 404", get(f"http://127.0.0.1:{port}/")[0] == 404)
 
-    pport = free_port()
-    with open(f"{tmp}/prometheus.yml", "w") as f:
-        f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                "scrape_configs:\n  - job_name: tunetop\n    static_configs:\n"
-                f"      - targets: ['127.0.0.1:{port}']\n")
-    prom = subprocess.Popen(["prometheus", f"--config.file={tmp}/prometheus.yml",
-                             f"--storage.tsdb.path={tmp}/data",
-                             f"--web.listen-address=127.0.0.1:{pport}"],
-                            stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/prom.log", "w"))
-    procs.append(prom)
-
-    def query(q):
-        url = f"http://127.0.0.1:{pport}/api/v1/query?" + urllib.parse.urlencode({"query": q})
-        st, _, body = get(url)
-        if st != 200:
-            return None
-        res = json.loads(body)["data"]["result"]
-        return [float(r["value"][1]) for r in res]
-
-    def wait_query(q, pred, deadline_s=60):
-        end, last = time.monotonic() + deadline_s, None
-        while time.monotonic() < end:
-            last = query(q)
-            if last and pred(last):
-                return last
-            time.sleep(0.5)
-        print(f"  last answer to {q}: {last}")
-        return None
+    prom = Prometheus(tmp, [f"127.0.0.1:{port}"])
+    procs.append(prom.proc)
+    wait_query = prom.wait_query
 
     check("prometheus: the target is up",
           wait_query('up{job="tunetop"}', lambda v: v[0] == 1) is not None)

@@ -5,26 +5,12 @@
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 
-[ "$(id -u)" = 0 ] || { echo "skip: needs root (losetup, sysfs writes)"; exit 77; }
-command -v losetup >/dev/null || { echo "skip: no losetup (util-linux)"; exit 77; }
-[ -e /dev/loop-control ] || { echo "skip: kernel without loop device support"; exit 77; }
-
-work=$(mktemp -d /tmp/tt-confirm.XXXXXX)
-dev=""
-orig=""
+LOOP_MB=16
+. "$(dirname "$0")/../lib/loopdev.sh"
 cleanup() {
 	[ -n "${TT_DIR:-}" ] && tt_cleanup
-	[ -n "$dev" ] && [ -n "$orig" ] && echo "$orig" >"/sys/block/${dev#/dev/}/queue/rq_affinity" 2>/dev/null
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
-	rm -rf "$work"
+	loop_cleanup
 }
-trap cleanup EXIT
-truncate -s 16M "$work/backing"
-dev=$(losetup -f --show "$work/backing") || { echo "skip: losetup cannot attach a loop device"; dev=""; exit 77; }
-name=${dev#/dev/}
-knob=/sys/block/$name/queue/rq_affinity
-[ -f "$knob" ] || { echo "skip: $knob missing"; exit 77; }
-orig=$(cat "$knob")
 echo 1 >"$knob"
 
 . "$(dirname "$0")/../tui/lib/tmux.sh"

@@ -6,25 +6,7 @@
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 
-[ "$(id -u)" = 0 ] || { echo "skip: needs root (losetup, sysfs writes)"; exit 77; }
-command -v losetup >/dev/null || { echo "skip: no losetup (util-linux)"; exit 77; }
-[ -e /dev/loop-control ] || { echo "skip: kernel without loop device support"; exit 77; }
-
-work=$(mktemp -d /tmp/tt-loop.XXXXXX)
-dev=""
-orig=""
-cleanup() {
-	[ -n "$dev" ] && [ -n "$orig" ] && echo "$orig" >"/sys/block/${dev#/dev/}/queue/rq_affinity" 2>/dev/null
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-truncate -s 64M "$work/backing"
-dev=$(losetup -f --show "$work/backing") || { echo "skip: losetup cannot attach a loop device"; dev=""; exit 77; }
-name=${dev#/dev/}
-knob=/sys/block/$name/queue/rq_affinity
-[ -f "$knob" ] || { echo "skip: $knob missing"; exit 77; }
-orig=$(cat "$knob")
+. "$(dirname "$0")/../lib/loopdev.sh"
 ok "attached $dev (rq_affinity was $orig)"
 
 block_sum() { awk '$1 == "BLOCK:" { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs; }

@@ -11,16 +11,15 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import ttcheck  # noqa: E402
+from promlib import Prometheus, free_port  # noqa: E402
 from ttcheck import finish  # noqa: E402
 
 TOP = os.environ.get("TT_TOP") or os.path.join(os.path.dirname(__file__), "..", "..")
@@ -34,22 +33,6 @@ if not shutil.which("prometheus"):
 
 def check(what, cond):
     return ttcheck.check(cond, what)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
-def get_json(url):
-    try:
-        with urllib.request.urlopen(url, timeout=5) as r:
-            return json.loads(r.read().decode())
-    except (OSError, ValueError):
-        return None
 
 
 def shorten(text):
@@ -74,22 +57,11 @@ try:
           re.sub(r"\[\d+m\]|for: \d+m", "D", open(RULES).read()))
     with open(f"{tmp}/rules.yml", "w") as f:
         f.write(rules)
-    targets = ", ".join(f"'127.0.0.1:{p}'" for p in ports.values())
-    with open(f"{tmp}/prometheus.yml", "w") as f:
-        f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                f"rule_files:\n  - {tmp}/rules.yml\n"
-                "scrape_configs:\n  - job_name: tunetop\n    static_configs:\n"
-                f"      - targets: [{targets}]\n")
-    pport = free_port()
-    procs.append(subprocess.Popen(
-        ["prometheus", f"--config.file={tmp}/prometheus.yml", f"--storage.tsdb.path={tmp}/data",
-         f"--web.listen-address=127.0.0.1:{pport}"],
-        stdout=subprocess.DEVNULL, stderr=open(f"{tmp}/prom.log", "w")))
+    prom = Prometheus(tmp, [f"127.0.0.1:{p}" for p in ports.values()], f"{tmp}/rules.yml")
+    procs.append(prom.proc)
     # The exporters start once Prometheus is ready, so it sees the hang happen (the watchdog
     # logs it once, a second or two in; a counter first scraped at 2 never increases).
-    end = time.monotonic() + 60
-    while time.monotonic() < end and get_json(f"http://127.0.0.1:{pport}/api/v1/status/config") is None:
-        time.sleep(0.3)
+    prom.ready()
     for name, args in runs.items():
         procs.append(subprocess.Popen(
             [TUNETOP, *args, "--serve", f"127.0.0.1:{ports[name]}", "-b", "-o", "/dev/null",
@@ -100,7 +72,7 @@ try:
     firing, seen = set(), set()
     end = time.monotonic() + 120
     while time.monotonic() < end and not want <= firing:
-        res = get_json(f"http://127.0.0.1:{pport}/api/v1/alerts")
+        res = prom.api("alerts")
         for a in (res or {}).get("data", {}).get("alerts", []):
             who = next((n for n, i in inst.items() if i == a["labels"].get("instance")), "?")
             seen.add((a["labels"]["alertname"], who, a["labels"].get("pmd", "")))
@@ -113,7 +85,7 @@ try:
             q = urllib.parse.urlencode({"query": f'{{instance="{inst[who]}", __name__=~'
                                         '"up|tunetop_events_total|tunetop_blk_in_flight_requests"'
                                         ', kind=~"|hang"}[3m]'})
-            res = get_json(f"http://127.0.0.1:{pport}/api/v1/query?{q}") or {}
+            res = prom.api(f"query?{q}") or {}
             for r in res.get("data", {}).get("result", []):
                 vals = [v for k, v in enumerate(r["values"]) if k == 0 or
                         v[1] != r["values"][k - 1][1]]

@@ -9,21 +9,21 @@
 - blk-steer with the lost-kick fault turned on: blk.stranded_completions names the fault
   and its fix; with the fault off it clears; at rq_affinity 2 blk.ipi_costly names 1;
 - a pmd-seed recording replayed writes the same lines (findings and diag events included);
-- pmd-idle and idle raise none;
-- the default scenario for 60 s with a few knob changes raises none (host.cpu_taken, about
-  the machine rather than the knobs, is counted and printed apart).
+- pmd-idle and idle raise none (the default scenario over minutes with knob changes:
+  test_diag_soak.py).
 
 Prints the seconds from each condition to its finding. On a machine whose host takes most
 of the CPU the timing checks cannot hold: exit 77 with the reason."""
 import json
 import os
-import select
 import statistics
 import subprocess
 import sys
 import time
 
-TUNETOP = os.environ.get("TUNETOP", "./tunetop")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from agentproto import TUNETOP, Agent  # noqa: E402
+
 if not os.access(TUNETOP, os.X_OK):
     print("TUNETOP not set or not executable")
     sys.exit(77)
@@ -33,98 +33,6 @@ if not os.access(TUNETOP, os.X_OK):
 if os.path.basename(os.environ.get("TT_BUILD", "").rstrip("/")) in ("asan", "tsan"):
     print("the threads' figures need the release build (a sanitizer's engine is too slow)")
     sys.exit(77)
-QUICK = os.environ.get("TT_DIAG_QUICK")  # shorter default run (manual use)
-
-
-def unescape(seg):
-    return seg.replace("~1", "/").replace("~0", "~")
-
-
-def apply(base, delta):
-    for path, v in delta.items():
-        if path == "/":
-            base.clear()
-            base.update(v)
-            continue
-        segs = [unescape(s) for s in path.split("/")]
-        node = base
-        for s in segs[:-1]:
-            node = node[int(s)] if isinstance(node, list) else node[s]
-        last = segs[-1]
-        if isinstance(node, list):
-            if int(last) == len(node):
-                node.append(v)
-            else:
-                node[int(last)] = v
-        else:
-            node[last] = v
-
-
-class Agent:
-    def __init__(self, *args):
-        self.p = subprocess.Popen([TUNETOP, "--agent", *args], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  bufsize=1)
-        self.snap = None
-        self.worst_host = 0.0  # the most the host took of a PMD or est thread
-
-    def snapshot(self, timeout=15):
-        """The next snapshot (rebuilt from its delta), a copy through json; None at timeout."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            r, _, _ = select.select([self.p.stdout], [], [], end - time.monotonic())
-            if not r:
-                return None
-            line = self.p.stdout.readline()
-            if not line:
-                return None
-            o = json.loads(line)
-            if "reply" in o:
-                if not o.get("ok"):
-                    sys.exit(f"agent refused a command: {o}")
-                continue
-            if "delta" in o:
-                apply(self.snap, o["delta"])
-            else:
-                self.snap = o
-            s = json.loads(json.dumps(self.snap))
-            if "diagnoses" not in s:
-                sys.exit(f"a snapshot without diagnoses[] (seq {s.get('seq')})")
-            for t in (s.get("pmd") or {}).get("threads", []):
-                self.worst_host = max(self.worst_host, t.get("stolen_pct") or 0)
-            for t in s.get("threads", []):
-                if t["subsystem"] in ("pmd", "est"):
-                    self.worst_host = max(self.worst_host, t.get("runq_delay_pct") or 0)
-            return s
-        return None
-
-    def send(self, cmd):
-        self.p.stdin.write(cmd + "\n")
-        self.p.stdin.flush()
-
-    def until(self, pred, timeout):
-        """Snapshots until pred(s) holds: (s, the snapshots read); s None at the deadline."""
-        end = time.monotonic() + timeout
-        seen = []
-        while time.monotonic() < end:
-            s = self.snapshot(end - time.monotonic())
-            if s is None:
-                break
-            seen.append(s)
-            if pred(s):
-                return s, seen
-        return None, seen
-
-    def close(self):
-        try:
-            self.send("quit")
-        except BrokenPipeError:
-            pass
-        try:
-            self.p.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
 
 
 def finding(s, rid):
@@ -285,34 +193,6 @@ def idle_quiet():
     print("pmd-idle, idle: no findings")
 
 
-def default_quiet():
-    secs = 20 if QUICK else 60
-    a = Agent("--scenario", "default", "-d", "1")
-    changes = {10: "set pmd.maxsleep_us 100", 20: "set est.count 3000",
-               30: "set blk.iodepth 8", 40: "set gen.rate_pps 50000", 50: "set pmd.maxsleep_us 500"}
-    false, host, n = {}, 0, 0
-    end = time.monotonic() + secs
-    start = time.monotonic()
-    while time.monotonic() < end:
-        s = a.snapshot(10)
-        assert s is not None, "default: the agent stopped"
-        n += 1
-        for d in s.get("diagnoses", []):
-            shape(d)
-            if d["id"] == "host.cpu_taken":
-                host += 1
-            else:
-                false.setdefault(d["id"], d)
-        el = int(time.monotonic() - start)
-        for at in [k for k in changes if k <= el]:
-            a.send(changes.pop(at))
-    a.close()
-    print(f"default: {n} snapshots over {secs} s with {5 - len(changes)} knob changes: "
-          f"{len(false)} false findings, host.cpu_taken on {host}")
-    if false:
-        failures.append(f"default scenario raised {list(false.values())}")
-
-
 def replay_same():
     """A recording replayed from its start gets the same findings and events, byte for byte."""
     import tempfile
@@ -329,8 +209,7 @@ def replay_same():
         print(f"replay: {n} of 10 lines with findings, re-emitted byte for byte")
 
 
-for fn in (replay_same, pmd_seed, est_governor, blk_lost_kick, blk_rq2, idle_quiet,
-           default_quiet):
+for fn in (replay_same, pmd_seed, est_governor, blk_lost_kick, blk_rq2, idle_quiet):
     fn()
 if failures:
     sys.exit("; ".join(failures))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_terms.sh: every TERM the issue names, LANG=C, --ascii, NO_COLOR/--no-color and --mouse:
+# test_terms.sh: every TERM the console supports, TERM=dumb refused, LANG=C, --ascii, NO_COLOR/--no-color and --mouse:
 # the screen is whole (header, table, function bar on the last line), nothing but printable
 # text lands on it, the colour depth follows the terminal, and q leaves a sane terminal.
 . "$(dirname "$0")/lib/tmux.sh"
@@ -81,6 +81,15 @@ for how in "NO_COLOR=1 --" "TERM=xterm-256color -- --no-color"; do
 	tt_wait '^error: pmd\.maxsleep_us: -1 is out of range'
 	quit "$how"
 done
+
+# TERM=dumb cannot address the cursor: a clear error and exit 1, the terminal left as it was
+# (it used to draw the function bar alone on a blank screen, and exit 0).
+tt_start 80 24 "env TERM=dumb LANG=$utf8 sh -c '$(tt_wrap -d 0.3 --scenario default | sed "s/'/'\\\\''/g")'"
+tt_wait_exit
+grep -q 'rc=1' "$TT_DIR/rc" || fail "TERM=dumb: exit $(cat "$TT_DIR/rc"), not 1"
+tt_wait 'TERM=dumb cannot move the cursor' 3
+tt_check_sane
+rm -f "$TT_DIR/rc" "$TT_DIR/after"
 
 # --mouse turns mouse reporting on (and q turns it off again).
 run mouse TERM=xterm-256color LANG=$utf8 -- --mouse --scenario default

@@ -17,9 +17,10 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/tt_tmpdir.h"
+
 #include "core/safefile.h"
 
-static char dir[64];
 static char err[512];
 
 /* getrandom as the test wants it: fixed bytes when rand_fixed, so a temp name can be predicted
@@ -37,50 +38,10 @@ ssize_t getrandom(void *buf, size_t len, unsigned int flags)
 	return (ssize_t)len;
 }
 
-static const char *at(const char *name)
-{
-	static char buf[4][256];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir, name);
-	return buf[k];
-}
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static char *slurp(const char *path)
-{
-	static char buf[4096];
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static int setup(void **state)
 {
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/test_safefile.XXXXXX");
-	assert_non_null(mkdtemp(dir));
 	rand_fixed = 0;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tt_dir_setup(state);
 }
 
 /* Every way to write path is refused with want in the message, and victim keeps its text. */
@@ -97,30 +58,30 @@ static void refused_all(const char *path, const char *want)
 static void test_symlink(void **state)
 {
 	(void)state;
-	put(at("victim"), "PRECIOUS\n");
-	assert_int_equal(symlink(at("victim"), at("link")), 0);
-	refused_all(at("link"), "is a symlink");
-	assert_string_equal(slurp(at("victim")), "PRECIOUS\n");
+	tt_put(tt_at("victim"), "PRECIOUS\n");
+	assert_int_equal(symlink(tt_at("victim"), tt_at("link")), 0);
+	refused_all(tt_at("link"), "is a symlink");
+	assert_string_equal(tt_slurp(tt_at("victim")), "PRECIOUS\n");
 	struct stat st;
-	assert_int_equal(lstat(at("link"), &st), 0);
+	assert_int_equal(lstat(tt_at("link"), &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 }
 
 static void test_dangling_symlink(void **state)
 {
 	(void)state;
-	assert_int_equal(symlink(at("created"), at("dang")), 0);
-	refused_all(at("dang"), "is a symlink");
-	assert_int_equal(access(at("created"), F_OK), -1);
+	assert_int_equal(symlink(tt_at("created"), tt_at("dang")), 0);
+	refused_all(tt_at("dang"), "is a symlink");
+	assert_int_equal(access(tt_at("created"), F_OK), -1);
 }
 
 static void test_fifo(void **state)
 {
 	(void)state;
-	assert_int_equal(mkfifo(at("fifo"), 0600), 0);
+	assert_int_equal(mkfifo(tt_at("fifo"), 0600), 0);
 	/* No reader: the open would block forever without O_NONBLOCK. */
-	refused_all(at("fifo"), "is a FIFO");
-	assert_int_equal(safefile_open_read(at("fifo"), err, sizeof(err)), SAFEFILE_REFUSED);
+	refused_all(tt_at("fifo"), "is a FIFO");
+	assert_int_equal(safefile_open_read(tt_at("fifo"), err, sizeof(err)), SAFEFILE_REFUSED);
 	assert_non_null(strstr(err, "a FIFO, not a regular file"));
 }
 
@@ -142,12 +103,12 @@ static void test_device(void **state)
 static void test_directory(void **state)
 {
 	(void)state;
-	assert_int_equal(mkdir(at("sub"), 0700), 0);
-	refused_all(at("sub"), "is a directory");
-	refused_all(at("sub/"), "is a directory");
-	assert_int_equal(safefile_open_read(at("sub"), err, sizeof(err)), SAFEFILE_REFUSED);
+	assert_int_equal(mkdir(tt_at("sub"), 0700), 0);
+	refused_all(tt_at("sub"), "is a directory");
+	refused_all(tt_at("sub/"), "is a directory");
+	assert_int_equal(safefile_open_read(tt_at("sub"), err, sizeof(err)), SAFEFILE_REFUSED);
 	/* A missing directory is an I/O error with its reason, not a refusal. */
-	assert_int_equal(safefile_check_target(at("nodir/x"), 0, err, sizeof(err)), -1);
+	assert_int_equal(safefile_check_target(tt_at("nodir/x"), 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "No such file or directory"));
 }
 
@@ -162,29 +123,29 @@ static void test_proc(void **state)
 static void test_stream_and_replace(void **state)
 {
 	(void)state;
-	put(at("out"), "OLD TEXT THAT IS LONG\n");
-	int fd = safefile_open_stream(at("out"), 0, err, sizeof(err));
+	tt_put(tt_at("out"), "OLD TEXT THAT IS LONG\n");
+	int fd = safefile_open_stream(tt_at("out"), 0, err, sizeof(err));
 	assert_true(fd >= 0);
 	assert_int_equal(safefile_write_all(fd, "a\n", 2), 0);
 	close(fd);
-	assert_string_equal(slurp(at("out")), "a\n");
-	fd = safefile_open_stream(at("out"), SAFEFILE_APPEND, err, sizeof(err));
+	assert_string_equal(tt_slurp(tt_at("out")), "a\n");
+	fd = safefile_open_stream(tt_at("out"), SAFEFILE_APPEND, err, sizeof(err));
 	assert_true(fd >= 0);
 	assert_int_equal(safefile_write_all(fd, "b\n", 2), 0);
 	close(fd);
-	assert_string_equal(slurp(at("out")), "a\nb\n");
+	assert_string_equal(tt_slurp(tt_at("out")), "a\nb\n");
 
-	assert_int_equal(safefile_replace(at("m.prom"), "one\n", 4, err, sizeof(err)), 0);
-	assert_int_equal(safefile_replace(at("m.prom"), "two\n", 4, err, sizeof(err)), 0);
-	assert_string_equal(slurp(at("m.prom")), "two\n");
+	assert_int_equal(safefile_replace(tt_at("m.prom"), "one\n", 4, err, sizeof(err)), 0);
+	assert_int_equal(safefile_replace(tt_at("m.prom"), "two\n", 4, err, sizeof(err)), 0);
+	assert_string_equal(tt_slurp(tt_at("m.prom")), "two\n");
 	struct safefile_tmp t;
-	assert_int_equal(safefile_replace_begin(&t, at("m.prom"), err, sizeof(err)), 0);
+	assert_int_equal(safefile_replace_begin(&t, tt_at("m.prom"), err, sizeof(err)), 0);
 	assert_int_equal(safefile_write_all(t.fd, "three\n", 6), 0);
 	safefile_replace_abort(&t);
-	assert_string_equal(slurp(at("m.prom")), "two\n");
+	assert_string_equal(tt_slurp(tt_at("m.prom")), "two\n");
 	/* Nothing but out and m.prom is left in the directory. */
 	char cmd[160], buf[64];
-	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", tt_dir);
 	FILE *p = popen(cmd, "r");
 	assert_non_null(fgets(buf, sizeof(buf), p));
 	pclose(p);
@@ -194,25 +155,25 @@ static void test_stream_and_replace(void **state)
 static void test_planted_tmp_name(void **state)
 {
 	(void)state;
-	put(at("victim"), "PRECIOUS\n");
+	tt_put(tt_at("victim"), "PRECIOUS\n");
 	/* The old predictable name, and the first three names the fixed bytes give. */
 	char old[64];
 	snprintf(old, sizeof(old), "t.prom.tmp.%ld", (long)getpid());
-	assert_int_equal(symlink(at("victim"), at(old)), 0);
+	assert_int_equal(symlink(tt_at("victim"), tt_at(old)), 0);
 	for (int b = 0; b < 3; b++) {
 		char name[64];
 		snprintf(name, sizeof(name), ".t.prom.%02x%02x%02x%02x%02x%02x", b, b, b, b, b, b);
-		assert_int_equal(symlink(at("victim"), at(name)), 0);
+		assert_int_equal(symlink(tt_at("victim"), tt_at(name)), 0);
 	}
 	rand_fixed = 1;
 	rand_next = 0;
-	assert_int_equal(safefile_replace(at("t.prom"), "metrics\n", 8, err, sizeof(err)), 0);
+	assert_int_equal(safefile_replace(tt_at("t.prom"), "metrics\n", 8, err, sizeof(err)), 0);
 	rand_fixed = 0;
 	assert_int_equal(rand_next, 4); /* three names were taken, the fourth was used */
-	assert_string_equal(slurp(at("victim")), "PRECIOUS\n");
-	assert_string_equal(slurp(at("t.prom")), "metrics\n");
+	assert_string_equal(tt_slurp(tt_at("victim")), "PRECIOUS\n");
+	assert_string_equal(tt_slurp(tt_at("t.prom")), "metrics\n");
 	struct stat st;
-	assert_int_equal(lstat(at("t.prom"), &st), 0);
+	assert_int_equal(lstat(tt_at("t.prom"), &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 }
 
@@ -229,18 +190,18 @@ static void test_line_cap(void **state)
 	char line[200];
 	memset(line, 'x', sizeof(line) - 1);
 	line[sizeof(line) - 1] = '\0';
-	FILE *f = fopen(at("long"), "w");
+	FILE *f = fopen(tt_at("long"), "w");
 	fprintf(f, "short\n%s\n", line);
 	fclose(f);
 	char *buf = NULL;
 	size_t len;
-	assert_int_equal(safefile_read(at("long"), &small, &buf, &len, err, sizeof(err)), -1);
+	assert_int_equal(safefile_read(tt_at("long"), &small, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "line 2 is longer than the cap of 100 bytes"));
 	/* At the cap exactly is fine. */
-	f = fopen(at("ok"), "w");
+	f = fopen(tt_at("ok"), "w");
 	fprintf(f, "%.100s\n%.100s", line, line);
 	fclose(f);
-	assert_int_equal(safefile_read(at("ok"), &small, &buf, &len, err, sizeof(err)), 0);
+	assert_int_equal(safefile_read(tt_at("ok"), &small, &buf, &len, err, sizeof(err)), 0);
 	assert_int_equal(len, 201);
 	free(buf);
 }
@@ -264,8 +225,8 @@ static void test_ratio_cap(void **state)
 	char *buf = NULL;
 	size_t len;
 	/* 200 KB of newlines: gzip and zstd both pack them far past 10x. */
-	write_gz(at("bomb.gz"), 200000, 1);
-	assert_int_equal(safefile_read(at("bomb.gz"), &small, &buf, &len, err, sizeof(err)), -1);
+	write_gz(tt_at("bomb.gz"), 200000, 1);
+	assert_int_equal(safefile_read(tt_at("bomb.gz"), &small, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "more than 10 times its compressed size"));
 	assert_non_null(strstr(err, "the caps for gzip: 10x its size, 1 MiB in all"));
 
@@ -274,15 +235,16 @@ static void test_ratio_cap(void **state)
 	memset(text, '\n', n);
 	size_t zn = ZSTD_compress(z, cap, text, n, 3);
 	assert_false(ZSTD_isError(zn));
-	FILE *f = fopen(at("bomb.zst"), "w");
+	FILE *f = fopen(tt_at("bomb.zst"), "w");
 	fwrite(z, 1, zn, f);
 	fclose(f);
-	assert_int_equal(safefile_read(at("bomb.zst"), &small, &buf, &len, err, sizeof(err)), -1);
+	assert_int_equal(safefile_read(tt_at("bomb.zst"), &small, &buf, &len, err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "more than 20 times its compressed size (the caps for zstd"));
 
 	/* Under the floor the ratio is not checked: two members read back whole. */
-	write_gz(at("small.gz"), 2000, 2);
-	assert_int_equal(safefile_read(at("small.gz"), &small, &buf, &len, err, sizeof(err)), 0);
+	write_gz(tt_at("small.gz"), 2000, 2);
+	assert_int_equal(safefile_read(tt_at("small.gz"), &small, &buf, &len, err, sizeof(err)), 0);
 	assert_int_equal(len, 4000);
 	free(buf);
 
@@ -290,12 +252,12 @@ static void test_ratio_cap(void **state)
 	struct safefile_limits tiny = small;
 	tiny.max_bytes = 3000;
 	tiny.gz_ratio = 0;
-	assert_int_equal(safefile_read(at("small.gz"), &tiny, &buf, &len, err, sizeof(err)), -1);
+	assert_int_equal(safefile_read(tt_at("small.gz"), &tiny, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "expands past the cap of 3000 bytes"));
-	f = fopen(at("plain"), "w");
+	f = fopen(tt_at("plain"), "w");
 	fwrite(text, 1, 4000, f);
 	fclose(f);
-	assert_int_equal(safefile_read(at("plain"), &tiny, &buf, &len, err, sizeof(err)), -1);
+	assert_int_equal(safefile_read(tt_at("plain"), &tiny, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "is larger than the cap of 3000 bytes"));
 	free(text);
 	free(z);
@@ -304,16 +266,16 @@ static void test_ratio_cap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_dangling_symlink, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_fifo, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_device, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_directory, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_proc, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_stream_and_replace, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_planted_tmp_name, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_line_cap, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_ratio_cap, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_symlink, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_dangling_symlink, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_fifo, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_device, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_directory, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_proc, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_stream_and_replace, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_planted_tmp_name, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_line_cap, setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_ratio_cap, setup, tt_dir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,58 +12,13 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/tt_tmpdir.h"
+
 #include "core/safefile.h"
 #include "tui/options.h"
 #include "tui/settings.h"
 
-static char dir[64];
 static char msg[768];
-
-static const char *at(const char *name)
-{
-	static char buf[4][256];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir, name);
-	return buf[k];
-}
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static char *slurp(const char *path)
-{
-	static char buf[4096];
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/tt-settings.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	return 0;
-}
 
 /* What settings_format writes, settings_parse reads back the same, cleanly. */
 static void test_round_trip(void **state)
@@ -162,46 +117,46 @@ static void test_load_refusals(void **state)
 	struct settings s, d;
 	settings_defaults(&d);
 	settings_defaults(&s);
-	assert_int_equal(settings_load(&s, at("none"), msg, sizeof(msg)), 0);
-	assert_int_equal(settings_load(&s, at("nodir/tunetoprc"), msg, sizeof(msg)), 0);
+	assert_int_equal(settings_load(&s, tt_at("none"), msg, sizeof(msg)), 0);
+	assert_int_equal(settings_load(&s, tt_at("nodir/tunetoprc"), msg, sizeof(msg)), 0);
 	assert_true(settings_equal(&s, &d));
 
 	/* Oversize: valid lines, too many of them. */
-	FILE *f = fopen(at("big"), "w");
+	FILE *f = fopen(tt_at("big"), "w");
 	assert_non_null(f);
 	for (unsigned i = 0; i < SETTINGS_MAX_BYTES / 9 + 10; i++)
 		fputs("view=est\n", f);
 	fclose(f);
-	assert_int_equal(settings_load(&s, at("big"), msg, sizeof(msg)), -1);
-	assert_non_null(strstr(msg, at("big")));
+	assert_int_equal(settings_load(&s, tt_at("big"), msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, tt_at("big")));
 	assert_non_null(strstr(msg, "cap"));
 	assert_true(settings_equal(&s, &d));
 
 	char line[SETTINGS_MAX_LINE + 32];
 	memset(line, 'a', sizeof(line) - 1);
 	line[sizeof(line) - 1] = '\0';
-	put(at("long"), line);
-	assert_int_equal(settings_load(&s, at("long"), msg, sizeof(msg)), -1);
+	tt_put(tt_at("long"), line);
+	assert_int_equal(settings_load(&s, tt_at("long"), msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "line 1"));
 
-	f = fopen(at("nul"), "w");
+	f = fopen(tt_at("nul"), "w");
 	assert_non_null(f);
 	fwrite("view=est\n\0x\n", 1, 12, f);
 	fclose(f);
-	assert_int_equal(settings_load(&s, at("nul"), msg, sizeof(msg)), -1);
+	assert_int_equal(settings_load(&s, tt_at("nul"), msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "NUL"));
 	assert_true(settings_equal(&s, &d));
 
-	put(at("real"), "view=est\n");
-	assert_int_equal(symlink(at("real"), at("link")), 0);
-	assert_int_equal(settings_load(&s, at("link"), msg, sizeof(msg)), SAFEFILE_REFUSED);
+	tt_put(tt_at("real"), "view=est\n");
+	assert_int_equal(symlink(tt_at("real"), tt_at("link")), 0);
+	assert_int_equal(settings_load(&s, tt_at("link"), msg, sizeof(msg)), SAFEFILE_REFUSED);
 	assert_non_null(strstr(msg, "symlink"));
 	assert_true(settings_equal(&s, &d));
 	/* A directory is no settings file either. */
-	assert_int_equal(mkdir(at("adir"), 0700), 0);
-	assert_true(settings_load(&s, at("adir"), msg, sizeof(msg)) < 0);
+	assert_int_equal(mkdir(tt_at("adir"), 0700), 0);
+	assert_true(settings_load(&s, tt_at("adir"), msg, sizeof(msg)) < 0);
 
-	assert_int_equal(settings_load(&s, at("real"), msg, sizeof(msg)), 0);
+	assert_int_equal(settings_load(&s, tt_at("real"), msg, sizeof(msg)), 0);
 	assert_int_equal(s.view, 1);
 }
 
@@ -214,23 +169,25 @@ static void test_save(void **state)
 	char err[512];
 	settings_defaults(&s);
 	s.view = 4;
-	assert_int_equal(settings_save(&s, at("a/b/tunetoprc"), err, sizeof(err)), 0);
+	assert_int_equal(settings_save(&s, tt_at("a/b/tunetoprc"), err, sizeof(err)), 0);
 	struct stat st;
-	assert_int_equal(stat(at("a/b"), &st), 0);
+	assert_int_equal(stat(tt_at("a/b"), &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
-	assert_int_equal(stat(at("a"), &st), 0);
+	assert_int_equal(stat(tt_at("a"), &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
 	settings_defaults(&t);
-	assert_int_equal(settings_load(&t, at("a/b/tunetoprc"), msg, sizeof(msg)), 0);
+	assert_int_equal(settings_load(&t, tt_at("a/b/tunetoprc"), msg, sizeof(msg)), 0);
 	assert_true(settings_equal(&s, &t));
 	/* No temporary file is left beside it. */
-	assert_int_equal(system("test $(ls -A /tmp/tt-settings.*/a/b | wc -l) -eq 1"), 0);
+	char cmd[320];
+	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) -eq 1", tt_at("a/b"));
+	assert_int_equal(system(cmd), 0);
 
-	put(at("target"), "keep me\n");
-	assert_int_equal(symlink(at("target"), at("rc-link")), 0);
-	assert_int_equal(settings_save(&s, at("rc-link"), err, sizeof(err)), SAFEFILE_REFUSED);
+	tt_put(tt_at("target"), "keep me\n");
+	assert_int_equal(symlink(tt_at("target"), tt_at("rc-link")), 0);
+	assert_int_equal(settings_save(&s, tt_at("rc-link"), err, sizeof(err)), SAFEFILE_REFUSED);
 	assert_non_null(strstr(err, "symlink"));
-	assert_string_equal(slurp(at("target")), "keep me\n");
+	assert_string_equal(tt_slurp(tt_at("target")), "keep me\n");
 }
 
 static void test_path(void **state)
@@ -311,8 +268,8 @@ int main(void)
 	    cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_bad_lines),
 	    cmocka_unit_test(test_unknown_keys),
-	    cmocka_unit_test_setup_teardown(test_load_refusals, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_save, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_load_refusals, tt_dir_setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_save, tt_dir_setup, tt_dir_teardown),
 	    cmocka_unit_test(test_path),
 	    cmocka_unit_test(test_precedence),
 	};

@@ -71,25 +71,30 @@ static void debug_draw(struct ui *ui, int y)
 	       (unsigned long long)ui->key_max_us, ui->async ? "  async" : "");
 }
 
-/* htop's function bar: a key, then its label on a coloured field. */
+/*
+ * htop's function bar, with htop's keys where they mean what they mean in htop (F2 setup, F3
+ * search, F4 filter, F5 tree, F6 sort, F10 quit) and F7/F8, htop's nice -/+, on the knob of
+ * the view shown (docs/reference.md "Keys"): a key, then its label on a coloured field of
+ * htop's six columns. Views are the numbered tabs above; Space, ':' and the rest are in F1.
+ */
 static void fbar_draw(struct ui *ui, int y)
 {
 	static const char *const keys[][2] = {
-	    {"F1", "Help"}, {"/", "Search"},   {"\\", "Filter"}, {"Tab", "View"},
-	    {"F6", "Sort"}, {"Spc", "Freeze"}, {":", "Set"},	 {"F10", "Quit"},
+	    {"F1", "Help"},   {"F2", "Setup"},	{"F3", "Search"}, {"F4", "Filter"}, {"F5", "Tree"},
+	    {"F6", "SortBy"}, {"F7", "Knob -"}, {"F8", "Knob +"}, {"F10", "Quit"},
 	};
 	size_t n = sizeof(keys) / sizeof(keys[0]);
-	/* The last entry is how to leave: on a narrow terminal (60 to 71 columns) the
-	 * entries before it give way, whole, so "F10Quit" always shows. */
-	int quit_w = (int)strlen(keys[n - 1][0]) + 7;
+	/* The last entry is how to leave: on a narrow terminal the entries before it give
+	 * way, whole, so "F10Quit" always shows. */
+	int quit_w = (int)strlen(keys[n - 1][0]) + 6;
 	ui_fill_line(ui, y, ROLE_FLABEL);
 	move(y, 0);
 	for (size_t i = 0; i < n; i++) {
-		int w = (int)strlen(keys[i][0]) + 7;
+		int w = (int)strlen(keys[i][0]) + 6;
 		if (i + 1 < n && getcurx(stdscr) + w + quit_w > COLS)
 			continue;
 		ui_put(ui, ROLE_FKEY, "%s", keys[i][0]);
-		ui_put(ui, ROLE_FLABEL, "%-6s ", keys[i][1]);
+		ui_put(ui, ROLE_FLABEL, "%-6s", keys[i][1]);
 	}
 }
 

@@ -452,5 +452,8 @@ void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void ui_fill_line(struct ui *ui, int y, enum theme_role role);
 bool ui_flashing(const struct ui *ui, enum knob_id id);
+/* A scrolling page's keys (Up, Down, PgUp, PgDn or Space, Home, End) moved *top: a page is
+ * `page` lines, End goes to `end` (the caller clamps when it draws). False for other keys. */
+bool ui_scroll_key(int ch, int *top, int page, int end);
 
 #endif

@@ -340,29 +340,8 @@ int ui_diag_list_key(struct ui *ui, int ch)
 		return UI_QUIT;
 	case 'X':
 		return ui_diag_fix_key(ui, ch);
-	case KEY_UP:
-		ui->diag_top--;
-		break;
-	case KEY_DOWN:
-		ui->diag_top++;
-		break;
-	case KEY_PPAGE:
-		ui->diag_top -= LINES - 2;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		ui->diag_top += LINES - 2;
-		break;
-	case KEY_HOME:
-		ui->diag_top = 0;
-		break;
-	case KEY_END:
-		ui->diag_top = list_lines(ui);
-		break;
-	default:
-		return 0;
 	}
-	return UI_REDRAW;
+	return ui_scroll_key(ch, &ui->diag_top, LINES - 2, list_lines(ui)) ? UI_REDRAW : 0;
 }
 
 int ui_diag_open(struct ui *ui, int ch)

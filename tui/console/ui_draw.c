@@ -73,3 +73,30 @@ bool ui_flashing(const struct ui *ui, enum knob_id id)
 {
 	return ui->flash_until[id] > ui->now_ns;
 }
+
+bool ui_scroll_key(int ch, int *top, int page, int end)
+{
+	switch (ch) {
+	case KEY_UP:
+		(*top)--;
+		return true;
+	case KEY_DOWN:
+		(*top)++;
+		return true;
+	case KEY_PPAGE:
+		*top -= page;
+		return true;
+	case KEY_NPAGE:
+	case ' ':
+		*top += page;
+		return true;
+	case KEY_HOME:
+		*top = 0;
+		return true;
+	case KEY_END:
+		*top = end;
+		return true;
+	default:
+		return false;
+	}
+}

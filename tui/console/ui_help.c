@@ -254,27 +254,6 @@ int ui_help_key(struct ui *ui, int ch)
 		return UI_REDRAW;
 	case KEY_F(10):
 		return UI_QUIT;
-	case KEY_UP:
-		ui->help_top--;
-		break;
-	case KEY_DOWN:
-		ui->help_top++;
-		break;
-	case KEY_PPAGE:
-		ui->help_top -= LINES - 3;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		ui->help_top += LINES - 3;
-		break;
-	case KEY_HOME:
-		ui->help_top = 0;
-		break;
-	case KEY_END:
-		ui->help_top = help_lines(ui);
-		break;
-	default:
-		return 0;
 	}
-	return UI_REDRAW;
+	return ui_scroll_key(ch, &ui->help_top, LINES - 3, help_lines(ui)) ? UI_REDRAW : 0;
 }

@@ -156,15 +156,27 @@ int ui_tty_open(struct ui *ui, char *err, size_t errlen)
 	 * allocates nothing and a good one is freed at once.
 	 */
 	int term_err = 0;
-	if (setupterm(NULL, fileno(ui->out), &term_err) == OK)
+	bool cup = false;
+	if (setupterm(NULL, fileno(ui->out), &term_err) == OK) {
+		/* A terminal that cannot address the cursor (TERM=dumb, a hardcopy) would
+		 * show the last line drawn and nothing else: say so, as a failure. */
+		char *c = tigetstr("cup");
+		cup = c && c != (char *)-1;
 		del_curterm(cur_term);
-	else
+	} else {
 		term_err = -1;
-	ui->scr = term_err < 0 ? NULL : newterm(NULL, ui->out, stdin);
+	}
+	ui->scr = term_err < 0 || !cup ? NULL : newterm(NULL, ui->out, stdin);
 	if (!ui->scr) {
 		const char *term = getenv("TERM");
-		snprintf(err, errlen, "terminal: cannot start curses for TERM=%s",
-			 term ? term : "");
+		if (term_err >= 0 && !cup)
+			snprintf(err, errlen,
+				 "terminal: TERM=%s cannot move the cursor, which a full-screen "
+				 "console needs: use -b for JSON Lines, or set TERM (e.g. xterm)",
+				 term ? term : "");
+		else
+			snprintf(err, errlen, "terminal: cannot start curses for TERM=%s",
+				 term ? term : "");
 		if (ui->tty.io_fd >= 0)
 			close(ui->tty.io_fd);
 		return -1;
