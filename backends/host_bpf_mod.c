@@ -76,6 +76,15 @@ static bool mod_have_tracefs(void)
 		      F_OK) == 0;
 }
 
+/* Kprobes exist (libbpf attaches through the kprobe PMU, or tracefs's kprobe_events): a
+ * kernel without them is skipped before a load, each of which parses the kernel's BTF again. */
+static bool mod_have_kprobes(void)
+{
+	return access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0 ||
+	       access("/sys/kernel/tracing/kprobe_events", F_OK) == 0 ||
+	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
+}
+
 /* The skeleton with hook k's programs alone, loaded and attached; NULL with why. */
 static struct sleep_probe *mod_try(enum mod_hook k, char *why, size_t len)
 {
@@ -118,6 +127,14 @@ static struct bpf_probe *mod_open(const struct bpf_mod_host *h, const char *only
 		if (k == HOOK_TP && !mod_have_tracefs())
 			snprintf(last, sizeof(last),
 				 "no tracefs for the syscalls:*nanosleep events");
+		else if (k == HOOK_FENTRY &&
+			 libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_TRACING, NULL) != 1)
+			/* libbpf's own probe (a tiny fentry load, no BTF parsed): a kernel that
+			 * refuses it (EPERM here) is not worth a full load. */
+			snprintf(last, sizeof(last),
+				 "fentry/fexit: the kernel refuses fentry programs");
+		else if (k == HOOK_KPROBE && !mod_have_kprobes())
+			snprintf(last, sizeof(last), "no kprobes in this kernel");
 		else
 			s = mod_try((enum mod_hook)k, last, sizeof(last));
 		if (!s) {
