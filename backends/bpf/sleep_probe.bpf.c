@@ -108,33 +108,37 @@ static __always_inline void sleep_exit(long ret)
 	h->enter_ns = 0;
 }
 
-/* The syscall tracepoints (tracefs events syscalls:sys_{enter,exit}_*nanosleep). */
+/*
+ * The syscall tracepoints (tracefs events syscalls:sys_{enter,exit}_*nanosleep). They and
+ * the kprobes below return 1: on a perf tracepoint or kprobe, a BPF program returning 0
+ * drops the event for every perf user of it, so `perf trace` would see no sleeps at all.
+ */
 SEC("tracepoint/syscalls/sys_enter_nanosleep")
 int tp_enter_nanosleep(struct trace_event_raw_sys_enter *ctx)
 {
 	sleep_enter(-1, 0, (const void *)ctx->args[0]);
-	return 0;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_enter_clock_nanosleep")
 int tp_enter_clock_nanosleep(struct trace_event_raw_sys_enter *ctx)
 {
 	sleep_enter((long)ctx->args[0], (long)ctx->args[1], (const void *)ctx->args[2]);
-	return 0;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_exit_nanosleep")
 int tp_exit_nanosleep(struct trace_event_raw_sys_exit *ctx)
 {
 	sleep_exit(ctx->ret);
-	return 0;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_exit_clock_nanosleep")
 int tp_exit_clock_nanosleep(struct trace_event_raw_sys_exit *ctx)
 {
 	sleep_exit(ctx->ret);
-	return 0;
+	return 1;
 }
 
 /*
@@ -177,28 +181,28 @@ SEC("ksyscall/nanosleep")
 int BPF_KSYSCALL(kp_nanosleep, void *rqtp)
 {
 	sleep_enter(-1, 0, rqtp);
-	return 0;
+	return 1;
 }
 
 SEC("ksyscall/clock_nanosleep")
 int BPF_KSYSCALL(kp_clock_nanosleep, long clock, long flags, void *rqtp)
 {
 	sleep_enter(clock, flags, rqtp);
-	return 0;
+	return 1;
 }
 
 SEC("kretsyscall/nanosleep")
 int BPF_KRETPROBE(kret_nanosleep, long ret)
 {
 	sleep_exit(ret);
-	return 0;
+	return 1;
 }
 
 SEC("kretsyscall/clock_nanosleep")
 int BPF_KRETPROBE(kret_clock_nanosleep, long ret)
 {
 	sleep_exit(ret);
-	return 0;
+	return 1;
 }
 
 /*
