@@ -45,3 +45,8 @@ print("  rounds off: %s" % " ".join("%.0f" % x for x in off))
 print("  rounds on:  %s" % " ".join("%.0f" % x for x in on))
 print("ratio on/off %.3f (goal <= 1.03; load %s)" % (b / a, sys.argv[3].split()[0]))
 PY
+# And per sleep of a watched thread (bench_bpf.c), the module taken from this build.
+if [ -x "$TT_BUILD/bench/bench_bpf" ]; then
+	echo
+	TUNETOP_LIBDIR="$TT_BUILD" "$TT_BUILD/bench/bench_bpf"
+fi
