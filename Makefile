@@ -34,7 +34,7 @@ OPT       ?= -O2 -g
 CFLAGS    ?= $(OPT)
 override CFLAGS += -std=c11 -D_GNU_SOURCE -pthread -I. $(WARN) -MMD -MP \
              $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-CORE_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) $(CORE_LIBS_BPF) -lcpupower -lm -pthread
+CORE_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) -lcpupower -lm -pthread
 LDLIBS    += $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null) $(CORE_LIBS)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 # cairo draws the experiments' pictures (tui/exp/chart_cairo.c) and is linked only into the
@@ -62,9 +62,14 @@ HAVE_BPF  := $(if $(BPF_MISSING),0,1)
 else ifeq ($(HAVE_BPF),0)
 BPF_MISSING := make HAVE_BPF=0
 endif
+# libbpf (and libelf) are linked only into the module tunetop-bpf.so, which the binary
+# dlopen()s when the probe is turned on (backends/bpf_module.h): a run with it off maps
+# neither and loads no BTF.
 ifeq ($(HAVE_BPF),1)
-override CFLAGS += -DHAVE_BPF=1 -I$(BUILD)/bpf $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
-CORE_LIBS_BPF := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
+override CFLAGS += -DHAVE_BPF=1
+BPF_CFLAGS := -I$(BUILD)/bpf $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+BPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
+BPF_MOD := $(BUILD)/tunetop-bpf.so
 else
 override CFLAGS += '-DTT_BPF_MISSING="$(BPF_MISSING)"'
 endif
@@ -99,7 +104,11 @@ UI_SRC    := $(wildcard tui/console/*.c)
 # built -fPIC into $(PIC_MOD), never into a library the binary links.
 PIC_SRC   := tui/exp/chart_cairo.c
 EXP_SRC   := $(filter-out $(PIC_SRC),$(wildcard tui/exp/*.c))
-LIB_SRC   := $(wildcard core/*.c engine/*.c engine/*/*.c backends/*.c diag/*.c tui/metrics/*.c) \
+# The eBPF module's source: backends code built -fPIC into $(BPF_MOD) alone.
+BPF_MOD_SRC := backends/host_bpf_mod.c
+BPF_MOD_OBJ := $(BPF_MOD_SRC:%.c=$(BUILD)/obj/%.o)
+LIB_SRC   := $(filter-out $(BPF_MOD_SRC),$(wildcard core/*.c engine/*.c engine/*/*.c \
+               backends/*.c diag/*.c tui/metrics/*.c)) \
              $(filter-out tui/main.c,$(wildcard tui/*.c))
 EXP_OBJ   := $(EXP_SRC:%.c=$(BUILD)/obj/%.o)
 EXP_LIB   := $(BUILD)/libtunetop-exp.a
@@ -132,10 +141,11 @@ BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
 all: tunetop
 
-tunetop: $(BIN) $(PIC_MOD)
+tunetop: $(BIN) $(PIC_MOD) $(BPF_MOD)
 ifeq ($(BUILD),build)
 	@cp $(BIN) tunetop
 	@cp $(PIC_MOD) tunetop-cairo.so
+	@$(if $(BPF_MOD),cp $(BPF_MOD) tunetop-bpf.so,rm -f tunetop-bpf.so)
 endif
 
 # The experiments (with their pictures) sit above the main library and call down into it.
@@ -146,6 +156,9 @@ $(BIN): $(MAIN_OBJ) $(UI_LIB) $(EXP_LIB) $(LIB)
 
 $(PIC_MOD): $(PIC_OBJ)
 	$(CC) $(LDFLAGS) -shared $(PIC_DEFS) $(AS_NEEDED) -o $@ $(PIC_OBJ) $(CAIRO_LIBS) -lm
+
+$(BPF_MOD): $(BPF_MOD_OBJ)
+	$(CC) $(LDFLAGS) -shared $(PIC_DEFS) $(AS_NEEDED) -o $@ $(BPF_MOD_OBJ) $(BPF_LIBS)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -161,6 +174,8 @@ $(EXP_LIB): $(EXP_OBJ)
 
 $(PIC_OBJ): override CFLAGS += -fPIC $(CAIRO_CFLAGS)
 $(BUILD)/obj/tui/exp/chart_cairo_load.o: override CFLAGS += '-DTT_PKGLIBDIR="$(PKGLIBDIR)"'
+$(BUILD)/obj/backends/host_bpf.o: override CFLAGS += '-DTT_PKGLIBDIR="$(PKGLIBDIR)"'
+$(BPF_MOD_OBJ): override CFLAGS += -fPIC $(BPF_CFLAGS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -179,7 +194,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
-tests: $(BIN) $(PIC_MOD) $(TEST_BIN) $(NOCURSES_BIN)
+tests: $(BIN) $(PIC_MOD) $(BPF_MOD) $(TEST_BIN) $(NOCURSES_BIN)
 
 # The probe: vmlinux.h from the running kernel's BTF, the BPF object, its skeleton.
 ifeq ($(HAVE_BPF),1)
@@ -195,7 +210,7 @@ $(BUILD)/bpf/sleep_probe.bpf.o: backends/bpf/sleep_probe.bpf.c backends/bpf/slee
 $(BUILD)/bpf/sleep_probe.skel.h: $(BUILD)/bpf/sleep_probe.bpf.o
 	$(BPFTOOL) gen skeleton $< name sleep_probe >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/backends/host_bpf.o: $(BUILD)/bpf/sleep_probe.skel.h
+$(BPF_MOD_OBJ): $(BUILD)/bpf/sleep_probe.skel.h
 endif
 
 # Install whatever Debian packages are missing; silent when all are present.
@@ -282,13 +297,14 @@ fuzz: deps
 	fi
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(BPF_MOD) $(BENCH_BIN)
 	@bench/run.sh $(BUILD) $(BENCH)
 
 # GNU-style: DESTDIR and PREFIX; the man page stays uncompressed (a package compresses it).
 install: tunetop
 	$(INSTALL_PROGRAM) -D $(BIN) $(DESTDIR)$(PREFIX)/bin/tunetop
 	$(INSTALL_MODULE) -D $(PIC_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so
+	$(if $(BPF_MOD),$(INSTALL_MODULE) -D $(BPF_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-bpf.so)
 	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
 	install -D -m 644 tunetop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
@@ -313,7 +329,7 @@ install-strip:
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
-	rm -f $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so
+	rm -f $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so $(DESTDIR)$(PKGLIBDIR)/tunetop-bpf.so
 	rmdir $(DESTDIR)$(PKGLIBDIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tunetop
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
@@ -339,6 +355,6 @@ format-check:
 	@clang-format --dry-run -Werror $(FORMAT_SRC) && echo "format-check: $(words $(FORMAT_SRC)) files formatted"
 
 clean:
-	rm -rf build tunetop tunetop-cairo.so
+	rm -rf build tunetop tunetop-cairo.so tunetop-bpf.so
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -468,6 +468,11 @@ bool host_probe_every_syscall(const struct host_state *h)
 	return host_bpf_enabled(h->bpf) && host_bpf_every_syscall(h->bpf);
 }
 
+const char *host_probe_hook(const struct host_state *h)
+{
+	return host_bpf_hook(h->bpf);
+}
+
 void host_knob_refresh(struct host_state *h, enum knob_id id)
 {
 	if (id == K_PMD_MAXSLEEP_US)

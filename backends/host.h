@@ -39,7 +39,10 @@ int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out);
  * one is the host's, also before the first sample. Bounded by the ovsdb deadline.
  */
 void host_knob_refresh(struct host_state *h, enum knob_id id);
-/* The eBPF sleep probe is attached to raw sys_enter/sys_exit: it taxes every system call. */
+/* The eBPF sleep probe hooks a syscall tracepoint (no fentry or kprobes on this kernel): it
+ * taxes every system call. */
 bool host_probe_every_syscall(const struct host_state *h);
+/* What the probe hooks, for the events ("" when not loaded). */
+const char *host_probe_hook(const struct host_state *h);
 
 #endif

@@ -1,5 +1,6 @@
-/* host_bpf.c: loading, attaching and reading the eBPF sleep probe (one map read per PMD per
- * sample); without HAVE_BPF a stub that says why it is absent. */
+/* host_bpf.c: the eBPF sleep probe through its module tunetop-bpf.so (backends/bpf_module.h),
+ * dlopen()ed when the probe is turned on; one map read per PMD per sample. Without HAVE_BPF
+ * (no module built) it says why the probe is absent. */
 #include "backends/host_bpf.h"
 
 #include <stdio.h>
@@ -8,7 +9,6 @@
 #include "core/snapshot.h"
 
 #ifndef HAVE_BPF
-
 #ifndef TT_BPF_MISSING
 #define TT_BPF_MISSING "HAVE_BPF=0"
 #endif
@@ -40,21 +40,27 @@ bool host_bpf_every_syscall(const struct host_bpf *b)
 	(void)b;
 	return false;
 }
+const char *host_bpf_hook(const struct host_bpf *b)
+{
+	(void)b;
+	return "";
+}
 
 #else /* HAVE_BPF */
 
-#include <errno.h>
-#include <stdarg.h>
+#include <dlfcn.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-#include <sleep_probe.skel.h>
-
-#include "backends/bpf/sleep_probe.h"
+#include "backends/bpf_module.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
+
+#ifndef TT_PKGLIBDIR
+#define TT_PKGLIBDIR "/usr/local/lib/tunetop"
+#endif
 
 #define HOST_BPF_MAX PMD_SNAP_MAX
 
@@ -64,10 +70,8 @@ struct host_bpf_prev {
 };
 
 struct host_bpf {
-	struct sleep_probe *skel;
-	bool raw; /* tp_btf sys_enter/exit (no tracefs) rather than the syscall events */
+	struct bpf_probe *probe;
 	bool on;
-	int stats_fd; /* BPF_ENABLE_STATS: run time of the programs, -1 without */
 	uint64_t prev_run_ns;
 	int nprev;
 	struct host_bpf_prev *prev; /* HOST_BPF_MAX, the tids watched now */
@@ -75,15 +79,69 @@ struct host_bpf {
 	uint64_t *delta; /* HIST_LOG2_BUCKETS */
 };
 
-/* libbpf's messages go nowhere near the terminal; the last warning is the reason. */
-static char host_bpf_lastmsg[160];
-static int host_bpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+/* Loaded at the first probe and kept for the process (libbpf's state is process-wide); only
+ * the sampler thread opens probes, so no lock. */
+static const struct bpf_module *hb_mod;
+
+/* dir/BPF_MODULE_FILE opened and asked for its table; 0, or -1 with why. */
+static int hb_try(const char *dir, char *err, size_t errlen)
 {
-	if (level == LIBBPF_WARN) {
-		vsnprintf(host_bpf_lastmsg, sizeof(host_bpf_lastmsg), fmt, ap);
-		host_bpf_lastmsg[strcspn(host_bpf_lastmsg, "\n")] = '\0';
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/%s", dir, BPF_MODULE_FILE) >= (int)sizeof(path)) {
+		snprintf(err, errlen, "%s: path too long", dir);
+		return -1;
 	}
+	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		const char *why = dlerror();
+		snprintf(err, errlen, "%s", why ? why : path);
+		return -1;
+	}
+	const struct bpf_module *(*entry)(unsigned) = NULL;
+	/* POSIX's way from a dlsym() pointer to a function pointer (dlsym(3)). */
+	*(void **)&entry = dlsym(dl, BPF_MODULE_ENTRY);
+	const struct bpf_module *m = entry ? entry(BPF_MODULE_ABI) : NULL;
+	if (!m || m->abi != BPF_MODULE_ABI) {
+		snprintf(err, errlen, "%s: not an eBPF module of this tunetop (ABI %u)", path,
+			 BPF_MODULE_ABI);
+		dlclose(dl);
+		return -1;
+	}
+	hb_mod = m;
 	return 0;
+}
+
+/* The module, from where the picture module is looked for (docs/design.md "The picture
+ * module"): $TUNETOP_LIBDIR alone when set, else beside the executable, PREFIX/lib/tunetop
+ * from the executable's PREFIX/bin, then the PREFIX built for. */
+static int hb_load(char *err, size_t errlen)
+{
+	char why[PATH_MAX + 256] = "";
+	if (hb_mod)
+		return 0;
+	const char *env = secure_getenv("TUNETOP_LIBDIR");
+	if (env && *env) {
+		if (hb_try(env, why, sizeof(why)) == 0)
+			return 0;
+		snprintf(err, errlen, "no eBPF module (TUNETOP_LIBDIR=%s): %s", env, why);
+		return -1;
+	}
+	char exe[PATH_MAX], dirs[3][PATH_MAX + 16];
+	int nd = 0;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		const char *d = dirname(exe);
+		snprintf(dirs[nd++], sizeof(dirs[0]), "%s", d);
+		snprintf(dirs[nd++], sizeof(dirs[0]), "%s/../lib/tunetop", d);
+	}
+	snprintf(dirs[nd++], sizeof(dirs[0]), "%s", TT_PKGLIBDIR);
+	for (int i = 0; i < nd; i++)
+		if (hb_try(dirs[i], why, sizeof(why)) == 0)
+			return 0;
+	snprintf(err, errlen, "no eBPF module %s beside the executable, in %s or in %s (%s)",
+		 BPF_MODULE_FILE, nd > 1 ? dirs[1] : "PREFIX/lib/tunetop", TT_PKGLIBDIR, why);
+	return -1;
 }
 
 /* CapEff has bit cap (from /proc/self/status). */
@@ -101,6 +159,11 @@ static bool host_bpf_has_cap(int cap)
 	return (eff >> cap) & 1;
 }
 
+static void *hb_xcalloc(size_t n, size_t size)
+{
+	return xcalloc(n, size);
+}
+
 struct host_bpf *host_bpf_open(char *why, size_t len)
 {
 	/* CAP_BPF is 39 (5.8+); before it, loading tracing programs took CAP_SYS_ADMIN (21). */
@@ -114,42 +177,19 @@ struct host_bpf *host_bpf_open(char *why, size_t len)
 			 "no BTF: /sys/kernel/btf/vmlinux missing (CONFIG_DEBUG_INFO_BTF)");
 		return NULL;
 	}
-	libbpf_set_print(host_bpf_print);
+	if (hb_load(why, len) != 0)
+		return NULL;
+	static const struct bpf_mod_host host = {.xcalloc = hb_xcalloc};
+	/* TUNETOP_BPF_HOOK=tp|fentry|kprobe|raw: that hook alone (bench/probe_tax.sh). */
+	struct bpf_probe *p = hb_mod->open(&host, getenv("TUNETOP_BPF_HOOK"), why, len);
+	if (!p)
+		return NULL;
 	struct host_bpf *b = xcalloc(1, sizeof(*b));
-	b->stats_fd = -1;
+	b->probe = p;
+	b->on = true; /* the module attaches as it loads */
 	b->prev = xcalloc(HOST_BPF_MAX, sizeof(*b->prev));
 	b->cur = xcalloc(1, sizeof(*b->cur));
 	b->delta = xcalloc(HIST_LOG2_BUCKETS, sizeof(*b->delta));
-	b->skel = sleep_probe__open();
-	if (!b->skel) {
-		snprintf(why, len, "eBPF probe: open: %s", strerror(errno));
-		host_bpf_close(b);
-		return NULL;
-	}
-	/* The syscall events need tracefs (for their ids); without it the raw ones serve. */
-	b->raw =
-	    access("/sys/kernel/tracing/events/syscalls/sys_enter_clock_nanosleep/id", F_OK) != 0 &&
-	    access("/sys/kernel/debug/tracing/events/syscalls/sys_enter_clock_nanosleep/id",
-		   F_OK) != 0;
-	struct bpf_program *tp[] = {
-	    b->skel->progs.tp_enter_nanosleep, b->skel->progs.tp_enter_clock_nanosleep,
-	    b->skel->progs.tp_exit_nanosleep, b->skel->progs.tp_exit_clock_nanosleep};
-	for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
-		bpf_program__set_autoload(tp[i], !b->raw);
-	bpf_program__set_autoload(b->skel->progs.raw_enter, b->raw);
-	bpf_program__set_autoload(b->skel->progs.raw_exit, b->raw);
-	int rc = sleep_probe__load(b->skel);
-	if (rc != 0) {
-		snprintf(why, len, "eBPF probe refused by the kernel (old kernel?): %s%s%s",
-			 strerror(-rc), host_bpf_lastmsg[0] ? ": " : "", host_bpf_lastmsg);
-		host_bpf_close(b);
-		return NULL;
-	}
-	/* Run time per program, for the cost per sleep: kernel.bpf_stats_enabled while open.
-	 * Opt-in: it times every BPF program on the host, not only ours. */
-	const char *st = getenv("TUNETOP_BPF_STATS");
-	if (st && strcmp(st, "1") == 0)
-		b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	return b;
 }
 
@@ -157,10 +197,7 @@ void host_bpf_close(struct host_bpf *b)
 {
 	if (!b)
 		return;
-	if (b->skel)
-		sleep_probe__destroy(b->skel);
-	if (b->stats_fd >= 0)
-		close(b->stats_fd);
+	hb_mod->close(b->probe);
 	free(b->prev);
 	free(b->cur);
 	free(b->delta);
@@ -172,16 +209,13 @@ int host_bpf_enable(struct host_bpf *b, bool on, char *err, size_t errlen)
 	if (on == b->on)
 		return 0;
 	if (!on) {
-		sleep_probe__detach(b->skel);
+		hb_mod->detach(b->probe);
 		b->on = false;
 		return 0;
 	}
-	int rc = sleep_probe__attach(b->skel);
-	if (rc != 0) {
-		snprintf(err, errlen, "pmd.sleep_probe: cannot attach the %s tracepoints: %s%s%s",
-			 b->raw ? "raw sys_enter/sys_exit" : "syscalls:*nanosleep", strerror(-rc),
-			 host_bpf_lastmsg[0] ? ": " : "", host_bpf_lastmsg);
-		sleep_probe__detach(b->skel);
+	char why[256];
+	if (hb_mod->attach(b->probe, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "pmd.sleep_probe: %s", why);
 		return -1;
 	}
 	b->on = true;
@@ -195,32 +229,17 @@ bool host_bpf_enabled(const struct host_bpf *b)
 
 bool host_bpf_every_syscall(const struct host_bpf *b)
 {
-	return b && b->raw;
+	return b && hb_mod->every_syscall(b->probe);
 }
 
-/* Kernel run time of the loaded programs so far (ns), 0 without stats. */
-static uint64_t host_bpf_run_ns(const struct host_bpf *b)
+const char *host_bpf_hook(const struct host_bpf *b)
 {
-	struct bpf_program *p;
-	uint64_t sum = 0;
-	if (b->stats_fd < 0)
-		return 0;
-	bpf_object__for_each_program(p, b->skel->obj)
-	{
-		struct bpf_prog_info info;
-		uint32_t ilen = sizeof(info);
-		int fd = bpf_program__fd(p);
-		memset(&info, 0, sizeof(info));
-		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &ilen) == 0)
-			sum += info.run_time_ns;
-	}
-	return sum;
+	return b ? hb_mod->hook(b->probe) : "";
 }
 
 /* Watch exactly tids[n]: new ones get a zeroed entry, vanished ones are dropped. */
 static void host_bpf_watch(struct host_bpf *b, const int *tids, int n)
 {
-	int fd = bpf_map__fd(b->skel->maps.watch);
 	struct host_bpf_prev *keep = xcalloc(HOST_BPF_MAX, sizeof(*keep));
 	int nkeep = 0;
 	for (int i = 0; i < n && nkeep < HOST_BPF_MAX; i++) {
@@ -235,16 +254,11 @@ static void host_bpf_watch(struct host_bpf *b, const int *tids, int n)
 		struct host_bpf_prev *k = &keep[nkeep++];
 		memset(k, 0, sizeof(*k));
 		k->tid = tids[i];
-		uint32_t key = (uint32_t)tids[i];
-		bpf_map_update_elem(fd, &key, &k->h, BPF_NOEXIST);
-		/* An entry left from a reused tid counts on: the baseline is what it holds. */
-		bpf_map_lookup_elem(fd, &key, &k->h);
+		hb_mod->watch(b->probe, (uint32_t)tids[i], &k->h);
 	}
 	for (int j = 0; j < b->nprev; j++)
-		if (b->prev[j].tid) {
-			uint32_t key = (uint32_t)b->prev[j].tid;
-			bpf_map_delete_elem(fd, &key);
-		}
+		if (b->prev[j].tid)
+			hb_mod->unwatch(b->probe, (uint32_t)b->prev[j].tid);
 	free(b->prev);
 	b->prev = keep;
 	b->nprev = nkeep;
@@ -256,8 +270,7 @@ static uint64_t host_bpf_row(struct host_bpf *b, struct host_bpf_prev *pv,
 {
 	struct sleep_probe_hist *cur = b->cur;
 	uint64_t *d = b->delta;
-	uint32_t key = (uint32_t)pv->tid;
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.watch), &key, cur) != 0)
+	if (hb_mod->read(b->probe, (uint32_t)pv->tid, cur) != 0)
 		return 0;
 	for (unsigned i = 0; i < HIST_LOG2_BUCKETS; i++)
 		d[i] = cur->buckets[i] >= pv->h.buckets[i] ? cur->buckets[i] - pv->h.buckets[i] : 0;
@@ -315,8 +328,8 @@ bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot
 		for (int j = 0; row_tid[i] && j < b->nprev; j++)
 			if (b->prev[j].tid == row_tid[i])
 				sleeps += host_bpf_row(b, &b->prev[j], &p->threads[i]);
-	uint64_t run = host_bpf_run_ns(b);
-	if (b->stats_fd >= 0 && b->prev_run_ns && sleeps && run >= b->prev_run_ns)
+	uint64_t run = hb_mod->run_ns(b->probe);
+	if (run && b->prev_run_ns && sleeps && run >= b->prev_run_ns)
 		p->bpf_cost_ns_per_sleep = (double)(run - b->prev_run_ns) / (double)sleeps;
 	b->prev_run_ns = run;
 	return true;

@@ -1,5 +1,6 @@
 /* host_bpf.h: the eBPF sleep probe (backends/bpf/sleep_probe.bpf.c, libbpf CO-RE skeleton):
- * real sleep overshoot of PMD threads measured in the kernel, for the host and the engine. */
+ * real sleep overshoot of PMD threads measured in the kernel, for the host and the engine;
+ * libbpf is in the module tunetop-bpf.so, loaded only when the probe is turned on. */
 #ifndef TT_HOST_BPF_H
 #define TT_HOST_BPF_H
 
@@ -11,8 +12,9 @@ struct snapshot;
 struct host_bpf;
 
 /*
- * Load the probe (not attached yet). NULL with the reason it cannot run: built without
- * eBPF, not root / no CAP_BPF, no BTF, a kernel that refuses the programs.
+ * Load the probe's module (tunetop-bpf.so) and the probe, attached. NULL with the reason it
+ * cannot run: built without eBPF, the module missing, not root / no CAP_BPF, no BTF, a
+ * kernel that refuses the programs on every hook.
  */
 struct host_bpf *host_bpf_open(char *why, size_t len);
 void host_bpf_close(struct host_bpf *b); /* NULL is fine */
@@ -22,6 +24,8 @@ bool host_bpf_enabled(const struct host_bpf *b);
 /* True when it hooks raw sys_enter/sys_exit (no tracefs for the nanosleep events): every
  * system call on the host then runs it, not only the PMDs' sleeps. */
 bool host_bpf_every_syscall(const struct host_bpf *b);
+/* What it hooks, for the messages ("" for NULL). */
+const char *host_bpf_hook(const struct host_bpf *b);
 /*
  * Watch the threads of snap's PMD rows (row_tid[i], or when row_tid is NULL the thread
  * of the same name in snap->threads) and fill each row's bpf_* figures over the interval

@@ -218,18 +218,19 @@ static int src_host_knob_set(struct source *src, enum knob_id id, int64_t v, int
 	}
 	if (id == K_PMD_SLEEP_PROBE && old != *stored) {
 		/* Programs loaded into the kernel (or taken out): logged as a write is. */
-		event_add(&sh->events, EV_KNOB, "%s: %s -> %s (eBPF sleep probe %s)", d->name,
+		event_add(&sh->events, EV_KNOB, "%s: %s -> %s (eBPF sleep probe %s%s)", d->name,
 			  old ? "on" : "off", *stored ? "on" : "off",
-			  *stored ? "loaded" : "unloaded");
+			  *stored ? "loaded on " : "unloaded",
+			  *stored ? host_probe_hook(sh->h) : "");
 		syslog(LOG_NOTICE, "host knob %s: %s -> %s (by uid %u)", d->name,
 		       old ? "on" : "off", *stored ? "on" : "off", (unsigned)getuid());
 		atomic_store_explicit(&sh->every_syscall, host_probe_every_syscall(sh->h),
 				      memory_order_relaxed);
 		if (host_probe_every_syscall(sh->h))
 			event_add(&sh->events, EV_ERROR,
-				  "%s: no tracefs for the nanosleep events: hooked on raw "
-				  "sys_enter/sys_exit, every system call on the host pays for it",
-				  d->name);
+				  "%s: hooked on %s (no fentry or kprobes here): every system call "
+				  "on the host pays for it",
+				  d->name, host_probe_hook(sh->h));
 	}
 	if (src_host_writes_machine(id)) {
 		if (had_old)

@@ -215,9 +215,9 @@ const struct knob_def knob_table[K_COUNT] = {
 			    "--host: also follow every thread of this process (0 = none)"),
 
     /* Read by the sources (backends/host_bpf.c), not the engine's threads. Off unless asked:
-     * where tracefs lacks the nanosleep events the probe hooks every system call of the
-     * machine, a cost to every other process (docs/pmd.md "Timer slack, run-queue delay and
-     * the eBPF sleep probe"). */
+     * loading it reads the kernel's BTF and runs the verifier, and where the kernel offers
+     * no fentry or kprobes it hooks a syscall tracepoint, a cost to every system call of
+     * the machine (docs/pmd.md "Timer slack, run-queue delay and the eBPF sleep probe"). */
     [K_PMD_SLEEP_PROBE] = BOOL_KNOB(
 	"pmd.sleep_probe", 0, SUBSYS_PMD,
 	"measure PMD sleep overshoot in the kernel with eBPF (root, BTF; off unless asked)"),

@@ -14,11 +14,16 @@ char LICENSE[] SEC("license") = "GPL";
 #if defined(__TARGET_ARCH_x86)
 #define NR_NANOSLEEP 35
 #define NR_CLOCK_NANOSLEEP 230
+/* The syscalls' kernel functions behind the x86-64 syscall wrapper (pt_regs in, long out). */
+#define SYS_NANOSLEEP "__x64_sys_nanosleep"
+#define SYS_CLOCK_NANOSLEEP "__x64_sys_clock_nanosleep"
 /* tp_btf gives a trusted pointer: a direct load, no helper call on every syscall. */
 #define SYSCALL_ID(regs) ((regs)->orig_ax)
 #elif defined(__TARGET_ARCH_arm64)
 #define NR_NANOSLEEP 101
 #define NR_CLOCK_NANOSLEEP 115
+#define SYS_NANOSLEEP "__arm64_sys_nanosleep"
+#define SYS_CLOCK_NANOSLEEP "__arm64_sys_clock_nanosleep"
 #define SYSCALL_ID(regs) ((regs)->syscallno)
 #else
 #error "sleep_probe.bpf.c: unknown __TARGET_ARCH"
@@ -103,39 +108,107 @@ static __always_inline void sleep_exit(long ret)
 	h->enter_ns = 0;
 }
 
-/* The syscall tracepoints (tracefs events syscalls:sys_{enter,exit}_*nanosleep). */
+/*
+ * The syscall tracepoints (tracefs events syscalls:sys_{enter,exit}_*nanosleep). They and
+ * the kprobes below return 1: on a perf tracepoint or kprobe, a BPF program returning 0
+ * drops the event for every perf user of it, so `perf trace` would see no sleeps at all.
+ */
 SEC("tracepoint/syscalls/sys_enter_nanosleep")
 int tp_enter_nanosleep(struct trace_event_raw_sys_enter *ctx)
 {
 	sleep_enter(-1, 0, (const void *)ctx->args[0]);
-	return 0;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_enter_clock_nanosleep")
 int tp_enter_clock_nanosleep(struct trace_event_raw_sys_enter *ctx)
 {
 	sleep_enter((long)ctx->args[0], (long)ctx->args[1], (const void *)ctx->args[2]);
-	return 0;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_exit_nanosleep")
 int tp_exit_nanosleep(struct trace_event_raw_sys_exit *ctx)
 {
 	sleep_exit(ctx->ret);
-	return 0;
+	return 1;
 }
 
 SEC("tracepoint/syscalls/sys_exit_clock_nanosleep")
 int tp_exit_clock_nanosleep(struct trace_event_raw_sys_exit *ctx)
 {
 	sleep_exit(ctx->ret);
-	return 0;
+	return 1;
 }
 
 /*
- * The same on the raw sys_enter/sys_exit tracepoints, for hosts without tracefs mounted
- * (the per-syscall events above are built on these and filter by number in the kernel,
- * as these do here; no tracefs is needed to attach a BTF raw tracepoint).
+ * Without tracefs (the events above need it for their ids): fentry/fexit on the syscalls'
+ * own kernel functions, through BTF alone. Only the two sleep calls run them, so nothing
+ * else on the host pays; and no syscall tracepoint is switched on, which would send every
+ * task's every syscall through the kernel's slow syscall-work path.
+ */
+SEC("fentry/" SYS_NANOSLEEP)
+int BPF_PROG(fentry_nanosleep, struct pt_regs *regs)
+{
+	sleep_enter(-1, 0, (const void *)PT_REGS_PARM1_CORE(regs));
+	return 0;
+}
+
+SEC("fentry/" SYS_CLOCK_NANOSLEEP)
+int BPF_PROG(fentry_clock_nanosleep, struct pt_regs *regs)
+{
+	sleep_enter((long)PT_REGS_PARM1_CORE(regs), (long)PT_REGS_PARM2_CORE(regs),
+		    (const void *)PT_REGS_PARM3_CORE(regs));
+	return 0;
+}
+
+SEC("fexit/" SYS_NANOSLEEP)
+int BPF_PROG(fexit_nanosleep, struct pt_regs *regs, long ret)
+{
+	sleep_exit(ret);
+	return 0;
+}
+
+SEC("fexit/" SYS_CLOCK_NANOSLEEP)
+int BPF_PROG(fexit_clock_nanosleep, struct pt_regs *regs, long ret)
+{
+	sleep_exit(ret);
+	return 0;
+}
+
+/* The same as kprobes (kernels whose trampolines cannot attach): libbpf finds the wrapper. */
+SEC("ksyscall/nanosleep")
+int BPF_KSYSCALL(kp_nanosleep, void *rqtp)
+{
+	sleep_enter(-1, 0, rqtp);
+	return 1;
+}
+
+SEC("ksyscall/clock_nanosleep")
+int BPF_KSYSCALL(kp_clock_nanosleep, long clock, long flags, void *rqtp)
+{
+	sleep_enter(clock, flags, rqtp);
+	return 1;
+}
+
+SEC("kretsyscall/nanosleep")
+int BPF_KRETPROBE(kret_nanosleep, long ret)
+{
+	sleep_exit(ret);
+	return 1;
+}
+
+SEC("kretsyscall/clock_nanosleep")
+int BPF_KRETPROBE(kret_clock_nanosleep, long ret)
+{
+	sleep_exit(ret);
+	return 1;
+}
+
+/*
+ * The last resort, when none of the above attaches: the raw sys_enter/sys_exit
+ * tracepoints (no tracefs needed for a BTF raw tracepoint). They run on every syscall of
+ * every task, which the console then says.
  */
 SEC("tp_btf/sys_enter")
 int BPF_PROG(raw_enter, struct pt_regs *regs, long id)

@@ -24,6 +24,17 @@ check "installed binary runs" "$bin" -V
 mod="$tmp/root/usr/lib/tunetop/tunetop-cairo.so"
 check "picture module installed in PREFIX/lib/tunetop" test -s "$mod"
 check "picture module is not executable (a shared object, 644)" test "$(stat -c %a "$mod")" = 644
+# The eBPF module, where the build has one (HAVE_BPF=1): installed beside it, found by the
+# installed binary when the probe is asked for.
+if [ -e "$TT_BUILD/tunetop-bpf.so" ]; then
+	bmod="$tmp/root/usr/lib/tunetop/tunetop-bpf.so"
+	check "eBPF module installed in PREFIX/lib/tunetop, 644" test "$(stat -c %a "$bmod" 2>/dev/null)" = 644
+	why=$(env -u TUNETOP_LIBDIR "$bin" -b -n 1 -d 0.05 --set pmd.enabled=on --set pmd.sleep_probe=on 2>&1 |
+		tail -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["pmd"]["sleep_probe"]["error"])' 2>&1)
+	check "installed binary finds the installed eBPF module ($why)" sh -c "! grep -q 'no eBPF module' <<EOT
+$why
+EOT"
+fi
 env -u TUNETOP_LIBDIR "$bin" experiment calib --governors performance --runs 1 --seconds 0.2 \
 	--warmup 0.1 --png "$tmp/calib.png" >"$tmp/calib.log" 2>&1
 check "installed binary draws a PNG through the installed module ($(tail -n 2 "$tmp/calib.log" | tr '\n' ' '))" \
@@ -85,6 +96,10 @@ check "install-strip: the unstripped install has one" sh -c "readelf -S '$bin' |
 check "install-strip: the picture module has no symbol table, its entry still exported" \
 	sh -c "! readelf -S '$tmp/strip/usr/lib/tunetop/tunetop-cairo.so' | grep -q '\.symtab' &&
 	nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-cairo.so' | grep -q ' tunetop_pic_module\$'"
+if [ -e "$TT_BUILD/tunetop-bpf.so" ]; then
+	check "install-strip: the eBPF module's entry still exported" \
+		sh -c "nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-bpf.so' | grep -q ' tunetop_bpf_module\$'"
+fi
 check "install-strip installs the man page" test -s "$tmp/strip/usr/share/man/man1/tunetop.1"
 make -C "$TT_TOP" --no-print-directory -s uninstall PREFIX=/usr DESTDIR="$tmp/strip" >"$tmp/log" 2>&1
 left=$(cd "$tmp/strip" && find . -type f | sort | tr '\n' ' ')

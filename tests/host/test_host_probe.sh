@@ -2,8 +2,11 @@
 # test_host_probe.sh: the eBPF sleep probe is put into the kernel only when asked. Read-only
 # `--host` (and `--host --write`) holds no eBPF program (no bpf-prog descriptor in
 # /proc/PID/fd, host.bpf_probe false); `--set pmd.sleep_probe=on` loads it, logs the change
-# as an event and, when it hooks raw sys_enter/sys_exit (no tracefs), says every system call
-# pays for it. Skips (77) unless root with a probe that can load.
+# as an event naming its hook and, when that is a syscall tracepoint (no fentry or kprobes),
+# says every system call pays for it. libbpf lives in the module tunetop-bpf.so: the binary
+# does not link it, a run with the probe off maps neither it nor the module, a run with it
+# on maps the module, and without the module the probe says why (rc 1 for --set). Skips (77)
+# unless root with a probe that can load.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 
@@ -15,6 +18,10 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
+# maps_bpf PID: the eBPF libraries and module PID has mapped, one line.
+maps_bpf() { grep -oE 'lib(bpf|elf)[^/ ]*\.so[^ ]*|tunetop-bpf\.so' "/proc/$1/maps" 2>/dev/null | sort -u | tr '\n' ' '; }
+linked=$(ldd "$TUNETOP" 2>/dev/null | grep -oE 'lib(bpf|elf)[^ ]*' | tr '\n' ' ')
+check "the binary links no libbpf or libelf ($linked)" test -z "$linked"
 # progs PID: how many eBPF programs the process holds open.
 progs() { ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'bpf-prog'; }
 # wait_lines FILE N: until FILE has N lines (15 s at most).
@@ -33,6 +40,8 @@ for mode in "" "--write"; do
 	wait_lines "$dir/ro.json" 2
 	n=$(progs $pid)
 	check "--host $mode: no eBPF program loaded by default ($n)" test "$n" -eq 0
+	m=$(maps_bpf $pid)
+	check "--host $mode: maps no libbpf, libelf or tunetop-bpf.so by default ($m)" test -z "$m"
 	res=$(field "$dir/ro.json" -1 '(o["host"]["bpf_probe"], o["knobs"]["pmd.sleep_probe"])')
 	check "--host $mode: JSON says the probe is off (got $res)" test "$res" = "(False, False)"
 	kill $pid
@@ -49,12 +58,26 @@ if grep -q "pmd.sleep_probe" "$dir/on.err"; then
 fi
 n=$(progs $pid)
 check "--set pmd.sleep_probe=on: the programs are loaded ($n)" test "$n" -ge 2
-ev=$(python3 -c 'import json,sys; print("\n".join(e["text"] for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["events"]))' "$dir/on.json")
-check "the load is an event ($(head -1 <<<"$ev"))" grep -q "pmd.sleep_probe: off -> on" <<<"$ev"
-ev_id=events/syscalls/sys_enter_clock_nanosleep/id
-if [ ! -e /sys/kernel/tracing/$ev_id ] && [ ! -e /sys/kernel/debug/tracing/$ev_id ]; then
-	check "raw sys_enter/sys_exit: the events say every system call pays" grep -q "every system call" <<<"$ev"
-fi
+m=$(maps_bpf $pid)
+check "--set pmd.sleep_probe=on: the module is mapped ($m)" grep -q "tunetop-bpf.so" <<<"$m"
 kill $pid
 wait $pid 2>/dev/null
+ev=$(python3 -c 'import json,sys; print("\n".join(e["text"] for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["events"]))' "$dir/on.json")
+check "the load is an event naming its hook ($(grep -m1 'off -> on' <<<"$ev"))" \
+	grep -qE "pmd.sleep_probe: off -> on \(eBPF sleep probe loaded on [a-z]" <<<"$ev"
+if grep -qE "loaded on (raw sys_enter|syscalls:)" <<<"$ev"; then
+	check "a syscall tracepoint: the events say every system call pays" grep -q "every system call" <<<"$ev"
+fi
+
+# Without the module: the reason, never a crash.
+mkdir "$dir/empty"
+TUNETOP_LIBDIR="$dir/empty" "$TUNETOP" --host -b -n 1 -d 0.2 --set pmd.sleep_probe=on >/dev/null 2>"$dir/nomod.err"
+rc=$?
+check "no module: --set pmd.sleep_probe=on exits 1 saying so (rc $rc: $(head -c 200 "$dir/nomod.err"))" \
+	sh -c "[ $rc = 1 ] && grep -q 'no eBPF module (TUNETOP_LIBDIR=$dir/empty).*tunetop-bpf.so' '$dir/nomod.err'"
+TUNETOP_LIBDIR="$dir/empty" "$TUNETOP" -b -n 1 -d 0.2 --set pmd.enabled=on --set pmd.sleep_probe=on >"$dir/nomod.json" 2>&1
+rc=$?
+why=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["pmd"]["sleep_probe"]["error"])' "$dir/nomod.json" 2>&1)
+check "no module: the engine runs (rc $rc) and the probe's status says why ($why)" \
+	bash -c "[ $rc = 0 ] && grep -q 'no eBPF module' <<<'$why'"
 finish

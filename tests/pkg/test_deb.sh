@@ -67,6 +67,10 @@ for f in ./usr/bin/tunetop ./usr/share/man/man1/tunetop.1.gz ./usr/share/doc/tun
 	./usr/lib/tunetop/tunetop-cairo.so; do
 	check "the .deb holds $f" grep -qx -- "$f" <<<"$contents"
 done
+# The eBPF module where this machine builds one (libbpf, bpftool, clang and BTF here).
+if [ -e "$top/${TT_BUILD##*/}/tunetop-bpf.so" ] || [ -e "$top/build/tunetop-bpf.so" ]; then
+	check "the .deb holds ./usr/lib/tunetop/tunetop-bpf.so" grep -qx -- ./usr/lib/tunetop/tunetop-bpf.so <<<"$contents"
+fi
 if [ -f "$top/completion/tunetop.bash" ]; then
 	check "the .deb holds the bash completion" \
 		grep -qx ./usr/share/bash-completion/completions/tunetop <<<"$contents"
