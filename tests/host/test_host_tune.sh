@@ -75,4 +75,38 @@ for v in 100 200 400; do
 		grep -q "max sleep request is $v\b\|max sleep: *$v\b" "$dir/log/ovs-vswitchd.log"
 done
 python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); [print("  ", s["step"], s["value"], s["window_s"], s["drop_pct"], s["cpu_pct"], s["cpu_ns_per_pkt"], s["verdict"]) for s in o["steps"]]; print("  ", o["why"])' "$dir/tune.json"
+
+# The console's A on the live machine: refused without --write; with it, Enter before the
+# first step, then the steps follow; Esc puts the start value back in ovsdb.
+ovs-vsctl --timeout=10 set Open_vSwitch . other_config:$key=300
+. "$(dirname "$0")/../tui/lib/tmux.sh"
+trap 'tt_cleanup; cleanup' EXIT # tmux.sh set its own
+tt_start 160 40 "$TUNETOP --host -d 0.3; sleep 60"
+tt_wait "maxsleep 300us" 10
+tt_keys 3
+sleep 0.7
+tt_keys A
+tt_wait "A: the tuner changes this machine's pmd.maxsleep_us: start tunetop with --write" 5
+ok "console without --write: A refused"
+tt_start 160 40 "$TUNETOP --host --write -d 0.3; sleep 60"
+tt_wait "maxsleep 300us" 10
+tt_keys 3
+sleep 0.7
+tt_keys A
+tt_wait "A: tune pmd.maxsleep_us on this machine through [0-9]+ values.*Enter starts" 5
+ok "console --write: A asks first"
+check "... and nothing is written before Enter ($(dbval))" test "$(dbval)" = 300
+tt_keys Enter
+tt_wait "tune pmd\.maxsleep_us: step 2/" 30
+ok "after Enter the steps follow without a question"
+got=$(dbval)
+check "ovsdb $key follows the steps (now $got)" test "$got" != 300
+tt_keys Escape
+tt_wait "tune pmd\.maxsleep_us: stopped: 300 put back" 10
+for _ in $(seq 50); do [ "$(dbval)" = 300 ] && break; sleep 0.1; done
+check "Esc: ovsdb $key is 300 again ($(dbval))" test "$(dbval)" = 300
+tt_keys 5
+tt_wait "pmd\.maxsleep_us: 300 -> 0" 5
+ok "the events view logs the steps (300 -> 0)"
+tt_keys q
 finish

@@ -121,6 +121,7 @@ struct ui_tradeoff {
 struct ui_tune {
 	struct tune t;
 	bool confirm; /* a real machine: Enter said yes to the first step (ui_confirm.c) */
+	bool announce; /* ended: how, said again once the last write is answered */
 };
 
 struct ui_charts {

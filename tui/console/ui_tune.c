@@ -63,6 +63,7 @@ int ui_tune_key(struct ui *ui, int ch)
 		if (tune_abort(&tu->t, &v))
 			tune_put(ui, v);
 		tune_progress(ui);
+		tu->announce = true;
 		return UI_KNOB | UI_REDRAW;
 	}
 	if (ch != 'A')
@@ -109,13 +110,21 @@ int ui_tune_key(struct ui *ui, int ch)
 
 void ui_tune_step(struct ui *ui)
 {
-	struct tune *t = &ui->charts.tune.t;
+	struct ui_tune *tu = &ui->charts.tune;
 	int64_t v;
-	if (!tune_running(t))
+	if (!tune_running(&tu->t)) {
+		/* A blocking source answers the last write later, on the status line: how the
+		 * run ended is said again after that answer, so it is what stays. */
+		if (tu->announce && (!ui->async || ui->pending[UI_TUNE_KNOB] == 0)) {
+			tu->announce = false;
+			tune_progress(ui);
+		}
 		return;
-	if (tune_feed(t, ui->snap, &v))
+	}
+	if (tune_feed(&tu->t, ui->snap, &v))
 		tune_put(ui, v);
 	tune_progress(ui);
+	tu->announce = !tune_running(&tu->t);
 }
 
 void ui_tune_quit(struct ui *ui)
