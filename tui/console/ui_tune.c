@@ -63,7 +63,7 @@ int ui_tune_key(struct ui *ui, int ch)
 		if (tune_abort(&tu->t, &v))
 			tune_put(ui, v);
 		tune_progress(ui);
-		tu->announce = true;
+		tu->announce = ui->async != NULL;
 		return UI_KNOB | UI_REDRAW;
 	}
 	if (ch != 'A')
@@ -115,7 +115,7 @@ void ui_tune_step(struct ui *ui)
 	if (!tune_running(&tu->t)) {
 		/* A blocking source answers the last write later, on the status line: how the
 		 * run ended is said again after that answer, so it is what stays. */
-		if (tu->announce && (!ui->async || ui->pending[UI_TUNE_KNOB] == 0)) {
+		if (tu->announce && ui->pending[UI_TUNE_KNOB] == 0) {
 			tu->announce = false;
 			tune_progress(ui);
 		}
@@ -124,7 +124,7 @@ void ui_tune_step(struct ui *ui)
 	if (tune_feed(&tu->t, ui->snap, &v))
 		tune_put(ui, v);
 	tune_progress(ui);
-	tu->announce = !tune_running(&tu->t);
+	tu->announce = ui->async && !tune_running(&tu->t);
 }
 
 void ui_tune_quit(struct ui *ui)
