@@ -6,6 +6,7 @@ the last good value is put back at once (the rollback in the JSON, the engine's 
 events in order); bad arguments are usage errors (status 2). JSON parsed here."""
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -91,7 +92,25 @@ check(any(l.split()[:2] == ["1", "0"] for l in lines) and
 check("ended on the best" in lines[-1], f"the outcome last ({lines[-1:]})")
 check("tune: step 1/2: pmd.maxsleep_us = 0" in r.stderr, "each step's write on stderr")
 
-# 4. Usage errors.
+# 4. Ctrl-C in the middle of a run: the start value (pmd-seed's 50) put back, status 1.
+p = subprocess.Popen([TUNETOP, "experiment", "tune", "--scenario", "pmd-seed", "--budget",
+                      "drop=100", "--window", "30", "--warmup", "0", "--steps", "0,200"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+err_lines = []
+for line in p.stderr:  # waits on the program's own line, no fixed sleep
+    err_lines.append(line)
+    if line.startswith("tune: step 1/2: pmd.maxsleep_us = 0"):
+        p.send_signal(signal.SIGINT)
+        break
+rest_out, rest_err = p.communicate(timeout=60)
+err = "".join(err_lines) + rest_err
+check(p.returncode == 1, f"Ctrl-C: status 1 ({p.returncode}: {err[-200:]})")
+check("tune: restore: pmd.maxsleep_us = 50" in err, f"Ctrl-C: 50 written back ({err[-200:]})")
+check(rest_out.rstrip().endswith("stopped: 50 put back"),
+      f"Ctrl-C: the trace says so ({rest_out.strip().splitlines()[-1:]})")
+check(" aborted" in rest_out, "the step it was on is marked aborted")
+
+# 5. Usage errors.
 for args, what in ((("--window", "1"), "needs --budget"),
                    (("--budget", "cpu=3"), "drop=PCT"),
                    (("--budget", "drop=101"), "drop=PCT"),

@@ -22,7 +22,7 @@
 struct tune_run {
 	struct source *src;
 	struct tune t;
-	bool json, tty;
+	bool json;
 	json_t *events; /* the source's knob and error events, as logged while the tuner ran */
 	json_t *rollback; /* {from, to} once a window broke the budget, else NULL */
 	size_t nsets;
@@ -286,7 +286,7 @@ int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 	if (!host && !c.scenario)
 		c.scenario = "pmd-seed";
 
-	struct tune_run r = {.json = c.json, .tty = isatty(STDERR_FILENO) == 1};
+	struct tune_run r = {.json = c.json};
 	r.src = host ? tune_host_source(&c, write, err, sizeof(err), &rc)
 		     : exp_source(&c, NULL, 0, err, sizeof(err), &rc);
 	if (!r.src) {
