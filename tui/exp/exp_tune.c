@@ -212,7 +212,7 @@ int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 	struct exp_common c = *c0;
 	const char *knob = "pmd.maxsleep_us", *budget = NULL, *steps_list = NULL;
 	bool host = false, write = false, yes = false;
-	double window = 2.0;
+	double window = c0->seconds; /* --window, else the common --seconds */
 	char err[512];
 	int rc = 0;
 
