@@ -105,6 +105,12 @@ void tune_start(struct tune *t, const struct tune_conf *conf, int64_t start, int
 						 .verdict = TUNE_V_PENDING};
 	t->start_value = t->last_good = t->best = start;
 	t->best_i = -1;
+	*set = start;
+	if (t->conf.nsteps == 0) { /* nothing to try: the value stays */
+		t->state = TUNE_DONE;
+		snprintf(t->why, sizeof(t->why), "no steps to try");
+		return;
+	}
 	t->state = TUNE_WAIT;
 	t->wait_left = TUNE_READBACK_SAMPLES;
 	*set = t->steps[0].value;
