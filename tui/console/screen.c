@@ -447,6 +447,7 @@ int screen_run(struct source *src, const struct options *o)
 	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
 	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
 	ui_tradeoff_quit(ui); /* a sweep cut short by q: its knobs back */
+	ui_tune_quit(ui); /* a tuner run cut short by q: its start value back */
 	if (ui_setup_save(ui, err, sizeof(err)) != 0)
 		fprintf(stderr, "tunetop: settings not saved: %s\n", err);
 	/* A recording that failed fails the run, as in -b (shown live by ui_freeze_note). */

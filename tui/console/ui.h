@@ -13,6 +13,7 @@
 #include "core/governor.h"
 #include "core/limits.h"
 #include "tui/options.h"
+#include "tui/tune.h"
 #include "tui/theme.h"
 #include "tui/history.h"
 #include "tui/settings.h"
@@ -115,6 +116,14 @@ struct ui_tradeoff {
 	struct ui_tradeoff_pt pts[UI_TRADEOFF_MAX];
 };
 
+/* The `A` key's live tuner (ui_tune.c): the state machine of tui/tune.h, stepped by the
+ * sampling loop one snapshot at a time. */
+struct ui_tune {
+	struct tune t;
+	bool confirm; /* a real machine: Enter said yes to the first step (ui_confirm.c) */
+	bool announce; /* ended: how, said again once the last write is answered */
+};
+
 struct ui_charts {
 	uint64_t samples; /* snapshots pushed so far */
 	struct ui_hist pmd_drop[UI_CHART_PMDS], pmd_cpu[UI_CHART_PMDS];
@@ -124,6 +133,7 @@ struct ui_charts {
 	struct ui_mark marks[UI_MARKS_KEEP];
 	size_t nmarks, mark_head;
 	struct ui_tradeoff to;
+	struct ui_tune tune;
 };
 
 /* Bytes written to the terminal (ui_tty.c). */
@@ -326,6 +336,10 @@ void ui_tradeoff_step(struct ui *ui); /* one snapshot more (from ui_hist_push) *
 /* The console is closing (the source is the caller's again, after source_async_stop()): a
  * sweep under way puts its knobs back, here and now. */
 void ui_tradeoff_quit(struct ui *ui);
+/* ui_tune.c: the `A` key's live tuner in the pmd view. */
+int ui_tune_key(struct ui *ui, int ch); /* A: start or stop; Esc: stop (start value back) */
+void ui_tune_step(struct ui *ui); /* one snapshot more (from ui_hist_push) */
+void ui_tune_quit(struct ui *ui); /* the console quits: a run's start value back */
 /* The curve (drop% against PMD CPU%) in rows y.. of h, full width; h includes its title. */
 void ui_tradeoff_row(struct ui *ui, int row, int h);
 

@@ -95,6 +95,7 @@ void ui_hist_push(struct ui *ui)
 	hist_charts(ui);
 	ui->charts.samples++;
 	ui_tradeoff_step(ui);
+	ui_tune_step(ui);
 
 	hist_add(&ui->hist[HIST_PMD_DROP_PCT], s->has_pmd ? s->pmd.drop_pct : 0);
 	/* The first PMD's CPU% (the views chart one thread; nothing is summed here). */

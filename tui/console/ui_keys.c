@@ -161,6 +161,8 @@ static int key_freeze(struct ui *ui, int ch)
 {
 	if (ch == 27 && ui->charts.to.state == TRADEOFF_RUN)
 		return ui_tradeoff_key(ui, ch);
+	if (ch == 27 && tune_running(&ui->charts.tune.t))
+		return ui_tune_key(ui, ch);
 	if (ch == 27 && !ui->frozen && ui_fleet_active(ui) && !ui->fleet) {
 		ui->fleet = true;
 		return UI_REDRAW;
@@ -412,6 +414,12 @@ const struct ui_keydef ui_keydefs[] = {
      -1,
      "maxsleep x slack trade-off curve in the pmd view (o/Esc: cancel)",
      ui_tradeoff_key},
+    {"A Esc",
+     {'A'}, /* Esc reaches it through the Esc row above while the tuner runs */
+     -1,
+     "pmd view: the live tuner: pmd.maxsleep_us stepped, the cheapest within drop 0.1% kept "
+     "(A/Esc: stop, start value back)",
+     ui_tune_key},
     {"D", {'D'}, -1, "list every active diagnosis with its evidence (Esc/q closes)", ui_diag_open},
     {"X",
      {'X'},

@@ -30,6 +30,8 @@ static const struct exp_entry exp_table[] = {
     {"ab", "A/B passes of one knob's values: MIN/AVG/MAX/Dev and Welch's t-test", exp_ab_run},
     {"calib", "calibration stability: chain_max histogram and tick time per governor",
      exp_calib_run},
+    {"tune", "the live tuner: a knob stepped, the cheapest within a drop budget kept",
+     exp_tune_run},
 };
 
 static void exp_usage(FILE *out)
@@ -51,6 +53,8 @@ static void exp_usage(FILE *out)
 	      "        (default scenario pmd-seed)\n"
 	      "ab:     --knob KNOB --values A,B[,...] --passes N --metric PATH (repeatable)\n"
 	      "calib:  --governors LIST --runs N --count N        (default scenario est only)\n"
+	      "tune:   --knob KNOB --budget drop=PCT [--steps LIST] [--window S]\n"
+	      "        [--host --write [--yes]]           (default scenario pmd-seed)\n"
 	      "LISTs are comma-separated; PATHs name JSON fields of a snapshot, e.g.\n"
 	      "blk.lat_us.p99, pmd.threads[*].cpu_pct (sum), pmd.threads[avg].sleep_iter_pct.\n",
 	      out);
@@ -238,7 +242,8 @@ int experiment_main(int argc, char **argv)
 			return 0;
 		}
 		fprintf(stderr,
-			"tunetop: experiment: unknown experiment '%s' (valid: sweep, ab, calib)\n",
+			"tunetop: experiment: unknown experiment '%s' (valid: sweep, ab, calib, "
+			"tune)\n",
 			argv[0]);
 		free(rest);
 		return 2;

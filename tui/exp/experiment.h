@@ -30,6 +30,7 @@ int experiment_main(int argc, char **argv);
 int exp_sweep_run(const struct exp_common *c, int argc, char **argv);
 int exp_ab_run(const struct exp_common *c, int argc, char **argv);
 int exp_calib_run(const struct exp_common *c, int argc, char **argv);
+int exp_tune_run(const struct exp_common *c, int argc, char **argv); /* exp_tune.c */
 
 /* Shared helpers (experiment.c). */
 /* A started engine source with the scenario, the common --set and then extra[] applied. */
