@@ -3,6 +3,7 @@
 
 #include "tui/rowfmt.h"
 #include "tui/rowfmt_host.h"
+#include "tui/rowfmt_cost.h"
 #include "tui/console/ui.h"
 
 /* At most this many rows of CPU meters; the rest are summed into one meter. */
@@ -138,6 +139,10 @@ static void pmd_line(struct ui *ui, int y)
 		put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
 		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
 	}
+	/* Only when it matters: the time the host took is why offered misses the target. */
+	char ht[80];
+	if (rowfmt_host_took(p, ht, sizeof(ht)))
+		ui_put(ui, ROLE_WARN, " (%s)", ht);
 	ui_put(ui, ROLE_NORMAL, " maxsleep ");
 	put_knob(ui, K_PMD_MAXSLEEP_US, "");
 	if (!ui->snap->knob_absent[K_PMD_MAXSLEEP_US]) /* "-", not "-us" */
