@@ -9,13 +9,23 @@ double pmd_cost_ns_per_pkt(double cpu_pct, double pps)
 	return cpu_pct * 1e7 / pps;
 }
 
+/* The wall time (%) the host left a thread: 100 - host took, but never less than the CPU it
+ * used. The two overlap: the guest kernel charges an interrupt or a held vCPU to the thread's
+ * CPU clock, and the engine counts that overrun as host took too (docs/pmd.md), so CPU +
+ * host took can pass 100; such a thread used all the time it was left. */
+static double pmd_cost_left(double cpu_pct, double stolen_pct)
+{
+	double left = 100.0 - stolen_pct;
+	return cpu_pct > left ? cpu_pct : left;
+}
+
 double pmd_cost_left_pct(double cpu_pct, double stolen_pct)
 {
 	/* What the host took is not the thread's to spend: comparing CPU% across runs where the
 	 * host took 20 % and 60 % compares different budgets (docs/pmd.md). */
 	if (cpu_pct < 0 || stolen_pct < 0 || stolen_pct >= 100.0)
 		return PMD_COST_NONE;
-	return 100.0 * cpu_pct / (100.0 - stolen_pct);
+	return 100.0 * cpu_pct / pmd_cost_left(cpu_pct, stolen_pct);
 }
 
 static void pmd_cost_none(struct pmd_snap *p)
@@ -44,7 +54,7 @@ void pmd_cost_fill(struct pmd_snap *p, bool first)
 		stolen_ok = stolen_ok && s >= 0;
 		cpu += c;
 		stolen += s;
-		left += 100.0 - s;
+		left += c >= 0 && s >= 0 ? pmd_cost_left(c, s) : 0;
 	}
 	if (cpu_ok)
 		p->cpu_pct = cpu;

@@ -17,8 +17,9 @@
 /* CPU ns spent per packet: cpu_pct (% of one CPU over the interval) per pps received in the
  * same interval; PMD_COST_NONE when cpu_pct < 0 or pps <= 0. */
 double pmd_cost_ns_per_pkt(double cpu_pct, double pps);
-/* CPU as a % of the wall time the host left the thread, cpu / (wall - host took):
- * PMD_COST_NONE when either is unknown (< 0) or the host took it all. */
+/* CPU as a % of the wall time the host left the thread, cpu / (wall - host took), at most
+ * 100 (the two can overlap, see pmd_cost.c): PMD_COST_NONE when either is unknown (< 0) or
+ * the host took it all. */
 double pmd_cost_left_pct(double cpu_pct, double stolen_pct);
 
 /*

@@ -213,7 +213,8 @@ const struct figure figure_table[] = {
      "baseline. Compares runs whatever the rate"},
     {FIG_PMD, "cpu-left%", "%", "the wall time the host left the thread (wall - host took)",
      "CPU clock / engine (run-queue delay at polls)",
-     "CPU time / (interval - host took): how much of the time it could run it did; all is the "
+     "CPU time / (interval - host took, at least the CPU used): how much of the time it could "
+     "run it did; all is the "
      "summed CPU over the summed time left. CPU% alone compares different budgets when the "
      "host took 20% in one run and 60% in another; - unknown"},
     {FIG_PMD, "host took", "%", WALL, "engine (run-queue delay at polls)",
@@ -253,7 +254,8 @@ const struct figure figure_table[] = {
      "baseline. Compares runs whatever the rate"},
     {FIG_PMD_HOST, "cpu-left%", "%", "the wall time the host left the thread (wall - host took)",
      "CPU clock / /proc/TID/schedstat",
-     "CPU time / (interval - host took): how much of the time it could run it did; all is the "
+     "CPU time / (interval - host took, at least the CPU used): how much of the time it could "
+     "run it did; all is the "
      "summed CPU over the summed time left. CPU% alone compares different budgets when the "
      "host took 20% in one run and 60% in another; - unknown"},
     {FIG_PMD_HOST, "host took", "%", WALL, "/proc/TID/schedstat",

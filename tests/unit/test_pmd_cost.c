@@ -35,6 +35,9 @@ static void test_values(void **state)
 	/* 50 % CPU where the host took 40 %: 50 of the 60 % left, 83.3 %. */
 	assert_float_equal(pmd_cost_left_pct(50, 40), 100.0 * 50 / 60, 1e-9);
 	assert_float_equal(pmd_cost_left_pct(30, 0), 30.0, 1e-9);
+	/* CPU + host took past 100 (an interrupt charged to the thread and counted as taken
+	 * too): it used all the time it was left, 100, not 131. */
+	assert_float_equal(pmd_cost_left_pct(36, 72), 100.0, 1e-9);
 	two_pmds();
 	pmd_cost_fill(&p, false);
 	assert_float_equal(p.threads[0].cpu_ns_per_pkt, 1000.0, 1e-9);
@@ -48,6 +51,11 @@ static void test_values(void **state)
 	assert_float_equal(p.cpu_ns_per_pkt, 1500.0, 1e-9);
 	assert_float_equal(p.cpu_left_pct, 100.0 * 75 / 140, 1e-9);
 	assert_true(pmd_cost_host_took_matters(&p));
+	/* Together with one PMD past 100: its time left counts as the CPU it used. */
+	p.threads[1].stolen_pct = 80; /* 25 % CPU, 20 % left: 25 */
+	pmd_cost_fill(&p, false);
+	assert_float_equal(p.threads[1].cpu_left_pct, 100.0, 1e-9);
+	assert_float_equal(p.cpu_left_pct, 100.0 * 75 / (60 + 25), 1e-9);
 }
 
 /* No figure is ever 0 for "not known": no packets, no baseline, an unknown input. */
