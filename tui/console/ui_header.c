@@ -139,10 +139,6 @@ static void pmd_line(struct ui *ui, int y)
 		put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
 		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
 	}
-	/* Only when it matters: the time the host took is why offered misses the target. */
-	char ht[80];
-	if (rowfmt_host_took(p, ht, sizeof(ht)))
-		ui_put(ui, ROLE_WARN, " (%s)", ht);
 	ui_put(ui, ROLE_NORMAL, " maxsleep ");
 	put_knob(ui, K_PMD_MAXSLEEP_US, "");
 	if (!ui->snap->knob_absent[K_PMD_MAXSLEEP_US]) /* "-", not "-us" */
@@ -166,6 +162,11 @@ static void pmd_line(struct ui *ui, int y)
 		else
 			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ",
 			       p->threads[i].asleep_pct);
+	/* Only when it matters: the time the host took is why offered misses the target. Last,
+	 * so the line reads as before up to here; the pmd view repeats it in full. */
+	char ht[80];
+	if (rowfmt_host_took(p, ht, sizeof(ht)))
+		ui_put(ui, ROLE_WARN, " (%s)", ht);
 }
 
 static void blk_line(struct ui *ui, int y)
