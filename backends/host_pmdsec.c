@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/pmd_cost.h"
 #include "core/xalloc.h"
 #include "backends/host_bpf.h"
 #include "backends/host_int.h"
@@ -196,18 +197,22 @@ static bool host_pmd_ours(const struct host_state *h, size_t k, pid_t vpid)
  * same core alike; its pid tells them apart. h->cur and snap->threads are in the same order.
  */
 static double host_pmd_cpu(const struct host_state *h, const struct snapshot *snap, pid_t vpid,
-			   int core, char *name, size_t len, bool *fresh)
+			   int core, char *name, size_t len, bool *fresh, double *runq)
 {
 	char prefix[24];
 	double pct = 0;
 	snprintf(prefix, sizeof(prefix), "pmd-c%02d/", core);
 	snprintf(name, len, "pmd-c%02d", core);
 	*fresh = true;
+	*runq = -1;
 	for (size_t i = 0; i < snap->nthreads; i++)
 		if (strncmp(snap->threads[i].name, prefix, strlen(prefix)) == 0 &&
 		    host_pmd_ours(h, i, vpid)) {
 			pct += snap->threads[i].cpu_pct;
 			snprintf(name, len, "%s", snap->threads[i].name);
+			/* Its run-queue delay (schedstat): the time the host took from it. */
+			double rq = snap->threads[i].runq_delay_pct;
+			*runq = *fresh ? rq : (*runq < 0 || rq < 0 ? -1 : *runq + rq);
 			*fresh = false;
 		}
 	return pct;
@@ -425,7 +430,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 			  c->sleep_iter < o->sleep_iter))
 			o = NULL;
 		t->cpu_pct = host_pmd_cpu(h, snap, vpid, c->core_id, t->name, sizeof(t->name),
-					  &fresh_thread);
+					  &fresh_thread, &t->stolen_pct);
 		if (p->timer_slack_ns < 0) {
 			int s = host_read_timerslack(h, t->name, vpid);
 			if (s >= 0)
@@ -502,6 +507,16 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		host_absent(hs, "pmd.asleep_pct");
 		host_absent(hs, "pmd.sleep_us_avg");
 	}
+	/* CPU per packet and the share of the time left: thread CPU, schedstat's run-queue
+	 * delay and OVS's rx (core/pmd_cost.c); unknown where one of them is. */
+	pmd_cost_fill(p, false);
+	if (p->stolen_pct < 0)
+		host_absent(hs, "pmd.stolen_pct"); /* no schedstat, or a first sample */
+	if (p->cpu_ns_per_pkt < 0)
+		host_absent(hs, "pmd.cpu_ns_per_pkt"); /* no packets, no baseline or no CPU */
+	if (p->cpu_left_pct < 0)
+		host_absent(hs, "pmd.cpu_left_pct");
+	p->target_pps = -1; /* a live OVS has no generator */
 	host_absent(hs, "pmd.drop_pct");
 	host_absent(hs, "pmd.totals");
 	host_absent(hs, "pmd.gen_rate_pps");

@@ -11,6 +11,7 @@
 
 #include "backends/snapdec_int.h"
 #include "core/governor.h"
+#include "core/pmd_cost.h"
 #include "core/thread_state.h"
 #include "core/xalloc.h"
 
@@ -280,7 +281,9 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 		x->sleep_iters_total = ju(t, "sleep_iters_total");
 		x->asleep_pct = jd(t, "asleep_pct");
 		x->drops_while_asleep_pct = jd(t, "drops_while_asleep_pct");
-		x->stolen_pct = jd(t, "stolen_pct");
+		x->stolen_pct = jd_opt(t, "stolen_pct"); /* null: the host had no schedstat */
+		x->cpu_ns_per_pkt = jd_opt(t, "cpu_ns_per_pkt");
+		x->cpu_left_pct = jd_opt(t, "cpu_left_pct");
 		x->timer_slack_ns = ji_opt(t, "timer_slack_ns");
 		dec_pmd_bpf(t, x);
 		dec_pmd_rates(t, x);
@@ -309,6 +312,14 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 	jcopy(d->bpf_probe_error, sizeof(d->bpf_probe_error), probe, "error");
 	d->bpf_cost_ns_per_sleep = jd_opt(probe, "cost_ns_per_sleep");
 	d->timer_slack_differs = ji(p, "timer_slack_differs");
+	d->target_pps = jd_opt(p, "target_pps");
+	d->cpu_pct = jd_opt(p, "cpu_pct");
+	d->stolen_pct = jd_opt(p, "stolen_pct");
+	d->cpu_ns_per_pkt = jd_opt(p, "cpu_ns_per_pkt");
+	d->cpu_left_pct = jd_opt(p, "cpu_left_pct");
+	/* A recording from before the cost figures: computed from what it holds. */
+	if (!jget(p, "cpu_left_pct"))
+		pmd_cost_fill(d, false);
 }
 
 /* matrix_per_s: square, clamped to BLK_MATRIX_MAX; short or mistyped rows read 0. */

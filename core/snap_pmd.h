@@ -57,6 +57,9 @@ struct pmd_thread_snap {
 	/* overshoot_p50_us/p99_us fell in the histogram's open top bucket (1023 us and up):
 	 * the figure is a lower bound. */
 	bool overshoot_p50_at_least, overshoot_p99_at_least;
+	/* What its CPU buys over the interval (core/pmd_cost.c), -1 not computable: CPU ns per
+	 * packet received, and CPU % of the wall time the host left it (100 - stolen_pct). */
+	double cpu_ns_per_pkt, cpu_left_pct;
 };
 
 struct pmd_snap {
@@ -91,6 +94,12 @@ struct pmd_snap {
 	/* lat_p50_us/p99_us fell in the histogram's open top bucket (4095 us and up): the
 	 * figure is a lower bound. */
 	bool lat_p50_at_least, lat_p99_at_least;
+	/* The PMDs together over the interval (core/pmd_cost.c), -1 not computable: CPU %
+	 * summed, host took (stolen_pct) averaged, CPU ns per packet offered, CPU % of the time
+	 * the host left them. */
+	double cpu_pct, stolen_pct, cpu_ns_per_pkt, cpu_left_pct;
+	/* What the sources are asked for: gen.rate_pps x the sources, -1 none (a live OVS). */
+	double target_pps;
 };
 
 #endif

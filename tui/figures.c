@@ -48,6 +48,11 @@ const struct figure figure_table[] = {
      "the rate each traffic source is asked to generate (+ and - change it)"},
     {FIG_ALL, "drop", "%", "packets offered in the interval", "engine counter",
      "all drops / all packets offered, over the interval"},
+    {FIG_ALL, "(offered N of N: host took)", "packets/s, %", WALL,
+     "engine or schedstat, knob gen.rate_pps",
+     "shown when the host took 5% or more of the PMDs' time (their mean): offered against the "
+     "target (gen.rate_pps x the sources), and the time the host held the PMD threads, which "
+     "the sources skip, so offered falls short"},
     {FIG_ALL, "maxsleep", "us", "-", "knob pmd.maxsleep_us",
      "the longest sleep a light PMD may take (m and M change it)"},
     {FIG_ALL, "slack", "ns", "-", "knob pmd.timer_slack_ns",
@@ -196,6 +201,24 @@ const struct figure figure_table[] = {
      "graph: its drop% per interval"},
     {FIG_PMD, "CPU% pmd-c:N", "%", ONE_CPU, "the thread's CPU clock",
      "graph: its CPU% per interval"},
+    {FIG_PMD, "offered N of N: host took", "packets/s, %", WALL,
+     "engine (run-queue delay at polls)",
+     "shown when the host took 5% or more of the PMDs' time (their mean): offered against the "
+     "target, and the time the host held the PMD threads (run-queue delay, interrupts, a held "
+     "vCPU); the sources skip it, so offered falls short of the target"},
+    {FIG_PMD, "cost: ns/pkt all", "ns", "per packet received (all: per packet offered)",
+     "CPU clock / packet counters",
+     "CPU time each PMD spent per packet it received over the interval, and all the PMDs' CPU "
+     "per packet the sources offered (a chain's packet crosses every PMD); - no packets or no "
+     "baseline. Compares runs whatever the rate"},
+    {FIG_PMD, "cpu-left%", "%", "the wall time the host left the thread (wall - host took)",
+     "CPU clock / engine (run-queue delay at polls)",
+     "CPU time / (interval - host took, at least the CPU used): how much of the time it could "
+     "run it did; all is the "
+     "summed CPU over the summed time left. CPU% alone compares different budgets when the "
+     "host took 20% in one run and 60% in another; - unknown"},
+    {FIG_PMD, "host took", "%", WALL, "engine (run-queue delay at polls)",
+     "per PMD, the time the host held its thread (pmd.threads[].stolen_pct)"},
     {FIG_PMD, "sleep probe (eBPF)", "ns", "per sleep", "eBPF",
      "whether the kernel-side sleep probe runs (pmd.sleep_probe, root, BTF), why not, and its "
      "kernel time per PMD sleep; SLACK DIFFERS counts PMDs whose slack is not the knob's"},
@@ -220,6 +243,23 @@ const struct figure figure_table[] = {
      "the max sleep in force, with where it was read and its text"},
     {FIG_PMD_HOST, "slack", "ns", "-", "/proc/TID/timerslack_ns", "the PMD threads' timer slack"},
     {FIG_PMD_HOST, "ovsdb", "-", "-", "ovsdb", "why the database could not be read"},
+    {FIG_PMD_HOST, "host took (summary)", "packets/s, %", WALL, "/proc/TID/schedstat",
+     "shown when the host took 5% or more of the PMDs' time (their mean): offered against the "
+     "target, and the time the host held the PMD threads (run-queue delay, interrupts, a held "
+     "vCPU); a live OVS has no target"},
+    {FIG_PMD_HOST, "cost: ns/pkt all", "ns", "per packet received (all: per packet offered)",
+     "CPU clock / packet counters",
+     "CPU time each PMD spent per packet it received over the interval, and all the PMDs' CPU "
+     "per packet the sources offered (a chain's packet crosses every PMD); - no packets or no "
+     "baseline. Compares runs whatever the rate"},
+    {FIG_PMD_HOST, "cpu-left%", "%", "the wall time the host left the thread (wall - host took)",
+     "CPU clock / /proc/TID/schedstat",
+     "CPU time / (interval - host took, at least the CPU used): how much of the time it could "
+     "run it did; all is the "
+     "summed CPU over the summed time left. CPU% alone compares different budgets when the "
+     "host took 20% in one run and 60% in another; - unknown"},
+    {FIG_PMD_HOST, "host took", "%", WALL, "/proc/TID/schedstat",
+     "per PMD, the time the host held its thread (pmd.threads[].stolen_pct)"},
     {FIG_PMD_HOST, "PMD", "-", "-", "OVS", "the PMD thread's full name"},
     {FIG_PMD_HOST, "rx pps", "packets/s", "-", "OVS pmd-perf-show", "packets received per second"},
     {FIG_PMD_HOST, "tx pps", "packets/s", "-", "OVS pmd-perf-show", "packets sent per second"},

@@ -223,7 +223,9 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		json_object_set_new(o, "sleep_iters_total", jint(t->sleep_iters_total));
 		json_object_set_new(o, "asleep_pct", jreal(t->asleep_pct));
 		json_object_set_new(o, "drops_while_asleep_pct", jreal(t->drops_while_asleep_pct));
-		json_object_set_new(o, "stolen_pct", jreal(t->stolen_pct));
+		json_object_set_new(o, "stolen_pct", jreal_or_null(t->stolen_pct));
+		json_object_set_new(o, "cpu_ns_per_pkt", jreal_or_null(t->cpu_ns_per_pkt));
+		json_object_set_new(o, "cpu_left_pct", jreal_or_null(t->cpu_left_pct));
 		json_object_set_new(o, "timer_slack_ns", jint_or_null(t->timer_slack_ns));
 		json_t *bh = json_array();
 		for (int b = 0; b < PMD_SNAP_OS_HIST; b++)
@@ -247,6 +249,7 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 			json_object_set_new(o, "sleep_us_avg", jrate(t, t->sleep_us_avg));
 			json_object_set_new(o, "cpu_pct", jrate(t, t->cpu_pct));
 			json_object_set_new(o, "asleep_pct", jrate(t, t->asleep_pct));
+			json_object_set_new(o, "stolen_pct", jrate(t, t->stolen_pct));
 			json_object_set_new(o, "drops_while_asleep_pct",
 					    jrate(t, t->drops_while_asleep_pct));
 			if (t->no_rate)
@@ -287,6 +290,12 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		      lat && p->lat_p50_at_least, "p99_at_least", lat && p->lat_p99_at_least));
 	json_object_set_new(o, "drops_while_asleep", jint(p->drops_while_asleep));
 	json_object_set_new(o, "dropped_pps", jreal(p->dropped_pps));
+	/* The PMDs together (core/pmd_cost.c): null when not computable, never 0. */
+	json_object_set_new(o, "target_pps", jreal_or_null(p->target_pps));
+	json_object_set_new(o, "cpu_pct", jreal_or_null(p->cpu_pct));
+	json_object_set_new(o, "stolen_pct", jreal_or_null(p->stolen_pct));
+	json_object_set_new(o, "cpu_ns_per_pkt", jreal_or_null(p->cpu_ns_per_pkt));
+	json_object_set_new(o, "cpu_left_pct", jreal_or_null(p->cpu_left_pct));
 	return o;
 }
 

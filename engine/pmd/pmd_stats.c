@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/pmd_cost.h"
 #include "engine/pmd/pmd_core.h"
 #include "engine/pmd/pmd_hist_le.h"
 
@@ -217,6 +218,13 @@ void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_
 	p->offered_pps = dt_s > 0 ? (double)dg / dt_s : 0;
 	p->drop_pct = pmd_pct(dd, dg);
 	p->dropped_pps = dt_s > 0 ? (double)dd / dt_s : 0;
+	int nsrc = 0; /* txonly feeds: a chain's mac peer only forwards */
+	for (int i = 0; i < ps->npmd && i < PMD_MAX; i++)
+		nsrc += ps->feed[i].kind == PMD_SRC_TXONLY;
+	p->target_pps = (double)engine_knob(eng, K_GEN_RATE_PPS) * nsrc;
+	/* The first sample's CPU clocks started with the threads, its packets with the feeds:
+	 * no common interval to divide. */
+	pmd_cost_fill(p, snap->seq <= 1);
 	ps->prev_generated = p->generated;
 	ps->prev_dropped = p->dropped;
 	ps->smp_prev_ns = now_ns;

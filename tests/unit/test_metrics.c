@@ -302,6 +302,28 @@ static void test_histograms(void **state)
 	snapshot_free(s);
 }
 
+/* Host took is a counter summed from each snapshot's interval (stolen_pct x interval_s), a
+ * host PMD's first sample (no baseline) adding nothing. */
+static void test_host_took_counter(void **state)
+{
+	(void)state;
+	struct snapshot *s = test_snap();
+	struct metrics_state st = {.tid = true};
+	s->interval_s = 0.5;
+	s->pmd.threads[0].stolen_pct = 40; /* 0.2 s of each 0.5 s interval */
+	metrics_note(&st, s);
+	metrics_note(&st, s);
+	s->pmd.threads[0].no_rate = true;
+	metrics_note(&st, s);
+	struct metrics_buf b = {0};
+	metrics_render(s, &st, METRICS_PROM, &b);
+	assert_non_null(strstr(b.p, "# TYPE tunetop_pmd_host_took_seconds_total counter\n"));
+	assert_non_null(
+	    strstr(b.p, "tunetop_pmd_host_took_seconds_total{pmd=\"pmd-c:0\"} 0.400000000\n"));
+	free(b.p);
+	snapshot_free(s);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -335,6 +357,7 @@ int main(void)
 	    cmocka_unit_test(test_help_type_openmetrics),
 	    cmocka_unit_test(test_counter_names_by_format),
 	    cmocka_unit_test(test_histograms),
+	    cmocka_unit_test(test_host_took_counter),
 	    cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
 
 #include "tui/rowfmt.h"
 #include "tui/rowfmt_host.h"
+#include "tui/rowfmt_cost.h"
 #include "tui/console/ui.h"
 
 /* At most this many rows of CPU meters; the rest are summed into one meter. */
@@ -161,6 +162,11 @@ static void pmd_line(struct ui *ui, int y)
 		else
 			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ",
 			       p->threads[i].asleep_pct);
+	/* Only when it matters: the time the host took is why offered misses the target. Last,
+	 * so the line reads as before up to here; the pmd view repeats it in full. */
+	char ht[80];
+	if (rowfmt_host_took(p, ht, sizeof(ht)))
+		ui_put(ui, ROLE_WARN, " (%s)", ht);
 }
 
 static void blk_line(struct ui *ui, int y)

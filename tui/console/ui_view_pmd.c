@@ -5,6 +5,7 @@
 #include "tui/rowfmt.h"
 #include "tui/rowfmt_sleep.h"
 #include "tui/rowfmt_host.h"
+#include "tui/rowfmt_cost.h"
 #include "tui/console/ui_body.h"
 
 #define MASK_PMD ((1u << SUBSYS_PMD) | (1u << SUBSYS_CPU))
@@ -68,8 +69,13 @@ static void pmd_host_view(struct body *b)
 	const struct pmd_snap *p = &ui->snap->pmd;
 	char a[512];
 
-	if (body_line(b))
+	if (body_line(b)) {
 		ui_put(ui, ROLE_NORMAL, "%s", rowfmt_host_summary(ui->snap, a, sizeof(a)));
+		if (rowfmt_host_took(p, a, sizeof(a)))
+			ui_put(ui, ROLE_WARN, "  %s", a);
+	}
+	if (body_line(b))
+		ui_put(ui, ROLE_NORMAL, "%s", rowfmt_pmd_cost(p, a, sizeof(a)));
 	if (body_line(b))
 		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_host_pmd_head);
 	for (int i = 0; i < p->nthreads; i++)
@@ -109,7 +115,7 @@ void ui_view_pmd(struct body *b)
 		pmd_host_view(b);
 		return;
 	}
-	if (body_line(b))
+	if (body_line(b)) {
 		ui_put(ui, ROLE_NORMAL,
 		       "offered %s pps  maxsleep %" PRId64 "us  sleep_inc %" PRId64
 		       "us  slack %" PRId64 "ns",
@@ -117,6 +123,10 @@ void ui_view_pmd(struct body *b)
 		       /* The knobs as the snapshot carries them: the header shows the same. */
 		       ui->snap->knobs[K_PMD_MAXSLEEP_US], ui->snap->knobs[K_PMD_SLEEP_INC_US],
 		       ui->snap->knobs[K_PMD_TIMER_SLACK_NS]);
+		/* Why offered falls short of the target: the sources skip what the host took. */
+		if (rowfmt_host_took(p, a, sizeof(a)))
+			ui_put(ui, ROLE_WARN, "  %s", a);
+	}
 	if (body_line(b)) {
 		/* Drops now, and how many of them arrived while their PMD slept. */
 		ui_put(ui, ROLE_NORMAL, "drop ");
@@ -168,7 +178,10 @@ void ui_view_pmd(struct body *b)
 			       p->threads[i].drops_while_asleep);
 		}
 	}
-	pmd_graphs(b, h_view - (5 + p->nthreads)); /* the lines above: 5 and a row per PMD */
+	/* CPU% compared across runs needs its base: per packet, and of the time the host left. */
+	if (body_line(b))
+		ui_put(ui, ROLE_NORMAL, "%s", rowfmt_pmd_cost(p, a, sizeof(a)));
+	pmd_graphs(b, h_view - (6 + p->nthreads)); /* the lines above: 6 and a row per PMD */
 	/* Slack, run-queue delay and the kernel's overshoot: below the graphs (they scroll). */
 	pmd_sleep_lines(b);
 }

@@ -299,10 +299,16 @@ void metrics_note(struct metrics_state *st, const struct snapshot *snap)
 				continue;
 			snprintf(st->pmd_iter[j].name, sizeof(st->pmd_iter[j].name), "%s", t->name);
 			st->pmd_iter[j].total = 0;
+			st->pmd_iter[j].host_took_ns = 0;
 			st->npmd_iter++;
 		}
 		if (!t->no_rate) /* a host PMD's first sample has no interval yet */
 			st->pmd_iter[j].total += t->iterations;
+		/* A counter, so rate() gives the share and CPU seconds can be set against the
+		 * time left (docs/pmd.md "CPU that can be compared"). */
+		if (!t->no_rate && t->stolen_pct > 0 && snap->interval_s > 0)
+			st->pmd_iter[j].host_took_ns +=
+			    (uint64_t)(t->stolen_pct / 100.0 * snap->interval_s * 1e9);
 	}
 }
 
@@ -453,6 +459,12 @@ static void metrics_pmd(struct mw *w, const struct snapshot *s, const struct met
 	mw_family(w, M_PMD_ITERATIONS);
 	for (int i = 0; st && i < st->npmd_iter; i++)
 		mw_c1(w, "pmd", st->pmd_iter[i].name, st->pmd_iter[i].total);
+	mw_family(w, M_PMD_HOST_TOOK);
+	for (int i = 0; st && !snapshot_absent(s, "pmd.stolen_pct") && i < st->npmd_iter; i++) {
+		mw_begin(w, "_total");
+		mw_label(w, "pmd", st->pmd_iter[i].name);
+		mw_ns_s(w, st->pmd_iter[i].host_took_ns);
+	}
 	mw_family(w, M_PMD_THREAD_DROP);
 	for (int i = 0; drops && i < p->nthreads; i++)
 		mw_g1(w, "pmd", p->threads[i].name, p->threads[i].drop_pct / 100.0);

@@ -41,6 +41,8 @@ struct metrics_state {
 	struct {
 		char name[16];
 		uint64_t total;
+		/* Host took (stolen_pct x the interval) summed the same way, ns. */
+		uint64_t host_took_ns;
 	} pmd_iter[PMD_SNAP_MAX];
 };
 

@@ -123,6 +123,11 @@ const struct metric_family metric_families[M_COUNT] = {
     [M_PMD_ITERATIONS] = {"tunetop_pmd_iterations", MT_COUNTER, "", "pmd",
 			  "PMD loop iterations since tunetop started (summed from each snapshot's "
 			  "interval)."},
+    [M_PMD_HOST_TOOK] =
+	{"tunetop_pmd_host_took_seconds", MT_COUNTER, "seconds", "pmd",
+	 "Wall time the host held a PMD thread (run-queue delay, interrupts, a held "
+	 "vCPU; on a live OVS its run-queue delay), summed from each snapshot's "
+	 "interval; rate() of it against its CPU seconds compares CPU across loads."},
     [M_PMD_THREAD_DROP] =
 	{"tunetop_pmd_thread_drop_ratio", MT_GAUGE, "ratio", "pmd",
 	 "A PMD's drops over what was offered to it, over the interval (deprecated: use "
