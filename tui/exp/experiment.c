@@ -232,7 +232,9 @@ json_t *exp_window(struct source *src, double warmup, double seconds, char *hang
 	int nf = diag_eval_window(snap, f, DIAG_MAX_FINDINGS);
 	json_object_set_new(j, "diagnoses", batch_diag_json(f, nf));
 	snapshot_free(snap);
-	exp_hang_check(first, j, hang, hanglen);
+	double since;
+	if (exp_hang_check(first, j, hang, hanglen) && exp_hang_since(first, j, &since) == 0)
+		json_object_set_new(j, "hang_since_s", json_real(since));
 	json_decref(first);
 	return j;
 }
