@@ -60,6 +60,7 @@ static json_t *ab_value_json(int id, const char *text)
 struct ab_arm {
 	size_t value, pass;
 	double set_s;
+	double lost_kicks; /* blk.lost_kicks at its window's end (the fault's own count) */
 };
 
 static double ab_now_s(void)
@@ -78,6 +79,46 @@ static const struct ab_arm *ab_arm_at(const struct ab_arm *arms, size_t n, doubl
 		if (arms[i].set_s <= t)
 			a = &arms[i];
 	return a;
+}
+
+/*
+ * The arm during which the hang in snap (a window's JSON) began. The watchdog's event dates
+ * it (exp_hang_since): the thread's last beat was up to a quarter of engine.watchdog_ms
+ * before the start it gives (it checks four times a period), so the middle of that span is
+ * taken. A fault's own count and a section's "hung" flag are sharper and are read first
+ * (ab_hang_arm's comments). A stall seen only by the progress check has no date yet: the watchdog
+ * is waited for, up to 1.5 periods, so a stall that began late in one arm and showed in the next is
+ * still its own arm's.
+ */
+static const struct ab_arm *ab_hang_arm(struct source *src, json_t *snap, const struct ab_arm *arms,
+					size_t narms)
+{
+	double since, wd_ms = 2000, lk = 0;
+	char more[256];
+	const struct ab_arm *cur = &arms[narms - 1], *prev = narms >= 2 ? &arms[narms - 2] : NULL;
+	/* The lost-kick fault counts the requests it left behind: a hang shows at most one
+	 * window late (the next window completes nothing), so it is this arm's when the
+	 * count rose in it, the previous arm's when it rose there only. */
+	if (exp_metric(snap, "blk.lost_kicks", &lk) == 0) {
+		double before = prev ? prev->lost_kicks : 0;
+		double before2 = narms >= 3 ? arms[narms - 3].lost_kicks : 0;
+		if (lk > before)
+			return cur;
+		if (prev && before > before2)
+			return prev;
+	}
+	/* A section hung over the whole window: the arm it showed in. */
+	if (exp_hung_flag(snap, more, sizeof(more)))
+		return cur;
+	exp_metric(snap, "knobs.engine.watchdog_ms", &wd_ms);
+	if (exp_metric(snap, "hang_since_s", &since) != 0) {
+		json_t *w = exp_window(src, 0, wd_ms * 1.5 / 1000.0, more, sizeof(more));
+		int got = exp_metric(w, "hang_since_s", &since);
+		json_decref(w);
+		if (got != 0)
+			return &arms[narms - 1]; /* no date: the arm it showed in */
+	}
+	return ab_arm_at(arms, narms, since - wd_ms / 8000.0);
 }
 
 /* What the host took of an arm's window, %: the PMDs' stolen time (exp_cost.h) for a pmd
@@ -277,6 +318,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 			struct ab_arm *arm = &arms[narms++];
 			*arm = (struct ab_arm){.value = v, .pass = done, .set_s = ab_now_s()};
 			json_t *snap = exp_window(src, c.warmup, c.seconds, hang, sizeof(hang));
+			exp_metric(snap, "blk.lost_kicks", &arm->lost_kicks);
 			double t = ab_host_took(snap, knob_table[id].owner);
 			took[v * passes + done] = t;
 			bool over = t > limit;
@@ -290,10 +332,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 				 * stop. The hang is the arm's during which it began, which the
 				 * watchdog's event dates; a hang seen later is often an earlier
 				 * arm's. */
-				double since;
-				const struct ab_arm *h = arm;
-				if (exp_metric(snap, "hang_since_s", &since) == 0)
-					h = ab_arm_at(arms, narms, since);
+				const struct ab_arm *h = ab_hang_arm(src, snap, arms, narms);
 				hang_value = h->value;
 				hang_pass = h->pass;
 				fprintf(stderr, "\ntunetop: experiment ab: pass %zu, %s = %s: %s\n",

@@ -92,6 +92,18 @@ int exp_hang_since(json_t *first, json_t *last, double *since_s)
 	return -1;
 }
 
+int exp_hung_flag(json_t *snap, char *out, size_t len)
+{
+	/* Only the subsystem sections: knobs and events are not states. */
+	static const char *const sections[] = {"est", "pmd", "blk", "host"};
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		json_t *s = json_object_get(snap, sections[i]);
+		if (s && check_hung_flag(s, sections[i], out, len))
+			return 1;
+	}
+	return 0;
+}
+
 static bool num(json_t *snap, const char *path, double *v)
 {
 	return exp_metric(snap, path, v) == 0;
@@ -107,14 +119,9 @@ int exp_hang_check(json_t *first, json_t *last, char *out, size_t len)
 		snprintf(out, len, "hang: %s", text);
 		return 1;
 	}
-	/* Only the subsystem sections: knobs and events are not states. */
-	static const char *const sections[] = {"est", "pmd", "blk", "host"};
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		json_t *s = json_object_get(last, sections[i]);
-		if (s && check_hung_flag(s, sections[i], where, sizeof(where))) {
-			snprintf(out, len, "hang: %s", where);
-			return 1;
-		}
+	if (exp_hung_flag(last, where, sizeof(where))) {
+		snprintf(out, len, "hang: %s", where);
+		return 1;
 	}
 	/* Progress: a stalled subsystem whose watchdog has not fired yet. */
 	if (num(first, "blk.totals.completed", &c0) && num(last, "blk.totals.completed", &c1) &&

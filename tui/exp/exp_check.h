@@ -18,6 +18,10 @@
  */
 int exp_hang_check(json_t *first, json_t *last, char *out, size_t len);
 
+/* A section of snap says "hung": true (blk: a submitter owed requests completed none in
+ * the sample's interval): 1 with its path in out, else 0. */
+int exp_hung_flag(json_t *snap, char *out, size_t len);
+
 /*
  * When the hang of a window began, as CLOCK_REALTIME seconds: the watchdog's hang event
  * (in first or last) says when it fired and for how long the thread had made no progress

@@ -233,8 +233,13 @@ json_t *exp_window(struct source *src, double warmup, double seconds, char *hang
 	json_object_set_new(j, "diagnoses", batch_diag_json(f, nf));
 	snapshot_free(snap);
 	double since;
+	char flag[160];
 	if (exp_hang_check(first, j, hang, hanglen) && exp_hang_since(first, j, &since) == 0)
 		json_object_set_new(j, "hang_since_s", json_real(since));
+	/* Hung already over the warm-up (which spans a knob change): a stall older than the
+	 * window, for an A/B's arm (exp_ab.c). */
+	json_object_set_new(j, "hung_at_start",
+			    json_boolean(exp_hung_flag(first, flag, sizeof(flag))));
 	json_decref(first);
 	return j;
 }
