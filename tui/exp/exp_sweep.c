@@ -254,6 +254,11 @@ static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const 
 				exp_fmt(sh, sizeof(sh), p->sum[SWEEP_COL_SHARE].median);
 			if (p->have[SWEEP_COL_TOOK])
 				exp_fmt(t, sizeof(t), p->sum[SWEEP_COL_TOOK].median);
+		} else if (p->set_aside) {
+			/* Every pass set aside: what the host took of them says why. */
+			struct exp_summary a;
+			exp_summarize(p->aside_took, p->set_aside, &a);
+			exp_fmt(t, sizeof(t), a.median);
 		}
 		printf("%-10.0f %-11lld %-9lld %9s %11s %11s %11s %9zu%s\n", p->rate_v,
 		       (long long)p->ms, (long long)p->slack,
@@ -261,10 +266,11 @@ static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const 
 		       : p->failed ? "hung"
 				   : "-",
 		       c, sh, t, p->set_aside,
-		       i == best    ? "  <- cheapest within the budget"
-		       : !p->ok	    ? ""
-		       : !within[i] ? "  over the budget"
-				    : "");
+		       i == best		? "  <- cheapest within the budget"
+		       : !p->ok && p->set_aside ? "  every pass set aside"
+		       : !p->ok			? ""
+		       : !within[i]		? "  over the budget"
+						: "");
 	}
 	if (best < n)
 		printf("cheapest within the drop budget (%g%%): maxsleep %lld us, slack %lld ns: "
@@ -272,11 +278,17 @@ static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const 
 		       budget, (long long)pts[best].ms, (long long)pts[best].slack,
 		       pts[best].sum[SWEEP_COL_NSPKT].median, pts[best].sum[SWEEP_COL_SHARE].median,
 		       pts[best].sum[SWEEP_COL_TOOK].median);
-	else
-		printf("no setting stayed within the drop budget (%g%%)\n", budget);
-	size_t aside = 0;
-	for (size_t i = 0; i < n; i++)
+	size_t aside = 0, all_aside = 0;
+	for (size_t i = 0; i < n; i++) {
 		aside += pts[i].set_aside;
+		all_aside += !pts[i].ok && pts[i].set_aside;
+	}
+	if (best >= n && all_aside)
+		printf("no setting stayed within the drop budget (%g%%); %zu had every pass set "
+		       "aside (a quieter host, or a higher --host-took-limit)\n",
+		       budget, all_aside);
+	else if (best >= n)
+		printf("no setting stayed within the drop budget (%g%%)\n", budget);
 	if (aside)
 		printf("%zu passes set aside: the host took more than %g%% of the PMDs' time "
 		       "(--host-took-limit)\n",
