@@ -375,6 +375,11 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		done = hang_pass;
 	if (!c.json && tty)
 		fprintf(stderr, "\n");
+	if (!hang[0] && !sig_quit && done < passes)
+		fprintf(stderr,
+			"tunetop: experiment ab: %zu of %zu passes kept: the host took more than "
+			"%g%% of the others (--host-took-limit)\n",
+			done, passes, limit);
 	free(arms);
 	free(pass_snaps);
 	source_close(src);
