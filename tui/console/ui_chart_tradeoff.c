@@ -1,10 +1,12 @@
 /* ui_chart_tradeoff.c: the `o` key: a short maxsleep x timer-slack sweep run by the console
- * loop one snapshot at a time (never waiting), drawn as drop% against PMD CPU%. */
+ * loop one snapshot at a time (never waiting), drawn as drop% against the PMDs' CPU share of
+ * the time the host left them, the best setting ranked as `experiment sweep` ranks it. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "tui/exp/exp_cost.h"
 #include "tui/chart.h"
 #include "tui/console/ui.h"
 #include "tui/rowfmt_host.h"
@@ -14,8 +16,6 @@
  * interval starts after the settling counts. */
 #define TRADEOFF_SETTLE_NS (500 * NS_PER_MS)
 #define TRADEOFF_MEASURE_S 1.0
-/* "Without drops" for the best point's mark (as the sweep experiment: a rounding floor). */
-#define TRADEOFF_ZERO_DROP_PCT 0.01
 
 /* maxsleep 0 never sleeps, so its slack does not matter: one point for it. */
 static const int64_t tradeoff_ms[] = {0, 50, 200, 500};
@@ -148,8 +148,11 @@ void ui_tradeoff_step(struct ui *ui)
 	}
 	struct ui_tradeoff_pt *p = &to->pts[to->point];
 	uint64_t start = s->mono_ns - (uint64_t)(s->interval_s * 1e9);
+	struct exp_pmd_mark from = to->last;
+	exp_pmd_mark_read(s, &to->last); /* the next interval starts here */
 	if (s->interval_s <= 0 || start < to->set_ns + TRADEOFF_SETTLE_NS)
 		return; /* still settling: this interval saw the previous setting */
+	exp_pmd_acc_add(&p->acc, &from, s);
 	double cpu = 0;
 	for (int i = 0; i < s->pmd.nthreads; i++)
 		cpu += s->pmd.threads[i].cpu_pct;
@@ -194,7 +197,9 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 	int y = getcury(stdscr), w = COLS;
 	if (row == 0) {
 		move(y, 0);
-		ui_put(ui, ROLE_LABEL, "trade-off: drop%% vs PMD CPU%% (maxsleep us/slack)");
+		ui_put(ui, ROLE_LABEL,
+		       "trade-off: drop%% vs PMD CPU%% share (maxsleep us/slack, budget %g%%)",
+		       EXP_DROP_BUDGET_PCT);
 		if (to->state == TRADEOFF_RUN)
 			ui_put(ui, ROLE_VALUE, "  measuring %d of %d, o cancels", to->point + 1,
 			       to->npoints);
@@ -206,18 +211,33 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 	if (gh < 1 || gw < 10)
 		return;
 	double xmax = 10, ymax = 1;
-	int best = -1;
+	struct exp_cost_cand cand[UI_TRADEOFF_MAX];
+	double xs_v[UI_TRADEOFF_MAX], ys_v[UI_TRADEOFF_MAX];
 	for (int i = 0; i < to->npoints; i++) {
 		const struct ui_tradeoff_pt *p = &to->pts[i];
+		struct exp_pmd_cost c;
+		cand[i] = (struct exp_cost_cand){0};
 		if (!p->done)
 			continue;
-		double d = p->drop_sum / p->secs, c = p->cpu_sum / p->secs;
-		xmax = c > xmax ? c : xmax;
-		ymax = d > ymax ? d : ymax;
-		if (d < TRADEOFF_ZERO_DROP_PCT &&
-		    (best < 0 || c < to->pts[best].cpu_sum / to->pts[best].secs))
-			best = i;
+		/* Each point as its counters say (exp_cost.h); the interval sums when it has
+		 * none (no interval of it started after a mark). */
+		if (exp_pmd_cost_of(&p->acc, &c) == 0) {
+			xs_v[i] = c.share_pct;
+			ys_v[i] = c.drop_pct;
+			cand[i] = (struct exp_cost_cand){.usable = true,
+							 .sleeps = p->maxsleep_us > 0,
+							 .drop_pct = c.drop_pct,
+							 .ns_per_pkt = c.ns_per_pkt,
+							 .share_pct = c.share_pct};
+		} else {
+			xs_v[i] = p->cpu_sum / p->secs;
+			ys_v[i] = p->drop_sum / p->secs;
+		}
+		xmax = xs_v[i] > xmax ? xs_v[i] : xmax;
+		ymax = ys_v[i] > ymax ? ys_v[i] : ymax;
 	}
+	size_t b = exp_cost_cheapest(cand, (size_t)to->npoints, EXP_DROP_BUDGET_PCT);
+	int best = b < (size_t)to->npoints ? (int)b : -1;
 	struct chart_scale xs, ys;
 	chart_scale_make(0, xmax * 1.05, gw / 10 > 1 ? gw / 10 : 1, 0, &xs);
 	chart_scale_make(0, ymax, gh > 4 ? 4 : gh, 0, &ys);
@@ -260,7 +280,7 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 			if (!p->done)
 				continue;
 			tradeoff_label(p, i == best, label, sizeof(label));
-			double cpu = p->cpu_sum / p->secs, drop = p->drop_sum / p->secs;
+			double cpu = xs_v[i], drop = ys_v[i];
 			if (pass == 0)
 				chart_grid_point(&g, &xs, &ys, cpu, drop, i == best ? '*' : 'o',
 						 NULL);

@@ -8,6 +8,7 @@
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PIC_W 900
@@ -160,6 +161,58 @@ static void axes_draw(cairo_t *cr, const struct rect *r, const struct chart_scal
 	}
 }
 
+/* The points' labels where no two overlap and none covers a point (pic_host's placer):
+ * beside the point when there is room, farther out with a leader line when not. */
+static void scatter_labels(cairo_t *cr, const struct chart_scale *xs, const struct chart_scale *ys,
+			   const struct rect *r, const struct chart_pt *pts, size_t n)
+{
+	struct chart_lbox *b = calloc(n ? n : 1, sizeof(*b));
+	char(*text)[96] = calloc(n ? n : 1, sizeof(*text));
+	cairo_font_extents_t fe;
+	if (!b || !text) {
+		free(b);
+		free(text);
+		return;
+	}
+	cairo_font_extents(cr, &fe);
+	for (size_t i = 0; i < n; i++) {
+		const struct chart_pt *q = &pts[i];
+		cairo_text_extents_t te;
+		snprintf(text[i], sizeof(text[i]), "%s%s%s", q->label,
+			 q->mark ? " (cheapest within the budget)" : "",
+			 q->failed ? " (hung)" : "");
+		cairo_text_extents(cr, text[i], &te);
+		b[i] = (struct chart_lbox){.ax = map(xs, q->x, r->x, r->x + r->w),
+					   .ay = map(ys, q->y, r->y + r->h, r->y),
+					   .w = te.x_advance,
+					   .h = fe.ascent + fe.descent};
+	}
+	/* The plot and the margin above it (the title's band excluded). */
+	struct chart_area area = {r->x + 2, PIC_TITLE_H, r->w - 4, r->y + r->h - PIC_TITLE_H - 2};
+	pic_h->place_labels(b, n, &area, CHART_PLACE_AROUND);
+	for (size_t i = 0; i < n; i++) {
+		if (!b[i].shown)
+			continue;
+		if (b[i].moved) {
+			/* A leader from the point to the nearer end of its label. */
+			double lx = b[i].x + b[i].w < b[i].ax ? b[i].x + b[i].w
+				    : b[i].x > b[i].ax	      ? b[i].x
+							      : b[i].ax;
+			double ly = b[i].y + b[i].h / 2;
+			cairo_set_source_rgba(cr, 0.4, 0.4, 0.4, 0.8);
+			cairo_set_line_width(cr, 0.8);
+			cairo_move_to(cr, b[i].ax, b[i].ay);
+			cairo_line_to(cr, lx, ly);
+			cairo_stroke(cr);
+		}
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		cairo_move_to(cr, b[i].x, b[i].y + fe.ascent);
+		cairo_show_text(cr, text[i]);
+	}
+	free(b);
+	free(text);
+}
+
 static int pic_scatter(const struct pic_host *h, bool svg, const char *title, const char *note,
 		       const char *xlabel, const char *ylabel, const struct chart_pt *pts, size_t n,
 		       char *err, size_t errlen)
@@ -216,15 +269,33 @@ static int pic_scatter(const struct pic_host *h, bool svg, const char *title, co
 			cairo_arc(cr, x, y, q->mark ? 9 : 5, 0, 2 * M_PI);
 			cairo_fill(cr);
 		}
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		char label[96];
-		snprintf(label, sizeof(label), "%s%s%s", q->label,
-			 q->mark ? " (cheapest without drops)" : "", q->failed ? " (hung)" : "");
-		/* Labels to the right, or to the left near the right edge. */
-		text_at(cr, x + (x > r.x + r.w * 0.7 ? -10 : 10), y - 8,
-			x > r.x + r.w * 0.7 ? 1 : 0, label);
 	}
+	scatter_labels(cr, &xs, &ys, &r, pts, n);
 	return pic_close(&p, err, errlen);
+}
+
+/* The bars' labels under their bars, a row lower where a neighbour's is in the way
+ * (pic_host's placer), down to bottom; lb holds the anchors. */
+static void bar_labels(cairo_t *cr, const struct chart_panel *pn, struct chart_lbox *lb,
+		       double bottom)
+{
+	cairo_font_extents_t fe;
+	cairo_font_extents(cr, &fe);
+	for (size_t i = 0; i < pn->nbars; i++) {
+		cairo_text_extents_t te;
+		cairo_text_extents(cr, pn->bars[i].label, &te);
+		lb[i].w = te.x_advance;
+		lb[i].h = fe.ascent + fe.descent;
+	}
+	struct chart_area area = {2, lb[0].ay, PIC_W - 4, bottom - lb[0].ay};
+	pic_h->place_labels(lb, pn->nbars, &area, CHART_PLACE_BELOW);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	for (size_t i = 0; i < pn->nbars; i++)
+		if (lb[i].shown) {
+			cairo_move_to(cr, lb[i].x, lb[i].y + fe.ascent);
+			cairo_show_text(cr, pn->bars[i].label);
+		}
+	free(lb);
 }
 
 static int pic_bars(const struct pic_host *h, bool svg, const char *title,
@@ -256,6 +327,12 @@ static int pic_bars(const struct pic_host *h, bool svg, const char *title,
 		text_at(cr, r.x, y0 + 18, 0, pn->title);
 		axes_draw(cr, &r, &ys, NULL, NULL, NULL);
 		double slot = pn->nbars ? r.w / (double)pn->nbars : r.w, bw = slot * 0.6;
+		struct chart_lbox *lb = calloc(pn->nbars ? pn->nbars : 1, sizeof(*lb));
+		if (!lb) {
+			pic_close(&p, err, errlen);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		if (bw > 80)
 			bw = 80;
 		for (size_t i = 0; i < pn->nbars; i++) {
@@ -281,9 +358,9 @@ static int pic_bars(const struct pic_host *h, bool svg, const char *title,
 				cairo_line_to(cr, cx + bw / 4, yhi);
 				cairo_stroke(cr);
 			}
-			cairo_set_source_rgb(cr, 0, 0, 0);
-			text_at(cr, cx, r.y + r.h + 16, 0.5, b->label);
+			lb[i] = (struct chart_lbox){.ax = cx, .ay = r.y + r.h + 4};
 		}
+		bar_labels(cr, pn, lb, y0 + PIC_PANEL_H);
 	}
 	return pic_close(&p, err, errlen);
 }

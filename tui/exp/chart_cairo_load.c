@@ -13,6 +13,7 @@
 
 #include "core/safefile.h"
 #include "tui/chart.h"
+#include "tui/exp/chart_place.h"
 #include "tui/exp/pic_module.h"
 
 #ifndef TT_PKGLIBDIR
@@ -108,7 +109,8 @@ static int cl_begin(const char *path, struct safefile_tmp *t, struct pic_host *h
 			       .arg = t,
 			       .scale_make = chart_scale_make,
 			       .scale_counts = chart_scale_counts,
-			       .fmt_tick = chart_fmt_tick};
+			       .fmt_tick = chart_fmt_tick,
+			       .place_labels = chart_place_labels};
 	return 0;
 }
 

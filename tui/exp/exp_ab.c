@@ -3,11 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_check.h"
+#include "tui/exp/exp_cost.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/exp_stats.h"
 #include "tui/exp/exp_diag.h"
@@ -54,12 +56,98 @@ static json_t *ab_value_json(int id, const char *text)
 	}
 }
 
+/* One arm as it ran: which value, in which pass, set when (CLOCK_REALTIME seconds). */
+struct ab_arm {
+	size_t value, pass;
+	double set_s;
+	double lost_kicks; /* blk.lost_kicks at its window's end (the fault's own count) */
+};
+
+static double ab_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The arm running at time t: the last one set at or before it (the first when t is
+ * earlier: the engine started at the first value). */
+static const struct ab_arm *ab_arm_at(const struct ab_arm *arms, size_t n, double t)
+{
+	const struct ab_arm *a = &arms[0];
+	for (size_t i = 0; i < n; i++)
+		if (arms[i].set_s <= t)
+			a = &arms[i];
+	return a;
+}
+
+/*
+ * The arm during which the hang in snap (a window's JSON) began. The watchdog's event dates
+ * it (exp_hang_since): the thread's last beat was up to a quarter of engine.watchdog_ms
+ * before the start it gives (it checks four times a period), so the middle of that span is
+ * taken. A fault's own count and a section's "hung" flag are sharper and are read first
+ * (ab_hang_arm's comments). A stall seen only by the progress check has no date yet: the watchdog
+ * is waited for, up to 1.5 periods, so a stall that began late in one arm and showed in the next is
+ * still its own arm's.
+ */
+static const struct ab_arm *ab_hang_arm(struct source *src, json_t *snap, const struct ab_arm *arms,
+					size_t narms)
+{
+	double since, wd_ms = 2000, lk = 0;
+	char more[256];
+	const struct ab_arm *cur = &arms[narms - 1], *prev = narms >= 2 ? &arms[narms - 2] : NULL;
+	/* The lost-kick fault counts the requests it left behind: a hang shows at most one
+	 * window late (the next window completes nothing), so it is this arm's when the
+	 * count rose in it, the previous arm's when it rose there only. */
+	if (exp_metric(snap, "blk.lost_kicks", &lk) == 0) {
+		double before = prev ? prev->lost_kicks : 0;
+		double before2 = narms >= 3 ? arms[narms - 3].lost_kicks : 0;
+		if (lk > before)
+			return cur;
+		if (prev && before > before2)
+			return prev;
+	}
+	/* A section hung over the whole window: the arm it showed in. */
+	if (exp_hung_flag(snap, more, sizeof(more)))
+		return cur;
+	exp_metric(snap, "knobs.engine.watchdog_ms", &wd_ms);
+	if (exp_metric(snap, "hang_since_s", &since) != 0) {
+		json_t *w = exp_window(src, 0, wd_ms * 1.5 / 1000.0, more, sizeof(more));
+		int got = exp_metric(w, "hang_since_s", &since);
+		json_decref(w);
+		if (got != 0)
+			return &arms[narms - 1]; /* no date: the arm it showed in */
+	}
+	return ab_arm_at(arms, narms, since - wd_ms / 8000.0);
+}
+
+/* What the host took of an arm's window, %: the PMDs' stolen time (exp_cost.h) for a pmd
+ * knob, else the run-queue delay averaged over the knob's subsystem's threads. */
+static double ab_host_took(json_t *snap, enum subsys owner)
+{
+	double v = 0, sum = 0;
+	size_t n = 0, i;
+	json_t *t;
+	if (owner == SUBSYS_PMD && exp_metric(snap, "pass.host_took_pct", &v) == 0)
+		return v;
+	json_array_foreach (json_object_get(snap, "threads"), i, t) {
+		const char *sub = json_string_value(json_object_get(t, "subsystem"));
+		json_t *rq = json_object_get(t, "runq_delay_pct");
+		if (sub && strcmp(sub, subsys_name(owner)) == 0 && json_is_number(rq)) {
+			sum += json_number_value(rq);
+			n++;
+		}
+	}
+	return n ? sum / (double)n : 0;
+}
+
 struct ab_pic {
 	const char *knob;
 	const char *const *metrics;
 	size_t nmetrics, nvalues, done;
 	const char *const *values;
 	const struct exp_summary *sums; /* [metric][value] */
+	const struct exp_summary *took; /* [value]: host took */
 };
 
 /* One panel per metric, a MIN/AVG/MAX bar per value. */
@@ -73,7 +161,8 @@ static int ab_draw(const char *path, bool svg, void *arg, char *err, size_t errl
 		for (size_t v = 0; v < ap->nvalues; v++) {
 			const struct exp_summary *s = &ap->sums[m * ap->nvalues + v];
 			struct chart_bar *b = &bars[m * ap->nvalues + v];
-			snprintf(b->label, sizeof(b->label), "%s = %s", ap->knob, ap->values[v]);
+			snprintf(b->label, sizeof(b->label), "%s = %s, host %.0f%%", ap->knob,
+				 ap->values[v], ap->took[v].median);
 			b->lo = s->min;
 			b->mid = s->avg;
 			b->hi = s->max;
@@ -127,7 +216,8 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	struct exp_common c = *c0;
 	const char *knob = NULL, *values_list = NULL;
 	const char *metrics[AB_MAX_METRICS], *values[EXP_MAX_LIST];
-	size_t nmetrics = 0, nvalues;
+	size_t nmetrics = 0, nvalues, hang_value = 0, hang_pass = 0;
+	double limit = EXP_HOST_TOOK_LIMIT_PCT;
 	long passes_l = 10;
 	char *values_copy, err[512], hang[256] = "";
 	int rc = 0;
@@ -140,6 +230,9 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		} else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
 			if (exp_parse_count("--passes", argv[++i], 2, AB_MAX_PASSES, &passes_l))
 				return 2;
+		} else if (i + 1 < argc && strcmp(argv[i], "--host-took-limit") == 0) {
+			if (exp_parse_double("--host-took-limit", argv[++i], 0, 100, &limit))
+				return 2;
 		} else if (i + 1 < argc && strcmp(argv[i], "--metric") == 0) {
 			if (nmetrics == AB_MAX_METRICS) {
 				fprintf(stderr, "tunetop: experiment ab: at most %d metrics\n",
@@ -151,7 +244,9 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 			fprintf(stderr,
 				"tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, "
 				"--values "
-				"A,B[,...], --passes N, --metric PATH and the common options)\n",
+				"A,B[,...], --passes N, --metric PATH, --host-took-limit PCT and "
+				"the common "
+				"options)\n",
 				argv[i]);
 			return 2;
 		}
@@ -182,7 +277,12 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	size_t passes = (size_t)passes_l;
 	bool tty = isatty(STDERR_FILENO) == 1;
 
-	struct source *src = exp_source(&c, NULL, 0, err, sizeof(err), &rc);
+	/* The engine starts at the first value: the time before the first pass is then that
+	 * value's, so a hang that began then is its own (not the scenario's value's). */
+	char first_set[256];
+	const char *extra[1] = {first_set};
+	snprintf(first_set, sizeof(first_set), "%s=%s", knob, values[0]);
+	struct source *src = exp_source(&c, extra, 1, err, sizeof(err), &rc);
 	if (!src) {
 		fprintf(stderr, "tunetop: experiment ab: %s\n", err);
 		free(values_copy);
@@ -195,49 +295,111 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	/* samples[metric][value][pass] */
 	double *samples = xcalloc(nmetrics * nvalues * passes, sizeof(double));
+	double *took = xcalloc(nvalues * passes, sizeof(double)); /* [value][pass] */
 	bool *missing = xcalloc(nmetrics, sizeof(bool));
 	struct exp_findings *found = xcalloc(nvalues, sizeof(*found)); /* per value */
-	size_t done = 0;
-	for (size_t p = 0; p < passes && rc == 0 && !sig_quit; p++) {
+	size_t *aside = xcalloc(nvalues, sizeof(*aside));
+	size_t done = 0, attempts = 0, narms = 0;
+	struct ab_arm *arms = xcalloc(2 * passes * nvalues, sizeof(*arms));
+	json_t *jlog = json_array();
+	json_t **pass_snaps = xcalloc(nvalues, sizeof(*pass_snaps));
+	/* A B A B ...: every pass runs each value once, so host load falls on all of them. A
+	 * pass where the host took more than the limit of any arm is set aside and run again,
+	 * at most passes times in all. */
+	while (done < passes && attempts < 2 * passes && rc == 0 && !sig_quit) {
+		bool flagged = false;
+		attempts++;
 		for (size_t v = 0; v < nvalues && rc == 0; v++) {
 			if (source_knob_set_text(src, id, values[v], err, sizeof(err)) != 0) {
 				fprintf(stderr, "tunetop: experiment ab: %s\n", err);
 				rc = 1;
 				break;
 			}
+			struct ab_arm *arm = &arms[narms++];
+			*arm = (struct ab_arm){.value = v, .pass = done, .set_s = ab_now_s()};
 			json_t *snap = exp_window(src, c.warmup, c.seconds, hang, sizeof(hang));
+			exp_metric(snap, "blk.lost_kicks", &arm->lost_kicks);
+			double t = ab_host_took(snap, knob_table[id].owner);
+			took[v * passes + done] = t;
+			bool over = t > limit;
+			json_array_append_new(
+			    jlog,
+			    json_pack("{s:i, s:o, s:f, s:b, s:b}", "pass", (int)done + 1, "value",
+				      ab_value_json(id, values[v]), "host_took_pct", t, "set_aside",
+				      over && !hang[0], "hung", hang[0] != 0));
 			if (hang[0]) {
-				/* One engine serves every pass: a hung subsystem stays hung, and a
-				 * hung pass measures nothing. Stop, and say which pass. */
+				/* One engine serves every pass and a hung subsystem stays hung:
+				 * stop. The hang is the arm's during which it began, which the
+				 * watchdog's event dates; a hang seen later is often an earlier
+				 * arm's. */
+				const struct ab_arm *h = ab_hang_arm(src, snap, arms, narms);
+				hang_value = h->value;
+				hang_pass = h->pass;
 				fprintf(stderr, "\ntunetop: experiment ab: pass %zu, %s = %s: %s\n",
-					p + 1, knob, values[v], hang);
+					h->pass + 1, knob, values[h->value], hang);
 				json_decref(snap);
 				rc = 1;
 				break;
+			}
+			if (over) {
+				aside[v]++;
+				flagged = true;
 			}
 			for (size_t m = 0; m < nmetrics; m++) {
 				double x = 0;
 				if (exp_metric(snap, metrics[m], &x) != 0)
 					missing[m] = true;
-				samples[(m * nvalues + v) * passes + p] = x;
+				samples[(m * nvalues + v) * passes + done] = x;
 			}
-			exp_findings_add(&found[v], snap);
-			json_decref(snap);
+			pass_snaps[v] = snap; /* its findings count once the pass is kept */
 		}
-		if (rc == 0 && !sig_quit)
-			done = p + 1;
-		else
+		for (size_t v = 0; v < nvalues; v++) {
+			if (pass_snaps[v] && rc == 0 && !flagged)
+				exp_findings_add(&found[v], pass_snaps[v]);
+			json_decref(pass_snaps[v]);
+			pass_snaps[v] = NULL;
+		}
+		if (rc != 0 || sig_quit)
 			break;
+		if (flagged)
+			continue; /* the pass is run again: its slots are overwritten */
+		done++;
 		if (!c.json) {
 			/* On a terminal one line counts up; in a log, a line a pass. */
-			fprintf(stderr, tty ? "\rpass %zu/%zu" : "pass %zu/%zu\n", p + 1, passes);
+			fprintf(stderr, tty ? "\rpass %zu/%zu" : "pass %zu/%zu\n", done, passes);
 			fflush(stderr);
 		}
 	}
+	/* A hang that began in an earlier pass spoils the passes from it on. */
+	if (hang[0] && hang_pass < done)
+		done = hang_pass;
 	if (!c.json && tty)
 		fprintf(stderr, "\n");
+	if (!hang[0] && !sig_quit && done < passes)
+		fprintf(stderr,
+			"tunetop: experiment ab: %zu of %zu passes kept: the host took more than "
+			"%g%% of the others (--host-took-limit)\n",
+			done, passes, limit);
+	free(arms);
+	free(pass_snaps);
 	source_close(src);
 
+	/* What the host took of each value's kept windows, and how many were set aside. */
+	json_t *jarms = json_array();
+	struct exp_summary *took_sum = xcalloc(nvalues, sizeof(*took_sum));
+	if (!c.json && done)
+		printf("host took (%% of the window, medians; a window over %g%% set aside and its "
+		       "pass run again)\n%-12s %12s %12s\n",
+		       limit, knob, "host_took%", "set_aside");
+	for (size_t v = 0; v < nvalues; v++) {
+		exp_summarize(&took[v * passes], done, &took_sum[v]);
+		if (!c.json && done)
+			printf("%-12s %12.1f %12zu\n", values[v], took_sum[v].median, aside[v]);
+		json_array_append_new(jarms,
+				      json_pack("{s:o, s:f, s:i}", "value",
+						ab_value_json(id, values[v]), "host_took_pct",
+						took_sum[v].median, "set_aside", (int)aside[v]));
+	}
 	json_t *jm = json_array();
 	struct exp_summary *sums = xcalloc(nmetrics * nvalues, sizeof(*sums));
 	for (size_t m = 0; m < nmetrics && (rc == 0 || (hang[0] && done)); m++) {
@@ -297,7 +459,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	free(found);
 	if (rc == 0 || hang[0]) {
-		struct ab_pic ap = {knob, metrics, nmetrics, nvalues, done, values, sums};
+		struct ab_pic ap = {knob, metrics, nmetrics, nvalues, done, values, sums, took_sum};
 		if (done && exp_pictures(&c, "ab", ab_draw, &ap) != 0 && rc == 0)
 			rc = 1;
 	}
@@ -309,13 +471,26 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		json_object_set_new(o, "ok", json_boolean(!hang[0]));
 		json_object_set_new(o, "hang", hang[0] ? json_string(hang) : json_null());
 		json_object_set_new(o, "diagnoses", jd);
+		json_object_set_new(o, "host_took_limit_pct", json_real(limit));
+		json_object_set_new(o, "arms", jarms);
+		json_object_set_new(o, "pass_log", jlog);
+		json_object_set_new(o, "hang_value",
+				    hang[0] ? ab_value_json(id, values[hang_value]) : json_null());
+		json_object_set_new(o, "hang_pass",
+				    hang[0] ? json_integer((json_int_t)hang_pass + 1)
+					    : json_null());
 		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 		printf("\n");
 		json_decref(o);
 	} else {
 		json_decref(jm);
 		json_decref(jd);
+		json_decref(jarms);
+		json_decref(jlog);
 	}
+	free(took_sum);
+	free(took);
+	free(aside);
 	free(samples);
 	free(missing);
 	free(values_copy);

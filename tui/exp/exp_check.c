@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "tui/exp/exp_metric.h"
 
@@ -51,6 +52,58 @@ static bool check_hung_flag(json_t *node, const char *at, char *out, size_t len)
 	return false;
 }
 
+/* An event's ISO 8601 UTC time ("2026-12-02T02:52:10.123Z", tui/snapjson.c) in seconds. */
+static int check_iso_time(const char *t, double *out)
+{
+	struct tm tm = {0};
+	unsigned ms = 0;
+	if (!t || sscanf(t, "%d-%d-%dT%d:%d:%d.%3uZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			 &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) != 7)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	time_t sec = timegm(&tm);
+	if (sec == (time_t)-1)
+		return -1;
+	*out = (double)sec + ms / 1000.0;
+	return 0;
+}
+
+int exp_hang_since(json_t *first, json_t *last, double *since_s)
+{
+	json_t *snaps[2] = {first, last};
+	for (int k = 0; k < 2; k++) {
+		size_t i;
+		json_t *ev;
+		json_array_foreach (json_object_get(snaps[k], "events"), i, ev) {
+			const char *kind = json_string_value(json_object_get(ev, "kind"));
+			const char *text = json_string_value(json_object_get(ev, "text"));
+			const char *at = text ? strstr(text, "made no progress for ") : NULL;
+			unsigned long long ms;
+			double t;
+			if (!kind || strcmp(kind, "hang") != 0 || !at ||
+			    sscanf(at, "made no progress for %llu ms", &ms) != 1 ||
+			    check_iso_time(json_string_value(json_object_get(ev, "time")), &t) != 0)
+				continue;
+			*since_s = t - (double)ms / 1000.0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int exp_hung_flag(json_t *snap, char *out, size_t len)
+{
+	/* Only the subsystem sections: knobs and events are not states. */
+	static const char *const sections[] = {"est", "pmd", "blk", "host"};
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		json_t *s = json_object_get(snap, sections[i]);
+		if (s && check_hung_flag(s, sections[i], out, len))
+			return 1;
+	}
+	return 0;
+}
+
 static bool num(json_t *snap, const char *path, double *v)
 {
 	return exp_metric(snap, path, v) == 0;
@@ -66,14 +119,9 @@ int exp_hang_check(json_t *first, json_t *last, char *out, size_t len)
 		snprintf(out, len, "hang: %s", text);
 		return 1;
 	}
-	/* Only the subsystem sections: knobs and events are not states. */
-	static const char *const sections[] = {"est", "pmd", "blk", "host"};
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		json_t *s = json_object_get(last, sections[i]);
-		if (s && check_hung_flag(s, sections[i], where, sizeof(where))) {
-			snprintf(out, len, "hang: %s", where);
-			return 1;
-		}
+	if (exp_hung_flag(last, where, sizeof(where))) {
+		snprintf(out, len, "hang: %s", where);
+		return 1;
 	}
 	/* Progress: a stalled subsystem whose watchdog has not fired yet. */
 	if (num(first, "blk.totals.completed", &c0) && num(last, "blk.totals.completed", &c1) &&

@@ -18,6 +18,18 @@
  */
 int exp_hang_check(json_t *first, json_t *last, char *out, size_t len);
 
+/* A section of snap says "hung": true (blk: a submitter owed requests completed none in
+ * the sample's interval): 1 with its path in out, else 0. */
+int exp_hung_flag(json_t *snap, char *out, size_t len);
+
+/*
+ * When the hang of a window began, as CLOCK_REALTIME seconds: the watchdog's hang event
+ * (in first or last) says when it fired and for how long the thread had made no progress
+ * ("... made no progress for N ms ..."); it began that long before. 0 with *since_s set,
+ * -1 when no such event is there (a stall seen by the progress check has no start).
+ */
+int exp_hang_since(json_t *first, json_t *last, double *since_s);
+
 /*
  * Does path (exp_metric.h) lead to a number in snap? 0 when it does; -1 with a message
  * naming the part that is missing and the valid choices at that level ("'nosuch' is

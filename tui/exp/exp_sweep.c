@@ -1,12 +1,16 @@
-/* exp_sweep.c: the sleep/drop sweep: maxsleep x timer slack x offered load, N passes a point,
- * median and spread side by side, and the drop%-vs-CPU% picture. */
+/* exp_sweep.c: the sleep/drop sweep: maxsleep x timer slack x offered load, N passes a point
+ * run round-robin over the points (host load falls on all of them), passes the host took
+ * too much of set aside and rerun, median and spread side by side, the trade-off table with
+ * the cheapest setting within a drop budget, and the drop%-vs-CPU-share picture. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
+#include "tui/exp/exp_cost.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/exp_stats.h"
 #include "tui/exp/exp_diag.h"
@@ -15,9 +19,12 @@
 
 #define SWEEP_MAX_PASSES 100
 #define SWEEP_DEFAULT_PASSES 3
-/* "Zero drop" for the cheapest-setting mark: every pass under this drop%. A rounding
- * floor, not a goal (docs/pmd.md: drops come in whole packets over ~10^5 a second). */
+/* "Zero drop" for cheapest_zero_drop: every pass under this drop%. A rounding floor, not a
+ * goal (docs/pmd.md: drops come in whole packets over ~10^5 a second); the answer is the
+ * cheapest setting within --drop-budget. */
 #define SWEEP_ZERO_DROP_PCT 0.01
+/* A point's attempts at most: its passes and as many reruns of set-aside ones. */
+#define SWEEP_ATTEMPTS(passes) (2 * (passes))
 
 struct sweep_col {
 	const char *title;
@@ -33,15 +40,24 @@ static const struct sweep_col sweep_cols[] = {
     {"sleep_iter%", "pmd.threads[avg].sleep_iter_pct"},
     {"sleep_us_avg", "pmd.threads[avg].sleep_us_avg"},
     {"oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99"},
+    /* The window's cost from its counters (tui/exp/exp_cost.h). */
+    {"cpu_ns/pkt", "pass.cpu_ns_per_pkt"},
+    {"cpu_share%", "pass.cpu_share_pct"},
+    {"host_took%", "pass.host_took_pct"},
 };
 #define SWEEP_NCOLS (sizeof(sweep_cols) / sizeof(sweep_cols[0]))
 #define SWEEP_COL_DROP 1
 #define SWEEP_COL_CPU 3
+#define SWEEP_COL_NSPKT 7
+#define SWEEP_COL_SHARE 8
+#define SWEEP_COL_TOOK 9
 
 struct sweep_point {
 	int64_t ms, slack, rate; /* rate -1: the scenario's */
 	double rate_v;
-	size_t ok, failed;
+	size_t ok, failed, attempts;
+	size_t set_aside; /* passes the host took more than the limit of */
+	double aside_took[2 * SWEEP_MAX_PASSES]; /* their host took % */
 	bool have[SWEEP_NCOLS];
 	double v[SWEEP_NCOLS][SWEEP_MAX_PASSES];
 	struct exp_summary sum[SWEEP_NCOLS];
@@ -55,15 +71,27 @@ struct sweep_pic {
 	bool many_rates;
 	const char *scenario;
 	size_t passes;
+	double budget;
+};
+
+/* One pass in the order it ran: the JSON's pass_log shows the interleaving. */
+struct sweep_log {
+	size_t point;
+	double took;
+	bool aside, hung, have_took;
 };
 
 static void sweep_label(const struct sweep_point *p, bool rate, char *buf, size_t len)
 {
+	char took[24] = "";
+	if (p->ok && p->have[SWEEP_COL_TOOK])
+		snprintf(took, sizeof(took), ", host %.0f%%", p->sum[SWEEP_COL_TOOK].median);
 	if (rate)
-		snprintf(buf, len, "%lld us / %lld ns / %.0f pps", (long long)p->ms,
-			 (long long)p->slack, p->rate_v);
+		snprintf(buf, len, "%lld us / %lld ns / %.0f pps%s", (long long)p->ms,
+			 (long long)p->slack, p->rate_v, took);
 	else
-		snprintf(buf, len, "%lld us / %lld ns", (long long)p->ms, (long long)p->slack);
+		snprintf(buf, len, "%lld us / %lld ns%s", (long long)p->ms, (long long)p->slack,
+			 took);
 }
 
 static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
@@ -73,7 +101,10 @@ static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t e
 	char note[160];
 	for (size_t i = 0; i < sp->n; i++) {
 		const struct sweep_point *p = &sp->pts[i];
-		const struct exp_summary *d = &p->sum[SWEEP_COL_DROP], *c = &p->sum[SWEEP_COL_CPU];
+		/* x: CPU share of the time the host left the PMDs, comparable under load. */
+		const struct exp_summary
+		    *d = &p->sum[SWEEP_COL_DROP],
+		    *c = &p->sum[p->have[SWEEP_COL_SHARE] ? SWEEP_COL_SHARE : SWEEP_COL_CPU];
 		pts[i] = (struct chart_pt){.x = c->median,
 					   .y = d->median,
 					   .x_lo = c->min,
@@ -85,17 +116,18 @@ static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t e
 		sweep_label(p, sp->many_rates, pts[i].label, sizeof(pts[i].label));
 	}
 	snprintf(note, sizeof(note),
-		 "scenario %s; maxsleep / timer slack%s; median of %zu passes, lines min to max",
-		 sp->scenario, sp->many_rates ? " / offered load" : "", sp->passes);
-	int rc = chart_cairo_scatter(path, svg, "PMD drops against PMD CPU", note,
-				     "PMD CPU % (sum over PMD threads)", "drop %", pts, sp->n, err,
-				     errlen);
+		 "scenario %s; maxsleep / timer slack%s, host took; median of %zu passes, lines "
+		 "min to max; drop budget %g%%",
+		 sp->scenario, sp->many_rates ? " / offered load" : "", sp->passes, sp->budget);
+	int rc = chart_cairo_scatter(path, svg, "PMD drops against PMD CPU share", note,
+				     "PMD CPU % of the time the host left the PMD threads",
+				     "drop %", pts, sp->n, err, errlen);
 	free(pts);
 	return rc;
 }
 
 static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, size_t pass,
-			  size_t passes, int *rc)
+			  size_t passes, double limit, struct sweep_log *log, int *rc)
 {
 	char a_ms[64], a_sl[64], a_rt[64], err[512], hang[256];
 	const char *extra[3] = {a_ms, a_sl, a_rt};
@@ -115,7 +147,15 @@ static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, si
 		return;
 	}
 	exp_metric(snap, "knobs.gen.rate_pps", &pt->rate_v);
-	if (hang[0]) {
+	pt->attempts++;
+	log->have_took = exp_metric(snap, "pass.host_took_pct", &log->took) == 0;
+	log->hung = hang[0] != '\0';
+	if (!hang[0] && log->have_took && log->took > limit) {
+		/* The host took more than the limit: the pass measured the host, not the
+		 * setting. Set aside (counted, its host took kept) and run again. */
+		pt->aside_took[pt->set_aside++] = log->took;
+		log->aside = true;
+	} else if (hang[0]) {
 		fprintf(stderr,
 			"tunetop: experiment sweep: maxsleep %lld us slack %lld ns, pass %zu of "
 			"%zu: %s\n",
@@ -136,11 +176,17 @@ static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, si
 	json_decref(snap);
 }
 
-static json_t *sweep_row_json(const struct sweep_point *p)
+static json_t *sweep_row_json(const struct sweep_point *p, bool within)
 {
 	json_t *row = json_pack("{s:f, s:I, s:I, s:i, s:i}", "rate_pps", p->rate_v, "maxsleep_us",
 				(json_int_t)p->ms, "timer_slack_ns", (json_int_t)p->slack, "passes",
 				(int)p->ok, "failed", (int)p->failed);
+	json_t *aside = json_array();
+	for (size_t i = 0; i < p->set_aside; i++)
+		json_array_append_new(aside, json_real(p->aside_took[i]));
+	json_object_set_new(row, "set_aside", json_integer((json_int_t)p->set_aside));
+	json_object_set_new(row, "set_aside_host_took_pct", aside);
+	json_object_set_new(row, "within_budget", json_boolean(within));
 	json_t *spread = json_object(), *mins = json_object(), *maxs = json_object(),
 	       *each = json_object();
 	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
@@ -165,6 +211,139 @@ static json_t *sweep_row_json(const struct sweep_point *p)
 	return row;
 }
 
+/* The per-point table: medians +- half the range, passes set aside by host load. */
+static void sweep_print_row(const struct sweep_point *p, long passes)
+{
+	printf("%-10.0f %-11lld %-9lld %3zu/%-2ld %5zu", p->rate_v, (long long)p->ms,
+	       (long long)p->slack, p->ok, passes, p->set_aside);
+	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
+		char med[32], half[32], cell[80];
+		if (!p->ok || !p->have[k]) {
+			printf(" %17s", p->ok ? "-" : p->failed ? "hung" : "set aside");
+			continue;
+		}
+		exp_fmt(med, sizeof(med), p->sum[k].median);
+		exp_fmt(half, sizeof(half), (p->sum[k].max - p->sum[k].min) / 2);
+		snprintf(cell, sizeof(cell), "%s +-%s", med, half);
+		printf(" %17s", cell);
+	}
+	printf("\n");
+	char found[1024];
+	exp_findings_text(&p->diag, p->ok, found, sizeof(found));
+	if (found[0])
+		printf("  %s\n", found);
+}
+
+/* The trade-off table: what each setting costs, which are within the budget, the answer. */
+static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const bool *within,
+				 size_t best, double budget, double limit)
+{
+	printf("\ntrade-off (drop budget %g%%; CPU per packet and CPU share of the time the host "
+	       "left the PMDs, medians)\n",
+	       budget);
+	printf("%-10s %-11s %-9s %9s %11s %11s %11s %9s\n", "rate_pps", "maxsleep_us", "slack_ns",
+	       "drop%", "cpu_ns/pkt", "cpu_share%", "host_took%", "set_aside");
+	for (size_t i = 0; i < n; i++) {
+		const struct sweep_point *p = &pts[i];
+		char d[32] = "-", c[32] = "-", sh[32] = "-", t[32] = "-";
+		if (p->ok) {
+			exp_fmt(d, sizeof(d), p->sum[SWEEP_COL_DROP].median);
+			if (p->have[SWEEP_COL_NSPKT])
+				exp_fmt(c, sizeof(c), p->sum[SWEEP_COL_NSPKT].median);
+			if (p->have[SWEEP_COL_SHARE])
+				exp_fmt(sh, sizeof(sh), p->sum[SWEEP_COL_SHARE].median);
+			if (p->have[SWEEP_COL_TOOK])
+				exp_fmt(t, sizeof(t), p->sum[SWEEP_COL_TOOK].median);
+		} else if (p->set_aside) {
+			/* Every pass set aside: what the host took of them says why. */
+			struct exp_summary a;
+			exp_summarize(p->aside_took, p->set_aside, &a);
+			exp_fmt(t, sizeof(t), a.median);
+		}
+		printf("%-10.0f %-11lld %-9lld %9s %11s %11s %11s %9zu%s\n", p->rate_v,
+		       (long long)p->ms, (long long)p->slack,
+		       p->ok	   ? d
+		       : p->failed ? "hung"
+				   : "-",
+		       c, sh, t, p->set_aside,
+		       i == best		? "  <- cheapest within the budget"
+		       : !p->ok && p->set_aside ? "  every pass set aside"
+		       : !p->ok			? ""
+		       : !within[i]		? "  over the budget"
+						: "");
+	}
+	if (best < n)
+		printf("cheapest within the drop budget (%g%%): maxsleep %lld us, slack %lld ns: "
+		       "%.0f ns per packet, CPU share %.1f%% (host took %.1f%%)\n",
+		       budget, (long long)pts[best].ms, (long long)pts[best].slack,
+		       pts[best].sum[SWEEP_COL_NSPKT].median, pts[best].sum[SWEEP_COL_SHARE].median,
+		       pts[best].sum[SWEEP_COL_TOOK].median);
+	size_t aside = 0, all_aside = 0;
+	for (size_t i = 0; i < n; i++) {
+		aside += pts[i].set_aside;
+		all_aside += !pts[i].ok && pts[i].set_aside;
+	}
+	if (best >= n && all_aside)
+		printf("no setting stayed within the drop budget (%g%%); %zu had every pass set "
+		       "aside (a quieter host, or a higher --host-took-limit)\n",
+		       budget, all_aside);
+	else if (best >= n)
+		printf("no setting stayed within the drop budget (%g%%)\n", budget);
+	if (aside)
+		printf("%zu passes set aside: the host took more than %g%% of the PMDs' time "
+		       "(--host-took-limit)\n",
+		       aside, limit);
+}
+
+static json_t *sweep_setting_json(const struct sweep_point *p)
+{
+	json_t *o = json_pack("{s:I, s:I, s:f}", "maxsleep_us", (json_int_t)p->ms, "timer_slack_ns",
+			      (json_int_t)p->slack, "rate_pps", p->rate_v);
+	static const struct {
+		const char *key;
+		size_t col;
+	} f[] = {{"drop_pct", SWEEP_COL_DROP},
+		 {"cpu_ns_per_pkt", SWEEP_COL_NSPKT},
+		 {"cpu_share_pct", SWEEP_COL_SHARE},
+		 {"host_took_pct", SWEEP_COL_TOOK}};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		json_object_set_new(o, f[i].key,
+				    p->ok && p->have[f[i].col] ? json_real(p->sum[f[i].col].median)
+							       : json_null());
+	return o;
+}
+
+static int sweep_parse(int argc, char **argv, const char **ms_list, const char **slack_list,
+		       const char **rate_list, long *passes, double *budget, double *limit)
+{
+	for (int i = 0; i < argc; i++) {
+		if (i + 1 < argc && strcmp(argv[i], "--maxsleep") == 0)
+			*ms_list = argv[++i];
+		else if (i + 1 < argc && strcmp(argv[i], "--slack") == 0)
+			*slack_list = argv[++i];
+		else if (i + 1 < argc && strcmp(argv[i], "--rate") == 0)
+			*rate_list = argv[++i];
+		else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
+			if (exp_parse_count("--passes", argv[++i], 1, SWEEP_MAX_PASSES, passes))
+				return 2;
+		} else if (i + 1 < argc && strcmp(argv[i], "--drop-budget") == 0) {
+			if (exp_parse_double("--drop-budget", argv[++i], 0, 100, budget))
+				return 2;
+		} else if (i + 1 < argc && strcmp(argv[i], "--host-took-limit") == 0) {
+			if (exp_parse_double("--host-took-limit", argv[++i], 0, 100, limit))
+				return 2;
+		} else {
+			fprintf(stderr,
+				"tunetop: experiment sweep: unknown option '%s' (valid: --maxsleep "
+				"LIST, --slack LIST, --rate LIST, --passes N, --drop-budget PCT, "
+				"--host-took-limit PCT and the common options)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 {
 	struct exp_common c = *c0;
@@ -173,29 +352,13 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 	char *ms_copy = NULL, *slack_copy = NULL, *rate_copy = NULL;
 	size_t nms, nslack, nrate = 1;
 	long passes = SWEEP_DEFAULT_PASSES;
+	double budget = EXP_DROP_BUDGET_PCT, limit = EXP_HOST_TOOK_LIMIT_PCT;
 	int rc = 0;
 
 	if (!c.scenario)
 		c.scenario = "pmd-seed";
-	for (int i = 0; i < argc; i++) {
-		if (i + 1 < argc && strcmp(argv[i], "--maxsleep") == 0)
-			ms_list = argv[++i];
-		else if (i + 1 < argc && strcmp(argv[i], "--slack") == 0)
-			slack_list = argv[++i];
-		else if (i + 1 < argc && strcmp(argv[i], "--rate") == 0)
-			rate_list = argv[++i];
-		else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
-			if (exp_parse_count("--passes", argv[++i], 1, SWEEP_MAX_PASSES, &passes))
-				return 2;
-		} else {
-			fprintf(stderr,
-				"tunetop: experiment sweep: unknown option '%s' (valid: --maxsleep "
-				"LIST, "
-				"--slack LIST, --rate LIST, --passes N and the common options)\n",
-				argv[i]);
-			return 2;
-		}
-	}
+	if (sweep_parse(argc, argv, &ms_list, &slack_list, &rate_list, &passes, &budget, &limit))
+		return 2;
 	nms = exp_parse_list("sweep", "--maxsleep", ms_list, K_PMD_MAXSLEEP_US, &ms_copy, ms,
 			     EXP_MAX_LIST);
 	nslack = nms ? exp_parse_list("sweep", "--slack", slack_list, K_PMD_TIMER_SLACK_NS,
@@ -227,87 +390,117 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 						   sizeof(err));
 			}
 
-	if (!c.json) {
-		printf("median over %ld passes, +- half the range (min to max)\n", passes);
-		printf("%-10s %-11s %-9s %6s", "rate_pps", "maxsleep_us", "slack_ns", "passes");
-		for (size_t k = 0; k < SWEEP_NCOLS; k++)
-			printf(" %17s", sweep_cols[k].title);
-		printf("\n");
-	}
-	size_t failed_pts = 0;
-	for (size_t i = 0; i < npts && rc == 0 && !sig_quit; i++) {
-		struct sweep_point *p = &pts[i];
-		for (size_t pass = 0; pass < (size_t)passes && rc == 0 && !sig_quit; pass++)
-			sweep_measure(&c, p, pass, (size_t)passes, &rc);
-		if (rc || sig_quit)
-			break;
-		for (size_t k = 0; k < SWEEP_NCOLS; k++)
-			exp_summarize(p->v[k], p->ok, &p->sum[k]);
-		failed_pts += p->failed > 0;
-		if (c.json)
-			continue;
-		printf("%-10.0f %-11lld %-9lld %3zu/%-2ld", p->rate_v, (long long)p->ms,
-		       (long long)p->slack, p->ok, passes);
-		for (size_t k = 0; k < SWEEP_NCOLS; k++) {
-			char med[32], half[32], cell[80];
-			if (!p->ok || !p->have[k]) {
-				printf(" %17s", p->ok ? "-" : "hung");
+	/* Round-robin: pass 1 of every point, then pass 2 of every point, ...; a point's
+	 * set-aside passes are rerun in later rounds, up to SWEEP_ATTEMPTS. So a spell of
+	 * host load lands on every point, not on the one that happened to be running. */
+	size_t nlog = 0, cap = npts * SWEEP_ATTEMPTS((size_t)passes);
+	struct sweep_log *log = xcalloc(cap, sizeof(*log));
+	bool tty = !c.json && isatty(STDERR_FILENO) == 1;
+	for (bool more = true; more && rc == 0 && !sig_quit;) {
+		more = false;
+		for (size_t i = 0; i < npts && rc == 0 && !sig_quit; i++) {
+			struct sweep_point *p = &pts[i];
+			if (p->ok + p->failed >= (size_t)passes ||
+			    p->attempts >= SWEEP_ATTEMPTS((size_t)passes))
 				continue;
+			more = true;
+			struct sweep_log *l = &log[nlog];
+			l->point = i;
+			size_t before = p->attempts;
+			sweep_measure(&c, p, p->ok + p->failed, (size_t)passes, limit, l, &rc);
+			if (p->attempts > before)
+				nlog++;
+			if (tty) {
+				fprintf(stderr, "\rpass %zu of at most %zu", nlog, cap);
+				fflush(stderr);
 			}
-			exp_fmt(med, sizeof(med), p->sum[k].median);
-			exp_fmt(half, sizeof(half), (p->sum[k].max - p->sum[k].min) / 2);
-			snprintf(cell, sizeof(cell), "%s +-%s", med, half);
-			printf(" %17s", cell);
 		}
-		printf("\n");
-		char found[1024];
-		exp_findings_text(&p->diag, p->ok, found, sizeof(found));
-		if (found[0])
-			printf("  %s\n", found);
-		fflush(stdout);
+	}
+	if (tty)
+		fprintf(stderr, "\n");
+	size_t failed_pts = 0;
+	for (size_t i = 0; i < npts; i++) {
+		for (size_t k = 0; k < SWEEP_NCOLS; k++)
+			exp_summarize(pts[i].v[k], pts[i].ok, &pts[i].sum[k]);
+		failed_pts += pts[i].failed > 0;
 	}
 
-	/* The cheapest setting with no drops in any pass: the trade-off's answer. */
-	size_t best = npts;
+	/* The answer: the cheapest setting within the drop budget (tui/exp/exp_cost.h). */
+	struct exp_cost_cand *cand = xcalloc(npts, sizeof(*cand));
+	bool *within = xcalloc(npts, sizeof(*within));
 	for (size_t i = 0; i < n; i++) {
 		const struct sweep_point *p = &pts[i];
-		if (!p->ok || p->failed || !p->have[SWEEP_COL_DROP] ||
-		    p->sum[SWEEP_COL_DROP].max >= SWEEP_ZERO_DROP_PCT)
-			continue;
-		if (best == npts ||
-		    p->sum[SWEEP_COL_CPU].median < pts[best].sum[SWEEP_COL_CPU].median)
-			best = i;
+		cand[i] = (struct exp_cost_cand){
+		    .usable =
+			p->ok && !p->failed && p->have[SWEEP_COL_DROP] && p->have[SWEEP_COL_SHARE],
+		    .sleeps = p->ms > 0,
+		    .drop_pct = p->sum[SWEEP_COL_DROP].median,
+		    .ns_per_pkt = p->have[SWEEP_COL_NSPKT] ? p->sum[SWEEP_COL_NSPKT].median : -1,
+		    .share_pct = p->sum[SWEEP_COL_SHARE].median};
+		within[i] = cand[i].usable && cand[i].drop_pct <= budget;
 	}
+	size_t best = exp_cost_cheapest(cand, n, budget);
+	/* cheapest_zero_drop, kept for its readers: every pass under the rounding floor,
+	 * ranked as the answer is. */
+	for (size_t i = 0; i < n; i++)
+		cand[i].usable =
+		    cand[i].usable && pts[i].sum[SWEEP_COL_DROP].max < SWEEP_ZERO_DROP_PCT;
+	size_t zero = exp_cost_cheapest(cand, n, SWEEP_ZERO_DROP_PCT);
+	free(cand);
+
 	if (rc == 0 && !sig_quit) {
-		if (!c.json && best < npts)
-			printf(
-			    "cheapest without drops (every pass under %.2f%%): maxsleep %lld us, "
-			    "slack %lld ns: PMD CPU %.1f%%\n",
-			    SWEEP_ZERO_DROP_PCT, (long long)pts[best].ms,
-			    (long long)pts[best].slack, pts[best].sum[SWEEP_COL_CPU].median);
-		else if (!c.json)
-			printf("no setting ran without drops in every pass\n");
-		if (c.json) {
-			json_t *rows = json_array();
+		if (!c.json) {
+			printf("median over %ld passes, +- half the range (min to max); passes "
+			       "run round-robin over the points\n",
+			       passes);
+			printf("%-10s %-11s %-9s %6s %5s", "rate_pps", "maxsleep_us", "slack_ns",
+			       "passes", "aside");
+			for (size_t k = 0; k < SWEEP_NCOLS; k++)
+				printf(" %17s", sweep_cols[k].title);
+			printf("\n");
 			for (size_t i = 0; i < n; i++)
-				json_array_append_new(rows, sweep_row_json(&pts[i]));
+				sweep_print_row(&pts[i], passes);
+			sweep_print_tradeoff(pts, n, within, best, budget, limit);
+			fflush(stdout);
+		}
+		if (c.json) {
+			json_t *rows = json_array(), *jl = json_array();
+			size_t aside = 0;
+			for (size_t i = 0; i < n; i++) {
+				json_array_append_new(rows, sweep_row_json(&pts[i], within[i]));
+				aside += pts[i].set_aside;
+			}
+			for (size_t i = 0; i < nlog; i++) {
+				const struct sweep_point *p = &pts[log[i].point];
+				json_array_append_new(
+				    jl, json_pack(
+					    "{s:i, s:I, s:I, s:f, s:o, s:b, s:b}", "point",
+					    (int)log[i].point, "maxsleep_us", (json_int_t)p->ms,
+					    "timer_slack_ns", (json_int_t)p->slack, "rate_pps",
+					    p->rate_v, "host_took_pct",
+					    log[i].have_took ? json_real(log[i].took) : json_null(),
+					    "set_aside", log[i].aside, "hung", log[i].hung));
+			}
 			json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:i, s:b, s:o}", "experiment",
 					      "sweep", "scenario", c.scenario, "seconds", c.seconds,
 					      "warmup_s", c.warmup, "passes", (int)passes, "ok",
 					      failed_pts == 0, "rows", rows);
 			json_object_set_new(o, "zero_drop_pct", json_real(SWEEP_ZERO_DROP_PCT));
-			json_object_set_new(
-			    o, "cheapest_zero_drop",
-			    best < npts ? json_pack("{s:I, s:I, s:f}", "maxsleep_us",
-						    (json_int_t)pts[best].ms, "timer_slack_ns",
-						    (json_int_t)pts[best].slack, "rate_pps",
-						    pts[best].rate_v)
-					: json_null());
+			json_object_set_new(o, "cheapest_zero_drop",
+					    zero < npts ? sweep_setting_json(&pts[zero])
+							: json_null());
+			json_object_set_new(o, "drop_budget_pct", json_real(budget));
+			json_object_set_new(o, "host_took_limit_pct", json_real(limit));
+			json_object_set_new(o, "set_aside", json_integer((json_int_t)aside));
+			json_object_set_new(o, "cheapest",
+					    best < npts ? sweep_setting_json(&pts[best])
+							: json_null());
+			json_object_set_new(o, "pass_log", jl);
 			json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 			printf("\n");
 			json_decref(o);
 		}
-		struct sweep_pic sp = {pts, n, best, nrate > 1, c.scenario, (size_t)passes};
+		struct sweep_pic sp = {pts, n, best, nrate > 1, c.scenario, (size_t)passes, budget};
 		if (exp_pictures(&c, "sweep", sweep_draw, &sp) != 0)
 			rc = 1;
 		if (failed_pts) {
@@ -326,6 +519,8 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 				rc = 1;
 		}
 	}
+	free(within);
+	free(log);
 	free(pts);
 	free(ms_copy);
 	free(slack_copy);

@@ -15,6 +15,7 @@
 #include "diag/diag.h"
 #include "tui/batch_diag.h"
 #include "tui/exp/chart_cairo.h"
+#include "tui/exp/exp_cost.h"
 #include "tui/exp/exp_check.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
@@ -50,7 +51,9 @@ static void exp_usage(FILE *out)
 	      "A pass in which a subsystem hangs fails the experiment (exit status 1).\n"
 	      "\n"
 	      "sweep:  --maxsleep LIST --slack LIST --rate LIST --passes N (3; median, spread)\n"
-	      "        (default scenario pmd-seed)\n"
+	      "        --drop-budget PCT (0.1: the answer is the cheapest setting within it)\n"
+	      "        --host-took-limit PCT (30: a pass the host took more of is set aside\n"
+	      "        and rerun, at most as many times as --passes; default scenario pmd-seed)\n"
 	      "ab:     --knob KNOB --values A,B[,...] --passes N --metric PATH (repeatable)\n"
 	      "calib:  --governors LIST --runs N --count N        (default scenario est only)\n"
 	      "tune:   --knob KNOB --budget drop=PCT [--steps LIST] [--window S]\n"
@@ -211,15 +214,36 @@ json_t *exp_window(struct source *src, double warmup, double seconds, char *hang
 	source_sample(src, snap); /* start of the window: deltas from here */
 	/* Kept for the hang check: its events are the warm-up's, its totals the start's. */
 	json_t *first = snapjson_build(snap);
+	struct exp_pmd_mark start;
+	exp_pmd_mark_read(snap, &start);
 	exp_sleep(seconds);
 	source_sample(src, snap);
 	json_t *j = snapjson_build(snap);
+	/* The pass's PMD cost from the window's counters (tui/exp/exp_cost.h). */
+	struct exp_pmd_acc acc = {0};
+	struct exp_pmd_cost cost;
+	exp_pmd_acc_add(&acc, &start, snap);
+	if (exp_pmd_cost_of(&acc, &cost) == 0)
+		json_object_set_new(
+		    j, "pass",
+		    json_pack("{s:f, s:o, s:f, s:f, s:f, s:f}", "drop_pct", cost.drop_pct,
+			      "cpu_ns_per_pkt",
+			      cost.ns_per_pkt >= 0 ? json_real(cost.ns_per_pkt) : json_null(),
+			      "cpu_share_pct", cost.share_pct, "host_took_pct", cost.host_took_pct,
+			      "window_s", acc.wall_s, "packets", acc.packets));
 	/* What the rules see in the window: the pass's findings go out with its figures. */
 	struct diag_finding f[DIAG_MAX_FINDINGS];
 	int nf = diag_eval_window(snap, f, DIAG_MAX_FINDINGS);
 	json_object_set_new(j, "diagnoses", batch_diag_json(f, nf));
 	snapshot_free(snap);
-	exp_hang_check(first, j, hang, hanglen);
+	double since;
+	char flag[160];
+	if (exp_hang_check(first, j, hang, hanglen) && exp_hang_since(first, j, &since) == 0)
+		json_object_set_new(j, "hang_since_s", json_real(since));
+	/* Hung already over the warm-up (which spans a knob change): a stall older than the
+	 * window, for an A/B's arm (exp_ab.c). */
+	json_object_set_new(j, "hung_at_start",
+			    json_boolean(exp_hung_flag(first, flag, sizeof(flag))));
 	json_decref(first);
 	return j;
 }

@@ -26,9 +26,10 @@
 
 #include "tui/chart.h"
 #include "tui/exp/chart_cairo.h"
+#include "tui/exp/chart_place.h"
 
 /* Raised on any change of the structs below or of chart_cairo.h's. */
-#define PIC_MODULE_ABI 1u
+#define PIC_MODULE_ABI 2u
 /* The module's file name, looked for in the directories chart_cairo_load.c lists. */
 #define PIC_MODULE_FILE "tunetop-cairo.so"
 #define PIC_MODULE_ENTRY "tunetop_pic_module"
@@ -43,6 +44,9 @@ struct pic_host {
 			   struct chart_scale *s);
 	void (*scale_counts)(double max, int max_ticks, struct chart_scale *s);
 	const char *(*fmt_tick)(double v, double step, char *buf, size_t len);
+	/* tui/exp/chart_place.h: the labels' boxes placed so that none overlaps another. */
+	void (*place_labels)(struct chart_lbox *b, size_t n, const struct chart_area *area,
+			     enum chart_place_mode mode);
 };
 
 /* The module's table. Each drawing returns 0, or -1 with a message in err (without the
