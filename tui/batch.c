@@ -19,6 +19,9 @@
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
+/* How soon a wait sees a signal (sig_quit). */
+#define BATCH_SIGNAL_POLL_MS 50
+
 /* Sleep until deadline in short steps so a signal is seen within 50 ms. */
 static void batch_wait_until(uint64_t deadline)
 {
@@ -27,8 +30,8 @@ static void batch_wait_until(uint64_t deadline)
 		if (now >= deadline)
 			return;
 		uint64_t step = deadline - now;
-		if (step > 50 * NS_PER_MS)
-			step = 50 * NS_PER_MS;
+		if (step > BATCH_SIGNAL_POLL_MS * NS_PER_MS)
+			step = BATCH_SIGNAL_POLL_MS * NS_PER_MS;
 		clock_sleep_ns(step);
 	}
 }
@@ -199,10 +202,19 @@ int batch_run(struct source *src, const struct options *o)
 		snapshot_free(snap);
 		return rc;
 	}
+	/* -b --serve samples when a scrape wants one (at most every -d), after a first sample that
+	 * rates need as their start: an exporter costs what its scrapes cost (docs/metrics.md,
+	 * "Deploying the exporter"). */
+	bool on_demand = o->serve && !paced;
+	if (on_demand)
+		serve_on_demand(o->delay_s);
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
 		if (paced) {
 			if (source_pace_s(src) < 0)
 				break;
+		} else if (on_demand && n > 0) {
+			while (!sig_quit && !serve_wait_demand(BATCH_SIGNAL_POLL_MS * NS_PER_MS))
+				;
 		} else {
 			batch_wait_until(next);
 		}
