@@ -85,6 +85,24 @@ static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcf
 	if (map->type != YAML_MAPPING_NODE)
 		return webcfg_fail(x, map, "%s: a mapping of cert_file, key_file, ...",
 				   "tls_server_config");
+	/* Every key known before any file is read: a misspelt key is the error to report. */
+	static const char *const known[] = {"cert_file",	"key_file",    "client_ca_file",
+					    "client_auth_type", "min_version", "max_version"};
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
+		const char *key = webcfg_scalar(k);
+		size_t i = 0;
+		while (key && i < sizeof(known) / sizeof(known[0]) && strcmp(key, known[i]) != 0)
+			i++;
+		if (!key || i == sizeof(known) / sizeof(known[0]))
+			return webcfg_fail(
+			    x, k,
+			    "tls_server_config: unknown key '%s' (known: cert_file, "
+			    "key_file, client_auth_type, client_ca_file, min_version, "
+			    "max_version)",
+			    key ? key : "?");
+	}
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
