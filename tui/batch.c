@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backends/recfile.h"
@@ -148,6 +149,14 @@ static int batch_output(const struct options *o, bool om, FILE **out, bool *repl
 	return 0;
 }
 
+/* Whether out is /dev/null (-o /dev/null, or stdout sent there). */
+static bool batch_discards(FILE *out)
+{
+	struct stat a, null;
+	return fstat(fileno(out), &a) == 0 && stat("/dev/null", &null) == 0 && S_ISCHR(a.st_mode) &&
+	       a.st_rdev == null.st_rdev;
+}
+
 /* Close the recording; a write that failed makes the run fail, and says why. */
 static int batch_record_close(struct recfile_writer *rec, const struct options *o)
 {
@@ -202,10 +211,11 @@ int batch_run(struct source *src, const struct options *o)
 		snapshot_free(snap);
 		return rc;
 	}
-	/* -b --serve samples when a scrape wants one (at most every -d), after a first sample that
-	 * rates need as their start: an exporter costs what its scrapes cost (docs/metrics.md,
-	 * "Deploying the exporter"). */
-	bool on_demand = o->serve && !paced;
+	/* -b --serve whose lines nobody reads (-o /dev/null, as the exporter's unit) samples when a
+	 * scrape wants one (at most every -d), after a first sample that rates need as their
+	 * start: an exporter costs what its scrapes cost (docs/metrics.md, "Deploying the
+	 * exporter"). A reader of the lines gets them every -d, as without --serve. */
+	bool on_demand = o->serve && !paced && !replace && batch_discards(out);
 	if (on_demand)
 		serve_on_demand(o->delay_s);
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
