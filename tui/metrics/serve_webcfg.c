@@ -42,7 +42,7 @@ static const char *webcfg_scalar(const yaml_node_t *n)
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
-/* A file the configuration names, read through core/safefile like the configuration. */
+/* A file the configuration names, read through core/safefile.h like the configuration. */
 static int webcfg_read_named(struct webcfg_ctx *x, const yaml_node_t *n, const char *key,
 			     char **out)
 {
