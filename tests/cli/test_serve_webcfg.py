@@ -2,7 +2,8 @@
 """test_serve_webcfg.py: the exporter as deployed (docs/metrics.md, "Deploying the exporter"):
 gzip only when Accept-Encoding asks (the body inflates and holds the families), TLS from
 --web.config.file (https answers, plain HTTP gets no metrics), basic auth (401 with
-WWW-Authenticate without or with a wrong password, 200 with the right one), unknown keys exit 2
+WWW-Authenticate without or with a wrong password, 200 with the right one), client certificates
+(RequireAndVerifyClientCert: 200 with one from the CA, 403 without or with another), unknown keys exit 2
 naming the key, and -b --serve samples at scrape time: with no scrape for some seconds the
 samples counter does not grow by one a second. An independent client (http.client, ssl) and an
 openssl self-signed certificate in a temporary folder. Skips (77) without openssl or a bcrypt
@@ -198,6 +199,38 @@ try:
     st, h, body = get(port, auth("alice", "s3cret"))
     check(f"plain HTTP to the TLS port: no metrics (status {st})", st != 200
           and b"tunetop_samples_total" not in body)
+    procs[-1].terminate()
+    procs[-1].wait(timeout=10)
+
+    # Client certificates: RequireAndVerifyClientCert with a CA of the test's own.
+    def ossl(*args):
+        return subprocess.run(["openssl"] + list(args), capture_output=True).returncode == 0
+
+    ca, cakey = os.path.join(tmp, "ca.pem"), os.path.join(tmp, "ca.key")
+    cli, clikey, csr = (os.path.join(tmp, n) for n in ("cli.pem", "cli.key", "cli.csr"))
+    made = (ossl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", cakey, "-out", ca,
+                 "-days", "2", "-subj", "/CN=tt-test-ca")
+            and ossl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", clikey, "-out", csr,
+                     "-subj", "/CN=scraper")
+            and ossl("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", cakey, "-CAcreateserial",
+                     "-out", cli, "-days", "2"))
+    check("openssl made a CA and a client certificate", made)
+    with open(cfg, "w") as f:
+        f.write(f"tls_server_config:\n  cert_file: {cert}\n  key_file: {key}\n"
+                "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.pem\n")
+    port = free_port()
+    start(["--web.config.file", cfg], port)
+    with_cert = ssl.create_default_context(cafile=cert)
+    with_cert.load_cert_chain(cli, clikey)
+    st, h, body = wait_up(port, tls=with_cert)
+    check(f"a client certificate from the CA: 200 (status {st})", st == 200)
+    st, h, body = get(port, tls=ctx)
+    check(f"no client certificate: no metrics (status {st})", st != 200
+          and b"tunetop_samples_total" not in body)
+    other = ssl.create_default_context(cafile=cert)
+    other.load_cert_chain(cert, key)  # the server's own: not from the CA
+    st, h, body = get(port, tls=other)
+    check(f"a certificate not from the CA: no metrics (status {st})", st != 200)
 finally:
     for p in procs:
         if p.poll() is None:
