@@ -280,6 +280,8 @@ int batch_run(struct source *src, const struct options *o)
 		if (next < now)
 			next = now; /* a slow consumer: no burst of catch-up lines */
 	}
+	if (on_demand)
+		serve_on_demand(-1);
 	if (out != stdout && fclose(out) != 0 && rc == 0) {
 		fprintf(stderr, "tunetop: -o %s: %s\n", o->output, strerror(errno));
 		rc = 1;

@@ -226,7 +226,7 @@ static void serve_wait_fresh(void)
 	uint64_t gen = srv.gen, end = now + SERVE_FRESH_WAIT_MS * NS_PER_MS;
 	srv.demand = true;
 	pthread_cond_signal(&srv.demanded);
-	while (srv.gen == gen && clock_mono_ns() < end) {
+	while (srv.min_ns && srv.gen == gen && clock_mono_ns() < end) {
 		struct timespec ts = clock_ns_to_ts(end);
 		pthread_cond_clockwait(&srv.published, &srv.lock, CLOCK_MONOTONIC, &ts);
 	}
@@ -322,7 +322,10 @@ int serve_configure(const char *web_config, char *err, size_t errlen)
 void serve_on_demand(double min_interval_s)
 {
 	pthread_mutex_lock(&srv.lock);
-	srv.min_ns = min_interval_s > 0 ? (uint64_t)(min_interval_s * 1e9) : 1;
+	srv.min_ns = min_interval_s < 0	  ? 0
+		     : min_interval_s > 0 ? (uint64_t)(min_interval_s * 1e9)
+					  : 1;
+	pthread_cond_broadcast(&srv.published); /* a scrape waiting when it ends waits no more */
 	pthread_mutex_unlock(&srv.lock);
 }
 

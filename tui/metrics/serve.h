@@ -37,7 +37,8 @@ int serve_configure(const char *web_config, char *err, size_t errlen);
 /*
  * Scrape-time sampling (-b --serve, no console): the front end samples when a scrape finds
  * the texts older than min_interval_s (-d) and waits for it (serve_wait_demand), not on a
- * clock: an idle exporter costs nothing. Call before the first serve_publish.
+ * clock: an idle exporter costs nothing. Call before the first serve_publish; a negative
+ * interval ends it (the loop is done: a waiting scrape is answered at once).
  */
 void serve_on_demand(double min_interval_s);
 /* Wait up to timeout_ns for a scrape that wants a sample; true when one does. */
