@@ -66,6 +66,22 @@ static int webcfg_read_named(struct webcfg_ctx *x, const yaml_node_t *n, const c
 	return 0;
 }
 
+/* A key given twice is an error, as YAML 1.2 has it (and the second would leak the first). */
+static int webcfg_unique_keys(struct webcfg_ctx *x, yaml_node_t *map)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		const char *a = webcfg_scalar(yaml_document_get_node(&x->doc, p->key));
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; a && q < p; q++) {
+			yaml_node_t *k = yaml_document_get_node(&x->doc, q->key);
+			const char *b = webcfg_scalar(k);
+			if (b && strcmp(a, b) == 0)
+				return webcfg_fail(x, k, "'%s' is given twice", a);
+		}
+	}
+	return 0;
+}
+
 /* "TLS12" -> 2 (TLS 1.2), -1 for a name exporter-toolkit does not have. */
 static int webcfg_tls_version(const char *v)
 {
@@ -85,6 +101,8 @@ static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcf
 	if (map->type != YAML_MAPPING_NODE)
 		return webcfg_fail(x, map, "%s: a mapping of cert_file, key_file, ...",
 				   "tls_server_config");
+	if ((rc = webcfg_unique_keys(x, map)) != 0)
+		return rc;
 	/* Every key known before any file is read: a misspelt key is the error to report. */
 	static const char *const known[] = {"cert_file",	"key_file",    "client_ca_file",
 					    "client_auth_type", "min_version", "max_version"};
@@ -211,6 +229,9 @@ static int webcfg_root(struct webcfg_ctx *x, struct serve_webcfg *cfg)
 	if (root->type != YAML_MAPPING_NODE)
 		return webcfg_fail(x, root, "%s",
 				   "a mapping of tls_server_config, basic_auth_users");
+	int urc = webcfg_unique_keys(x, root);
+	if (urc)
+		return urc;
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
