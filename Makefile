@@ -28,7 +28,7 @@ DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-d
              libyaml-dev libgnutls28-dev libcrypt-dev
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
              prometheus python3-prometheus-client imagemagick iproute2 zstd clang-format \
-             debhelper devscripts lintian dpkg-dev
+             debhelper devscripts lintian dpkg-dev openssl
 
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
