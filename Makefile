@@ -18,15 +18,17 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Everything but the console links without curses (tests/layers/ checks it).
-PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libmicrohttpd libzstd zlib
+PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libmicrohttpd libzstd zlib \
+             yaml-0.1 gnutls libxcrypt
 PKGS      := ncursesw $(PKGS_CORE)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
-             libmicrohttpd-dev libcairo2-dev libfontconfig-dev libbpf-dev bpftool clang libzstd-dev zlib1g-dev
+             libmicrohttpd-dev libcairo2-dev libfontconfig-dev libbpf-dev bpftool clang libzstd-dev zlib1g-dev \
+             libyaml-dev libgnutls28-dev libcrypt-dev
 DEB_TEST_PKGS := openssh-server openssh-client procps openvswitch-switch util-linux \
              prometheus python3-prometheus-client imagemagick iproute2 zstd clang-format \
-             debhelper devscripts lintian dpkg-dev
+             debhelper devscripts lintian dpkg-dev openssl
 
 NPROC     := $(shell nproc 2>/dev/null || echo 2)
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter

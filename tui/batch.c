@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backends/recfile.h"
@@ -19,6 +20,9 @@
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
+/* How soon a wait sees a signal (sig_quit). */
+#define BATCH_SIGNAL_POLL_MS 50
+
 /* Sleep until deadline in short steps so a signal is seen within 50 ms. */
 static void batch_wait_until(uint64_t deadline)
 {
@@ -27,8 +31,8 @@ static void batch_wait_until(uint64_t deadline)
 		if (now >= deadline)
 			return;
 		uint64_t step = deadline - now;
-		if (step > 50 * NS_PER_MS)
-			step = 50 * NS_PER_MS;
+		if (step > BATCH_SIGNAL_POLL_MS * NS_PER_MS)
+			step = BATCH_SIGNAL_POLL_MS * NS_PER_MS;
 		clock_sleep_ns(step);
 	}
 }
@@ -145,6 +149,14 @@ static int batch_output(const struct options *o, bool om, FILE **out, bool *repl
 	return 0;
 }
 
+/* Whether out is /dev/null (-o /dev/null, or stdout sent there). */
+static bool batch_discards(FILE *out)
+{
+	struct stat a, null;
+	return fstat(fileno(out), &a) == 0 && stat("/dev/null", &null) == 0 && S_ISCHR(a.st_mode) &&
+	       a.st_rdev == null.st_rdev;
+}
+
 /* Close the recording; a write that failed makes the run fail, and says why. */
 static int batch_record_close(struct recfile_writer *rec, const struct options *o)
 {
@@ -199,10 +211,20 @@ int batch_run(struct source *src, const struct options *o)
 		snapshot_free(snap);
 		return rc;
 	}
+	/* -b --serve whose lines nobody reads (-o /dev/null, as the exporter's unit) samples when a
+	 * scrape wants one (at most every -d), after a first sample that rates need as their
+	 * start: an exporter costs what its scrapes cost (docs/metrics.md, "Deploying the
+	 * exporter"). A reader of the lines gets them every -d, as without --serve. */
+	bool on_demand = o->serve && !paced && !replace && batch_discards(out);
+	if (on_demand)
+		serve_on_demand(o->delay_s);
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
 		if (paced) {
 			if (source_pace_s(src) < 0)
 				break;
+		} else if (on_demand && n > 0) {
+			while (!sig_quit && !serve_wait_demand(BATCH_SIGNAL_POLL_MS * NS_PER_MS))
+				;
 		} else {
 			batch_wait_until(next);
 		}
@@ -213,8 +235,10 @@ int batch_run(struct source *src, const struct options *o)
 			snap->self.render_us = render_us;
 		uint64_t t0 = clock_mono_ns();
 		serve_publish(snap);
-		int bad;
-		if (om) {
+		int bad = 0;
+		if (on_demand && !rec) {
+			/* The lines go to /dev/null and no recording wants them: build none. */
+		} else if (om) {
 			metrics_note(&mst, snap);
 			metrics_render(snap, &mst, mfmt, &mbuf);
 			metrics_add_process(&mbuf, mfmt);
@@ -256,6 +280,8 @@ int batch_run(struct source *src, const struct options *o)
 		if (next < now)
 			next = now; /* a slow consumer: no burst of catch-up lines */
 	}
+	if (on_demand)
+		serve_on_demand(-1);
 	if (out != stdout && fclose(out) != 0 && rc == 0) {
 		fprintf(stderr, "tunetop: -o %s: %s\n", o->output, strerror(errno));
 		rc = 1;

@@ -195,6 +195,12 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
+	/* A bad web configuration stops the start before any source opens (as node_exporter's). */
+	if (o.serve && (rc = serve_configure(o.web_config, err, sizeof(err))) != 0) {
+		fprintf(stderr, "tunetop: --web.config.file: %s\n", err);
+		options_free(&o);
+		return rc;
+	}
 	const struct source_ops *kind = source_find(o.backend);
 	struct source_conf conf = {.host_write = o.write,
 				   .replay_path = o.replay,
@@ -237,7 +243,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tunetop: --serve: %s\n", err);
 			rc = 1;
 		} else {
-			fprintf(stderr, "tunetop: serving /metrics on port %u\n", serve_port());
+			fprintf(stderr, "tunetop: serving /metrics on port %u%s\n", serve_port(),
+				o.web_config ? " (--web.config.file)" : "");
 		}
 	}
 	if (rc == 0)

@@ -32,6 +32,7 @@ enum {
 	OPT_LIST_METRICS,
 	OPT_LIST_FIGURES,
 	OPT_METRICS_TID,
+	OPT_WEB_CONFIG,
 	OPT_REPLAY,
 	OPT_FROM,
 	OPT_TO,
@@ -114,6 +115,11 @@ static const struct opt_entry opt_table[] = {
      "serve GET /metrics (Prometheus text; OpenMetrics when asked)",
      "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6. From the latest snapshot: a scrape "
      "costs no sampling. With the console and with -b."},
+    {"web.config.file", OPT_WEB_CONFIG, "FILE", "output", "<file>",
+     "--serve with TLS and/or basic auth from FILE (node_exporter's web configuration)",
+     "YAML: tls_server_config (cert_file, key_file, client_auth_type, client_ca_file, "
+     "min_version, max_version) and basic_auth_users (user: bcrypt hash); an unknown key "
+     "exits 2. Without it /metrics is plain HTTP (docs/metrics.md, Deploying the exporter)."},
     {"metrics-tid", OPT_METRICS_TID, NULL, "output", NULL,
      "per-thread metrics carry a tid label (default: one series per thread name)",
      "Thread series are summed by thread name so that restarted threads do not make new "
@@ -381,6 +387,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_METRICS_TID:
 			o->metrics_tid = true;
 			break;
+		case OPT_WEB_CONFIG:
+			o->web_config = optarg;
+			break;
 		case OPT_SET:
 			o->sets[o->nsets++] = optarg;
 			break;
@@ -549,6 +558,8 @@ static int options_conflicts(struct options *o, const char *source_opt, char *er
 		      "or --remote; the engine's knobs need no --write";
 	else if (o->ssh && !o->nremotes)
 		a = "--ssh", b = "no --remote", why = "it says how to reach the --remote hosts";
+	else if (o->web_config && !o->serve)
+		a = "--web.config.file", b = "no --serve", why = "it configures --serve's endpoint";
 	else if (o->agent_path && !o->nremotes)
 		a = "--agent-path", b = "no --remote",
 		why = "it names tunetop on the --remote hosts";

@@ -39,6 +39,7 @@ struct options {
 	char **exp_argv;
 	const char *serve; /* --serve [ADDR:]PORT: the /metrics endpoint (NULL: none) */
 	bool metrics_tid; /* --metrics-tid: thread series by tid, not summed by name */
+	const char *web_config; /* --web.config.file FILE: TLS, basic auth (NULL: plain) */
 	const char *output; /* -o FILE: batch output there instead of stdout */
 	int format; /* --format: enum opt_format */
 	const char *replay; /* --replay FILE: a recording as the source */

@@ -143,6 +143,35 @@ static void test_accept(void **state)
 	}
 }
 
+/* Accept-Encoding: gzip at q > 0, by name or through "*", a named q=0 winning over "*". */
+static void test_accept_gzip(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *ae;
+		bool want;
+	} cases[] = {
+	    {"gzip", true},
+	    {"GZip", true},
+	    {"x-gzip", true},
+	    {"deflate, gzip;q=0.5", true},
+	    {"gzip;q=0", false},
+	    {"gzip; q=0.000", false},
+	    {"gzip;q=0, *", false},
+	    {"br, *;q=0.1", true},
+	    {"*;q=0", false},
+	    {"identity", false},
+	    {"gzipped", false},
+	    {"gzip;q=bogus", false},
+	    {"", false},
+	};
+	assert_false(metrics_accepts_gzip(NULL));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (metrics_accepts_gzip(cases[i].ae) != cases[i].want)
+			fail_msg("Accept-Encoding: %s: want %s", cases[i].ae,
+				 cases[i].want ? "gzip" : "identity");
+}
+
 /* The family a sample line belongs to, given the family names of the TYPE lines. */
 static int sample_family(const char *line, char names[][128], int n)
 {
@@ -353,6 +382,7 @@ int main(void)
 	    cmocka_unit_test(test_threads_by_name),
 	    cmocka_unit_test(test_label_invalid_utf8),
 	    cmocka_unit_test(test_accept),
+	    cmocka_unit_test(test_accept_gzip),
 	    cmocka_unit_test(test_help_type_prom),
 	    cmocka_unit_test(test_help_type_openmetrics),
 	    cmocka_unit_test(test_counter_names_by_format),

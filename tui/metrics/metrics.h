@@ -65,6 +65,8 @@ const char *metrics_content_type(enum metrics_format fmt);
 /* The format an HTTP Accept header asks for (metrics_accept.c): OpenMetrics only when one of
  * its media ranges (any case) has q > 0 and no lower q than the 0.0.4 text's; NULL: 0.0.4. */
 enum metrics_format metrics_format_for_accept(const char *accept);
+/* Whether an Accept-Encoding header takes gzip (or x-gzip, or "*") with q > 0 (NULL: no). */
+bool metrics_accepts_gzip(const char *accept_encoding);
 /* The name as 0.0.4 text writes it in # TYPE ("x_total" for a counter, "x_info" for an info). */
 const char *metrics_prom_name(const struct metric_family *f, char *buf, size_t len);
 /* "counter", "gauge", "histogram", "info", "summary". */

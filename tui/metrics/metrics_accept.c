@@ -1,4 +1,4 @@
-/* metrics_accept.c: choosing the text format from an HTTP Accept header (media ranges, q). */
+/* metrics_accept.c: what a request accepts: the text format (Accept), gzip (Accept-Encoding). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,4 +63,24 @@ enum metrics_format metrics_format_for_accept(const char *accept)
 	/* OpenMetrics only where it is acceptable (q > 0) and not less preferred than the
 	 * 0.0.4 text; anything else (no usable range at all included) gets the 0.0.4 text. */
 	return om > 0 && om >= text ? METRICS_OPENMETRICS : METRICS_PROM;
+}
+
+bool metrics_accepts_gzip(const char *accept_encoding)
+{
+	double gz = -1, any = -1; /* -1: not named */
+	if (!accept_encoding)
+		return false;
+	for (const char *p = accept_encoding; *p;) {
+		const char *end = p + strcspn(p, ",");
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		double q = accept_q(p, end);
+		if (accept_type_is(p, end, "gzip") || accept_type_is(p, end, "x-gzip"))
+			gz = q > gz ? q : gz;
+		else if (accept_type_is(p, end, "*"))
+			any = q > any ? q : any;
+		p = *end ? end + 1 : end;
+	}
+	/* RFC 9110 12.5.3: a coding named is taken at its q; "*" stands for those not named. */
+	return gz >= 0 ? gz > 0 : any > 0;
 }

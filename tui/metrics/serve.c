@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,10 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "core/clock.h"
 #include "core/xalloc.h"
 #include "tui/metrics/metrics.h"
+#include "tui/metrics/serve_auth.h"
 #include "tui/metrics/serve_guard.h"
+#include "tui/metrics/serve_webcfg.h"
 
 /*
  * A published text: immutable once published, freed by whoever drops the last
@@ -38,7 +43,17 @@ static struct {
 	struct metrics_state st;
 	struct metrics_buf buf;
 	unsigned port;
-} srv = {.lock = PTHREAD_MUTEX_INITIALIZER};
+	struct serve_webcfg cfg; /* --web.config.file (all empty: plain HTTP, no auth) */
+	/* Scrape-time sampling (serve_on_demand), all under lock: a scrape that finds the text
+	 * older than min_ns sets demand and waits on published for gen to move. */
+	uint64_t min_ns; /* 0: the front end samples on its own clock */
+	uint64_t pub_ns; /* when the current texts were published */
+	uint64_t gen; /* texts published so far */
+	bool demand;
+	pthread_cond_t demanded, published;
+} srv = {.lock = PTHREAD_MUTEX_INITIALIZER,
+	 .demanded = PTHREAD_COND_INITIALIZER,
+	 .published = PTHREAD_COND_INITIALIZER};
 
 static void serve_text_unref(void *cls)
 {
@@ -138,6 +153,85 @@ static struct serve_text *serve_with_process(struct serve_text *t, enum metrics_
 	return n;
 }
 
+/* A gzip member of t's text, a new text of the response's own (t's reference is dropped);
+ * t itself when zlib fails, as the client then gets the text uncompressed. */
+static struct serve_text *serve_gzip(struct serve_text *t)
+{
+	z_stream z = {0};
+	/* 15 + 16: a gzip header and trailer, not zlib's; level 1: a text of repeated names
+	 * packs well at the fastest level, and the server thread stays cheap. */
+	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return t;
+	size_t cap = deflateBound(&z, (uLong)t->len);
+	struct serve_text *n = xmalloc(sizeof(*n) + cap);
+	z.next_in = (Bytef *)t->data;
+	z.avail_in = (uInt)t->len;
+	z.next_out = (Bytef *)n->data;
+	z.avail_out = (uInt)cap;
+	int zr = deflate(&z, Z_FINISH);
+	size_t out = cap - z.avail_out;
+	deflateEnd(&z);
+	if (zr != Z_STREAM_END) {
+		free(n);
+		return t;
+	}
+	atomic_init(&n->refs, 1); /* the response's reference */
+	n->len = out;
+	serve_text_unref(t);
+	return n;
+}
+
+/* 401 with WWW-Authenticate: Basic (RFC 7617), so a browser asks and a scraper says why. */
+static enum MHD_Result serve_unauthorized(struct MHD_Connection *c)
+{
+	static const char body[] = "authentication needed\n";
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	enum MHD_Result rc = MHD_queue_basic_auth_fail_response(c, "tunetop", r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
+/*
+ * client_auth_type: libmicrohttpd asks for a certificate once it has the CA (HTTPS_MEM_TRUST)
+ * but leaves the verdict to the handler: verified against that CA, or (VerifyClientCertIfGiven)
+ * none at all.
+ */
+static bool serve_client_cert_ok(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	if (!ci || !ci->tls_session)
+		return false;
+	gnutls_session_t s = (gnutls_session_t)ci->tls_session;
+	unsigned n = 0, status = 0;
+	if (!gnutls_certificate_get_peers(s, &n) || n == 0)
+		return srv.cfg.client_auth == SERVE_CLIENT_VERIFY_IF_GIVEN;
+	return gnutls_certificate_verify_peers2(s, &status) == 0 && status == 0;
+}
+
+/*
+ * With scrape-time sampling, under srv.lock: when the texts are older than -d, ask the front
+ * end for a sample and wait for it, at most SERVE_FRESH_WAIT_MS (a source that stalls costs
+ * a scrape a stale answer, not libmicrohttpd's thread).
+ */
+static void serve_wait_fresh(void)
+{
+	uint64_t now = clock_mono_ns();
+	if (!srv.min_ns || (srv.cur[0] && now - srv.pub_ns < srv.min_ns))
+		return;
+	uint64_t gen = srv.gen, end = now + SERVE_FRESH_WAIT_MS * NS_PER_MS;
+	srv.demand = true;
+	pthread_cond_signal(&srv.demanded);
+	while (srv.min_ns && srv.gen == gen && clock_mono_ns() < end) {
+		struct timespec ts = clock_ns_to_ts(end);
+		pthread_cond_clockwait(&srv.published, &srv.lock, CLOCK_MONOTONIC, &ts);
+	}
+}
+
 /* Runs on libmicrohttpd's thread: answer from the published text, never from the source. */
 static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const char *url,
 				     const char *method, const char *version,
@@ -151,13 +245,28 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
+	if (srv.cfg.client_auth != SERVE_CLIENT_NONE && !serve_client_cert_ok(c))
+		return serve_reply(c, MHD_HTTP_FORBIDDEN,
+				   "a verified client certificate is needed\n");
+	if (srv.cfg.nusers) {
+		char *pass = NULL;
+		char *user = MHD_basic_auth_get_username_password(c, &pass);
+		bool ok = serve_auth_check(user, pass);
+		MHD_free(user);
+		MHD_free(pass);
+		if (!ok)
+			return serve_unauthorized(c);
+	}
 	if (strcmp(url, "/metrics") != 0)
 		return serve_reply(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
 
 	const char *accept =
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	enum metrics_format fmt = metrics_format_for_accept(accept);
+	bool gz = metrics_accepts_gzip(
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
 	pthread_mutex_lock(&srv.lock);
+	serve_wait_fresh();
 	struct serve_text *t = srv.cur[fmt];
 	if (t) /* relaxed: the mutex orders it against the swap that could drop it */
 		atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
@@ -165,6 +274,8 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 	if (!t)
 		return serve_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no snapshot yet\n");
 	t = serve_with_process(t, fmt);
+	if (gz)
+		t = serve_gzip(t);
 
 	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
 	    t->len, t->data, serve_text_unref, t);
@@ -173,6 +284,9 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, metrics_content_type(fmt));
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r); /* the text lives until the response is done with it */
 	return rc;
@@ -190,6 +304,44 @@ void serve_metrics_tid(bool on)
 	srv.st.tid = on;
 }
 
+int serve_configure(const char *web_config, char *err, size_t errlen)
+{
+	serve_webcfg_free(&srv.cfg);
+	if (!web_config)
+		return 0;
+	int rc = serve_webcfg_load(web_config, &srv.cfg, err, errlen);
+	if (rc == 0 && srv.cfg.cert_pem && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		snprintf(err, errlen, "%s: this libmicrohttpd has no TLS", web_config);
+		serve_webcfg_free(&srv.cfg);
+		rc = 1;
+	}
+	serve_auth_users(srv.cfg.users, srv.cfg.nusers);
+	return rc;
+}
+
+void serve_on_demand(double min_interval_s)
+{
+	pthread_mutex_lock(&srv.lock);
+	srv.min_ns = min_interval_s < 0	  ? 0
+		     : min_interval_s > 0 ? (uint64_t)(min_interval_s * 1e9)
+					  : 1;
+	pthread_cond_broadcast(&srv.published); /* a scrape waiting when it ends waits no more */
+	pthread_mutex_unlock(&srv.lock);
+}
+
+bool serve_wait_demand(uint64_t timeout_ns)
+{
+	pthread_mutex_lock(&srv.lock);
+	if (!srv.demand) {
+		struct timespec ts = clock_ns_to_ts(clock_mono_ns() + timeout_ns);
+		pthread_cond_clockwait(&srv.demanded, &srv.lock, CLOCK_MONOTONIC, &ts);
+	}
+	bool d = srv.demand;
+	srv.demand = false;
+	pthread_mutex_unlock(&srv.lock);
+	return d;
+}
+
 int serve_start(const char *addr_text, char *err, size_t errlen)
 {
 	struct serve_addr a;
@@ -204,15 +356,30 @@ int serve_start(const char *addr_text, char *err, size_t errlen)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
+	/* TLS from --web.config.file: the PEMs as read at start (libmicrohttpd keeps pointers). */
+	struct MHD_OptionItem tls[5];
+	int nt = 0;
+	if (srv.cfg.cert_pem) {
+		tls[nt++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, srv.cfg.cert_pem};
+		tls[nt++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv.cfg.key_pem};
+		tls[nt++] =
+		    (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, srv.cfg.priorities};
+		if (srv.cfg.ca_pem)
+			tls[nt++] =
+			    (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, srv.cfg.ca_pem};
+	}
+	tls[nt] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 	srv.mhd = MHD_start_daemon(
-	    MHD_USE_AUTO_INTERNAL_THREAD | (a.v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, serve_handler,
-	    NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&a.ss, MHD_OPTION_CONNECTION_LIMIT,
-	    (unsigned)SERVE_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-	    (size_t)SERVE_CONN_MEMORY_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
-	    (unsigned)SERVE_CONN_TIMEOUT_S, MHD_OPTION_EXTERNAL_LOGGER, serve_log, NULL,
-	    MHD_OPTION_NOTIFY_CONNECTION, serve_guard_on_connection, NULL,
-	    MHD_OPTION_NOTIFY_COMPLETED, serve_guard_on_completed, NULL,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)(2 * SERVE_MAX_PER_IP), MHD_OPTION_END);
+	    MHD_USE_AUTO_INTERNAL_THREAD | (a.v6 ? MHD_USE_IPv6 : 0) |
+		(srv.cfg.cert_pem ? MHD_USE_TLS : 0),
+	    0, NULL, NULL, serve_handler, NULL, MHD_OPTION_ARRAY, tls, MHD_OPTION_SOCK_ADDR,
+	    (struct sockaddr *)&a.ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONN_MEMORY_BYTES,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_CONN_TIMEOUT_S,
+	    MHD_OPTION_EXTERNAL_LOGGER, serve_log, NULL, MHD_OPTION_NOTIFY_CONNECTION,
+	    serve_guard_on_connection, NULL, MHD_OPTION_NOTIFY_COMPLETED, serve_guard_on_completed,
+	    NULL, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)(2 * SERVE_MAX_PER_IP),
+	    MHD_OPTION_END);
 	int saved = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!srv.mhd) {
@@ -250,6 +417,9 @@ void serve_publish(const struct snapshot *snap)
 		old[f] = srv.cur[f];
 		srv.cur[f] = t[f];
 	}
+	srv.pub_ns = clock_mono_ns();
+	srv.gen++;
+	pthread_cond_broadcast(&srv.published);
 	pthread_mutex_unlock(&srv.lock);
 	for (int f = 0; f < METRICS_NFORMATS; f++)
 		serve_text_unref(old[f]);
@@ -267,4 +437,6 @@ void serve_stop(void)
 	}
 	free(srv.buf.p);
 	srv.buf = (struct metrics_buf){0};
+	serve_auth_users(NULL, 0);
+	serve_webcfg_free(&srv.cfg);
 }

@@ -15,6 +15,9 @@
 #define SERVE_CONN_MEMORY_BYTES 8192 /* request line and headers must fit: else 414/431 */
 #define SERVE_CONN_TIMEOUT_S 10 /* an idle client is closed (a trickling one: serve_guard.h) */
 #define SERVE_NICE 10 /* the server thread's nice: sampling comes first */
+/* With scrape-time sampling, the longest a scrape waits for its sample before it is answered
+ * from the one before (a host sample takes milliseconds; Prometheus' scrape timeout is 10 s). */
+#define SERVE_FRESH_WAIT_MS 2000
 
 struct serve_addr {
 	struct sockaddr_storage ss;
@@ -28,6 +31,18 @@ int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t
 
 /* --metrics-tid: thread series by tid (call before serve_start). */
 void serve_metrics_tid(bool on);
+/* --web.config.file (NULL: none): TLS and basic auth, read now, before the source opens, so a
+ * bad file stops the start. 0; 2 for a file that is not a configuration; 1 unreadable. */
+int serve_configure(const char *web_config, char *err, size_t errlen);
+/*
+ * Scrape-time sampling (-b --serve, no console): the front end samples when a scrape finds
+ * the texts older than min_interval_s (-d) and waits for it (serve_wait_demand), not on a
+ * clock: an idle exporter costs nothing. Call before the first serve_publish; a negative
+ * interval ends it (the loop is done: a waiting scrape is answered at once).
+ */
+void serve_on_demand(double min_interval_s);
+/* Wait up to timeout_ns for a scrape that wants a sample; true when one does. */
+bool serve_wait_demand(uint64_t timeout_ns);
 /* Start the server thread (libmicrohttpd); 0, or -1 with a message. */
 int serve_start(const char *addr_text, char *err, size_t errlen);
 /* The port really bound (after serve_start; useful with port 0). */

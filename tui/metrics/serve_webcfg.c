@@ -1,0 +1,302 @@
+/* serve_webcfg.c: reading node_exporter's web configuration file with libyaml. */
+#include "tui/metrics/serve_webcfg.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "core/safefile.h"
+#include "core/xalloc.h"
+
+static const struct safefile_limits webcfg_limits = {.max_bytes = SERVE_WEBCFG_MAX_BYTES};
+
+/* What a failed load returns, as main's exit status. */
+#define WEBCFG_BAD 2
+#define WEBCFG_UNREADABLE 1
+
+struct webcfg_ctx {
+	yaml_document_t doc;
+	const char *path;
+	char *dir; /* the file's folder, for relative names */
+	char *err;
+	size_t errlen;
+};
+
+static int webcfg_fail(struct webcfg_ctx *x, const yaml_node_t *n, const char *fmt,
+		       const char *what)
+{
+	char msg[256];
+	snprintf(msg, sizeof(msg), fmt, what);
+	if (n)
+		snprintf(x->err, x->errlen, "%s:%lu: %s", x->path,
+			 (unsigned long)n->start_mark.line + 1, msg);
+	else
+		snprintf(x->err, x->errlen, "%s: %s", x->path, msg);
+	return WEBCFG_BAD;
+}
+
+static const char *webcfg_scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* A file the configuration names, read through core/safefile.h like the configuration. */
+static int webcfg_read_named(struct webcfg_ctx *x, const yaml_node_t *n, const char *key,
+			     char **out)
+{
+	const char *name = webcfg_scalar(n);
+	if (!name || !*name)
+		return webcfg_fail(x, n, "%s: a file name", key);
+	char *path = name[0] == '/' ? xstrdup(name) : NULL;
+	if (!path) {
+		size_t len = strlen(x->dir) + strlen(name) + 2;
+		path = xmalloc(len);
+		snprintf(path, len, "%s/%s", x->dir, name);
+	}
+	char why[512];
+	size_t len;
+	int rc = safefile_read(path, &webcfg_limits, out, &len, why, sizeof(why));
+	free(path);
+	if (rc != 0) {
+		snprintf(x->err, x->errlen, "%s: %s: %s", x->path, key, why);
+		return WEBCFG_UNREADABLE;
+	}
+	return 0;
+}
+
+/* A key given twice is an error, as YAML 1.2 has it (and the second would leak the first). */
+static int webcfg_unique_keys(struct webcfg_ctx *x, yaml_node_t *map)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		const char *a = webcfg_scalar(yaml_document_get_node(&x->doc, p->key));
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; a && q < p; q++) {
+			yaml_node_t *k = yaml_document_get_node(&x->doc, q->key);
+			const char *b = webcfg_scalar(k);
+			if (b && strcmp(a, b) == 0)
+				return webcfg_fail(x, k, "'%s' is given twice", a);
+		}
+	}
+	return 0;
+}
+
+/* "TLS12" -> 2 (TLS 1.2), -1 for a name exporter-toolkit does not have. */
+static int webcfg_tls_version(const char *v)
+{
+	static const char *const names[] = {"TLS10", "TLS11", "TLS12", "TLS13"};
+	for (int i = 0; v && i < 4; i++)
+		if (strcmp(v, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcfg *cfg)
+{
+	int min = 2, max = 3, rc;
+	bool have_cert = false, have_key = false;
+	const yaml_node_t *auth = NULL;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return webcfg_fail(x, map, "%s: a mapping of cert_file, key_file, ...",
+				   "tls_server_config");
+	if ((rc = webcfg_unique_keys(x, map)) != 0)
+		return rc;
+	/* Every key known before any file is read: a misspelt key is the error to report. */
+	static const char *const known[] = {"cert_file",	"key_file",    "client_ca_file",
+					    "client_auth_type", "min_version", "max_version"};
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
+		const char *key = webcfg_scalar(k);
+		size_t i = 0;
+		while (key && i < sizeof(known) / sizeof(known[0]) && strcmp(key, known[i]) != 0)
+			i++;
+		if (!key || i == sizeof(known) / sizeof(known[0]))
+			return webcfg_fail(
+			    x, k,
+			    "tls_server_config: unknown key '%s' (known: cert_file, "
+			    "key_file, client_auth_type, client_ca_file, min_version, "
+			    "max_version)",
+			    key ? key : "?");
+	}
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(&x->doc, p->value);
+		const char *key = webcfg_scalar(k);
+		if (!key)
+			return webcfg_fail(x, k, "%s: keys are names", "tls_server_config");
+		if (strcmp(key, "cert_file") == 0) {
+			if ((rc = webcfg_read_named(x, v, key, &cfg->cert_pem)) != 0)
+				return rc;
+			have_cert = true;
+		} else if (strcmp(key, "key_file") == 0) {
+			if ((rc = webcfg_read_named(x, v, key, &cfg->key_pem)) != 0)
+				return rc;
+			have_key = true;
+		} else if (strcmp(key, "client_ca_file") == 0) {
+			if ((rc = webcfg_read_named(x, v, key, &cfg->ca_pem)) != 0)
+				return rc;
+		} else if (strcmp(key, "client_auth_type") == 0) {
+			auth = v;
+		} else if (strcmp(key, "min_version") == 0 || strcmp(key, "max_version") == 0) {
+			int ver = webcfg_tls_version(webcfg_scalar(v));
+			if (ver < 0)
+				return webcfg_fail(x, v, "%s: TLS10, TLS11, TLS12 or TLS13", key);
+			*(key[1] == 'i' ? &min : &max) = ver;
+		} else {
+			return webcfg_fail(
+			    x, k,
+			    "tls_server_config: unknown key '%s' (known: cert_file, "
+			    "key_file, client_auth_type, client_ca_file, min_version, "
+			    "max_version)",
+			    key);
+		}
+	}
+	if (!have_cert || !have_key)
+		return webcfg_fail(x, map, "%s: both cert_file and key_file are needed",
+				   "tls_server_config");
+	if (min > max)
+		return webcfg_fail(x, map, "%s: min_version is above max_version",
+				   "tls_server_config");
+	const char *a = auth ? webcfg_scalar(auth) : "NoClientCert";
+	if (a && strcmp(a, "NoClientCert") == 0)
+		cfg->client_auth = SERVE_CLIENT_NONE;
+	else if (a && strcmp(a, "VerifyClientCertIfGiven") == 0)
+		cfg->client_auth = SERVE_CLIENT_VERIFY_IF_GIVEN;
+	else if (a && strcmp(a, "RequireAndVerifyClientCert") == 0)
+		cfg->client_auth = SERVE_CLIENT_REQUIRE_VERIFY;
+	else
+		return webcfg_fail(x, auth,
+				   "client_auth_type: '%s' is not one tunetop has (NoClientCert, "
+				   "VerifyClientCertIfGiven, RequireAndVerifyClientCert)",
+				   a ? a : "?");
+	/* As exporter-toolkit: a CA means nothing without a policy, a policy nothing without it. */
+	if (cfg->client_auth != SERVE_CLIENT_NONE && !cfg->ca_pem)
+		return webcfg_fail(x, auth, "client_auth_type %s needs client_ca_file", a);
+	if (cfg->client_auth == SERVE_CLIENT_NONE && cfg->ca_pem)
+		return webcfg_fail(x, map, "%s: client_ca_file with client_auth_type NoClientCert",
+				   "tls_server_config");
+	static const char *const vers[] = {"+VERS-TLS1.0", "+VERS-TLS1.1", "+VERS-TLS1.2",
+					   "+VERS-TLS1.3"};
+	size_t off = (size_t)snprintf(cfg->priorities, sizeof(cfg->priorities), "NORMAL:-VERS-ALL");
+	for (int i = max; i >= min; i--)
+		off += (size_t)snprintf(cfg->priorities + off, sizeof(cfg->priorities) - off, ":%s",
+					vers[i]);
+	return 0;
+}
+
+static int webcfg_users(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcfg *cfg)
+{
+	if (map->type != YAML_MAPPING_NODE)
+		return webcfg_fail(x, map, "%s: a mapping of user: bcrypt hash",
+				   "basic_auth_users");
+	size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	cfg->users = xcalloc(n ? n : 1, sizeof(*cfg->users));
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(&x->doc, p->value);
+		const char *user = webcfg_scalar(k), *hash = webcfg_scalar(v);
+		if (!user || !*user || strchr(user, ':'))
+			return webcfg_fail(x, k, "%s: a user is a name without ':'",
+					   "basic_auth_users");
+		if (!hash || strlen(hash) != 60 || hash[0] != '$' || hash[1] != '2' ||
+		    !strchr("aby", hash[2]) || hash[3] != '$')
+			return webcfg_fail(x, v,
+					   "basic_auth_users: %s: the password is a bcrypt hash "
+					   "($2y$..., 60 characters: htpasswd -nBC 10 USER)",
+					   user);
+		for (size_t i = 0; i < cfg->nusers; i++)
+			if (strcmp(cfg->users[i].name, user) == 0)
+				return webcfg_fail(x, k, "basic_auth_users: %s twice", user);
+		cfg->users[cfg->nusers].name = xstrdup(user);
+		cfg->users[cfg->nusers].hash = xstrdup(hash);
+		cfg->nusers++;
+	}
+	return 0;
+}
+
+static int webcfg_root(struct webcfg_ctx *x, struct serve_webcfg *cfg)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&x->doc);
+	if (!root) /* an empty file: plain HTTP, as without one */
+		return 0;
+	if (root->type == YAML_SCALAR_NODE && !*webcfg_scalar(root))
+		return 0;
+	if (root->type != YAML_MAPPING_NODE)
+		return webcfg_fail(x, root, "%s",
+				   "a mapping of tls_server_config, basic_auth_users");
+	int urc = webcfg_unique_keys(x, root);
+	if (urc)
+		return urc;
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(&x->doc, p->value);
+		const char *key = webcfg_scalar(k);
+		int rc;
+		if (key && strcmp(key, "tls_server_config") == 0)
+			rc = webcfg_tls(x, v, cfg);
+		else if (key && strcmp(key, "basic_auth_users") == 0)
+			rc = webcfg_users(x, v, cfg);
+		else
+			rc = webcfg_fail(x, k,
+					 "unknown key '%s' (known: tls_server_config, "
+					 "basic_auth_users)",
+					 key ? key : "?");
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int serve_webcfg_load(const char *path, struct serve_webcfg *cfg, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	struct webcfg_ctx x = {.path = path, .err = err, .errlen = errlen};
+	yaml_parser_t parser;
+
+	memset(cfg, 0, sizeof(*cfg));
+	int rc = safefile_read(path, &webcfg_limits, &text, &len, err, errlen);
+	if (rc != 0)
+		return WEBCFG_UNREADABLE;
+	const char *slash = strrchr(path, '/');
+	size_t dlen = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
+	x.dir = xmalloc(dlen + 1);
+	memcpy(x.dir, slash ? path : ".", dlen);
+	x.dir[dlen] = '\0';
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &x.doc)) {
+		snprintf(err, errlen, "%s:%lu: %s", path,
+			 (unsigned long)parser.problem_mark.line + 1,
+			 parser.problem ? parser.problem : "not YAML");
+		rc = WEBCFG_BAD;
+	} else {
+		rc = webcfg_root(&x, cfg);
+		yaml_document_delete(&x.doc);
+	}
+	yaml_parser_delete(&parser);
+	free(x.dir);
+	free(text);
+	if (rc)
+		serve_webcfg_free(cfg);
+	return rc;
+}
+
+void serve_webcfg_free(struct serve_webcfg *cfg)
+{
+	free(cfg->cert_pem);
+	free(cfg->key_pem);
+	free(cfg->ca_pem);
+	for (size_t i = 0; i < cfg->nusers; i++) {
+		free(cfg->users[i].name);
+		free(cfg->users[i].hash);
+	}
+	free(cfg->users);
+	memset(cfg, 0, sizeof(*cfg));
+}

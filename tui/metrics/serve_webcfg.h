@@ -1,0 +1,39 @@
+/* serve_webcfg.h: --web.config.file, node_exporter's web configuration file (TLS, basic auth). */
+#ifndef TT_SERVE_WEBCFG_H
+#define TT_SERVE_WEBCFG_H
+
+#include <stddef.h>
+
+/* The file and each PEM it names are read whole, at most this many bytes. */
+#define SERVE_WEBCFG_MAX_BYTES ((size_t)1 << 20)
+
+enum serve_client_auth {
+	SERVE_CLIENT_NONE, /* NoClientCert */
+	SERVE_CLIENT_VERIFY_IF_GIVEN, /* VerifyClientCertIfGiven */
+	SERVE_CLIENT_REQUIRE_VERIFY, /* RequireAndVerifyClientCert */
+};
+
+struct serve_user {
+	char *name;
+	char *hash; /* bcrypt: $2a$, $2b$ or $2y$ */
+};
+
+struct serve_webcfg {
+	char *cert_pem, *key_pem; /* both or neither: TLS on when set */
+	char *ca_pem; /* client_ca_file's certificates (NULL: none) */
+	enum serve_client_auth client_auth;
+	char priorities[96]; /* gnutls priorities from min_version/max_version */
+	struct serve_user *users; /* basic_auth_users (none: no authentication) */
+	size_t nusers;
+};
+
+/*
+ * Load path (YAML, the keys of docs/metrics.md "Deploying the exporter") into *cfg; relative
+ * file names are taken from the file's folder. 0; 2 for a file that is not such a
+ * configuration (unknown key, bad value, a YAML error); 1 for a file that cannot be read.
+ * The message says which key.
+ */
+int serve_webcfg_load(const char *path, struct serve_webcfg *cfg, char *err, size_t errlen);
+void serve_webcfg_free(struct serve_webcfg *cfg);
+
+#endif
