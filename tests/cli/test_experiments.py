@@ -132,7 +132,7 @@ check(all(isinstance(p["host_took_pct"], float) and p["set_aside"] is False
 spin = str(min(2 * (os.cpu_count() or 2), 16))
 r = run("sweep", "--json", "--maxsleep", "0", "--slack", "1000", "--passes", "2", "--seconds",
         "0.5", "--warmup", "0.2", "--scenario", "pmd-light", "--set", "load.spin_threads=" + spin,
-        "--host-took-limit", "20")
+        "--host-took-limit", "5")
 check(r.returncode == 0, f"sweep under host load exits 0 ({r.stderr[-200:]})")
 o = json.loads(r.stdout) if r.returncode == 0 else {}
 log, row = o.get("pass_log", []), (o.get("rows") or [{}])[0]
