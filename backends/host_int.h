@@ -93,6 +93,14 @@ struct host_state {
 	char maxsleep_val[128];
 	struct host_ovsdb_read *dbread; /* the last read (interfaces) */
 	bool dbread_ok;
+	uint64_t dbread_ns; /* CLOCK_MONOTONIC when dbread's reply came (a sample's read) */
+	/* The drop counters at the last sample's ovsdb read, per interface, for their rates. */
+	struct host_iface_prev {
+		char name[32];
+		int64_t drops[HOST_IFACE_NDROPS];
+	} iface_prev[HOST_SNAP_MAX_IFACES];
+	int niface_prev;
+	uint64_t iface_prev_ns;
 	struct host_ovs_stats stats_prev;
 	bool have_stats_prev;
 	uint64_t stats_prev_ns; /* CLOCK_MONOTONIC when stats_prev's reply came */

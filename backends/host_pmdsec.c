@@ -78,6 +78,7 @@ void host_pmdsec_dbread(struct host_state *h)
 	h->dbread_ok = host_ovsdb_read(h->ovsdb, host_pmdsec_key(h), h->dbread, h->ovsdb_err,
 				       sizeof(h->ovsdb_err)) == 0;
 	if (h->dbread_ok) {
+		h->dbread_ns = clock_mono_ns();
 		h->ovsdb_err[0] = '\0';
 		host_maxsleep_from(h, h->dbread, false);
 	}
@@ -249,12 +250,97 @@ static bool delta(uint64_t now, uint64_t before, uint64_t *d)
 	return true;
 }
 
+/* n of the interval's passes, in % within 0..100 (a hit counted past a pass is not 101 %). */
+static double share(uint64_t n, uint64_t passes)
+{
+	double v = 100.0 * (double)n / (double)passes;
+	return v > 100 ? 100 : v;
+}
+
+/*
+ * The hit shares of x over the interval, from the deltas of c (now) over o (the last sample):
+ * none without a baseline, when no packet passed, or when a counter went back (cleared).
+ * The deltas are added to *sum for the total; *sum_ok turns false when a PMD has none.
+ */
+static void host_pmd_shares(struct host_ovs_pmd_snap *x, const struct host_pmd_stats *c,
+			    const struct host_pmd_stats *o, struct host_pmd_stats *sum,
+			    bool *sum_ok)
+{
+	uint64_t dp, dr, ds, de, dm, dg, dw;
+	x->simple_pct = x->emc_pct = x->smc_pct = x->megaflow_pct = x->phwol_pct = -1;
+	x->passes = -1;
+	if (!o || !delta(c->packets, o->packets, &dp) || !delta(c->recirc, o->recirc, &dr) ||
+	    !delta(c->simple_hits, o->simple_hits, &ds) || !delta(c->emc_hits, o->emc_hits, &de) ||
+	    !delta(c->smc_hits, o->smc_hits, &dm) ||
+	    !delta(c->megaflow_hits, o->megaflow_hits, &dg) ||
+	    !delta(c->phwol_hits, o->phwol_hits, &dw)) {
+		*sum_ok = false;
+		return;
+	}
+	sum->packets += dp;
+	sum->recirc += dr;
+	sum->simple_hits += ds;
+	sum->emc_hits += de;
+	sum->smc_hits += dm;
+	sum->megaflow_hits += dg;
+	sum->phwol_hits += dw;
+	sum->has_phwol |= c->has_phwol;
+	x->passes = (int64_t)(dp + dr);
+	if (dp + dr == 0)
+		return;
+	x->simple_pct = share(ds, dp + dr);
+	x->emc_pct = share(de, dp + dr);
+	x->smc_pct = share(dm, dp + dr);
+	x->megaflow_pct = share(dg, dp + dr);
+	if (c->has_phwol)
+		x->phwol_pct = share(dw, dp + dr);
+}
+
+/* The PMDs together: totals summed, shares of the summed passes, upcall rates summed. */
+static void host_pmd_total(struct host_snap *hs, const struct host_pmd_stats *sum, bool sum_ok)
+{
+	struct host_ovs_pmd_snap *t = &hs->ovs_total;
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "total");
+	t->core_id = -1;
+	t->cycles_per_pkt = t->overhead_pct = -1;
+	t->isolated = -1;
+	t->upcalls_per_s = t->lost_upcalls_per_s = 0;
+	for (int i = 0; i < hs->novs_pmds; i++) {
+		const struct host_ovs_pmd_snap *x = &hs->ovs_pmds[i];
+		t->packets += x->packets;
+		t->recirc += x->recirc;
+		t->simple_hits += x->simple_hits;
+		t->emc_hits += x->emc_hits;
+		t->smc_hits += x->smc_hits;
+		t->megaflow_hits += x->megaflow_hits;
+		t->phwol_hits += x->phwol_hits;
+		t->upcalls += x->upcalls;
+		t->lost_upcalls += x->lost_upcalls;
+		if (x->upcalls_per_s < 0 || t->upcalls_per_s < 0)
+			t->upcalls_per_s = t->lost_upcalls_per_s = -1;
+		else
+			t->upcalls_per_s += x->upcalls_per_s,
+			    t->lost_upcalls_per_s += x->lost_upcalls_per_s;
+	}
+	struct host_pmd_stats zero = {0};
+	bool ok = true;
+	t->simple_pct = t->emc_pct = t->smc_pct = t->megaflow_pct = t->phwol_pct = -1;
+	t->passes = -1;
+	if (sum_ok && hs->novs_pmds > 0) {
+		struct host_pmd_stats scratch = {0};
+		host_pmd_shares(t, sum, &zero, &scratch, &ok);
+	}
+}
+
 static void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, double dt_s,
 			       const struct host_ovs_stats *st, bool st_ok,
 			       const struct host_ovs_rxqs *rq, bool rq_ok)
 {
 	struct host_snap *hs = &snap->host;
 	struct pmd_snap *p = &snap->pmd;
+	struct host_pmd_stats sum = {0};
+	bool sum_ok = true;
 
 	for (int i = 0; st_ok && i < st->npmds && hs->novs_pmds < HOST_SNAP_MAX_OVS_PMDS; i++) {
 		const struct host_pmd_stats *c = &st->pmd[i];
@@ -274,6 +360,9 @@ static void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, doub
 		x->simple_hits = c->simple_hits;
 		x->upcalls = c->upcalls;
 		x->lost_upcalls = c->lost_upcalls;
+		x->recirc = c->recirc;
+		x->phwol_hits = c->phwol_hits;
+		host_pmd_shares(x, c, o, &sum, &sum_ok);
 		x->cycles_per_pkt = -1;
 		x->upcalls_per_s = x->lost_upcalls_per_s = -1;
 		x->isolated = -1;
@@ -292,6 +381,8 @@ static void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, doub
 				x->overhead_pct = rq->pmd[k].overhead_pct;
 			}
 	}
+	if (st_ok)
+		host_pmd_total(hs, &sum, sum_ok);
 	for (int i = 0; rq_ok && i < rq->nrxqs && hs->novs_rxqs < HOST_SNAP_MAX_RXQS; i++) {
 		struct host_ovs_rxq_snap *q = &hs->ovs_rxqs[hs->novs_rxqs++];
 		snprintf(q->port, sizeof(q->port), "%s", rq->rxq[i].port);
@@ -303,6 +394,30 @@ static void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, doub
 	if (st_ok) {
 		h->stats_prev = *st;
 		h->have_stats_prev = true;
+	}
+}
+
+/*
+ * The drop counters of one interface and their rates since the last sample's ovsdb read,
+ * over the time between the two reads. ovs-vswitchd writes them to ovsdb every
+ * stats-update-interval (5 s by default), so a rate is 0 between its writes and the whole
+ * step at one (docs/pmd.md "Interface drops"). A counter gone back gives none.
+ */
+static void host_iface_rates(const struct host_state *h, struct host_ovs_iface_snap *o,
+			     const struct host_ovsdb_iface *f)
+{
+	const struct host_iface_prev *v = NULL;
+	for (int j = 0; h->iface_prev_ns && j < h->niface_prev; j++)
+		if (strcmp(h->iface_prev[j].name, f->name) == 0)
+			v = &h->iface_prev[j];
+	double dt = v && h->dbread_ns > h->iface_prev_ns
+			? (double)(h->dbread_ns - h->iface_prev_ns) / 1e9
+			: 0;
+	for (int k = 0; k < HOST_IFACE_NDROPS; k++) {
+		o->drops[k] = f->drops[k];
+		o->drop_per_s[k] = -1;
+		if (dt > 0 && f->drops[k] >= 0 && v->drops[k] >= 0 && f->drops[k] >= v->drops[k])
+			o->drop_per_s[k] = (double)(f->drops[k] - v->drops[k]) / dt;
 	}
 }
 
@@ -320,7 +435,18 @@ static void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs)
 		o->tx_dropped = f->tx_dropped;
 		o->rx_errors = f->rx_errors;
 		o->tx_errors = f->tx_errors;
+		host_iface_rates(h, o, f);
 	}
+	/* This read is the next one's baseline (a failed read keeps the old one). */
+	if (!h->dbread_ok)
+		return;
+	h->niface_prev = 0;
+	for (int i = 0; i < h->dbread->nifaces && i < HOST_SNAP_MAX_IFACES; i++) {
+		struct host_iface_prev *v = &h->iface_prev[h->niface_prev++];
+		snprintf(v->name, sizeof(v->name), "%s", h->dbread->iface[i].name);
+		memcpy(v->drops, h->dbread->iface[i].drops, sizeof(v->drops));
+	}
+	h->iface_prev_ns = h->dbread_ns;
 }
 
 static void host_pmdsec_fail(struct host_state *h, struct host_snap *hs)
