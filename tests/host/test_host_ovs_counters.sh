@@ -148,4 +148,14 @@ print("ok" if not bad and back >= 3 and moved >= 10 else (bad[:3], back, moved))
 PY
 )
 check "interface drop counters: totals, rates over the interval, null where absent or gone back (got $res)" test "$res" = ok
+
+# The exporter: the same counters as _total, a drop counter per device and counter name, only
+# those the interface has.
+TUNETOP_OVS_SOCKET=$dir/ctl.sock TUNETOP_OVS_DB=unix:$dir/db.sock timeout 30 "$TUNETOP" --host -b -n 1 \
+	--format prometheus >"$dir/out.prom" 2>"$dir/prom.err"
+prom=$(grep -c '^tunetop_host_ovs_interface_drops_total{device="p0",counter="rx_missed_errors"} [0-9]' "$dir/out.prom")
+none=$(grep -c '^tunetop_host_ovs_interface_drops_total{device="p1",counter="rx_missed_errors"}' "$dir/out.prom")
+hits=$(grep -c '^tunetop_host_ovs_pmd_hits_total{pmd="pmd-c01",lookup="simple"} [0-9]' "$dir/out.prom")
+check "exporter: p0's rx_missed_errors, none for p1, the simple-match hits (got $prom $none $hits)" \
+	test "$prom $none $hits" = "1 0 1"
 finish
