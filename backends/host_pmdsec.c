@@ -401,7 +401,7 @@ static void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, doub
  * The drop counters of one interface and their rates since the last sample's ovsdb read,
  * over the time between the two reads. ovs-vswitchd writes them to ovsdb every
  * stats-update-interval (5 s by default), so a rate is 0 between its writes and the whole
- * step at one (docs/pmd.md "Interface drops"). A counter gone back gives none.
+ * step at one (docs/pmd.md "Host mode: what an operator reads"). A counter gone back gives none.
  */
 static void host_iface_rates(const struct host_state *h, struct host_ovs_iface_snap *o,
 			     const struct host_ovsdb_iface *f)

@@ -50,7 +50,7 @@ struct host_ovs_pmd_snap {
 	 * recirculations, as pmd-stats-show counts a hit per pass), in % clamped to 0..100; -1
 	 * with no baseline, no pass in the interval, or a counter gone back (pmd-stats-clear).
 	 * phwol_pct -1 also when this OVS prints no "phwol hits". passes: the interval's
-	 * passes, -1 likewise. docs/pmd.md "Hit shares".
+	 * passes, -1 likewise. docs/pmd.md "Host mode: what an operator reads".
 	 */
 	double simple_pct, emc_pct, smc_pct, megaflow_pct, phwol_pct;
 	int64_t passes;

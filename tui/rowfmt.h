@@ -24,7 +24,7 @@ const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t,
  * The subsystem a thread row, the JSON and the exporter name. The host backend files each
  * thread it has no subsystem for as "engine"; those are named by what they are instead: "ovs"
  * (Open vSwitch's handler, revalidator, urcu, main thread ...), "kernel" or "other"
- * (docs/host.md). PMD, blk and est threads keep their subsystem.
+ * (docs/pmd.md "Host mode: what an operator reads"). PMD, blk and est threads keep theirs.
  */
 const char *rowfmt_thread_group(const struct snapshot *s, const struct snap_thread *t);
 /* The same for every host thread, PMDs included (the exporter's subsystem label). */
