@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/xalloc.h"
 #include "backends/host_bpf.h"
+#include "backends/host_ovshist.h"
 #include "backends/host_int.h"
 
 /* 3.1 has no pmd-sleep-show (docs/pmd.md §10): that decides the key read and set. Returns
@@ -421,6 +422,30 @@ static void host_iface_rates(const struct host_state *h, struct host_ovs_iface_s
 	}
 }
 
+/* Whether OVS's histogram name is one the pmd view draws: cycles/it, packets/it, a sleep one. */
+static bool host_hist_drawn(const char *name)
+{
+	return strcmp(name, "cycles/it") == 0 || strcmp(name, "packets/it") == 0 ||
+	       strstr(name, "sleep") != NULL;
+}
+
+/* Each PMD's drawn histograms, by its core. */
+static void host_pmdsec_hists(struct host_snap *hs, const struct host_ovs_hists *hists)
+{
+	for (int i = 0; i < hs->novs_pmds; i++) {
+		struct host_ovs_pmd_snap *x = &hs->ovs_pmds[i];
+		x->nhists = 0;
+		for (int j = 0; j < hists->npmds; j++) {
+			const struct host_ovs_pmd_hists *ph = &hists->pmd[j];
+			if (ph->core_id != x->core_id)
+				continue;
+			for (int k = 0; k < ph->nhists && x->nhists < HOST_OVS_SNAP_HISTS; k++)
+				if (host_hist_drawn(ph->hist[k].name))
+					x->hist[x->nhists++] = ph->hist[k];
+		}
+	}
+}
+
 static void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs)
 {
 	hs->ovsdb = h->dbread_ok;
@@ -464,6 +489,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	struct host_ovs_perf *perf = xmalloc(sizeof(*perf));
 	struct host_ovs_stats *st = xmalloc(sizeof(*st));
 	struct host_ovs_rxqs *rq = xmalloc(sizeof(*rq));
+	struct host_ovs_hists *hists = xmalloc(sizeof(*hists));
 	char *text = NULL;
 	bool st_ok = false, rq_ok = false;
 
@@ -481,6 +507,9 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 			snprintf(h->ovs_err, sizeof(h->ovs_err), "pmd-perf-show: unexpected reply");
 		goto fail;
 	}
+	/* The histograms are in the same reply (none when pmd-perf-metrics is off). */
+	if (host_ovs_parse_hists(text, hists) != 0)
+		hists->npmds = 0;
 	free(text);
 	text = NULL;
 	rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-stats-show", NULL, 0, &text, h->ovs_err,
@@ -609,6 +638,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	pid_t row_tid[PMD_SNAP_MAX];
 	host_slack_pmdsec(h, snap, row_tid);
 	host_pmdsec_extras(h, snap, st_dt_s, st, st_ok, rq, rq_ok);
+	host_pmdsec_hists(hs, hists);
 	if (st_ok)
 		h->stats_prev_ns = st_ns;
 	if (p->timer_slack_ns < 0)
@@ -636,11 +666,13 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	free(perf);
 	free(st);
 	free(rq);
+	free(hists);
 	return;
 fail:
 	free(text);
 	free(perf);
 	free(st);
 	free(rq);
+	free(hists);
 	host_pmdsec_fail(h, hs);
 }

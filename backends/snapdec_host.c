@@ -45,6 +45,24 @@ static void dec_host_ovs(const json_t *h, struct host_snap *d)
 		p->isolated = json_is_boolean(iso) ? json_is_true(iso) : -1;
 		p->overhead_pct = jd_opt(x, "overhead_pct");
 		dec_host_shares(x, p);
+		size_t nh;
+		const json_t *ha = jarr(x, "histograms", &nh, HOST_OVS_SNAP_HISTS);
+		p->nhists = (int)nh;
+		for (size_t k = 0; k < nh; k++) {
+			const json_t *g = json_array_get(ha, k);
+			struct host_ovs_hist *o = &p->hist[k];
+			size_t ne, nc;
+			const json_t *e = jarr(g, "edges", &ne, HOST_OVS_HIST_BINS);
+			const json_t *c = jarr(g, "counts", &nc, HOST_OVS_HIST_BINS);
+			jcopy(o->name, sizeof(o->name), g, "name");
+			o->nbins = (int)(ne < nc ? ne : nc);
+			for (int b = 0; b < o->nbins; b++) {
+				const json_t *v = json_array_get(e, (size_t)b);
+				o->edge[b] = json_is_integer(v) ? (uint64_t)json_integer_value(v)
+								: UINT64_MAX;
+				o->count[b] = ju_at(c, (size_t)b);
+			}
+		}
 	}
 	const json_t *t = jget(h, "ovs_pmds_total");
 	/* A recording from before the total: its figures absent, not 0. */

@@ -34,6 +34,19 @@ struct host_acct_snap {
 #define HOST_IFACE_NDROPS 9
 extern const char *const host_iface_drop_names[HOST_IFACE_NDROPS];
 
+/* One histogram of pmd-perf-show (pmd-perf-metrics=true), counts since the stats were
+ * cleared: bin i holds count[i] values up to edge[i] (the last: above, UINT64_MAX). */
+#define HOST_OVS_HIST_BINS 32
+#define HOST_OVS_MAX_HISTS 8
+struct host_ovs_hist {
+	char name[24]; /* OVS's heading: "cycles/it", "packets/it", "max vhost qlen" ... */
+	int nbins;
+	uint64_t edge[HOST_OVS_HIST_BINS], count[HOST_OVS_HIST_BINS];
+};
+/* The histograms the pmd view draws per PMD: cycles/it, packets/it, and a sleep one when the
+ * OVS prints one (3.1 does not). */
+#define HOST_OVS_SNAP_HISTS 3
+
 /* One PMD's pmd-stats-show totals and pmd-rxq-show figures; -1 = absent. */
 struct host_ovs_pmd_snap {
 	char name[16]; /* the PMD's thread name ("pmd-c01/id:7"), or "pmd-c01" */
@@ -54,6 +67,8 @@ struct host_ovs_pmd_snap {
 	 */
 	double simple_pct, emc_pct, smc_pct, megaflow_pct, phwol_pct;
 	int64_t passes;
+	int nhists; /* 0: pmd-perf-show printed none (pmd-perf-metrics off) */
+	struct host_ovs_hist hist[HOST_OVS_SNAP_HISTS];
 };
 /* One rx queue of pmd-rxq-show. */
 struct host_ovs_rxq_snap {

@@ -294,6 +294,13 @@ const struct figure figure_table[] = {
      "ovsdb Interface statistics",
      "its rate; ovs-vswitchd updates ovsdb every stats-update-interval (5 s): 0 between, the "
      "step at one; - first read or gone back"},
+    {FIG_PMD_HOST, "pmd-perf-show histograms", "count per bin", "since the stats were cleared",
+     "OVS pmd-perf-show (pmd-perf-metrics=true)",
+     "per PMD, cycles/it and packets/it (and a sleep one where OVS prints it): one column a "
+     "bin from OVS's lowest edge to its \">\" bin, higher for a larger share of the largest "
+     "bin, then n (the count) and the bin holding the median (p50<=edge)"},
+    {FIG_PMD_HOST, "none: OVS prints them with other_config:pmd-perf-metrics=true", "-", "-",
+     "OVS pmd-perf-show", "no PMD's report had histograms"},
     {FIG_PMD_HOST, "slack_ns", "ns", "-", "/proc/TID/timerslack_ns",
      "the PMD thread's own timer slack; - unreadable"},
     {FIG_PMD_HOST, "RUNQ%", "%", WALL, "/proc/TID/schedstat",

@@ -138,6 +138,56 @@ static const char *host_drop_line(const struct host_ovs_iface_snap *f, int j, ch
 	return buf;
 }
 
+static const char host_hist_head[] = "pmd-perf-show histograms";
+
+/* The histogram lines: one per PMD and histogram, or one saying there are none. */
+static int host_hist_lines(const struct host_snap *h)
+{
+	int n = 0;
+	for (int i = 0; i < h->novs_pmds; i++)
+		n += h->ovs_pmds[i].nhists;
+	return n ? n : 1;
+}
+
+/*
+ * A histogram as a line of 80 columns: its PMD and name, one character per bin rising with
+ * the bin's share of the largest (a bin with any count shows), then the count and the bin
+ * holding the median ("p50<=6183": at most that many).
+ */
+static const char *host_hist_line(const struct host_ovs_pmd_snap *x, const struct host_ovs_hist *g,
+				  char *buf, size_t len)
+{
+	static const char ramp[] = ".:-=+*#%@";
+	char name[sizeof(x->name)], bars[HOST_OVS_HIST_BINS + 1], med[32], n[16];
+	uint64_t max = 0, total = 0, run = 0;
+	int b;
+	for (b = 0; b < g->nbins; b++) {
+		max = g->count[b] > max ? g->count[b] : max;
+		total += g->count[b];
+	}
+	for (b = 0; b < g->nbins; b++) {
+		size_t r =
+		    max ? (size_t)((double)g->count[b] / (double)max * (sizeof(ramp) - 2)) : 0;
+		bars[b] = g->count[b] ? ramp[r] : ' ';
+	}
+	bars[b] = '\0';
+	snprintf(med, sizeof(med), "-");
+	for (b = 0; total && b < g->nbins; b++) {
+		run += g->count[b];
+		if (run * 2 >= total) {
+			if (g->edge[b] == UINT64_MAX)
+				snprintf(med, sizeof(med), "p50>%" PRIu64, b ? g->edge[b - 1] : 0);
+			else
+				snprintf(med, sizeof(med), "p50<=%" PRIu64, g->edge[b]);
+			break;
+		}
+	}
+	snprintf(buf, len, "%-15.15s %-10.10s|%-*s| n=%s %s",
+		 rowfmt_name(x->name, name, sizeof(name)), g->name, HOST_OVS_HIST_BINS, bars,
+		 rowfmt_count((double)total, n, sizeof(n)), med);
+	return buf;
+}
+
 int rowfmt_host_nlines(const struct snapshot *s)
 {
 	const struct host_snap *h = &s->host;
@@ -145,14 +195,18 @@ int rowfmt_host_nlines(const struct snapshot *s)
 		h->novs_ifaces + 1;
 	for (int i = 0; i < h->novs_ifaces; i++)
 		n += host_drop_lines(&h->ovs_ifaces[i]);
-	return n;
+	return n + 1 + host_hist_lines(h);
 }
 
 bool rowfmt_host_is_head(const struct snapshot *s, int i)
 {
 	const struct host_snap *h = &s->host;
 	int at = 0;
-	int len[] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0), h->novs_rxqs, h->novs_ifaces};
+	int drops = 0;
+	for (int k = 0; k < h->novs_ifaces; k++)
+		drops += host_drop_lines(&h->ovs_ifaces[k]);
+	int len[] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0), h->novs_rxqs, h->novs_ifaces,
+		     drops};
 	for (size_t k = 0; k < sizeof(len) / sizeof(len[0]); k++) {
 		if (i == at)
 			return true;
@@ -237,6 +291,19 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 			return host_drop_line(&h->ovs_ifaces[j], i, buf, len);
 		i -= n;
 	}
+	if (i == 0)
+		return snprintf(buf, len, "%s", host_hist_head), buf;
+	i--;
+	for (int j = 0; j < h->novs_pmds; j++) {
+		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[j];
+		if (i < x->nhists)
+			return host_hist_line(x, &x->hist[i], buf, len);
+		i -= x->nhists;
+	}
+	if (i == 0)
+		return snprintf(buf, len, "%s",
+				"none: OVS prints them with other_config:pmd-perf-metrics=true"),
+		       buf;
 	buf[0] = '\0';
 	return buf;
 }

@@ -382,6 +382,24 @@ static void snapjson_host_shares(json_t *e, const struct host_ovs_pmd_snap *x)
 	json_object_set_new(e, "phwol_pct", jopt(x->phwol_pct));
 }
 
+/* pmd-perf-show's histograms of a PMD: edges (the last, "above", null) and counts. */
+static json_t *snapjson_host_hists(const struct host_ovs_pmd_snap *x)
+{
+	json_t *a = json_array();
+	for (int k = 0; k < x->nhists; k++) {
+		const struct host_ovs_hist *g = &x->hist[k];
+		json_t *edges = json_array(), *counts = json_array();
+		for (int b = 0; b < g->nbins; b++) {
+			json_array_append_new(edges, g->edge[b] == UINT64_MAX ? json_null()
+									      : jint(g->edge[b]));
+			json_array_append_new(counts, jint(g->count[b]));
+		}
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "name", jstr(g->name),
+						   "edges", edges, "counts", counts));
+	}
+	return a;
+}
+
 /* OVS extras: pmd-stats-show and pmd-rxq-show per PMD, rx queues, ovsdb's Interface statistics. */
 static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 {
@@ -401,6 +419,7 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 				    x->isolated < 0 ? json_null() : json_boolean(x->isolated));
 		json_object_set_new(e, "overhead_pct", jopt(x->overhead_pct));
 		snapjson_host_shares(e, x);
+		json_object_set_new(e, "histograms", snapjson_host_hists(x));
 		json_array_append_new(pmds, e);
 	}
 	if (h->novs_pmds > 0) {

@@ -29,16 +29,20 @@ pkt=ffffffffffff00000000000108004500001c00010000401100000a0000010a00000200350035
 burst=$(for _ in $(seq 50); do printf '%s ' "$pkt"; done)
 ovs-appctl dpif-netdev/pmd-stats-clear >/dev/null
 
-# Packets for the first ~2 s of a 3.5 s batch run: the last samples see no new packet, so the
-# last JSON line's totals are what pmd-stats-show says after it.
-"$TUNETOP" --host -b -n 8 -d 0.5 >"$dir/out.json" 2>"$dir/err" &
+# Packets after the first sample of a 6 s batch run, sent within a few hundred ms: the last
+# samples see no new packet, so the last JSON line's totals are what pmd-stats-show says after.
+"$TUNETOP" --host -b -n 13 -d 0.5 >"$dir/out.json" 2>"$dir/err" &
 tt=$!
+for _ in $(seq 50); do [ -s "$dir/out.json" ] && break; sleep 0.1; done
 for _ in $(seq 20); do
 	ovs-appctl netdev-dummy/receive p0 $burst >/dev/null
-	sleep 0.1
 done
+sent=$(date +%s.%N)
 wait $tt
-check "tunetop --host exits 0 ($(head -c 200 "$dir/err"))" test $? -eq 0
+rc=$?
+ended=$(date +%s.%N)
+check "the packets were in before the last 2 s of the run" python3 -c "import sys; sys.exit(not $ended - $sent > 2)"
+check "tunetop --host exits 0 ($(head -c 200 "$dir/err"))" test "$rc" -eq 0
 ovs-appctl dpif-netdev/pmd-stats-show >"$dir/stats.txt"
 for i in br0 p0; do
 	printf '%s %s\n' "$i" "$(ovs-vsctl --timeout=10 get Interface "$i" statistics)"
@@ -64,7 +68,7 @@ for x in busy:
 total = lines[-1]["host"]["ovs_pmds_total"]
 if total["simple_hits"] != last["simple_hits"]:
     bad.append(("total", total["simple_hits"]))
-print("ok" if not bad and len(busy) >= 2 else (bad[:4], len(busy)))
+print("ok" if not bad and len(busy) >= 1 else (bad[:4], len(busy)))
 PY
 )
 check "hit totals equal pmd-stats-show's, simple match ~100 % of each busy interval (got $res)" test "$res" = ok
@@ -87,6 +91,9 @@ print("ok" if not bad else bad[:4])
 PY
 )
 check "interface drop counters as ovsdb holds them, null where it has none (got $res)" test "$res" = ok
+# pmd-perf-metrics=true: pmd-perf-show's histograms per PMD, 32 bins each, ">" last (null).
+res=$(python3 -c 'import json,sys; x=json.loads(open(sys.argv[1]).read().splitlines()[-1])["host"]["ovs_pmds"][0]; print([(g["name"], len(g["counts"]), g["edges"][-1], sum(g["counts"]) > 0) for g in x["histograms"]])' "$dir/out.json" 2>&1)
+check "histograms from pmd-perf-show (got $res)" test "$res" = "[('cycles/it', 32, None, True), ('packets/it', 32, None, True)]"
 
 # The console at 80 columns: the sleep-probe table's PMD name whole, OVS's threads "ovs".
 . "$(dirname "$0")/../tui/lib/tmux.sh"
@@ -100,6 +107,7 @@ row=$(grep -A1 "late-p50us" <<<"$scr" | tail -n 1)
 check "sleep-probe row at 80 columns has the whole PMD name (got '$row')" \
 	grep -Eq "^pmd-c[0-9]+/id:[0-9]+ " <<<"$row"
 check "a hit-share row per PMD and a total" grep -Eq "^total " <<<"$scr"
+check "a histogram line per PMD (cycles/it)" grep -Eq "^pmd-c[0-9]+/id:[0-9]+ +cycles/it +\|.{32}\| n=" <<<"$scr"
 tt_keys 1
 tt_keys F4
 tt_keys -l revalidator
