@@ -93,6 +93,14 @@ struct host_state {
 	char maxsleep_val[128];
 	struct host_ovsdb_read *dbread; /* the last read (interfaces) */
 	bool dbread_ok;
+	uint64_t dbread_ns; /* CLOCK_MONOTONIC when dbread's reply came (a sample's read) */
+	/* The drop counters at the last sample's ovsdb read, per interface, for their rates. */
+	struct host_iface_prev {
+		char name[32];
+		int64_t drops[HOST_IFACE_NDROPS];
+	} iface_prev[HOST_SNAP_MAX_IFACES];
+	int niface_prev;
+	uint64_t iface_prev_ns;
 	struct host_ovs_stats stats_prev;
 	bool have_stats_prev;
 	uint64_t stats_prev_ns; /* CLOCK_MONOTONIC when stats_prev's reply came */
@@ -118,6 +126,16 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 const char *host_pmdsec_key(const struct host_state *h);
 /* Read other_config and Interface statistics from ovsdb (host_pmdsec.c). */
 void host_pmdsec_dbread(struct host_state *h);
+/* host_pmdextra.c: the OVS extras of the pmd section (see there). */
+struct host_ovs_hists;
+const struct host_pmd_stats *host_pmd_stats_find(const struct host_ovs_stats *s, int core);
+/* now - before into *d; false when the counter went back (cleared): no rate then. */
+bool host_counter_delta(uint64_t now, uint64_t before, uint64_t *d);
+void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, double dt_s,
+			const struct host_ovs_stats *st, bool st_ok, const struct host_ovs_rxqs *rq,
+			bool rq_ok);
+void host_pmdsec_hists(struct host_snap *hs, const struct host_ovs_hists *hists);
+void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs);
 /* The same, probing ovs-vswitchd first if no sample has yet: before a write at start-up. */
 void host_pmdsec_dbread_now(struct host_state *h);
 /* Set the max sleep through ovsdb and wait (HOST_MAXSLEEP_APPLY_MS at most) for ovs-vswitchd to

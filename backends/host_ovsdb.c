@@ -167,6 +167,8 @@ int host_ovsdb_read(struct host_ovsdb *db, const char *key, struct host_ovsdb_re
 		f->tx_errors = ovsdb_stat(st, "tx_errors");
 		f->rx_packets = ovsdb_stat(st, "rx_packets");
 		f->tx_packets = ovsdb_stat(st, "tx_packets");
+		for (int k = 0; k < HOST_IFACE_NDROPS; k++)
+			f->drops[k] = ovsdb_stat(st, host_iface_drop_names[k]);
 	}
 	json_decref(res);
 	return 0;

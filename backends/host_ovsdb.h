@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/snap_host.h"
+
 #define HOST_OVSDB_MAX_IFACES 64
 
 struct host_ovsdb;
@@ -14,6 +16,7 @@ struct host_ovsdb;
 struct host_ovsdb_iface {
 	char name[32];
 	int64_t rx_dropped, tx_dropped, rx_errors, tx_errors, rx_packets, tx_packets;
+	int64_t drops[HOST_IFACE_NDROPS]; /* the keys of host_iface_drop_names, -1 not there */
 };
 
 struct host_ovsdb_read {

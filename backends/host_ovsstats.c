@@ -75,7 +75,7 @@ int host_ovs_parse_stats(const char *text, struct host_ovs_stats *out)
 		else if (st_num(s, "packet recirculations:", &v))
 			cur->recirc = v;
 		else if (st_num(s, "phwol hits:", &v))
-			cur->phwol_hits = v;
+			cur->phwol_hits = v, cur->has_phwol = true;
 		else if (st_num(s, "mfex opt hits:", &v))
 			cur->mfex_hits = v;
 		else if (st_num(s, "simple match hits:", &v))

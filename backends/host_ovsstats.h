@@ -17,6 +17,7 @@ struct host_pmd_stats {
 	    megaflow_hits, upcalls, lost_upcalls;
 	uint64_t idle_cycles, proc_cycles;
 	bool has_cycles; /* both cycle lines were there */
+	bool has_phwol; /* "phwol hits" was printed (not every release does) */
 };
 struct host_ovs_stats {
 	int npmds;

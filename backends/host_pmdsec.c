@@ -10,6 +10,7 @@
 #include "core/pmd_cost.h"
 #include "core/xalloc.h"
 #include "backends/host_bpf.h"
+#include "backends/host_ovshist.h"
 #include "backends/host_int.h"
 
 /* 3.1 has no pmd-sleep-show (docs/pmd.md §10): that decides the key read and set. Returns
@@ -79,6 +80,7 @@ void host_pmdsec_dbread(struct host_state *h)
 	h->dbread_ok = host_ovsdb_read(h->ovsdb, host_pmdsec_key(h), h->dbread, h->ovsdb_err,
 				       sizeof(h->ovsdb_err)) == 0;
 	if (h->dbread_ok) {
+		h->dbread_ns = clock_mono_ns();
 		h->ovsdb_err[0] = '\0';
 		host_maxsleep_from(h, h->dbread, false);
 	}
@@ -237,97 +239,6 @@ static int host_read_timerslack(const struct host_state *h, const char *comm, pi
 	return -1;
 }
 
-static const struct host_pmd_stats *stats_find(const struct host_ovs_stats *s, int core)
-{
-	for (int j = 0; s && j < s->npmds; j++)
-		if (s->pmd[j].core_id == core)
-			return &s->pmd[j];
-	return NULL;
-}
-
-/* A counter's rate over the interval; false when it has no baseline or went back (cleared). */
-static bool delta(uint64_t now, uint64_t before, uint64_t *d)
-{
-	if (now < before)
-		return false;
-	*d = now - before;
-	return true;
-}
-
-static void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, double dt_s,
-			       const struct host_ovs_stats *st, bool st_ok,
-			       const struct host_ovs_rxqs *rq, bool rq_ok)
-{
-	struct host_snap *hs = &snap->host;
-	struct pmd_snap *p = &snap->pmd;
-
-	for (int i = 0; st_ok && i < st->npmds && hs->novs_pmds < HOST_SNAP_MAX_OVS_PMDS; i++) {
-		const struct host_pmd_stats *c = &st->pmd[i];
-		const struct host_pmd_stats *o =
-		    h->have_stats_prev ? stats_find(&h->stats_prev, c->core_id) : NULL;
-		struct host_ovs_pmd_snap *x = &hs->ovs_pmds[hs->novs_pmds++];
-		uint64_t dp, dc, du, dl;
-		snprintf(x->name, sizeof(x->name), "pmd-c%02d", c->core_id);
-		for (int k = 0; k < p->nthreads; k++)
-			if (strncmp(p->threads[k].name, x->name, strlen(x->name)) == 0)
-				snprintf(x->name, sizeof(x->name), "%s", p->threads[k].name);
-		x->core_id = c->core_id;
-		x->packets = c->packets;
-		x->emc_hits = c->emc_hits;
-		x->smc_hits = c->smc_hits;
-		x->megaflow_hits = c->megaflow_hits;
-		x->simple_hits = c->simple_hits;
-		x->upcalls = c->upcalls;
-		x->lost_upcalls = c->lost_upcalls;
-		x->cycles_per_pkt = -1;
-		x->upcalls_per_s = x->lost_upcalls_per_s = -1;
-		x->isolated = -1;
-		x->overhead_pct = -1;
-		if (o && delta(c->packets, o->packets, &dp) &&
-		    delta(c->proc_cycles, o->proc_cycles, &dc) && dp > 0)
-			x->cycles_per_pkt = (double)dc / (double)dp;
-		if (o && dt_s > 0 && delta(c->upcalls, o->upcalls, &du) &&
-		    delta(c->lost_upcalls, o->lost_upcalls, &dl)) {
-			x->upcalls_per_s = (double)du / dt_s;
-			x->lost_upcalls_per_s = (double)dl / dt_s;
-		}
-		for (int k = 0; rq_ok && k < rq->npmds; k++)
-			if (rq->pmd[k].core_id == c->core_id) {
-				x->isolated = rq->pmd[k].isolated;
-				x->overhead_pct = rq->pmd[k].overhead_pct;
-			}
-	}
-	for (int i = 0; rq_ok && i < rq->nrxqs && hs->novs_rxqs < HOST_SNAP_MAX_RXQS; i++) {
-		struct host_ovs_rxq_snap *q = &hs->ovs_rxqs[hs->novs_rxqs++];
-		snprintf(q->port, sizeof(q->port), "%s", rq->rxq[i].port);
-		q->queue = rq->rxq[i].queue;
-		q->core_id = rq->rxq[i].core_id;
-		q->enabled = rq->rxq[i].enabled;
-		q->usage_pct = rq->rxq[i].usage_pct;
-	}
-	if (st_ok) {
-		h->stats_prev = *st;
-		h->have_stats_prev = true;
-	}
-}
-
-static void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs)
-{
-	hs->ovsdb = h->dbread_ok;
-	snprintf(hs->ovsdb_error, sizeof(hs->ovsdb_error), "%s", h->dbread_ok ? "" : h->ovsdb_err);
-	snprintf(hs->ovs_maxsleep_value, sizeof(hs->ovs_maxsleep_value), "%s",
-		 h->have_maxsleep ? h->maxsleep_val : "");
-	for (int i = 0; h->dbread_ok && i < h->dbread->nifaces && i < HOST_SNAP_MAX_IFACES; i++) {
-		const struct host_ovsdb_iface *f = &h->dbread->iface[i];
-		struct host_ovs_iface_snap *o = &hs->ovs_ifaces[hs->novs_ifaces++];
-		snprintf(o->name, sizeof(o->name), "%s", f->name);
-		o->rx_dropped = f->rx_dropped;
-		o->tx_dropped = f->tx_dropped;
-		o->rx_errors = f->rx_errors;
-		o->tx_errors = f->tx_errors;
-	}
-}
-
 static void host_pmdsec_fail(struct host_state *h, struct host_snap *hs)
 {
 	snprintf(hs->ovs_error, sizeof(hs->ovs_error), "%s", h->ovs_err);
@@ -343,6 +254,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	struct host_ovs_perf *perf = xmalloc(sizeof(*perf));
 	struct host_ovs_stats *st = xmalloc(sizeof(*st));
 	struct host_ovs_rxqs *rq = xmalloc(sizeof(*rq));
+	struct host_ovs_hists *hists = xmalloc(sizeof(*hists));
 	char *text = NULL;
 	bool st_ok = false, rq_ok = false;
 
@@ -360,6 +272,9 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 			snprintf(h->ovs_err, sizeof(h->ovs_err), "pmd-perf-show: unexpected reply");
 		goto fail;
 	}
+	/* The histograms are in the same reply (none when pmd-perf-metrics is off). */
+	if (host_ovs_parse_hists(text, hists) != 0)
+		hists->npmds = 0;
 	free(text);
 	text = NULL;
 	rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-stats-show", NULL, 0, &text, h->ovs_err,
@@ -469,13 +384,15 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 				? (double)(c->tx_packets - o->tx_packets) / pdt_s
 				: 0;
 		/* busy/idle: processing and idle cycles of pmd-stats-show over the interval. */
-		const struct host_pmd_stats *sc = st_ok ? stats_find(st, c->core_id) : NULL;
+		const struct host_pmd_stats *sc =
+		    st_ok ? host_pmd_stats_find(st, c->core_id) : NULL;
 		const struct host_pmd_stats *so =
-		    h->have_stats_prev ? stats_find(&h->stats_prev, c->core_id) : NULL;
+		    h->have_stats_prev ? host_pmd_stats_find(&h->stats_prev, c->core_id) : NULL;
 		uint64_t dbusy, didle;
 		if (sc && so && sc->has_cycles && so->has_cycles &&
-		    delta(sc->proc_cycles, so->proc_cycles, &dbusy) &&
-		    delta(sc->idle_cycles, so->idle_cycles, &didle) && dbusy + didle > 0) {
+		    host_counter_delta(sc->proc_cycles, so->proc_cycles, &dbusy) &&
+		    host_counter_delta(sc->idle_cycles, so->idle_cycles, &didle) &&
+		    dbusy + didle > 0) {
 			t->busy_pct = 100.0 * (double)dbusy / (double)(dbusy + didle);
 			t->idle_pct = 100.0 - t->busy_pct;
 		} else {
@@ -488,6 +405,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	pid_t row_tid[PMD_SNAP_MAX];
 	host_slack_pmdsec(h, snap, row_tid);
 	host_pmdsec_extras(h, snap, st_dt_s, st, st_ok, rq, rq_ok);
+	host_pmdsec_hists(hs, hists);
 	if (st_ok)
 		h->stats_prev_ns = st_ns;
 	if (p->timer_slack_ns < 0)
@@ -525,11 +443,13 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	free(perf);
 	free(st);
 	free(rq);
+	free(hists);
 	return;
 fail:
 	free(text);
 	free(perf);
 	free(st);
 	free(rq);
+	free(hists);
 	host_pmdsec_fail(h, hs);
 }

@@ -2,9 +2,23 @@
  * same distrust as snapdec.c: typed getters, arrays clamped to what the struct holds. */
 #include "backends/snapdec.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "backends/snapdec_int.h"
+
+/* A PMD's (or the total's) interval shares (snapjson_host_shares). */
+static void dec_host_shares(const json_t *x, struct host_ovs_pmd_snap *p)
+{
+	p->recirc = ju(x, "recirculations");
+	p->phwol_hits = ju(x, "phwol_hits");
+	p->passes = ji_opt(x, "passes");
+	p->simple_pct = jd_opt(x, "simple_pct");
+	p->emc_pct = jd_opt(x, "emc_pct");
+	p->smc_pct = jd_opt(x, "smc_pct");
+	p->megaflow_pct = jd_opt(x, "megaflow_pct");
+	p->phwol_pct = jd_opt(x, "phwol_pct");
+}
 
 /* OVS extras (snapjson_host_ovs): null figures are absent (-1). */
 static void dec_host_ovs(const json_t *h, struct host_snap *d)
@@ -30,6 +44,45 @@ static void dec_host_ovs(const json_t *h, struct host_snap *d)
 		p->lost_upcalls_per_s = jd_opt(x, "lost_upcalls_per_s");
 		p->isolated = json_is_boolean(iso) ? json_is_true(iso) : -1;
 		p->overhead_pct = jd_opt(x, "overhead_pct");
+		dec_host_shares(x, p);
+		size_t nh;
+		const json_t *ha = jarr(x, "histograms", &nh, HOST_OVS_SNAP_HISTS);
+		p->nhists = (int)nh;
+		for (size_t k = 0; k < nh; k++) {
+			const json_t *g = json_array_get(ha, k);
+			struct host_ovs_hist *o = &p->hist[k];
+			size_t ne, nc;
+			const json_t *e = jarr(g, "edges", &ne, HOST_OVS_HIST_BINS);
+			const json_t *c = jarr(g, "counts", &nc, HOST_OVS_HIST_BINS);
+			jcopy(o->name, sizeof(o->name), g, "name");
+			o->nbins = (int)(ne < nc ? ne : nc);
+			for (int b = 0; b < o->nbins; b++) {
+				const json_t *v = json_array_get(e, (size_t)b);
+				o->edge[b] = json_is_integer(v) ? (uint64_t)json_integer_value(v)
+								: UINT64_MAX;
+				o->count[b] = ju_at(c, (size_t)b);
+			}
+		}
+	}
+	const json_t *t = jget(h, "ovs_pmds_total");
+	/* A recording from before the total: its figures absent, not 0. */
+	dec_host_shares(json_is_object(t) ? t : NULL, &d->ovs_total);
+	d->ovs_total.upcalls_per_s = d->ovs_total.lost_upcalls_per_s = -1;
+	if (json_is_object(t)) {
+		struct host_ovs_pmd_snap *p = &d->ovs_total;
+		snprintf(p->name, sizeof(p->name), "total");
+		p->core_id = p->isolated = -1;
+		p->cycles_per_pkt = p->overhead_pct = -1;
+		p->packets = ju(t, "packets");
+		p->upcalls = ju(t, "upcalls");
+		p->lost_upcalls = ju(t, "lost_upcalls");
+		p->simple_hits = ju(t, "simple_hits");
+		p->emc_hits = ju(t, "emc_hits");
+		p->smc_hits = ju(t, "smc_hits");
+		p->megaflow_hits = ju(t, "megaflow_hits");
+		p->upcalls_per_s = jd_opt(t, "upcalls_per_s");
+		p->lost_upcalls_per_s = jd_opt(t, "lost_upcalls_per_s");
+		dec_host_shares(t, p);
 	}
 	a = jarr(h, "ovs_rxqs", &n, HOST_SNAP_MAX_RXQS);
 	d->novs_rxqs = (int)n;
@@ -54,6 +107,11 @@ static void dec_host_ovs(const json_t *h, struct host_snap *d)
 		f->tx_dropped = ji_opt(x, "tx_dropped");
 		f->rx_errors = ji_opt(x, "rx_errors");
 		f->tx_errors = ji_opt(x, "tx_errors");
+		const json_t *dr = jget(x, "drops"), *rt = jget(x, "drops_per_s");
+		for (int k = 0; k < HOST_IFACE_NDROPS; k++) {
+			f->drops[k] = dr ? ji_opt(dr, host_iface_drop_names[k]) : -1;
+			f->drop_per_s[k] = rt ? jd_opt(rt, host_iface_drop_names[k]) : -1;
+		}
 	}
 	jcopy(d->ovs_maxsleep_value, sizeof(d->ovs_maxsleep_value), h, "ovs_maxsleep_value");
 }

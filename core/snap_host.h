@@ -29,6 +29,23 @@ struct host_acct_snap {
 #define HOST_SNAP_MAX_OVS_PMDS 16
 #define HOST_SNAP_MAX_RXQS 32
 #define HOST_SNAP_MAX_IFACES 32
+/* The Interface statistics keys that count drops (OVS's netdev and DPDK names), in the
+ * order the snapshot holds them: rx_dropped, tx_dropped, rx_missed_errors, ... */
+#define HOST_IFACE_NDROPS 9
+extern const char *const host_iface_drop_names[HOST_IFACE_NDROPS];
+
+/* One histogram of pmd-perf-show (pmd-perf-metrics=true), counts since the stats were
+ * cleared: bin i holds count[i] values up to edge[i] (the last: above, UINT64_MAX). */
+#define HOST_OVS_HIST_BINS 32
+#define HOST_OVS_MAX_HISTS 8
+struct host_ovs_hist {
+	char name[24]; /* OVS's heading: "cycles/it", "packets/it", "max vhost qlen" ... */
+	int nbins;
+	uint64_t edge[HOST_OVS_HIST_BINS], count[HOST_OVS_HIST_BINS];
+};
+/* The histograms the pmd view draws per PMD: cycles/it, packets/it, and a sleep one when the
+ * OVS prints one (3.1 does not). */
+#define HOST_OVS_SNAP_HISTS 3
 
 /* One PMD's pmd-stats-show totals and pmd-rxq-show figures; -1 = absent. */
 struct host_ovs_pmd_snap {
@@ -40,6 +57,18 @@ struct host_ovs_pmd_snap {
 	int isolated; /* pmd-rxq-show "isolated": 1, 0, -1 unknown */
 	double overhead_pct; /* -1 "NOT AVAIL" */
 	uint64_t simple_hits; /* simple match cache hits (3.1+), total */
+	uint64_t recirc, phwol_hits; /* recirculations, hardware offload hits: totals */
+	/*
+	 * Over the interval, each lookup's share of the datapath passes (packets received plus
+	 * recirculations, as pmd-stats-show counts a hit per pass), in % clamped to 0..100; -1
+	 * with no baseline, no pass in the interval, or a counter gone back (pmd-stats-clear).
+	 * phwol_pct -1 also when this OVS prints no "phwol hits". passes: the interval's
+	 * passes, -1 likewise. docs/pmd.md "Host mode: what an operator reads".
+	 */
+	double simple_pct, emc_pct, smc_pct, megaflow_pct, phwol_pct;
+	int64_t passes;
+	int nhists; /* 0: pmd-perf-show printed none (pmd-perf-metrics off) */
+	struct host_ovs_hist hist[HOST_OVS_SNAP_HISTS];
 };
 /* One rx queue of pmd-rxq-show. */
 struct host_ovs_rxq_snap {
@@ -52,6 +81,10 @@ struct host_ovs_rxq_snap {
 struct host_ovs_iface_snap {
 	char name[32];
 	int64_t rx_dropped, tx_dropped, rx_errors, tx_errors;
+	/* The drop counters of host_iface_drop_names (totals, -1 not there) and their rates
+	 * per second between two ovsdb reads (-1: no baseline, absent, or gone back). */
+	int64_t drops[HOST_IFACE_NDROPS];
+	double drop_per_s[HOST_IFACE_NDROPS];
 };
 
 struct host_snap {
@@ -87,6 +120,9 @@ struct host_snap {
 	char bpf_probe_error[128]; /* why not ("not root: no CAP_BPF ...", "" when it is) */
 	int novs_pmds;
 	struct host_ovs_pmd_snap ovs_pmds[HOST_SNAP_MAX_OVS_PMDS];
+	/* The PMDs together (name "total"): sums, shares of the summed passes; present when
+	 * novs_pmds > 0. */
+	struct host_ovs_pmd_snap ovs_total;
 	int novs_rxqs;
 	struct host_ovs_rxq_snap ovs_rxqs[HOST_SNAP_MAX_RXQS];
 	bool ovsdb; /* ovsdb-server answered this sample */

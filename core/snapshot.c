@@ -9,6 +9,17 @@
 #include "core/clock.h"
 #include "core/xalloc.h"
 
+/* Named as ovsdb's Interface statistics name them: netdev's, then OVS's own (DPDK ports). */
+const char *const host_iface_drop_names[HOST_IFACE_NDROPS] = {"rx_dropped",
+							      "tx_dropped",
+							      "rx_missed_errors",
+							      "rx_over_err",
+							      "ovs_rx_qos_drops",
+							      "ovs_tx_failure_drops",
+							      "ovs_tx_mtu_exceeded_drops",
+							      "ovs_tx_qos_drops",
+							      "ovs_tx_invalid_hwol_drops"};
+
 void snapshot_clock_start(struct snapshot_clock *c)
 {
 	c->start_ns = c->prev_ns = clock_mono_ns();

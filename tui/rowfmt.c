@@ -153,6 +153,30 @@ const char *rowfmt_name(const char *name, char *buf, size_t len)
 	return buf;
 }
 
+const char *rowfmt_host_group(const struct snapshot *s, const struct snap_thread *t)
+{
+	static const char *const ovs[] = {"pmd", "handler",  "revalidator", "urcu",
+					  "ovs", "ct_clean", "ipf_clean",   "dpdk"};
+	static const char *const kernel[] = {"kworker", "ksoftirqd",  "kthreadd",
+					     "rcu_",	"migration/", "irq/"};
+	if (!s->backend || strcmp(s->backend, "host") != 0 || t->subsys == SUBSYS_EST)
+		return subsys_name(t->subsys);
+	for (size_t i = 0; i < sizeof(ovs) / sizeof(ovs[0]); i++)
+		if (strncmp(t->name, ovs[i], strlen(ovs[i])) == 0)
+			return "ovs";
+	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++)
+		if (strncmp(t->name, kernel[i], strlen(kernel[i])) == 0)
+			return "kernel";
+	return "other";
+}
+
+const char *rowfmt_thread_group(const struct snapshot *s, const struct snap_thread *t)
+{
+	if (t->subsys != SUBSYS_ENGINE)
+		return subsys_name(t->subsys);
+	return rowfmt_host_group(s, t);
+}
+
 const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t, char *buf,
 			  size_t len, int w)
 {
@@ -165,7 +189,7 @@ const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t,
 	else
 		snprintf(runq, sizeof(runq), "%5s", "-");
 	snprintf(buf, len, "%7d %-15.15s %-6.6s %4d %6.1f %s %s %s", (int)t->tid,
-		 rowfmt_name(t->name, name, sizeof(name)), subsys_name(t->subsys), t->emu_cpu,
+		 rowfmt_name(t->name, name, sizeof(name)), rowfmt_thread_group(s, t), t->emu_cpu,
 		 t->cpu_pct, ethread_state_name((enum ethread_state)t->state), runq, detail);
 	if (w >= 0 && (size_t)w < len)
 		buf[w] = '\0';

@@ -20,6 +20,15 @@ const char *rowfmt_name(const char *name, char *buf, size_t len);
 /* The per-subsystem column of a thread row (tick work, drops, completions). */
 const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t, char *buf,
 			  size_t len);
+/*
+ * The subsystem a thread row, the JSON and the exporter name. The host backend files each
+ * thread it has no subsystem for as "engine"; those are named by what they are instead: "ovs"
+ * (Open vSwitch's handler, revalidator, urcu, main thread ...), "kernel" or "other"
+ * (docs/pmd.md "Host mode: what an operator reads"). PMD, blk and est threads keep theirs.
+ */
+const char *rowfmt_thread_group(const struct snapshot *s, const struct snap_thread *t);
+/* The same for every host thread, PMDs included (the exporter's subsystem label). */
+const char *rowfmt_host_group(const struct snapshot *s, const struct snap_thread *t);
 /* A whole thread row of width w, columns as rowfmt_head(). */
 const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t, char *buf,
 			  size_t len, int w);

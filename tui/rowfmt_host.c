@@ -90,10 +90,129 @@ const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size
 	return buf;
 }
 
+/* The hit shares' heading: each lookup's share of the interval's datapath passes. */
+static const char host_hits_head[] =
+    "hits % of passes simple%  emc%  smc% mflow% phwol% upcall/s  lost/s";
+
+static const char *host_hits_row(const struct host_ovs_pmd_snap *x, char *buf, size_t len)
+{
+	char name[sizeof(x->name)], a[16], b[16], c[16], d[16], e[16], f[16], g[16];
+	snprintf(buf, len, "%-16s %7s %5s %5s %6s %6s %8s %7s",
+		 rowfmt_name(x->name, name, sizeof(name)),
+		 opt(x->simple_pct, false, "%.1f", a, sizeof(a)),
+		 opt(x->emc_pct, false, "%.1f", b, sizeof(b)),
+		 opt(x->smc_pct, false, "%.1f", c, sizeof(c)),
+		 opt(x->megaflow_pct, false, "%.1f", d, sizeof(d)),
+		 opt(x->phwol_pct, false, "%.1f", e, sizeof(e)),
+		 opt(x->upcalls_per_s, false, "%.1f", f, sizeof(f)),
+		 opt(x->lost_upcalls_per_s, false, "%.1f", g, sizeof(g)));
+	return buf;
+}
+
+static const char host_drops_head[] =
+    "interface drops  counter                        total   per s";
+
+/* An interface's drop lines: one per counter it has that moved or is not 0, else one. */
+static int host_drop_lines(const struct host_ovs_iface_snap *f)
+{
+	int n = 0;
+	for (int k = 0; k < HOST_IFACE_NDROPS; k++)
+		n += f->drops[k] > 0 || f->drop_per_s[k] > 0;
+	return n ? n : 1;
+}
+
+static const char *host_drop_line(const struct host_ovs_iface_snap *f, int j, char *buf, size_t len)
+{
+	char a[16], b[16];
+	int have = 0;
+	for (int k = 0; k < HOST_IFACE_NDROPS; k++) {
+		have += f->drops[k] >= 0;
+		if (!(f->drops[k] > 0 || f->drop_per_s[k] > 0) || j--)
+			continue;
+		snprintf(buf, len, "%-16.16s %-26s %9s %7s", f->name, host_iface_drop_names[k],
+			 opt((double)f->drops[k], false, "%.0f", a, sizeof(a)),
+			 opt(f->drop_per_s[k], false, "%.1f", b, sizeof(b)));
+		return buf;
+	}
+	snprintf(buf, len, "%-16.16s no drops (%d of its counters, all 0)", f->name, have);
+	return buf;
+}
+
+static const char host_hist_head[] = "pmd-perf-show histograms";
+
+/* The histogram lines: one per PMD and histogram, or one saying there are none. */
+static int host_hist_lines(const struct host_snap *h)
+{
+	int n = 0;
+	for (int i = 0; i < h->novs_pmds; i++)
+		n += h->ovs_pmds[i].nhists;
+	return n ? n : 1;
+}
+
+/*
+ * A histogram as a line of 80 columns: its PMD and name, one character per bin rising with
+ * the bin's share of the largest (a bin with any count shows), then the count and the bin
+ * holding the median ("p50<=6183": at most that many).
+ */
+static const char *host_hist_line(const struct host_ovs_pmd_snap *x, const struct host_ovs_hist *g,
+				  char *buf, size_t len)
+{
+	static const char ramp[] = ".:-=+*#%@";
+	char name[sizeof(x->name)], bars[HOST_OVS_HIST_BINS + 1], med[32], n[16];
+	uint64_t max = 0, total = 0, run = 0;
+	int b;
+	for (b = 0; b < g->nbins; b++) {
+		max = g->count[b] > max ? g->count[b] : max;
+		total += g->count[b];
+	}
+	for (b = 0; b < g->nbins; b++) {
+		size_t r =
+		    max ? (size_t)((double)g->count[b] / (double)max * (sizeof(ramp) - 2)) : 0;
+		bars[b] = g->count[b] ? ramp[r] : ' ';
+	}
+	bars[b] = '\0';
+	snprintf(med, sizeof(med), "-");
+	for (b = 0; total && b < g->nbins; b++) {
+		run += g->count[b];
+		if (run * 2 >= total) {
+			if (g->edge[b] == UINT64_MAX)
+				snprintf(med, sizeof(med), "p50>%" PRIu64, b ? g->edge[b - 1] : 0);
+			else
+				snprintf(med, sizeof(med), "p50<=%" PRIu64, g->edge[b]);
+			break;
+		}
+	}
+	snprintf(buf, len, "%-15.15s %-10.10s|%-*s| n=%s %s",
+		 rowfmt_name(x->name, name, sizeof(name)), g->name, HOST_OVS_HIST_BINS, bars,
+		 rowfmt_count((double)total, n, sizeof(n)), med);
+	return buf;
+}
+
 int rowfmt_host_nlines(const struct snapshot *s)
 {
 	const struct host_snap *h = &s->host;
-	return 1 + h->novs_pmds + 1 + h->novs_rxqs + 1 + h->novs_ifaces;
+	int n = 1 + h->novs_pmds + 1 + h->novs_pmds + (h->novs_pmds > 0) + 1 + h->novs_rxqs + 1 +
+		h->novs_ifaces + 1;
+	for (int i = 0; i < h->novs_ifaces; i++)
+		n += host_drop_lines(&h->ovs_ifaces[i]);
+	return n + 1 + host_hist_lines(h);
+}
+
+bool rowfmt_host_is_head(const struct snapshot *s, int i)
+{
+	const struct host_snap *h = &s->host;
+	int at = 0;
+	int drops = 0;
+	for (int k = 0; k < h->novs_ifaces; k++)
+		drops += host_drop_lines(&h->ovs_ifaces[k]);
+	int len[] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0), h->novs_rxqs, h->novs_ifaces,
+		     drops};
+	for (size_t k = 0; k < sizeof(len) / sizeof(len[0]); k++) {
+		if (i == at)
+			return true;
+		at += 1 + len[k];
+	}
+	return i == at;
 }
 
 const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len)
@@ -127,6 +246,14 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 	}
 	i -= h->novs_pmds;
 	if (i == 0)
+		return snprintf(buf, len, "%s", host_hits_head), buf;
+	i--;
+	if (i < h->novs_pmds)
+		return host_hits_row(&h->ovs_pmds[i], buf, len);
+	i -= h->novs_pmds;
+	if (h->novs_pmds > 0 && i-- == 0)
+		return host_hits_row(&h->ovs_total, buf, len);
+	if (i == 0)
 		return snprintf(buf, len, "%s",
 				"pmd-rxq-show     port             queue  PMD core  usage%"),
 		       buf;
@@ -154,6 +281,29 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 			 opt((double)f2->tx_errors, false, "%.0f", d, sizeof(d)));
 		return buf;
 	}
+	i -= h->novs_ifaces;
+	if (i == 0)
+		return snprintf(buf, len, "%s", host_drops_head), buf;
+	i--;
+	for (int j = 0; j < h->novs_ifaces; j++) {
+		int n = host_drop_lines(&h->ovs_ifaces[j]);
+		if (i < n)
+			return host_drop_line(&h->ovs_ifaces[j], i, buf, len);
+		i -= n;
+	}
+	if (i == 0)
+		return snprintf(buf, len, "%s", host_hist_head), buf;
+	i--;
+	for (int j = 0; j < h->novs_pmds; j++) {
+		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[j];
+		if (i < x->nhists)
+			return host_hist_line(x, &x->hist[i], buf, len);
+		i -= x->nhists;
+	}
+	if (i == 0)
+		return snprintf(buf, len, "%s",
+				"none: OVS prints them with other_config:pmd-perf-metrics=true"),
+		       buf;
 	buf[0] = '\0';
 	return buf;
 }

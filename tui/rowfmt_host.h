@@ -19,8 +19,11 @@ const char *rowfmt_host_summary(const struct snapshot *s, char *buf, size_t len)
 extern const char rowfmt_host_pmd_head[];
 /* One PMD as pmd-perf-show and pmd-stats-show see it, over the interval ("-": no baseline). */
 const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size_t len);
-/* The lines after the PMD table (stats-show, rxq-show, Interface drops): how many, and line i. */
+/* The lines after the PMD table (stats-show, hit shares, rxq-show, ovsdb Interface, interface
+ * drops): how many, and line i. */
 int rowfmt_host_nlines(const struct snapshot *s);
+/* Line i of those is a section's heading. */
+bool rowfmt_host_is_head(const struct snapshot *s, int i);
 const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len);
 
 #endif

@@ -29,8 +29,10 @@ const char *rowfmt_sleep_probe(const struct snapshot *s, char *buf, size_t len)
 const char rowfmt_sleep_head[] =
     "PMD       slack_ns RUNQ%  sleeps  os-p50 own/bpf    os-p99 own/bpf";
 
+/* On the host the only overshoot figure is the kernel's (the eBPF probe): one column each, the
+ * PMD's whole thread name ("pmd-c01/id:6", at most 15 characters), within 80 columns. */
 const char rowfmt_sleep_head_host[] =
-    "PMD       slack_ns RUNQ%  sleeps  late p50 -/kernel late p99 -/kernel";
+    "PMD              slack_ns RUNQ%  sleeps  late-p50us late-p99us (kernel, eBPF)";
 
 /* "12.5/11.9us", "-" for a figure not measured, ">1023/..." for an own figure that is a lower
  * bound (the engine histogram's open top bucket). */
@@ -65,6 +67,16 @@ const char *rowfmt_sleep_row(const struct snapshot *s, int i, char *buf, size_t 
 	     p50, sizeof(p50));
 	pair(p->overshoot_p99_us, own, p->overshoot_p99_at_least, p->bpf_overshoot_p99_us, p->bpf,
 	     p99, sizeof(p99));
+	if (s->has_host) {
+		char k50[24], k99[24];
+		snprintf(k50, sizeof(k50), p->bpf ? "%.1f" : "-", p->bpf_overshoot_p50_us);
+		snprintf(k99, sizeof(k99), p->bpf ? "%.1f" : "-", p->bpf_overshoot_p99_us);
+		snprintf(buf, len, "%-15s %9s %5s %7s  %10s %10s",
+			 rowfmt_name(p->name, name, sizeof(name)), slack, runq,
+			 p->bpf ? rowfmt_count((double)p->bpf_sleeps, sl, sizeof(sl)) : "-", k50,
+			 k99);
+		return buf;
+	}
 	snprintf(buf, len, "%-8.8s %9s %5s %7s  %-17s %-17s",
 		 rowfmt_name(p->name, name, sizeof(name)), slack, runq,
 		 p->bpf ? rowfmt_count((double)p->bpf_sleeps, sl, sizeof(sl)) : "-", p50, p99);
@@ -81,7 +93,8 @@ const char *rowfmt_sleep_hist(const struct pmd_thread_snap *p, char *buf, size_t
 	size_t n = 0;
 	for (int k = 0; k < PMD_SNAP_OS_HIST; k++)
 		total += p->bpf_hist[k];
-	n += (size_t)snprintf(buf, len, "%-8.8s os us:", rowfmt_name(p->name, name, sizeof(name)));
+	/* The whole name, padded as the engine's short ones ("pmd-c01/id:6" is never cut). */
+	n += (size_t)snprintf(buf, len, "%-8s os us:", rowfmt_name(p->name, name, sizeof(name)));
 	if (!total && n < len)
 		snprintf(buf + n, len - n, " no sleep in the interval");
 	for (int k = 0; total && k < PMD_SNAP_OS_HIST && n < len; k++)

@@ -10,6 +10,7 @@
 #include "core/thread_state.h"
 #include "core/utf8.h"
 #include "tui/options.h"
+#include "tui/rowfmt.h"
 #include "tui/snapjson_absent.h"
 
 /*
@@ -124,7 +125,7 @@ static json_t *snapjson_threads(const struct snapshot *s)
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
 		json_t *o = json_pack("{s:i, s:o, s:s, s:o, s:o, s:s, s:i}", "tid", (int)t->tid,
-				      "name", jstr(t->name), "subsystem", subsys_name(t->subsys),
+				      "name", jstr(t->name), "subsystem", rowfmt_thread_group(s, t),
 				      "cpu_pct", jreal(t->cpu_pct), "cpu_ns", jint(t->cpu_ns),
 				      "state", ethread_state_name(t->state), "emu_cpu", t->emu_cpu);
 		json_object_set_new(o, "runq_delay_pct", jreal_or_null(t->runq_delay_pct));
@@ -377,6 +378,37 @@ static json_t *jopt_int(int64_t v)
 	return v < 0 ? json_null() : json_integer((json_int_t)v);
 }
 
+/* The interval's hit shares and passes of a PMD (or the total): null where none. */
+static void snapjson_host_shares(json_t *e, const struct host_ovs_pmd_snap *x)
+{
+	json_object_set_new(e, "recirculations", jint(x->recirc));
+	json_object_set_new(e, "phwol_hits", jint(x->phwol_hits));
+	json_object_set_new(e, "passes", jopt_int(x->passes));
+	json_object_set_new(e, "simple_pct", jopt(x->simple_pct));
+	json_object_set_new(e, "emc_pct", jopt(x->emc_pct));
+	json_object_set_new(e, "smc_pct", jopt(x->smc_pct));
+	json_object_set_new(e, "megaflow_pct", jopt(x->megaflow_pct));
+	json_object_set_new(e, "phwol_pct", jopt(x->phwol_pct));
+}
+
+/* pmd-perf-show's histograms of a PMD: edges (the last, "above", null) and counts. */
+static json_t *snapjson_host_hists(const struct host_ovs_pmd_snap *x)
+{
+	json_t *a = json_array();
+	for (int k = 0; k < x->nhists; k++) {
+		const struct host_ovs_hist *g = &x->hist[k];
+		json_t *edges = json_array(), *counts = json_array();
+		for (int b = 0; b < g->nbins; b++) {
+			json_array_append_new(edges, g->edge[b] == UINT64_MAX ? json_null()
+									      : jint(g->edge[b]));
+			json_array_append_new(counts, jint(g->count[b]));
+		}
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "name", jstr(g->name),
+						   "edges", edges, "counts", counts));
+	}
+	return a;
+}
+
 /* OVS extras: pmd-stats-show and pmd-rxq-show per PMD, rx queues, ovsdb's Interface statistics. */
 static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 {
@@ -395,7 +427,24 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 		json_object_set_new(e, "isolated",
 				    x->isolated < 0 ? json_null() : json_boolean(x->isolated));
 		json_object_set_new(e, "overhead_pct", jopt(x->overhead_pct));
+		snapjson_host_shares(e, x);
+		json_object_set_new(e, "histograms", snapjson_host_hists(x));
 		json_array_append_new(pmds, e);
+	}
+	if (h->novs_pmds > 0) {
+		const struct host_ovs_pmd_snap *t = &h->ovs_total;
+		json_t *e = json_pack(
+		    "{s:o, s:o, s:o, s:o, s:o}", "packets", jint(t->packets), "upcalls",
+		    jint(t->upcalls), "lost_upcalls", jint(t->lost_upcalls), "upcalls_per_s",
+		    jopt(t->upcalls_per_s), "lost_upcalls_per_s", jopt(t->lost_upcalls_per_s));
+		json_object_set_new(e, "simple_hits", jint(t->simple_hits));
+		json_object_set_new(e, "emc_hits", jint(t->emc_hits));
+		json_object_set_new(e, "smc_hits", jint(t->smc_hits));
+		json_object_set_new(e, "megaflow_hits", jint(t->megaflow_hits));
+		snapjson_host_shares(e, t);
+		json_object_set_new(o, "ovs_pmds_total", e);
+	} else {
+		json_object_set_new(o, "ovs_pmds_total", json_null());
 	}
 	for (int i = 0; i < h->novs_rxqs; i++) {
 		const struct host_ovs_rxq_snap *q = &h->ovs_rxqs[i];
@@ -411,6 +460,15 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 		json_object_set_new(e, "tx_dropped", jopt_int(f->tx_dropped));
 		json_object_set_new(e, "rx_errors", jopt_int(f->rx_errors));
 		json_object_set_new(e, "tx_errors", jopt_int(f->tx_errors));
+		/* Every drop counter by ovsdb's own name, total and per second (null: not there,
+		 * no baseline yet, or gone back). */
+		json_t *dr = json_object(), *rt = json_object();
+		for (int k = 0; k < HOST_IFACE_NDROPS; k++) {
+			json_object_set_new(dr, host_iface_drop_names[k], jopt_int(f->drops[k]));
+			json_object_set_new(rt, host_iface_drop_names[k], jopt(f->drop_per_s[k]));
+		}
+		json_object_set_new(e, "drops", dr);
+		json_object_set_new(e, "drops_per_s", rt);
 		json_array_append_new(ifs, e);
 	}
 	json_object_set_new(o, "ovs_pmds", pmds);

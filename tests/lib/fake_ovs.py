@@ -25,6 +25,13 @@ Environment of a unixctl mode (ok, clock:S, ...):
       FAKE_OVS_DB=PATH       follow the ovsdb at PATH as ovs-vswitchd does: when next_cfg moves,
                              take the new other_config and set cur_cfg to it (polled every 50 ms)
       FAKE_OVS_APPLY_S=S     ... S seconds after it saw the change (a slow reconfiguration)
+      FAKE_OVS_STATS=PATH    pmd-stats-show answers the texts in PATH (split by "====" lines)
+                             one per call in turn, the last one again after them (counters
+                             moving on, or back as after pmd-stats-clear)
+Environment of the ovsdb mode:
+      FAKE_OVSDB_IFACES=PATH Interface rows from the JSON list in PATH, one element per select
+                             in turn, the last again after them; an element is {"p0":
+                             {"rx_dropped": 3, ...}, ...}
 A process stopped with SIGSTOP answers nothing and takes nothing (a stopped ovs-vswitchd); one
 killed is gone. Writes READY_FILE once listening. Runs until killed.
 """
@@ -122,8 +129,32 @@ def db_col(name):
     return ["map", sorted([k, x] for k, x in v.items())] if isinstance(v, dict) else v
 
 
+calls = {}  # how many times each sequence was answered
+calls_lock = threading.Lock()  # its own: db_answer holds lock around db_op
+
+
+def in_turn(name, items):
+    """Element k of items at call k of name (the last one after them)."""
+    with calls_lock:
+        k = calls.get(name, 0)
+        calls[name] = k + 1
+    return items[min(k, len(items) - 1)] if items else None
+
+
+def db_ifaces():
+    path = os.environ.get("FAKE_OVSDB_IFACES")
+    try:
+        rows = in_turn("ifaces", json.load(open(path))) if path else {}
+    except (OSError, ValueError):
+        rows = {}
+    return {"rows": [{"name": n, "statistics": ["map", sorted([k, v] for k, v in st.items())]}
+                     for n, st in sorted(rows.items())]}
+
+
 def db_op(op):
     kind, table = op.get("op"), op.get("table")
+    if table == "Interface" and kind == "select":
+        return db_ifaces()
     if table != "Open_vSwitch":
         return {"rows": []} if kind == "select" else {"count": 0}
     if kind == "select":
@@ -211,7 +242,14 @@ def answer(req, mode="ok"):
             return {"id": req["id"], "result": perf_clock(float(mode[6:])), "error": None}
         return {"id": req["id"], "result": perf_text(mode), "error": None}
     if m == "dpif-netdev/pmd-stats-show":
-        return {"id": req["id"], "result": STATS, "error": None}
+        text = STATS
+        if os.environ.get("FAKE_OVS_STATS"):
+            try:
+                texts = open(os.environ["FAKE_OVS_STATS"]).read().split("====\n")
+                text = in_turn("stats", texts)
+            except OSError:
+                pass
+        return {"id": req["id"], "result": text, "error": None}
     if m == "dpif-netdev/pmd-rxq-show":
         return {"id": req["id"], "result": RXQ, "error": None}
     return {"id": req["id"], "result": None, "error": '"%s" is not a valid command' % m}

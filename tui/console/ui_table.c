@@ -56,9 +56,9 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	return r ? r : (a->tid > b->tid) - (a->tid < b->tid);
 }
 
-static bool row_matches(const struct snap_thread *t, const char *text)
+static bool row_matches(const struct snapshot *s, const struct snap_thread *t, const char *text)
 {
-	return !text[0] || strcasestr(t->name, text) || strcasestr(subsys_name(t->subsys), text);
+	return !text[0] || strcasestr(t->name, text) || strcasestr(rowfmt_thread_group(s, t), text);
 }
 
 void ui_table_rebuild(struct ui *ui)
@@ -71,7 +71,7 @@ void ui_table_rebuild(struct ui *ui)
 	}
 	ui->nrows = 0;
 	for (size_t i = 0; i < s->nthreads; i++)
-		if (row_matches(&s->threads[i], ui->filter))
+		if (row_matches(s, &s->threads[i], ui->filter))
 			ui->rows[ui->nrows++] = i;
 	if (ui->nrows) /* no rows yet (a remote host before its first snapshot): rows is NULL */
 		qsort_r(ui->rows, ui->nrows, sizeof(*ui->rows), cmp_rows, ui);
@@ -87,7 +87,7 @@ static void search_next(struct ui *ui, int from)
 {
 	for (size_t k = 0; k < ui->nrows; k++) {
 		int i = (int)((size_t)(from + (int)k) % ui->nrows);
-		if (row_matches(&ui->snap->threads[ui->rows[i]], ui->search)) {
+		if (row_matches(ui->snap, &ui->snap->threads[ui->rows[i]], ui->search)) {
 			ui->sel = i;
 			return;
 		}

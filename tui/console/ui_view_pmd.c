@@ -85,9 +85,7 @@ static void pmd_host_view(struct body *b)
 	int n = rowfmt_host_nlines(ui->snap);
 	for (int i = 0; i < n; i++) {
 		const char *t = rowfmt_host_line(ui->snap, i, a, sizeof(a));
-		/* Headings are the lines that start with a letter in column 0 of a section. */
-		bool head = i == 0 || i == 1 + ui->snap->host.novs_pmds ||
-			    i == 2 + ui->snap->host.novs_pmds + ui->snap->host.novs_rxqs;
+		bool head = rowfmt_host_is_head(ui->snap, i);
 		if (body_line(b))
 			ui_put(ui, head ? ROLE_TABLE_HEAD : ROLE_NORMAL, "%s", t);
 	}

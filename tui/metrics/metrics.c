@@ -597,6 +597,7 @@ static void metrics_host(struct mw *w, const struct snapshot *s, const struct me
 	mw_g(w, h->ovs ? 1 : 0);
 	mw_family(w, M_HOST_THREADS);
 	mw_g(w, h->threads_matched);
+	metrics_ovs(w, s);
 }
 
 void metrics_render(const struct snapshot *snap, const struct metrics_state *st,

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tui/rowfmt.h"
 #include "tui/metrics/metrics_int.h"
 
 /* Units of time per second of a knob's unit (0: not a time): the value is written in
@@ -61,28 +62,6 @@ void metrics_knobs(struct mw *w, const struct snapshot *s)
 }
 
 /*
- * What a thread is, for the subsystem label: the host backend files every thread it does not
- * know as "engine", so its threads are named here by what they are (Open vSwitch's, the
- * kernel's, or another process's).
- */
-static const char *thread_group(const struct snapshot *s, const struct snap_thread *t)
-{
-	static const char *const ovs[] = {"pmd", "handler",  "revalidator", "urcu",
-					  "ovs", "ct_clean", "ipf_clean",   "dpdk"};
-	static const char *const kernel[] = {"kworker", "ksoftirqd",  "kthreadd",
-					     "rcu_",	"migration/", "irq/"};
-	if (!s->backend || strcmp(s->backend, "host") != 0 || t->subsys == SUBSYS_EST)
-		return subsys_name(t->subsys);
-	for (size_t i = 0; i < sizeof(ovs) / sizeof(ovs[0]); i++)
-		if (strncmp(t->name, ovs[i], strlen(ovs[i])) == 0)
-			return "ovs";
-	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++)
-		if (strncmp(t->name, kernel[i], strlen(kernel[i])) == 0)
-			return "kernel";
-	return "other";
-}
-
-/*
  * The CPU time of the threads: one series per thread name (and group), summed, so that a
  * thread that restarts under a new tid keeps its series; by tid with --metrics-tid.
  */
@@ -90,12 +69,12 @@ void metrics_threads(struct mw *w, const struct snapshot *s, bool tid, bool old)
 {
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
-		const char *grp = old ? subsys_name(t->subsys) : thread_group(s, t);
+		const char *grp = old ? subsys_name(t->subsys) : rowfmt_host_group(s, t);
 		uint64_t ns = t->cpu_ns;
 		bool seen = false;
 		for (size_t j = 0; !tid && j < s->nthreads && !seen; j++) {
 			const struct snap_thread *u = &s->threads[j];
-			const char *ug = old ? subsys_name(u->subsys) : thread_group(s, u);
+			const char *ug = old ? subsys_name(u->subsys) : rowfmt_host_group(s, u);
 			if (j == i || strcmp(u->name, t->name) != 0 || strcmp(ug, grp) != 0)
 				continue;
 			if (j < i)

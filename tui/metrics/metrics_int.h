@@ -87,6 +87,11 @@ enum metric_id {
 	M_HOST_TASKSTATS,
 	M_HOST_OVS,
 	M_HOST_THREADS,
+	M_OVS_PMD_PASSES,
+	M_OVS_PMD_HITS,
+	M_OVS_PMD_UPCALLS,
+	M_OVS_PMD_LOST_UPCALLS,
+	M_OVS_IFACE_DROPS,
 	M_PROC_CPU,
 	M_PROC_RSS,
 	M_PROC_VSZ,
@@ -122,5 +127,9 @@ void mw_g1(struct mw *w, const char *k, const char *lv, double v);
 void metrics_knobs(struct mw *w, const struct snapshot *s);
 void metrics_threads(struct mw *w, const struct snapshot *s, bool tid, bool old);
 void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio);
+
+/* metrics_ovs.c: Open vSwitch's own counters on the host: pmd-stats-show per PMD and the
+ * ovsdb Interface drop counters. */
+void metrics_ovs(struct mw *w, const struct snapshot *s);
 
 #endif

@@ -213,6 +213,20 @@ const struct metric_family metric_families[M_COUNT] = {
 		    "1 when an Open vSwitch unixctl socket answered."},
     [M_HOST_THREADS] = {"tunetop_host_threads_matched", MT_GAUGE, "", "",
 			"Host threads picked by name or pid."},
+    [M_OVS_PMD_PASSES] = {"tunetop_host_ovs_pmd_datapath_passes", MT_COUNTER, "", "pmd",
+			  "Datapath passes of a PMD: packets received plus recirculations "
+			  "(pmd-stats-show), the base of its hit shares."},
+    [M_OVS_PMD_HITS] =
+	{"tunetop_host_ovs_pmd_hits", MT_COUNTER, "", "pmd,lookup",
+	 "Passes a lookup served (pmd-stats-show): lookup phwol, simple, emc, smc or "
+	 "megaflow; its share is rate(this) / rate(datapath_passes)."},
+    [M_OVS_PMD_UPCALLS] = {"tunetop_host_ovs_pmd_upcalls", MT_COUNTER, "", "pmd",
+			   "Misses handled by a successful upcall (pmd-stats-show)."},
+    [M_OVS_PMD_LOST_UPCALLS] = {"tunetop_host_ovs_pmd_lost_upcalls", MT_COUNTER, "", "pmd",
+				"Misses whose upcall failed (pmd-stats-show)."},
+    [M_OVS_IFACE_DROPS] = {"tunetop_host_ovs_interface_drops", MT_COUNTER, "", "device,counter",
+			   "An ovsdb Interface drop counter (rx_dropped, rx_missed_errors, "
+			   "ovs_tx_failure_drops ...), as ovs-vswitchd last wrote it."},
 
     /* What every Prometheus client library exports about its own process (metrics_process.c). */
     [M_PROC_CPU] = {"process_cpu_seconds", MT_COUNTER, "seconds", "",
