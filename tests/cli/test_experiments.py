@@ -129,24 +129,26 @@ check(all(isinstance(p["host_took_pct"], float) and p["set_aside"] is False
 
 # Artificial host load: spinning threads take the PMD's CPU; passes the host took more than
 # the limit of are set aside, rerun (at most twice the passes in all), and counted.
+# The limit is low: a busy PMD beside the spinners lost 11-27 % of its time on a 2-CPU machine.
 spin = str(min(2 * (os.cpu_count() or 2), 16))
+limit = 5
 r = run("sweep", "--json", "--maxsleep", "0", "--slack", "1000", "--passes", "2", "--seconds",
         "0.5", "--warmup", "0.2", "--scenario", "pmd-light", "--set", "load.spin_threads=" + spin,
-        "--host-took-limit", "5")
+        "--host-took-limit", str(limit))
 check(r.returncode == 0, f"sweep under host load exits 0 ({r.stderr[-200:]})")
 o = json.loads(r.stdout) if r.returncode == 0 else {}
 log, row = o.get("pass_log", []), (o.get("rows") or [{}])[0]
 aside = [p for p in log if p["set_aside"]]
 check(len(aside) >= 1, f"sweep under {spin} spinning threads: a pass set aside ({log})")
-check(all(p["host_took_pct"] > 20 for p in aside) and
-      all(p["host_took_pct"] <= 20 for p in log if not p["set_aside"]),
+check(all(p["host_took_pct"] > limit for p in aside) and
+      all(p["host_took_pct"] <= limit for p in log if not p["set_aside"]),
       f"sweep: set aside exactly the passes over the limit ({log})")
 check(row.get("set_aside") == len(aside) == o.get("set_aside") and
       len(row.get("set_aside_host_took_pct", [])) == len(aside),
       f"sweep: the row says how many were set aside ({row.get('set_aside')}, {len(aside)})")
 check(len(log) <= 4 and row.get("passes") == len(log) - len(aside),
       f"sweep: rerun at most up to twice the passes ({len(log)} attempts)")
-check(o.get("host_took_limit_pct") == 20, "sweep: the limit in the JSON")
+check(o.get("host_took_limit_pct") == limit, "sweep: the limit in the JSON")
 
 # The trade-off's answer on the seed: a sleeping setting with 1 us slack within the 0.1 %
 # budget, ranked by CPU per packet and CPU share, not busy polling (which reads cheap in raw

@@ -58,7 +58,9 @@ pairs = [("packets", "packets received"), ("simple_hits", "simple match hits"),
          ("emc_hits", "emc hits"), ("megaflow_hits", "megaflow hits"),
          ("upcalls", "miss with success upcall"), ("lost_upcalls", "miss with failed upcall")]
 bad = [(a, last[a], ovs.get(b)) for a, b in pairs if last[a] != ovs.get(b)]
-if ovs.get("packets received", 0) < 500:
+# netdev-dummy queues at most 100 packets a port and drops the rest before OVS counts them,
+# so how many of the 1000 arrive depends on how soon the PMD polls (330-411 under load).
+if ovs.get("packets received", 0) < 100:
     bad.append(("too few packets", ovs.get("packets received")))
 # Every interval with packets: simple ~100 %, EMC and megaflow 0 (one upcall at the start).
 busy = [o["host"]["ovs_pmds"][0] for o in lines[1:] if (o["host"]["ovs_pmds"][0]["passes"] or 0) > 0]
