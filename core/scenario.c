@@ -72,7 +72,7 @@ const struct scenario scenario_table[] = {
       * device capped every setting at ~4k IOPS and they all looked alike.) */
      "cpu.count = 4\ncpu.llc_cpus = 2\n"
      "blk.enabled = on\nblk.submitters = 4\nblk.iodepth = 16\nblk.irq_cpu = 0\n"
-     "blk.service_us = 5\nblk.service_jitter_us = 5\nblk.rq_affinity = 1\n"},
+     "blk.service_us = 1\nblk.service_jitter_us = 1\nblk.rq_affinity = 1\n"},
 };
 const size_t scenario_count = sizeof(scenario_table) / sizeof(scenario_table[0]);
 
