@@ -20,7 +20,7 @@
 /* Checksum passes a completion makes over its block (a file system verifying the
  * data it read): the CPU work of ->complete, a few us, so that where completions
  * run decides which CPU is busy (docs/blk.md §9). The submitter only fills. */
-#define BLK_REQ_VERIFY_PASSES 16
+#define BLK_REQ_VERIFY_PASSES 8
 /* Longest a thread waits before re-checking its stop flag (stop() must take < 100 ms). */
 #define BLK_WAIT_SLICE_NS (20 * NS_PER_MS)
 /* Capacity of every emulated CPU (SCHED_CAPACITY_SCALE): symmetric, §1 cpus_equal_capacity. */

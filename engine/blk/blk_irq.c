@@ -3,6 +3,10 @@
 
 #include "engine/blk/blk_int.h"
 
+/* Shortest sleep until a device deadline: at most one interrupt per this much time
+ * while the CPU waits (a busy CPU finds what is due without sleeping). */
+#define BLK_IRQ_COALESCE_NS (50 * NS_PER_US)
+
 /*
  * blk-irq: the interrupt CPU. It evaluates the device by the clock (blk_dev_poll:
  * the requests whose service ended raise the interrupt), then in hard IRQ runs
@@ -42,7 +46,12 @@ void blk_irq_main(struct ethread *self)
 		if (next_due != UINT64_MAX) {
 			if (next_due <= now)
 				continue;
-			wait = next_due - now < wait ? next_due - now : wait;
+			/* Interrupt coalescing (an NVMe aggregation time): not woken for
+			 * every deadline, so a slow device does not cost this CPU one
+			 * wake-up per request; what is due meanwhile waits for the batch. */
+			uint64_t dt = next_due - now < BLK_IRQ_COALESCE_NS ? BLK_IRQ_COALESCE_NS
+									   : next_due - now;
+			wait = dt < wait ? dt : wait;
 		}
 		/* Waiting for a doorbell or the device's next deadline: nothing is
 		 * owed to this CPU itself. */
