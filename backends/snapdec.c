@@ -389,6 +389,12 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	d->hung = jb(b, "hung");
 	d->lat_valid = !d->hung && json_is_number(jget(lat, "p50")); /* null when hung */
 	d->hung_submitters = jn(b, "hung_submitters");
+	const json_t *per = jget(b, "cpu_ns_per_completion");
+	d->per_cpl_valid = json_is_number(jget(per, "total")); /* null: no completion */
+	d->cpu_ns_per_cpl = jd(per, "total");
+	d->irq_ns_per_cpl = jd(per, "irq");
+	d->sub_ns_per_cpl = jd(per, "submitters");
+	d->ipis_per_cpl = jd(b, "ipis_per_completion");
 	d->lost_kicks = ju(b, "lost_kicks");
 	dec_blk_matrix(b, d);
 }

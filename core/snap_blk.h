@@ -77,6 +77,16 @@ struct blk_snap {
 	uint64_t lat_le[BLK_SNAP_LAT_NLE];
 	uint64_t lat_count;
 	double lat_sum_ns;
+
+	/* Added later: the cost of a completion over the interval, from the blk
+	 * threads' own CPU clocks against the completions counted (the 2008 %sys
+	 * comparison, docs/blk.md §8). per_cpl_valid false (JSON null): no completion
+	 * in the interval, or a source that cannot tell. */
+	bool per_cpl_valid;
+	double cpu_ns_per_cpl; /* every blk thread's CPU ns / completions */
+	double irq_ns_per_cpl; /* blk-irq's alone */
+	double sub_ns_per_cpl; /* the blk-sub threads' together */
+	double ipis_per_cpl; /* call-single IPIs received / completions */
 };
 
 #endif

@@ -367,6 +367,12 @@ const struct figure figure_table[] = {
      "engine counter",
      "completions run in the interrupt, by the BLOCK softirq on the interrupt CPU, and sent "
      "to another CPU by IPI"},
+    {FIG_BLK, "per completion: CPU (irq, submitters)", "us", "completions in the interval",
+     "engine: the blk threads' CPU clocks",
+     "CPU time of every blk thread (blk-irq; the blk-sub threads) over the interval divided by "
+     "the completions counted in it; - without completions or on a host"},
+    {FIG_BLK, "per completion: IPIs", "count", "completions in the interval", "engine counter",
+     "call-single IPIs received over the interval divided by its completions; - as above"},
     {FIG_BLK, "in flight", "requests", "-", "engine",
      "requests queued to or held by the device, or waiting on a done list, now"},
     {FIG_BLK, "p99 us", "us", "-", "engine histogram",

@@ -343,9 +343,27 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 	json_object_set_new(o, "cpu_pct",
 			    json_pack("{s:o, s:o, s:o}", "irq", jreal(b->irq_cpu_pct), "dev",
 				      jreal(b->dev_cpu_pct), "submitters", jreal(b->sub_cpu_pct)));
+	/* Per completion over the interval (docs/blk.md §8): null without completions. */
+	json_object_set_new(
+	    o, "cpu_ns_per_completion",
+	    json_pack("{s:o, s:o, s:o}", "total",
+		      b->per_cpl_valid ? jreal(b->cpu_ns_per_cpl) : json_null(), "irq",
+		      b->per_cpl_valid ? jreal(b->irq_ns_per_cpl) : json_null(), "submitters",
+		      b->per_cpl_valid ? jreal(b->sub_ns_per_cpl) : json_null()));
+	json_object_set_new(o, "ipis_per_completion",
+			    b->per_cpl_valid ? jreal(b->ipis_per_cpl) : json_null());
 	json_t *tot = json_object_get(o, "totals");
 	json_object_set_new(tot, "unaccounted", json_integer((json_int_t)b->unaccounted));
 	json_object_set_new(tot, "bound_ok", json_boolean(!b->bound_broken));
+	/* Per completion over the interval (docs/blk.md §8): null without completions. */
+	json_object_set_new(
+	    o, "cpu_ns_per_completion",
+	    json_pack("{s:o, s:o, s:o}", "total",
+		      b->per_cpl_valid ? jreal(b->cpu_ns_per_cpl) : json_null(), "irq",
+		      b->per_cpl_valid ? jreal(b->irq_ns_per_cpl) : json_null(), "submitters",
+		      b->per_cpl_valid ? jreal(b->sub_ns_per_cpl) : json_null()));
+	json_object_set_new(o, "ipis_per_completion",
+			    b->per_cpl_valid ? jreal(b->ipis_per_cpl) : json_null());
 	json_object_set_new(o, "hung", json_boolean(b->hung));
 	json_object_set_new(o, "hung_submitters", json_integer(b->hung_submitters));
 	json_object_set_new(o, "lost_kicks", jint(b->lost_kicks));

@@ -28,7 +28,6 @@ static void blk_build(struct blk_state *st, struct engine *eng)
 		st->hwqs[c % nrq].nr_ctx++;
 	for (int q = 0; q < nrq; q++)
 		blk_llist_init(&st->hwqs[q].sq);
-	blk_wake_init(&st->dev_wake);
 	blk_wake_init(&st->irq_wake);
 	blk_wake_init(&st->pause_wake);
 	st->smp_cpu_completed = xcalloc((size_t)st->ncpus, sizeof(uint64_t));
@@ -89,13 +88,10 @@ static int blk_start(struct engine *eng, char *err, size_t errlen)
 	blk_build(st, eng);
 	eng->blk = st;
 
+	/* The device has no thread: it completes by the clock, evaluated by blk-irq. */
 	st->irq_t =
 	    ethread_start(eng, "blk-irq", SUBSYS_BLK, st->irq_cpu, blk_irq_main, st, err, errlen);
-	/* The device is not a CPU: emu_cpu -1 keeps its time off every emulated CPU's load. */
-	st->dev_t =
-	    st->irq_t ? ethread_start(eng, "blk-dev", SUBSYS_BLK, -1, blk_dev_main, st, err, errlen)
-		      : NULL;
-	if (!st->dev_t) {
+	if (!st->irq_t) {
 		blk_stop(eng);
 		return -1;
 	}
@@ -125,19 +121,14 @@ static void blk_stop(struct engine *eng)
 	for (int i = 0; i < st->nsubs; i++)
 		if (st->subs[i].t)
 			ethread_request_stop(st->subs[i].t);
-	if (st->dev_t)
-		ethread_request_stop(st->dev_t);
 	if (st->irq_t)
 		ethread_request_stop(st->irq_t);
 	for (int i = 0; i < st->nsubs; i++)
 		blk_wake_kick(&st->subs[i].wake);
-	blk_wake_kick(&st->dev_wake);
 	blk_wake_kick(&st->irq_wake);
 	for (int i = 0; i < st->nsubs; i++)
 		if (st->subs[i].t)
 			ethread_join(st->subs[i].t);
-	if (st->dev_t)
-		ethread_join(st->dev_t);
 	if (st->irq_t)
 		ethread_join(st->irq_t);
 	/* Requests still queued anywhere live in the submitters' arrays: freed here. */
@@ -251,6 +242,29 @@ static void blk_sample_rates(struct blk_state *st, struct blk_snap *b, double dt
 	}
 }
 
+/* CPU and IPIs per completion over the interval: each thread's run time from its own
+ * CPU clock, against the completions counted in the same interval. */
+static void blk_sample_per_cpl(struct blk_state *st, struct blk_snap *b, uint64_t dcpl,
+			       uint64_t dipi)
+{
+	uint64_t irq_ns = st->irq_t ? clock_cpu_ns(st->irq_t->cpu_clock) : 0, sub_ns = 0;
+
+	for (int i = 0; i < st->nsubs; i++)
+		if (st->subs[i].t)
+			sub_ns += clock_cpu_ns(st->subs[i].t->cpu_clock);
+	uint64_t dirq = irq_ns > st->smp_irq_cpu_ns ? irq_ns - st->smp_irq_cpu_ns : 0;
+	uint64_t dsub = sub_ns > st->smp_sub_cpu_ns ? sub_ns - st->smp_sub_cpu_ns : 0;
+	st->smp_irq_cpu_ns = irq_ns;
+	st->smp_sub_cpu_ns = sub_ns;
+	b->per_cpl_valid = dcpl > 0;
+	if (!b->per_cpl_valid)
+		return;
+	b->irq_ns_per_cpl = (double)dirq / (double)dcpl;
+	b->sub_ns_per_cpl = (double)dsub / (double)dcpl;
+	b->cpu_ns_per_cpl = b->irq_ns_per_cpl + b->sub_ns_per_cpl;
+	b->ipis_per_cpl = (double)dipi / (double)dcpl;
+}
+
 static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
 {
 	struct blk_state *st = eng->blk;
@@ -362,6 +376,7 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	b->lat_p999_us =
 	    (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.999, NULL) / 1e3;
 	b->lat_valid = !b->hung && completed > st->smp_completed;
+	blk_sample_per_cpl(st, b, completed - st->smp_completed, ipi - st->smp_ipi);
 	blk_hist_le_fill(&st->smp_cur, b);
 	st->smp_lat = st->smp_cur;
 	st->smp_completed = completed;
@@ -369,7 +384,7 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	st->smp_prev_ns = now_ns;
 
 	b->irq_cpu_pct = blk_pct(st->irq_t);
-	b->dev_cpu_pct = blk_pct(st->dev_t);
+	b->dev_cpu_pct = 0; /* the device has no thread: it completes by the clock */
 	b->sub_cpu_pct = 0;
 	for (int i = 0; i < st->nsubs; i++)
 		b->sub_cpu_pct += blk_pct(st->subs[i].t);

@@ -9,7 +9,6 @@
 static int blk_nthreads(const struct blk_state *st)
 {
 	int n = st->nsubs;
-	n += st->dev_t != NULL;
 	n += st->irq_t != NULL;
 	return n;
 }
@@ -18,7 +17,6 @@ static void blk_kick_all(struct blk_state *st)
 {
 	for (int i = 0; i < st->nsubs; i++)
 		blk_wake_kick(&st->subs[i].wake);
-	blk_wake_kick(&st->dev_wake);
 	blk_wake_kick(&st->irq_wake);
 }
 

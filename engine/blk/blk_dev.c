@@ -1,6 +1,5 @@
-/* blk_dev.c: the emulated device blk-dev: hardware queues, service time, raising the interrupt. */
-#include <sys/prctl.h>
-
+/* blk_dev.c: the emulated device: hardware queues and service time by the clock, no thread of its
+ * own. */
 #include "engine/blk/blk_int.h"
 #include "core/clock.h"
 
@@ -26,18 +25,22 @@ static uint64_t blk_dev_service_ns(struct blk_state *st)
 	return ns;
 }
 
-/* Accept what the submitters queued: each hardware queue serves one request at a time. */
-static int blk_dev_accept(struct blk_state *st, uint64_t now)
+/*
+ * Accept what the submitters queued: each hardware queue serves one request at a
+ * time, and service starts when the request was submitted or when the one before it
+ * ends, whichever is later. The device's time is the clock's, not the time of the
+ * thread that looks (docs/blk.md §9): a request found late was being served all along.
+ */
+static void blk_dev_accept(struct blk_state *st)
 {
-	int n = 0;
-
 	for (int q = 0; q < st->nr_hw_queues; q++) {
 		struct blk_hwq *h = &st->hwqs[q];
 		struct blk_lnode *l = blk_llist_reverse(blk_llist_del_all(&h->sq));
 		while (l) {
 			struct blk_req *rq = (struct blk_req *)l;
 			l = l->next;
-			uint64_t start = h->busy_until_ns > now ? h->busy_until_ns : now;
+			uint64_t start =
+			    h->busy_until_ns > rq->t_submit_ns ? h->busy_until_ns : rq->t_submit_ns;
 			rq->t_due_ns = start + blk_dev_service_ns(st);
 			h->busy_until_ns = rq->t_due_ns;
 			rq->node.next = NULL;
@@ -46,21 +49,18 @@ static int blk_dev_accept(struct blk_state *st, uint64_t now)
 			else
 				h->head = rq;
 			h->tail = rq;
-			n++;
 		}
 	}
-	return n;
 }
 
 /*
- * Move every request whose service ended to the completion queue and raise the
- * interrupt once per batch (only the push that finds the queue empty kicks).
- * Returns the number completed; *next_due gets the earliest pending deadline.
+ * Move every request whose service ended to the completion queue and count one
+ * interrupt per batch. Returns the number moved; *next_due gets the earliest
+ * deadline still pending (UINT64_MAX: the device is empty).
  */
 static int blk_dev_finish(struct blk_state *st, uint64_t now, uint64_t *next_due)
 {
 	int n = 0;
-	bool raise = false;
 
 	*next_due = UINT64_MAX;
 	for (int q = 0; q < st->nr_hw_queues; q++) {
@@ -77,54 +77,19 @@ static int blk_dev_finish(struct blk_state *st, uint64_t now, uint64_t *next_due
 			 * moving on is missed by one read, never counted twice. */
 			atomic_fetch_sub_explicit(&st->at_dev, 1, memory_order_relaxed);
 			atomic_fetch_add_explicit(&st->at_cq, 1, memory_order_release);
-			raise |= blk_llist_push(&st->cq, &rq->node);
+			blk_llist_push(&st->cq, &rq->node);
 			n++;
 		}
 		if (h->head && h->head->t_due_ns < *next_due)
 			*next_due = h->head->t_due_ns;
 	}
-	if (raise) {
+	if (n)
 		atomic_fetch_add_explicit(&st->irqs, 1, memory_order_relaxed);
-		blk_wake_kick(&st->irq_wake);
-	}
 	return n;
 }
 
-void blk_dev_main(struct ethread *self)
+int blk_dev_poll(struct blk_state *st, uint64_t now, uint64_t *next_due)
 {
-	struct blk_state *st = self->arg;
-
-	/* A device keeps its own time: its service deadlines are not grouped by
-	 * the 50 us default timer slack (which would make a 5 us device a 55 us one). */
-	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-	while (!ethread_should_stop(self)) {
-		blk_park_if_asked(st, self);
-		uint32_t tok = blk_wake_prepare(&st->dev_wake);
-		uint64_t now = clock_mono_ns(), next_due;
-
-		blk_dev_accept(st, now);
-		blk_dev_finish(st, now, &next_due);
-		ethread_beat(self);
-
-		bool more = false;
-		for (int q = 0; q < st->nr_hw_queues && !more; q++)
-			more = !blk_llist_empty(&st->hwqs[q].sq);
-		if (more)
-			continue;
-		if (next_due == UINT64_MAX) {
-			/* Nothing queued: idle until a doorbell (nothing is owed to the device). */
-			ethread_set_state(self, ETHREAD_IDLE);
-			blk_wake_wait(&st->dev_wake, tok, BLK_WAIT_SLICE_NS);
-		} else {
-			now = clock_mono_ns();
-			if (next_due <= now)
-				continue;
-			uint64_t dt = next_due - now;
-			/* A timed wait it chose: the service time of the request in front. */
-			ethread_set_state(self, ETHREAD_SLEEP);
-			blk_wake_wait(&st->dev_wake, tok,
-				      dt < BLK_WAIT_SLICE_NS ? dt : BLK_WAIT_SLICE_NS);
-		}
-		ethread_set_state(self, ETHREAD_RUN);
-	}
+	blk_dev_accept(st);
+	return blk_dev_finish(st, now, next_due);
 }

@@ -17,6 +17,10 @@
  * completion runs on pays for the cache lines it pulls over (docs/blk.md §8, Brunelle 2008). */
 #define BLK_REQ_DATA_BYTES 4096
 #define BLK_REQ_DATA_WORDS (BLK_REQ_DATA_BYTES / sizeof(uint64_t))
+/* Checksum passes a completion makes over its block (a file system verifying the
+ * data it read): the CPU work of ->complete, a few us, so that where completions
+ * run decides which CPU is busy (docs/blk.md §9). The submitter only fills. */
+#define BLK_REQ_VERIFY_PASSES 8
 /* Longest a thread waits before re-checking its stop flag (stop() must take < 100 ms). */
 #define BLK_WAIT_SLICE_NS (20 * NS_PER_MS)
 /* Capacity of every emulated CPU (SCHED_CAPACITY_SCALE): symmetric, §1 cpus_equal_capacity. */
@@ -60,6 +64,7 @@ struct blk_cpu {
 	_Atomic uint64_t completed; /* ->complete ran here */
 	_Atomic uint64_t by_path[BLK_PATH_COUNT];
 	_Atomic uint64_t by_submit[BLK_MATRIX_MAX]; /* completed here, by submitting CPU */
+	_Atomic uint64_t digest; /* the completions' checksums, kept so the work is done */
 };
 
 struct blk_sub {
@@ -97,11 +102,11 @@ struct blk_state {
 
 	_Atomic unsigned flags; /* BLK_QF_*: written by the control thread, relaxed */
 
-	struct blk_wake dev_wake; /* blk-dev: doorbell */
-	struct blk_wake irq_wake; /* blk-irq: interrupt line and its CPU's IPIs */
+	/* blk-irq: the doorbell, the device's deadlines and its CPU's IPIs. */
+	struct blk_wake irq_wake;
 	struct blk_llist cq; /* device -> interrupt CPU completion queue */
-	struct ethread *dev_t, *irq_t;
-	uint64_t rng; /* device only */
+	struct ethread *irq_t;
+	uint64_t rng; /* device (evaluated by blk-irq) only */
 
 	struct blk_hist lat;
 	/* Where the requests in flight are, each a relaxed counter kept by
@@ -124,6 +129,8 @@ struct blk_state {
 
 	/* Sampler's previous values (control thread only). */
 	uint64_t smp_prev_ns, smp_completed, smp_ipi;
+	/* The blk threads' own CPU clocks at the previous sample (CPU per completion). */
+	uint64_t smp_irq_cpu_ns, smp_sub_cpu_ns;
 	/* Per-CPU totals at the previous sample, for the per-second figures. */
 	uint64_t *smp_cpu_completed, *smp_cpu_softirq, *smp_cpu_ipi, *smp_sub_completed;
 	uint64_t smp_matrix[BLK_MATRIX_MAX][BLK_MATRIX_MAX];
@@ -160,9 +167,13 @@ int blk_check(struct engine *eng, int64_t *missing, char *err, size_t errlen);
 /* Re-send the IPI to every CPU whose done list holds requests; returns how many. */
 int blk_rekick_stranded(struct blk_state *st);
 
-/* blk_sub.c, blk_dev.c */
+/* blk_dev.c: the device by the clock, evaluated by blk-irq: accept what was queued,
+ * move what is due to the completion queue; returns how many moved, *next_due the
+ * earliest deadline still pending (UINT64_MAX when the device is empty). */
+int blk_dev_poll(struct blk_state *st, uint64_t now, uint64_t *next_due);
+
+/* blk_sub.c, blk_irq.c */
 void blk_sub_main(struct ethread *self);
-void blk_dev_main(struct ethread *self);
 void blk_irq_main(struct ethread *self);
 void blk_sub_init(struct blk_state *st, struct blk_sub *s, int idx, int cpu, int depth);
 void blk_sub_free(struct blk_sub *s);

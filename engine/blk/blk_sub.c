@@ -59,8 +59,9 @@ static void blk_sub_submit(struct blk_sub *s, struct blk_req *rq)
 	atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
 	/* Counted where it is: queued to the device (relaxed: a live figure only). */
 	atomic_fetch_add_explicit(&st->at_dev, 1, memory_order_relaxed);
+	/* The doorbell: the device is evaluated by the interrupt CPU's thread. */
 	if (blk_llist_push(&st->hwqs[rq->hwq].sq, &rq->node))
-		blk_wake_kick(&st->dev_wake);
+		blk_wake_kick(&st->irq_wake);
 }
 
 /* Submit every request handed back; returns how many. */

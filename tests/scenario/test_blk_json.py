@@ -61,7 +61,7 @@ for o in lines:
     names |= {th["name"] for th in o["threads"] if th["subsystem"] == "blk"}
     assert not any(e["kind"] == "hang" for e in o["events"]), o["events"]
 
-assert names == {"blk-irq", "blk-dev", "blk-sub:0", "blk-sub:1", "blk-sub:2", "blk-sub:3"}, names
+assert names == {"blk-irq", "blk-sub:0", "blk-sub:1", "blk-sub:2", "blk-sub:3"}, names
 last = lines[-1]["blk"]
 assert last["totals"]["completed"] > 0
 pc = {c["cpu"]: c for c in last["per_cpu"]}

@@ -101,6 +101,18 @@ void ui_view_blk(struct body *b)
 		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
 		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
 	}
+	/* The cost of a completion in the interval, from the blk threads' own CPU clocks:
+	 * what steering trades (docs/blk.md §8); - when no completion was counted. */
+	if (body_line(b)) {
+		if (k->per_cpl_valid)
+			ui_put(ui, ROLE_NORMAL,
+			       "per completion: CPU %.1fus (irq %.1fus, submitters %.1fus)  IPIs "
+			       "%.3f",
+			       k->cpu_ns_per_cpl / 1e3, k->irq_ns_per_cpl / 1e3,
+			       k->sub_ns_per_cpl / 1e3, k->ipis_per_cpl);
+		else
+			ui_put(ui, ROLE_LABEL, "per completion: CPU -  IPIs -");
+	}
 	if (k->hung && body_line(b))
 		ui_put(ui, ROLE_ERROR, "p99 - (HUNG: stuck requests have no latency yet)");
 	/* IOPS and p99 as graphs with the knob markers, in the rows the tables below leave. */
