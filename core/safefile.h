@@ -91,7 +91,8 @@ extern const struct safefile_limits safefile_recording;
 /*
  * Read path whole into *buf (NUL-terminated, free() it) and *len, within lim. A compressed
  * stream cut short (its writer died) gives what it had flushed; so does one whose later part
- * is corrupt, when something came before. 0, or -1 / SAFEFILE_REFUSED with a message.
+ * is corrupt (a zstd frame's checksum, a bad block), when something came before: then err
+ * says so though 0 is returned ("" otherwise). 0, or -1 / SAFEFILE_REFUSED with a message.
  */
 int safefile_read(const char *path, const struct safefile_limits *lim, char **buf, size_t *len,
 		  char *err, size_t errlen);

@@ -11,6 +11,7 @@
 
 #include "backends/recfile.h"
 #include "backends/src_remote.h"
+#include "tui/batch.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
 #include "tui/metrics/serve.h"
@@ -188,6 +189,8 @@ static void ui_after_sample(struct ui *ui)
 
 static void ui_sample(struct ui *ui)
 {
+	if (!source_ready(ui->src))
+		return; /* --follow: nothing new was appended yet */
 	source_sample(ui->src, ui->live);
 	ui_after_sample(ui);
 }
@@ -305,7 +308,8 @@ int screen_run(struct source *src, const struct options *o)
 	ui->snap = snapshot_new();
 	ui_freeze_init(ui);
 	int rc = 0;
-	if (o->record && !(ui->rec = recfile_open(o->record, &rc, err, sizeof(err)))) {
+	if ((o->record || o->record_dir) &&
+	    !(ui->rec = batch_record_open(o, &rc, err, sizeof(err)))) {
 		fprintf(stderr, "tunetop: --record: %s\n", err);
 		ui_freeze_free(ui);
 		snapshot_free(ui->snap);
@@ -446,7 +450,8 @@ int screen_run(struct source *src, const struct options *o)
 		fprintf(stderr, "tunetop: settings not saved: %s\n", err);
 	/* A recording that failed fails the run, as in -b (shown live by ui_freeze_note). */
 	if (ui->rec && recfile_close(ui->rec, err, sizeof(err)) != 0) {
-		fprintf(stderr, "tunetop: --record %s: %s\n", o->record, err);
+		fprintf(stderr, "tunetop: --record %s: %s\n", o->record ? o->record : o->record_dir,
+			err);
 		rc = 1;
 	}
 	ui_diag_free(ui);
