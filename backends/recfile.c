@@ -248,7 +248,7 @@ static void *writer_main(void *arg)
 		int rc = 0;
 		if (store_due(w) && store_rotate(w, why, sizeof(why)) != 0)
 			rc = -1;
-		if (rc == 0 && w->f)
+		if (rc == 0 && (w->f || w->gz))
 			rc = writer_emit(w, line, ZSTD_e_flush);
 		free(line);
 		pthread_mutex_lock(&w->lock);
