@@ -198,18 +198,24 @@ int recstore_retain(const struct recstore_conf *c, uint64_t now_ns, const char *
 		return 0;
 	}
 	uint64_t *size = xcalloc(n ? n : 1, sizeof(*size)), total = 0;
+	uint64_t *mtime = xcalloc(n ? n : 1, sizeof(*mtime));
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
-		if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
 			size[i] = (uint64_t)st.st_size;
+			mtime[i] = st.st_mtime > 0 ? (uint64_t)st.st_mtime : 0;
+		}
 		total += size[i];
 	}
 	uint64_t now = now_ns / 1000000000ull;
 	for (size_t i = 0; i < n; i++) {
 		if (keep && strcmp(names[i], keep) == 0)
 			break; /* the file being written, and anything newer, stay */
-		/* A file holds up to the start of the next one: it goes once that is too old. */
-		uint64_t end = i + 1 < n ? recstore_name_time(names[i + 1]) : now;
+		/* A file's last sample is its last write (or, without one, the next file's
+		 * start): it goes once that is too old. */
+		uint64_t end = mtime[i]	   ? mtime[i]
+			       : i + 1 < n ? recstore_name_time(names[i + 1])
+					   : now;
 		bool old = c->keep_s && end + c->keep_s < now;
 		bool big = c->max_bytes && total + c->rotate_bytes > c->max_bytes;
 		if (!old && !big)
@@ -220,6 +226,7 @@ int recstore_retain(const struct recstore_conf *c, uint64_t now_ns, const char *
 		}
 	}
 	free(size);
+	free(mtime);
 	close(dfd);
 	recstore_names_free(names, n);
 	return (int)gone;

@@ -55,6 +55,18 @@ for f in "$store"/*; do
 done
 ok "every frame carries a checksum"
 
+# Retention by age: a store file last written in 2020 goes at the first rotation, other names stay.
+aged=$tmp/aged
+mkdir -m 700 "$aged"
+printf 'x' > "$aged/tunetop-20200101-000000.jsonl.zst"
+printf 'x' > "$aged/notes.txt"
+printf 'x' > "$aged/tunetop-20200101-000000.jsonl.zst.bak"
+touch -d 2020-01-01T01:00:00 "$aged"/*
+"$TUNETOP" -b -n 3 -d 0.05 --record-dir "$aged" --record-keep 1d > /dev/null
+check "a file older than --record-keep is deleted" test ! -e "$aged/tunetop-20200101-000000.jsonl.zst"
+check "names that are not the store's stay" test -e "$aged/notes.txt" -a -e "$aged/tunetop-20200101-000000.jsonl.zst.bak"
+check "the new file is there" test "$(ls "$aged" | grep -c '^tunetop-.*\.jsonl\.zst$')" -eq 1
+
 # --replay DIR: every line of every file, in time order.
 big=$tmp/big
 "$TUNETOP" -b -n 150 -d 0.05 --record-dir "$big" --record-rotate 20KB > "$tmp/big.jsonl"
