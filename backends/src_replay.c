@@ -188,6 +188,9 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	struct replay *r = xcalloc(1, sizeof(*r));
 	int rc = -1;
 	r->path = xstrdup(conf->replay_path);
+	/* "store/" names the directory "store" in messages. */
+	for (size_t pl = strlen(r->path); pl > 1 && r->path[pl - 1] == '/';)
+		r->path[--pl] = '\0';
 	const char *slash = strrchr(r->path, '/');
 	r->name = xstrdup(slash ? slash + 1 : r->path);
 	struct stat st;

@@ -61,7 +61,8 @@ static void debug_draw(struct ui *ui, int y)
 	move(y, 0);
 	/* The source's own line first (a recording's position, lines it skipped). */
 	if (source_status(ui->src, st, sizeof(st))[0])
-		ui_put(ui, strstr(st, "skipped") ? ROLE_WARN : ROLE_DIM, "%s  ", st);
+		ui_put(ui, strstr(st, "skipped") || strstr(st, "damaged") ? ROLE_WARN : ROLE_DIM,
+		       "%s  ", st);
 	ui_put(ui, ROLE_DIM,
 	       "self cpu %.1f%%  sample %llu us  render %llu us  tty %llu B (%.0f B/s)  frame %llu",
 	       s->cpu_pct, (unsigned long long)s->sample_us, (unsigned long long)s->render_us,
