@@ -321,6 +321,14 @@ install: tunetop
 	  echo "make install: keeping $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter"; \
 	else install -D -m 644 systemd/tunetop-exporter.default \
 	  $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter; fi
+	@# The recorder's unit and settings, the same way.
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	  systemd/tunetop-record.service.in > $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-record.service
+	chmod 644 $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-record.service
+	if [ -e $(DESTDIR)$(SYSCONFDIR)/default/tunetop-record ]; then \
+	  echo "make install: keeping $(DESTDIR)$(SYSCONFDIR)/default/tunetop-record"; \
+	else install -D -m 644 systemd/tunetop-record.default \
+	  $(DESTDIR)$(SYSCONFDIR)/default/tunetop-record; fi
 
 # The same with the binary stripped (GNU's install-strip).
 install-strip:
@@ -337,6 +345,9 @@ uninstall:
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
 	if cmp -s systemd/tunetop-exporter.default $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter; \
 	then rm -f $(DESTDIR)$(SYSCONFDIR)/default/tunetop-exporter; fi
+	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-record.service
+	if cmp -s systemd/tunetop-record.default $(DESTDIR)$(SYSCONFDIR)/default/tunetop-record; \
+	then rm -f $(DESTDIR)$(SYSCONFDIR)/default/tunetop-record; fi
 
 # Rewrite tests/tui/golden/ after an intended change of the console's layout: the pattern runs
 # every tests/tui/test_golden*.sh (80x24, 60x16, ASCII, host recording, fleet).

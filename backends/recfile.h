@@ -20,10 +20,15 @@ enum recfile_kind { RECFILE_PLAIN, RECFILE_GZ, RECFILE_ZSTD };
 enum recfile_kind recfile_kind_of(const char *path);
 
 struct recfile_writer;
+struct recstore_conf;
 /* Create (truncate) path and start the writer thread; NULL with a message and *status: 2 for
  * a target refused for what it is (a symlink, a FIFO, a device: core/safefile.h), 1 else; 0
- * when it opens. */
+ * when it opens. A .zst stream is one frame with a checksum (docs/recording.md). */
 struct recfile_writer *recfile_open(const char *path, int *status, char *err, size_t errlen);
+/* The same into a store (backends/recstore.h): DIR checked (and made), its first file
+ * started; the writer thread rotates and applies retention. Every file is zstd. */
+struct recfile_writer *recfile_open_store(const struct recstore_conf *c, int *status, char *err,
+					  size_t errlen);
 /*
  * Queue one line (without its newline) for the writer thread, which writes and flushes it
  * (compressed streams with a sync flush): the caller never waits for the disk. When the

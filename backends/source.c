@@ -79,6 +79,20 @@ double source_pace_s(struct source *src)
 	return src->ops->pace_s ? src->ops->pace_s(src) : 0;
 }
 
+bool source_ready(struct source *src)
+{
+	return !src->ops->ready || src->ops->ready(src);
+}
+
+int source_seek(struct source *src, const char *to, char *msg, size_t len)
+{
+	if (!src->ops->seek) {
+		snprintf(msg, len, "goto: only a recording (--replay) has a time to go to");
+		return KNOB_ERR_USAGE;
+	}
+	return src->ops->seek(src, to, msg, len);
+}
+
 bool source_paced(const struct source *src)
 {
 	return src->ops->pace_s != NULL;

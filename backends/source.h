@@ -33,7 +33,8 @@ struct source_knob_result {
 /* What a source needs to know when it opens (from the command line). */
 struct source_conf {
 	bool host_write; /* --write: the host source may change the live machine */
-	const char *replay_path; /* --replay FILE */
+	const char *replay_path; /* --replay FILE or DIR (a --record-dir store) */
+	bool replay_follow; /* --follow: keep reading what is appended */
 	const char *replay_from, *replay_to; /* --from / --to: seconds into it, or ISO 8601 UTC */
 	const char *const *remotes; /* --remote [USER@]HOST, nremotes of them */
 	size_t nremotes;
@@ -98,6 +99,12 @@ struct source_ops {
 	/* Optional: one short line for the header ("replay x.jsonl 12/600, 2 lines
 	 * skipped"); returns its length (0: nothing to say). */
 	size_t (*status)(struct source *src, char *buf, size_t len);
+	/* Optional, with pace_s: false while a source that follows a recording still being
+	 * written has nothing new (pace_s is then when to look again); never blocks. */
+	bool (*ready)(struct source *src);
+	/* Optional: move a recording's position to a time ("10:42", "-5m", an ISO time): 0 with
+	 * where it is now in msg, or KNOB_ERR_USAGE (not a time, out of the recording) with why. */
+	int (*seek)(struct source *src, const char *to, char *msg, size_t len);
 	/* knob_set() only sends the value (a remote host): *stored is the value sent, and
 	 * the answer comes later through knob_result(). */
 	bool async_knobs;
@@ -166,6 +173,10 @@ const char *source_knob_refusal(const struct source *src, enum knob_id id);
 
 /* The recorded gap to the next snapshot (< 0: no more), or 0 for a live source. */
 double source_pace_s(struct source *src);
+/* ops->ready, true when the source has none. */
+bool source_ready(struct source *src);
+/* ops->seek; KNOB_ERR_USAGE with a message when the source has none (not a recording). */
+int source_seek(struct source *src, const char *to, char *msg, size_t len);
 bool source_paced(const struct source *src);
 /* The source's one-line status into buf ("" when it has none); returns buf. */
 const char *source_status(struct source *src, char *buf, size_t len);

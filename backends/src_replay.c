@@ -1,11 +1,16 @@
-/* src_replay.c: a recording (JSON Lines, plain/.gz/.zst) as a source: its snapshots in order,
- * paced by their recorded times; knobs are refused (a recording cannot change). */
+/* src_replay.c: a recording (JSON Lines, plain/.gz/.zst, or a --record-dir store) as a source:
+ * its snapshots in order, paced by their recorded times, with :goto; or with --follow the
+ * lines a writer appends. Knobs are refused (a recording cannot change). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "backends/recfile.h"
+#include "backends/recstore.h"
+#include "backends/replay_follow.h"
 #include "backends/snapdec.h"
 #include "backends/source.h"
 #include "core/clock.h"
@@ -15,6 +20,10 @@
 /* The longest pause replay keeps between two samples: a recording stopped for an hour
  * plays on after this. */
 #define REPLAY_MAX_GAP_S 10.0
+/* --follow: how long open waits for the file's first line, and how often the front end
+ * looks again while nothing new has come. */
+#define REPLAY_FOLLOW_FIRST_S 2.0
+#define REPLAY_FOLLOW_POLL_S 0.2
 
 struct replay_line {
 	size_t off, len;
@@ -33,6 +42,11 @@ struct replay {
 	char refusal[200];
 	int64_t knobs[K_COUNT];
 	bool told; /* the skip note went out in an event */
+	char damaged[200]; /* a file whose later part is corrupt (a zstd checksum): what and why */
+	size_t files, files_left; /* a store: files read, older ones left out (past the cap) */
+	struct rfollow *fw; /* --follow: the reader thread, else NULL */
+	char *fline; /* --follow: the last line played */
+	size_t played; /* --follow: lines played */
 };
 
 /* --from / --to: seconds after the first sample ("90", "+90"), saturating at the end of
@@ -85,6 +99,86 @@ static void replay_index(struct replay *r)
 	snapshot_free(scratch);
 }
 
+/* Append one file's text to r->text, ending in a newline. */
+static void replay_append(struct replay *r, const char *t, size_t n)
+{
+	r->text = xrealloc(r->text, r->text_len + n + 2);
+	memcpy(r->text + r->text_len, t, n);
+	r->text_len += n;
+	if (n && t[n - 1] != '\n')
+		r->text[r->text_len++] = '\n';
+	r->text[r->text_len] = '\0';
+}
+
+/*
+ * A store: its files in time order as one text. Files wholly before an ISO --from are not
+ * read; the newest are read first and older ones left out once the text would pass the
+ * recordings' cap (core/safefile.h), which the status line says.
+ */
+static int replay_load_dir(struct replay *r, const struct source_conf *conf, char *err,
+			   size_t errlen)
+{
+	char **names;
+	size_t n;
+	int rc = recstore_check_dir(r->path, false, err, errlen);
+	if (rc != 0)
+		return rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
+	if (recstore_list(r->path, &names, &n, err, errlen) != 0)
+		return -1;
+	uint64_t from = 0;
+	size_t lo = 0;
+	if (conf->replay_from && snapdec_iso8601_strict(conf->replay_from, &from) == 0)
+		while (lo + 1 < n && recstore_name_time(names[lo + 1]) * 1000000000ull <= from)
+			lo++;
+	char **texts = xcalloc(n ? n : 1, sizeof(*texts));
+	size_t *lens = xcalloc(n ? n : 1, sizeof(*lens)), total = 0, first = n;
+	rc = 0;
+	for (size_t i = n; i-- > lo;) {
+		char path[4200], why[300];
+		snprintf(path, sizeof(path), "%s/%s", r->path, names[i]);
+		if (recfile_read(path, &texts[i], &lens[i], why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "%s", why);
+			rc = -1;
+			break;
+		}
+		if (why[0] && !r->damaged[0])
+			snprintf(r->damaged, sizeof(r->damaged), "%.190s", why);
+		if (total && total + lens[i] > SAFEFILE_REC_MAX_BYTES) {
+			free(texts[i]);
+			texts[i] = NULL;
+			break;
+		}
+		total += lens[i];
+		first = i;
+	}
+	for (size_t i = first; rc == 0 && i < n; i++)
+		replay_append(r, texts[i], lens[i]);
+	if (rc == 0 && first == n)
+		snprintf(err, errlen,
+			 "%s: no recording in it (no " RECSTORE_PREFIX "*" RECSTORE_SUFFIX " file)",
+			 r->path),
+		    rc = -1;
+	r->files = first < n ? n - first : 0;
+	r->files_left = first < n ? first - lo : 0;
+	for (size_t i = 0; i < n; i++)
+		free(texts[i]);
+	free(texts);
+	free(lens);
+	recstore_names_free(names, n);
+	if (!r->text)
+		r->text = xcalloc(1, 1);
+	return rc;
+}
+
+static int replay_open_follow(struct replay *r, bool dir, char *err, size_t errlen)
+{
+	r->fw = rfollow_start(r->path, dir, err, errlen);
+	if (!r->fw)
+		return -1;
+	rfollow_wait_first(r->fw, REPLAY_FOLLOW_FIRST_S);
+	return 0;
+}
+
 static int replay_open(struct source *src, const struct source_conf *conf, char *err, size_t errlen)
 {
 	if (!conf->replay_path) {
@@ -94,13 +188,28 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	struct replay *r = xcalloc(1, sizeof(*r));
 	int rc = -1;
 	r->path = xstrdup(conf->replay_path);
+	/* "store/" names the directory "store" in messages. */
+	for (size_t pl = strlen(r->path); pl > 1 && r->path[pl - 1] == '/';)
+		r->path[--pl] = '\0';
 	const char *slash = strrchr(r->path, '/');
 	r->name = xstrdup(slash ? slash + 1 : r->path);
-	rc = recfile_read(r->path, &r->text, &r->text_len, err, errlen);
-	if (rc != 0) {
+	struct stat st;
+	bool dir = stat(r->path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (conf->replay_follow) {
+		if ((rc = replay_open_follow(r, dir, err, errlen)) != 0)
+			goto fail;
+		goto done;
+	}
+	if (dir) {
+		if ((rc = replay_load_dir(r, conf, err, errlen)) != 0)
+			goto fail;
+	} else if ((rc = recfile_read(r->path, &r->text, &r->text_len, err, errlen)) != 0) {
 		/* A FIFO or a device named on the command line is a usage error. */
 		rc = rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
 		goto fail;
+	} else if (err[0]) {
+		snprintf(r->damaged, sizeof(r->damaged), "%s", err); /* kept what came before */
+		err[0] = '\0';
 	}
 	replay_index(r);
 	if (r->n == 0) {
@@ -131,6 +240,7 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 		snprintf(err, errlen, "%s: no snapshot between --from and --to", r->path);
 		goto fail;
 	}
+done:
 	snprintf(r->refusal, sizeof(r->refusal), "a recording is read-only (replaying %s)",
 		 r->name);
 	for (int i = 0; i < K_COUNT; i++)
@@ -140,6 +250,7 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 fail:
 	if (rc == 0)
 		rc = -1;
+	rfollow_stop(r->fw);
 	free(r->text);
 	free(r->lines);
 	free(r->path);
@@ -156,10 +267,54 @@ static int replay_start(struct source *src, char *err, size_t errlen)
 	return 0;
 }
 
+/* One event on snap saying what was wrong with the recording. */
+static void replay_event(struct snapshot *snap, const char *msg)
+{
+	if (snap->nevents >= SNAP_MAX_EVENTS)
+		return;
+	struct event *e = &snap->events[snap->nevents++];
+	memset(e, 0, sizeof(*e));
+	e->kind = EV_ERROR;
+	e->wall_ns = snap->wall_ns;
+	e->mono_ns = snap->mono_ns;
+	size_t ml = strnlen(msg, sizeof(e->text) - 1);
+	memcpy(e->text, msg, ml);
+	e->text[ml] = '\0';
+}
+
+/* --follow: the next line that decodes, or the last one again (no events) when none came. */
+static void replay_sample_follow(struct replay *r, struct snapshot *snap)
+{
+	char err[128], *line;
+	while ((line = rfollow_take(r->fw))) {
+		if (snapdec_line(line, strlen(line), snap, err, sizeof(err)) == SNAPDEC_OK) {
+			free(r->fline);
+			r->fline = line;
+			r->played++;
+			snap->mono_ns = clock_mono_ns();
+			memcpy(r->knobs, snap->knobs, sizeof(r->knobs));
+			return;
+		}
+		if (!r->skipped)
+			snprintf(r->first_skip, sizeof(r->first_skip), "line %zu: %s",
+				 r->played + (size_t)r->skipped + 1, err);
+		r->skipped++;
+		free(line);
+	}
+	if (r->fline)
+		snapdec_line(r->fline, strlen(r->fline), snap, err, sizeof(err));
+	snap->nevents = 0;
+	snap->mono_ns = clock_mono_ns();
+}
+
 static void replay_sample(struct source *src, struct snapshot *snap)
 {
 	struct replay *r = src->priv;
 	char err[128];
+	if (r->fw) {
+		replay_sample_follow(r, snap);
+		return;
+	}
 	size_t i = r->cur < r->n ? r->cur : r->n - 1; /* past the end: the last one again */
 	const struct replay_line *l = &r->lines[i];
 
@@ -174,19 +329,17 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 	if (!r->told) {
 		r->told = true;
 		/* Only when lines were skipped: a clean recording re-emits byte for byte. */
-		if (r->skipped && snap->nevents < SNAP_MAX_EVENTS) {
-			struct event *e = &snap->events[snap->nevents++];
-			memset(e, 0, sizeof(*e));
-			e->kind = EV_ERROR;
-			e->wall_ns = snap->wall_ns;
-			e->mono_ns = snap->mono_ns;
-			char msg[400];
+		char msg[400];
+		if (r->skipped) {
 			snprintf(msg, sizeof(msg),
 				 "replay %s: %zu samples, %llu lines skipped (first %s)", r->name,
 				 r->n, (unsigned long long)r->skipped, r->first_skip);
-			size_t ml = strnlen(msg, sizeof(e->text) - 1);
-			memcpy(e->text, msg, ml);
-			e->text[ml] = '\0';
+			replay_event(snap, msg);
+		}
+		if (r->damaged[0]) {
+			snprintf(msg, sizeof(msg), "replay: damaged, what came before kept: %s",
+				 r->damaged);
+			replay_event(snap, msg);
 		}
 	}
 	memcpy(r->knobs, snap->knobs, sizeof(r->knobs));
@@ -195,6 +348,9 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 static double replay_pace(struct source *src)
 {
 	struct replay *r = src->priv;
+	/* Following: what the file holds at once, then each line as it comes. */
+	if (r->fw)
+		return rfollow_ready(r->fw) ? 0 : REPLAY_FOLLOW_POLL_S;
 	if (r->cur == 0)
 		return 0;
 	if (r->cur >= r->n)
@@ -206,15 +362,111 @@ static double replay_pace(struct source *src)
 	return gap < 0 ? 0 : gap > REPLAY_MAX_GAP_S ? REPLAY_MAX_GAP_S : gap;
 }
 
+static bool replay_ready(struct source *src)
+{
+	struct replay *r = src->priv;
+	return !r->fw || rfollow_ready(r->fw);
+}
+
 static size_t replay_status(struct source *src, char *buf, size_t len)
 {
 	struct replay *r = src->priv;
-	int n = snprintf(buf, len, "replay %s %zu/%zu%s", r->name, r->cur, r->n,
-			 r->cur >= r->n ? " (end)" : "");
+	char file[128], note[256];
+	int n;
+	if (r->fw) {
+		rfollow_status(r->fw, file, sizeof(file), note, sizeof(note));
+		n = snprintf(buf, len, "follow %s %zu%s%s", file[0] ? file : r->name, r->played,
+			     note[0] ? ", damaged: " : "", note);
+	} else {
+		n = snprintf(buf, len, "replay %s %zu/%zu%s", r->name, r->cur, r->n,
+			     r->cur >= r->n ? " (end)" : "");
+		if (r->files_left && n >= 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n,
+				      ", %zu older files left out (--from)", r->files_left);
+		if (r->damaged[0] && n >= 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, ", damaged: %s", r->damaged);
+	}
 	if (r->skipped && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, ", %llu line%s skipped",
 			      (unsigned long long)r->skipped, r->skipped == 1 ? "" : "s");
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* A sample's time as the events view shows it (local), for messages. */
+static void replay_hms(uint64_t wall_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(wall_ns / 1000000000ull);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+/* :goto's time: "-5m"/"+30s" from the sample shown, "10:42[:30]" on that sample's day (local
+ * time, as the events view shows), or an ISO 8601 UTC time. -1 when it is none of these. */
+static int replay_goto_time(const char *to, uint64_t shown_ns, uint64_t *out)
+{
+	uint64_t v;
+	if ((to[0] == '-' || to[0] == '+') && recstore_parse_age(to + 1, &v) == 0) {
+		uint64_t d = v * 1000000000ull;
+		*out = to[0] == '+' ? shown_ns + d : shown_ns > d ? shown_ns - d : 0;
+		return 0;
+	}
+	if (snapdec_iso8601_strict(to, out) == 0)
+		return 0;
+	int h, m, sec = 0, used = 0;
+	if ((sscanf(to, "%2d:%2d:%2d%n", &h, &m, &sec, &used) == 3 ||
+	     sscanf(to, "%2d:%2d%n", &h, &m, &used) == 2) &&
+	    to[used] == '\0' && h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 60) {
+		time_t t = (time_t)(shown_ns / 1000000000ull);
+		struct tm tm;
+		localtime_r(&t, &tm);
+		tm.tm_hour = h;
+		tm.tm_min = m;
+		tm.tm_sec = sec;
+		tm.tm_isdst = -1;
+		time_t at = mktime(&tm);
+		if (at < 0)
+			return -1;
+		*out = (uint64_t)at * 1000000000ull;
+		return 0;
+	}
+	return -1;
+}
+
+static int replay_seek(struct source *src, const char *to, char *msg, size_t len)
+{
+	struct replay *r = src->priv;
+	char a[16], b[16], at[16];
+	uint64_t t;
+	if (r->fw) {
+		snprintf(msg, len, "goto: not with --follow (it plays what is appended)");
+		return KNOB_ERR_USAGE;
+	}
+	const struct replay_line *shown = &r->lines[r->cur ? r->cur - 1 : 0];
+	if (replay_goto_time(to, shown->wall_ns, &t) != 0) {
+		snprintf(msg, len,
+			 "goto: '%s' is not a time (valid: 10:42, 10:42:30, -5m, +30s, "
+			 "2026-12-01T10:42:00Z)",
+			 to);
+		return KNOB_ERR_USAGE;
+	}
+	uint64_t first = r->lines[0].wall_ns, last = r->lines[r->n - 1].wall_ns;
+	/* "10:42" names the minute: a recording that starts within it starts there. */
+	if (t < first && first - t < 60 * 1000000000ull)
+		t = first;
+	if (t < first || t > last) {
+		replay_hms(first, a, sizeof(a));
+		replay_hms(last, b, sizeof(b));
+		snprintf(msg, len, "goto %s: out of the recording (%s .. %s)", to, a, b);
+		return KNOB_ERR_USAGE;
+	}
+	size_t i = 0;
+	while (i + 1 < r->n && r->lines[i].wall_ns < t)
+		i++;
+	r->cur = i; /* the next sample played is the one asked for */
+	replay_hms(r->lines[i].wall_ns, at, sizeof(at));
+	snprintf(msg, len, "goto: at %s (sample %zu of %zu)", at, i + 1, r->n);
+	return 0;
 }
 
 static int replay_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored,
@@ -246,6 +498,8 @@ static void replay_close(struct source *src)
 	struct replay *r = src->priv;
 	if (!r)
 		return;
+	rfollow_stop(r->fw);
+	free(r->fline);
 	free(r->text);
 	free(r->lines);
 	free(r->path);
@@ -267,4 +521,6 @@ const struct source_ops source_replay_ops = {
     .read_only = true,
     .pace_s = replay_pace,
     .status = replay_status,
+    .ready = replay_ready,
+    .seek = replay_seek,
 };

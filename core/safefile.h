@@ -75,11 +75,12 @@ struct safefile_limits {
 };
 
 /*
- * Recordings (measured on a one-hour recording at 1 Hz, 20.7 MB, that repeats 20 snapshots):
- * gzip packs it 12x (tunetop's writer) to 14x (gzip -9), as its 32 KiB window is smaller than
- * a few lines; zstd finds the repeats: 277x (tunetop's writer), 573x (zstd), 708x (zstd -19
- * --long). A file of nothing but newlines is 218x (gzip -1) and 32000x (zstd). The absolute
- * cap is about 50 such hours; 16 MiB lines are twice the longest line any reader accepts.
+ * Recordings: a real hour at 1 Hz is 21.5 MB of JSON (the engine's default scenario; a host's
+ * 45.7 MB), which tunetop's zstd writer packs 12.6x (31x), zstd -19 22x, gzip 14x
+ * (docs/recording.md "Sizes per hour"); an hour that repeats 20 snapshots packs 277x to 708x
+ * and a file of nothing but newlines 218x (gzip -1) and 32000x (zstd), so the ratio caps sit
+ * far above any real recording. The absolute cap is about 50 default hours (23 host hours);
+ * 16 MiB lines are twice the longest line any reader accepts.
  */
 #define SAFEFILE_LINE_MAX (16u << 20)
 #define SAFEFILE_REC_MAX_BYTES ((size_t)1 << 30)
@@ -91,7 +92,8 @@ extern const struct safefile_limits safefile_recording;
 /*
  * Read path whole into *buf (NUL-terminated, free() it) and *len, within lim. A compressed
  * stream cut short (its writer died) gives what it had flushed; so does one whose later part
- * is corrupt, when something came before. 0, or -1 / SAFEFILE_REFUSED with a message.
+ * is corrupt (a zstd frame's checksum, a bad block), when something came before: then err
+ * says so though 0 is returned ("" otherwise). 0, or -1 / SAFEFILE_REFUSED with a message.
  */
 int safefile_read(const char *path, const struct safefile_limits *lim, char **buf, size_t *len,
 		  char *err, size_t errlen);

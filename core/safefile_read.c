@@ -138,11 +138,10 @@ static int sf_gunzip(const unsigned char *in, size_t inlen, struct sfbuf *g, cha
 		if (got == 0 && (r == Z_BUF_ERROR || pos == inlen))
 			break; /* the end, or cut short: all the flushed blocks are out */
 		if (r != Z_OK && r != Z_BUF_ERROR) {
-			if (g->len == 0) {
-				snprintf(err, errlen, "%s: gzip: %s", g->path,
-					 z.msg ? z.msg : "corrupt data");
+			snprintf(err, errlen, "%s: gzip: %s", g->path,
+				 z.msg ? z.msg : "corrupt data");
+			if (g->len == 0)
 				rc = -1;
-			}
 			break;
 		}
 	}
@@ -168,13 +167,11 @@ static int sf_unzstd(const unsigned char *in, size_t inlen, struct sfbuf *g, cha
 			break;
 		}
 		if (ZSTD_isError(r)) {
-			/* Corrupt from here on: what came before stands (the reader counts lines).
-			 */
-			if (g->len == 0) {
-				snprintf(err, errlen, "%s: zstd: %s", g->path,
-					 ZSTD_getErrorName(r));
+			/* Corrupt from here on (a frame's checksum, a bad block): what came before
+			 * stands, and err says what is wrong (the reader counts lines). */
+			snprintf(err, errlen, "%s: zstd: %s", g->path, ZSTD_getErrorName(r));
+			if (g->len == 0)
 				rc = -1;
-			}
 			break;
 		}
 		if (ib.pos == ib.size && ob.pos == 0)
@@ -190,6 +187,8 @@ int safefile_read(const char *path, const struct safefile_limits *lim, char **bu
 	int fd = safefile_open_read(path, err, errlen);
 	if (fd < 0)
 		return fd;
+	if (errlen)
+		err[0] = '\0'; /* a corrupt later part is said here even on success */
 	struct sfbuf raw = {.lineno = 1, .lim = lim, .path = path, .what = "is larger than"};
 	char chunk[SAFEFILE_CHUNK];
 	bool packed = false;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backends/recfile.h"
+#include "backends/recstore.h"
 #include "backends/src_remote.h"
 #include "core/clock.h"
 #include "core/safefile.h"
@@ -157,12 +158,29 @@ static bool batch_discards(FILE *out)
 	       a.st_rdev == null.st_rdev;
 }
 
+struct recfile_writer *batch_record_open(const struct options *o, int *status, char *err,
+					 size_t errlen)
+{
+	*status = 0;
+	if (o->record)
+		return recfile_open(o->record, status, err, errlen);
+	if (!o->record_dir)
+		return NULL;
+	struct recstore_conf c = {.dir = o->record_dir,
+				  .rotate_s = o->record_rotate_s,
+				  .rotate_bytes = o->record_rotate_bytes,
+				  .keep_s = o->record_keep_s,
+				  .max_bytes = o->record_max_bytes};
+	return recfile_open_store(&c, status, err, errlen);
+}
+
 /* Close the recording; a write that failed makes the run fail, and says why. */
 static int batch_record_close(struct recfile_writer *rec, const struct options *o)
 {
 	char err[256];
 	if (rec && recfile_close(rec, err, sizeof(err)) != 0) {
-		fprintf(stderr, "tunetop: --record %s: %s\n", o->record, err);
+		fprintf(stderr, "tunetop: --record %s: %s\n", o->record ? o->record : o->record_dir,
+			err);
 		return 1;
 	}
 	return 0;
@@ -192,7 +210,7 @@ int batch_run(struct source *src, const struct options *o)
 	diag_init(&dst);
 
 	int ost = 0;
-	if (o->record && !(rec = recfile_open(o->record, &ost, err, sizeof(err)))) {
+	if ((o->record || o->record_dir) && !(rec = batch_record_open(o, &ost, err, sizeof(err)))) {
 		fprintf(stderr, "tunetop: --record: %s\n", err);
 		snapshot_free(snap);
 		return ost;
@@ -220,7 +238,11 @@ int batch_run(struct source *src, const struct options *o)
 		serve_on_demand(o->delay_s);
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
 		if (paced) {
-			if (source_pace_s(src) < 0)
+			/* --follow: nothing new yet; look again when the source says. */
+			double gap;
+			while ((gap = source_pace_s(src)) >= 0 && !source_ready(src) && !sig_quit)
+				clock_sleep_ns((uint64_t)(gap * 1e9));
+			if (gap < 0)
 				break;
 		} else if (on_demand && n > 0) {
 			while (!sig_quit && !serve_wait_demand(BATCH_SIGNAL_POLL_MS * NS_PER_MS))
@@ -289,7 +311,8 @@ int batch_run(struct source *src, const struct options *o)
 	free(mbuf.p);
 	if (paced) {
 		char st[256];
-		if (strstr(source_status(src, st, sizeof(st)), "skipped"))
+		source_status(src, st, sizeof(st));
+		if (strstr(st, "skipped") || strstr(st, "damaged"))
 			fprintf(stderr, "tunetop: %s\n", st);
 	}
 	if (batch_record_close(rec, o))

@@ -204,6 +204,7 @@ int main(int argc, char **argv)
 	const struct source_ops *kind = source_find(o.backend);
 	struct source_conf conf = {.host_write = o.write,
 				   .replay_path = o.replay,
+				   .replay_follow = o.follow,
 				   .replay_from = o.from,
 				   .replay_to = o.to,
 				   .remotes = o.remotes,

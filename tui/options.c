@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/recstore.h"
 #include "backends/snapdec.h"
 #include "backends/source.h"
 #include "core/xalloc.h"
@@ -37,6 +38,11 @@ enum {
 	OPT_FROM,
 	OPT_TO,
 	OPT_RECORD,
+	OPT_RECORD_DIR,
+	OPT_RECORD_ROTATE,
+	OPT_RECORD_KEEP,
+	OPT_RECORD_MAX,
+	OPT_FOLLOW,
 	OPT_AGENT,
 	OPT_REMOTE,
 	OPT_SSH,
@@ -91,8 +97,15 @@ static const struct opt_entry opt_table[] = {
     {"replay", OPT_REPLAY, "FILE", "source", "<file>",
      "play a recording (plain, .gz, .zst) as the source; -b re-emits it",
      "At its recorded pace; knob changes are refused; bad lines are skipped and counted. "
+     "A directory of --record-dir is one recording, its files in time order; :goto 10:42 "
+     "moves in it. "
      "Not with --host, --backend, --write, --scenario or --remote: a recording is the "
      "source."},
+    {"follow", OPT_FOLLOW, NULL, "source", NULL,
+     "with --replay: keep reading a recording still being written",
+     "As tail -f: what the file holds, then each line as it is appended (a DIR: its newest "
+     "file, then the next one when it appears). Read on a thread of its own, in bounded "
+     "memory."},
     {"from", OPT_FROM, "T", "source", NULL,
      "replay only from T: seconds into the recording, or 2026-12-01T10:00:00Z", NULL},
     {"to", OPT_TO, "T", "source", NULL, "replay only to T (as --from)",
@@ -132,6 +145,17 @@ static const struct opt_entry opt_table[] = {
     {"record", OPT_RECORD, "FILE", "output", "<file>",
      "also write every snapshot to FILE (JSON Lines; .zst/.gz compress)",
      "Flushed per line, by a writer thread: a slow disk never stalls a frame."},
+    {"record-dir", OPT_RECORD_DIR, "DIR", "output", "<file>",
+     "record into DIR: zstd files that rotate, with retention (--replay DIR plays them)",
+     "Files tunetop-YYYYMMDD-HHMMSS.jsonl.zst (UTC, their start); DIR is made 0750 and "
+     "refused when it is a symlink or not ours. docs/recording.md has the sizes per hour."},
+    {"record-rotate", OPT_RECORD_ROTATE, "AGE|SIZE", "output", NULL,
+     "--record-dir: a new file every AGE (default 1h) or past SIZE (20KB, 64MB)", NULL},
+    {"record-keep", OPT_RECORD_KEEP, "AGE", "output", NULL,
+     "--record-dir: delete files older than AGE (default 28d; 0 keeps all)", NULL},
+    {"record-max-size", OPT_RECORD_MAX, "SIZE", "output", NULL,
+     "--record-dir: delete the oldest files while DIR holds more than SIZE",
+     "Retention runs at each rotation, on the writer thread, on the store's own names only."},
     {"theme", OPT_THEME, "NAME|PATH", "looks", "<theme>", "colours (see --list-themes)", NULL},
     {"no-color", OPT_NO_COLOR, NULL, "looks", NULL, "monochrome (also when NO_COLOR is set)", NULL},
     {"no-colour", OPT_NO_COLOR, NULL, "alias", NULL, "the same as --no-color", NULL},
@@ -297,12 +321,44 @@ static int options_parse_count(const char *s, long *out)
 
 static int options_conflicts(struct options *o, const char *source_opt, char *err, size_t errlen);
 
+/* --record-rotate, --record-keep, --record-max-size into o (backends/recstore.h). */
+static int options_store(struct options *o, int c, const char *arg, char *err, size_t errlen)
+{
+	struct recstore_conf rc = {0};
+	uint64_t v;
+	o->store_given = true;
+	if (c == OPT_RECORD_ROTATE && recstore_parse_rotate(arg, &rc) == 0) {
+		o->record_rotate_s = rc.rotate_s;
+		o->record_rotate_bytes = rc.rotate_bytes;
+		return 0;
+	}
+	if (c == OPT_RECORD_KEEP && recstore_parse_age(arg, &v) == 0) {
+		o->record_keep_s = v;
+		return 0;
+	}
+	if (c == OPT_RECORD_MAX && recstore_parse_size(arg, &v) == 0) {
+		o->record_max_bytes = v;
+		return 0;
+	}
+	snprintf(err, errlen, "--record-%s: '%s' is not %s",
+		 c == OPT_RECORD_ROTATE ? "rotate"
+		 : c == OPT_RECORD_KEEP ? "keep"
+					: "max-size",
+		 arg,
+		 c == OPT_RECORD_ROTATE ? "an age or a size (valid: 1h, 30m, 20KB, 64MB)"
+		 : c == OPT_RECORD_KEEP ? "an age (valid: 28d, 12h, 0)"
+					: "a size (valid: 500MB, 2GB)");
+	return 2;
+}
+
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->delay_s = 1.0;
+	o->record_rotate_s = RECSTORE_ROTATE_S_DEF;
+	o->record_keep_s = RECSTORE_KEEP_S_DEF;
 	o->backend = "engine";
 	o->sets = xcalloc((size_t)argc + 1, sizeof(*o->sets));
 	o->remotes = xcalloc((size_t)argc + 1, sizeof(*o->remotes));
@@ -465,6 +521,18 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_RECORD:
 			o->record = optarg;
 			break;
+		case OPT_RECORD_DIR:
+			o->record_dir = optarg;
+			break;
+		case OPT_RECORD_ROTATE:
+		case OPT_RECORD_KEEP:
+		case OPT_RECORD_MAX:
+			if (options_store(o, c, optarg, err, errlen) != 0)
+				return 2;
+			break;
+		case OPT_FOLLOW:
+			o->follow = true;
+			break;
 		case OPT_AGENT:
 			o->agent = true;
 			break;
@@ -512,6 +580,15 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		snprintf(err, errlen, "--from/--to slice a recording: they need --replay FILE");
 		return 2;
 	}
+	if (o->follow && (!o->replay || o->from || o->to)) {
+		snprintf(err, errlen, "--follow reads a recording being written: %s",
+			 o->replay ? "not with --from/--to" : "it needs --replay");
+		return 2;
+	}
+	if (o->store_given && !o->record_dir) {
+		snprintf(err, errlen, "--record-rotate/-keep/-max-size need --record-dir DIR");
+		return 2;
+	}
 	if (o->replay && o->nremotes) {
 		snprintf(err, errlen, "--replay and --remote are two sources: pick one");
 		return 2;
@@ -545,7 +622,9 @@ static int options_conflicts(struct options *o, const char *source_opt, char *er
 		a = "--replay", b = "--scenario", why = "a recording's knobs are what they were";
 	else if (o->agent && o->serve)
 		a = "--agent", b = "--serve", why = "serve on the console's side of --remote";
-	else if (o->agent && o->record)
+	else if (o->record && o->record_dir)
+		a = "--record", b = "--record-dir", why = "one recording: a file or a store";
+	else if (o->agent && (o->record || o->record_dir))
 		a = "--agent", b = "--record", why = "record on the console's side of --remote";
 	else if (o->batch && o->nremotes && o->serve)
 		a = "-b --remote", b = "--serve", why = "serve from the console, or one host each";

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define TUNETOP_VERSION "0.1.0"
@@ -45,6 +46,11 @@ struct options {
 	const char *replay; /* --replay FILE: a recording as the source */
 	const char *from, *to; /* --from / --to: the slice of it to play */
 	const char *record; /* --record FILE: every snapshot also to FILE (.zst/.gz compress) */
+	const char *record_dir; /* --record-dir DIR: a rotating store (backends/recstore.h) */
+	uint64_t record_rotate_s, record_rotate_bytes; /* --record-rotate (one of the two) */
+	uint64_t record_keep_s, record_max_bytes; /* --record-keep, --record-max-size (0: none) */
+	bool store_given; /* one of the three above was given */
+	bool follow; /* --follow: --replay keeps reading a file still being written */
 	bool agent; /* --agent: the line protocol on stdin/stdout (tui/agent.c) */
 	const char **remotes; /* --remote [USER@]HOST, in order */
 	size_t nremotes;

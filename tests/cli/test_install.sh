@@ -5,7 +5,8 @@
 # address and arguments from /etc/default/tunetop-exporter (installed when absent, an edited one
 # kept), and its command with that file's values serves; install-strip strips the binary, and
 # uninstall removes what install put there but an edited settings file. The picture module is
-# installed in PREFIX/lib/tunetop (not executable) and the installed binary finds it there.
+# installed in PREFIX/lib/tunetop (not executable) and the installed binary finds it there. The
+# recorder's unit is installed too (not enabled) and its command line records a store.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 tmp=$(mktemp -d)
@@ -83,6 +84,30 @@ done
 kill "$pid" 2>/dev/null
 wait "$pid"
 check "the unit's command serves /metrics with backend host" grep -q 'backend="host"' <<<"$got"
+# The recorder's unit: installed, not enabled, its settings file's values on the command line
+# record into a store (a temporary one here instead of /var/log/tunetop).
+runit="$tmp/root/usr/lib/systemd/system/tunetop-record.service"
+check "recorder unit installed" test -s "$runit"
+check "recorder unit is not enabled by make install" test ! -e "$tmp/root/etc/systemd/system/multi-user.target.wants/tunetop-record.service"
+check "recorder unit reads /etc/default/tunetop-record" \
+	grep -qx 'EnvironmentFile=-/etc/default/tunetop-record' "$runit"
+check "recorder unit makes /var/log/tunetop 0750" sh -c "grep -qx 'LogsDirectory=tunetop' '$runit' && grep -qx 'LogsDirectoryMode=0750' '$runit'"
+rdef="$tmp/root/etc/default/tunetop-record"
+check "recorder settings: hourly, 28 days" sh -c "grep -qx 'TUNETOP_RECORD_ROTATE=1h' '$rdef' && grep -qx 'TUNETOP_RECORD_KEEP=28d' '$rdef'"
+if command -v systemd-analyze >/dev/null; then
+	sed "s|/usr/bin/tunetop|$bin|" "$runit" >"$tmp/tunetop-record.service"
+	out=$(systemd-analyze verify "$tmp/tunetop-record.service" 2>&1 | grep -v -e '^$' -e 'Cannot add dependency' -e 'No such file' -e 'Failed to open' -e "Command 'man ")
+	check "systemd-analyze verify has nothing to say about the recorder ($out)" test -z "$out"
+fi
+rexec=$(sed -n 's/^ExecStart=//p' "$runit")
+cp "$rdef" "$tmp/rdef"
+sed -i -e "s|^TUNETOP_RECORD_DIR=.*|TUNETOP_RECORD_DIR=$tmp/store|" \
+	-e 's/^TUNETOP_RECORD_ARGS=.*/TUNETOP_RECORD_ARGS="-d 0.1 -n 5"/' "$tmp/rdef"
+rcmd=$(set -a; . "$tmp/rdef"; eval "args=(${rexec/\/usr\/bin\/tunetop/})"; printf '%q ' "${args[@]}")
+eval "\"\$bin\" $rcmd" >/dev/null 2>&1
+check "the recorder's command line records a store ($rcmd)" \
+	sh -c "ls '$tmp/store' | grep -qE '^tunetop-[0-9]{8}-[0-9]{6}\.jsonl\.zst\$'"
+check "whose lines replay" test "$("$bin" --replay "$tmp/store" -b 2>/dev/null | wc -l)" -eq 5
 check "man page renders" sh -c "man -l '$tmp/root/usr/share/man/man1/tunetop.1' >/dev/null 2>&1 || groff -man -Tascii '$tmp/root/usr/share/man/man1/tunetop.1' >/dev/null 2>&1 || ! command -v man >/dev/null"
 # install-strip: the same tree with a binary without symbols; uninstall leaves the edited
 # settings file only.

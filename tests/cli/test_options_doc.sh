@@ -42,7 +42,7 @@ complete_words() { # complete_words WORD...: COMPREPLY for the last word
 		_ "$comp" "$TUNETOP" "$@" 2>/dev/null
 }
 got=$(complete_words --f | sort)
-check "--f completes to --format and --from (got $(echo $got))" test "$(echo $got)" = "--format --from"
+check "--f completes to --follow, --format and --from (got $(echo $got))" test "$(echo $got)" = "--follow --format --from"
 got=$(complete_words --format "")
 check "--format completes its choices (got $(echo $got))" test "$(echo $got)" = "json openmetrics prometheus"
 got=$(complete_words --set pmd.maxs)

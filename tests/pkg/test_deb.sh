@@ -63,6 +63,7 @@ contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/tunetop ./usr/share/man/man1/tunetop.1.gz ./usr/share/doc/tunetop/copyright \
 	./usr/share/tunetop/themes/default.theme ./lib/systemd/system/tunetop-exporter.service \
 	./etc/default/tunetop-exporter ./usr/share/doc/tunetop/examples/tunetop-alerts.yml \
+	./lib/systemd/system/tunetop-record.service ./etc/default/tunetop-record \
 	./usr/share/doc/tunetop/examples/prometheus.yml ./usr/share/doc/tunetop/examples/grafana-dashboard.json \
 	./usr/lib/tunetop/tunetop-cairo.so; do
 	check "the .deb holds $f" grep -qx -- "$f" <<<"$contents"
@@ -77,6 +78,7 @@ if [ -f "$top/completion/tunetop.bash" ]; then
 fi
 dpkg-deb -e "$deb" "$tmp/control"
 check "/etc/default/tunetop-exporter is a conffile" grep -qx /etc/default/tunetop-exporter "$tmp/control/conffiles"
+check "/etc/default/tunetop-record is a conffile" grep -qx /etc/default/tunetop-record "$tmp/control/conffiles"
 
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 	-o DPkg::Lock::Timeout=300 "$deb" >"$tmp/install.log" 2>&1
@@ -92,11 +94,16 @@ check "man -w tunetop finds the compressed page ($out)" test "$out" = /usr/share
 if command -v systemctl >/dev/null; then
 	out=$(systemctl is-enabled tunetop-exporter 2>&1)
 	check "systemctl is-enabled tunetop-exporter says disabled ($out)" test "$out" = disabled
+	out=$(systemctl is-enabled tunetop-record 2>&1)
+	check "systemctl is-enabled tunetop-record says disabled ($out)" test "$out" = disabled
 fi
 if command -v systemd-analyze >/dev/null; then
 	out=$(systemd-analyze verify /lib/systemd/system/tunetop-exporter.service 2>&1 |
 		grep -v -e '^$' -e 'Cannot add dependency' -e 'No such file' -e 'Failed to open')
 	check "systemd-analyze verify has nothing to say about the installed unit ($out)" test -z "$out"
+	out=$(systemd-analyze verify /lib/systemd/system/tunetop-record.service 2>&1 |
+		grep -v -e '^$' -e 'Cannot add dependency' -e 'No such file' -e 'Failed to open')
+	check "systemd-analyze verify has nothing to say about the recorder unit ($out)" test -z "$out"
 fi
 out=$(/usr/bin/tunetop -b -n 1 -d 0.05 --scenario idle --theme light 2>&1 >/dev/null)
 check "the installed binary runs with an installed theme ($out)" test $? -eq 0

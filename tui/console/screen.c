@@ -11,6 +11,7 @@
 
 #include "backends/recfile.h"
 #include "backends/src_remote.h"
+#include "tui/batch.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
 #include "tui/metrics/serve.h"
@@ -60,7 +61,8 @@ static void debug_draw(struct ui *ui, int y)
 	move(y, 0);
 	/* The source's own line first (a recording's position, lines it skipped). */
 	if (source_status(ui->src, st, sizeof(st))[0])
-		ui_put(ui, strstr(st, "skipped") ? ROLE_WARN : ROLE_DIM, "%s  ", st);
+		ui_put(ui, strstr(st, "skipped") || strstr(st, "damaged") ? ROLE_WARN : ROLE_DIM,
+		       "%s  ", st);
 	ui_put(ui, ROLE_DIM,
 	       "self cpu %.1f%%  sample %llu us  render %llu us  tty %llu B (%.0f B/s)  frame %llu",
 	       s->cpu_pct, (unsigned long long)s->sample_us, (unsigned long long)s->render_us,
@@ -193,6 +195,8 @@ static void ui_after_sample(struct ui *ui)
 
 static void ui_sample(struct ui *ui)
 {
+	if (!source_ready(ui->src))
+		return; /* --follow: nothing new was appended yet */
 	source_sample(ui->src, ui->live);
 	ui_after_sample(ui);
 }
@@ -310,7 +314,8 @@ int screen_run(struct source *src, const struct options *o)
 	ui->snap = snapshot_new();
 	ui_freeze_init(ui);
 	int rc = 0;
-	if (o->record && !(ui->rec = recfile_open(o->record, &rc, err, sizeof(err)))) {
+	if ((o->record || o->record_dir) &&
+	    !(ui->rec = batch_record_open(o, &rc, err, sizeof(err)))) {
 		fprintf(stderr, "tunetop: --record: %s\n", err);
 		ui_freeze_free(ui);
 		snapshot_free(ui->snap);
@@ -452,7 +457,8 @@ int screen_run(struct source *src, const struct options *o)
 		fprintf(stderr, "tunetop: settings not saved: %s\n", err);
 	/* A recording that failed fails the run, as in -b (shown live by ui_freeze_note). */
 	if (ui->rec && recfile_close(ui->rec, err, sizeof(err)) != 0) {
-		fprintf(stderr, "tunetop: --record %s: %s\n", o->record, err);
+		fprintf(stderr, "tunetop: --record %s: %s\n", o->record ? o->record : o->record_dir,
+			err);
 		rc = 1;
 	}
 	ui_diag_free(ui);

@@ -55,7 +55,8 @@ void ui_freeze_note(struct ui *ui)
 	char why[128];
 	if (ui->rec && !ui->rec_failed && (recfile_error(ui->rec, why, sizeof(why)), why[0])) {
 		ui->rec_failed = true;
-		ui_status(ui, true, "--record %s: %s", ui->opt->record, why);
+		ui_status(ui, true, "--record %s: %s",
+			  ui->opt->record ? ui->opt->record : ui->opt->record_dir, why);
 	}
 	/* The frozen sample fell out of the window: hold on to the oldest kept. */
 	uint64_t oldest = history_oldest(&ui->history);

@@ -139,6 +139,16 @@ int ui_command_run(struct ui *ui, const char *cmd)
 		ui->help = true;
 		return UI_REDRAW;
 	}
+	if (!strncmp(buf, "goto ", 5) || !strcmp(buf, "goto")) {
+		/* A recording's position (backends/source.h seek); the next sample is there. */
+		if (source_seek(ui->src, buf + 4 + (buf[4] == ' '), err, sizeof(err)) != 0) {
+			ui_status(ui, true, "%s", err);
+			return UI_REDRAW;
+		}
+		ui_status(ui, false, "%s", err);
+		ui->source_done = false;
+		return UI_RESAMPLE | UI_REDRAW;
+	}
 	char *a = buf;
 	if (!strncmp(a, "set ", 4))
 		a += 4;
