@@ -74,7 +74,7 @@ make -C "$TT_TOP" --no-print-directory -s install BUILD="$TT_BUILD" PREFIX=/usr 
 check "a second make install keeps the edited settings file" grep -q "127.0.0.1:$port" "$defaults"
 cmd=$(set -a; . "$defaults"; eval "args=(${exec_start/\/usr\/bin\/tunetop/})"; printf '%q ' "${args[@]}")
 check "the settings reach the command line ($cmd)" test "$cmd" = "--host --serve 127.0.0.1:$port -b -o /dev/null -d 0.2 -n 600 "
-eval "\"\$bin\" $cmd" 2>/dev/null &
+eval "exec \"\$bin\" $cmd" 2>/dev/null &
 pid=$!
 got=""
 for _ in $(seq 100); do

@@ -53,7 +53,8 @@ for i, o in enumerate(objs):
     check(all(c["freq_mhz"] >= 0 for c in cpus), "line %d: freq_mhz present" % i)
     names = [t["name"] for t in o["threads"]]
     check(any(n.startswith("ksoftirqd") for n in names), "line %d: ksoftirqd threads listed" % i)
-    check(all(t["subsystem"] in ("engine", "est", "pmd", "blk") for t in o["threads"]),
+    check(all(t["subsystem"] in ("engine", "est", "pmd", "blk", "ovs", "kernel", "other")
+              for t in o["threads"]),
           "line %d: subsystem strings valid" % i)
     check(all(t["subsystem"] == "blk" for t in o["threads"] if t["name"].startswith("ksoftirqd")),
           "line %d: ksoftirqd guessed as blk" % i)

@@ -1,7 +1,7 @@
 """agentproto.py: the far side of `tunetop --agent` for the Python tests: the delta lines
 (JSON Pointer paths, RFC 6901 escapes) applied to the last whole snapshot, by this code and
 not tunetop's, and an Agent that spawns tunetop, reads its snapshots with a deadline and sends
-commands (the protocol: docs/remote.md)."""
+commands (the protocol: docs/reference.md "Agent, remote hosts and the fleet view")."""
 import json
 import os
 import select

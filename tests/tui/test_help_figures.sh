@@ -31,8 +31,9 @@ tt_keys '?'
 tt_wait 'help: Esc'
 tt_wait '^  F1 h \? +this help'
 help_find '^Figures of the pmd view \(3\)'
-help_find '^  asleep-t% +% of the interval.s wall time'
+# In the table's order (help_find only pages forward): busy% comes before asleep-t%.
 help_find '^  busy% +% of its non-sleep cycles'
+help_find '^  asleep-t% +% of the interval.s wall time'
 tt_keys q
 tt_wait '^PMD +rx pps'
 

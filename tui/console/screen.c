@@ -76,7 +76,7 @@ static void debug_draw(struct ui *ui, int y)
 /*
  * htop's function bar, with htop's keys where they mean what they mean in htop (F2 setup, F3
  * search, F4 filter, F5 tree, F6 sort, F10 quit) and F7/F8, htop's nice -/+, on the knob of
- * the view shown (docs/reference.md "Keys"): a key, then its label on a coloured field of
+ * the view shown (docs/reference.md "The console"): a key, then its label on a coloured field of
  * htop's six columns. Views are the numbered tabs above; Space, ':' and the rest are in F1.
  */
 static void fbar_draw(struct ui *ui, int y)
