@@ -248,7 +248,10 @@ static void test_flip_every_200ms(void **state)
 			checked0++;
 		} else if (v == 2 && d.total > 2 * MAX_IN_FLIGHT) {
 			assert_true(d.remote[1] > 0); /* same LLC: only 2 steers it */
-			assert_true(d.ipi_total <= d.remote_total);
+			/* Every IPI carries a remote completion, counted when it ends: at the
+			 * interval's end a CPU may have taken its IPI and not yet ended the
+			 * completion, so one IPI per CPU can come before its completion. */
+			assert_true(d.ipi_total <= d.remote_total + 4);
 			checked2++;
 		} else if (v == 1 && d.total > 2 * MAX_IN_FLIGHT) {
 			assert_true(d.remote[1] <=
