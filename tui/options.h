@@ -76,7 +76,7 @@ enum opt_format { OPT_FORMAT_JSON, OPT_FORMAT_OPENMETRICS, OPT_FORMAT_PROMETHEUS
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
 void options_free(struct options *o);
 void options_usage(FILE *out);
-/* --list-options: the option table, one option a line, tab-separated (tui/options.c). */
+/* --list-options: the option table, one option a line, tab-separated (tui/options_help.c). */
 void options_list(FILE *out);
 /* Strict decimal parse for -d; -1 when not a number in range. */
 int options_parse_delay(const char *s, double *out);
