@@ -1,31 +1,49 @@
 /* pmd_cost.c: CPU ns per packet and CPU as a share of the time the host left the PMDs. */
 #include "core/pmd_cost.h"
 
-double pmd_cost_ns_per_pkt(double cpu_pct, double pps)
+double pmd_cost_ns_per(double cpu_ns, double packets)
 {
-	if (cpu_pct < 0 || !(pps > 0))
+	if (cpu_ns < 0 || !(packets > 0))
 		return PMD_COST_NONE;
-	/* cpu_pct % of a second of CPU per second, over pps packets per second. */
-	return cpu_pct * 1e7 / pps;
+	return cpu_ns / packets;
 }
 
-/* The wall time (%) the host left a thread: 100 - host took, but never less than the CPU it
- * used. The two overlap: the guest kernel charges an interrupt or a held vCPU to the thread's
- * CPU clock, and the engine counts that overrun as host took too (docs/pmd.md), so CPU +
- * host took can pass 100; such a thread used all the time it was left. */
-static double pmd_cost_left(double cpu_pct, double stolen_pct)
+/* The time the host left a thread: wall - host took, but never less than the CPU it used.
+ * The two overlap: the guest kernel charges an interrupt or a held vCPU to the thread's CPU
+ * clock, and the engine counts that overrun as host took too (docs/pmd.md), so CPU + host
+ * took can pass the wall time; such a thread used all the time it was left. */
+static double pmd_cost_left(double cpu, double wall, double took)
 {
-	double left = 100.0 - stolen_pct;
-	return cpu_pct > left ? cpu_pct : left;
+	double left = wall - (took < wall ? took : wall);
+	return cpu > left ? cpu : left;
+}
+
+double pmd_cost_share_pct(double cpu, double wall, double took)
+{
+	/* What the host took is not the thread's to spend: comparing CPU% across runs where the
+	 * host took 20 % and 60 % compares different budgets (docs/pmd.md). */
+	if (cpu < 0 || took < 0 || !(wall > 0) || took >= wall)
+		return PMD_COST_NONE;
+	double left = pmd_cost_left(cpu, wall, took);
+	return cpu >= left ? 100.0 : 100.0 * cpu / left;
+}
+
+double pmd_cost_took_pct(double took, double wall)
+{
+	if (took < 0 || !(wall > 0))
+		return PMD_COST_NONE;
+	return 100.0 * (took < wall ? took : wall) / wall;
+}
+
+double pmd_cost_ns_per_pkt(double cpu_pct, double pps)
+{
+	/* cpu_pct % of a second of CPU per second, over pps packets per second. */
+	return pmd_cost_ns_per(cpu_pct < 0 ? -1 : cpu_pct * 1e7, pps);
 }
 
 double pmd_cost_left_pct(double cpu_pct, double stolen_pct)
 {
-	/* What the host took is not the thread's to spend: comparing CPU% across runs where the
-	 * host took 20 % and 60 % compares different budgets (docs/pmd.md). */
-	if (cpu_pct < 0 || stolen_pct < 0 || stolen_pct >= 100.0)
-		return PMD_COST_NONE;
-	return 100.0 * cpu_pct / pmd_cost_left(cpu_pct, stolen_pct);
+	return pmd_cost_share_pct(cpu_pct, 100.0, stolen_pct);
 }
 
 static void pmd_cost_none(struct pmd_snap *p)
@@ -54,7 +72,7 @@ void pmd_cost_fill(struct pmd_snap *p, bool first)
 		stolen_ok = stolen_ok && s >= 0;
 		cpu += c;
 		stolen += s;
-		left += c >= 0 && s >= 0 ? pmd_cost_left(c, s) : 0;
+		left += c >= 0 && s >= 0 ? pmd_cost_left(c, 100.0, s) : 0;
 	}
 	if (cpu_ok)
 		p->cpu_pct = cpu;

@@ -14,6 +14,21 @@
  * with offered against target. Below it the figure is noise (a tick, an interrupt). */
 #define PMD_COST_HOST_TOOK_SHOW_PCT 5.0
 
+/*
+ * The three figures from their parts, the one place they are computed (the snapshot's
+ * rates below, the experiments' windows and the live tuner alike). Any unit, the same for
+ * all the arguments of a call.
+ */
+/* CPU ns per packet: cpu_ns of CPU (or ns per second) over the packets of the same window
+ * (or per second); PMD_COST_NONE when cpu_ns < 0 or packets <= 0. */
+double pmd_cost_ns_per(double cpu_ns, double packets);
+/* CPU as a % of the time the host left: 100 * cpu / (wall - took), took at most wall, and
+ * at most 100 (CPU past the time left: the two overlap, see pmd_cost.c); PMD_COST_NONE when
+ * a part is unknown (< 0), wall <= 0, or the host took it all. */
+double pmd_cost_share_pct(double cpu, double wall, double took);
+/* Host took as a % of wall, took at most wall; PMD_COST_NONE when took < 0 or wall <= 0. */
+double pmd_cost_took_pct(double took, double wall);
+
 /* CPU ns spent per packet: cpu_pct (% of one CPU over the interval) per pps received in the
  * same interval; PMD_COST_NONE when cpu_pct < 0 or pps <= 0. */
 double pmd_cost_ns_per_pkt(double cpu_pct, double pps);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pmd_cost.h"
+
 /* The window's packets from counters, not from the snapshots' rates: a rate is the last
  * interval's, a total minus the window's first total counts every packet once. The engine
  * keeps the generator's totals; a live host only the PMDs' own (rx = offered to them). */
@@ -174,7 +176,7 @@ static bool tune_measure(struct tune *t, struct tune_step *st, const struct snap
 	st->forwarded = fwd - t->base_forwarded;
 	st->drop_pct = st->offered ? 100.0 * (double)st->dropped / (double)st->offered : 0;
 	st->cpu_pct = st->secs > 0 ? 100.0 * t->cpu_s / st->secs : 0;
-	st->cpu_ns_pkt = st->forwarded ? t->cpu_s * 1e9 / (double)st->forwarded : -1;
+	st->cpu_ns_pkt = pmd_cost_ns_per(t->cpu_s * 1e9, (double)st->forwarded);
 	if (st->secs <= 0 || !st->offered)
 		return false;
 	double projected = (double)st->offered * fmax(1.0, t->conf.window_s / st->secs);

@@ -120,12 +120,43 @@ static void test_matters(void **state)
 	assert_true(pmd_cost_host_took_matters(&p));
 }
 
+/* The window form the experiments and the tuner use: seconds, not rates. */
+static void test_window(void **state)
+{
+	(void)state;
+	/* 0.5 s of CPU over 1 s, the host took 0.4 s: half a second used of 0.6 s left. */
+	assert_float_equal(pmd_cost_share_pct(0.5, 1.0, 0.4), 100.0 * 0.5 / 0.6, 1e-9);
+	assert_float_equal(pmd_cost_share_pct(0.3, 1.0, 0.0), 30.0, 1e-9);
+	/* CPU and host took overlap (0.8 + 0.4 > 1 s): all that was left was used, no more. */
+	assert_float_equal(pmd_cost_share_pct(0.8, 1.0, 0.4), 100.0, 0);
+	/* Two threads over 2 s: 4 s they could have run. */
+	assert_float_equal(pmd_cost_share_pct(1.0, 4.0, 2.0), 50.0, 1e-9);
+	assert_true(pmd_cost_share_pct(0.5, 1.0, 1.0) < 0); /* the host took it all */
+	assert_true(pmd_cost_share_pct(0.5, 1.0, 1.5) < 0); /* more than all: read late */
+	assert_true(pmd_cost_share_pct(0.5, 0.0, 0.0) < 0);
+	assert_true(pmd_cost_share_pct(-1, 1.0, 0.0) < 0);
+	assert_true(pmd_cost_share_pct(0.5, 1.0, -1) < 0);
+
+	assert_float_equal(pmd_cost_took_pct(0.25, 1.0), 25.0, 1e-9);
+	assert_float_equal(pmd_cost_took_pct(1.5, 1.0), 100.0, 1e-9); /* at most all of it */
+	assert_true(pmd_cost_took_pct(-1, 1.0) < 0);
+	assert_true(pmd_cost_took_pct(0.5, 0) < 0);
+
+	/* 2 ms of CPU over 1000 packets: 2000 ns each; the rate form gives the same. */
+	assert_float_equal(pmd_cost_ns_per(2e6, 1000), 2000.0, 1e-9);
+	assert_float_equal(pmd_cost_ns_per_pkt(0.2, 1000), pmd_cost_ns_per(0.002 * 1e9, 1000),
+			   1e-9);
+	assert_true(pmd_cost_ns_per(2e6, 0) < 0);
+	assert_true(pmd_cost_ns_per(-1, 1000) < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_none),
 	    cmocka_unit_test(test_matters),
+	    cmocka_unit_test(test_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

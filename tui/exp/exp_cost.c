@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "core/pmd_cost.h"
+
 void exp_pmd_mark_read(const struct snapshot *s, struct exp_pmd_mark *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -69,13 +71,11 @@ int exp_pmd_cost_of(const struct exp_pmd_acc *acc, struct exp_pmd_cost *c)
 		return -1;
 	c->drop_pct =
 	    acc->offered > 0 ? 100.0 * acc->dropped / acc->offered : acc->drop_w / acc->wall_s;
-	c->ns_per_pkt = acc->packets > 0 ? acc->cpu_s * 1e9 / acc->packets : -1;
-	double stolen = acc->stolen_s < acc->thread_s ? acc->stolen_s : acc->thread_s;
-	double left = acc->thread_s - stolen;
-	c->share_pct = left > 0 ? 100.0 * acc->cpu_s / left : 100.0;
-	if (c->share_pct > 100.0) /* clocks read a little apart */
-		c->share_pct = 100.0;
-	c->host_took_pct = 100.0 * stolen / acc->thread_s;
+	c->ns_per_pkt = pmd_cost_ns_per(acc->cpu_s * 1e9, acc->packets);
+	/* The host took all of it: the PMDs spent all they were left (none). */
+	double share = pmd_cost_share_pct(acc->cpu_s, acc->thread_s, acc->stolen_s);
+	c->share_pct = share < 0 ? 100.0 : share;
+	c->host_took_pct = pmd_cost_took_pct(acc->stolen_s, acc->thread_s);
 	return 0;
 }
 
