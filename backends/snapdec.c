@@ -396,6 +396,9 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	d->sub_ns_per_cpl = jd(per, "submitters");
 	d->ipis_per_cpl = jd(b, "ipis_per_completion");
 	d->lost_kicks = ju(b, "lost_kicks");
+	d->irq_busy_valid = json_is_number(jget(b, "irq_busy_pct")); /* null: no blk-irq */
+	d->irq_busy_pct = jd(b, "irq_busy_pct");
+	d->irq_host_took_pct = jd(b, "irq_host_took_pct");
 	dec_blk_matrix(b, d);
 }
 

@@ -87,6 +87,15 @@ struct blk_snap {
 	double irq_ns_per_cpl; /* blk-irq's alone */
 	double sub_ns_per_cpl; /* the blk-sub threads' together */
 	double ipis_per_cpl; /* call-single IPIs received / completions */
+
+	/* Added later: the interrupt CPU's busy time over the interval, % of the
+	 * interval: everything but blk-irq's waits for work, so its own run time
+	 * plus the time the host kept it off its CPU while it had work; host took is
+	 * busy minus irq_cpu_pct (never below 0). irq_busy_valid false (JSON null): a
+	 * source without an interrupt thread to watch (the host). */
+	bool irq_busy_valid;
+	double irq_busy_pct;
+	double irq_host_took_pct;
 };
 
 #endif

@@ -364,6 +364,10 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 		      b->per_cpl_valid ? jreal(b->sub_ns_per_cpl) : json_null()));
 	json_object_set_new(o, "ipis_per_completion",
 			    b->per_cpl_valid ? jreal(b->ipis_per_cpl) : json_null());
+	json_object_set_new(o, "irq_busy_pct",
+			    b->irq_busy_valid ? jreal(b->irq_busy_pct) : json_null());
+	json_object_set_new(o, "irq_host_took_pct",
+			    b->irq_busy_valid ? jreal(b->irq_host_took_pct) : json_null());
 	json_object_set_new(o, "hung", json_boolean(b->hung));
 	json_object_set_new(o, "hung_submitters", json_integer(b->hung_submitters));
 	json_object_set_new(o, "lost_kicks", jint(b->lost_kicks));

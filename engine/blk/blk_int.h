@@ -126,11 +126,17 @@ struct blk_state {
 
 	_Atomic uint64_t data_errors; /* completions that read back wrong data (must stay 0) */
 	_Atomic uint64_t irqs; /* device interrupts raised */
+	/* Wall ns blk-irq spent waiting for work (doorbell or deadline), since start:
+	 * written by blk-irq only, read by the sampler (relaxed: a live figure). The rest
+	 * of the interval it ran or wanted to run: the interrupt CPU's busy time. */
+	_Atomic uint64_t irq_idle_ns;
 
 	/* Sampler's previous values (control thread only). */
 	uint64_t smp_prev_ns, smp_completed, smp_ipi;
 	/* The blk threads' own CPU clocks at the previous sample (CPU per completion). */
 	uint64_t smp_irq_cpu_ns, smp_sub_cpu_ns;
+	/* blk-irq's idle total at the previous sample (busy = interval - idle). */
+	uint64_t smp_irq_idle_ns;
 	/* Per-CPU totals at the previous sample, for the per-second figures. */
 	uint64_t *smp_cpu_completed, *smp_cpu_softirq, *smp_cpu_ipi, *smp_sub_completed;
 	uint64_t smp_matrix[BLK_MATRIX_MAX][BLK_MATRIX_MAX];

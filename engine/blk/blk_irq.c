@@ -56,7 +56,13 @@ void blk_irq_main(struct ethread *self)
 		/* Waiting for a doorbell or the device's next deadline: nothing is
 		 * owed to this CPU itself. */
 		ethread_set_state(self, ETHREAD_IDLE);
+		uint64_t w0 = clock_mono_ns();
 		blk_wake_wait(&st->irq_wake, tok, wait);
+		/* Idle is the wait alone: the time the host keeps this thread off its CPU
+		 * while it has work is busy time of the interrupt CPU that the host took
+		 * (blk.irq_host_took_pct), not time the interrupt CPU had nothing to do. */
+		atomic_fetch_add_explicit(&st->irq_idle_ns, clock_mono_ns() - w0,
+					  memory_order_relaxed);
 		ethread_set_state(self, ETHREAD_RUN);
 	}
 }

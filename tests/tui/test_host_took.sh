@@ -3,18 +3,18 @@
 # header and the pmd view say how much the host took and the offered load against the target
 # ("offered 322.1k of 600.0k: host took 40%"), and the pmd view's cost line gives each PMD's
 # CPU ns per packet and CPU share of the time the host left it (docs/pmd.md "CPU that can be
-# compared").
+# compared"). At 80 columns, so the phrase must show whole where the lines are cut.
 . "$(dirname "$0")/lib/tmux.sh"
 
 # Four spinners per CPU of this machine: the two PMDs get far less than their cores.
 spin=$((4 * $(nproc)))
-tt_start 160 45 "$(tt_wrap -d 0.5 --scenario pmd-seed --set load.spin_threads=$spin)"
+tt_start 80 24 "$(tt_wrap -d 0.5 --scenario pmd-seed --set load.spin_threads=$spin)"
 tt_wait 'F10Quit'
 tt_keys 3
 ht='offered [0-9.]+[kM]? of 600\.0k: host took [0-9]+%'
 # The header's pmd line, then the pmd view's first line.
-tt_wait "^pmd .*\($ht\)" 30
-tt_wait "^offered [0-9.]+[kM]? pps .*  $ht" 30
+tt_wait "^pmd $ht, drop [0-9.]+%" 30
+tt_wait "^$ht  maxsleep [0-9]+us" 30
 # Per PMD and all: numbers once the PMDs have a baseline (the first sample has none).
 num='[0-9]+(\.[0-9])?'
 tt_wait "^cost: ns/pkt [0-9]+/[0-9]+ all [0-9]+  cpu-left% $num/$num all $num  host took [0-9]+%/[0-9]+%" 30

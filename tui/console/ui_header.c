@@ -130,8 +130,21 @@ static void pmd_line(struct ui *ui, int y)
 	ui_put(ui, ROLE_PMD, "pmd ");
 	if (p->hung)
 		ui_put(ui, ROLE_ERROR, "HUNG ");
-	ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(p->offered_pps, a, sizeof(a)));
-	if (snapshot_absent(ui->snap, "pmd.gen_rate_pps")) {
+	/* Only when it matters: the time the host took is why offered misses the target.
+	 * First, in place of offered and the source's rate, so that it shows whole at 80
+	 * columns; the pmd view repeats it. */
+	char ht[80];
+	bool took = rowfmt_host_took(p, ht, sizeof(ht)) != NULL;
+	if (took)
+		ui_put(ui, ROLE_WARN, "%s", ht);
+	else
+		ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(p->offered_pps, a, sizeof(a)));
+	if (took && !snapshot_absent(ui->snap, "pmd.gen_rate_pps")) {
+		ui_put(ui, ROLE_NORMAL, ", drop ");
+		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+	} else if (took) {
+		/* A live OVS: no drop counter of tunetop's own. */
+	} else if (snapshot_absent(ui->snap, "pmd.gen_rate_pps")) {
 		/* A live OVS: no generator, no drop counter of tunetop's own. */
 		ui_put(ui, ROLE_NORMAL, " pps");
 	} else {
@@ -162,11 +175,6 @@ static void pmd_line(struct ui *ui, int y)
 		else
 			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ",
 			       p->threads[i].asleep_pct);
-	/* Only when it matters: the time the host took is why offered misses the target. Last,
-	 * so the line reads as before up to here; the pmd view repeats it in full. */
-	char ht[80];
-	if (rowfmt_host_took(p, ht, sizeof(ht)))
-		ui_put(ui, ROLE_WARN, " (%s)", ht);
 }
 
 static void blk_line(struct ui *ui, int y)
