@@ -206,8 +206,9 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 
 	if (!h->tscan)
 		h->tscan = host_tscan_new("/proc");
-	hs->threads_matched = host_tscan_run(h->tscan, h->extra_pid, clock_mono_ns(), &h->cur,
-					     &h->cur_cap, HOST_MAX_THREADS, &h->ncur);
+	uint64_t now_ns = clock_mono_ns();
+	hs->threads_matched = host_tscan_run(h->tscan, h->extra_pid, now_ns, &h->cur, &h->cur_cap,
+					     HOST_MAX_THREADS, &h->ncur);
 	if (snap->threads_cap < h->ncur) {
 		snap->threads_cap = h->ncur + 16;
 		snap->threads =
@@ -269,7 +270,8 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		    nx->runq && pv && pv->runq && dt_ns && nx->cpu_delay_ns >= pv->cpu_delay_ns
 			? host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns)
 			: -1;
-		st->timer_slack_ns = host_sched_slack(h->sched, i);
+		st->timer_slack_ns = host_sched_slack_aged(
+		    h->sched, i, now_ns, st->subsys == SUBSYS_PMD ? 0 : HOST_SCHED_SLACK_AGE_NS);
 		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT) {
 			struct host_acct_snap *as = &hs->acct[hs->nacct++];
 			as->tid = t->tid;

@@ -22,6 +22,8 @@ struct host_sched_ent {
 	pid_t pid, tid;
 	uint64_t start_ticks; /* of the thread the fds are of: a reused tid has another */
 	int sched_fd, slack_fd;
+	int64_t slack_ns; /* as last read (-1 unreadable), at slack_read_ns (0: never) */
+	uint64_t slack_read_ns;
 };
 
 struct host_sched {
@@ -100,6 +102,8 @@ void host_sched_sync(struct host_sched *s, const struct host_thread_info *cur, s
 		e->pid = cur[i].pid;
 		e->tid = cur[i].tid;
 		e->start_ticks = cur[i].start_ticks;
+		e->slack_ns = -1;
+		e->slack_read_ns = 0;
 	}
 	while (j < s->n)
 		ent_close(s, &s->ent[j++]);
@@ -150,6 +154,17 @@ int64_t host_sched_slack(struct host_sched *s, size_t i)
 	errno = 0;
 	long long v = strtoll(buf, &end, 10);
 	return errno || end == buf || v < 0 ? -1 : (int64_t)v;
+}
+
+int64_t host_sched_slack_aged(struct host_sched *s, size_t i, uint64_t now_ns, uint64_t max_age_ns)
+{
+	struct host_sched_ent *e = &s->ent[i];
+	if (e->slack_read_ns && now_ns >= e->slack_read_ns &&
+	    now_ns - e->slack_read_ns < max_age_ns)
+		return e->slack_ns;
+	e->slack_ns = host_sched_slack(s, i);
+	e->slack_read_ns = now_ns ? now_ns : 1;
+	return e->slack_ns;
 }
 
 /* The whole (small) file into buf, NUL-terminated; length or -1. */

@@ -31,6 +31,15 @@ void host_sched_sync(struct host_sched *s, const struct host_thread_info *cur, s
 int host_sched_stat(struct host_sched *s, size_t i, struct schedstat *out);
 /* /proc/TID/timerslack_ns of thread i: ns, or -1 (gone, no CAP_SYS_NICE for another's). */
 int64_t host_sched_slack(struct host_sched *s, size_t i);
+/*
+ * The same, but a value read less than max_age_ns before now_ns serves again: only a PMD's
+ * slack is set while it runs (pmd.timer_slack_ns, or an operator beside tunetop), and one
+ * pread a listed thread a refresh was a tenth of a host refresh at 500 threads. now_ns is
+ * CLOCK_MONOTONIC; max_age_ns 0 reads every time.
+ */
+int64_t host_sched_slack_aged(struct host_sched *s, size_t i, uint64_t now_ns, uint64_t max_age_ns);
+/* How old a listed thread's slack other than a PMD's may be (the full rescan's period). */
+#define HOST_SCHED_SLACK_AGE_NS HOST_TSCAN_FULL_NS
 /* Descriptors held now (the tests). */
 int host_sched_nfds(const struct host_sched *s);
 

@@ -40,13 +40,15 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 		      size_t *cap, size_t max, size_t *n);
 
 /*
- * The same scan made cheap for thousands of threads: a process's
- * task list is read again only when /proc/PID/task's link count (2 + its
- * threads) changed, or every HOST_TSCAN_FULL_NS (renames, pid reuse); picked
- * threads keep their stat file open and are pread() each scan. Unpicked threads
- * cost nothing between rescans.
+ * The same scan made cheap for thousands of threads: the root is listed again only when
+ * its link count (which counts the processes) changed, or every HOST_TSCAN_LIST_NS (one
+ * process gone while another came); a process's task list is read again only when
+ * /proc/PID/task's link count (2 + its threads) changed, or every HOST_TSCAN_FULL_NS
+ * (renames, pid reuse); picked threads keep their stat file open and are pread() each
+ * scan. Unpicked threads cost nothing between rescans.
  */
 #define HOST_TSCAN_FULL_NS (10ULL * 1000000000ULL)
+#define HOST_TSCAN_LIST_NS (1000000000ULL)
 struct host_tscan;
 struct host_tscan *host_tscan_new(const char *proc_root);
 void host_tscan_free(struct host_tscan *sc);
@@ -61,5 +63,7 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 int host_fd_budget(int want);
 /* Task lists read at the last run (0 when every process was unchanged), for the tests. */
 int host_tscan_rescanned(const struct host_tscan *sc);
+/* 1 when the last run listed the root, 0 when it visited the known processes only (tests). */
+int host_tscan_listed(const struct host_tscan *sc);
 
 #endif

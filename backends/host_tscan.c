@@ -1,5 +1,6 @@
-/* host_tscan.c: the host thread scan with a per-process cache: task lists re-read only when
- * /proc/PID/task's link count changes (or every 10 s), picked threads' stat files kept open. */
+/* host_tscan.c: the host thread scan with a per-process cache: /proc listed again only when its
+ * link count changes (or every second), task lists re-read only when /proc/PID/task's link
+ * count changes (or every 10 s), picked threads' stat files kept open. */
 #include "backends/host_threads.h"
 
 #include <dirent.h>
@@ -39,7 +40,9 @@ struct host_tscan {
 	struct tscan_proc *p; /* sorted by pid */
 	size_t np, capp;
 	uint64_t full_at_ns; /* next full rescan */
-	int nfds, max_fds, rescanned;
+	uint64_t list_at_ns; /* next listing of the root however its link count stands */
+	nlink_t root_nlink; /* of the root when it was last listed */
+	int nfds, max_fds, rescanned, listed;
 	long tck;
 };
 
@@ -91,6 +94,11 @@ void host_tscan_free(struct host_tscan *sc)
 int host_tscan_rescanned(const struct host_tscan *sc)
 {
 	return sc->rescanned;
+}
+
+int host_tscan_listed(const struct host_tscan *sc)
+{
+	return sc->listed;
 }
 
 static bool all_digits(const char *s)
@@ -201,6 +209,72 @@ static int by_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Process pid, listed in the root or known from before: its task list re-read when new, when
+ * its thread count changed, at a full rescan or for another extra_pid; false when gone. */
+static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full, pid_t extra_pid)
+{
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "%d/task", (int)pid);
+	if (fstatat(sc->rootfd, path, &st, 0) != 0)
+		return false; /* it exited meanwhile */
+	struct tscan_proc key = {.pid = pid};
+	struct tscan_proc *p = known ? bsearch(&key, sc->p, known, sizeof(*sc->p), by_pid) : NULL;
+	if (!p) {
+		if (sc->np == sc->capp) {
+			sc->capp = sc->capp ? sc->capp * 2 : 256;
+			sc->p = xreallocarray(sc->p, sc->capp, sizeof(*sc->p));
+		}
+		p = &sc->p[sc->np++];
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+		proc_rescan(sc, p, extra_pid, st.st_nlink);
+	} else if (full || st.st_nlink != p->nlink || p->picked_for != extra_pid) {
+		proc_rescan(sc, p, extra_pid, st.st_nlink);
+	}
+	p->seen = true;
+	return true;
+}
+
+/*
+ * Visit the processes: by listing the root, or, when its link count (the kernel's count of
+ * processes, plus a constant) is the one of the last listing, by the known pids alone. A
+ * getdents64 of /proc walks every pid of the namespace, threads included (next_tgid), so at
+ * 5000 threads it was a tenth of a refresh; the count misses a process that exited while
+ * another started, which the listing every HOST_TSCAN_LIST_NS catches.
+ */
+static void tscan_visit(struct host_tscan *sc, uint64_t now_ns, bool full, pid_t extra_pid)
+{
+	struct stat rst;
+	bool have_nlink = fstat(sc->rootfd, &rst) == 0;
+	size_t known = sc->np; /* new processes are appended, then sorted in */
+	for (size_t i = 0; i < sc->np; i++)
+		sc->p[i].seen = false;
+	if (!full && have_nlink && rst.st_nlink == sc->root_nlink && now_ns < sc->list_at_ns) {
+		for (size_t i = 0; i < known; i++)
+			proc_visit(sc, sc->p[i].pid, known, false, extra_pid);
+		return;
+	}
+	int dfd = dup(sc->rootfd);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		for (size_t i = 0; i < known; i++)
+			sc->p[i].seen = true; /* keep what is known rather than drop it all */
+		return;
+	}
+	sc->listed = 1;
+	sc->root_nlink = have_nlink ? rst.st_nlink : 0;
+	sc->list_at_ns = now_ns + HOST_TSCAN_LIST_NS;
+	rewinddir(d);
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (all_digits(de->d_name))
+			proc_visit(sc, (pid_t)atol(de->d_name), known, full, extra_pid);
+	closedir(d);
+}
+
 int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 		   struct host_thread_info **arr, size_t *cap, size_t max, size_t *n)
 {
@@ -209,51 +283,12 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 
 	*n = 0;
 	sc->rescanned = 0;
+	sc->listed = 0;
 	if (sc->rootfd < 0)
 		return 0;
 	if (full)
 		sc->full_at_ns = now_ns + HOST_TSCAN_FULL_NS;
-	int dfd = dup(sc->rootfd);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
-		return 0;
-	}
-	rewinddir(d);
-	for (size_t i = 0; i < sc->np; i++)
-		sc->p[i].seen = false;
-	size_t known = sc->np; /* new processes are appended, then sorted in */
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (!all_digits(de->d_name))
-			continue;
-		pid_t pid = (pid_t)atol(de->d_name);
-		char path[64];
-		struct stat st;
-		snprintf(path, sizeof(path), "%d/task", (int)pid);
-		if (fstatat(sc->rootfd, path, &st, 0) != 0)
-			continue; /* it exited meanwhile */
-		struct tscan_proc *p = NULL;
-		{
-			struct tscan_proc key = {.pid = pid};
-			p = known ? bsearch(&key, sc->p, known, sizeof(*sc->p), by_pid) : NULL;
-		}
-		if (!p) {
-			if (sc->np == sc->capp) {
-				sc->capp = sc->capp ? sc->capp * 2 : 256;
-				sc->p = xreallocarray(sc->p, sc->capp, sizeof(*sc->p));
-			}
-			p = &sc->p[sc->np++];
-			memset(p, 0, sizeof(*p));
-			p->pid = pid;
-			proc_rescan(sc, p, extra_pid, st.st_nlink);
-		} else if (full || st.st_nlink != p->nlink || p->picked_for != extra_pid) {
-			proc_rescan(sc, p, extra_pid, st.st_nlink);
-		}
-		p->seen = true;
-	}
-	closedir(d);
+	tscan_visit(sc, now_ns, full, extra_pid);
 	/* Forget the processes that are gone, then keep the table sorted by pid. */
 	size_t w = 0;
 	for (size_t i = 0; i < sc->np; i++) {

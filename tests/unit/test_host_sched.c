@@ -137,10 +137,56 @@ static void test_fds_kept_and_closed(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Rewrite a file in place (the same inode), so a kept descriptor reads the new text. */
+static void rewrite(const char *rel, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), 0), 0);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_slack_aged(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/tt-hslack.%d", (int)getpid());
+	mkdir(root, 0700);
+	fake_thread(10, 11, 500, 50000);
+	struct host_thread_info cur[1] = {{.pid = 10, .tid = 11, .start_ticks = 5}};
+	struct host_sched *s = host_sched_new_at(root);
+	host_sched_sync(s, cur, 1);
+	assert_int_equal(host_sched_slack_aged(s, 0, 100, 1000), 50000);
+
+	/* Younger than max_age: the value read serves, the file is not read again. */
+	rewrite("11/timerslack_ns", "60000\n");
+	host_sched_sync(s, cur, 1);
+	assert_int_equal(host_sched_slack_aged(s, 0, 500, 1000), 50000);
+	/* As old as max_age: read again. */
+	assert_int_equal(host_sched_slack_aged(s, 0, 1100, 1000), 60000);
+	/* max_age 0 (a PMD's): read every time. */
+	rewrite("11/timerslack_ns", "70000\n");
+	assert_int_equal(host_sched_slack_aged(s, 0, 1101, 0), 70000);
+
+	/* A reused tid is another thread: its slack is read at once. */
+	rewrite("11/timerslack_ns", "80000\n");
+	cur[0].start_ticks = 6;
+	host_sched_sync(s, cur, 1);
+	assert_int_equal(host_sched_slack_aged(s, 0, 1102, 1000), 80000);
+
+	host_sched_free(s);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fds_kept_and_closed),
+	    cmocka_unit_test(test_slack_aged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,15 @@
 /* test_host_tscan.c: the cached host thread scan: same threads as a full scan, task lists
- * re-read only when a process's thread count changes, a new thread found, a gone one dropped. */
+ * re-read only when a process's thread count changes, a new thread found, a gone one dropped;
+ * the root listed again only when its count of processes changes or once a second. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -97,8 +100,107 @@ static void test_tscan(void **state)
 	free(full);
 }
 
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A fake process pid (comm pcomm) with one thread of its own id named comm. */
+static void fake_proc(int pid, const char *pcomm, const char *comm)
+{
+	char rel[128], text[512];
+	int k;
+	snprintf(rel, sizeof(rel), "%s/%d", root, pid);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	snprintf(rel, sizeof(rel), "%s/%d/task", root, pid);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	snprintf(rel, sizeof(rel), "%s/%d/task/%d", root, pid, pid);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	snprintf(rel, sizeof(rel), "%d/comm", pid);
+	snprintf(text, sizeof(text), "%s\n", pcomm);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "%d/task/%d/comm", pid, pid);
+	snprintf(text, sizeof(text), "%s\n", comm);
+	put(rel, text);
+	/* Fields 4 to 52 of a stat line: all 1 but utime 5 (14), start time 77 (22). */
+	k = snprintf(text, sizeof(text), "%d (%s) S", pid, comm);
+	for (int field = 4; field <= 52; field++)
+		k += snprintf(text + k, sizeof(text) - (size_t)k, " %d",
+			      field == 14   ? 5
+			      : field == 22 ? 77
+					    : 1);
+	snprintf(text + k, sizeof(text) - (size_t)k, "\n");
+	snprintf(rel, sizeof(rel), "%d/task/%d/stat", pid, pid);
+	put(rel, text);
+}
+
+static void gone_proc(int pid)
+{
+	char cmd[160];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/%d", root, pid);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_root_listing(void **state)
+{
+	struct host_thread_info *arr = NULL;
+	size_t cap = 0, n = 0;
+	uint64_t t = 1000;
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/tt-tscan.%d", (int)getpid());
+	assert_int_equal(mkdir(root, 0700), 0);
+	fake_proc(100, "ovs-vswitchd", "pmd-c00/id:1");
+	fake_proc(200, "kworker/0:1", "kworker/0:1");
+	struct host_tscan *sc = host_tscan_new(root);
+
+	assert_int_equal(host_tscan_run(sc, 0, t, &arr, &cap, 16, &n), 2);
+	assert_int_equal(host_tscan_listed(sc), 1);
+	assert_true(has_tid(arr, n, 100) && has_tid(arr, n, 200));
+	assert_int_equal(arr[0].start_ticks, 77);
+
+	/* The same processes: the root is not listed, the known ones are read. */
+	assert_int_equal(host_tscan_run(sc, 0, t + 1, &arr, &cap, 16, &n), 2);
+	assert_int_equal(host_tscan_listed(sc), 0);
+
+	/* One gone and another come: the count is the same, so the gone one is dropped at once
+	 * (its task directory is gone) and the new one found at the next listing, within
+	 * HOST_TSCAN_LIST_NS. */
+	gone_proc(200);
+	fake_proc(300, "ksoftirqd/0", "ksoftirqd/0");
+	assert_int_equal(host_tscan_run(sc, 0, t + 2, &arr, &cap, 16, &n), 1);
+	assert_int_equal(host_tscan_listed(sc), 0);
+	assert_false(has_tid(arr, n, 200));
+	assert_int_equal(host_tscan_run(sc, 0, t + HOST_TSCAN_LIST_NS, &arr, &cap, 16, &n), 2);
+	assert_int_equal(host_tscan_listed(sc), 1);
+	assert_true(has_tid(arr, n, 300));
+
+	/* A process more changes the root's link count: listed, found at once. */
+	fake_proc(400, "kworker/1:0", "kworker/1:0");
+	assert_int_equal(host_tscan_run(sc, 0, t + HOST_TSCAN_LIST_NS + 1, &arr, &cap, 16, &n), 3);
+	assert_int_equal(host_tscan_listed(sc), 1);
+	assert_true(has_tid(arr, n, 400));
+	/* And one fewer too. */
+	gone_proc(100);
+	assert_int_equal(host_tscan_run(sc, 0, t + HOST_TSCAN_LIST_NS + 2, &arr, &cap, 16, &n), 2);
+	assert_false(has_tid(arr, n, 100));
+
+	host_tscan_free(sc);
+	free(arr);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_tscan)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_tscan),
+					   cmocka_unit_test(test_root_listing)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
