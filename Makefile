@@ -8,9 +8,9 @@ SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 DESTDIR   ?=
 INSTALL_PROGRAM ?= install -m 755
-# The picture module (a shared object, not a program: not executable).
+# The modules (shared objects, not programs: not executable).
 INSTALL_MODULE ?= install -m 644
-# Where the installed binary looks for its picture module (tui/exp/chart_cairo_load.c).
+# Where the installed binary looks for its modules (core/module.c).
 PKGLIBDIR ?= $(PREFIX)/lib/tunetop
 BUILD     ?= build
 SAN       ?=
@@ -18,9 +18,14 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Everything but the console links without curses (tests/layers/ checks it).
-PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libmicrohttpd libzstd zlib \
-             yaml-0.1 gnutls libxcrypt
+PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libzstd zlib
 PKGS      := ncursesw $(PKGS_CORE)
+# The exporter's HTTP side (libmicrohttpd, its gnutls, libyaml for --web.config.file,
+# libxcrypt's bcrypt) is linked only into the module tunetop-serve.so, which the binary
+# dlopen()s for --serve (tui/metrics/serve_module.h): the console and -b map none of them.
+SERVE_PKGS := libmicrohttpd gnutls yaml-0.1 libxcrypt
+SERVE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SERVE_PKGS) 2>/dev/null)
+SERVE_LIBS := $(shell $(PKG_CONFIG) --libs $(SERVE_PKGS) 2>/dev/null)
 # Debian packages the build and the tests need; `make deps` installs the missing ones.
 DEB_PKGS  := pkg-config libncurses-dev libjansson-dev libnl-3-dev libnl-genl-3-dev \
              libnl-route-3-dev libnuma-dev libcpupower-dev libcmocka-dev tmux python3 \
@@ -106,10 +111,17 @@ UI_SRC    := $(wildcard tui/console/*.c)
 # built -fPIC into $(PIC_MOD), never into a library the binary links.
 PIC_SRC   := tui/exp/chart_cairo.c
 EXP_SRC   := $(filter-out $(PIC_SRC),$(wildcard tui/exp/*.c))
+# The exporter module's source: tui/metrics code built -fPIC into $(SERVE_MOD), and into
+# $(SERVE_LIB) for the tests that call its parts (test_serve_auth, fuzz_webcfg).
+SERVE_MOD_SRC := tui/metrics/serve_mod.c tui/metrics/serve_guard.c tui/metrics/serve_auth.c \
+             tui/metrics/serve_webcfg.c
+SERVE_MOD_OBJ := $(SERVE_MOD_SRC:%.c=$(BUILD)/obj/%.o)
+SERVE_MOD := $(BUILD)/tunetop-serve.so
+SERVE_LIB := $(BUILD)/libtunetop-serve.a
 # The eBPF module's source: backends code built -fPIC into $(BPF_MOD) alone.
 BPF_MOD_SRC := backends/host_bpf_mod.c
 BPF_MOD_OBJ := $(BPF_MOD_SRC:%.c=$(BUILD)/obj/%.o)
-LIB_SRC   := $(filter-out $(BPF_MOD_SRC),$(wildcard core/*.c engine/*.c engine/*/*.c \
+LIB_SRC   := $(filter-out $(BPF_MOD_SRC) $(SERVE_MOD_SRC),$(wildcard core/*.c engine/*.c engine/*/*.c \
                backends/*.c diag/*.c tui/metrics/*.c)) \
              $(filter-out tui/main.c,$(wildcard tui/*.c))
 EXP_OBJ   := $(EXP_SRC:%.c=$(BUILD)/obj/%.o)
@@ -143,10 +155,11 @@ BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
 all: tunetop
 
-tunetop: $(BIN) $(PIC_MOD) $(BPF_MOD)
+tunetop: $(BIN) $(PIC_MOD) $(SERVE_MOD) $(BPF_MOD)
 ifeq ($(BUILD),build)
 	@cp $(BIN) tunetop
 	@cp $(PIC_MOD) tunetop-cairo.so
+	@cp $(SERVE_MOD) tunetop-serve.so
 	@$(if $(BPF_MOD),cp $(BPF_MOD) tunetop-bpf.so,rm -f tunetop-bpf.so)
 endif
 
@@ -158,6 +171,14 @@ $(BIN): $(MAIN_OBJ) $(UI_LIB) $(EXP_LIB) $(LIB)
 
 $(PIC_MOD): $(PIC_OBJ)
 	$(CC) $(LDFLAGS) -shared $(PIC_DEFS) $(AS_NEEDED) -o $@ $(PIC_OBJ) $(CAIRO_LIBS) -lm
+
+$(SERVE_MOD): $(SERVE_MOD_OBJ)
+	$(CC) $(LDFLAGS) -shared $(PIC_DEFS) $(AS_NEEDED) -o $@ $(SERVE_MOD_OBJ) $(SERVE_LIBS) \
+		-pthread
+
+$(SERVE_LIB): $(SERVE_MOD_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 $(BPF_MOD): $(BPF_MOD_OBJ)
 	$(CC) $(LDFLAGS) -shared $(PIC_DEFS) $(AS_NEEDED) -o $@ $(BPF_MOD_OBJ) $(BPF_LIBS)
@@ -175,18 +196,24 @@ $(EXP_LIB): $(EXP_OBJ)
 	$(AR) rcs $@ $^
 
 $(PIC_OBJ): override CFLAGS += -fPIC $(CAIRO_CFLAGS)
-$(BUILD)/obj/tui/exp/chart_cairo_load.o: override CFLAGS += '-DTT_PKGLIBDIR="$(PKGLIBDIR)"'
-$(BUILD)/obj/backends/host_bpf.o: override CFLAGS += '-DTT_PKGLIBDIR="$(PKGLIBDIR)"'
+$(BUILD)/obj/core/module.o: override CFLAGS += '-DTT_PKGLIBDIR="$(PKGLIBDIR)"'
+$(SERVE_MOD_OBJ): override CFLAGS += -fPIC $(SERVE_CFLAGS)
 $(BPF_MOD_OBJ): override CFLAGS += -fPIC $(BPF_CFLAGS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# The tests of the exporter module's parts link them from $(SERVE_LIB).
+SERVE_TESTS := $(BUILD)/tests/unit/test_serve_auth $(BUILD)/tests/fuzz/fuzz_webcfg
+$(SERVE_TESTS): TEST_MODLIBS = $(SERVE_LIB) $(SERVE_LIBS)
+$(SERVE_TESTS): $(SERVE_LIB)
+$(SERVE_TESTS): override CFLAGS += $(SERVE_CFLAGS)
+
 $(BUILD)/tests/%: tests/%.c $(UI_LIB) $(EXP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(UI_LIB) $(LIB_GROUP) $(LDFLAGS) $(LDLIBS) \
-		$(TEST_LDLIBS) $(AS_NEEDED) $(DL_LIBS)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_MODLIBS) $(UI_LIB) $(LIB_GROUP) $(LDFLAGS) \
+		$(LDLIBS) $(TEST_LDLIBS) $(AS_NEEDED) $(DL_LIBS)
 
 $(NOCURSES_BIN): tests/layers/nocurses.c $(EXP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
@@ -196,7 +223,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
-tests: $(BIN) $(PIC_MOD) $(BPF_MOD) $(TEST_BIN) $(NOCURSES_BIN)
+tests: $(BIN) $(PIC_MOD) $(SERVE_MOD) $(BPF_MOD) $(TEST_BIN) $(NOCURSES_BIN)
 
 # The probe: vmlinux.h from the running kernel's BTF, the BPF object, its skeleton.
 ifeq ($(HAVE_BPF),1)
@@ -299,13 +326,14 @@ fuzz: deps
 	fi
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BIN) $(BPF_MOD) $(BENCH_BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(SERVE_MOD) $(BPF_MOD) $(BENCH_BIN)
 	@bench/run.sh $(BUILD) $(BENCH)
 
 # GNU-style: DESTDIR and PREFIX; the man page stays uncompressed (a package compresses it).
 install: tunetop
 	$(INSTALL_PROGRAM) -D $(BIN) $(DESTDIR)$(PREFIX)/bin/tunetop
 	$(INSTALL_MODULE) -D $(PIC_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so
+	$(INSTALL_MODULE) -D $(SERVE_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-serve.so
 	$(if $(BPF_MOD),$(INSTALL_MODULE) -D $(BPF_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-bpf.so)
 	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
@@ -339,7 +367,8 @@ install-strip:
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
-	rm -f $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so $(DESTDIR)$(PKGLIBDIR)/tunetop-bpf.so
+	rm -f $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so $(DESTDIR)$(PKGLIBDIR)/tunetop-serve.so \
+	  $(DESTDIR)$(PKGLIBDIR)/tunetop-bpf.so
 	rmdir $(DESTDIR)$(PKGLIBDIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tunetop
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
@@ -368,6 +397,6 @@ format-check:
 	@clang-format --dry-run -Werror $(FORMAT_SRC) && echo "format-check: $(words $(FORMAT_SRC)) files formatted"
 
 clean:
-	rm -rf build tunetop tunetop-cairo.so tunetop-bpf.so
+	rm -rf build tunetop tunetop-cairo.so tunetop-serve.so tunetop-bpf.so
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

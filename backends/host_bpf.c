@@ -48,19 +48,13 @@ const char *host_bpf_hook(const struct host_bpf *b)
 
 #else /* HAVE_BPF */
 
-#include <dlfcn.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "backends/bpf_module.h"
 #include "core/clock.h"
+#include "core/module.h"
 #include "core/xalloc.h"
-
-#ifndef TT_PKGLIBDIR
-#define TT_PKGLIBDIR "/usr/local/lib/tunetop"
-#endif
 
 #define HOST_BPF_MAX PMD_SNAP_MAX
 
@@ -83,65 +77,18 @@ struct host_bpf {
  * the sampler thread opens probes, so no lock. */
 static const struct bpf_module *hb_mod;
 
-/* dir/BPF_MODULE_FILE opened and asked for its table; 0, or -1 with why. */
-static int hb_try(const char *dir, char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", dir, BPF_MODULE_FILE) >= (int)sizeof(path)) {
-		snprintf(err, errlen, "%s: path too long", dir);
-		return -1;
-	}
-	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!dl) {
-		const char *why = dlerror();
-		snprintf(err, errlen, "%s", why ? why : path);
-		return -1;
-	}
-	const struct bpf_module *(*entry)(unsigned) = NULL;
-	/* POSIX's way from a dlsym() pointer to a function pointer (dlsym(3)). */
-	*(void **)&entry = dlsym(dl, BPF_MODULE_ENTRY);
-	const struct bpf_module *m = entry ? entry(BPF_MODULE_ABI) : NULL;
-	if (!m || m->abi != BPF_MODULE_ABI) {
-		snprintf(err, errlen, "%s: not an eBPF module of this tunetop (ABI %u)", path,
-			 BPF_MODULE_ABI);
-		dlclose(dl);
-		return -1;
-	}
-	hb_mod = m;
-	return 0;
-}
+static const struct mod_spec hb_spec = {.name = "eBPF module",
+					.a_name = "an eBPF module",
+					.file = BPF_MODULE_FILE,
+					.entry = BPF_MODULE_ENTRY,
+					.abi = BPF_MODULE_ABI};
 
-/* The module, from where the picture module is looked for (docs/design.md "The picture
- * module"): $TUNETOP_LIBDIR alone when set, else beside the executable, PREFIX/lib/tunetop
- * from the executable's PREFIX/bin, then the PREFIX built for. */
+/* The module, from where every module is looked for (core/module.h). */
 static int hb_load(char *err, size_t errlen)
 {
-	char why[PATH_MAX + 256] = "";
-	if (hb_mod)
-		return 0;
-	const char *env = secure_getenv("TUNETOP_LIBDIR");
-	if (env && *env) {
-		if (hb_try(env, why, sizeof(why)) == 0)
-			return 0;
-		snprintf(err, errlen, "no eBPF module (TUNETOP_LIBDIR=%s): %s", env, why);
-		return -1;
-	}
-	char exe[PATH_MAX], dirs[3][PATH_MAX + 16];
-	int nd = 0;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		const char *d = dirname(exe);
-		snprintf(dirs[nd++], sizeof(dirs[0]), "%s", d);
-		snprintf(dirs[nd++], sizeof(dirs[0]), "%s/../lib/tunetop", d);
-	}
-	snprintf(dirs[nd++], sizeof(dirs[0]), "%s", TT_PKGLIBDIR);
-	for (int i = 0; i < nd; i++)
-		if (hb_try(dirs[i], why, sizeof(why)) == 0)
-			return 0;
-	snprintf(err, errlen, "no eBPF module %s beside the executable, in %s or in %s (%s)",
-		 BPF_MODULE_FILE, nd > 1 ? dirs[1] : "PREFIX/lib/tunetop", TT_PKGLIBDIR, why);
-	return -1;
+	if (!hb_mod)
+		hb_mod = mod_load(&hb_spec, err, errlen);
+	return hb_mod ? 0 : -1;
 }
 
 /* CapEff has bit cap (from /proc/self/status). */

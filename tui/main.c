@@ -195,7 +195,13 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
-	/* A bad web configuration stops the start before any source opens (as node_exporter's). */
+	/* No exporter module, or a bad web configuration, stops the start before any source
+	 * opens (as node_exporter's). */
+	if (o.serve && serve_load(err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: --serve: %s\n", err);
+		options_free(&o);
+		return 1;
+	}
 	if (o.serve && (rc = serve_configure(o.web_config, err, sizeof(err))) != 0) {
 		fprintf(stderr, "tunetop: --web.config.file: %s\n", err);
 		options_free(&o);

@@ -25,6 +25,8 @@ check "installed binary runs" "$bin" -V
 mod="$tmp/root/usr/lib/tunetop/tunetop-cairo.so"
 check "picture module installed in PREFIX/lib/tunetop" test -s "$mod"
 check "picture module is not executable (a shared object, 644)" test "$(stat -c %a "$mod")" = 644
+smod="$tmp/root/usr/lib/tunetop/tunetop-serve.so"
+check "exporter module installed in PREFIX/lib/tunetop, 644" test "$(stat -c %a "$smod" 2>/dev/null)" = 644
 # The eBPF module, where the build has one (HAVE_BPF=1): installed beside it, found by the
 # installed binary when the probe is asked for.
 if [ -e "$TT_BUILD/tunetop-bpf.so" ]; then
@@ -74,7 +76,8 @@ make -C "$TT_TOP" --no-print-directory -s install BUILD="$TT_BUILD" PREFIX=/usr 
 check "a second make install keeps the edited settings file" grep -q "127.0.0.1:$port" "$defaults"
 cmd=$(set -a; . "$defaults"; eval "args=(${exec_start/\/usr\/bin\/tunetop/})"; printf '%q ' "${args[@]}")
 check "the settings reach the command line ($cmd)" test "$cmd" = "--host --serve 127.0.0.1:$port -b -o /dev/null -d 0.2 -n 600 "
-eval "exec \"\$bin\" $cmd" 2>/dev/null &
+# The installed binary finds the installed exporter module (not the build's).
+eval "exec env -u TUNETOP_LIBDIR \"\$bin\" $cmd" 2>"$tmp/serve.err" &
 pid=$!
 got=""
 for _ in $(seq 100); do
@@ -83,7 +86,8 @@ for _ in $(seq 100); do
 done
 kill "$pid" 2>/dev/null
 wait "$pid"
-check "the unit's command serves /metrics with backend host" grep -q 'backend="host"' <<<"$got"
+check "the unit's command serves /metrics with backend host ($(head -c 300 "$tmp/serve.err"))" \
+	grep -q 'backend="host"' <<<"$got"
 # The recorder's unit: installed, not enabled, its settings file's values on the command line
 # record into a store (a temporary one here instead of /var/log/tunetop).
 runit="$tmp/root/usr/lib/systemd/system/tunetop-record.service"
@@ -121,6 +125,9 @@ check "install-strip: the unstripped install has one" sh -c "readelf -S '$bin' |
 check "install-strip: the picture module has no symbol table, its entry still exported" \
 	sh -c "! readelf -S '$tmp/strip/usr/lib/tunetop/tunetop-cairo.so' | grep -q '\.symtab' &&
 	nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-cairo.so' | grep -q ' tunetop_pic_module\$'"
+check "install-strip: the exporter module has no symbol table, its entry still exported" \
+	sh -c "! readelf -S '$tmp/strip/usr/lib/tunetop/tunetop-serve.so' | grep -q '\.symtab' &&
+	nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-serve.so' | grep -q ' tunetop_serve_module\$'"
 if [ -e "$TT_BUILD/tunetop-bpf.so" ]; then
 	check "install-strip: the eBPF module's entry still exported" \
 		sh -c "nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-bpf.so' | grep -q ' tunetop_bpf_module\$'"

@@ -9,6 +9,7 @@
 
 #include "lib/fuzz_rng.h"
 
+#include "tui/metrics/serve_module.h"
 #include "tui/metrics/serve_webcfg.h"
 
 static const char *const seeds[] = {
@@ -76,7 +77,7 @@ int main(void)
 		fclose(f);
 		struct serve_webcfg cfg;
 		char err[512] = "";
-		int rc = serve_webcfg_load(path, &cfg, err, sizeof(err));
+		int rc = serve_webcfg_load(serve_host_get(), path, &cfg, err, sizeof(err));
 		bool ok = rc == 0 || ((rc == 1 || rc == 2) && err[0]);
 		if (rc == 0) {
 			ok = ok && !cfg.cert_pem == !cfg.key_pem;

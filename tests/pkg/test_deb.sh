@@ -65,7 +65,7 @@ for f in ./usr/bin/tunetop ./usr/share/man/man1/tunetop.1.gz ./usr/share/doc/tun
 	./etc/default/tunetop-exporter ./usr/share/doc/tunetop/examples/tunetop-alerts.yml \
 	./lib/systemd/system/tunetop-record.service ./etc/default/tunetop-record \
 	./usr/share/doc/tunetop/examples/prometheus.yml ./usr/share/doc/tunetop/examples/grafana-dashboard.json \
-	./usr/lib/tunetop/tunetop-cairo.so; do
+	./usr/lib/tunetop/tunetop-cairo.so ./usr/lib/tunetop/tunetop-serve.so; do
 	check "the .deb holds $f" grep -qx -- "$f" <<<"$contents"
 done
 # The eBPF module where this machine builds one (libbpf, bpftool, clang and BTF here).
@@ -111,6 +111,15 @@ env -u TUNETOP_LIBDIR /usr/bin/tunetop experiment calib --governors performance 
 	--seconds 0.2 --warmup 0.1 --png "$tmp/calib.png" >"$tmp/calib.log" 2>&1
 check "the installed binary draws a PNG through /usr/lib/tunetop ($(tail -n 2 "$tmp/calib.log" | tr '\n' ' '))" \
 	python3 -c "import sys; sys.exit(open('$tmp/calib.png','rb').read(8) != b'\\x89PNG\\r\\n\\x1a\\n')"
+# --serve through the installed exporter module: it says the port it serves on.
+env -u TUNETOP_LIBDIR /usr/bin/tunetop --serve 127.0.0.1:0 -b -o /dev/null -d 0.1 -n 600 \
+	--scenario idle 2>"$tmp/serve.err" &
+pid=$!
+for _ in $(seq 100); do grep -q 'serving /metrics' "$tmp/serve.err" && break; sleep 0.1; done
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+check "the installed binary serves through /usr/lib/tunetop/tunetop-serve.so ($(head -c 300 "$tmp/serve.err"))" \
+	grep -q 'serving /metrics on port' "$tmp/serve.err"
 
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=300 tunetop \
 	>"$tmp/purge.log" 2>&1

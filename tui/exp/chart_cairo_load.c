@@ -2,93 +2,39 @@
  * on the first picture; the file is written here (core/safefile.h), the drawing there. */
 #include "tui/exp/chart_cairo.h"
 
-#include <dlfcn.h>
-#include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
+#include "core/module.h"
 #include "core/safefile.h"
 #include "tui/chart.h"
 #include "tui/exp/chart_place.h"
 #include "tui/exp/pic_module.h"
 
-#ifndef TT_PKGLIBDIR
-#define TT_PKGLIBDIR "/usr/local/lib/tunetop"
-#endif
-
 /* Loaded once and kept for the process: the experiments draw from their one thread, after
  * their passes, so no lock. */
 static const struct pic_module *cl_mod;
 
-/* dir/PIC_MODULE_FILE opened and asked for its table; 0, or -1 with why in err. */
-static int cl_try(const char *dir, char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", dir, PIC_MODULE_FILE) >= (int)sizeof(path)) {
-		snprintf(err, errlen, "%s: path too long", dir);
-		return -1;
-	}
-	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!dl) {
-		const char *why = dlerror();
-		snprintf(err, errlen, "%s", why ? why : path);
-		return -1;
-	}
-	const struct pic_module *(*entry)(unsigned) = NULL;
-	/* POSIX's way from a dlsym() pointer to a function pointer (dlsym(3)). */
-	*(void **)&entry = dlsym(dl, PIC_MODULE_ENTRY);
-	const struct pic_module *m = entry ? entry(PIC_MODULE_ABI) : NULL;
-	if (!m || m->abi != PIC_MODULE_ABI || !m->scatter || !m->bars) {
-		snprintf(err, errlen, "%s: not a picture module of this tunetop (ABI %u)", path,
-			 PIC_MODULE_ABI);
-		dlclose(dl);
-		return -1;
-	}
-	cl_mod = m;
-	return 0;
-}
+static const struct mod_spec cl_spec = {.name = "picture module",
+					.a_name = "a picture module",
+					.file = PIC_MODULE_FILE,
+					.entry = PIC_MODULE_ENTRY,
+					.abi = PIC_MODULE_ABI};
 
-/*
- * Where the module is, first found wins: $TUNETOP_LIBDIR alone when set (the tests point
- * it at a build or an empty directory); else beside the executable (the build tree, where
- * build/tunetop and build/tunetop-cairo.so sit together), then PREFIX/lib/tunetop found from
- * the executable's PREFIX/bin (any PREFIX, and a package built without one), then the
- * PREFIX the binary was built for.
- */
+/* The module from where every module is looked for (core/module.h). */
 int chart_cairo_load(char *err, size_t errlen)
 {
 	if (cl_mod)
 		return 0;
-	const char *env = secure_getenv("TUNETOP_LIBDIR");
-	if (env && *env) {
-		if (cl_try(env, err, errlen) == 0)
-			return 0;
-		char why[PATH_MAX + 256];
-		snprintf(why, sizeof(why), "%s", err);
-		snprintf(err, errlen, "no picture module (TUNETOP_LIBDIR=%s): %s", env, why);
+	const struct pic_module *m = mod_load(&cl_spec, err, errlen);
+	if (!m)
+		return -1;
+	if (!m->scatter || !m->bars) {
+		snprintf(err, errlen, "%s: not a picture module of this tunetop (ABI %u)",
+			 PIC_MODULE_FILE, PIC_MODULE_ABI);
 		return -1;
 	}
-	char exe[PATH_MAX], dirs[3][PATH_MAX + 16], why[PATH_MAX + 256] = "";
-	int nd = 0;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		const char *d = dirname(exe);
-		snprintf(dirs[nd++], sizeof(dirs[0]), "%s", d);
-		snprintf(dirs[nd++], sizeof(dirs[0]), "%s/../lib/tunetop", d);
-	}
-	snprintf(dirs[nd++], sizeof(dirs[0]), "%s", TT_PKGLIBDIR);
-	for (int i = 0; i < nd; i++) {
-		if (cl_try(dirs[i], why, sizeof(why)) == 0)
-			return 0;
-	}
-	snprintf(err, errlen, "no picture module %s beside the executable, in %s or in %s (%s)",
-		 PIC_MODULE_FILE, nd > 1 ? dirs[1] : "PREFIX/lib/tunetop", TT_PKGLIBDIR, why);
-	return -1;
+	cl_mod = m;
+	return 0;
 }
 
 static int cl_write(void *arg, const void *data, size_t len)

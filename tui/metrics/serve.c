@@ -1,25 +1,22 @@
-/* serve.c: the /metrics endpoint (libmicrohttpd) and the published texts it answers from. */
+/* serve.c: the published texts /metrics answers from, and the exporter module (HTTP, TLS,
+ * auth: serve_module.h) loaded for --serve and handed them. */
 #include "tui/metrics/serve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <gnutls/gnutls.h>
-#include <microhttpd.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "core/clock.h"
+#include "core/module.h"
+#include "core/safefile.h"
 #include "core/xalloc.h"
 #include "tui/metrics/metrics.h"
-#include "tui/metrics/serve_auth.h"
-#include "tui/metrics/serve_guard.h"
-#include "tui/metrics/serve_webcfg.h"
+#include "tui/metrics/serve_module.h"
 
 /*
  * A published text: immutable once published, freed by whoever drops the last
@@ -33,7 +30,10 @@ struct serve_text {
 };
 
 static struct {
-	struct MHD_Daemon *mhd;
+	/* The module, loaded by serve_configure; running between serve_start and serve_stop
+	 * (front end's thread only). */
+	const struct serve_module *mod;
+	bool running;
 	/* Held only to swap a pointer (front end) or to take a reference (scrape), so
 	 * a scrape never waits for rendering and the front end never for a client. A
 	 * mutex rather than an atomic pointer: the reference must be taken before the
@@ -43,7 +43,6 @@ static struct {
 	struct metrics_state st;
 	struct metrics_buf buf;
 	unsigned port;
-	struct serve_webcfg cfg; /* --web.config.file (all empty: plain HTTP, no auth) */
 	/* Scrape-time sampling (serve_on_demand), all under lock: a scrape that finds the text
 	 * older than min_ns sets demand and waits on published for gen to move. */
 	uint64_t min_ns; /* 0: the front end samples on its own clock */
@@ -120,20 +119,6 @@ int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t
 	return 0;
 }
 
-static enum MHD_Result serve_reply(struct MHD_Connection *c, unsigned status, const char *body)
-{
-	struct MHD_Response *r =
-	    MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	enum MHD_Result rc = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return rc;
-}
-
 /*
  * The published text with the process_* families of this moment appended (as a client
  * library collects them at the scrape): a new text of this response's own. Takes over the
@@ -181,38 +166,6 @@ static struct serve_text *serve_gzip(struct serve_text *t)
 	return n;
 }
 
-/* 401 with WWW-Authenticate: Basic (RFC 7617), so a browser asks and a scraper says why. */
-static enum MHD_Result serve_unauthorized(struct MHD_Connection *c)
-{
-	static const char body[] = "authentication needed\n";
-	struct MHD_Response *r =
-	    MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	enum MHD_Result rc = MHD_queue_basic_auth_fail_response(c, "tunetop", r);
-	MHD_destroy_response(r);
-	return rc;
-}
-
-/*
- * client_auth_type: libmicrohttpd asks for a certificate once it has the CA (HTTPS_MEM_TRUST)
- * but leaves the verdict to the handler: verified against that CA, or (VerifyClientCertIfGiven)
- * none at all.
- */
-static bool serve_client_cert_ok(struct MHD_Connection *c)
-{
-	const union MHD_ConnectionInfo *ci =
-	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
-	if (!ci || !ci->tls_session)
-		return false;
-	gnutls_session_t s = (gnutls_session_t)ci->tls_session;
-	unsigned n = 0, status = 0;
-	if (!gnutls_certificate_get_peers(s, &n) || n == 0)
-		return srv.cfg.client_auth == SERVE_CLIENT_VERIFY_IF_GIVEN;
-	return gnutls_certificate_verify_peers2(s, &status) == 0 && status == 0;
-}
-
 /*
  * With scrape-time sampling, under srv.lock: when the texts are older than -d, ask the front
  * end for a sample and wait for it, at most SERVE_FRESH_WAIT_MS (a source that stalls costs
@@ -232,39 +185,11 @@ static void serve_wait_fresh(void)
 	}
 }
 
-/* Runs on libmicrohttpd's thread: answer from the published text, never from the source. */
-static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const char *url,
-				     const char *method, const char *version,
-				     const char *upload_data, size_t *upload_data_size,
-				     void **con_cls)
+/* The module's host->scrape, on libmicrohttpd's thread: the latest text, never the source. */
+static bool serve_scrape(const char *accept, const char *accept_encoding, struct serve_body *out)
 {
-	serve_guard_headers_done(c); /* handlers run once the headers are in */
-	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-		return serve_reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET /metrics\n");
-	if (*upload_data_size) { /* a GET with a body: ignore the body */
-		*upload_data_size = 0;
-		return MHD_YES;
-	}
-	if (srv.cfg.client_auth != SERVE_CLIENT_NONE && !serve_client_cert_ok(c))
-		return serve_reply(c, MHD_HTTP_FORBIDDEN,
-				   "a verified client certificate is needed\n");
-	if (srv.cfg.nusers) {
-		char *pass = NULL;
-		char *user = MHD_basic_auth_get_username_password(c, &pass);
-		bool ok = serve_auth_check(user, pass);
-		MHD_free(user);
-		MHD_free(pass);
-		if (!ok)
-			return serve_unauthorized(c);
-	}
-	if (strcmp(url, "/metrics") != 0)
-		return serve_reply(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
-
-	const char *accept =
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	enum metrics_format fmt = metrics_format_for_accept(accept);
-	bool gz = metrics_accepts_gzip(
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	bool gz = metrics_accepts_gzip(accept_encoding);
 	pthread_mutex_lock(&srv.lock);
 	serve_wait_fresh();
 	struct serve_text *t = srv.cur[fmt];
@@ -272,51 +197,64 @@ static enum MHD_Result serve_handler(void *cls, struct MHD_Connection *c, const 
 		atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
 	pthread_mutex_unlock(&srv.lock);
 	if (!t)
-		return serve_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no snapshot yet\n");
+		return false;
 	t = serve_with_process(t, fmt);
-	if (gz)
-		t = serve_gzip(t);
-
-	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
-	    t->len, t->data, serve_text_unref, t);
-	if (!r) {
-		serve_text_unref(t);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, metrics_content_type(fmt));
-	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-	if (gz)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-	enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r); /* the text lives until the response is done with it */
-	return rc;
+	struct serve_text *z = gz ? serve_gzip(t) : t;
+	*out = (struct serve_body){.data = z->data,
+				   .len = z->len,
+				   .content_type = metrics_content_type(fmt),
+				   .gzip = z != t,
+				   .ref = z};
+	return true;
 }
 
-static void serve_log(void *cls, const char *fmt, va_list ap)
+static int serve_read_file(const char *path, size_t max_bytes, char **buf, size_t *len,
+			   char *err, size_t errlen)
 {
-	(void)cls;
-	(void)fmt;
-	(void)ap; /* bad clients are routine; errors that matter come back from calls */
+	const struct safefile_limits lim = {.max_bytes = max_bytes};
+	return safefile_read(path, &lim, buf, len, err, errlen);
 }
+
+static const struct serve_host serve_host = {.xmalloc = xmalloc,
+					     .xcalloc = xcalloc,
+					     .xstrdup = xstrdup,
+					     .read_file = serve_read_file,
+					     .scrape = serve_scrape,
+					     .release = serve_text_unref};
+
+const struct serve_host *serve_host_get(void)
+{
+	return &serve_host;
+}
+
+static const struct mod_spec serve_spec = {.name = "exporter module",
+					   .a_name = "an exporter module",
+					   .file = SERVE_MODULE_FILE,
+					   .entry = SERVE_MODULE_ENTRY,
+					   .abi = SERVE_MODULE_ABI};
 
 void serve_metrics_tid(bool on)
 {
 	srv.st.tid = on;
 }
 
+int serve_load(char *err, size_t errlen)
+{
+	if (!srv.mod)
+		srv.mod = mod_load(&serve_spec, err, errlen);
+	if (srv.mod && (!srv.mod->configure || !srv.mod->start || !srv.mod->stop)) {
+		snprintf(err, errlen, "%s: not an exporter module of this tunetop (ABI %u)",
+			 SERVE_MODULE_FILE, SERVE_MODULE_ABI);
+		srv.mod = NULL;
+	}
+	return srv.mod ? 0 : -1;
+}
+
 int serve_configure(const char *web_config, char *err, size_t errlen)
 {
-	serve_webcfg_free(&srv.cfg);
-	if (!web_config)
-		return 0;
-	int rc = serve_webcfg_load(web_config, &srv.cfg, err, errlen);
-	if (rc == 0 && srv.cfg.cert_pem && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-		snprintf(err, errlen, "%s: this libmicrohttpd has no TLS", web_config);
-		serve_webcfg_free(&srv.cfg);
-		rc = 1;
-	}
-	serve_auth_users(srv.cfg.users, srv.cfg.nusers);
-	return rc;
+	if (serve_load(err, errlen) != 0)
+		return 1;
+	return srv.mod->configure(&serve_host, web_config, err, errlen);
 }
 
 void serve_on_demand(double min_interval_s)
@@ -347,49 +285,11 @@ int serve_start(const char *addr_text, char *err, size_t errlen)
 	struct serve_addr a;
 	if (serve_parse_addr(addr_text, &a, err, errlen) != 0)
 		return -1;
-
-	/* The server thread inherits this mask: Ctrl-C and SIGTERM go to the front end. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	if (serve_guard_start(err, errlen) != 0) {
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (serve_load(err, errlen) != 0)
 		return -1;
-	}
-	/* TLS from --web.config.file: the PEMs as read at start (libmicrohttpd keeps pointers). */
-	struct MHD_OptionItem tls[5];
-	int nt = 0;
-	if (srv.cfg.cert_pem) {
-		tls[nt++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, srv.cfg.cert_pem};
-		tls[nt++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, srv.cfg.key_pem};
-		tls[nt++] =
-		    (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, srv.cfg.priorities};
-		if (srv.cfg.ca_pem)
-			tls[nt++] =
-			    (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, srv.cfg.ca_pem};
-	}
-	tls[nt] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-	srv.mhd = MHD_start_daemon(
-	    MHD_USE_AUTO_INTERNAL_THREAD | (a.v6 ? MHD_USE_IPv6 : 0) |
-		(srv.cfg.cert_pem ? MHD_USE_TLS : 0),
-	    0, NULL, NULL, serve_handler, NULL, MHD_OPTION_ARRAY, tls, MHD_OPTION_SOCK_ADDR,
-	    (struct sockaddr *)&a.ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
-	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONN_MEMORY_BYTES,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_CONN_TIMEOUT_S,
-	    MHD_OPTION_EXTERNAL_LOGGER, serve_log, NULL, MHD_OPTION_NOTIFY_CONNECTION,
-	    serve_guard_on_connection, NULL, MHD_OPTION_NOTIFY_COMPLETED, serve_guard_on_completed,
-	    NULL, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)(2 * SERVE_MAX_PER_IP),
-	    MHD_OPTION_END);
-	int saved = errno;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!srv.mhd) {
-		serve_guard_stop();
-		snprintf(err, errlen, "cannot listen on %s: %s", addr_text,
-			 saved ? strerror(saved) : "libmicrohttpd refused");
+	if (srv.mod->start(&a, addr_text, &srv.port, err, errlen) != 0)
 		return -1;
-	}
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv.mhd, MHD_DAEMON_INFO_BIND_PORT);
-	srv.port = info ? info->port : 0;
+	srv.running = true;
 	return 0;
 }
 
@@ -402,7 +302,7 @@ void serve_publish(const struct snapshot *snap)
 {
 	struct serve_text *old[METRICS_NFORMATS], *t[METRICS_NFORMATS];
 
-	if (!srv.mhd)
+	if (!srv.running)
 		return;
 	metrics_note(&srv.st, snap);
 	for (int f = 0; f < METRICS_NFORMATS; f++) {
@@ -427,16 +327,13 @@ void serve_publish(const struct snapshot *snap)
 
 void serve_stop(void)
 {
-	if (srv.mhd)
-		MHD_stop_daemon(srv.mhd);
-	srv.mhd = NULL;
-	serve_guard_stop(); /* after the daemon: no connection callback runs any more */
+	if (srv.mod)
+		srv.mod->stop(); /* no scrape runs after it: the texts are the front end's again */
+	srv.running = false;
 	for (int f = 0; f < METRICS_NFORMATS; f++) {
 		serve_text_unref(srv.cur[f]);
 		srv.cur[f] = NULL;
 	}
 	free(srv.buf.p);
 	srv.buf = (struct metrics_buf){0};
-	serve_auth_users(NULL, 0);
-	serve_webcfg_free(&srv.cfg);
 }

@@ -29,10 +29,14 @@ struct serve_addr {
  * Default address 127.0.0.1. 0, or -1 with why in err. */
 int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t errlen);
 
+/* Load the exporter module (tunetop-serve.so: libmicrohttpd, TLS, auth; serve_module.h),
+ * once; serve_configure and serve_start load it too. 0, or -1 with why (core/module.h). */
+int serve_load(char *err, size_t errlen);
 /* --metrics-tid: thread series by tid (call before serve_start). */
 void serve_metrics_tid(bool on);
 /* --web.config.file (NULL: none): TLS and basic auth, read now, before the source opens, so a
- * bad file stops the start. 0; 2 for a file that is not a configuration; 1 unreadable. */
+ * bad file stops the start. 0; 2 for a file that is not a configuration; 1 unreadable (or no
+ * module). */
 int serve_configure(const char *web_config, char *err, size_t errlen);
 /*
  * Scrape-time sampling (-b --serve, no console): the front end samples when a scrape finds
@@ -43,7 +47,7 @@ int serve_configure(const char *web_config, char *err, size_t errlen);
 void serve_on_demand(double min_interval_s);
 /* Wait up to timeout_ns for a scrape that wants a sample; true when one does. */
 bool serve_wait_demand(uint64_t timeout_ns);
-/* Start the server thread (libmicrohttpd); 0, or -1 with a message. */
+/* Start the module's server thread (libmicrohttpd); 0, or -1 with a message. */
 int serve_start(const char *addr_text, char *err, size_t errlen);
 /* The port really bound (after serve_start; useful with port 0). */
 unsigned serve_port(void);

@@ -7,16 +7,15 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "core/safefile.h"
-#include "core/xalloc.h"
+#include "tui/metrics/serve_module.h"
 
-static const struct safefile_limits webcfg_limits = {.max_bytes = SERVE_WEBCFG_MAX_BYTES};
 
 /* What a failed load returns, as main's exit status. */
 #define WEBCFG_BAD 2
 #define WEBCFG_UNREADABLE 1
 
 struct webcfg_ctx {
+	const struct serve_host *h;
 	yaml_document_t doc;
 	const char *path;
 	char *dir; /* the file's folder, for relative names */
@@ -42,22 +41,23 @@ static const char *webcfg_scalar(const yaml_node_t *n)
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
-/* A file the configuration names, read through core/safefile.h like the configuration. */
+/* A file the configuration names, read through the program (core/safefile.h) like the
+ * configuration. */
 static int webcfg_read_named(struct webcfg_ctx *x, const yaml_node_t *n, const char *key,
 			     char **out)
 {
 	const char *name = webcfg_scalar(n);
 	if (!name || !*name)
 		return webcfg_fail(x, n, "%s: a file name", key);
-	char *path = name[0] == '/' ? xstrdup(name) : NULL;
+	char *path = name[0] == '/' ? x->h->xstrdup(name) : NULL;
 	if (!path) {
 		size_t len = strlen(x->dir) + strlen(name) + 2;
-		path = xmalloc(len);
+		path = x->h->xmalloc(len);
 		snprintf(path, len, "%s/%s", x->dir, name);
 	}
 	char why[512];
 	size_t len;
-	int rc = safefile_read(path, &webcfg_limits, out, &len, why, sizeof(why));
+	int rc = x->h->read_file(path, SERVE_WEBCFG_MAX_BYTES, out, &len, why, sizeof(why));
 	free(path);
 	if (rc != 0) {
 		snprintf(x->err, x->errlen, "%s: %s: %s", x->path, key, why);
@@ -194,7 +194,7 @@ static int webcfg_users(struct webcfg_ctx *x, yaml_node_t *map, struct serve_web
 		return webcfg_fail(x, map, "%s: a mapping of user: bcrypt hash",
 				   "basic_auth_users");
 	size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
-	cfg->users = xcalloc(n ? n : 1, sizeof(*cfg->users));
+	cfg->users = x->h->xcalloc(n ? n : 1, sizeof(*cfg->users));
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
@@ -212,8 +212,8 @@ static int webcfg_users(struct webcfg_ctx *x, yaml_node_t *map, struct serve_web
 		for (size_t i = 0; i < cfg->nusers; i++)
 			if (strcmp(cfg->users[i].name, user) == 0)
 				return webcfg_fail(x, k, "basic_auth_users: %s twice", user);
-		cfg->users[cfg->nusers].name = xstrdup(user);
-		cfg->users[cfg->nusers].hash = xstrdup(hash);
+		cfg->users[cfg->nusers].name = x->h->xstrdup(user);
+		cfg->users[cfg->nusers].hash = x->h->xstrdup(hash);
 		cfg->nusers++;
 	}
 	return 0;
@@ -253,20 +253,21 @@ static int webcfg_root(struct webcfg_ctx *x, struct serve_webcfg *cfg)
 	return 0;
 }
 
-int serve_webcfg_load(const char *path, struct serve_webcfg *cfg, char *err, size_t errlen)
+int serve_webcfg_load(const struct serve_host *h, const char *path, struct serve_webcfg *cfg,
+		      char *err, size_t errlen)
 {
 	char *text;
 	size_t len;
-	struct webcfg_ctx x = {.path = path, .err = err, .errlen = errlen};
+	struct webcfg_ctx x = {.h = h, .path = path, .err = err, .errlen = errlen};
 	yaml_parser_t parser;
 
 	memset(cfg, 0, sizeof(*cfg));
-	int rc = safefile_read(path, &webcfg_limits, &text, &len, err, errlen);
+	int rc = h->read_file(path, SERVE_WEBCFG_MAX_BYTES, &text, &len, err, errlen);
 	if (rc != 0)
 		return WEBCFG_UNREADABLE;
 	const char *slash = strrchr(path, '/');
 	size_t dlen = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
-	x.dir = xmalloc(dlen + 1);
+	x.dir = h->xmalloc(dlen + 1);
 	memcpy(x.dir, slash ? path : ".", dlen);
 	x.dir[dlen] = '\0';
 	yaml_parser_initialize(&parser);

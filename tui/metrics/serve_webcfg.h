@@ -27,13 +27,16 @@ struct serve_webcfg {
 	size_t nusers;
 };
 
+struct serve_host; /* serve_module.h: memory and files come from the program */
+
 /*
  * Load path (YAML, the keys of docs/metrics.md "Deploying the exporter") into *cfg; relative
  * file names are taken from the file's folder. 0; 2 for a file that is not such a
  * configuration (unknown key, bad value, a YAML error); 1 for a file that cannot be read.
  * The message says which key.
  */
-int serve_webcfg_load(const char *path, struct serve_webcfg *cfg, char *err, size_t errlen);
+int serve_webcfg_load(const struct serve_host *h, const char *path, struct serve_webcfg *cfg,
+		      char *err, size_t errlen);
 void serve_webcfg_free(struct serve_webcfg *cfg);
 
 #endif
