@@ -71,6 +71,14 @@ struct host_state {
 	int ovs_set_us; /* last max sleep we set, -1 none */
 	struct host_ovs_perf perf_prev;
 	bool have_perf_prev;
+	/* Each PMD's suspicious-iteration bounds at the last sample and its OVS duration then,
+	 * the baseline of their rates (host_pmdextra.c). */
+	struct host_susp_prev {
+		int core_id;
+		int64_t min, max;
+		double duration_s;
+	} susp_prev[HOST_SNAP_MAX_OVS_PMDS];
+	int nsusp_prev;
 
 	struct host_sched *sched; /* host_sched.c: schedstat and slack fds per listed thread */
 	int64_t slack_set_ns; /* pmd.timer_slack_ns last written, -1 never (host_slack.c) */
@@ -134,7 +142,11 @@ bool host_counter_delta(uint64_t now, uint64_t before, uint64_t *d);
 void host_pmdsec_extras(struct host_state *h, struct snapshot *snap, double dt_s,
 			const struct host_ovs_stats *st, bool st_ok, const struct host_ovs_rxqs *rq,
 			bool rq_ok);
-void host_pmdsec_hists(struct host_snap *hs, const struct host_ovs_hists *hists);
+struct host_ovs_perf;
+/* Each PMD's drawn histograms and its suspicious iterations (their rates over perf's
+ * durations against the last sample's). */
+void host_pmdsec_hists(struct host_state *h, struct host_snap *hs,
+		       const struct host_ovs_hists *hists, const struct host_ovs_perf *perf);
 void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs);
 /* The same, probing ovs-vswitchd first if no sample has yet: before a write at start-up. */
 void host_pmdsec_dbread_now(struct host_state *h);

@@ -6,6 +6,7 @@
 
 #include "backends/host_int.h"
 #include "backends/host_ovshist.h"
+#include "backends/host_ovssusp.h"
 
 const struct host_pmd_stats *host_pmd_stats_find(const struct host_ovs_stats *s, int core)
 {
@@ -204,21 +205,101 @@ static bool host_hist_drawn(const char *name)
 	       strstr(name, "sleep") != NULL;
 }
 
-/* Each PMD's drawn histograms, by its core. */
-void host_pmdsec_hists(struct host_snap *hs, const struct host_ovs_hists *hists)
+/* The TSC rate OVS counts in (one for all its PMDs): the best fixed of the PMD blocks'. */
+static bool host_pmd_tsc(const struct host_ovs_perf *perf, struct host_ovs_tsc *tsc)
 {
+	bool ok = false;
+	for (int i = 0; i < perf->npmds; i++) {
+		struct host_ovs_tsc t;
+		if (host_ovs_tsc_from_perf(&perf->pmd[i], &t) && (!ok || t.rel_err < tsc->rel_err))
+			*tsc = t, ok = true;
+	}
+	return ok;
+}
+
+/* The "Measurement duration" of the PMD block of core, -1 without one. */
+static double host_perf_duration(const struct host_ovs_perf *perf, int core)
+{
+	for (int i = 0; i < perf->npmds; i++)
+		if (perf->pmd[i].core_id == core)
+			return perf->pmd[i].duration_s;
+	return -1;
+}
+
+/* x's suspicious iterations from its histograms ph (NULL: none printed) and their rates
+ * against the last sample's bounds, over the difference of OVS's two durations. */
+static void host_pmd_susp(struct host_state *h, struct host_ovs_pmd_snap *x,
+			  const struct host_ovs_pmd_hists *ph, const struct host_ovs_perf *perf,
+			  const struct host_ovs_tsc *tsc, bool tsc_ok)
+{
+	struct host_ovs_susp c;
+	double dur = host_perf_duration(perf, x->core_id);
+	x->susp_min = x->susp_max = -1;
+	x->susp_min_per_s = x->susp_max_per_s = -1;
+	x->susp_us = OVS_ITER_US_THRESHOLD;
+	x->susp_qlen = OVS_VHOST_QUEUE_FULL;
+	x->tsc_hz = tsc_ok ? tsc->hz : -1;
+	if (!ph) {
+		snprintf(x->susp_why, sizeof(x->susp_why), "no histograms (pmd-perf-metrics off)");
+		return;
+	}
+	if (!tsc_ok) {
+		snprintf(x->susp_why, sizeof(x->susp_why), "TSC rate not fixed by pmd-perf-show");
+		return;
+	}
+	if (tsc->hz < HOST_OVS_TSC_MIN_HZ) {
+		snprintf(x->susp_why, sizeof(x->susp_why), "OVS has no TSC rate (%.0f Hz)",
+			 tsc->hz);
+		return;
+	}
+	if (host_ovs_susp_count(ph, tsc, OVS_ITER_US_THRESHOLD, OVS_VHOST_QUEUE_FULL, &c) != 0) {
+		snprintf(x->susp_why, sizeof(x->susp_why), "no cycles/it histogram");
+		return;
+	}
+	x->susp_why[0] = '\0';
+	x->susp_min = (int64_t)c.min;
+	x->susp_max = (int64_t)c.max;
+	for (int j = 0; j < h->nsusp_prev; j++) {
+		const struct host_susp_prev *o = &h->susp_prev[j];
+		double dt = dur - o->duration_s;
+		/* A count gone back is a pmd-stats-clear: no rate for that interval. */
+		if (o->core_id != x->core_id || o->duration_s < 0 || dur < 0 || dt <= 0 ||
+		    x->susp_min < o->min || x->susp_max < o->max)
+			continue;
+		x->susp_min_per_s = (double)(x->susp_min - o->min) / dt;
+		x->susp_max_per_s = (double)(x->susp_max - o->max) / dt;
+	}
+}
+
+/* Each PMD's drawn histograms, by its core, and its suspicious iterations. */
+void host_pmdsec_hists(struct host_state *h, struct host_snap *hs,
+		       const struct host_ovs_hists *hists, const struct host_ovs_perf *perf)
+{
+	struct host_ovs_tsc tsc;
+	bool tsc_ok = host_pmd_tsc(perf, &tsc);
+	struct host_susp_prev next[HOST_SNAP_MAX_OVS_PMDS];
+	int nnext = 0;
 	for (int i = 0; i < hs->novs_pmds; i++) {
 		struct host_ovs_pmd_snap *x = &hs->ovs_pmds[i];
+		const struct host_ovs_pmd_hists *found = NULL;
 		x->nhists = 0;
 		for (int j = 0; j < hists->npmds; j++) {
 			const struct host_ovs_pmd_hists *ph = &hists->pmd[j];
 			if (ph->core_id != x->core_id)
 				continue;
+			found = ph;
 			for (int k = 0; k < ph->nhists && x->nhists < HOST_OVS_SNAP_HISTS; k++)
 				if (host_hist_drawn(ph->hist[k].name))
 					x->hist[x->nhists++] = ph->hist[k];
 		}
+		host_pmd_susp(h, x, found, perf, &tsc, tsc_ok);
+		if (x->susp_min >= 0)
+			next[nnext++] =
+			    (struct host_susp_prev){x->core_id, x->susp_min, x->susp_max,
+						    host_perf_duration(perf, x->core_id)};
 	}
+	memcpy(h->susp_prev, next, sizeof(next[0]) * (size_t)nnext);
+	h->nsusp_prev = nnext;
 }
 
 void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs)

@@ -245,6 +245,7 @@ static void host_pmdsec_fail(struct host_state *h, struct host_snap *hs)
 	/* No baseline across a gap: the next good sample starts again without rates. */
 	h->have_perf_prev = h->have_stats_prev = false;
 	h->stats_prev_ns = 0;
+	h->nsusp_prev = 0;
 }
 
 void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s)
@@ -405,7 +406,7 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	pid_t row_tid[PMD_SNAP_MAX];
 	host_slack_pmdsec(h, snap, row_tid);
 	host_pmdsec_extras(h, snap, st_dt_s, st, st_ok, rq, rq_ok);
-	host_pmdsec_hists(hs, hists);
+	host_pmdsec_hists(h, hs, hists, perf);
 	if (st_ok)
 		h->stats_prev_ns = st_ns;
 	if (p->timer_slack_ns < 0)

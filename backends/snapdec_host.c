@@ -45,6 +45,18 @@ static void dec_host_ovs(const json_t *h, struct host_snap *d)
 		p->isolated = json_is_boolean(iso) ? json_is_true(iso) : -1;
 		p->overhead_pct = jd_opt(x, "overhead_pct");
 		dec_host_shares(x, p);
+		/* A recording from before the count: unknown, not 0. */
+		const json_t *su = jget(x, "suspicious_iterations");
+		p->susp_min = ji_opt(su, "min");
+		p->susp_max = ji_opt(su, "max");
+		p->susp_min_per_s = jd_opt(su, "min_per_s");
+		p->susp_max_per_s = jd_opt(su, "max_per_s");
+		p->susp_us = (int)ji_opt(su, "us_threshold");
+		p->susp_qlen = (int)ji_opt(su, "qlen_threshold");
+		p->tsc_hz = jd_opt(su, "tsc_hz");
+		jcopy(p->susp_why, sizeof(p->susp_why), su, "why");
+		if (!su)
+			snprintf(p->susp_why, sizeof(p->susp_why), "not recorded");
 		size_t nh;
 		const json_t *ha = jarr(x, "histograms", &nh, HOST_OVS_SNAP_HISTS);
 		p->nhists = (int)nh;

@@ -69,6 +69,19 @@ struct host_ovs_pmd_snap {
 	int64_t passes;
 	int nhists; /* 0: pmd-perf-show printed none (pmd-perf-metrics off) */
 	struct host_ovs_hist hist[HOST_OVS_SNAP_HISTS];
+	/*
+	 * Suspicious iterations as pmd-perf-log-set defines them (cycles, sleep excluded, over
+	 * susp_us at OVS's TSC rate, or a vhost queue fill of susp_qlen or more), counted from
+	 * pmd-perf-show's histograms since the stats were cleared: at least susp_min, at most
+	 * susp_max (a bin may straddle the threshold). Per second over OVS's own interval.
+	 * -1 when unknown, susp_why saying why. tsc_hz: the TSC rate pmd-perf-show's figures
+	 * imply, -1 unknown. docs/pmd.md "Suspicious iterations".
+	 */
+	int64_t susp_min, susp_max;
+	double susp_min_per_s, susp_max_per_s;
+	double tsc_hz;
+	int susp_us, susp_qlen;
+	char susp_why[64];
 };
 /* One rx queue of pmd-rxq-show. */
 struct host_ovs_rxq_snap {

@@ -138,6 +138,45 @@ static const char *host_drop_line(const struct host_ovs_iface_snap *f, int j, ch
 	return buf;
 }
 
+/* Suspicious iterations: the thresholds are OVS's defaults (it reports no setting). */
+static const char *host_susp_head(const struct host_snap *h, char *buf, size_t len)
+{
+	int us = h->novs_pmds ? h->ovs_pmds[0].susp_us : 0,
+	    q = h->novs_pmds ? h->ovs_pmds[0].susp_qlen : 0;
+	snprintf(buf, len, "suspicious iters >%dus|qlen>=%d  since clear     per s   TSC", us, q);
+	return buf;
+}
+
+/* "a" or "a-b": a count known within a histogram bin. */
+static const char *host_range(double lo, double hi, const char *fmt, char *buf, size_t len)
+{
+	char a[24], b[24];
+	if (lo < 0 || hi < 0)
+		return snprintf(buf, len, "-"), buf;
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(b, sizeof(b), fmt, hi);
+	if (strcmp(a, b) == 0)
+		snprintf(buf, len, "%s", a);
+	else
+		snprintf(buf, len, "%s-%s", a, b);
+	return buf;
+}
+
+static const char *host_susp_row(const struct host_ovs_pmd_snap *x, char *buf, size_t len)
+{
+	char name[sizeof(x->name)], n[48], r[48], t[24];
+	rowfmt_name(x->name, name, sizeof(name));
+	if (x->susp_min < 0) {
+		snprintf(buf, len, "%-15s %12s  (%s)", name, "-", x->susp_why);
+		return buf;
+	}
+	snprintf(t, sizeof(t), x->tsc_hz > 0 ? "%.3fGHz" : "-", x->tsc_hz / 1e9);
+	snprintf(buf, len, "%-15s %30s %9s   %s", name,
+		 host_range((double)x->susp_min, (double)x->susp_max, "%.0f", n, sizeof(n)),
+		 host_range(x->susp_min_per_s, x->susp_max_per_s, "%.1f", r, sizeof(r)), t);
+	return buf;
+}
+
 static const char host_hist_head[] = "pmd-perf-show histograms";
 
 /* The histogram lines: one per PMD and histogram, or one saying there are none. */
@@ -195,7 +234,7 @@ int rowfmt_host_nlines(const struct snapshot *s)
 		h->novs_ifaces + 1;
 	for (int i = 0; i < h->novs_ifaces; i++)
 		n += host_drop_lines(&h->ovs_ifaces[i]);
-	return n + 1 + host_hist_lines(h);
+	return n + 1 + h->novs_pmds + 1 + host_hist_lines(h);
 }
 
 bool rowfmt_host_is_head(const struct snapshot *s, int i)
@@ -205,8 +244,9 @@ bool rowfmt_host_is_head(const struct snapshot *s, int i)
 	int drops = 0;
 	for (int k = 0; k < h->novs_ifaces; k++)
 		drops += host_drop_lines(&h->ovs_ifaces[k]);
-	int len[] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0), h->novs_rxqs, h->novs_ifaces,
-		     drops};
+	int len[] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0),
+		     h->novs_rxqs, h->novs_ifaces,
+		     drops,	   h->novs_pmds};
 	for (size_t k = 0; k < sizeof(len) / sizeof(len[0]); k++) {
 		if (i == at)
 			return true;
@@ -291,6 +331,12 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 			return host_drop_line(&h->ovs_ifaces[j], i, buf, len);
 		i -= n;
 	}
+	if (i == 0)
+		return host_susp_head(h, buf, len);
+	i--;
+	if (i < h->novs_pmds)
+		return host_susp_row(&h->ovs_pmds[i], buf, len);
+	i -= h->novs_pmds;
 	if (i == 0)
 		return snprintf(buf, len, "%s", host_hist_head), buf;
 	i--;

@@ -431,6 +431,22 @@ static json_t *snapjson_host_hists(const struct host_ovs_pmd_snap *x)
 	return a;
 }
 
+/* A PMD's suspicious iterations (pmd-perf-log-set's): bounds since the stats were cleared,
+ * their rates, the thresholds and TSC rate counted with; null figures and why when unknown. */
+static json_t *snapjson_host_susp(const struct host_ovs_pmd_snap *x)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "min", jopt_int(x->susp_min));
+	json_object_set_new(o, "max", jopt_int(x->susp_max));
+	json_object_set_new(o, "min_per_s", jopt(x->susp_min_per_s));
+	json_object_set_new(o, "max_per_s", jopt(x->susp_max_per_s));
+	json_object_set_new(o, "us_threshold", json_integer(x->susp_us));
+	json_object_set_new(o, "qlen_threshold", json_integer(x->susp_qlen));
+	json_object_set_new(o, "tsc_hz", jopt(x->tsc_hz));
+	json_object_set_new(o, "why", snapjson_str_or_null(x->susp_why));
+	return o;
+}
+
 /* OVS extras: pmd-stats-show and pmd-rxq-show per PMD, rx queues, ovsdb's Interface statistics. */
 static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 {
@@ -451,6 +467,7 @@ static void snapjson_host_ovs(json_t *o, const struct host_snap *h)
 		json_object_set_new(e, "overhead_pct", jopt(x->overhead_pct));
 		snapjson_host_shares(e, x);
 		json_object_set_new(e, "histograms", snapjson_host_hists(x));
+		json_object_set_new(e, "suspicious_iterations", snapjson_host_susp(x));
 		json_array_append_new(pmds, e);
 	}
 	if (h->novs_pmds > 0) {

@@ -28,6 +28,8 @@ ovs-ofctl add-flow br0 in_port=p0,actions=drop || bad "drop flow"
 pkt=ffffffffffff00000000000108004500001c00010000401100000a0000010a00000200350035000800000000
 burst=$(for _ in $(seq 50); do printf '%s ' "$pkt"; done)
 ovs-appctl dpif-netdev/pmd-stats-clear >/dev/null
+# OVS logs its suspicious iterations with this on (and pmd-perf-metrics=true).
+ovs-appctl dpif-netdev/pmd-perf-log-set on >/dev/null || bad "pmd-perf-log-set on"
 
 # Packets after the first sample of a 6 s batch run, sent within a few hundred ms: the last
 # samples see no new packet, so the last JSON line's totals are what pmd-stats-show says after.
@@ -44,6 +46,7 @@ ended=$(date +%s.%N)
 check "the packets were in before the last 2 s of the run" python3 -c "import sys; sys.exit(not $ended - $sent > 2)"
 check "tunetop --host exits 0 ($(head -c 200 "$dir/err"))" test "$rc" -eq 0
 ovs-appctl dpif-netdev/pmd-stats-show >"$dir/stats.txt"
+ovs-appctl dpif-netdev/pmd-perf-show -nh >"$dir/perf.txt"
 for i in br0 p0; do
 	printf '%s %s\n' "$i" "$(ovs-vsctl --timeout=10 get Interface "$i" statistics)"
 done >"$dir/ifstats.txt"
@@ -97,6 +100,27 @@ check "interface drop counters as ovsdb holds them, null where it has none (got 
 res=$(python3 -c 'import json,sys; x=json.loads(open(sys.argv[1]).read().splitlines()[-1])["host"]["ovs_pmds"][0]; print([(g["name"], len(g["counts"]), g["edges"][-1], sum(g["counts"]) > 0) for g in x["histograms"]])' "$dir/out.json" 2>&1)
 check "histograms from pmd-perf-show (got $res)" test "$res" = "[('cycles/it', 32, None, True), ('packets/it', 32, None, True)]"
 
+# Suspicious iterations on the dummy datapath: OVS never measures its TSC there (tsc_hz stays
+# 1, no "TSC frequency" in its log), so its threshold is 0 cycles and it logs iterations as
+# suspicious; tunetop derives the same 1 Hz from pmd-perf-show's figures and shows no count.
+res=$(python3 - "$dir/out.json" "$dir/perf.txt" <<'PY'
+import json, re, sys
+s = json.loads(open(sys.argv[1]).read().splitlines()[-1])["host"]["ovs_pmds"][0]["suspicious_iterations"]
+t = open(sys.argv[2]).read()
+d = float(re.search(r"Measurement duration: ([\d.]+) s", t).group(1))
+u, p = re.search(r"Used TSC cycles: +(\d+) +\( *([\d.]+) % of total", t).groups()
+hz = 100.0 * int(u) / (d * float(p))
+ok = s["tsc_hz"] is not None and abs(s["tsc_hz"] / hz - 1) < 0.01 and s["min"] is None \
+     and s["max"] is None and "no TSC rate" in (s["why"] or "")
+print("ok" if ok else (s, hz))
+PY
+)
+check "TSC rate as pmd-perf-show's own figures give it (OVS's 1 Hz), no count and why (got $res)" test "$res" = ok
+check "OVS never measured the TSC on the dummy datapath" \
+	sh -c "! grep -q 'TSC frequency' '$dir/log/ovs-vswitchd.log'"
+check "so OVS itself calls its iterations suspicious" \
+	grep -q "Suspicious iteration (Excessive total cycles)" "$dir/log/ovs-vswitchd.log"
+
 # The console at 80 columns: the sleep-probe table's PMD name whole, OVS's threads "ovs".
 . "$(dirname "$0")/../tui/lib/tmux.sh"
 trap 'tt_cleanup; cleanup' EXIT # tmux.sh set its own
@@ -109,6 +133,8 @@ row=$(grep -A1 "late-p50us" <<<"$scr" | tail -n 1)
 check "sleep-probe row at 80 columns has the whole PMD name (got '$row')" \
 	grep -Eq "^pmd-c[0-9]+/id:[0-9]+ " <<<"$row"
 check "a hit-share row per PMD and a total" grep -Eq "^total " <<<"$scr"
+check "a suspicious-iterations line per PMD saying why there is no count" \
+	grep -Eq "^pmd-c[0-9]+/id:[0-9]+ +- +\(OVS has no TSC rate" <<<"$scr"
 check "a histogram line per PMD (cycles/it)" grep -Eq "^pmd-c[0-9]+/id:[0-9]+ +cycles/it +\|.{32}\| n=" <<<"$scr"
 tt_keys 1
 tt_keys F4

@@ -25,6 +25,7 @@ Environment of a unixctl mode (ok, clock:S, ...):
       FAKE_OVS_DB=PATH       follow the ovsdb at PATH as ovs-vswitchd does: when next_cfg moves,
                              take the new other_config and set cur_cfg to it (polled every 50 ms)
       FAKE_OVS_APPLY_S=S     ... S seconds after it saw the change (a slow reconfiguration)
+      FAKE_OVS_PERF=PATH     pmd-perf-show answers the texts in PATH the same way (below)
       FAKE_OVS_STATS=PATH    pmd-stats-show answers the texts in PATH (split by "====" lines)
                              one per call in turn, the last one again after them (counters
                              moving on, or back as after pmd-stats-clear)
@@ -240,7 +241,14 @@ def answer(req, mode="ok"):
     if m == "dpif-netdev/pmd-perf-show":
         if mode.startswith("clock:"):
             return {"id": req["id"], "result": perf_clock(float(mode[6:])), "error": None}
-        return {"id": req["id"], "result": perf_text(mode), "error": None}
+        text = perf_text(mode)
+        if os.environ.get("FAKE_OVS_PERF"):
+            try:
+                texts = open(os.environ["FAKE_OVS_PERF"]).read().split("====\n")
+                text = in_turn("perf", texts)
+            except OSError:
+                pass
+        return {"id": req["id"], "result": text, "error": None}
     if m == "dpif-netdev/pmd-stats-show":
         text = STATS
         if os.environ.get("FAKE_OVS_STATS"):
