@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tunetop: GNU make build. `make` builds ./tunetop; `make check` runs every test.
 # Variants build out of tree: BUILD=build/asan SAN=asan, BUILD=build/tsan SAN=tsan.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bpf_module.h: the contract between tunetop and its eBPF module (tunetop-bpf.so). */
 #ifndef TT_BPF_MODULE_H
 #define TT_BPF_MODULE_H

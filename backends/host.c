@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host.c: the live-host backend: gathers every host source into one snapshot, applies knobs. */
 #include "backends/host.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host.h: the live-host backend (`--backend host`): host threads, CPUs and knobs. */
 #ifndef TT_HOST_H
 #define TT_HOST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_blk.c: rq_affinity read and write through an allowlisted sysfs path. */
 #include "backends/host_blk.h"
 

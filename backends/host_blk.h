@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_blk.h: a block device's rq_affinity in sysfs (docs/blk.md §6), with validated names. */
 #ifndef TT_HOST_BLK_H
 #define TT_HOST_BLK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_blksec.c: the blk section on the host: BLOCK softirqs, CAL IPIs, diskstats, rq_affinity. */
 #include <stdio.h>
 #include <stdlib.h>

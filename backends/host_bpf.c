@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_bpf.c: the eBPF sleep probe through its module tunetop-bpf.so (backends/bpf_module.h),
  * dlopen()ed when the probe is turned on; one map read per PMD per sample. Without HAVE_BPF
  * (no module built) it says why the probe is absent. */

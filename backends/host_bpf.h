@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_bpf.h: the eBPF sleep probe (backends/bpf/sleep_probe.bpf.c, libbpf CO-RE skeleton):
  * real sleep overshoot of PMD threads measured in the kernel, for the host and the engine;
  * libbpf is in the module tunetop-bpf.so, loaded only when the probe is turned on. */

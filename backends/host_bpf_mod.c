@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_bpf_mod.c: the eBPF module tunetop-bpf.so: loads the sleep probe (libbpf skeleton of
  * backends/bpf/sleep_probe.bpf.c) on the cheapest hook this kernel offers, and its map. */
 #include "backends/bpf_module.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_int.h: the host backend's private state, shared by host.c and its section samplers. */
 #ifndef TT_HOST_INT_H
 #define TT_HOST_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_link.c: the link cache of libnl-route-3, refilled at every sample. */
 #include "backends/host_link.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_link.h: per-interface packet and drop counters from rtnetlink (libnl-route-3). */
 #ifndef TT_HOST_LINK_H
 #define TT_HOST_LINK_H

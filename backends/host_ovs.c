@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovs.c: ovs-vswitchd's unixctl socket: found like ovs-appctl finds it, followed across
  * restarts through the pidfile, every call bounded by a deadline (backends/host_rpc.c). */
 #include "backends/host_ovs.h"

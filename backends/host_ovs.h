@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovs.h: a client of ovs-vswitchd's unixctl socket (docs/pmd.md §6, docs/pmd.md §12). */
 #ifndef TT_HOST_OVS_H
 #define TT_HOST_OVS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovsdb.c: reading and setting Open_vSwitch other_config and reading Interface statistics
  * straight from ovsdb-server (RFC 7047 transact over its unix socket, with jansson). */
 #include "backends/host_ovsdb.h"

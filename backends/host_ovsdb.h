@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovsdb.h: ovsdb-server over its JSON-RPC socket (RFC 7047 "transact"), no ovs-vsctl. */
 #ifndef TT_HOST_OVSDB_H
 #define TT_HOST_OVSDB_H

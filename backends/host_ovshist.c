@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovshist.c: parsing pmd-perf-show's histograms (lib/dpif-netdev-perf.c,
  * pmd_perf_format_histograms: a heading of names, NUM_BINS rows of edge/count pairs, a ">"
  * row, a dashed line). */

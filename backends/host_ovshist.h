@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovshist.h: a pure parser for the histograms of `dpif-netdev/pmd-perf-show` (printed with
  * other_config:pmd-perf-metrics=true), one set per PMD. */
 #ifndef TT_HOST_OVSHIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovsparse.c: JSON-RPC 1.0 framing with jansson, and the PMD report text parsers. */
 #include "backends/host_ovsparse.h"
 

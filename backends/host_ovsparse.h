@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovsparse.h: pure parsers for Open vSwitch's unixctl (JSON-RPC 1.0) and its PMD reports. */
 #ifndef TT_HOST_OVSPARSE_H
 #define TT_HOST_OVSPARSE_H

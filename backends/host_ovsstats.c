@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovsstats.c: pure parsers for pmd-stats-show, pmd-rxq-show and max-sleep value lists. */
 #include "backends/host_ovsstats.h"
 

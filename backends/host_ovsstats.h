@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovsstats.h: pure parsers for pmd-stats-show, pmd-rxq-show and the max-sleep value lists. */
 #ifndef TT_HOST_OVSSTATS_H
 #define TT_HOST_OVSSTATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovssusp.c: OVS's suspicious iterations from pmd-perf-show (lib/dpif-netdev-perf.c,
  * pmd_perf_end_iteration and pmd_perf_format_overall_stats; docs/pmd.md "Suspicious
  * iterations"). */

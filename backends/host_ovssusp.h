@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_ovssusp.h: OVS's suspicious iterations (pmd-perf-log-set), counted from what
  * pmd-perf-show prints: the TSC rate its figures imply, and the iterations of its histograms
  * past the thresholds. Pure: no I/O. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_pmdextra.c: the pmd section's OVS extras on the host: pmd-stats-show's totals and hit
  * shares per PMD and in total, pmd-rxq-show's queues, pmd-perf-show's histograms and ovsdb's
  * Interface drop counters with their rates (docs/pmd.md "Host mode: what an operator reads"). */

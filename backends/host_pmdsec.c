@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_pmdsec.c: the pmd section on the host, read from ovs-vswitchd over JSON-RPC (perf-show,
  * stats-show, rxq-show) and ovsdb (max sleep, Interface statistics). Rates come from deltas
  * over the interval; a counter's first sample has none. */

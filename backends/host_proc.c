@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_proc.c: pure parsers of /proc text; every one bounded by len, none trusts the input. */
 #include "backends/host_proc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_proc.h: pure parsers of /proc text (softirqs, interrupts, stat, task stat, diskstats). */
 #ifndef TT_HOST_PROC_H
 #define TT_HOST_PROC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_rpc.c: a JSON-RPC 1.0 client on a unix socket; non-blocking, with a deadline on everything.
  */
 #include "backends/host_rpc.h"

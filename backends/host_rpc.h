@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_rpc.h: a JSON-RPC 1.0 client on a unix socket where every operation has a deadline. */
 #ifndef TT_HOST_RPC_H
 #define TT_HOST_RPC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_sched.c: host threads' schedstat and timer slack through kept fds; PMD slack read and
  * written. */
 #include "backends/host_sched.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_sched.h: host threads' /proc schedstat and timer slack read through kept fds, and the
  * timer slack of ovs-vswitchd's PMD threads, read and written (pmd.timer_slack_ns). */
 #ifndef TT_HOST_SCHED_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_slack.c: pmd.timer_slack_ns on the host: the slack of ovs-vswitchd's PMD threads,
  * written to /proc/TID/timerslack_ns of each, read back, kept on PMDs OVS starts later. */
 #include <stdio.h>

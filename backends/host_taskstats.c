@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_taskstats.c: TASKSTATS_CMD_GET per thread over libnl-genl-3. */
 #include "backends/host_taskstats.h"
 

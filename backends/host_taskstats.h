@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_taskstats.h: per-thread CPU and delay accounting from the TASKSTATS genetlink family. */
 #ifndef TT_HOST_TASKSTATS_H
 #define TT_HOST_TASKSTATS_H

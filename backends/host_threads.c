@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_threads.c: walking /proc/PID/task for the threads the host backend shows. */
 #include "backends/host_threads.h"
 

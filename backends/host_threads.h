@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_threads.h: picking host threads by name or pid and reading their /proc task stat. */
 #ifndef TT_HOST_THREADS_H
 #define TT_HOST_THREADS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_tscan.c: the host thread scan with a per-process cache: /proc listed again only when its
  * link count changes (or every second), task lists re-read only when /proc/PID/task's link
  * count changes (or every 10 s), picked threads' stat files kept open. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hostfreq.c: libcpupower calls behind hostfreq.h. */
 #include "backends/hostfreq.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hostfreq.h: the host's cpufreq policy through libcpupower (governor, frequency). */
 #ifndef TT_HOSTFREQ_H
 #define TT_HOSTFREQ_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jdelta.c: leaf-level JSON deltas (jdelta.h): a recursive diff and its application. */
 #include "backends/jdelta.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* jdelta.h: JSON deltas for the agent's link: only the leaves that changed since the last
  * object sent, as {"path/to/leaf": value, ...} (paths of keys and array indexes joined by
  * '/', JSON-pointer escaped), and applying one to rebuild the full object. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recfile.c: reading recordings whole (plain, gzip, zstd) and the recording writer thread. */
 #include "backends/recfile.h"
 

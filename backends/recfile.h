@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recfile.h: recordings on disk: JSON Lines, plain or compressed (.zst with libzstd, .gz with
  * zlib); a whole file read into memory, and a writer thread that flushes every line. */
 #ifndef TT_RECFILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recstore.c: the recording store's names, its directory checks, its listing and retention;
  * the writer thread that rotates into it is in recfile.c. */
 #include "backends/recstore.h"

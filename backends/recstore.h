@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recstore.h: a recording store: a directory of zstd files named by their start time (UTC),
  * rotated hourly or by size, with retention by age and total size (docs/recording.md). */
 #ifndef TT_RECSTORE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote_cmd.c: the command lines of --remote: the --ssh text split as a shell splits it, and
  * the far side's command quoted for its shell. */
 #include <stdio.h>

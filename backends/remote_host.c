@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * remote_host.c: one remote host's link: the `ssh HOST tunetop --agent` child, its
  * non-blocking pipes, the agent's lines (snapshots, deltas, replies), and the backoff that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote_int.h: the remote source's private state, shared by src_remote.c (the source and the
  * fleet API) and remote_host.c (one host's ssh link). */
 #ifndef TT_REMOTE_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* remote_notes.c: what the remote hosts tell the console: notes (down, up, broken, replies),
  * their events for --record, and the knob results of `set`. A leaf: both the per-host link
  * (remote_host.c) and the source (src_remote.c) call it, and it calls neither. */

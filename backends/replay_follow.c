@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay_follow.c: the --follow reader thread: reads what a recording holds, then what is
  * appended to it, decompressing as it goes, into a bounded queue of lines. */
 #include "backends/replay_follow.h"

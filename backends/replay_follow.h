@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay_follow.h: --replay --follow: a thread that tails a recording still being written
  * (plain, .gz, .zst; a store directory: its newest file, then each next one) into a bounded
  * queue of whole lines, so the console never waits on the file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapdec.c: decoding schema-1 JSON snapshots (the reverse of tui/snapjson.c), never trusting
  * the input: every field is type-checked, every array clamped to what the struct holds. */
 #include "backends/snapdec.h"

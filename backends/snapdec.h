@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapdec.h: a schema-1 JSON snapshot (tui/snapjson.c's output) back into a struct snapshot. */
 #ifndef TT_SNAPDEC_H
 #define TT_SNAPDEC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapdec_host.c: decoding the host section of a schema-1 snapshot (snapjson_host), with the
  * same distrust as snapdec.c: typed getters, arrays clamped to what the struct holds. */
 #include "backends/snapdec.h"

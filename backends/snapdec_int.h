@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapdec_int.h: the typed getters shared by snapdec.c and its section decoders. Anything
  * missing or of another type reads as 0 / ""; a *_opt figure (null in JSON: unknown) as -1. */
 #ifndef TT_SNAPDEC_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapdec_intern.c: the decoders' interned strings (snapdec.h snapdec_intern), a leaf that
  * snapdec.c and snapdec_host.c both use. */
 #include <pthread.h>

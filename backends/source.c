@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* source.c: the table of source kinds and the checks every source shares. */
 #include "backends/source.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * source.h: what a front end holds. A source produces snapshots and takes knob
  * writes; which one (the embedded engine, the live host, ...) is chosen at run

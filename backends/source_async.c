@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* source_async.c: a source's sample() and knob writes on a sampler thread ("tt-sampler"); the
  * console swaps in the newest snapshot and gets knob results as messages (source_async.h). */
 #include "backends/source_async.h"

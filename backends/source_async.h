@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* source_async.h: any source on its own sampler thread, so the thread that draws never waits. */
 #ifndef TT_SOURCE_ASYNC_H
 #define TT_SOURCE_ASYNC_H

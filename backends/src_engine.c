@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src_engine.c: the embedded engine as a source (the default): the engine does the work,
  * this file only adapts its calls and gives it the machine's topology and cpufreq. */
 #include <stdio.h>

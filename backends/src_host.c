@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src_host.c: the live host as a source: host threads, CPUs and the knobs the host owns.
  * Read-only unless opened with --write; every write is read back and logged. */
 #include <errno.h>

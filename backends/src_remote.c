@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * src_remote.c: remote hosts as a source, and the fleet API the console and the batch writer
  * use (src_remote.h). Each host is an ssh link (remote_host.c); sample() never waits: it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src_remote.h: remote hosts over ssh (src_remote.c): what the fleet view and the batch
  * writer ask of a remote source beyond struct source_ops. */
 #ifndef TT_SRC_REMOTE_H

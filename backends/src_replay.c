@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* src_replay.c: a recording (JSON Lines, plain/.gz/.zst, or a --record-dir store) as a source:
  * its snapshots in order, paced by their recorded times, with :goto; or with --follow the
  * lines a writer appends. Knobs are refused (a recording cannot change). */

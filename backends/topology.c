@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* topology.c: host topology through libnuma and /sys/devices/system/cpu cache info. */
 #include "backends/topology.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* topology.h: the host's CPUs, NUMA nodes (libnuma) and last-level caches (sysfs). */
 #ifndef TT_TOPOLOGY_H
 #define TT_TOPOLOGY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_blk.c: rq_affinity 0/1/2 side by side in one run, the 2008 thread's MIN/AVG/MAX/Dev table.
  * usage: bench_blk [PASSES [PASS_MS [SERVICE_US [JITTER_US]]]] (defaults 10, 400, 1, 1: the
  * blk-steer scenario's device, fast enough that completion work bounds IOPS) */

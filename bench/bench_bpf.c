@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_bpf.c: what the eBPF sleep probe costs: per sleep of a watched thread, per syscall
  * of any other thread (a syscall tracepoint taxes every syscall), and per sample (reading
  * the map). A "sleep" here is clock_nanosleep on a clock id the kernel refuses (EINVAL at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_est.c: per-estimator cost per emulated CPU of the chain walk vs a bare summing loop. */
 #include <stdio.h>
 #include <stdlib.h>

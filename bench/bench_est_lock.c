@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_est_lock.c: how long a config-side locker waits while est.count moves by thousands. */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_pmd.c: the PMD figures, medians of several runs, each with
  * its baseline in the same run: one PMD's forwarding rate vs a bare SPSC ring, idle PMD CPU%
  * for maxsleep 0/50/500, pmd-seed drop% and CPU% at maxsleep 0 and at 50 with slack 50000 vs 1000,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_sampler.c: sampler cost per refresh per thread vs reading /proc/self/task/TID/stat. */
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/blk.sh: rq_affinity 0/1/2 in one run: IOPS, p50/p99 completion latency, IPIs per
 # completion, CPU% of the interrupt CPU thread (blk-irq) against the submitters (blk-sub:N),
 # as MIN/AVG/MED/MAX/Dev over passes (the 2008 io-affinity thread's table; rq=0 the baseline).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/core.sh: the foundation's figures: sampler cost per thread against /proc, time from
 # start to the first JSON line, RSS of `tunetop -b` with the engine idle.
 set -u

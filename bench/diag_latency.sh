@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # diag_latency.sh: seconds from a condition to its finding on the console's screen, per rule
 # (docs/diag.md): the console in a private tmux server at -d 1; each condition made with ':'
 # (or present from the start, for pmd-seed), then the screen read every 0.1 s until the

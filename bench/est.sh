@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/est.sh: the estimator-chain figures (medians of several runs).
 #   per-estimator cost per emulated CPU: kthread chain walk vs a bare summing loop (baseline)
 #   chain_max under performance and ondemand (emulated governor), 128 emulated possible CPUs

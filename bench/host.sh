@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/host.sh: cost of one host-backend refresh (self.sample_us) with TASKSTATS as root
 # against the /proc-only fallback (same binary as an unprivileged user), and the engine
 # backend's refresh as the baseline, all in this run; plus the OVS round trip when

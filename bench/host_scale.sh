@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/host_scale.sh: host-backend CPU per refresh on a host with HOST_SCALE_THREADS (5000)
 # idle threads, against `top -b -H` over the same refreshes, the two run one after the other
 # (order alternated each round, HOST_SCALE_ROUNDS rounds, medians). The threads carry the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/probe_tax.sh: what the eBPF sleep probe costs the rest of the machine: ns of CPU per
 # getppid() in an unrelated process (bench_getppid.c) without tunetop and with
 # `tunetop --host --set pmd.sleep_probe=on` running, alternated, PROBE_TAX_ROUNDS (5) rounds,

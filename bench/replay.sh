@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/replay.sh: replay start-up for a 1-hour recording at 1 Hz (3600 lines of the default
 # scenario: 20 real snapshots repeated with their times moved 1 s apart), plain and .zst,
 # as CPU seconds (user + sys: wall time on a shared machine says more about the neighbours)

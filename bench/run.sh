@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/run.sh BUILD [NAME]: run every bench/*.sh (or the one NAME) and print its figures.
 # Figures are medians over repeated runs, each against a baseline measured in the same run.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/serve.sh: what `--serve` costs. Per sample: the time to render one text (the
 # binary's own tunetop_render_duration_seconds with -b --format). Per scrape: client-side time and bytes (0.0.4 and OpenMetrics) for the
 # default engine scenario and for the host source following a helper process of 5,000

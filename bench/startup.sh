@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/startup.sh: what a run loads and what starting costs. Shared objects the binary needs
 # (ldd) and those mapped by -b and by --serve once each is running (/proc/PID/maps); CPU
 # (user + system, from wait4) of `tunetop -b -n 1` in the engine and with --host against

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/tui.sh: what the console costs: bytes written to the terminal per second at 80x24 and a
 # 1 s refresh (default scenario) against htop and `top -H` on the same tmux pty in the same run,
 # CPU% of each program's drawing thread, and tunetop's render time per frame with ~200 threads.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/tui_views.sh: the console's render time per frame in each view with graphs (1 overview,
 # 2 est, 3 pmd, and 3 with the `t` trade-off curve) at 80x24 and 120x40, as its debug line
 # reports it ("render N us"): the median and the minimum of TT_BENCH_SAMPLES (16) readings

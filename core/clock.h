@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* clock.h: time in CLOCK_MONOTONIC nanoseconds (uint64_t), sleeps and CPU clocks. */
 #ifndef TT_CLOCK_H
 #define TT_CLOCK_H

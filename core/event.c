@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* event.c: the event ring behind event.h. */
 #include "core/event.h"
 

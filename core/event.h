@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* event.h: the engine's event log (calibrations, kthread starts, hangs, knob changes). */
 #ifndef TT_EVENT_H
 #define TT_EVENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* governor.c: governor names as cpufreq spells them. */
 #include "core/governor.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* governor.h: the CPU frequency governors tunetop knows by name (engine model and host alike). */
 #ifndef TT_GOVERNOR_H
 #define TT_GOVERNOR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hist_log2.c: bucket bounds and quantiles of the log2 (8 sub-bucket) histogram. */
 #include "core/hist_log2.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* knob.c: parsing, validation and formatting of knob values from the knob table. */
 #include "core/knob.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* knob.h: the one declarative table of knobs (as tmux's options table). */
 #ifndef TT_KNOB_H
 #define TT_KNOB_H

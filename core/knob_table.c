@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* knob_table.c: every knob of tunetop, one row each (--list-knobs and README's list). */
 #include "core/knob.h"
 

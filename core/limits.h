@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* limits.h: the ranges the knob table and the subsystems share, one constant each. */
 #ifndef TT_LIMITS_H
 #define TT_LIMITS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* module.c: tunetop's shared modules found beside the binary or in PKGLIBDIR, ABI checked. */
 #include "core/module.h"
 
@@ -13,8 +14,7 @@
 #endif
 
 /* dir/FILE opened and asked for its table; the table, or NULL with why in err. */
-static const void *mod_try(const struct mod_spec *spec, const char *dir, char *err,
-			   size_t errlen)
+static const void *mod_try(const struct mod_spec *spec, const char *dir, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	if (snprintf(path, sizeof(path), "%s/%s", dir, spec->file) >= (int)sizeof(path)) {

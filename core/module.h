@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* module.h: finding and opening tunetop's own shared modules (pictures, eBPF, the exporter). */
 #ifndef TT_MODULE_H
 #define TT_MODULE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_cost.c: CPU ns per packet and CPU as a share of the time the host left the PMDs. */
 #include "core/pmd_cost.h"
 

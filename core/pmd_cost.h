@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_cost.h: what the PMDs' CPU buys: CPU ns per packet and CPU as a share of the time the host
  * left them, per PMD and together, and the host-took figure (docs/pmd.md "CPU that can be
  * compared"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* safefile.h: the one way tunetop opens a file to write (atomic replacement or a stream) or to
  * read (regular files only, with caps on a line and on what a compressed file expands to). */
 #ifndef TT_SAFEFILE_H

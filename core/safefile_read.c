@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* safefile_read.c: a regular file read whole within caps (its size, a line, and what a .gz
  * (zlib) or .zst (libzstd) stream expands to), so no file can take unbounded memory. */
 #include <errno.h>

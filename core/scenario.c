@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scenario.c: built-in scenarios and the scenario file parser. */
 #include "core/scenario.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scenario.h: named and file-described starting sets of knob values (--scenario). */
 #ifndef TT_SCENARIO_H
 #define TT_SCENARIO_H

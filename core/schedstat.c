@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* schedstat.c: parsing /proc schedstat and reading it (and timer slack) through kept fds. */
 #include "core/schedstat.h"
 

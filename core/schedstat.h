@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* schedstat.h: a thread's /proc schedstat (run time, run-queue wait) and timer slack, read
  * through file descriptors kept open so a sampler pays one pread per thread. */
 #ifndef TT_SCHEDSTAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snap_blk.h: the blk section of a snapshot: IO completion steering (docs/blk.md). */
 #ifndef TT_BLK_SNAP_H
 #define TT_BLK_SNAP_H

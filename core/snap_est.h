@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snap_est.h: the est section of a snapshot: the estimator kthreads (docs/est.md). */
 #ifndef TT_EST_SNAP_H
 #define TT_EST_SNAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_snap.h: the host section of a snapshot (present with --backend host). */
 #ifndef TT_HOST_SNAP_H
 #define TT_HOST_SNAP_H

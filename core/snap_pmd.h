@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snap_pmd.h: the pmd section of a snapshot: PMD threads and their sleep (docs/pmd.md). */
 #ifndef TT_PMD_SNAP_H
 #define TT_PMD_SNAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapshot.c: allocation and deep copies of snapshots. */
 #include "core/snapshot.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapshot.h: one refresh worth of measurements; the tui and the batch writer render it. */
 #ifndef TT_SNAPSHOT_H
 #define TT_SNAPSHOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* subsys.c: subsystem names as the JSON and the screen spell them. */
 #include "core/subsys.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* subsys.h: who a thread or a knob belongs to (the engine's subsystems, the CPU knobs). */
 #ifndef TT_SUBSYS_H
 #define TT_SUBSYS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* textfile.c: read a small regular text file (opened by core/safefile.h, so never a FIFO or a
  * device). */
 #include "core/textfile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* textfile.h: read a small text file (scenario, theme) without ever blocking on it. */
 #ifndef TT_TEXTFILE_H
 #define TT_TEXTFILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* thread_state.c: state letters. */
 #include "core/thread_state.h"
 

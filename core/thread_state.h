@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* thread_state.h: what a thread is doing, in top's letters (engine threads and host threads). */
 #ifndef TT_THREAD_STATE_H
 #define TT_THREAD_STATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* utf8.c: UTF-8 validation and U+FFFD repair, so a name of raw bytes is shown, never dropped. */
 #include "core/utf8.h"
 

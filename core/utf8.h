@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* utf8.h: checking and repairing UTF-8 in names the host hands us (thread names, devices). */
 #ifndef TUNETOP_CORE_UTF8_H
 #define TUNETOP_CORE_UTF8_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* xalloc.c: the one place where allocation failure is handled (by exiting). */
 #include "core/xalloc.h"
 

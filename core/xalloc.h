@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* xalloc.h: allocation that never returns NULL (failure is fatal: exit 1 with a message). */
 #ifndef TT_XALLOC_H
 #define TT_XALLOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diag.c: the rule list, hysteresis and the findings of one sample (docs/diag.md "Hysteresis"). */
 #include "diag/diag.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diag.h: the diagnosis layer: rules that read snapshots and say what they see (docs/diag.md). */
 #ifndef TT_DIAG_H
 #define TT_DIAG_H

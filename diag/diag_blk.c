@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diag_blk.c: the blk rules: stranded completions, a saturated interrupt CPU, costly IPIs
  * (docs/diag.md). */
 #include <stdio.h>

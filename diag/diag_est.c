@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diag_est.c: the est rules: a chain_max from another governor, a kthread over budget, kthreads
  * short (docs/diag.md). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diag_host.c: the host rule: the machine, not the knobs, took the threads' CPU (docs/diag.md). */
 #include <stdio.h>
 

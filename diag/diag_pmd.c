@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diag_pmd.c: the PMD rules: a sleep that outlasts the rx ring, busy polling an idle PMD
  * (docs/diag.md). */
 #include <math.h>

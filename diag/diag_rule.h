@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diag_rule.h: what a diagnosis rule is, and the helpers the rules share (inside diag/ only). */
 #ifndef TT_DIAG_RULE_H
 #define TT_DIAG_RULE_H

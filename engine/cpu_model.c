@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpu_model.c: the emulated frequency model behind cpu_model.h. */
 #include "engine/cpu_model.h"
 

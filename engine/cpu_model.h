@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cpu_model.h: emulated CPUs (topology, load, frequency) and the governor model. */
 #ifndef TT_CPU_MODEL_H
 #define TT_CPU_MODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine.c: engine lifecycle and knob setting; subsystems start and stop from here. */
 #include "engine/engine.h"
 

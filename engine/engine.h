@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * engine.h: the embedded engine: emulated CPUs, threads, knobs, subsystems, sampling.
  * It knows no source, backend or screen (docs/design.md "Layers"): what it needs

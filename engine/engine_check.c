@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine_check.c: the exact conservation check of a paused subsystem (subsys_ops.check). */
 #include <stdio.h>
 

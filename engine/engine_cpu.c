@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine_cpu.c: building the emulated CPUs and running the governor model thread. */
 #include <stdio.h>
 #include <stdlib.h>

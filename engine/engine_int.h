@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine_int.h: what engine.c, engine_cpu.c and watchdog.c call of each other. */
 #ifndef TT_ENGINE_INT_H
 #define TT_ENGINE_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ethread.c: thread creation, naming and registration behind ethread.h. */
 #include "engine/ethread.h"
 

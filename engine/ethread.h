@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ethread.h: named engine threads, their registry, heartbeats and CPU clocks. */
 #ifndef TT_ETHREAD_H
 #define TT_ETHREAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* load.c: reference load threads (spin:N at ~100%, sleep:N at ~0%) to check CPU% against. */
 #include <pthread.h>
 #include <stdio.h>

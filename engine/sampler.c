@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sampler.c: each refresh, deltas of every counter into one snapshot. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* subsys_ops.h: the interface each engine subsystem (est, pmd, blk, load, cpu) implements. */
 #ifndef TT_SUBSYS_OPS_H
 #define TT_SUBSYS_OPS_H

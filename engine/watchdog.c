@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* watchdog.c: raises one `hang` event per thread whose heartbeat stops. */
 #include "core/clock.h"
 #include "engine/engine.h"

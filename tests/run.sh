@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/run.sh BUILD [PATTERN]: run every test program and script; print "N passed, N failed".
 # Test programs (cmocka units, scenario and fuzz harnesses) are in BUILD/tests; scripts are
 # tests/*/*.sh and tests/*/*.py. A script exits 0 (pass), 77 (skip, with a reason) or other.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tools/fuzz.sh BUILD SECONDS TARGET...: run each libFuzzer target of BUILD/lf for SECONDS,
 # starting from tests/fuzz/corpus/NAME (NAME: the target without fuzz_ and lf_). New inputs
 # go to BUILD/corpus/NAME (copy the interesting ones into the tree's corpus); a crash leaves

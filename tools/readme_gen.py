@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Regenerate the generated parts of the docs from the binary, so they cannot drift.
 
 Usage: tools/readme_gen.py TUNETOP [--check]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """soak.py: the long soak (`make soak`, SOAK_SECONDS).
 
 For each scenario in turn (default, then pmd-seed), for SECONDS / len(scenarios), two runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * agent.c: the agent's line protocol. Out: the first snapshot whole (schema-1 JSON, compact),
  * then {"delta":{PATH:VALUE,...}} with only the leaves that changed (backends/jdelta.h), and

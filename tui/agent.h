@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* agent.h: `tunetop --agent`: snapshots out and commands in, one line each, on stdin/stdout
  * (what --remote runs over ssh; docs in tunetop.1 and README "Remote hosts"). */
 #ifndef TT_AGENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* batch.c: the batch writer loop: sample, render one JSON line (or the metrics text), write, wait.
  */
 #include "tui/batch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* batch.h: `tunetop -b`: JSON Lines on stdout, never curses. */
 #ifndef TT_BATCH_H
 #define TT_BATCH_H

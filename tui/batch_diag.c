@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* batch_diag.c: a JSON line's diagnoses[] and the events of findings starting and clearing. */
 #include "tui/batch_diag.h"
 

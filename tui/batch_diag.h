@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* batch_diag.h: a JSON line's diagnoses[] and the events of findings starting and clearing. */
 #ifndef TT_BATCH_DIAG_H
 #define TT_BATCH_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* chart.c: axis scales and the cell grid of the console graphs (braille dots or ASCII). */
 #include "tui/chart.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* chart.h: chart geometry shared by the console graphs and the cairo pictures: nice axis
  * scales, and a cell grid that draws a series (braille dots, or ASCII), a goal line and
  * knob markers. No curses and no cairo here, so the logic is unit-tested on its own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* figures.c: the table of every screen figure; the help screen, --list-figures and the docs read
  * it. */
 #include "tui/figures.h"

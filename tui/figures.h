@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* figures.h: every figure the console's screens print, per view: label, unit, base, meaning. */
 #ifndef TUI_FIGURES_H
 #define TUI_FIGURES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* history.c: a ring of the last N snapshots as compact JSON lines (about 4.6 KB each
  * with the default scenario, against 42 KB for a struct snapshot copy), decoded on demand. */
 #include "tui/history.h"

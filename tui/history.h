@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* history.h: the console's history: the last N snapshots, kept as their compact JSON lines
  * (the recording format), decoded again when the screen freezes on one. Charts may read it. */
 #ifndef TT_UI_HISTORY_H

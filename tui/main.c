@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c: tunetop's entry: parse the command line, open a source, run a front end. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options.c: the command line parsed by getopt_long from the option table, each value
  * validated as it is read (the cross-option rules: options_check.c). */
 #include "tui/options.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options.h: the command line (tunetop.1, --help), parsed into one struct. */
 #ifndef TT_OPTIONS_H
 #define TT_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options_check.c: the command line's cross-option rules, checked after parsing. */
 #include "tui/options_check.h"
 

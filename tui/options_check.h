@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options_check.h: what a parsed command line may not hold together (usage errors). */
 #ifndef TT_OPTIONS_CHECK_H
 #define TT_OPTIONS_CHECK_H

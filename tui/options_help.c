@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options_help.c: --help and --list-options, written from the option table. */
 #include <stdio.h>
 #include <string.h>

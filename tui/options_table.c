@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options_table.c: every command-line option, once: name, letter, argument, group, completion,
  * help and the man page's detail. */
 #include "tui/options_table.h"

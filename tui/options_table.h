@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* options_table.h: the one option table of the command line, inside tui/options*.c only:
  * parsing (options.c), checks (options_check.c) and help (options_help.c) read it. */
 #ifndef TT_OPTIONS_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rowfmt.c: text formatting of snapshot figures into caller buffers. */
 #include "tui/rowfmt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rowfmt.h: text formatting of snapshot figures into caller buffers (screen and tests). */
 #ifndef TT_ROWFMT_H
 #define TT_ROWFMT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rowfmt_cost.c: host took against the target, CPU ns per packet, CPU share of the time left. */
 #include "tui/rowfmt_cost.h"
 

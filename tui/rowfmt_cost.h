@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rowfmt_cost.h: the pmd figures of cost on screen: host took against the target, CPU ns per
  * packet and CPU share of the time left (core/pmd_cost.c computes them). */
 #ifndef TT_ROWFMT_COST_H

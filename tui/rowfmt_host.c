@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rowfmt_host.c: the pmd view's text on the host (OVS): what the host lacks is "-", never 0. */
 #include "tui/rowfmt_host.h"
 

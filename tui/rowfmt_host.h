@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rowfmt_host.h: the pmd view's text on the host (OVS): absent figures as "-", full PMD names. */
 #ifndef TT_ROWFMT_HOST_H
 #define TT_ROWFMT_HOST_H

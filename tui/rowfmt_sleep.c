@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rowfmt_sleep.c: formatting the pmd view's sleep lines (see rowfmt_sleep.h). */
 #include "tui/rowfmt_sleep.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rowfmt_sleep.h: the pmd view's sleep lines: timer slack, run-queue delay, the engine's and
  * the kernel's (eBPF) overshoot side by side, and the probe's overshoot histogram. */
 #ifndef TT_ROWFMT_SLEEP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settings.c: tunetoprc read (bounded, line by line, never fatal) and written (atomically,
  * only through core/safefile.h); the command line's precedence over it. */
 #include "tui/settings.h"

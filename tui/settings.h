@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settings.h: the console's setup kept across runs in tunetoprc (a key=value file like htoprc). */
 #ifndef TT_SETTINGS_H
 #define TT_SETTINGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sig.c: flag-only signal handlers (async-signal-safe by construction). */
 #include "tui/sig.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sig.h: signal handling for both front ends (handlers only set flags). */
 #ifndef TT_SIG_H
 #define TT_SIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapjson.c: rendering a snapshot into the schema-1 JSON object. */
 #include "tui/snapjson.h"
 

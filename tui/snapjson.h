@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapjson.h: a snapshot as one JSON object (schema 1), via jansson. */
 #ifndef TT_SNAPJSON_H
 #define TT_SNAPJSON_H

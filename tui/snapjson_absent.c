@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapjson_absent.c: figures a source lacks, made null in a snapshot's JSON after it is built. */
 #include "tui/snapjson_absent.h"
 

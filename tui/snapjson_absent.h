@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snapjson_absent.h: null for figures a source lacks, in a snapshot's JSON (docs/design.md
  * "The snapshot contract": a figure the source lacks is null, never 0). */
 #ifndef TUNETOP_SNAPJSON_ABSENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme.c: the forgiving theme parser, colour names and the built-in lookup. */
 #include "tui/theme.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme.h: colour themes: roles, the forgiving `role = value` parser, built-ins. */
 #ifndef TT_THEME_H
 #define TT_THEME_H

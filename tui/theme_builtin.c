@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* theme_builtin.c: the built-in themes, the same text as themes/NAME.theme (test_theme keeps them
  * equal). */
 #include "tui/theme.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tune.c: the live tuner's state machine: each step's value set, read back, settled and
  * measured over a window of snapshots; the cheapest in budget kept (docs/experiments.md). */
 #include "tui/tune.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tune.h: the live tuner: a knob stepped on a running source, fed one snapshot at a time
  * (docs/experiments.md "The live tuner"). Curses-free and I/O-free: the caller samples
  * and puts the values in force, so the console, the experiment and the tests drive it alike. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sleep_probe.bpf.c: real sleep overshoot per watched thread, measured in the kernel: on
  * nanosleep and clock_nanosleep, requested duration vs time from syscall entry to return,
  * into a log2 histogram per thread (a hash map keyed by tid that user space fills). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sleep_probe.h: what the eBPF sleep probe keeps per watched thread (a BPF hash map value),
  * shared by backends/bpf/sleep_probe.bpf.c and backends/host_bpf.c. */
 #ifndef TT_SLEEP_PROBE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk.c: the blk subsystem's lifecycle, knobs and snapshot (docs/blk.md). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_check.c: pausing the blk threads and checking submitted = completed + in flight exactly. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_decide.c: blk_mq_complete_request_remote()'s steering decision, step by step (§2). */
 #include "engine/blk/blk_decide.h"
 

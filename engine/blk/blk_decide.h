@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_decide.h: the pure completion-steering decision of docs/blk.md §2. */
 #ifndef TT_BLK_DECIDE_H
 #define TT_BLK_DECIDE_H

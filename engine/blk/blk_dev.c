@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_dev.c: the emulated device: hardware queues and service time by the clock, no thread of its
  * own. */
 #include "engine/blk/blk_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_hist_le.c: completion latency totals as the cumulative buckets Prometheus histograms need. */
 #include "engine/blk/blk_hist_le.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_hist_le.h: the latency histogram as cumulative buckets for the snapshot (exporter). */
 #ifndef TT_BLK_HIST_LE_H
 #define TT_BLK_HIST_LE_H

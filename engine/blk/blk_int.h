@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_int.h: the blk subsystem's shared state: emulated CPUs, requests, submitters, device. */
 #ifndef TT_BLK_INT_H
 #define TT_BLK_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_ipi.c: completion steering mechanics: done lists, call-single inbox, BLOCK softirq (§3, §9).
  */
 #include "engine/blk/blk_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_irq.c: blk-irq, the emulated CPU that takes the device interrupt (docs/blk.md §2, §3). */
 #include <sys/prctl.h>
 

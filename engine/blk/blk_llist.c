@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_llist.c: lock-free MPSC list with was-empty push and exchange drain (blk_llist.h). */
 #include "engine/blk/blk_llist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_llist.h: the per-CPU lock-free done list (docs/blk.md §3 blk_cpu_done, §9). */
 #ifndef TT_BLK_LLIST_H
 #define TT_BLK_LLIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_stats.c: latency histogram and its interval quantiles (blk_stats.h). */
 #include "engine/blk/blk_stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_stats.h: completion latency histogram (p50/p99/p99.9) shared by every completing thread. */
 #ifndef TT_BLK_STATS_H
 #define TT_BLK_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_sub.c: the IO submitters blk-sub:N, each keeping blk.iodepth requests in flight. */
 #include <stdlib.h>
 

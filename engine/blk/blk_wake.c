@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_wake.c: futex-based kick and wait (blk_wake.h). */
 #include "engine/blk/blk_wake.h"
 

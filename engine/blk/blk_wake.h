@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blk_wake.h: the wake-up primitive behind an emulated IPI or doorbell (a futex word). */
 #ifndef TT_BLK_WAKE_H
 #define TT_BLK_WAKE_H

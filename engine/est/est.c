@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est.c: the est subsystem: start/stop, live est.count, reloads, knobs and the snapshot. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est.h: what tests and benches may ask the running est subsystem (engine/est.c). */
 #ifndef TT_EST_H
 #define TT_EST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_calib.c: the 12-test calibration of docs/est.md §4, step by step. */
 #include "engine/est/est_calib.h"
 

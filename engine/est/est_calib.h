@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_calib.h: chain_max calibration, ip_vs_est_calc_limits() (docs/est.md §4). */
 #ifndef TT_EST_CALIB_H
 #define TT_EST_CALIB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_check.c: walking every chain and the temp list to check the §2 bookkeeping exactly. */
 #include <stdio.h>
 

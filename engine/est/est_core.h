@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_core.h: the estimator-chain state of docs/est.md §2: estimators, rows, kthreads. */
 #ifndef TT_EST_CORE_H
 #define TT_EST_CORE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_counters.c: allocating the per-CPU counter regions (libnuma when available). */
 #include "engine/est/est_counters.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_counters.h: per-CPU estimator counters laid out like the kernel's per-CPU areas. */
 #ifndef TT_EST_COUNTERS_H
 #define TT_EST_COUNTERS_H

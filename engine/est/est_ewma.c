@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_ewma.c: fixed-point EWMA of docs/est.md §3, bit for bit. */
 #include "engine/est/est_ewma.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_ewma.h: the kernel's fixed-point rate estimator (docs/est.md §3). */
 #ifndef TT_EST_EWMA_H
 #define TT_EST_EWMA_H

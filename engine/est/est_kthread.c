@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_kthread.c: the est-k:N tasks: tick loop, chain walk, drain and calc phase
  * (docs/est.md §3-§5). */
 #include "engine/est/est_kthread.h"

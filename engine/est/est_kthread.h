@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_kthread.h: the estimation tasks est-k:N (docs/est.md §3-§5). */
 #ifndef TT_EST_KTHREAD_H
 #define TT_EST_KTHREAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_pkt.c: packet-path threads: dest, service and tot_stats counters, as ip_vs_in_stats does. */
 #include "engine/est/est_pkt.h"
 

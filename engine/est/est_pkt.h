@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_pkt.h: emulated packet paths that count into the estimators' per-CPU counters. */
 #ifndef TT_EST_PKT_H
 #define TT_EST_PKT_H

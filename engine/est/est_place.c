@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_place.c: est_add_ktid, add_row/est_row, avail/full/present bookkeeping (docs/est.md §2). */
 #include "engine/est/est_place.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* est_place.h: kthread, row and chain placement of estimators (docs/est.md §2, §5). */
 #ifndef TT_EST_PLACE_H
 #define TT_EST_PLACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd.c: the PMD subsystem: builds the topology, starts/restarts the threads, knobs, sampling. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_check.c: pausing the PMDs and checking generated = forwarded + dropped + in rings exactly. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_core.h: the PMD subsystem's state: topology, rings, PMD threads and sources. */
 #ifndef TT_PMD_CORE_H
 #define TT_PMD_CORE_H

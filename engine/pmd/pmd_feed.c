@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_feed.c: traffic sources gen:N as time-driven queues, evaluated when their consumer PMD polls.
  */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_flow.c: the per-packet datapath work of a PMD: flow lookup and header rewrite. */
 #include "engine/pmd/pmd_flow.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_flow.h: a PMD's flow table (exact match on the 5-tuple) and the per-packet action. */
 #ifndef TT_PMD_FLOW_H
 #define TT_PMD_FLOW_H

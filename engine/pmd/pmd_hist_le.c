@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_hist_le.c: sleep overshoot totals as the cumulative buckets Prometheus histograms need. */
 #include "engine/pmd/pmd_hist_le.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_hist_le.h: the overshoot histogram as cumulative buckets for the snapshot (exporter). */
 #ifndef TT_PMD_HIST_LE_H
 #define TT_PMD_HIST_LE_H

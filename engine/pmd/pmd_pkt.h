@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_pkt.h: the packet the PMD subsystem moves, and the OVS constants it is sized by. */
 #ifndef TT_PMD_PKT_H
 #define TT_PMD_PKT_H

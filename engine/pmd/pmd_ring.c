@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_ring.c: the SPSC packet ring behind pmd_ring.h, and what a PMD set's rings hold. */
 #include "engine/pmd/pmd_ring.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_ring.h: lock-free single-producer single-consumer ring of packets (power-of-two size). */
 #ifndef TT_PMD_RING_H
 #define TT_PMD_RING_H

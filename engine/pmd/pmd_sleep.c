@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_sleep.c: the adaptive sleep policy of docs/pmd.md §1.2 steps 3 and 5. */
 #include "engine/pmd/pmd_sleep.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_sleep.h: the PMD load-based sleep policy of OVS (docs/pmd.md §1.2), pure. */
 #ifndef TT_PMD_SLEEP_H
 #define TT_PMD_SLEEP_H

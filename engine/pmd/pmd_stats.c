@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_stats.c: sampling the PMD counters into the snapshot's pmd section. */
 #include "engine/pmd/pmd_stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_stats.h: PMD and source counters (docs/pmd.md §2.1 plus sleep overshoot), and sampling.
  */
 #ifndef TT_PMD_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_thread.c: the PMD poll loop pmd-c:N (docs/pmd.md §1.2), with real sleeps. */
 #include <errno.h>
 #include <fcntl.h>

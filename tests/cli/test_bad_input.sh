@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_bad_input.sh: careless and hostile inputs, each ending in a clear error and
 # the right exit status, never a hang or a silent change: FIFOs for files, over-long
 # and action values, usage errors that exit 2, wrong messages, file content never

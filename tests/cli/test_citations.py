@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_citations.py [ROOT]: what comments and folder READMEs cite is in a newcomer's clone.
 
 Checks, each failure printed as FILE:LINE: what:

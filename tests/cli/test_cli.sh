@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_cli.sh: the command line's bad inputs end with status 2 and a message naming what is
 # valid; the good ones work; nothing crashes.
 set -u

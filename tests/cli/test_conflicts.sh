@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_conflicts.sh: no tracked text file holds a merge-conflict marker (one was committed in
 # README.md once and nothing noticed, because the generated-table check looks only between its
 # own markers). Binary files and the fuzz corpus (arbitrary bytes by design) are skipped.

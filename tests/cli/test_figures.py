@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_figures.py: every label the console's views print is in the figure table.
 
 The screens are the golden ones (tests/tui/golden/, and its 60x16, ascii, langc, host and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_hostile_files.sh: files that would trick a writer or a reader (core/safefile.h): a planted
 # temp-file symlink, symlinks, FIFOs, devices and /proc as targets, /dev/zero and decompression
 # bombs as recordings, and an experiment's picture path checked before its run. Each case has a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_install.sh: `make install PREFIX=... DESTDIR=...` puts the binary, the themes and the
 # man page where they belong, and the installed binary runs and loads an installed theme; the
 # exporter's systemd unit is installed (not enabled) with its hardening, it reads its listen

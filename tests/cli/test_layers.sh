@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_layers.sh: layers only look down (docs/design.md "Layers"). The include checker passes
 # on the tree, fails with FILE:LINE on a planted bad include of each kind, and the batch
 # writer and experiments run from a binary linked without curses. The call checker passes on

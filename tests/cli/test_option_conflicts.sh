@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_option_conflicts.sh: options that cannot work together are a usage error (status 2)
 # naming both, with nothing run, never one silently winning; --from/--to reject what is not
 # a time, saturate rather than wrap, and their errors are usage errors; the console refuses

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_options_doc.sh: every option of the option table (tunetop --list-options) is in
 # --help, the man page, docs/reference.md and the bash completion; the man page renders
 # without warnings; the completion completes options, fixed choices and knob names.

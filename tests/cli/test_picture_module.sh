@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_picture_module.sh: cairo is loaded only where a picture is drawn (docs/design.md "The
 # picture module"). The console (tmux, default scenario), -b and the exporter (--serve) map no
 # libX11, libxcb or libcairo; `experiment sweep --png --svg` writes a PNG (its magic bytes)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_serve_conventions.py: /metrics follows Prometheus's naming conventions (docs/metrics.md),
 read by a parser of its own (the 0.0.4 text by hand, no tunetop code):
 every `_total` is TYPE counter and no series of one goes down between two scrapes; no gauge

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_serve_module.sh: the exporter's libraries are loaded only with --serve (docs/design.md
 # "Modules"). The console (tmux) and -b map no libmicrohttpd, gnutls, libyaml or libxcrypt;
 # --serve maps them through tunetop-serve.so and answers /metrics. With TUNETOP_LIBDIR an

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_serve_names.py: a thread named with bytes that are not UTF-8 (`kworker/\\xff\\xfe`, as
 any user can set with prctl(PR_SET_NAME)) is listed by `tunetop --host` with U+FFFD in its place:
 in the JSON line (threads[], the count matching threads_matched) and in the labels of /metrics,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_serve_webcfg.py: the exporter as deployed (docs/metrics.md, "Deploying the exporter"):
 gzip only when Accept-Encoding asks (the body inflates and holds the families), TLS from
 --web.config.file (https answers, plain HTTP gets no metrics), basic auth (401 with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_startstop.sh: start and stop in bounded time at the largest valid sizes:
 # the first JSON line and the exit after SIGTERM each within TT_STARTSTOP_MAX_S (default 3 s:
 # the goal is 1 s, `make bench`-style figures are in the commit; 3 s leaves room for a loaded CI

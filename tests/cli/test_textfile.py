@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_textfile.py: `-b --format openmetrics|prometheus -o FILE` replaces FILE atomically each
 interval (a reader polling it never sees half a text), the Prometheus text passes promtool (what
 node_exporter's textfile collector parses), no temporary file is left; `-o FILE` with JSON

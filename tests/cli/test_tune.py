@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`tunetop experiment tune` on the engine's pmd-seed: with a budget every step keeps, the
 walk measures every value and ends on the cheapest (put in force, read back as "final");
 with a budget the large sleep breaks, the window that breaks it is the last one tried and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_host_ovs.c: bounded mutated JSON-RPC replies and PMD reports into the OVS parsers.
  * Invariants: a reply is consumed within its bytes; 1 means result xor error. */
 #include <stdbool.h>

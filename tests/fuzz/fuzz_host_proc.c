@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_host_proc.c: bounded random and mutated /proc text into every host /proc parser.
  * Each input sits in a buffer of exactly its size (no NUL), so ASan sees any overread. */
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_agent.c: libFuzzer target for the agent's command lines (tui/agent.c agent_parse)
  * and the reply built for each: every line is read as some command or an error, and the
  * reply is always a whole JSON object that keeps its error (invalid UTF-8, NUL bytes).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_proc.c: libFuzzer target for the /proc and sysfs text parsers (backends/host_proc.c):
  * /proc/stat, /proc/interrupts and /proc/softirqs rows, /proc/PID/task/TID/stat, diskstats,
  * cpuinfo. The first byte picks the row name; the rest is the file, in a buffer of exactly

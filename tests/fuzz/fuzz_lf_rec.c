@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_rec.c: libFuzzer target for what a recording or a remote agent feeds tunetop: JSON
  * Lines of whole snapshots (backends/snapdec.c) and of {"delta":...} objects applied to the
  * last whole one (backends/jdelta.c), as src_replay.c and src_remote.c read them. `make fuzz`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_remote.c: libFuzzer target for the remote stream as a whole: the input is what a
  * far side's agent wrote, read by one host's link (backends/remote_host.c) in its pumps, the
  * lines handled as the console does (snapshots, deltas onto the stored one, replies, garbage).

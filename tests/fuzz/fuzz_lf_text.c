@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_text.c: libFuzzer target for the scenario file parser and the knob parser
  * (core/scenario.c, core/knob.c): the bytes as a scenario text whose assignments go through
  * knob_parse_assignment, and as a value for every knob. No engine: pure parsing. Without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_options.c: bounded random argv into the command-line parser: status 0 or 2, never
  * a crash, and a message for every usage error. */
 #include <stdio.h>

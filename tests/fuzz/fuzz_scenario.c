@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_scenario.c: bounded random-input loop over the scenario parser and knob assignment.
  * Run in `make check` (ASan/UBSan in `make asan`): any crash, leak or UB fails it. The seed
  * is fixed so a failure reproduces; FUZZ_ITERS and FUZZ_SEED override. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_settings.c: the tunetoprc parser (tui/settings.h) against random and mutated input, a
  * bounded seeded loop: no crash, every value in range, a message naming a line of the input,
  * and what settings_format writes parsed back the same. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_theme.c: the theme parser against random and mutated input. Built as a plain program
  * it runs a bounded, seeded loop (CI: a few seconds at most); with clang -fsanitize=fuzzer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_webcfg.c: bounded mutated web configuration files into serve_webcfg_load. Invariants:
  * it returns 0, 1 or 2, with a message when not 0; a loaded one has a certificate and a key or
  * neither, a CA only with a client policy, and 60-character bcrypt hashes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lf_replay.h: the main of a libFuzzer target built without libFuzzer (gcc, `make check`):
  * replay every file of tests/fuzz/corpus/NAME/ through LLVMFuzzerTestOneInput, so the corpus
  * that `make fuzz` grows is a regression test everywhere. Include after defining the target. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_engine_probe.sh: the eBPF sleep probe on the engine's own PMD threads. The engine
 # times each nanosleep itself (pmd_do_sleep, 1 us buckets); the kernel probe times the same
 # syscalls from entry to return (log2 buckets, interpolated). Their medians must agree within

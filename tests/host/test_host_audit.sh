@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_audit.sh: the audit trail of live writes. Without a syslog socket (/dev/log absent,
 # or hidden in a private mount namespace) `--write` says so on stderr at start and in the
 # events. With a private ovsdb-server + ovs-vswitchd (tests/lib/ovs.sh) holding max sleep 300,

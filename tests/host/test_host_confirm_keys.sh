@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_confirm_keys.sh: on the live host with --write a key's knob change is shown and
 # waits for Enter: blk.rq_affinity of a loop device (r, and F7 in the blk view) stays in
 # sysfs while the question is up (two frames later too), Enter writes it, Esc leaves it.

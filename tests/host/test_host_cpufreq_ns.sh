@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_cpufreq_ns.sh: cpu.governor on the host backend against a fake cpufreq sysfs tree
 # mounted over /sys/devices/system/cpu in a private mount namespace (the real tree is never
 # touched). libcpupower reads cpuN/cpufreq/{scaling_governor,scaling_min_freq,

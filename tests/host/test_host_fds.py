@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_host_fds.py: `tunetop --host` keeps a listed thread's timerslack_ns (and, past the
 TASKSTATS threads, schedstat) open from one refresh to the next, and closes them once the
 thread exits (backends/host_sched.c). A helper process here runs threads named like OVS PMDs

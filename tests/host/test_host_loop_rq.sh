@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_loop_rq.sh: blk.rq_affinity on a real loop device through tunetop --host, with
 # real IO: each value 0/1/2 is written and read back in sysfs, the JSON shows it, and direct
 # writes to the loop device move the BLOCK row of /proc/softirqs (loop completes through

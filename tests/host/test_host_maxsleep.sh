@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_maxsleep.sh: the max sleep tunetop --host shows is the one ovs-vswitchd applies,
 # as OVS itself logs it ("PMD max sleep request is N usecs."), not the ovsdb string: 3.1
 # clamps "99999" to 10000, wraps "-1" to its largest value (10000), and reads a 3.3-style

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_ovs_counters.sh: OVS counters turned into interval figures (a python3 fake OVS,
 # tests/lib/fake_ovs.py, whose pmd-stats-show and ovsdb Interface statistics move one step a
 # read): the hit shares are each lookup's share of the interval's datapath passes, equal to

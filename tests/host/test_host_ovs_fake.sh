@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_ovs_fake.sh: tunetop --host against control sockets that misbehave (a python3
 # fake, tests/lib/fake_ovs.py): silent, never accepting, garbage, a 50 MB reply, one that
 # stops accepting after a restart. None may hang tunetop or stall the console: batch runs

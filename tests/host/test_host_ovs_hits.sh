@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_ovs_hits.sh: what an OVS operator reads in pmd-stats-show, from tunetop --host on a
 # real ovs-vswitchd (the dummy datapath, a dummy-pmd port, packets sent with
 # netdev-dummy/receive): with a single in_port drop flow every pass after the first is a simple

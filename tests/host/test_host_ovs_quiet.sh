@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tt-timeout: 600
 # test_host_ovs_quiet.sh: no false alarm on a quiet real Open vSwitch (docs/diag.md, "No false
 # alarms"): ovs-vswitchd on the dummy datapath (as test_host_ovs.sh) with one sleeping PMD and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_ovs_susp.sh: OVS's suspicious iterations (pmd-perf-log-set's definition: cycles,
 # sleep excluded, over 250 us at OVS's TSC rate, or a vhost queue fill of 128 or more) counted
 # from pmd-perf-show's histograms, against a python3 fake OVS (tests/lib/fake_ovs.py) whose

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_ovs_write.sh: a max sleep write is done only once ovs-vswitchd has taken it, read
 # back (a python3 fake ovsdb and a fake ovs-vswitchd that follows it with a delay,
 # tests/lib/fake_ovs.py). The console says "setting pmd.maxsleep_us 500 -> 1000..." and keeps

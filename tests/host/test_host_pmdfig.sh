@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_pmdfig.sh: the host source's PMD figures from pmd-perf-show (a python3 fake OVS,
 # tests/lib/fake_ovs.py, whose counters move each call): sleep_iters is the interval's
 # (900 a sample), sleep_iters_total the running count; a sleep time beyond the interval

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_probe.sh: the eBPF sleep probe is put into the kernel only when asked. Read-only
 # `--host` (and `--host --write`) holds no eBPF program (no bpf-prog descriptor in
 # /proc/PID/fd, host.bpf_probe false); `--set pmd.sleep_probe=on` loads it, logs the change

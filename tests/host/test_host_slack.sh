@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_slack.sh: timer slack and real sleep overshoot of a real ovs-vswitchd's PMD thread
 # (the dummy datapath and a dummy-pmd port, as test_host_ovs.sh). With max sleep 100 us the
 # idle PMD sleeps with nanosleep all the time. tunetop --host --write --set

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_slack_manual.sh: with --write and pmd.timer_slack_ns set, a slack the operator
 # then writes by hand onto an existing PMD thread (echo > /proc/TID/timerslack_ns) is kept:
 # tunetop shows the PMD as differing, and neither reverts it nor logs it as a new thread.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_tune.sh: `tunetop experiment tune --host` against a real ovs-vswitchd (the dummy
 # datapath and a dummy-pmd port, tests/lib/ovs.sh): refused without --write (status 2), and
 # with --write but no terminal to ask without --yes; with --write --yes it steps pmd-maxsleep

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_two_ovs.sh: two ovs-vswitchd on one host whose PMDs poll the same core, so both
 # are named "pmd-c01/id:N" (a test's dummy switch beside the real one, a container's). The
 # foreign one busy-polls (max sleep 0); ours sleeps (max sleep 10 ms). tunetop --host, told

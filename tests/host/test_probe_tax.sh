@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_probe_tax.sh: the eBPF sleep probe watches only the sleeps: a getppid() loop in an
 # unrelated process (bench/bench_getppid.c, ns of its own CPU per call) costs the same with
 # `tunetop --host --set pmd.sleep_probe=on` running as without, within 10 %, 5 rounds

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """check_calls.py OBJ_DIR [--list-cycles] [--every-object]: docs/design.md "Layers" at link level.
 
 An include says what a file may see; a call is what ties two files. For every object under

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """check_includes.py [ROOT]: the include rules of docs/design.md "Layers".
 
 Layers only look down: core <- engine <- backends <- tui, and diag/ (the

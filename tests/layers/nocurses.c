@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nocurses.c: a tunetop without the console, linked without curses (make tests builds it):
  * `nocurses -b [OPTIONS]` is the batch writer, `nocurses experiment ...` the experiments.
  * That it links at all shows they need no curses; tests/cli/test_layers.sh runs it. */

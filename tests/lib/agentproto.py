@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """agentproto.py: the far side of `tunetop --agent` for the Python tests: the delta lines
 (JSON Pointer paths, RFC 6901 escapes) applied to the last whole snapshot, by this code and
 not tunetop's, and an Agent that spawns tunetop, reads its snapshots with a deadline and sends

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # assert.sh: tiny assertion helpers for shell tests (sourced). Counts and reports.
 _tt_pass=0
 _tt_fail=0

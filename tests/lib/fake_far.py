@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """tests/lib/fake_far.py: a fake far side for --remote, used as `--ssh "python3 fake_far.py"`.
 
 It ignores the ssh options and picks its behaviour from the host name (the word before the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """fake_ovs.py: a misbehaving ovs-vswitchd unixctl (or ovsdb) server for the host tests.
 
 fake_ovs.py SOCKET MODE [READY_FILE]

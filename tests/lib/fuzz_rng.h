@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_rng.h: the xorshift64 generator of the bounded fuzz loops: seeded, so a failure
  * reproduces (each fuzzer names its seed; FUZZ_SEED overrides where a fuzzer reads it). */
 #ifndef TT_FUZZ_RNG_H

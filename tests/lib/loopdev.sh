@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/loopdev.sh: a loop device for a host test (sourced after assert.sh): skips (77)
 # unless root with losetup and loop support; attaches a LOOP_MB file in a fresh temp dir and
 # sets dev (/dev/loopN), name (loopN), knob (its queue/rq_affinity) and orig (its value). The

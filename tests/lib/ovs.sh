@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/ovs.sh: a private ovsdb-server for a host test (sourced after assert.sh, with
 # $dir a fresh temp dir and $schema the vswitch schema). Sets OVS_* to dirs under $dir,
 # defines stop_pid and the EXIT cleanup, creates the db and starts ovsdb-server; the test

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """pngcheck: decode a PNG with zlib and struct alone (no imaging library), for the tests
 that check pictures: size, and pixels that differ from the background."""
 import struct

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """promlib.py: what the exporter's Python tests share: a free local port, an HTTP GET that
 returns (status, content type, body) rather than raising, and a real Prometheus (Debian's
 prometheus) started on a private port and data dir, scraping given targets every second,

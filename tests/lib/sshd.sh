@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/sshd.sh: private sshd daemons on 127.0.0.1 for a test that logs in over ssh
 # (sourced by tests/tui/*.sh after lib/tmux.sh, whose $TT_DIR, fail and tt_cleanup it uses).
 # Skips (77) without sshd, ssh, ssh-keygen or root. Makes $SSHD_DIR (0700) with a throwaway

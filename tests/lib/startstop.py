@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """startstop.py BIN WAIT ARGS...: time from exec to the first JSON line of `BIN -b -d 0.2 ARGS`,
 then SIGTERM WAIT seconds later and time to exit. Prints one line; exit status 0 when it exited
 cleanly (stdout and stderr are drained, so a full pipe never holds the writer)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """ttcheck: the assertions of the Python test scripts: each check prints ok/FAIL, finish()
 prints "N passed, N failed" and exits non-zero on any failure (or when nothing was checked)."""
 import sys

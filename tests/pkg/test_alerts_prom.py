@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_alerts_prom.py: docs/examples/tunetop-alerts.yml in a real Prometheus (Debian's
 prometheus) over live exporters: tunetop on pmd-seed (PMDs that sleep and drop) fires
 TunetopPmdDropsWhileSleeping, tunetop on blk-steer with blk.fault_lost_kick=on fires

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tt-timeout: 1200
 # test_deb.sh: `dpkg-buildpackage -us -uc -b` on a copy of the tree builds a .deb that lintian
 # passes with no error or warning; installed with apt, `tunetop --version` says the package's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_examples.py: the operator examples in docs/examples/ hold: promtool accepts the alerting
 rules (check rules) and the scrape config (check config), the rules fire and stay quiet as
 alerts_test.yml expects (promtool test rules), and every metric the rules and the Grafana

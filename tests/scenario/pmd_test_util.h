@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pmd_test_util.h: helpers shared by the PMD scenario tests (engine setup, invariant check). */
 #ifndef TT_PMD_TEST_UTIL_H
 #define TT_PMD_TEST_UTIL_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Batch output checked by an independent parser (python3's json module).
 
 Every line is one complete JSON object with schema 1 and the documented fields; a spinning

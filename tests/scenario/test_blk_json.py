@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_blk_json.py: `tunetop -b --scenario blk-steer` prints the blk section of the JSON,
 checked with an independent parser: field names, on every line the bound of submitted =
 completed + in_flight with in_flight counted where the requests are, per-CPU shape and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_blk_steer.c: the blk-steer scenario on real threads: where completions run per rq_affinity,
  * the independently counted invariant under live flips (bound live, exact when paused), the
  * 2008 lost-kick hang on the remote path only and its recovery, blk.fault_leak caught, and the

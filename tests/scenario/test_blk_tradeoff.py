@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_blk_tradeoff.py: blk-steer shows the 2008 rq_affinity trade-off on a small machine: the
 device completes by the clock, so completion work is the CPU cost; at rq_affinity 0 the interrupt
 CPU runs every completion and is busy over 90 % of the time (blk.irq_busy_pct: all but its waits

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tt-timeout: 900
 """test_diag_soak.py: no false alarm over minutes (docs/diag.md, "No false alarms").
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_diag_threads.py: the diagnoses of the three threads (docs/diag.md), driven through
 `tunetop --agent` so a knob changes mid-run as an operator's would:
 

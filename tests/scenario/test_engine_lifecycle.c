@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_engine_lifecycle.c: start/stop the engine 100 times; no thread or memory left behind. */
 #include <dirent.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_engine_signals.c: engine threads block the asynchronous signals, so they reach the
  * control thread (a resize or ^C wakes the console's key wait, no worker sees EINTR). */
 #include <setjmp.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_est_batch.py: the est section and events of `tunetop -b` (docs/est.md §4-§5)."""
 import json, os, re, subprocess, sys
 

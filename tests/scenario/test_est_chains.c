@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_est_chains.c: 20,000 estimators on 64 emulated CPUs, live, against docs/est.md §2-§5. */
 #include <setjmp.h>
 #include <stdarg.h>

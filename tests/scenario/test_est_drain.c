@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_est_drain.c: kthread 0's drain gives the config mutex way between batches
  * (docs/est.md §5). */
 #include <setjmp.h>

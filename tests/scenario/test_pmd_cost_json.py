@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_pmd_cost_json.py: the cost figures of the batch JSON on pmd-seed (core/pmd_cost.c):
 each PMD's cpu_ns_per_pkt and cpu_left_pct and the section's cpu_pct, stolen_pct,
 cpu_ns_per_pkt, cpu_left_pct and target_pps exist; null on the first sample (no common

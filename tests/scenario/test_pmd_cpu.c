@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmd_cpu.c: an idle PMD spins with pmd.maxsleep_us=0 and mostly sleeps with 500 (orderings).
  */
 #include <setjmp.h>

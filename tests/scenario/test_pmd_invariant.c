@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmd_invariant.c: generated = forwarded + dropped + in rings, counted independently:
  * its bound at every snapshot and exactly with the PMDs paused, over 10 s of live knob
  * changes every 100 ms (including ring/PMD/topology restarts); pmd.fault_leak is caught. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """test_pmd_json.py: the batch JSON `pmd` section for pmd-light and pmd-seed:
 fields and units, thread names (PMDs only: the sources have no thread), and on every line the
 bound of generated = forwarded + dropped + in_flight with in_flight counted independently (the

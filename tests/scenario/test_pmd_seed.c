@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmd_seed.c: pmd-seed reproduces the OVS report: no drops without sleep, and 50 us slack
  * drops at least 5x what 1 us slack drops at max sleep 50, with more PMD CPU at 1 us
  * (docs/pmd.md §5). */

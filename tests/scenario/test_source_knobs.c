@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_source_knobs.c: every knob through the engine source, live: set a valid new value,
  * read it back through the source and in the next snapshot, and find the `knob` event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fake_console.c: tunetop's console and batch writer on a fake source with scripted
  * snapshots (tests/tui/test_fake_source.sh drives it in tmux). Every figure the fake

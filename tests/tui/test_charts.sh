@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_charts.sh: the multi-row graphs explain: a y-axis with figures, the goal drawn as a
 # line (tick time 4.8 ms, kthread 12.5%), a marker with the knob's name and new value right
 # after m or s, ASCII under LANG=C; the views fill a 120x40 screen and fit 80x24 whole; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_diag_console.sh: the diagnoses in the console (docs/diag.md "Where it runs"): the line
 # under the header names the worst finding and its fix, D lists the evidence, X applies the fix
 # on the engine and the finding clears (with its events in the events view); a frozen screen

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_fake_source.sh: the front ends render exactly what the source says (a fake source with
 # scripted figures, tests/tui/fake_console.c), one value per knob everywhere in the same frame
 # (m with -d 5: header and view 3 agree before any periodic resample), the value the source

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_golden.sh: golden screens, as tmux's regress/ compares whole panes: the fixed recording
 # tests/tui/data/replay8.jsonl replayed to its end in an 80x24 terminal, then every view and
 # the help screen, each compared character for character with tests/tui/golden/NAME.txt.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_golden_ascii.sh: the golden screens of test_golden.sh drawn in ASCII only, at 80x24 from
 # the same recording: under LANG=C (a locale without UTF-8: golden/langc/) and with --ascii in
 # a UTF-8 locale (golden/ascii/); every view, the help screen and a frozen sample. The charts'

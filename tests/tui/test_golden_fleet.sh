@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_golden_fleet.sh: golden screens of the fleet view (view 0 with two --remote hosts) at
 # 80x24, in tests/tui/golden/fleet/. No ssh and no far side: --ssh runs lib/fake_ssh.sh, which
 # sends each host one fixed snapshot (tests/tui/data/fleet/h1.jsonl and h2.jsonl, lines 8 and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_golden_host.sh: golden screens of a host-mode recording, tests/tui/data/host8.jsonl (8
 # samples of `tunetop -b --host -n 8 -d 0.5 --record FILE` on a 2-CPU VM: kernel threads, no
 # cpufreq, no OVS, no est), replayed to its end at 80x24: every view (est and pmd say why they

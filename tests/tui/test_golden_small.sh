@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_golden_small.sh: the golden screens of test_golden.sh at the minimum size, 60x16 (what
 # is cut and what is dropped when space is short), from the same recording replayed to its end:
 # every view, the help screen and a frozen sample, in tests/tui/golden/60x16/. Nothing masked.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_goto.sh: ':goto' in a replay moves its position: 10:12 (that clock time on the sample's
 # day, local: TZ=UTC here), -5m and +30s from the sample shown, a full ISO time; the header's
 # uptime and the source's line follow, and a time outside the recording is refused by name.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_help_figures.sh: ? in a view lists that view's figures from the figure table, each with
 # its unit and base: in the pmd view asleep-t% reads as a % of the interval's wall time and
 # busy% as a % of non-sleep cycles; in the est view ROWS and FULL are there; the keys stay.

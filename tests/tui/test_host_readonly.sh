@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_readonly.sh: the console on --host starts read-only: the header
 # says so, a knob key explains how to enable writes and changes nothing, and a knob the host
 # lacks shows '-' rather than a default.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_host_took.sh: with spinning threads taking the PMDs' CPUs (load.spin_threads), the
 # header and the pmd view say how much the host took and the offered load against the target
 # ("offered 322.1k of 600.0k: host took 40%"), and the pmd view's cost line gives each PMD's

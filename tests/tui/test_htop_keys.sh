@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_htop_keys.sh: htop's habits write no knob. Every key htop uses (but its nice keys
 # F7/F8 and quitting), sent in each view on the engine, leaves every knob as it was: the
 # engine's own event log shows no knob change, the ':' prompt reads each value back

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_paste.sh: bracketed paste. A multi-line paste into ':' runs each line as a command and
 # never types a line as hotkeys; a paste with no prompt open changes nothing (a huge one is
 # dropped at once), a long one is cut; the mode is turned off again on q and on SIGTERM.

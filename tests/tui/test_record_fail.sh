@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_record_fail.sh: a --record that stops being written (here the file-size limit, as a full
 # disk does) shows its reason on the console's status line, and the console exits 1.
 . "$(dirname "$0")/lib/tmux.sh"

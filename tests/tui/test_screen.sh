@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_screen.sh: the console in tmux at 80x24: header, table, every knob key (on screen and in
 # the engine's own event log), the ':' prompt and its refusals, search/filter/sort, views, help,
 # the too-small screen on resize, and q from the too-small screen leaving a sane terminal.

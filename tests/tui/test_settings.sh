@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_settings.sh: the console's settings persist (docs/settings.md): a view, a sort and a
 # chart style chosen in the setup screen (F2), and a view chosen with a key, come back after a
 # restart with the same XDG_CONFIG_HOME; a knob changed is not kept; --no-config neither reads

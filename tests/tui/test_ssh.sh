@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_ssh.sh: tunetop over a real ssh session (sshd on 127.0.0.1 with a throwaway host key and
 # user key), driven by a key through `ssh -tt` in tmux; killing the ssh client must end
 # tunetop (SIGHUP from the dropped pty) and leave no process behind.

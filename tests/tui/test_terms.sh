@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_terms.sh: every TERM the console supports, TERM=dumb refused, LANG=C, --ascii, NO_COLOR/--no-color and --mouse:
 # the screen is whole (header, table, function bar on the last line), nothing but printable
 # text lands on it, the colour depth follows the terminal, and q leaves a sane terminal.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_theme_cli.sh: --list-themes, --theme NAME|PATH, an unknown theme (usage error, exit 2),
 # and a broken theme file: reported with its line number on stderr and in the status line,
 # the default used for that line, the console running.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_tune_key.sh: the pmd view's `A` runs the live tuner on the engine's pmd-seed: the
 # status line counts the steps, the run ends on a value within the budget (the ':' prompt
 # reads back the value the status line names), each step is in the engine's events; Esc in

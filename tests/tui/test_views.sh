@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_views.sh: the detail views read right: the est view's kthreads table has its figures
 # under their headings and the tick-time histogram labels its buckets as ranges; scrolling
 # a view past its end is not stored, so one key back moves it again (events and est); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_blk_decide.c: docs/blk.md §2's decision table over every case and rq_affinity value. */
 #include <setjmp.h>
 #include <stdarg.h>

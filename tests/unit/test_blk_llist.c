@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_blk_llist.c: the lock-free done list under several producers (run it under TSan too). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_blk_stats.c: the completion latency histogram: bucket bounds, 1% resolution over
  * 1 us .. 1 s, and quantiles against exact nearest-rank values of the same samples. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_chart.c: the graphs' geometry: nice scales, filled plots in braille and ASCII, the
  * goal line on the row of its value, knob markers and their text, scatter points. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_chart_place.c: label boxes of crowded pictures never intersect, stay in their area,
  * and all find a place when there is room for them. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_cpu_model.c: the governor model, slowdown and CPU% arithmetic. */
 #include <setjmp.h>
 #include <stdarg.h>

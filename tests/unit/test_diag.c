@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_diag.c: each diagnosis rule fires on its condition and clears after its fix, quiet
  * input raises nothing, the hysteresis holds, and a recorded pmd-seed run is diagnosed (on
  * the exporter's tunetop_diagnosis_active too). */

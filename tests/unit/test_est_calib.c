@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_est_calib.c: calibration arithmetic of docs/est.md §4 from injected timings. */
 #include <setjmp.h>
 #include <stdarg.h>

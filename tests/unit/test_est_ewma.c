@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_est_ewma.c: the kernel's fixed-point EWMA against hand-computed values (docs/est.md §3). */
 #include <setjmp.h>
 #include <stdarg.h>

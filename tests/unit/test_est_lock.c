@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_est_lock.c: the config mutex and kd->lock hand over to a blocked config-side locker. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_est_place.c: row/chain/kthread placement (docs/est.md §2), the thread limit, the relink
  * order. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_exp_check.c: what fails an experiment's pass (a hang event, a "hung" flag, a stalled
  * subsystem) and metric paths checked with the valid choices named. */
 #include <setjmp.h>

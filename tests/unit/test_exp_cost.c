@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_exp_cost.c: a PMD window's cost from its counters, and the trade-off's answer: the
  * cheapest setting within the drop budget, never the one with the least raw CPU %. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_exp_metric.c: the experiment metric path evaluator. */
 #include <setjmp.h>
 #include <stdarg.h>

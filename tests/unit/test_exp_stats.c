@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_exp_stats.c: summaries and Welch's t-test against hand- and table-computed values. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_hist_log2.c: the log2 (8 sub-bucket) histogram shared with the eBPF sleep probe:
  * bucket bounds contain their values, and quantiles land in the right bucket. */
 #include <setjmp.h>

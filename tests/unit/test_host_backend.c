@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_backend.c: the host backend end to end in-process: open, sample twice, knobs. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_blk.c: device-name allowlist, sysfs path building, and host thread picking. */
 #include <setjmp.h>
 #include <stdarg.h>

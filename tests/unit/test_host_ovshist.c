@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_ovshist.c: pmd-perf-show's histograms (pmd-perf-metrics=true) from a reply
  * captured from a real ovs-vswitchd 3.1 (dummy datapath, 100 packets into a drop flow). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_ovsparse.c: JSON-RPC framing and the pmd-perf-show / pmd-sleep-show parsers. */
 #include <setjmp.h>
 #include <stdarg.h>

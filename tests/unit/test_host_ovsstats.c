@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_ovsstats.c: pmd-stats-show and pmd-rxq-show parsers, max-sleep lists, pid-named
  * sockets. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_ovssusp.c: OVS's suspicious iterations from pmd-perf-show: the TSC rate its figures
  * imply (a real DPDK 3.1 block, a real dummy one), and the histogram's iterations past the
  * threshold counted within the bins that straddle it. */

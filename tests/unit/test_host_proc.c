@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_proc.c: the /proc parsers of the host backend on captured text and broken text. */
 #include <setjmp.h>
 #include <stdarg.h>

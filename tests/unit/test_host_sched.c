@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_sched.c: host threads' schedstat and slack fds under a fake proc root: kept open
  * across refreshes, closed when a thread leaves the list, reopened when its tid is reused. */
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_tscan.c: the cached host thread scan: same threads as a full scan, task lists
  * re-read only when a process's thread count changes, a new thread found, a gone one dropped;
  * the root listed again only when its count of processes changes or once a second. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_knob.c: knob parsing, range checks, messages and the engine's knob setter. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_metrics.c: the metrics text encoder: escaping, HELP/TYPE per family, histograms, both
  * formats. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmd_cost.c: CPU ns per packet and CPU as a share of the time the host left the PMDs
  * (core/pmd_cost.c): values per PMD and together, and every case that has no figure. */
 #include <setjmp.h>

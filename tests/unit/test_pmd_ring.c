@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmd_ring.c: the SPSC ring: order, wrap-around, full/empty, and a two-thread race (TSan). */
 #include <pthread.h>
 #include <setjmp.h>

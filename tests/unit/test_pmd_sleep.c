@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmd_sleep.c: the OVS adaptive sleep policy on scripted bursts (docs/pmd.md §1.3). */
 #include <setjmp.h>
 #include <stdarg.h>

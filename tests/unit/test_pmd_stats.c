@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmd_stats.c: the overshoot histogram's percentiles (nearest rank, 1 us buckets). */
 #include <setjmp.h>
 #include <stdarg.h>

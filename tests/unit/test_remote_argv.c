@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_remote_argv.c: --ssh "CMD ARGS" split as a shell would for simple quoting: spaces,
  * single and double quotes, backslashes; an unclosed quote or nothing at all is an error. */
 #include <setjmp.h>

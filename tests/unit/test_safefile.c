@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_safefile.c: core/safefile.h refuses symlinks, FIFOs, devices, directories and /proc as
  * write targets, skips a planted temp name, and caps a read line and a compressed expansion. */
 #include <errno.h>

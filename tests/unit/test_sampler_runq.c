@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_sampler_runq.c: the engine sampler reads a thread's schedstat once a refresh (not at
  * every sample), repeating the last run-queue figure between, and again at every sample
  * when the refresh is that short. */

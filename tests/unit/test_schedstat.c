@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_schedstat.c: the /proc schedstat parser, and run-queue delay of a real thread that
  * is kept off the CPU (pinned beside a spinner on one CPU). */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_serve_auth.c: basic auth's verdicts: bcrypt checked once per credentials while cached,
  * wrong passwords and unknown users refused, the cache bounded (an evicted verdict is redone). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_settings.c: tunetoprc (tui/settings.h): parse, serialize, bad lines and unknown keys,
  * an oversize file and a symlink refused, the path from XDG, the command line's precedence. */
 #include <setjmp.h>

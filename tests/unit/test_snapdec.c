@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_snapdec.c: JSON -> snapshot: a round trip through snapjson gives the same JSON for the
  * engine's and the host's snapshots; cut, noisy and other-schema lines are refused, never a crash.
  */

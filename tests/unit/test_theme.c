@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_theme.c: the theme parser: colours, fallbacks, inherit, broken files and their line numbers.
  */
 #include <setjmp.h>

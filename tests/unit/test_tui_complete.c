@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tui_complete.c: Tab in the ':' prompt: knob names, enum and bool values, both forms
  * of "set" the prompt runs ("NAME=VALUE" and "NAME VALUE"), and never past the buffer. */
 #include <setjmp.h>

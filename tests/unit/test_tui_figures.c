@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tui_figures.c: every column heading the rows print is a label of the figure table. */
 #include <setjmp.h>
 #include <stdarg.h>

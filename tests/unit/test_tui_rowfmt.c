@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tui_rowfmt.c: thread rows keep their columns and stay printable ASCII whatever the name. */
 #include <setjmp.h>
 #include <stdarg.h>

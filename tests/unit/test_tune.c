@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tune.c: the live tuner's state machine on synthetic snapshots: it keeps the cheapest
  * value within the budget, rolls back at the first sample that breaks it, ends on the best
  * even when that is not the last good value, and an abort puts the start value back. */

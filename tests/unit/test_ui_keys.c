@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_ui_keys.c: the key table is the one place a key gets its meaning: no code is bound
  * by two rows (the first would silently win and the help screen would list a dead key),
  * every row has a handler and says what it does. And a knob key makes one request whose

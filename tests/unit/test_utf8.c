@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_utf8.c: UTF-8 validation and U+FFFD repair (core/utf8.c), checked against the
  * Unicode standard's "maximal subpart" examples, which Python's errors="replace" also gives. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_watchdog.c: a thread that stops beating raises exactly one hang event; IDLE is exempt. */
 #include <setjmp.h>
 #include <stdarg.h>

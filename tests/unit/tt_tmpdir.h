@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tt_tmpdir.h: a fresh temp directory per cmocka test, for the unit tests of file code:
  * tt_dir_setup / tt_dir_teardown as the setup and teardown of a test, tt_at(NAME) a path in
  * it, tt_put and tt_slurp to write and read a small file there. Static functions: each test

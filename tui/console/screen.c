@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* screen.c: the console's main loop (htop-like): sample, rebuild rows, draw, wait for a key. */
 #include "tui/console/screen.h"
 

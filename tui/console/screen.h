@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* screen.h: the interactive ncurses console. */
 #ifndef TT_SCREEN_H
 #define TT_SCREEN_H

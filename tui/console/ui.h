@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui.h: the console's shared state and the functions of its ui_*.c parts (htop-like). */
 #ifndef TT_UI_H
 #define TT_UI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_body.c: the views' body: lines counted for the scroll, titles, sparklines and graphs. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_body.h: the views' shared body (ui_body.c) and the entry of each view (ui_view_*.c). */
 #ifndef TT_UI_BODY_H
 #define TT_UI_BODY_H

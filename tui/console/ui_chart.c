@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_chart.c: the console's multi-row graphs (braille, or ASCII under LANG=C / --ascii):
  * a y-axis scale, the goal as a line, and a marker where a knob changed. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_chart_tradeoff.c: the `o` key: a short maxsleep x timer-slack sweep run by the console
  * loop one snapshot at a time (never waiting), drawn as drop% against the PMDs' CPU share of
  * the time the host left them, the best setting ranked as `experiment sweep` ranks it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_confirm.c: the question before a key changes a real machine: the change on the status
  * line, Enter applies it, any other key (Esc) cancels; on the engine keys act at once. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_diag.c: the diagnoses in the console: findings kept per sample, the line under the
  * header, the `D` list with the evidence and the `X` key that applies the worst fix. Below the
  * key table and the loop: it calls only the knob path and the drawing primitives. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_draw.c: the console's drawing primitives, below every file that draws: clipped text in
  * a colour role, a filled row, a knob's flash. They call nothing of the console's own. */
 #include <stdarg.h>

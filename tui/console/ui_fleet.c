@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_fleet.c: the fleet view (view 0 with two or more --remote): one row per host, its link
  * and the figures a tuning session compares; Enter dives into a host, Esc comes back. */
 #include <string.h>

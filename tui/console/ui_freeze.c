@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_freeze.c: freezing the console on one kept snapshot and stepping through the history,
  * while sorting, scrolling, views and search go on working on the frozen one. */
 #include <math.h>

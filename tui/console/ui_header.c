@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_header.c: the title line, one meter per emulated CPU, one line per running subsystem. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_help.c: the help screen, generated from the key, figure and knob tables. */
 #include <string.h>
 

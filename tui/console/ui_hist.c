@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_hist.c: the charts' history rings, knob markers and sparklines (Unicode blocks, or
  * ASCII). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_input.c: the one-line input: ':' command prompt (with completion), '/' search, '\' filter. */
 #include <ctype.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_keys.c: the key table (dispatch and help read the same rows) and the knob keys' steps;
  * the writes go through ui_knob.c. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_knob.c: the knob setter the keys and the ':' prompt share, its results on the status
  * line, and the knob values as the screen shows them; every value shown comes back from the
  * source. Below the key table and the loop: it calls neither. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_paste.c: bracketed paste: pasted text goes to the open prompt, never to the hotkeys. */
 #include <errno.h>
 #include <poll.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_setup.c: the setup screen (F2): the settings tunetoprc keeps, changed in place and written
  * (tui/settings.h) when the screen closes and at exit, only when one changed. */
 #include <stdio.h>

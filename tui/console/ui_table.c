@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_table.c: the per-thread table: sort, filter, search, cursor, drawing. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_tty.c: curses start/stop, counting terminal bytes, colours, and the terminal reset on a crash.
  */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_tune.c: the `A` key: the live tuner (tui/tune.h) on the running source, stepped by the
  * console loop one snapshot at a time (never waiting), its progress on the status line. */
 #include <stdio.h>

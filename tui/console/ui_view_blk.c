@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_view_blk.c: the blk view: IOPS and latency, the submit x complete matrix, per-CPU rows. */
 #include <inttypes.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_view_est.c: the est view: totals, tick time, calibration, graphs, kthreads, histogram. */
 #include <inttypes.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_view_events.c: the events view: the kept events as a log, newest at the bottom. */
 #include <time.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_view_pmd.c: the pmd view: the engine's PMDs, their graphs and sleep, or a live OVS's. */
 #include <inttypes.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_views.c: the detail view drawn and scrolled (the views: ui_view_*.c), events kept for it. */
 #include <string.h>
 

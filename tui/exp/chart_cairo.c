@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* chart_cairo.c: scatter and bar pictures of experiment results (cairo; PNG or SVG), built
  * as the module tunetop-cairo.so (its contract: tui/exp/pic_module.h). */
 #include "tui/exp/pic_module.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* chart_cairo.h: the experiments' pictures, drawn with cairo into PNG or SVG files (the
  * drawing is the module tunetop-cairo.so, loaded by chart_cairo_load.c on the first one). */
 #ifndef TT_CHART_CAIRO_H

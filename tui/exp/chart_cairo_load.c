@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* chart_cairo_load.c: the experiments' pictures through the module tunetop-cairo.so, loaded
  * on the first picture; the file is written here (core/safefile.h), the drawing there. */
 #include "tui/exp/chart_cairo.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* chart_place.c: label boxes placed greedily so that none overlaps another. */
 #include "tui/exp/chart_place.h"
 

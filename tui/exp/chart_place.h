@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* chart_place.h: where the labels of a picture go so that no two overlap (no cairo, no
  * curses: the picture module is lent it, tests call it directly). */
 #ifndef TT_CHART_PLACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_ab.c: A/B passes: alternate a knob's values live over N passes, as the seeds did. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_calib.c: calibration stability: recalibrate N times per governor (docs/est.md §7). */
 #include <stdio.h>
 #include <stdlib.h>

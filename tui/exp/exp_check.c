@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_check.c: hangs in an experiment's window, and metric paths checked up front. */
 #include "tui/exp/exp_check.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_check.h: what makes an experiment's pass untrustworthy (a hang), and metric paths
  * checked against a snapshot before any pass is run. */
 #ifndef TT_EXP_CHECK_H

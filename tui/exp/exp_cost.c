@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_cost.c: a PMD setting's cost over a window from its start and end counters, and the
  * cheapest setting within a drop budget (the sweep's and the console's trade-off). */
 #include "tui/exp/exp_cost.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_cost.h: what a PMD setting costs over a pass's window (drop %, CPU per packet, CPU
  * share of the time the host left the PMDs, host took), from the counters at the window's
  * start and end, and the trade-off's answer: the cheapest setting within a drop budget. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_diag.c: the diagnoses of an experiment's passes: each pass's window goes through the
  * rules once (exp_window, diag_eval_window) and the findings are tallied per setting, so a
  * sweep or an A/B run says what the console would have said of each arm. */

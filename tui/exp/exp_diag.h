@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_diag.h: the diagnoses of an experiment's passes, tallied per setting (docs/diag.md). */
 #ifndef TT_EXP_DIAG_H
 #define TT_EXP_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_metric.c: a small JSON path evaluator for experiment metrics. */
 #include "tui/exp/exp_metric.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_metric.h: metrics of a snapshot by JSON path ("pmd.drop_pct", "pmd.threads[*].cpu_pct"). */
 #ifndef TT_EXP_METRIC_H
 #define TT_EXP_METRIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_stats.c: MIN/AVG/MAX/Dev and Welch's t-test (the seed's A/B tables plus significance). */
 #include "tui/exp/exp_stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_stats.h: summary statistics and Welch's t-test for experiment tables. */
 #ifndef TT_EXP_STATS_H
 #define TT_EXP_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_sweep.c: the sleep/drop sweep: maxsleep x timer slack x offered load, N passes a point
  * run round-robin over the points (host load falls on all of them), passes the host took
  * too much of set aside and rerun, median and spread side by side, the trade-off table with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_tune.c: `tunetop experiment tune`: the live tuner (tui/tune.h) run on the engine or, with
  * --host --write and a yes, on the live machine; its trace as a table or JSON. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* experiment.c: `tunetop experiment`: common options, source set-up and measurement windows. */
 #include "tui/exp/experiment.h"
 

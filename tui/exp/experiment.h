@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* experiment.h: `tunetop experiment NAME`: sweeps, A/B passes, calibration stability. */
 #ifndef TT_EXPERIMENT_H
 #define TT_EXPERIMENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pic_module.h: the contract between tunetop and its picture module (tunetop-cairo.so). */
 #ifndef TT_PIC_MODULE_H
 #define TT_PIC_MODULE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics.c: the text writer (HELP, TYPE, escaping, histograms) and the snapshot's families. */
 #include "tui/metrics/metrics.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics.h: a snapshot as Prometheus text (0.0.4) or OpenMetrics 1.0.0 text; no I/O, no curses. */
 #ifndef TT_METRICS_H
 #define TT_METRICS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics_accept.c: what a request accepts: the text format (Accept), gzip (Accept-Encoding). */
 #include <stdbool.h>
 #include <stdlib.h>

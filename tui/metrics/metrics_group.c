@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics_group.c: the families whose series are grouped: knobs by unit, thread CPU and delay
  * by thread name (tid only with --metrics-tid), host threads by what they are. */
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics_int.h: the metric family ids shared by the table and the encoder, and the writer the
  * encoder's files share. */
 #ifndef TT_METRICS_INT_H

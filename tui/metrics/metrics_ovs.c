@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics_ovs.c: Open vSwitch's own counters on the host as _total counters: pmd-stats-show's
  * passes, hits and upcalls per PMD, and the ovsdb Interface drop counters per device. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics_process.c: the process_* families every Prometheus client library exports, from
  * /proc/self at the moment a text is handed out. */
 #include <dirent.h>

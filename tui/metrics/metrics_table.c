@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* metrics_table.c: every metric family the exporter writes (README's metrics table is made from
  * it). */
 #include "tui/metrics/metrics_int.h"

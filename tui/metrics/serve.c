@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve.c: the published texts /metrics answers from, and the exporter module (HTTP, TLS,
  * auth: serve_module.h) loaded for --serve and handed them. */
 #include "tui/metrics/serve.h"
@@ -208,8 +209,8 @@ static bool serve_scrape(const char *accept, const char *accept_encoding, struct
 	return true;
 }
 
-static int serve_read_file(const char *path, size_t max_bytes, char **buf, size_t *len,
-			   char *err, size_t errlen)
+static int serve_read_file(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
+			   size_t errlen)
 {
 	const struct safefile_limits lim = {.max_bytes = max_bytes};
 	return safefile_read(path, &lim, buf, len, err, errlen);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve.h: `--serve [ADDR:]PORT`: GET /metrics from the latest published snapshot text. */
 #ifndef TT_SERVE_H
 #define TT_SERVE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve_auth.c: basic authentication: crypt_r (libxcrypt's bcrypt), a small verdict cache. */
 #include "tui/metrics/serve_auth.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve_auth.h: HTTP basic authentication against bcrypt hashes, results cached briefly. */
 #ifndef TT_SERVE_AUTH_H
 #define TT_SERVE_AUTH_H

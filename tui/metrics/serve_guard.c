@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve_guard.c: header deadline, per-address limit and eviction for `--serve`'s connections. */
 #include "tui/metrics/serve_guard.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve_guard.h: what keeps slow clients of `--serve` from holding every slot (slowloris). */
 #ifndef TT_SERVE_GUARD_H
 #define TT_SERVE_GUARD_H

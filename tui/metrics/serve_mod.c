@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve_mod.c: the exporter module's HTTP server (libmicrohttpd, TLS, basic auth) answering
  * /metrics with the texts the program hands it (serve_module.h). */
 #include <errno.h>
@@ -93,10 +94,10 @@ static enum MHD_Result sm_handler(void *cls, struct MHD_Connection *c, const cha
 		return sm_reply(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
 
 	struct serve_body b;
-	if (!sm.h->scrape(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT),
-			  MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						      MHD_HTTP_HEADER_ACCEPT_ENCODING),
-			  &b))
+	if (!sm.h->scrape(
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT),
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING),
+		&b))
 		return sm_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "no snapshot yet\n");
 	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
 	    b.len, (void *)b.data, sm.h->release, b.ref);
@@ -137,8 +138,8 @@ static int sm_configure(const struct serve_host *h, const char *web_config, char
 	return rc;
 }
 
-static int sm_start(const struct serve_addr *a, const char *addr_text, unsigned *port,
-		    char *err, size_t errlen)
+static int sm_start(const struct serve_addr *a, const char *addr_text, unsigned *port, char *err,
+		    size_t errlen)
 {
 	/* The server thread inherits this mask: Ctrl-C and SIGTERM go to the front end. */
 	sigset_t all, old;
@@ -195,10 +196,8 @@ static void sm_stop(void)
 	serve_webcfg_free(&sm.cfg);
 }
 
-static const struct serve_module sm_table = {.abi = SERVE_MODULE_ABI,
-					     .configure = sm_configure,
-					     .start = sm_start,
-					     .stop = sm_stop};
+static const struct serve_module sm_table = {
+    .abi = SERVE_MODULE_ABI, .configure = sm_configure, .start = sm_start, .stop = sm_stop};
 
 const struct serve_module *tunetop_serve_module(unsigned abi)
 {

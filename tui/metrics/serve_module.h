@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve_module.h: the contract between tunetop and its exporter module (tunetop-serve.so). */
 #ifndef TT_SERVE_MODULE_H
 #define TT_SERVE_MODULE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve_webcfg.c: reading node_exporter's web configuration file with libyaml. */
 #include "tui/metrics/serve_webcfg.h"
 
@@ -8,7 +9,6 @@
 #include <yaml.h>
 
 #include "tui/metrics/serve_module.h"
-
 
 /* What a failed load returns, as main's exit status. */
 #define WEBCFG_BAD 2

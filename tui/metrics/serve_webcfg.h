@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* serve_webcfg.h: --web.config.file, node_exporter's web configuration file (TLS, basic auth). */
 #ifndef TT_SERVE_WEBCFG_H
 #define TT_SERVE_WEBCFG_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/tui/lib/fake_ssh.sh DIR [SSH OPTIONS] HOST COMMAND: a stand-in for ssh in --remote
 # tests (--ssh "bash fake_ssh.sh DIR"): instead of logging in to HOST and running COMMAND
 # (tunetop --agent), it plays DIR/HOST.jsonl, snapshots one a line as an agent sends them,

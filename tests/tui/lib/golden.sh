@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/tui/lib/golden.sh: golden screens (sourced after lib/tmux.sh by tests/tui/test_golden*.sh):
 # a replay run to its end and a shot that compares the pane with tests/tui/golden/NAME.txt,
 # character for character, or rewrites the file under TT_GOLDEN_UPDATE=1 (`make golden`).

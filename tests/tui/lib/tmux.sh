@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/tui/lib/tmux.sh: drive tunetop in a private tmux server (sourced by tests/tui/*.sh).
 # Each test gets its own socket (-L) and temp dir; both go away on exit.
 set -u
