@@ -47,7 +47,7 @@ LDLIBS    += $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null) $(CORE_LIBS)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 # cairo draws the experiments' pictures (tui/exp/chart_cairo.c) and is linked only into the
 # picture module tunetop-cairo.so, which the binary dlopen()s for a PNG or SVG: the console,
-# the exporter and -b map no cairo, X11 or xcb (docs/design.md "The picture module").
+# the exporter and -b map no cairo, X11 or xcb (docs/design.md "Modules").
 # fontconfig (a dependency of cairo's text) is named so its caches can be freed at the end.
 CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo fontconfig 2>/dev/null)
 CAIRO_LIBS := $(shell $(PKG_CONFIG) --libs cairo fontconfig 2>/dev/null)

@@ -335,6 +335,16 @@ const struct figure figure_table[] = {
      "ovsdb Interface statistics",
      "its rate; ovs-vswitchd updates ovsdb every stats-update-interval (5 s): 0 between, the "
      "step at one; - first read or gone back"},
+    {FIG_PMD_HOST, "suspicious iters", "-", "-", "OVS pmd-perf-show (pmd-perf-metrics=true)",
+     "per PMD, iterations OVS calls suspicious (pmd-perf-log-set): cycles, sleep excluded, over "
+     ">Nus at OVS's TSC rate, or a vhost queue fill of qlen>=N (OVS's defaults: it reports no "
+     "setting); - and why when unknown:"},
+    {FIG_PMD_HOST, "since clear", "count", "since the stats were cleared",
+     "OVS pmd-perf-show histograms",
+     "min-max: the cycles/it and max vhost qlen bins wholly past the threshold, and those that "
+     "straddle it; per s beside it over OVS's own interval"},
+    {FIG_PMD_HOST, "TSC", "GHz", "-", "OVS pmd-perf-show",
+     "OVS's TSC rate as its Used TSC cycles % or us/it figures imply it"},
     {FIG_PMD_HOST, "pmd-perf-show histograms", "count per bin", "since the stats were cleared",
      "OVS pmd-perf-show (pmd-perf-metrics=true)",
      "per PMD, cycles/it and packets/it (and a sleep one where OVS prints it): one column a "

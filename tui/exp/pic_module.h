@@ -5,7 +5,7 @@
 
 /*
  * Only the pictures need cairo, and cairo brings X11, xcb, freetype, fontconfig and pixman
- * with it (docs/design.md "The picture module"). So tui/exp/chart_cairo.c is a shared module
+ * with it (docs/design.md "Modules"). So tui/exp/chart_cairo.c is a shared module
  * of its own that tui/exp/chart_cairo_load.c dlopen()s when a PNG or SVG is written, and the
  * console, the exporter and -b never map any of it.
  *
