@@ -169,6 +169,7 @@ static void dec_est(const json_t *e, struct est_snap *d)
 	d->tick_ns_last = ju(tick, "last");
 	d->tick_ns_avg = ju(tick, "avg");
 	d->tick_ns_max = ju(tick, "max");
+	d->tick_ns_per_est = jd(tick, "per_est"); /* null: 0, unknown */
 	d->ticks = ju(e, "ticks");
 	d->visits = ju(e, "visits");
 	a = jarr(e, "tick_hist_us_log2", &n, EST_TICK_HIST_BUCKETS);

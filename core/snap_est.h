@@ -46,6 +46,10 @@ struct est_snap {
 	/* Ticks that ran a row with estimators: the last one, and avg/max over the
 	 * interval (or over the last interval that had such a tick). */
 	uint64_t tick_ns_last, tick_ns_avg, tick_ns_max;
+	/* Tick time per estimator visited, same window as tick_ns_avg: what the calibration's
+	 * single_est_ns predicts. 0 when unknown (no tick with work yet, or a source without
+	 * it); JSON null then. */
+	double tick_ns_per_est;
 	uint64_t ticks; /* ticks run in the interval, all kthreads */
 	uint64_t visits; /* estimator visits in the interval */
 	uint64_t tick_hist[EST_TICK_HIST_BUCKETS]; /* since start */

@@ -165,9 +165,11 @@ static json_t *snapjson_est(const struct est_snap *e)
 		      "kthreads", e->kthreads, "kthread_slots", e->kthread_slots, "max_threads",
 		      e->max_threads, "chain_max", e->chain_max, "tick_chains", e->tick_chains,
 		      "est_cpus", e->est_cpus, "max_per_kthread", jint(e->max_per_kthread));
-	json_object_set_new(o, "tick_ns",
-			    json_pack("{s:o, s:o, s:o}", "last", jint(e->tick_ns_last), "avg",
-				      jint(e->tick_ns_avg), "max", jint(e->tick_ns_max)));
+	json_t *tick = json_pack("{s:o, s:o, s:o}", "last", jint(e->tick_ns_last), "avg",
+				 jint(e->tick_ns_avg), "max", jint(e->tick_ns_max));
+	json_object_set_new(tick, "per_est",
+			    e->tick_ns_per_est > 0 ? jreal(e->tick_ns_per_est) : json_null());
+	json_object_set_new(o, "tick_ns", tick);
 	json_object_set_new(o, "config_held", json_boolean(e->config_held));
 	json_object_set_new(o, "ticks", jint(e->ticks));
 	json_object_set_new(o, "visits", jint(e->visits));

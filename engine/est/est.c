@@ -441,9 +441,12 @@ unlocked:;
 	if (run) {
 		st->smp_tick_avg = sum / run;
 		st->smp_tick_max = max;
+		/* The visits counted with these ticks (est_tick_record adds both). */
+		st->smp_tick_per_est = e->visits ? (double)sum / (double)e->visits : 0;
 	}
 	e->tick_ns_avg = st->smp_tick_avg;
 	e->tick_ns_max = st->smp_tick_max;
+	e->tick_ns_per_est = st->smp_tick_per_est;
 	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++)
 		hist[i] = atomic_load_explicit(&ts->hist[i], memory_order_relaxed);
 	memcpy(e->tick_hist, hist, sizeof(hist));

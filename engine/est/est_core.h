@@ -153,6 +153,7 @@ struct est_state {
 	 * estimators came round reports the last interval that had one, so a 1 s
 	 * refresh of a 2 s rotation does not flicker to 0. */
 	uint64_t smp_tick_avg, smp_tick_max;
+	double smp_tick_per_est; /* ns per estimator visited, same window as smp_tick_avg */
 	uint64_t smp_tick_ns_total; /* tick_ns_sum drained so far (snapshot tick_ns_sum_total) */
 	/* The fields read under st->mutex at the last sample that got it: repeated, with
 	 * config_held, when a calibration or reload holds the mutex (est_sample). */

@@ -322,6 +322,27 @@ static void test_est_tick_miscal(void **state)
 	bad->est.config_held = true;
 	for (int i = 0; i < 6; i++)
 		assert_false(has_id(bad, "est.tick_miscalibrated", NULL));
+	/* With the per-estimator figure, that decides: a row that is not full ticks in
+	 * 3 ms, under the goal, yet each estimator takes 2.4 x what was calibrated. */
+	diag_init(&st);
+	bad->est.config_held = false;
+	bad->est.calib.single_est_ns = 2200;
+	bad->est.tick_ns_per_est = 5300;
+	bad->est.tick_ns_avg = bad->est.tick_ns_max = 3000000;
+	good->governor = GOV_ONDEMAND;
+	good->est.calib.single_est_ns = 2200;
+	good->est.tick_ns_per_est = 2500; /* 1.14 x: the spread of one governor */
+	expect_cycle(bad, good, "est.tick_miscalibrated", 3, "est.recalibrate=1");
+	struct diag_finding f;
+	for (int i = 0; i < 3; i++)
+		has_id(bad, "est.tick_miscalibrated", &f);
+	assert_true(has_id(bad, "est.tick_miscalibrated", &f));
+	assert_non_null(strstr(f.conclusion, "5300 ns against the 2200 ns"));
+	/* and a long tick whose estimators run at the calibrated speed is not its fault. */
+	diag_init(&st);
+	good->est.tick_ns_avg = 10600000;
+	for (int i = 0; i < 6; i++)
+		assert_false(has_id(good, "est.tick_miscalibrated", NULL));
 	snapshot_free(bad);
 	snapshot_free(good);
 }
