@@ -308,7 +308,7 @@ diag-soak: test-deps
 # Without one, the seeded loops and the corpus replays of the gcc build run instead.
 FUZZ_SECONDS ?= 30
 FUZZ_CC      ?= clang
-LF_TARGETS   := fuzz_lf_ovs fuzz_lf_proc fuzz_lf_text fuzz_lf_rec fuzz_lf_safefile fuzz_theme \
+LF_TARGETS   := fuzz_lf_ovs fuzz_lf_proc fuzz_lf_text fuzz_lf_rec fuzz_lf_safefile fuzz_lf_recread fuzz_theme \
                 fuzz_lf_agent fuzz_lf_remote
 LF_BIN       := $(LF_TARGETS:%=$(BUILD)/lf/%)
 $(BUILD)/lf/%: tests/fuzz/%.c $(LIB)

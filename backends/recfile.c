@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* recfile.c: reading recordings whole (plain, gzip, zstd) and the recording writer thread. */
+/* recfile.c: the recording writer thread (plain, gzip, zstd); backends/recread.c reads. */
 #include "backends/recfile.h"
 
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "backends/recread.h"
 #include "backends/recstore.h"
 #include "core/safefile.h"
 #include "core/xalloc.h"
@@ -32,11 +33,6 @@ enum recfile_kind recfile_kind_of(const char *path)
 	return RECFILE_PLAIN;
 }
 
-int recfile_read(const char *path, char **buf, size_t *len, char *err, size_t errlen)
-{
-	return safefile_read(path, &safefile_recording, buf, len, err, errlen);
-}
-
 struct recfile_writer {
 	enum recfile_kind kind;
 	FILE *f; /* plain and zstd */
@@ -45,6 +41,7 @@ struct recfile_writer {
 	char *zout;
 	size_t zout_cap;
 	uint64_t file_bytes; /* compressed bytes in the current file (zstd), for rotation */
+	unsigned frame_lines; /* lines in the current zstd frame */
 
 	/* --record-dir: the store rotated into (store.dir NULL: one file). Writer thread only. */
 	struct recstore_conf store;
@@ -112,6 +109,7 @@ static int stream_open(struct recfile_writer *w, const char *path, char *err, si
 	if (fd < 0)
 		return fd;
 	w->file_bytes = 0;
+	w->frame_lines = 0;
 	if (w->kind == RECFILE_GZ) {
 		w->gz = gzdopen(fd, "wb6");
 		if (!w->gz) {
@@ -249,8 +247,11 @@ static void *writer_main(void *arg)
 		int rc = 0;
 		if (store_due(w) && store_rotate(w, why, sizeof(why)) != 0)
 			rc = -1;
+		/* A zstd frame ends every RECREAD_FRAME_LINES lines: each is a place a reader can
+		 * start expanding from (backends/recread.h), and its checksum is checked then. */
+		bool frame_end = ++w->frame_lines % RECREAD_FRAME_LINES == 0;
 		if (rc == 0 && (w->f || w->gz))
-			rc = writer_emit(w, line, ZSTD_e_flush);
+			rc = writer_emit(w, line, frame_end ? ZSTD_e_end : ZSTD_e_flush);
 		free(line);
 		pthread_mutex_lock(&w->lock);
 		if (rc != 0 && !w->error[0]) {

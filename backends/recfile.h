@@ -1,20 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recfile.h: recordings on disk: JSON Lines, plain or compressed (.zst with libzstd, .gz with
- * zlib); a whole file read into memory, and a writer thread that flushes every line. */
+ * zlib), written by a thread that flushes every line (backends/recread.h reads them). */
 #ifndef TT_RECFILE_H
 #define TT_RECFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/*
- * Read path whole, decompressed when it starts with a gzip or zstd magic (whatever its
- * name), within core/safefile.h's caps for recordings (regular files only, a line, the
- * expanded size). A compressed stream cut short (the writer died) gives what it had flushed.
- * 0 with *buf (free it) and *len, or -1 (SAFEFILE_REFUSED: not a regular file) with a message.
- */
-int recfile_read(const char *path, char **buf, size_t *len, char *err, size_t errlen);
 
 enum recfile_kind { RECFILE_PLAIN, RECFILE_GZ, RECFILE_ZSTD };
 /* By the name's ending: ".zst", ".gz", anything else plain. */
@@ -24,7 +16,8 @@ struct recfile_writer;
 struct recstore_conf;
 /* Create (truncate) path and start the writer thread; NULL with a message and *status: 2 for
  * a target refused for what it is (a symlink, a FIFO, a device: core/safefile.h), 1 else; 0
- * when it opens. A .zst stream is one frame with a checksum (docs/recording.md). */
+ * when it opens. A .zst stream is a frame with a checksum every RECREAD_FRAME_LINES lines
+ * (docs/recording.md). */
 struct recfile_writer *recfile_open(const char *path, int *status, char *err, size_t errlen);
 /* The same into a store (backends/recstore.h): DIR checked (and made), its first file
  * started; the writer thread rotates and applies retention. Every file is zstd. */

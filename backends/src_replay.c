@@ -9,8 +9,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "backends/recfile.h"
+#include "backends/recread.h"
 #include "backends/recstore.h"
+#include "backends/replay_index.h"
 #include "backends/replay_follow.h"
 #include "backends/snapdec.h"
 #include "backends/source.h"
@@ -26,24 +27,28 @@
 #define REPLAY_FOLLOW_FIRST_S 2.0
 #define REPLAY_FOLLOW_POLL_S 0.2
 
-struct replay_line {
-	size_t off, len;
-	uint64_t wall_ns;
-	double interval_s;
+/* A file of the recording, read again as lines are played (backends/recread.h). */
+struct replay_file {
+	char *path;
+	struct recread *rd;
 };
 
 struct replay {
 	char *path, *name; /* name: the file's base name, for messages */
-	char *text;
-	size_t text_len;
-	struct replay_line *lines;
+	struct replay_file *fv; /* the files, oldest first */
+	size_t nfv;
+	size_t active; /* the file last read from (its decoder is the one kept) */
+	struct replay_index ix; /* every snapshot line, in play order */
+	struct replay_line *lines; /* == ix.lines */
 	size_t n, cur; /* cur: the next line to play */
-	uint64_t skipped;
+	char *buf; /* the line being played */
+	size_t buf_cap;
+	uint64_t skipped; /* lines that are no snapshot, found at open or when played */
 	char first_skip[160]; /* why the first skipped line was skipped */
 	char refusal[200];
 	int64_t knobs[K_COUNT];
 	bool told; /* the skip note went out in an event */
-	char damaged[200]; /* a file whose later part is corrupt (a zstd checksum): what and why */
+	char damaged[300]; /* a file whose later part is corrupt (a zstd checksum): what and why */
 	size_t files, files_left; /* a store: files read, older ones left out (past the cap) */
 	struct rfollow *fw; /* --follow: the reader thread, else NULL */
 	char *fline; /* --follow: the last line played */
@@ -68,52 +73,50 @@ static int replay_bound(const char *s, uint64_t first_ns, uint64_t *out, char *e
 	return KNOB_ERR_USAGE;
 }
 
-/* Index every line: decode each once (so bad ones are counted now, not met later). */
-static void replay_index(struct replay *r)
+/* Open one file and index its lines into *ix (as file number fno). */
+static int replay_open_file(struct replay *r, const char *path, uint32_t fno,
+			    struct replay_index *ix, struct recread **rd, uint64_t *bytes,
+			    char *err, size_t errlen)
 {
-	struct snapshot *scratch = snapshot_new();
-	size_t cap = 0, lineno = 0;
-	char err[128];
-
-	for (size_t off = 0; off < r->text_len;) {
-		char *nl = memchr(r->text + off, '\n', r->text_len - off);
-		size_t len = (nl ? (size_t)(nl - r->text) : r->text_len) - off;
-		lineno++;
-		if (len > 0 && !(len == 1 && r->text[off] == '\r')) {
-			int rc = snapdec_line(r->text + off, len, scratch, err, sizeof(err));
-			if (rc == SNAPDEC_OK) {
-				if (r->n == cap) {
-					cap = cap ? cap * 2 : 256;
-					r->lines = xreallocarray(r->lines, cap, sizeof(*r->lines));
-				}
-				r->lines[r->n++] = (struct replay_line){off, len, scratch->wall_ns,
-									scratch->interval_s};
-			} else {
-				if (!r->skipped)
-					snprintf(r->first_skip, sizeof(r->first_skip),
-						 "line %zu: %s", lineno, err);
-				r->skipped++;
-			}
-		}
-		off += len + 1;
+	int rc = recread_open(path, rd, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (replay_index_file(*rd, path, fno, ix, bytes, err, errlen) != 0) {
+		recread_close(*rd);
+		*rd = NULL;
+		return -1;
 	}
-	snapshot_free(scratch);
+	if (recread_damage(*rd)[0] && !r->damaged[0])
+		snprintf(r->damaged, sizeof(r->damaged), "%.290s", recread_damage(*rd));
+	recread_idle(*rd); /* no decoder held for a file until it is played */
+	return 0;
 }
 
-/* Append one file's text to r->text, ending in a newline. */
-static void replay_append(struct replay *r, const char *t, size_t n)
+/* Take file rd (indexed into ix with file number 0) as the next file of the recording. */
+static void replay_take_file(struct replay *r, const char *path, struct recread *rd,
+			     struct replay_index *ix)
 {
-	r->text = xrealloc(r->text, r->text_len + n + 2);
-	memcpy(r->text + r->text_len, t, n);
-	r->text_len += n;
-	if (n && t[n - 1] != '\n')
-		r->text[r->text_len++] = '\n';
-	r->text[r->text_len] = '\0';
+	uint32_t fno = (uint32_t)r->nfv;
+	r->fv = xreallocarray(r->fv, r->nfv + 1, sizeof(*r->fv));
+	r->fv[r->nfv++] = (struct replay_file){xstrdup(path), rd};
+	if (ix->skipped && !r->ix.skipped)
+		memcpy(r->ix.first_skip, ix->first_skip, sizeof(ix->first_skip));
+	r->ix.skipped += ix->skipped;
+	r->ix.lineno += ix->lineno;
+	for (size_t i = 0; i < ix->n; i++) {
+		if (r->ix.n == r->ix.cap) {
+			r->ix.cap = r->ix.cap ? r->ix.cap * 2 : 256;
+			r->ix.lines = xreallocarray(r->ix.lines, r->ix.cap, sizeof(*r->ix.lines));
+		}
+		r->ix.lines[r->ix.n] = ix->lines[i];
+		r->ix.lines[r->ix.n++].file = fno;
+	}
+	replay_index_free(ix);
 }
 
 /*
- * A store: its files in time order as one text. Files wholly before an ISO --from are not
- * read; the newest are read first and older ones left out once the text would pass the
+ * A store: its files in time order. Files wholly before an ISO --from are not read; the
+ * newest are indexed first and older ones left out once their text would pass the
  * recordings' cap (core/safefile.h), which the status line says.
  */
 static int replay_load_dir(struct replay *r, const struct source_conf *conf, char *err,
@@ -131,29 +134,38 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 	if (conf->replay_from && snapdec_iso8601_strict(conf->replay_from, &from) == 0)
 		while (lo + 1 < n && recstore_name_time(names[lo + 1]) * 1000000000ull <= from)
 			lo++;
-	char **texts = xcalloc(n ? n : 1, sizeof(*texts));
-	size_t *lens = xcalloc(n ? n : 1, sizeof(*lens)), total = 0, first = n;
+	struct replay_index *ixs = xcalloc(n ? n : 1, sizeof(*ixs));
+	struct recread **rds = xcalloc(n ? n : 1, sizeof(*rds));
+	uint64_t total = 0;
+	size_t first = n;
+	char path[4200];
 	rc = 0;
 	for (size_t i = n; i-- > lo;) {
-		char path[4200], why[300];
+		uint64_t bytes = 0;
 		snprintf(path, sizeof(path), "%s/%s", r->path, names[i]);
-		if (recfile_read(path, &texts[i], &lens[i], why, sizeof(why)) != 0) {
-			snprintf(err, errlen, "%s", why);
+		if (replay_open_file(r, path, 0, &ixs[i], &rds[i], &bytes, err, errlen) != 0) {
 			rc = -1;
 			break;
 		}
-		if (why[0] && !r->damaged[0])
-			snprintf(r->damaged, sizeof(r->damaged), "%.190s", why);
-		if (total && total + lens[i] > SAFEFILE_REC_MAX_BYTES) {
-			free(texts[i]);
-			texts[i] = NULL;
+		if (total && total + bytes > SAFEFILE_REC_MAX_BYTES) {
+			recread_close(rds[i]);
+			rds[i] = NULL;
 			break;
 		}
-		total += lens[i];
+		total += bytes;
 		first = i;
 	}
-	for (size_t i = first; rc == 0 && i < n; i++)
-		replay_append(r, texts[i], lens[i]);
+	for (size_t i = first; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", r->path, names[i]);
+		if (rc == 0)
+			replay_take_file(r, path, rds[i], &ixs[i]);
+		else
+			recread_close(rds[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		replay_index_free(&ixs[i]);
+	free(ixs);
+	free(rds);
 	if (rc == 0 && first == n)
 		snprintf(err, errlen,
 			 "%s: no recording in it (no " RECSTORE_PREFIX "*" RECSTORE_SUFFIX " file)",
@@ -161,14 +173,24 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 		    rc = -1;
 	r->files = first < n ? n - first : 0;
 	r->files_left = first < n ? first - lo : 0;
-	for (size_t i = 0; i < n; i++)
-		free(texts[i]);
-	free(texts);
-	free(lens);
 	recstore_names_free(names, n);
-	if (!r->text)
-		r->text = xcalloc(1, 1);
 	return rc;
+}
+
+static void replay_free(struct replay *r)
+{
+	rfollow_stop(r->fw);
+	for (size_t i = 0; i < r->nfv; i++) {
+		recread_close(r->fv[i].rd);
+		free(r->fv[i].path);
+	}
+	free(r->fv);
+	replay_index_free(&r->ix);
+	free(r->buf);
+	free(r->fline);
+	free(r->path);
+	free(r->name);
+	free(r);
 }
 
 static int replay_open_follow(struct replay *r, bool dir, char *err, size_t errlen)
@@ -204,15 +226,22 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	if (dir) {
 		if ((rc = replay_load_dir(r, conf, err, errlen)) != 0)
 			goto fail;
-	} else if ((rc = recfile_read(r->path, &r->text, &r->text_len, err, errlen)) != 0) {
-		/* A FIFO or a device named on the command line is a usage error. */
-		rc = rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
-		goto fail;
-	} else if (err[0]) {
-		snprintf(r->damaged, sizeof(r->damaged), "%s", err); /* kept what came before */
-		err[0] = '\0';
+	} else {
+		struct replay_index ix = {0};
+		struct recread *rd;
+		uint64_t bytes;
+		if ((rc = replay_open_file(r, r->path, 0, &ix, &rd, &bytes, err, errlen)) != 0) {
+			/* A FIFO or a device named on the command line is a usage error. */
+			rc = rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
+			replay_index_free(&ix);
+			goto fail;
+		}
+		replay_take_file(r, r->path, rd, &ix);
 	}
-	replay_index(r);
+	r->lines = r->ix.lines;
+	r->n = r->ix.n;
+	r->skipped = r->ix.skipped;
+	memcpy(r->first_skip, r->ix.first_skip, sizeof(r->first_skip));
 	if (r->n == 0) {
 		snprintf(err, errlen, "%s: no snapshot in it (%llu lines skipped%s%s)", r->path,
 			 (unsigned long long)r->skipped, r->skipped ? ", " : "", r->first_skip);
@@ -251,12 +280,7 @@ done:
 fail:
 	if (rc == 0)
 		rc = -1;
-	rfollow_stop(r->fw);
-	free(r->text);
-	free(r->lines);
-	free(r->path);
-	free(r->name);
-	free(r);
+	replay_free(r);
 	return rc;
 }
 
@@ -308,6 +332,33 @@ static void replay_sample_follow(struct replay *r, struct snapshot *snap)
 	snap->mono_ns = clock_mono_ns();
 }
 
+/* Line l's text into r->buf (NUL-terminated). The file's decoder is kept only for the file
+ * being played: moving to the next file of a store frees the last one's. */
+static int replay_fetch(struct replay *r, const struct replay_line *l, char *err, size_t errlen)
+{
+	if (l->file != r->active && r->active < r->nfv)
+		recread_idle(r->fv[r->active].rd);
+	r->active = l->file;
+	struct recread *rd = r->fv[l->file].rd;
+	if ((size_t)l->len + 1 > r->buf_cap) {
+		r->buf_cap = (size_t)l->len + 1;
+		r->buf = xrealloc(r->buf, r->buf_cap);
+	}
+	if (recread_seek(rd, l->off, err, errlen) != 0)
+		return -1;
+	for (size_t got = 0; got < l->len;) {
+		ssize_t n = recread_read(rd, r->buf + got, l->len - got, err, errlen);
+		if (n <= 0) {
+			if (n == 0)
+				snprintf(err, errlen, "the file ends inside it");
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	r->buf[l->len] = '\0';
+	return 0;
+}
+
 static void replay_sample(struct source *src, struct snapshot *snap)
 {
 	struct replay *r = src->priv;
@@ -316,11 +367,27 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 		replay_sample_follow(r, snap);
 		return;
 	}
-	size_t i = r->cur < r->n ? r->cur : r->n - 1; /* past the end: the last one again */
-	const struct replay_line *l = &r->lines[i];
-
-	/* Indexed lines decoded once already: this cannot fail short of memory corruption. */
-	if (snapdec_line(r->text + l->off, l->len, snap, err, sizeof(err)) != SNAPDEC_OK)
+	/* Past the end: the last one again. A line that does not decode when its turn comes
+	 * is skipped then (the index only looked at its head). */
+	bool ok = false;
+	for (;;) {
+		size_t i = r->cur < r->n ? r->cur : r->n - 1;
+		if (replay_fetch(r, &r->lines[i], err, sizeof(err)) == 0 &&
+		    snapdec_line(r->buf, r->lines[i].len, snap, err, sizeof(err)) == SNAPDEC_OK) {
+			ok = true;
+			break;
+		}
+		if (r->cur >= r->n)
+			break;
+		if (!r->skipped)
+			snprintf(r->first_skip, sizeof(r->first_skip), "sample %zu: %s", i + 1,
+				 err);
+		r->skipped++;
+		if (r->cur + 1 >= r->n)
+			break; /* the last line is bad: the one before it stays shown */
+		r->cur++;
+	}
+	if (!ok)
 		snap->nevents = 0;
 	snap->mono_ns = clock_mono_ns();
 	if (r->cur < r->n)
@@ -499,13 +566,7 @@ static void replay_close(struct source *src)
 	struct replay *r = src->priv;
 	if (!r)
 		return;
-	rfollow_stop(r->fw);
-	free(r->fline);
-	free(r->text);
-	free(r->lines);
-	free(r->path);
-	free(r->name);
-	free(r);
+	replay_free(r);
 	src->priv = NULL;
 }
 

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test_replay_open.sh: replay holds an index of a recording, not its text (docs/recording.md
+# "How replay reads a file"): opening a 4-hour recording takes no more memory than a 1-hour
+# one (plain and .zst), both stay under 10 MB peak RSS (the text of an hour is 21 MB), the
+# first sample played is the recording's first line, and :goto-style slicing (--from) and a
+# whole replay give back the recorded lines in order, through tunetop's own 60-line frames.
+# The recordings repeat 20 real snapshots with their times 1 s apart, as bench/replay.sh.
+set -u
+. "$(dirname "$0")/../lib/assert.sh"
+case "$(basename "${TT_BUILD:-build}")" in
+asan | tsan)
+	echo "SKIP: peak RSS of a sanitizer's build measures the sanitizer"
+	exit 77
+	;;
+esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$TUNETOP" -b -n 20 -d 0.2 > "$tmp/20.jsonl" 2>/dev/null || bad "record 20 snapshots"
+python3 - "$tmp" <<'PY'
+import datetime, json, sys
+lines = [json.loads(l) for l in open(sys.argv[1] + "/20.jsonl")]
+t0 = datetime.datetime(2026, 12, 1)
+for hours in (1, 4):
+    with open(f"{sys.argv[1]}/h{hours}.jsonl", "w") as out:
+        for i in range(3600 * hours):
+            o = lines[i % len(lines)]
+            o["time"] = (t0 + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+            o["seq"], o["interval_s"] = i + 1, 1.0
+            out.write(json.dumps(o, separators=(",", ":")) + "\n")
+PY
+for h in 1 4; do zstd -q "$tmp/h$h.jsonl" -o "$tmp/h$h.jsonl.zst"; done
+
+rss() { /usr/bin/time -f %M "$TUNETOP" --replay "$1" -b -n 1 2>&1 >"$tmp/first" | tail -n 1; }
+for ext in jsonl jsonl.zst; do
+	r1=$(rss "$tmp/h1.$ext")
+	r4=$(rss "$tmp/h4.$ext")
+	check "h1.$ext opens in $r1 KB peak RSS (under 10 MB)" test "$r1" -lt 10240
+	check "h4.$ext opens in $r4 KB, within 2 MB of h1's $r1 KB" test "$r4" -lt $((r1 + 2048))
+	seq1=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["seq"])' "$tmp/first")
+	check "h4.$ext plays its first line first (seq $seq1)" test "$seq1" = 1
+done
+
+# tunetop's own .zst: 200 lines in 60-line frames; the whole replay and a slice from the
+# middle give back the recorded lines.
+"$TUNETOP" -b -n 200 -d 0.05 --record "$tmp/own.zst" > "$tmp/own.plain" 2>/dev/null
+frames=$(zstd -lv "$tmp/own.zst" 2>&1 | sed -n 's/^# Zstandard Frames: *//p')
+check "own.zst holds a frame per 60 lines (got ${frames:-none} for 200)" test "${frames:-0}" -eq 4
+"$TUNETOP" --replay "$tmp/own.zst" -b > "$tmp/own.back" 2>/dev/null
+check "own.zst replays byte for byte" cmp "$tmp/own.plain" "$tmp/own.back"
+t150=$(sed -n 150p "$tmp/own.plain" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["time"])')
+"$TUNETOP" --replay "$tmp/own.zst" -b --from "$t150" > "$tmp/own.tail" 2>/dev/null
+check "--from line 150's time gives lines 150 to 200" cmp "$tmp/own.tail" <(sed -n '150,$p' "$tmp/own.plain")
+finish
