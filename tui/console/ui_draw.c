@@ -65,6 +65,28 @@ void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
 	}
 }
 
+bool ui_put_whole(struct ui *ui, enum theme_role role, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int y = getcury(stdscr), room = COLS - getcurx(stdscr), cells;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (y == ui->full_y)
+		return false; /* an earlier piece was left out and marked: nothing after it */
+	cells_bytes(buf, room > 0 ? room : 0, &cells);
+	/* A piece never takes the last cell: it stays free for the marker of the next one. */
+	if (cells < room) {
+		ui_put(ui, role, "%s", buf);
+		return true;
+	}
+	ui->full_y = y;
+	cut_mark(ui, y, role);
+	return false;
+}
+
 void ui_fill_line(struct ui *ui, int y, enum theme_role role)
 {
 	mvwhline(stdscr, y, 0, ' ' | ui->attr[role], COLS);
