@@ -77,13 +77,23 @@ bool ui_put_whole(struct ui *ui, enum theme_role role, const char *fmt, ...)
 	if (y == ui->full_y)
 		return false; /* an earlier piece was left out and marked: nothing after it */
 	cells_bytes(buf, room > 0 ? room : 0, &cells);
-	/* A piece never takes the last cell: it stays free for the marker of the next one. */
-	if (cells < room) {
+	/* A piece never takes the last two cells: they stay free for a blank and the marker of
+	 * the next one, so the marker never reads as the end of a cut figure. */
+	if (cells < room - 1) {
 		ui_put(ui, role, "%s", buf);
 		return true;
 	}
 	ui->full_y = y;
-	cut_mark(ui, y, role);
+	if (room >= 2) {
+		/* The marker a blank after the last whole piece, where the eye looks for more. */
+		addch(' ');
+		attrset(ui->attr[role]);
+		addstr(ui->ascii ? "~" : "\u2026");
+		attrset(ui->attr[ROLE_NORMAL]);
+		move(y, COLS - 1); /* as ui_put leaves a full row: nothing more goes on it */
+	} else {
+		cut_mark(ui, y, role);
+	}
 	return false;
 }
 
