@@ -386,6 +386,15 @@ const struct figure figure_table[] = {
      "call-single IPIs received over the interval divided by its completions; - as above"},
     {FIG_BLK, "in flight", "requests", "-", "engine",
      "requests queued to or held by the device, or waiting on a done list, now"},
+    {FIG_BLK, "irq CPU busy", "%", "the interval", "engine: blk-irq's waits for work",
+     "the interrupt CPU's busy time: all but the time blk-irq waited for work (a doorbell or the "
+     "device's next deadline), so ran plus host took; near 100 at rq_affinity 0, where it runs "
+     "every completion; - on a host or before the first interval"},
+    {FIG_BLK, "irq CPU busy: ran", "%", "the interval", "engine: blk-irq's CPU clock",
+     "the part of the busy time blk-irq ran (blk.cpu_pct.irq); - as above"},
+    {FIG_BLK, "irq CPU busy: host took", "%", "the interval", "engine: busy minus ran",
+     "the part of the busy time blk-irq had work but the host ran other threads on its core "
+     "(never below 0); - as above"},
     {FIG_BLK, "p99 us", "us", "-", "engine histogram",
      "chart: the p99 completion latency per interval"},
     {FIG_BLK, "submit x complete", "1/s", "-", "engine counter",

@@ -354,6 +354,29 @@ static void test_host_took_counter(void **state)
 	snapshot_free(s);
 }
 
+/* The interrupt CPU's busy time and what the host took of it, as 0..1 gauges of the interval;
+ * left out where the JSON has null (a host, the first sample), never written as 0. */
+static void test_blk_irq_busy(void **state)
+{
+	(void)state;
+	struct snapshot *s = test_snap();
+	char *t = render(s, METRICS_PROM);
+	assert_null(strstr(t, "tunetop_blk_irq_busy_ratio"));
+	assert_null(strstr(t, "tunetop_blk_irq_host_took_ratio"));
+	free(t);
+	s->blk.irq_busy_valid = true;
+	s->blk.irq_busy_pct = 98.5;
+	s->blk.irq_host_took_pct = 12.25;
+	for (int f = METRICS_PROM; f <= METRICS_OPENMETRICS; f++) {
+		t = render(s, (enum metrics_format)f);
+		assert_non_null(strstr(t, "# TYPE tunetop_blk_irq_busy_ratio gauge\n"));
+		assert_non_null(strstr(t, "\ntunetop_blk_irq_busy_ratio 0.985"));
+		assert_non_null(strstr(t, "\ntunetop_blk_irq_host_took_ratio 0.1225"));
+		free(t);
+	}
+	snapshot_free(s);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -389,6 +412,7 @@ int main(void)
 	    cmocka_unit_test(test_counter_names_by_format),
 	    cmocka_unit_test(test_histograms),
 	    cmocka_unit_test(test_host_took_counter),
+	    cmocka_unit_test(test_blk_irq_busy),
 	    cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -468,6 +468,11 @@ int ui_setup_save(struct ui *ui, char *err, size_t errlen);
 /* ui_draw.c: the drawing primitives (they call nothing of the console above them). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* ui_put for a piece that must show whole or not at all (a figure and its label): false,
+ * and the row ends in the cut marker, when it does not fit in what is left of the row; every
+ * piece after it on that row is left out too, so no later figure reads as following it. */
+bool ui_put_whole(struct ui *ui, enum theme_role role, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void ui_fill_line(struct ui *ui, int y, enum theme_role role);
 bool ui_flashing(const struct ui *ui, enum knob_id id);
 /* A scrolling page's keys (Up, Down, PgUp, PgDn or Space, Home, End) moved *top: a page is

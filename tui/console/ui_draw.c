@@ -65,6 +65,38 @@ void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
 	}
 }
 
+bool ui_put_whole(struct ui *ui, enum theme_role role, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int y = getcury(stdscr), room = COLS - getcurx(stdscr), cells;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (y == ui->full_y)
+		return false; /* an earlier piece was left out and marked: nothing after it */
+	cells_bytes(buf, room > 0 ? room : 0, &cells);
+	/* A piece never takes the last two cells: they stay free for a blank and the marker of
+	 * the next one, so the marker never reads as the end of a cut figure. */
+	if (cells < room - 1) {
+		ui_put(ui, role, "%s", buf);
+		return true;
+	}
+	ui->full_y = y;
+	if (room >= 2) {
+		/* The marker a blank after the last whole piece, where the eye looks for more. */
+		addch(' ');
+		attrset(ui->attr[role]);
+		addstr(ui->ascii ? "~" : "\u2026");
+		attrset(ui->attr[ROLE_NORMAL]);
+		move(y, COLS - 1); /* as ui_put leaves a full row: nothing more goes on it */
+	} else {
+		cut_mark(ui, y, role);
+	}
+	return false;
+}
+
 void ui_fill_line(struct ui *ui, int y, enum theme_role role)
 {
 	mvwhline(stdscr, y, 0, ' ' | ui->attr[role], COLS);

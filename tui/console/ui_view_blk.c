@@ -81,17 +81,21 @@ void ui_view_blk(struct body *b)
 		body_title(b, ui_not_running(ui, "blk", K_BLK_ENABLED, nr, sizeof(nr)));
 		return;
 	}
+	/* The view's heading: whole figures only, so at 60 columns a latency is left out with
+	 * the cut marker rather than shown in part ("p999 10650" of 10650us). */
 	if (body_line(b)) {
-		ui_put(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  %s IOPS  ",
-		       ui->snap->knobs[K_BLK_RQ_AFFINITY], rowfmt_count(k->iops, a, sizeof(a)));
+		ui_put_whole(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  %s IOPS",
+			     ui->snap->knobs[K_BLK_RQ_AFFINITY],
+			     rowfmt_count(k->iops, a, sizeof(a)));
 		/* A hung queue has no latency: its stuck requests have none yet. */
 		if (k->hung)
-			ui_put(ui, ROLE_ERROR, "- (HUNG: %d submitter%s)", k->hung_submitters,
-			       k->hung_submitters == 1 ? "" : "s");
-		else
-			ui_put(ui, ROLE_NORMAL, "p50 %.0fus p99 %.0fus p999 %.0fus", k->lat_p50_us,
-			       k->lat_p99_us, k->lat_p999_us);
-		ui_put(ui, ROLE_NORMAL, "  IPIs %s/s", rowfmt_count(k->ipis_per_s, c, sizeof(c)));
+			ui_put_whole(ui, ROLE_ERROR, "  - (HUNG: %d submitter%s)",
+				     k->hung_submitters, k->hung_submitters == 1 ? "" : "s");
+		else if (ui_put_whole(ui, ROLE_NORMAL, "  p50 %.0fus", k->lat_p50_us) &&
+			 ui_put_whole(ui, ROLE_NORMAL, " p99 %.0fus", k->lat_p99_us))
+			ui_put_whole(ui, ROLE_NORMAL, " p999 %.0fus", k->lat_p999_us);
+		ui_put_whole(ui, ROLE_NORMAL, "  IPIs %s/s",
+			     rowfmt_count(k->ipis_per_s, c, sizeof(c)));
 	}
 	if (body_line(b)) {
 		char e[16], f[16];
@@ -113,6 +117,18 @@ void ui_view_blk(struct body *b)
 			       k->sub_ns_per_cpl / 1e3, k->ipis_per_cpl);
 		else
 			ui_put(ui, ROLE_LABEL, "per completion: CPU -  IPIs -");
+	}
+	/* What rq_affinity 0 costs: the one interrupt CPU runs every completion and is busy
+	 * nearly all the interval; ran (blk-irq's own CPU) plus what the host took of it is the
+	 * busy time, each % of the interval (docs/blk.md "The trade-off on two CPUs"); - without an
+	 * interrupt thread to watch (a host) or before the first interval. */
+	if (body_line(b)) {
+		if (!k->irq_busy_valid)
+			ui_put(ui, ROLE_LABEL, "irq CPU busy - of interval: ran -, host took -");
+		else if (ui_put_whole(ui, ROLE_NORMAL, "irq CPU busy %.0f%% of interval",
+				      k->irq_busy_pct))
+			ui_put_whole(ui, ROLE_NORMAL, ": ran %.0f%%, host took %.0f%%",
+				     k->irq_cpu_pct, k->irq_host_took_pct);
 	}
 	if (k->hung && body_line(b))
 		ui_put(ui, ROLE_ERROR, "p99 - (HUNG: stuck requests have no latency yet)");

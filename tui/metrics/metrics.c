@@ -537,6 +537,13 @@ static void metrics_blk(struct mw *w, const struct snapshot *s)
 		mw_begin(w, "_count");
 		mw_u64(w, b->lat_count);
 	}
+	/* Null in the JSON (a host, the first sample): left out, never written as 0. */
+	if (b->irq_busy_valid) {
+		mw_family(w, M_BLK_IRQ_BUSY);
+		mw_g(w, b->irq_busy_pct / 100.0);
+		mw_family(w, M_BLK_IRQ_HOST_TOOK);
+		mw_g(w, b->irq_host_took_pct / 100.0);
+	}
 	if (snapshot_absent(s, "blk.per_cpu.completed"))
 		return;
 	mw_family(w, M_BLK_IRQS);

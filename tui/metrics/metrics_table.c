@@ -178,6 +178,12 @@ const struct metric_family metric_families[M_COUNT] = {
 		       "Call-single IPIs a CPU received."},
     [M_BLK_CPU_SOFTIRQ] = {"tunetop_blk_cpu_softirqs", MT_COUNTER, "", "cpu",
 			   "BLOCK softirq runs on a CPU."},
+    [M_BLK_IRQ_BUSY] = {"tunetop_blk_irq_busy_ratio", MT_GAUGE, "ratio", "",
+			"The interrupt CPU's busy time over the interval: all but blk-irq's waits "
+			"for work, so its own run time plus what the host took (engine only)."},
+    [M_BLK_IRQ_HOST_TOOK] = {"tunetop_blk_irq_host_took_ratio", MT_GAUGE, "ratio", "",
+			     "Of the interval, the part blk-irq had work but the host ran other "
+			     "threads on its core: busy minus its own CPU (engine only)."},
 
     [M_HOST_LINK_RX] = {"tunetop_host_link_rx_packets", MT_COUNTER, "packets", "interface",
 			"Packets an interface received (rtnetlink) (deprecated: use "
