@@ -84,6 +84,15 @@ int chart_bars_bar_w(const struct chart_bars *b, int cols)
 	return w < CHART_BARS_MIN_W ? CHART_BARS_MIN_W : w;
 }
 
+int chart_bars_columns(const struct chart_bars *b, int cols, int rows)
+{
+	int half = cols / 2 - 1; /* a blank between the two */
+	if (b->nrows <= rows ||
+	    half - CHART_BARS_LABEL_W - 1 - 1 - b->count_w - CHART_BARS_SHARE_W < CHART_BARS_MIN_W)
+		return 1;
+	return 2;
+}
+
 const char *chart_bars_row(const struct chart_bars *b, const uint64_t *edge, const uint64_t *count,
 			   int r, int cols, bool ascii, char *buf, size_t len)
 {

@@ -47,6 +47,14 @@ const char *chart_bars_label(const uint64_t *edge, int i, char *buf, size_t len)
 int chart_bars_bar_w(const struct chart_bars *b, int cols);
 
 /*
+ * Columns of bins to lay the chart out in within cols columns and rows lines: 1 when its
+ * rows fit or when two columns of bins side by side would leave a bar narrower than
+ * CHART_BARS_MIN_W, else 2 (the first half of the bins down the left, the rest down the
+ * right: an 18-bin cycles/it chart in 9 lines at 80 columns).
+ */
+int chart_bars_columns(const struct chart_bars *b, int cols, int rows);
+
+/*
  * Row r (0..nrows) of the chart as plain text, for tests and batch output: "LABEL BAR COUNT
  * SHARE%" with the bar w cells wide, share of total. Cut to cols columns with a '>' in the
  * last one when it is wider (a 40-column terminal).
