@@ -105,12 +105,29 @@ static void test_cut(void **state)
 	assert_string_equal(r, "      <= 2104 ######## >");
 }
 
+static void test_columns(void **state)
+{
+	struct chart_bars b;
+	uint64_t many[20];
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		many[i] = (uint64_t)(i + 1) * 10; /* up to 200: 3 digits */
+	chart_bars_make(many, 20, &b);
+	assert_int_equal(b.nrows, 20);
+	/* Fits in height: one column. */
+	assert_int_equal(chart_bars_columns(&b, 80, 20), 1);
+	/* Too tall at 80: two columns of 40 leave a bar of 39 - 13 - 1 - 1 - 3 - 7 = 14 cells. */
+	assert_int_equal(chart_bars_columns(&b, 80, 15), 2);
+	/* At 60 two columns would leave 4: one, cut. */
+	assert_int_equal(chart_bars_columns(&b, 60, 8), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_trim),   cmocka_unit_test(test_scale),
 	    cmocka_unit_test(test_labels), cmocka_unit_test(test_rows),
-	    cmocka_unit_test(test_cut),
+	    cmocka_unit_test(test_cut),	   cmocka_unit_test(test_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
