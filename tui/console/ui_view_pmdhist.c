@@ -80,14 +80,13 @@ void ui_view_pmd_hists(struct body *b, int room)
 	for (int j = 0; j < h->novs_pmds; j++)
 		have += h->ovs_pmds[j].nhists > 0;
 	ui->npmd_hist_at = 0;
-	if (!have) {
-		if (body_line(b))
-			ui_put(ui, ROLE_TABLE_HEAD, "%s: %s", rowfmt_host_hist_head,
-			       rowfmt_host_hist_none);
-		return;
-	}
 	if (body_line(b))
 		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_host_hist_head);
+	if (!have) {
+		if (body_line(b))
+			ui_put(ui, ROLE_DIM, "%s", rowfmt_host_hist_none);
+		return;
+	}
 	for (int j = 0; j < h->novs_pmds; j++) {
 		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[j];
 		/* Where this PMD's charts start, for the key that scrolls to them. */
