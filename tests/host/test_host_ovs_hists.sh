@@ -35,7 +35,7 @@ start_fake() {
 # The fake's histograms: cycles/it with counts in bins 10..31 only (bins 0-9 empty: trimmed;
 # gaps inside kept), 7 in the open ">" bin; packets/it in bins 0 and 2. counts.json keeps
 # them for the checks.
-python3 - "$here/../unit/data/ovs31_pmd_perf_show.txt" "$dir/perf.txt" "$dir/counts.json" <<'PY'
+python3 - "$here/../unit/data/ovs31_pmd_perf_show.txt" "$dir/perf.txt" "$dir/counts.json" "$dir/stats.txt" <<'PY'
 import json, sys
 rows = open(sys.argv[1]).read().split("Histograms\n")[1].splitlines()
 head, walls = rows[0], [r.split() for r in rows[1:33]]
@@ -43,15 +43,12 @@ cyc = [0] * 32
 cyc[10], cyc[12], cyc[13], cyc[14], cyc[20], cyc[31] = 4, 40, 400, 20, 3, 7
 pkt = [0] * 32
 pkt[0], pkt[2] = 400, 74
-counts = [cyc, pkt] + [[0] * 32 for _ in range(5)]
-table = "\n".join("   " + "  ".join("%-9s %-11d" % (walls[b][2 * k], counts[k][b])
-                                    for k in range(7)) for b in range(32))
-it = sum(cyc)
-open(sys.argv[2], "w").write(f"""
-Time: 00:00:01.000
-Measurement duration: 1.000 s
-
-pmd thread numa_id 0 core_id 1:
+def block(core, counts):
+    table = "\n".join("   " + "  ".join("%-9s %-11d" % (walls[b][2 * k], counts[k][b])
+                                        for k in range(7)) for b in range(32))
+    it = sum(counts[1])
+    return f"""
+pmd thread numa_id 0 core_id {core}:
 
   Iterations:         {it:12d}  (10.00 us/it)
   - Used TSC cycles:      20000000  ( 50.0 % of total cycles)
@@ -67,11 +64,27 @@ Histograms
 {head}
 {table}
 ---------------------------------------
-""")
+"""
+# The second PMD (core 2): its cycles/it counted nothing (a title saying so, no row), its
+# packets/it 5 iterations in bin 0.
+pkt2 = [5] + [0] * 31
+open(sys.argv[2], "w").write("\nTime: 00:00:01.000\nMeasurement duration: 1.000 s\n" +
+                             block(1, [cyc, pkt] + [[0] * 32 for _ in range(5)]) +
+                             block(2, [[0] * 32, pkt2] + [[0] * 32 for _ in range(5)]))
+stats = """pmd thread numa_id 0 core_id %d:
+  packets received: 0
+  emc hits: 0
+  smc hits: 0
+  megaflow hits: 0
+  miss with success upcall: 0
+  miss with failed upcall: 0
+  idle cycles: 20000000 (100.00%%)
+  processing cycles: 0 (0.00%%)
+"""
+open(sys.argv[4], "w").write(stats % 1 + stats % 2)
 edges = {k: [w[2 * k] for w in walls] for k in range(2)}
 json.dump({"cycles/it": [edges[0], cyc], "packets/it": [edges[1], pkt]}, open(sys.argv[3], "w"))
 PY
-
 # The rows of one chart on a captured screen (both columns of a line), checked against the
 # fake: every bin from the first with a count to the last, in order, with its count and share;
 # the bar's cells in proportion to the largest bin. Prints "ok", or "cut N C" when the chart
@@ -141,7 +154,7 @@ press_v() { # TITLE_REGEX
 	fail "v did not scroll to /$1/"
 }
 
-export FAKE_OVS_PERF="$dir/perf.txt"
+export FAKE_OVS_PERF="$dir/perf.txt" FAKE_OVS_STATS="$dir/stats.txt"
 start_fake ctl
 env_run="TUNETOP_OVS_SOCKET=$dir/ctl.sock TUNETOP_OVS_DB=unix:$dir/nodb.sock"
 
@@ -158,6 +171,16 @@ check "80x24: the largest bin's bar is full width (UTF-8 blocks)" grep -q "â–ˆâ–
 check "80x24: no row for an empty bin before the first count" bash -c "! grep -Eq '<= (12686|3014|499) ' '$dir/s80'"
 res=$(check_chart "$dir/s80" packets/it)
 check "80x24: packets/it rows 0..2, the empty bin between kept (got $res)" test "$res" = ok
+# v again: the second PMD's charts (at the top, or on the view's last page), the empty one a
+# title saying so; again: the first PMD's at the top.
+press_v "^pmd-c02 cycles/it  -: nothing counted since the stats were cleared"
+tt_cap >"$dir/s80b"
+check "80x24: v scrolls to the next PMD, its empty histogram a line and no row" \
+	bash -c "grep -A1 '^pmd-c02 cycles/it  -: nothing counted' '$dir/s80b' | tail -n 1 | grep -q '^pmd-c02 packets/it  n 5  p50 <= 0'"
+press_v "^pmd-c01 cycles/it  n 474"
+tt_cap >"$dir/s80c"
+check "80x24: v once more: round to the first PMD's, at the top of the view" \
+	bash -c "sed -n 5p '$dir/s80c' | grep -q '^pmd-c01 cycles/it'"
 check "80x24: no line wider than the screen" python3 -c 'import sys; sys.exit(any(len(l) > 80 for l in open(sys.argv[1], encoding="utf-8").read().splitlines()))' "$dir/s80"
 
 # 60x16, ASCII: the chart cut, the cut line saying how many bins and counts are left out.
@@ -174,7 +197,7 @@ check "60x16 ASCII: '#' bars, no byte above 127" bash -c "grep -q '#### 400' '$d
 # A report without histograms (pmd-perf-metrics off): one line saying why, no row.
 kill "${pids[@]}" 2>/dev/null
 pids=()
-unset FAKE_OVS_PERF
+unset FAKE_OVS_PERF FAKE_OVS_STATS
 start_fake ctl3
 tt_start 80 24 "env LANG=$utf8 LC_ALL=$utf8 TUNETOP_OVS_SOCKET=$dir/ctl3.sock TUNETOP_OVS_DB=unix:$dir/nodb.sock $TUNETOP --host -d 0.3; sleep 60"
 tt_keys 3 End

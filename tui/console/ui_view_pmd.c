@@ -104,6 +104,8 @@ void ui_view_pmd(struct body *b)
 	char a[512];
 	int h_view = b->end - b->y;
 
+	ui->npmd_hist_at = 0; /* until the OVS histograms are drawn: nothing for v to scroll to */
+
 	if (!ui->snap->has_pmd) {
 		/* On the host the reason is OVS's own, not the engine's knob. */
 		body_title(b, ui->snap->has_host

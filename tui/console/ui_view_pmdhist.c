@@ -122,8 +122,10 @@ int ui_pmd_hist_key(struct ui *ui, int ch)
 	int top = ui->pmd_hist_at[k];
 	if (top > ui->view_max_top)
 		top = ui->view_max_top; /* the last page: the view ends below */
-	if (top == ui->view_top)
-		top = ui->pmd_hist_at[0]; /* already there: round to the first again */
+	if (top == ui->view_top) {
+		k = 0; /* already there: round to the first again */
+		top = ui->pmd_hist_at[0];
+	}
 	ui->view_top = top;
 	ui_status(ui, false, "v: %s's histograms (v: the next PMD's)",
 		  ui->snap->host.ovs_pmds[k].name);
