@@ -34,7 +34,7 @@ static void pmdhist_cell(struct ui *ui, const struct host_ovs_hist *g, const str
  * (none when it counted nothing: the title says so). A chart taller than the view's rows
  * goes two columns of bins abreast where the width leaves bars of CHART_BARS_MIN_W (80
  * columns); still too tall, it keeps its first bins and ends with a line saying what the
- * cut ones hold, so one whole chart shows at once on any screen the console runs in.
+ * cut ones hold: a chart never runs past one screen of the view.
  */
 static void pmdhist_chart(struct body *b, const struct host_ovs_pmd_snap *x,
 			  const struct host_ovs_hist *g, int room)
