@@ -347,9 +347,22 @@ const struct figure figure_table[] = {
      "OVS's TSC rate as its Used TSC cycles % or us/it figures imply it"},
     {FIG_PMD_HOST, "pmd-perf-show histograms", "count per bin", "since the stats were cleared",
      "OVS pmd-perf-show (pmd-perf-metrics=true)",
-     "per PMD, cycles/it and packets/it (and a sleep one where OVS prints it): one column a "
-     "bin from OVS's lowest edge to its \">\" bin, higher for a larger share of the largest "
-     "bin, then n (the count) and the bin holding the median (p50<=edge)"},
+     "per PMD, a bar chart of cycles/it, of packets/it and of a sleep one where OVS prints it; "
+     "v scrolls to the next PMD's charts. A title line names the PMD and the histogram"},
+    {FIG_PMD_HOST, "n", "count", "since the stats were cleared", "OVS pmd-perf-show",
+     "the histogram's count (iterations); - and why when it counted nothing or the PMD's "
+     "report has none"},
+    {FIG_PMD_HOST, "p50", "the histogram's unit", "-", "OVS pmd-perf-show histograms",
+     "the bin holding the median: <= its edge, or > the last edge"},
+    {FIG_PMD_HOST, "<= EDGE", "count, % of n", "since the stats were cleared",
+     "OVS pmd-perf-show histograms",
+     "a bin: values up to EDGE (pmd-perf-show's edge) and above the bin before; its bar scaled "
+     "to the largest bin, then its count and share of n. Empty bins at both ends left out; two "
+     "columns of bins when the chart is taller than the view and the width allows"},
+    {FIG_PMD_HOST, "> EDGE", "count, % of n", "since the stats were cleared",
+     "OVS pmd-perf-show histograms", "the open-ended last bin (pmd-perf-show's \">\"): above EDGE"},
+    {FIG_PMD_HOST, "bins cut", "bins, count", "since the stats were cleared", "the console",
+     "a chart taller than the screen: how many bins are left out, up to which, and their count"},
     {FIG_PMD_HOST, "none: OVS prints them with other_config:pmd-perf-metrics=true", "-", "-",
      "OVS pmd-perf-show", "no PMD's report had histograms"},
     {FIG_PMD_HOST, "slack_ns", "ns", "-", "/proc/TID/timerslack_ns",

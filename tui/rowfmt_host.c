@@ -177,52 +177,39 @@ static const char *host_susp_row(const struct host_ovs_pmd_snap *x, char *buf, s
 	return buf;
 }
 
-static const char host_hist_head[] = "pmd-perf-show histograms";
+const char rowfmt_host_hist_head[] = "pmd-perf-show histograms";
+const char rowfmt_host_hist_none[] =
+    "none: OVS prints them with other_config:pmd-perf-metrics=true";
 
-/* The histogram lines: one per PMD and histogram, or one saying there are none. */
-static int host_hist_lines(const struct host_snap *h)
+const char *rowfmt_host_hist_title(const struct host_ovs_pmd_snap *x, const struct host_ovs_hist *g,
+				   char *buf, size_t len)
 {
-	int n = 0;
-	for (int i = 0; i < h->novs_pmds; i++)
-		n += h->ovs_pmds[i].nhists;
-	return n ? n : 1;
-}
-
-/*
- * A histogram as a line of 80 columns: its PMD and name, one character per bin rising with
- * the bin's share of the largest (a bin with any count shows), then the count and the bin
- * holding the median ("p50<=6183": at most that many).
- */
-static const char *host_hist_line(const struct host_ovs_pmd_snap *x, const struct host_ovs_hist *g,
-				  char *buf, size_t len)
-{
-	static const char ramp[] = ".:-=+*#%@";
-	char name[sizeof(x->name)], bars[HOST_OVS_HIST_BINS + 1], med[32], n[16];
-	uint64_t max = 0, total = 0, run = 0;
-	int b;
-	for (b = 0; b < g->nbins; b++) {
-		max = g->count[b] > max ? g->count[b] : max;
+	char name[sizeof(x->name)], med[40], n[16];
+	uint64_t total = 0, run = 0;
+	rowfmt_name(x->name, name, sizeof(name));
+	if (!g) {
+		snprintf(buf, len, "%s  -: no histograms in its report", name);
+		return buf;
+	}
+	for (int b = 0; b < g->nbins; b++)
 		total += g->count[b];
+	if (!total) {
+		snprintf(buf, len, "%s %s  -: nothing counted since the stats were cleared", name,
+			 g->name);
+		return buf;
 	}
-	for (b = 0; b < g->nbins; b++) {
-		size_t r =
-		    max ? (size_t)((double)g->count[b] / (double)max * (sizeof(ramp) - 2)) : 0;
-		bars[b] = g->count[b] ? ramp[r] : ' ';
-	}
-	bars[b] = '\0';
-	snprintf(med, sizeof(med), "-");
-	for (b = 0; total && b < g->nbins; b++) {
+	for (int b = 0; b < g->nbins; b++) {
 		run += g->count[b];
 		if (run * 2 >= total) {
 			if (g->edge[b] == UINT64_MAX)
-				snprintf(med, sizeof(med), "p50>%" PRIu64, b ? g->edge[b - 1] : 0);
+				snprintf(med, sizeof(med), "p50 > %" PRIu64,
+					 b ? g->edge[b - 1] : 0);
 			else
-				snprintf(med, sizeof(med), "p50<=%" PRIu64, g->edge[b]);
+				snprintf(med, sizeof(med), "p50 <= %" PRIu64, g->edge[b]);
 			break;
 		}
 	}
-	snprintf(buf, len, "%-15.15s %-10.10s|%-*s| n=%s %s",
-		 rowfmt_name(x->name, name, sizeof(name)), g->name, HOST_OVS_HIST_BINS, bars,
+	snprintf(buf, len, "%s %s  n %s  %s", name, g->name,
 		 rowfmt_count((double)total, n, sizeof(n)), med);
 	return buf;
 }
@@ -234,7 +221,7 @@ int rowfmt_host_nlines(const struct snapshot *s)
 		h->novs_ifaces + 1;
 	for (int i = 0; i < h->novs_ifaces; i++)
 		n += host_drop_lines(&h->ovs_ifaces[i]);
-	return n + 1 + h->novs_pmds + 1 + host_hist_lines(h);
+	return n + 1 + h->novs_pmds;
 }
 
 bool rowfmt_host_is_head(const struct snapshot *s, int i)
@@ -252,7 +239,7 @@ bool rowfmt_host_is_head(const struct snapshot *s, int i)
 			return true;
 		at += 1 + len[k];
 	}
-	return i == at;
+	return false;
 }
 
 const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len)
@@ -336,20 +323,6 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 	i--;
 	if (i < h->novs_pmds)
 		return host_susp_row(&h->ovs_pmds[i], buf, len);
-	i -= h->novs_pmds;
-	if (i == 0)
-		return snprintf(buf, len, "%s", host_hist_head), buf;
-	i--;
-	for (int j = 0; j < h->novs_pmds; j++) {
-		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[j];
-		if (i < x->nhists)
-			return host_hist_line(x, &x->hist[i], buf, len);
-		i -= x->nhists;
-	}
-	if (i == 0)
-		return snprintf(buf, len, "%s",
-				"none: OVS prints them with other_config:pmd-perf-metrics=true"),
-		       buf;
 	buf[0] = '\0';
 	return buf;
 }

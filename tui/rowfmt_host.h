@@ -21,10 +21,19 @@ extern const char rowfmt_host_pmd_head[];
 /* One PMD as pmd-perf-show and pmd-stats-show see it, over the interval ("-": no baseline). */
 const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size_t len);
 /* The lines after the PMD table (stats-show, hit shares, rxq-show, ovsdb Interface, interface
- * drops): how many, and line i. */
+ * drops, suspicious iterations): how many, and line i. */
 int rowfmt_host_nlines(const struct snapshot *s);
 /* Line i of those is a section's heading. */
 bool rowfmt_host_is_head(const struct snapshot *s, int i);
 const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len);
+
+/* The histograms' part (its bars: tui/chart_bars.h, drawn by tui/console/ui_view_pmdhist.c):
+ * its heading, the line under it when no PMD's report has any, and the line over each
+ * chart: "pmd-c01/id:8 cycles/it  n 1.2k  p50 <= 8857" (the bin holding the median), with
+ * "-" and why for a histogram that counted nothing, or (g NULL) for a PMD whose report has
+ * none. */
+extern const char rowfmt_host_hist_head[], rowfmt_host_hist_none[];
+const char *rowfmt_host_hist_title(const struct host_ovs_pmd_snap *x, const struct host_ovs_hist *g,
+				   char *buf, size_t len);
 
 #endif

@@ -73,6 +73,20 @@ static void test_host_headings(void **state)
 	snapshot_free(s);
 }
 
+/* The histograms' part: its heading, its line for no histograms, and the labels of a chart
+ * (the title's n and p50, a bin's <= EDGE and > EDGE, the cut line's "bins cut"). */
+static void test_hist_labels(void **state)
+{
+	static const char *const labels[] = {"n", "p50", "<= EDGE", "> EDGE", "bins cut"};
+	(void)state;
+	assert_heading_covered(FIG_PMD_HOST, rowfmt_host_hist_head);
+	assert_heading_covered(FIG_PMD_HOST, rowfmt_host_hist_none);
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (label_at(FIG_PMD_HOST, labels[i]) != strlen(labels[i]))
+			fail_msg("the pmd view's charts print \"%s\" and the figure table lacks it",
+				 labels[i]);
+}
+
 /* Every row complete: a label, a unit, a base, a source and a meaning, no tab or newline
  * (--list-figures is tab-separated, one figure a line). */
 static void test_rows_complete(void **state)
@@ -95,6 +109,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_row_headings),
 	    cmocka_unit_test(test_host_headings),
+	    cmocka_unit_test(test_hist_labels),
 	    cmocka_unit_test(test_rows_complete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,6 +168,10 @@ struct ui {
 	/* The farthest view_top that still shows something, as of the last frame: the keys
 	 * clamp to it, so scrolling past an end is not stored (and undone key by key). */
 	int view_max_top;
+	/* The pmd view on OVS: the line each PMD's histograms start at, as of the last frame
+	 * (ui_view_pmdhist.c), for the key that scrolls to them. */
+	int pmd_hist_at[HOST_SNAP_MAX_OVS_PMDS];
+	int npmd_hist_at;
 	bool paused;
 	bool too_small;
 
@@ -342,6 +346,8 @@ void ui_tradeoff_step(struct ui *ui); /* one snapshot more (from ui_hist_push) *
 void ui_tradeoff_quit(struct ui *ui);
 /* ui_tune.c: the `A` key's live tuner in the pmd view. */
 int ui_tune_key(struct ui *ui, int ch); /* A: start or stop; Esc: stop (start value back) */
+/* ui_view_pmdhist.c: v in the pmd view on OVS: scroll to the next PMD's histograms. */
+int ui_pmd_hist_key(struct ui *ui, int ch);
 void ui_tune_step(struct ui *ui); /* one snapshot more (from ui_hist_push) */
 void ui_tune_quit(struct ui *ui); /* the console quits: a run's start value back */
 /* The curve (drop% against PMD CPU%) in rows y.. of h, full width; h includes its title. */

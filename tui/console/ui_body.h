@@ -57,6 +57,9 @@ void body_graph_init(struct ui *ui, struct view_graph *vg, const struct ui_hist 
  * view_max_top. */
 void ui_view_est(struct body *b);
 void ui_view_pmd(struct body *b);
+/* The pmd view's pmd-perf-show histograms on a live OVS (ui_view_pmdhist.c): a bar chart per
+ * PMD and histogram, each at most room rows (taller ones end in a line saying what is cut). */
+void ui_view_pmd_hists(struct body *b, int room);
 void ui_view_blk(struct body *b);
 void ui_view_events(struct body *b);
 

@@ -421,6 +421,12 @@ const struct ui_keydef ui_keydefs[] = {
      "pmd view: the live tuner: pmd.maxsleep_us stepped, the cheapest within drop 0.1% kept "
      "(A/Esc: stop, start value back)",
      ui_tune_key},
+    {"v",
+     {'v'},
+     -1,
+     "pmd view on OVS (--host): scroll to the next PMD's pmd-perf-show histograms, a bar "
+     "chart each",
+     ui_pmd_hist_key},
     {"D", {'D'}, -1, "list every active diagnosis with its evidence (Esc/q closes)", ui_diag_open},
     {"X",
      {'X'},

@@ -64,7 +64,7 @@ static void pmd_sleep_lines(struct body *b)
 }
 
 /* The pmd view on a live OVS: only what OVS reports, full PMD names, "-" for no baseline. */
-static void pmd_host_view(struct body *b)
+static void pmd_host_view(struct body *b, int room)
 {
 	struct ui *ui = b->ui;
 	const struct pmd_snap *p = &ui->snap->pmd;
@@ -90,6 +90,7 @@ static void pmd_host_view(struct body *b)
 		if (body_line(b))
 			ui_put(ui, head ? ROLE_TABLE_HEAD : ROLE_NORMAL, "%s", t);
 	}
+	ui_view_pmd_hists(b, room);
 	pmd_sleep_lines(b);
 	char label[32];
 	snprintf(label, sizeof(label), "CPU%% %s", p->nthreads ? "PMD 1" : "pmd");
@@ -103,6 +104,8 @@ void ui_view_pmd(struct body *b)
 	char a[512];
 	int h_view = b->end - b->y;
 
+	ui->npmd_hist_at = 0; /* until the OVS histograms are drawn: nothing for v to scroll to */
+
 	if (!ui->snap->has_pmd) {
 		/* On the host the reason is OVS's own, not the engine's knob. */
 		body_title(b, ui->snap->has_host
@@ -111,7 +114,7 @@ void ui_view_pmd(struct body *b)
 		return;
 	}
 	if (rowfmt_host_pmd(ui->snap)) {
-		pmd_host_view(b);
+		pmd_host_view(b, h_view);
 		return;
 	}
 	if (body_line(b)) {
