@@ -17,7 +17,8 @@ const struct figure figure_table[] = {
     {FIG_ALL, "up", "s", "-", "console", "seconds since the source started (a recording's own)"},
     {FIG_ALL, "LIVE", "s", "-", "console",
      "sampling live, one snapshot per this interval (-d); REPLAY Nx is a recording played at "
-     "N times its speed, REPLAY END one played out, FROZEN a kept sample shown"},
+     "N times its speed, END OF RECORDING one played out, FOLLOWING one still being written "
+     "(--follow), FROZEN a kept sample shown"},
     {FIG_ALL, "host", "-", "-", "--remote",
      "with a fleet, the host dived into (Enter in the fleet view): the figures below are its"},
     {FIG_ALL, "FROZEN", "sample/kept, time", "-", "console",
