@@ -392,6 +392,9 @@ const struct figure figure_table[] = {
     {FIG_BLK, "submit x complete", "1/s", "-", "engine counter",
      "completions per second: row = submitting CPU (sub), column = completing CPU (done), * the "
      "irq CPU, . none; the first 16 CPUs"},
+    {FIG_BLK, "sub\\done /s", "1/s", "-", "engine counter",
+     "the header of submit x complete: submitting CPU (rows) \\ completing CPU (columns), "
+     "per second"},
     {FIG_BLK, "CPU", "CPU id", "-", "engine or /proc", "the CPU; (irq) the interrupt CPU"},
     {FIG_BLK, "LLC", "-", "-", "engine or sysfs", "its last-level cache id"},
     {FIG_BLK, "BLOCK runs/s", "1/s", "-", "engine counter or /proc/softirqs",
