@@ -17,7 +17,8 @@ const struct figure figure_table[] = {
     {FIG_ALL, "up", "s", "-", "console", "seconds since the source started (a recording's own)"},
     {FIG_ALL, "LIVE", "s", "-", "console",
      "sampling live, one snapshot per this interval (-d); REPLAY Nx is a recording played at "
-     "N times its speed, REPLAY END one played out, FROZEN a kept sample shown"},
+     "N times its speed, END OF RECORDING one played out, FOLLOWING one still being written "
+     "(--follow), FROZEN a kept sample shown"},
     {FIG_ALL, "host", "-", "-", "--remote",
      "with a fleet, the host dived into (Enter in the fleet view): the figures below are its"},
     {FIG_ALL, "FROZEN", "sample/kept, time", "-", "console",
@@ -413,6 +414,9 @@ const struct figure figure_table[] = {
     {FIG_BLK, "submit x complete", "1/s", "-", "engine counter",
      "completions per second: row = submitting CPU (sub), column = completing CPU (done), * the "
      "irq CPU, . none; the first 16 CPUs"},
+    {FIG_BLK, "sub\\done /s", "1/s", "-", "engine counter",
+     "the header of submit x complete: submitting CPU (rows) \\ completing CPU (columns), "
+     "per second"},
     {FIG_BLK, "CPU", "CPU id", "-", "engine or /proc", "the CPU; (irq) the interrupt CPU"},
     {FIG_BLK, "LLC", "-", "-", "engine or sysfs", "its last-level cache id"},
     {FIG_BLK, "BLOCK runs/s", "1/s", "-", "engine counter or /proc/softirqs",

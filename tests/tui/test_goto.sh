@@ -45,9 +45,12 @@ tt_wait 'goto 11:30: out of the recording \(10:00:00 \.\. 10:19:50\)' 5
 tt_wait 'up 100s  REPLAY' 2
 goto soon
 tt_wait "goto: 'soon' is not a time" 5
-# Played to its end, a goto plays on from there (REPLAY END goes).
+# The last sample: played out at once; a goto back from the end plays on from there (END OF
+# RECORDING goes).
 goto 10:19:50
-tt_wait 'up 1190s  REPLAY' 5
+tt_wait 'up 1190s  END OF RECORDING' 5
+goto 10:19:00
+tt_wait 'up 1140s  REPLAY 1x' 5
 tt_keys q
 tt_wait_exit 5
 grep -q 'rc=0' "$TT_DIR/rc" || fail "exit: $(cat "$TT_DIR/rc")"

@@ -62,13 +62,13 @@ tt_keys '{'
 check_sample "$rec" $((n - 11))
 tt_keys '}'
 check_sample "$rec" $((n - 1))
-# Played out, the header says END; a big step that reaches the newest goes live.
+# Played out, the header says END OF RECORDING; a big step that reaches the newest goes live.
 tt_keys '}'
-tt_wait 'up [0-9]+s  REPLAY END  governor' 3
+tt_wait 'up [0-9]+s  END OF RECORDING  governor' 3
 tt_keys Space '{'
 check_sample "$rec" $((n - 10))
 tt_keys '}'
-tt_wait 'up [0-9]+s  REPLAY END  governor' 3
+tt_wait 'up [0-9]+s  END OF RECORDING  governor' 3
 tt_keys Space '['
 check_sample "$rec" $((n - 1))
 # Sorting and views work on the frozen sample; it stays frozen.
@@ -80,7 +80,7 @@ tt_wait "  FROZEN $((n - 1))/"
 tt_keys F8
 tt_wait 'a recording is read-only \(replaying rec\.jsonl\)'
 tt_keys Escape
-tt_wait '  REPLAY END  '
+tt_wait '  END OF RECORDING  '
 tt_keys q
 tt_wait_exit 5
 grep -q 'rc=0' "$TT_DIR/rc" || fail "replay exit: $(cat "$TT_DIR/rc")"

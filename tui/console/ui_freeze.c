@@ -139,11 +139,21 @@ const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len)
 	return buf;
 }
 
+/* A step past the newest sample kept: live again, as stepping on in htop's or atop's
+ * history does, and said, so the key's effect is plain (a recording plays on from there). */
+static int freeze_past_newest(struct ui *ui)
+{
+	int redo = ui_live(ui);
+	ui_status(ui, false, "past the newest sample: %s",
+		  source_paced(ui->src) ? "back to the replay" : "live again");
+	return redo;
+}
+
 int ui_freeze_key(struct ui *ui, int ch)
 {
 	uint64_t newest = ui->frozen ? ui->frozen_hi : history_newest(&ui->history);
 	uint64_t at = ui->frozen ? ui->frozen_id : newest, oldest = frozen_oldest(ui);
-	int step = (ch == '[' || ch == ']') ? 1 : UI_FREEZE_BIG_STEP;
+	int step = (ch == '[' || ch == ']') ? 1 : UI_FREEZE_BIG_STEP, redo;
 
 	switch (ch) {
 	case ' ':
@@ -155,22 +165,23 @@ int ui_freeze_key(struct ui *ui, int ch)
 		return ui_live(ui);
 	case '[':
 	case '{':
-		if (at <= oldest) {
+		/* A step that lands on the oldest says so as one that cannot move does: the
+		 * next one would not move either. */
+		redo = ui_freeze_at(
+		    ui, at - (at - oldest < (uint64_t)step ? at - oldest : (uint64_t)step));
+		if (ui->frozen && ui->frozen_id <= oldest)
 			ui_status(ui, false, "the oldest sample kept (%llu in the window)",
 				  (unsigned long long)(newest - oldest + 1));
-			return ui_freeze_at(ui, at);
-		}
-		return ui_freeze_at(
-		    ui, at - (at - oldest < (uint64_t)step ? at - oldest : (uint64_t)step));
+		return redo;
 	default: /* ']' and '}' */
 		if (!ui->frozen)
 			return 0;
 		/* A step that reaches the newest of the window goes live: live shows the newest,
 		 * and stopping on it left the view frozen while newer samples kept coming. */
 		if (ch == '}' && at + (uint64_t)step >= newest)
-			return ui_live(ui);
+			return freeze_past_newest(ui);
 		if (at + (uint64_t)step > newest)
-			return at == newest ? ui_live(ui) : ui_freeze_at(ui, newest);
+			return at == newest ? freeze_past_newest(ui) : ui_freeze_at(ui, newest);
 		return ui_freeze_at(ui, at + (uint64_t)step);
 	}
 }

@@ -222,12 +222,16 @@ int ui_header_draw(struct ui *ui)
 	const char *host = ui_fleet_host(ui);
 	if (host)
 		ui_put(ui, ROLE_TITLE, "host %s  ", host);
-	/* LIVE with the interval, REPLAY with a recording's speed (END once it has played out:
-	 * nothing moves any more), or which kept sample is shown. */
+	/* What the figures are: LIVE with the interval; a recording at its speed (REPLAY 4x),
+	 * END OF RECORDING once it has played out (nothing moves any more; a speed would be
+	 * stale), FOLLOWING under --follow (it plays what is appended as it comes, at no
+	 * speed of its own, and waits for more: it never ends); or which kept sample. */
 	if (ui->frozen)
 		ui_put(ui, ROLE_WARN, "%s", ui_freeze_label(ui, fl, sizeof(fl)));
+	else if (source_paced(ui->src) && ui->opt->follow)
+		ui_put(ui, ROLE_TITLE, "FOLLOWING");
 	else if (source_paced(ui->src) && ui->source_done)
-		ui_put(ui, ROLE_TITLE, "REPLAY END");
+		ui_put(ui, ROLE_TITLE, "END OF RECORDING");
 	else if (source_paced(ui->src))
 		ui_put(ui, ROLE_TITLE, "REPLAY %gx", ui->speed);
 	else

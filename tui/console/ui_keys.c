@@ -184,6 +184,10 @@ static int key_speed(struct ui *ui, int ch)
 			  "speed: only a recording (--replay) has one; -d sets the interval");
 		return UI_REDRAW;
 	}
+	if (ui->opt->follow) {
+		ui_status(ui, true, "speed: --follow plays each line as it is appended");
+		return UI_REDRAW;
+	}
 	double s = ch == 'f' ? ui->speed * 2 : ui->speed / 2;
 	ui->speed = s > 64 ? 64 : s < 1.0 / 64 ? 1.0 / 64 : s;
 	ui_status(ui, false, "replay speed %gx", ui->speed);
@@ -398,7 +402,11 @@ const struct ui_keydef ui_keydefs[] = {
      -1,
      "freeze on this sample / back to live (sampling goes on)",
      key_freeze},
-    {"[ ] { }", {'[', ']', '{', '}'}, -1, "frozen: one sample back / forward, { } ten", key_freeze},
+    {"[ ] { }",
+     {'[', ']', '{', '}'},
+     -1,
+     "frozen: one sample back / forward, { } ten; past newest: live",
+     key_freeze},
     {"Esc", {27}, -1, "back to live; with --remote hosts, back to the fleet", key_freeze},
     {"Enter",
      {'\n', '\r', KEY_ENTER},

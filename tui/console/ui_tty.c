@@ -139,6 +139,29 @@ void ui_tty_count(struct ui *ui)
 		ui->tty.bytes = w - ui->tty.wchar0;
 }
 
+/*
+ * Home and End as terminals send them whatever TERM claims: tmux sends its own "\E[1~" and
+ * "\E[4~" (its terminfo's khome/kend) also when TERM says xterm-256color, whose terminfo
+ * knows only "\EOH"/"\EOF"; rxvt sends "\E[7~"/"\E[8~"; xterm without the keypad mode
+ * "\E[H"/"\E[F". A sequence curses does not know arrives as Esc and text ("[1~"), which
+ * unfroze, froze and switched views. Only unknown sequences are bound: one the terminfo
+ * gives a key of its own keeps it (htop binds such sequences too, in its CRT.c).
+ */
+static void tty_bind_home_end(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} keys[] = {
+	    {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[7~", KEY_HOME},
+	    {"\033[8~", KEY_END},  {"\033[H", KEY_HOME}, {"\033[F", KEY_END},
+	    {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (key_defined(keys[i].seq) == 0)
+			define_key(keys[i].seq, keys[i].key);
+}
+
 int ui_tty_open(struct ui *ui, char *err, size_t errlen)
 {
 	const char *cs = nl_langinfo(CODESET);
@@ -191,6 +214,7 @@ int ui_tty_open(struct ui *ui, char *err, size_t errlen)
 	 * keys (a pasted "set a=1\nset b=2" typed its second line as hotkeys). */
 	define_key(UI_PASTE_BEGIN_SEQ, UI_KEY_PASTE_BEGIN);
 	define_key(UI_PASTE_END_SEQ, UI_KEY_PASTE_END);
+	tty_bind_home_end();
 	tty_write(UI_PASTE_ON_SEQ);
 	cbreak();
 	noecho();
