@@ -270,17 +270,39 @@ static void blk_sample_per_cpl(struct blk_state *st, struct blk_snap *b, uint64_
  * waiting for work. Its CPU % alone reads low whenever the host takes the CPU from it
  * (on a 2-CPU machine shared with a build, 10-40 % of the time), which is not the
  * interrupt CPU running out of work; host took tells the two apart. */
+/* blk-irq's idle total up to now, the wait under way included: read under its seqlock
+ * (blk_irq.c, blk_irq_wait_mark()). When the writer is met mid-section every try (it was
+ * preempted there), the total without the wait under way, which then counts where it ends. */
+static uint64_t blk_irq_idle_now(struct blk_state *st)
+{
+	for (int tries = 0; tries < 64; tries++) {
+		uint64_t s1 = atomic_load_explicit(&st->irq_wait_seq, memory_order_acquire);
+		if (s1 & 1)
+			continue;
+		uint64_t idle = atomic_load_explicit(&st->irq_idle_ns, memory_order_relaxed);
+		uint64_t since = atomic_load_explicit(&st->irq_wait_since, memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&st->irq_wait_seq, memory_order_relaxed) != s1)
+			continue;
+		uint64_t now = clock_mono_ns();
+		return idle + (since && now > since ? now - since : 0);
+	}
+	return atomic_load_explicit(&st->irq_idle_ns, memory_order_relaxed);
+}
+
 static void blk_sample_busy(struct blk_state *st, struct blk_snap *b, uint64_t dt_ns)
 {
-	uint64_t idle = atomic_load_explicit(&st->irq_idle_ns, memory_order_relaxed);
-	uint64_t didle = idle - st->smp_irq_idle_ns;
+	uint64_t idle = blk_irq_idle_now(st);
+	/* Never back: a fallback total (the wait under way left out) after one with it. */
+	uint64_t didle = idle > st->smp_irq_idle_ns ? idle - st->smp_irq_idle_ns : 0;
 
-	st->smp_irq_idle_ns = idle;
+	if (idle > st->smp_irq_idle_ns)
+		st->smp_irq_idle_ns = idle;
 	b->irq_busy_valid = dt_ns > 0 && st->irq_t;
 	if (!b->irq_busy_valid)
 		return;
 	double busy = 100.0 * (1.0 - (double)didle / (double)dt_ns);
-	/* A wait that began before the interval counts whole in the one it ends in. */
+	/* Clamped: the interval and the waits are read a few instructions apart. */
 	b->irq_busy_pct = busy < 0 ? 0 : busy > 100 ? 100 : busy;
 	double took = b->irq_busy_pct - b->irq_cpu_pct;
 	b->irq_host_took_pct = took > 0 ? took : 0;

@@ -127,10 +127,12 @@ struct blk_state {
 
 	_Atomic uint64_t data_errors; /* completions that read back wrong data (must stay 0) */
 	_Atomic uint64_t irqs; /* device interrupts raised */
-	/* Wall ns blk-irq spent waiting for work (doorbell or deadline), since start:
-	 * written by blk-irq only, read by the sampler (relaxed: a live figure). The rest
-	 * of the interval it ran or wanted to run: the interrupt CPU's busy time. */
-	_Atomic uint64_t irq_idle_ns;
+	/* Wall ns blk-irq spent waiting for work (doorbell or deadline), since start, and the
+	 * start of the wait under way (0: none). The rest of the interval it ran or wanted to
+	 * run: the interrupt CPU's busy time. Written by blk-irq only, under irq_wait_seq (a
+	 * seqlock, blk_irq.c): the sampler reads both consistently and counts the part of a
+	 * long wait that fell in its interval there, not all of it where it ends. */
+	_Atomic uint64_t irq_idle_ns, irq_wait_since, irq_wait_seq;
 
 	/* Sampler's previous values (control thread only). */
 	uint64_t smp_prev_ns, smp_completed, smp_ipi;
