@@ -28,7 +28,8 @@ PROSE = [r"^ tunetop \S+", r"tick time histogram: no tick with estimators yet",
          r"(est|pmd|blk) is not running \(:set [a-z.]+=on\)", r"(est|pmd|blk) is not running: .*",
          r"Open vSwitch: .*", r"\(--write to change\)", r"no events yet",
          r"\(\d+ more kthreads, in the totals only\)", r"\(irq\)", r"in the interval",
-         r"\(\d+/s, \S+ while asleep\)", r"\[PAUSED\]", r"\(end\)", r"END OF RECORDING", r"FOLLOWING"]
+         r"\(\d+/s, \S+ while asleep\)", r"\[PAUSED\]", r"\(end\)", r"END OF RECORDING", r"FOLLOWING",
+         r"\bof interval\b"]  # a percentage's base, said beside it
 # Values that are words: states, subsystems in the SUBSYS column, governors and their source,
 # link states, host names, the recordings the goldens play.
 VALUES = {"S", "R", "I", "D", "pmd", "est", "blk", "engine", "performance", "powersave",
