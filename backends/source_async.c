@@ -28,6 +28,7 @@ struct source_async {
 	struct source *src;
 	pthread_t thread, writer;
 	bool apart; /* knob writes on the writer thread (src->ops->knobs_apart) */
+	bool sampler; /* the sampler thread runs (not for source_async_start_writer()) */
 	int efd;
 	pthread_mutex_t mu; /* guards everything below (never held across a source call) */
 	pthread_cond_t cv; /* the sampler's: a poke, stop (and a request when not apart) */
@@ -158,8 +159,8 @@ static void *async_writer(void *arg)
 	return NULL;
 }
 
-struct source_async *source_async_start(struct source *src, uint64_t interval_ns, char *err,
-					size_t errlen)
+static struct source_async *async_start(struct source *src, uint64_t interval_ns, bool sampler,
+					char *err, size_t errlen)
 {
 	struct source_async *a = xcalloc(1, sizeof(*a));
 	pthread_condattr_t ca;
@@ -187,7 +188,8 @@ struct source_async *source_async_start(struct source *src, uint64_t interval_ns
 		snprintf(err, errlen, "writer thread: %s", strerror(rc));
 		goto fail_sync;
 	}
-	rc = pthread_create(&a->thread, NULL, async_main, a);
+	a->sampler = sampler;
+	rc = sampler ? pthread_create(&a->thread, NULL, async_main, a) : 0;
 	if (rc != 0) {
 		snprintf(err, errlen, "sampler thread: %s", strerror(rc));
 		if (a->apart) {
@@ -212,6 +214,22 @@ fail:
 	return NULL;
 }
 
+struct source_async *source_async_start(struct source *src, uint64_t interval_ns, char *err,
+					size_t errlen)
+{
+	return async_start(src, interval_ns, true, err, errlen);
+}
+
+struct source_async *source_async_start_writer(struct source *src, char *err, size_t errlen)
+{
+	if (!src->ops->knobs_apart) {
+		snprintf(err, errlen, "%s: knob writes cannot run beside its samples",
+			 src->ops->name);
+		return NULL;
+	}
+	return async_start(src, 0, false, err, errlen);
+}
+
 void source_async_stop(struct source_async *a)
 {
 	if (!a)
@@ -221,7 +239,8 @@ void source_async_stop(struct source_async *a)
 	pthread_cond_signal(&a->cv);
 	pthread_cond_signal(&a->wcv);
 	pthread_mutex_unlock(&a->mu);
-	pthread_join(a->thread, NULL); /* a sample: bounded by the source's deadlines */
+	if (a->sampler)
+		pthread_join(a->thread, NULL); /* a sample: bounded by the source's deadlines */
 	if (a->apart)
 		pthread_join(a->writer, NULL); /* a write in progress: at most its own deadline */
 	pthread_cond_destroy(&a->wcv);

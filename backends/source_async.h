@@ -30,6 +30,13 @@ struct source_async;
  */
 struct source_async *source_async_start(struct source *src, uint64_t interval_ns, char *err,
 					size_t errlen);
+/*
+ * Only the writer thread ("tt-writer") of a source with knobs_apart, for a front end that
+ * samples on its own thread (the agent): requests and results as below, while the caller
+ * keeps calling source_sample(); source_async_take() never has a snapshot. NULL with err when
+ * the source has no knobs_apart or the thread cannot be made.
+ */
+struct source_async *source_async_start_writer(struct source *src, char *err, size_t errlen);
 /* Stop the threads and free: waits for a source call in progress (every one is bounded; a
  * write at most its own deadline, pmd.maxsleep_us's ~6.5 s); writes still queued are dropped. */
 void source_async_stop(struct source_async *a);

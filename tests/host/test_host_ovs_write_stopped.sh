@@ -104,7 +104,92 @@ for _ in $(seq 100); do
 done
 check "OVS's log: its max sleep is $want (got '$got')" test "$got" = "$want"
 
-# 3. Quit while a write waits on a stopped vswitchd: the console ends within the write's own
+# 3. The same through --agent (what a --remote console reads): snapshots go on at -d 0.5 while
+# the set waits on the stopped vswitchd, the reply says not applied with the value in force,
+# and after SIGCONT a set is read back.
+held=$want
+TT_LIB=$here/../lib python3 - "$vpid" "$held" "$GAP_MAX" "$run" <<'EOF2' >"$dir/agent.out" 2>&1
+import json, os, select, signal, subprocess, sys, time
+sys.path.insert(0, os.environ["TT_LIB"])
+import agentproto
+vpid, held, gap_max = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+env = dict(os.environ, OVS_RUNDIR=sys.argv[4])
+p = subprocess.Popen([agentproto.TUNETOP, "--agent", "--host", "--write", "-d", "0.5"],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=env)
+snap, bad = None, 0
+def line(timeout):
+    """("snap", uptime_s, snapshot) or ("reply", reply) or None at the deadline."""
+    global snap
+    r, _, _ = select.select([p.stdout], [], [], timeout)
+    if not r:
+        return None
+    o = json.loads(p.stdout.readline())
+    if "reply" in o:
+        return ("reply", o)
+    if "delta" in o:
+        agentproto.apply(snap, o["delta"])
+    else:
+        snap = o
+    return ("snap", snap["uptime_s"], snap)
+def check(what, cond):
+    global bad
+    print(("ok   " if cond else "FAIL ") + what)
+    bad += not cond
+def until(pred, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        x = line(end - time.monotonic())
+        if x and x[0] == "snap" and pred(x[2]):
+            return x[2]
+    return None
+def set_and_wait(value, timeout):
+    """Send a set; the reply and the uptime_s of the snapshots until it."""
+    p.stdin.write(f"set pmd.maxsleep_us {value}\n")
+    p.stdin.flush()
+    times, end = [], time.monotonic() + timeout
+    while time.monotonic() < end:
+        x = line(end - time.monotonic())
+        if x and x[0] == "reply" and x[1].get("reply") == "set":
+            return x[1], times
+        if x and x[0] == "snap":
+            times.append(x[1])
+    return None, times
+s = until(lambda s: (s.get("pmd") or {}).get("maxsleep_us") == held, 15)
+check(f"agent: the max sleep in force, {held}", s is not None)
+os.kill(vpid, signal.SIGSTOP)
+s = until(lambda s: (s.get("host") or {}).get("ovs_error"), 10)
+check("agent: the stopped vswitchd noticed (%s)" % ((s or {}).get("host") or {}).get("ovs_error"),
+      s is not None)
+t0 = time.monotonic()
+r, times = set_and_wait(held + 100, 20)
+took = time.monotonic() - t0
+gaps = [b - a for a, b in zip(times, times[1:])]
+gap = max(gaps) if gaps else 99
+print(f"agent: the set waited {took:.2f} s; {len(times)} snapshots meanwhile, largest gap {gap:.2f} s")
+check(f"agent: no gap between snapshots above {gap_max} s while the set waited ({gap:.2f} s)",
+      gap <= gap_max and len(times) >= 6)
+check("agent: the set fails, value in force %d (%s)" % (held, r),
+      r is not None and r["ok"] is False and "still in force" in r.get("error", "") and
+      r.get("value") == str(held))
+os.kill(vpid, signal.SIGCONT)
+s = until(lambda s: (s.get("pmd") or {}).get("maxsleep_us") == held + 100, 15)
+check("agent: vswitchd continued and took what ovsdb held, %d" % (held + 100), s is not None)
+r, _ = set_and_wait(held + 300, 15)
+check("agent: a set is read back (%s)" % r,
+      r is not None and r["ok"] is True and r.get("value") == str(held + 300))
+s = until(lambda s: (s.get("pmd") or {}).get("maxsleep_us") == held + 300, 5)
+check("agent: the next snapshot shows it", s is not None)
+p.stdin.write("quit\n")
+p.stdin.flush()
+p.wait(timeout=15)
+sys.exit(1 if bad else 0)
+EOF2
+arc=$?
+cat "$dir/agent.out"
+check "the --agent part passed (exit $arc)" test "$arc" = 0
+kill -CONT "$vpid"
+
+# 4. Quit while a write waits on a stopped vswitchd: the console ends within the write's own
 # deadline (6 s for vswitchd to take it, 0.5 s to ask why), not later.
 kill -STOP "$vpid"
 tt_wait "^pmd Open vSwitch: " 10
