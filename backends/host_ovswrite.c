@@ -114,15 +114,18 @@ void host_ovswrite_refresh(struct host_state *h)
 }
 
 /* Lock dropped: why ovs-vswitchd has not taken a write, asked once more (bounded). */
-static void ovsw_why(struct host_state *h, bool db_ok, const char *dberr, char *why, size_t len)
+static void ovsw_why(struct host_state *h, const struct ovsw_ctx *c, bool db_ok, const char *dberr,
+		     char *why, size_t len)
 {
-	char err[160] = "no control socket";
+	char err[160] = "";
 	int us;
 	if (!db_ok) {
 		snprintf(why, len, "ovsdb: %s", dberr);
 		return;
 	}
-	int rc = ovsw_sleep_show(h, &us, err, sizeof(err));
+	if (!h->w_ovs) /* gone at the start of the write: its connect error says how */
+		h->w_ovs = host_ovs_open(c->ctl, err, sizeof(err));
+	int rc = h->w_ovs ? ovsw_sleep_show(h, &us, err, sizeof(err)) : -1;
 	if (rc >= 0)
 		snprintf(why, len, "ovs-vswitchd did not take it within %d s",
 			 HOST_MAXSLEEP_APPLY_MS / 1000);
@@ -153,7 +156,7 @@ static int ovsw_wait(struct host_state *h, const struct ovsw_ctx *c, int64_t cfg
 		if (db_ok && (cfg < 0 || r->cur_cfg < 0 || r->cur_cfg >= cfg))
 			break;
 		if (clock_mono_ns() >= end) {
-			ovsw_why(h, db_ok, dberr, why, whylen);
+			ovsw_why(h, c, db_ok, dberr, why, whylen);
 			return -1;
 		}
 		struct timespec ts = {0, 20 * 1000 * 1000};
