@@ -42,7 +42,7 @@ struct source_async {
 	int nreq, req_head;
 	struct source_knob_result res[ASYNC_QUEUE];
 	int nres, res_head;
-	int inflight; /* requests taken by the sampler and not answered */
+	int inflight; /* requests taken by the thread that writes and not answered */
 	int64_t knobs[K_COUNT]; /* the values in force as last read (a sample or a write) */
 	/* Knobs a write answered (read back) while the sample in progress ran: that sample may
 	 * have read them before the write, so it publishes the write's values, not a step back. */
