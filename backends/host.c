@@ -56,6 +56,7 @@ struct host_state *host_open(char *err, size_t errlen)
 	host_read_stat(h->stat_prev);
 	h->prev_ns = clock_mono_ns();
 	h->ovs_set_us = -1;
+	pthread_mutex_init(&h->mu, NULL);
 	h->sleep_show_us = -1;
 	h->sched = host_sched_new();
 	h->slack_set_ns = -1;
@@ -119,6 +120,7 @@ void host_close(struct host_state *h)
 	host_sched_free(h->sched);
 	host_bpf_close(h->bpf);
 	host_ovsdb_free(h->ovsdb);
+	host_ovswrite_close(h);
 	host_tscan_free(h->tscan);
 	free(h->dbread);
 	free(h->slack_known);
@@ -126,7 +128,18 @@ void host_close(struct host_state *h)
 	free(h->cur);
 	free(h->prev);
 	free(h->next);
+	pthread_mutex_destroy(&h->mu);
 	free(h);
+}
+
+void host_lock(struct host_state *h)
+{
+	pthread_mutex_lock(&h->mu);
+}
+
+void host_unlock(struct host_state *h)
+{
+	pthread_mutex_unlock(&h->mu);
 }
 
 static void host_sample_cpus(struct host_state *h, struct snapshot *snap)
@@ -479,7 +492,7 @@ const char *host_probe_hook(const struct host_state *h)
 void host_knob_refresh(struct host_state *h, enum knob_id id)
 {
 	if (id == K_PMD_MAXSLEEP_US)
-		host_pmdsec_dbread_now(h);
+		host_ovswrite_refresh(h);
 }
 
 int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out)

@@ -3,6 +3,7 @@
 #ifndef TT_HOST_INT_H
 #define TT_HOST_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -114,6 +115,12 @@ struct host_state {
 	bool have_stats_prev;
 	uint64_t stats_prev_ns; /* CLOCK_MONOTONIC when stats_prev's reply came */
 	struct host_tscan *tscan; /* the cached thread scan (host_tscan.c) */
+	/* The knob writer's own clients (host_ovswrite.c), touched only by the thread that writes
+	 * knobs and never under the lock: its waits on OVS hold up nothing else. */
+	struct host_ovs *w_ovs;
+	struct host_ovsdb *w_db;
+	/* host_lock(): everything above, between the sampler and the knob writer (host.h). */
+	pthread_mutex_t mu;
 };
 
 /* Name a field of the blk or pmd section the host cannot measure (it reads 0). */
@@ -149,12 +156,19 @@ struct host_ovs_perf;
 void host_pmdsec_hists(struct host_state *h, struct host_snap *hs,
 		       const struct host_ovs_hists *hists, const struct host_ovs_perf *perf);
 void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs);
-/* The same, probing ovs-vswitchd first if no sample has yet: before a write at start-up. */
-void host_pmdsec_dbread_now(struct host_state *h);
+/* taken: ovs-vswitchd has reconfigured with r's other_config (a write's read back); else the
+ * max sleep in force follows r only once vswitchd caught up with ovsdb and answers. */
+void host_pmdsec_maxsleep_from(struct host_state *h, const struct host_ovsdb_read *r, bool taken);
+/* host_ovswrite.c: the knob writer's side of OVS, on its own connections (w_ovs, w_db). Both
+ * are called with the host lock held and drop it around their I/O. */
+/* Read the max sleep from ovsdb now (probing ovs-vswitchd first if no sample has yet): before
+ * a write at start-up. */
+void host_ovswrite_refresh(struct host_state *h);
 /* Set the max sleep through ovsdb and wait (HOST_MAXSLEEP_APPLY_MS at most) for ovs-vswitchd to
  * take it, read back: 0; -1 with err when ovsdb refused it, or vswitchd did not take it (err then
  * names the value still in force). */
 int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen);
+void host_ovswrite_close(struct host_state *h);
 
 /* host_slack.c: pmd.timer_slack_ns on ovs-vswitchd's PMD threads (/proc/TID/timerslack_ns). */
 int host_slack_apply(struct host_state *h, int64_t ns, char *err, size_t errlen);

@@ -58,7 +58,7 @@ static bool host_ovsdb_ready(struct host_state *h)
 
 /* taken: ovs-vswitchd has reconfigured with this read's other_config (cur_cfg reached a write's
  * next_cfg); else it has when it caught up with ovsdb (cur_cfg == next_cfg) and answers now. */
-static void host_maxsleep_from(struct host_state *h, const struct host_ovsdb_read *r, bool taken)
+void host_pmdsec_maxsleep_from(struct host_state *h, const struct host_ovsdb_read *r, bool taken)
 {
 	snprintf(h->maxsleep_val, sizeof(h->maxsleep_val), "%s", r->has_key ? r->value : "");
 	if (!taken)
@@ -83,109 +83,10 @@ void host_pmdsec_dbread(struct host_state *h)
 	if (h->dbread_ok) {
 		h->dbread_ns = clock_mono_ns();
 		h->ovsdb_err[0] = '\0';
-		host_maxsleep_from(h, h->dbread, false);
+		host_pmdsec_maxsleep_from(h, h->dbread, false);
 	}
 	/* A failed read keeps the value last read: ovsdb down changes nothing in vswitchd, which
 	 * runs with what it last took from ovsdb; the ovsdb error is shown beside it. */
-}
-
-void host_pmdsec_dbread_now(struct host_state *h)
-{
-	if (h->ovs && !h->ovs_probed)
-		host_pmdsec_probe_now(h);
-	host_pmdsec_dbread(h);
-}
-
-/* Why ovs-vswitchd has not taken a write: asked once more (bounded, host_rpc.c). */
-static void host_maxsleep_why(struct host_state *h, bool db_ok, char *why, size_t len)
-{
-	char *res = NULL;
-	if (!db_ok) {
-		snprintf(why, len, "ovsdb: %s", h->ovsdb_err);
-		return;
-	}
-	int rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &res, h->ovs_err,
-			       sizeof(h->ovs_err));
-	free(res);
-	h->ovs_answering = rc >= 0;
-	if (rc >= 0)
-		snprintf(why, len, "ovs-vswitchd did not take it within %d s",
-			 HOST_MAXSLEEP_APPLY_MS / 1000);
-	else if (strstr(h->ovs_err, "refused") || strstr(h->ovs_err, "No such file") ||
-		 strstr(h->ovs_err, "no ovs-vswitchd"))
-		snprintf(why, len, "vswitchd not running");
-	else
-		snprintf(why, len, "vswitchd not answering");
-}
-
-/* The write is in force once ovs-vswitchd says so: cur_cfg reaches the write's next_cfg (it sets
- * it after reconfiguring, as ovs-vsctl waits for), and on 3.2+ pmd-sleep-show's own figure. */
-static int host_maxsleep_wait(struct host_state *h, int64_t cfg, const char *written, char *err,
-			      size_t errlen)
-{
-	const char *key = host_pmdsec_key(h);
-	uint64_t end = clock_mono_ns() + (uint64_t)HOST_MAXSLEEP_APPLY_MS * 1000000ULL;
-	bool db_ok;
-	for (;;) {
-		db_ok = host_ovsdb_read(h->ovsdb, key, h->dbread, h->ovsdb_err,
-					sizeof(h->ovsdb_err)) == 0;
-		if (db_ok && (cfg < 0 || h->dbread->cur_cfg < 0 || h->dbread->cur_cfg >= cfg))
-			break;
-		if (clock_mono_ns() >= end) {
-			char why[200], kept[32];
-			host_maxsleep_why(h, db_ok, why, sizeof(why));
-			if (h->sleep_show_us >= 0 || h->have_maxsleep)
-				snprintf(kept, sizeof(kept), "%d",
-					 h->sleep_show_us >= 0 ? h->sleep_show_us : h->maxsleep_us);
-			else
-				snprintf(kept, sizeof(kept), "the value before");
-			snprintf(err, errlen,
-				 "pmd.maxsleep_us: not applied (%s); %s still in force (ovsdb "
-				 "holds %s: vswitchd takes it when it runs)",
-				 why, kept, written);
-			return -1;
-		}
-		struct timespec ts = {0, 20 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-	}
-	h->ovs_answering = true;
-	h->ovsdb_err[0] = '\0';
-	if (h->ovs_sleep_show) {
-		char *t = NULL;
-		struct host_ovs_sleep sl = {.default_us = -1};
-		if (host_ovs_call(h->ovs, "dpif-netdev/pmd-sleep-show", NULL, 0, &t, h->ovs_err,
-				  sizeof(h->ovs_err)) == 0 &&
-		    host_ovs_parse_sleep(t, &sl) == 0 && sl.default_us >= 0)
-			h->sleep_show_us = sl.default_us;
-		free(t);
-	}
-	host_maxsleep_from(h, h->dbread, true);
-	return 0;
-}
-
-int host_pmdsec_set_maxsleep(struct host_state *h, int us, char *err, size_t errlen)
-{
-	char written[128];
-	int64_t cfg;
-	if (!h->ovs_probed && host_pmdsec_probe_now(h) != 0) {
-		snprintf(err, errlen,
-			 "pmd.maxsleep_us: ovs-vswitchd does not answer (%s): nothing "
-			 "written",
-			 h->ovs_err);
-		return -1;
-	}
-	host_ovsdb_ready(h);
-	const char *key = host_pmdsec_key(h);
-	if (host_ovsdb_set_maxsleep(h->ovsdb, key, h->ovs_sleep_show, us, written, sizeof(written),
-				    &cfg, err, errlen) != 0) {
-		char e[256];
-		snprintf(e, sizeof(e), "%s", err);
-		snprintf(err, errlen, "pmd.maxsleep_us: %s", e);
-		return -1;
-	}
-	if (!h->dbread)
-		h->dbread = xmalloc(sizeof(*h->dbread));
-	return host_maxsleep_wait(h, cfg, written, err, errlen);
 }
 
 /* Whether thread k of the table belongs to the ovs-vswitchd we read (vpid 0: unknown, any). */

@@ -47,9 +47,9 @@ struct source_conf {
 
 /*
  * One kind of source. Every call is made from one thread at a time (the thread
- * that owns the source). Errors: 0, or KNOB_ERR_USAGE (a value the source can
- * never take) / KNOB_ERR_RUNTIME (refused now: needs root, no device) with a
- * message in err.
+ * that owns the source), but for knob_set() of a source with knobs_apart. Errors: 0, or
+ * KNOB_ERR_USAGE (a value the source can never take) / KNOB_ERR_RUNTIME (refused now: needs root,
+ * no device) with a message in err.
  */
 struct source_ops {
 	const char *name; /* "engine", "host": the JSON "backend" */
@@ -81,6 +81,11 @@ struct source_ops {
 	 * of its own (backends/source_async.h). The others never block: the engine reads
 	 * in-process counters, a recording and a remote host use non-blocking reads. */
 	bool blocks;
+	/* With blocks: knob_set() may run on a thread of its own while sample() runs on
+	 * another (the source guards what both touch), so a write that waits on the host
+	 * (a stopped ovs-vswitchd) holds up no sample: source_async's "tt-writer". Else
+	 * knob_set() runs on the sampler's thread, between samples. */
+	bool knobs_apart;
 	/* Every knob write is refused (a recording: its knobs are what they were): no
 	 * scenario is applied, and --set is a usage error. */
 	bool read_only;

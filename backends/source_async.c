@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* source_async.c: a source's sample() and knob writes on a sampler thread ("tt-sampler"); the
- * console swaps in the newest snapshot and gets knob results as messages (source_async.h). */
+/* source_async.c: a source's sample() on a sampler thread ("tt-sampler") and its knob writes
+ * there or, for a source with knobs_apart, on a writer thread ("tt-writer"); the console swaps
+ * in the newest snapshot and gets knob results as messages (source_async.h). */
 #include "backends/source_async.h"
 
 #include <errno.h>
@@ -25,10 +26,13 @@ struct async_req {
 
 struct source_async {
 	struct source *src;
-	pthread_t thread;
+	pthread_t thread, writer;
+	bool apart; /* knob writes on the writer thread (src->ops->knobs_apart) */
+	bool sampler; /* the sampler thread runs (not for source_async_start_writer()) */
 	int efd;
 	pthread_mutex_t mu; /* guards everything below (never held across a source call) */
-	pthread_cond_t cv; /* signalled on a request, a poke, stop */
+	pthread_cond_t cv; /* the sampler's: a poke, stop (and a request when not apart) */
+	pthread_cond_t wcv; /* the writer's: a request, stop */
 	bool stop, poke;
 	uint64_t interval_ns;
 	struct snapshot *ready; /* the newest published snapshot */
@@ -38,8 +42,11 @@ struct source_async {
 	int nreq, req_head;
 	struct source_knob_result res[ASYNC_QUEUE];
 	int nres, res_head;
-	int inflight; /* requests taken by the sampler and not answered */
+	int inflight; /* requests taken by the thread that writes and not answered */
 	int64_t knobs[K_COUNT]; /* the values in force as last read (a sample or a write) */
+	/* Knobs a write answered (read back) while the sample in progress ran: that sample may
+	 * have read them before the write, so it publishes the write's values, not a step back. */
+	bool wrote[K_COUNT];
 	uint64_t next_id;
 };
 
@@ -54,6 +61,9 @@ static void async_wake(struct source_async *a)
 static void async_publish(struct source_async *a)
 {
 	pthread_mutex_lock(&a->mu);
+	for (int k = 0; k < K_COUNT; k++)
+		if (a->wrote[k])
+			a->work->knobs[k] = a->knobs[k];
 	struct snapshot *t = a->ready;
 	a->ready = a->work;
 	a->work = t;
@@ -61,6 +71,39 @@ static void async_publish(struct source_async *a)
 	memcpy(a->knobs, a->ready->knobs, sizeof(a->knobs));
 	pthread_mutex_unlock(&a->mu);
 	async_wake(a);
+}
+
+/*
+ * The oldest request, made and answered; called and returns with mu held (dropped around the
+ * source call). Results go out in the order the requests came: one thread takes them, one at
+ * a time.
+ */
+static void async_one_request(struct source_async *a)
+{
+	struct async_req r = a->req[a->req_head];
+	a->req_head = (a->req_head + 1) % ASYNC_QUEUE;
+	a->nreq--;
+	a->inflight++;
+	pthread_mutex_unlock(&a->mu);
+	struct source_knob_result out;
+	source_knob_request(a->src, r.knob, r.v, &out);
+	out.id = r.id;
+	pthread_mutex_lock(&a->mu);
+	a->inflight--;
+	if (out.rc == 0) {
+		a->knobs[out.knob] = out.stored;
+		a->wrote[out.knob] = a->apart; /* on the sampler's thread no sample ran meanwhile */
+	}
+	if (a->nres == ASYNC_QUEUE) { /* the console stopped reading: drop the oldest */
+		a->res_head = (a->res_head + 1) % ASYNC_QUEUE;
+		a->nres--;
+	}
+	a->res[(a->res_head + a->nres++) % ASYNC_QUEUE] = out;
+	a->poke = true; /* a fresh snapshot shows the value read back */
+	pthread_cond_signal(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	async_wake(a);
+	pthread_mutex_lock(&a->mu);
 }
 
 static void *async_main(void *arg)
@@ -71,34 +114,14 @@ static void *async_main(void *arg)
 	pthread_setname_np(pthread_self(), "tt-sampler");
 	pthread_mutex_lock(&a->mu);
 	while (!a->stop) {
-		if (a->nreq > 0) {
-			struct async_req r = a->req[a->req_head];
-			a->req_head = (a->req_head + 1) % ASYNC_QUEUE;
-			a->nreq--;
-			a->inflight++;
-			pthread_mutex_unlock(&a->mu);
-			struct source_knob_result out;
-			source_knob_request(a->src, r.knob, r.v, &out);
-			out.id = r.id;
-			pthread_mutex_lock(&a->mu);
-			a->inflight--;
-			if (out.rc == 0)
-				a->knobs[out.knob] = out.stored;
-			if (a->nres ==
-			    ASYNC_QUEUE) { /* the console stopped reading: drop the oldest */
-				a->res_head = (a->res_head + 1) % ASYNC_QUEUE;
-				a->nres--;
-			}
-			a->res[(a->res_head + a->nres++) % ASYNC_QUEUE] = out;
-			a->poke = true; /* a fresh snapshot shows the value read back */
-			pthread_mutex_unlock(&a->mu);
-			async_wake(a);
-			pthread_mutex_lock(&a->mu);
+		if (!a->apart && a->nreq > 0) {
+			async_one_request(a);
 			continue;
 		}
 		uint64_t now = clock_mono_ns();
 		if (a->poke || now >= next) {
 			a->poke = false;
+			memset(a->wrote, 0, sizeof(a->wrote)); /* this sample reads what is done */
 			uint64_t iv = a->interval_ns;
 			pthread_mutex_unlock(&a->mu);
 			source_sample(a->src, a->work);
@@ -118,8 +141,26 @@ static void *async_main(void *arg)
 	return NULL;
 }
 
-struct source_async *source_async_start(struct source *src, uint64_t interval_ns, char *err,
-					size_t errlen)
+/* The writer: requests in order, while the sampler keeps its interval. At stop, a write in
+ * progress ends (within its own deadline) and those still waiting are dropped. */
+static void *async_writer(void *arg)
+{
+	struct source_async *a = arg;
+
+	pthread_setname_np(pthread_self(), "tt-writer");
+	pthread_mutex_lock(&a->mu);
+	while (!a->stop) {
+		if (a->nreq > 0)
+			async_one_request(a);
+		else
+			pthread_cond_wait(&a->wcv, &a->mu);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+static struct source_async *async_start(struct source *src, uint64_t interval_ns, bool sampler,
+					char *err, size_t errlen)
 {
 	struct source_async *a = xcalloc(1, sizeof(*a));
 	pthread_condattr_t ca;
@@ -140,20 +181,53 @@ struct source_async *source_async_start(struct source *src, uint64_t interval_ns
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* clock_mono_ns()'s clock */
 	pthread_cond_init(&a->cv, &ca);
 	pthread_condattr_destroy(&ca);
-	int rc = pthread_create(&a->thread, NULL, async_main, a);
+	pthread_cond_init(&a->wcv, NULL);
+	a->apart = src->ops->knobs_apart;
+	int rc = a->apart ? pthread_create(&a->writer, NULL, async_writer, a) : 0;
+	if (rc != 0) {
+		snprintf(err, errlen, "writer thread: %s", strerror(rc));
+		goto fail_sync;
+	}
+	a->sampler = sampler;
+	rc = sampler ? pthread_create(&a->thread, NULL, async_main, a) : 0;
 	if (rc != 0) {
 		snprintf(err, errlen, "sampler thread: %s", strerror(rc));
-		pthread_cond_destroy(&a->cv);
-		pthread_mutex_destroy(&a->mu);
-		close(a->efd);
-		goto fail;
+		if (a->apart) {
+			pthread_mutex_lock(&a->mu);
+			a->stop = true;
+			pthread_cond_signal(&a->wcv);
+			pthread_mutex_unlock(&a->mu);
+			pthread_join(a->writer, NULL);
+		}
+		goto fail_sync;
 	}
 	return a;
+fail_sync:
+	pthread_cond_destroy(&a->wcv);
+	pthread_cond_destroy(&a->cv);
+	pthread_mutex_destroy(&a->mu);
+	close(a->efd);
 fail:
 	snapshot_free(a->ready);
 	snapshot_free(a->work);
 	free(a);
 	return NULL;
+}
+
+struct source_async *source_async_start(struct source *src, uint64_t interval_ns, char *err,
+					size_t errlen)
+{
+	return async_start(src, interval_ns, true, err, errlen);
+}
+
+struct source_async *source_async_start_writer(struct source *src, char *err, size_t errlen)
+{
+	if (!src->ops->knobs_apart) {
+		snprintf(err, errlen, "%s: knob writes cannot run beside its samples",
+			 src->ops->name);
+		return NULL;
+	}
+	return async_start(src, 0, false, err, errlen);
 }
 
 void source_async_stop(struct source_async *a)
@@ -163,8 +237,13 @@ void source_async_stop(struct source_async *a)
 	pthread_mutex_lock(&a->mu);
 	a->stop = true;
 	pthread_cond_signal(&a->cv);
+	pthread_cond_signal(&a->wcv);
 	pthread_mutex_unlock(&a->mu);
-	pthread_join(a->thread, NULL);
+	if (a->sampler)
+		pthread_join(a->thread, NULL); /* a sample: bounded by the source's deadlines */
+	if (a->apart)
+		pthread_join(a->writer, NULL); /* a write in progress: at most its own deadline */
+	pthread_cond_destroy(&a->wcv);
 	pthread_cond_destroy(&a->cv);
 	pthread_mutex_destroy(&a->mu);
 	close(a->efd);
@@ -242,7 +321,7 @@ int source_async_knob_request(struct source_async *a, enum knob_id id, int64_t v
 	r->id = ++a->next_id;
 	a->req[(a->req_head + a->nreq++) % ASYNC_QUEUE] =
 	    (struct async_req){.id = r->id, .knob = id, .v = v};
-	pthread_cond_signal(&a->cv);
+	pthread_cond_signal(a->apart ? &a->wcv : &a->cv);
 	pthread_mutex_unlock(&a->mu);
 	return 1;
 }

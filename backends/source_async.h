@@ -14,8 +14,11 @@ struct source_async;
 /*
  * Run src (started already; still owned by the caller, who must not touch it
  * until source_async_stop()) on a thread named "tt-sampler": sample() every
- * interval_ns, and knob writes as requests. NULL with err when the thread or
- * the eventfd cannot be made.
+ * interval_ns, and knob writes as requests. A source with knobs_apart (the live
+ * host) gets its writes on a second thread, "tt-writer", one at a time in the
+ * order asked, so a write that waits on the host (ovs-vswitchd stopped: seconds)
+ * holds up no sample; others get them on the sampler's thread between samples.
+ * NULL with err when a thread or the eventfd cannot be made.
  *
  * Synchronisation: one mutex guards the published snapshot pointer, the request
  * and result queues and the flags; it is held only to swap pointers or copy a
@@ -27,7 +30,15 @@ struct source_async;
  */
 struct source_async *source_async_start(struct source *src, uint64_t interval_ns, char *err,
 					size_t errlen);
-/* Stop the thread (waits for a source call in progress: every one is bounded) and free. */
+/*
+ * Only the writer thread ("tt-writer") of a source with knobs_apart, for a front end that
+ * samples on its own thread (the agent): requests and results as below, while the caller
+ * keeps calling source_sample(); source_async_take() never has a snapshot. NULL with err when
+ * the source has no knobs_apart or the thread cannot be made.
+ */
+struct source_async *source_async_start_writer(struct source *src, char *err, size_t errlen);
+/* Stop the threads and free: waits for a source call in progress (every one is bounded; a
+ * write at most its own deadline, pmd.maxsleep_us's ~6.5 s); writes still queued are dropped. */
 void source_async_stop(struct source_async *a);
 /* Readable when something was published; source_async_take()/_result() reset it. */
 int source_async_fd(const struct source_async *a);

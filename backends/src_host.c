@@ -28,7 +28,7 @@ struct src_host {
 	int64_t knobs[K_COUNT]; /* the last value read back (or the default) */
 	bool have[K_COUNT]; /* the host gave a value for it */
 	char no_syslog[96]; /* --write without a syslog socket: why (else ""); set at open */
-	/* The probe hooks every syscall: written by knob_set (the sampler's thread), read by
+	/* The probe hooks every syscall: written by knob_set (the knob writer's thread), read by
 	 * status (the front end's, even while an async sampler runs): relaxed, a flag alone. */
 	atomic_bool every_syscall;
 };
@@ -163,6 +163,8 @@ static void src_host_sample(struct source *src, struct snapshot *snap)
 	uint64_t t0 = clock_mono_ns();
 
 	snapshot_clock_stamp(&sh->clock, snap);
+	/* The knob writer (backends/source_async.c's tt-writer) shares h and knobs[]: host.h. */
+	host_lock(sh->h);
 	snap->has_est = snap->has_pmd = snap->has_blk = false;
 	host_sample(sh->h, snap, snap->mono_ns); /* sets the sections it can fill */
 	if (sh->conf.host_write)
@@ -182,12 +184,13 @@ static void src_host_sample(struct source *src, struct snapshot *snap)
 		/* No value read back: not the default dressed up as the host's. */
 		snap->knob_absent[k] = src_host_owns(k) && !sh->have[k];
 	}
+	host_unlock(sh->h);
 	snap->nevents = event_copy_since(&sh->events, &sh->ev_seq, snap->events, SNAP_MAX_EVENTS);
 	snapshot_clock_self(&sh->clock, snap, t0);
 }
 
-static int src_host_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored,
-			     char *err, size_t errlen)
+static int src_host_knob_set_locked(struct source *src, enum knob_id id, int64_t v, int64_t *stored,
+				    char *err, size_t errlen)
 {
 	struct src_host *sh = src->priv;
 	const struct knob_def *d = &knob_table[id];
@@ -247,13 +250,27 @@ static int src_host_knob_set(struct source *src, enum knob_id id, int64_t v, int
 	return 0;
 }
 
+/* A write may run on a thread of its own while the sampler samples (source_ops.knobs_apart):
+ * the lock of host.h around it; pmd.maxsleep_us drops it while it waits on OVS. */
+static int src_host_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored,
+			     char *err, size_t errlen)
+{
+	struct src_host *sh = src->priv;
+	host_lock(sh->h);
+	int rc = src_host_knob_set_locked(src, id, v, stored, err, errlen);
+	host_unlock(sh->h);
+	return rc;
+}
+
 static int src_host_knob_get(struct source *src, enum knob_id id, int64_t *out)
 {
 	struct src_host *sh = src->priv;
-	if (!src_host_owns(id) || !sh->have[id])
-		return -1;
-	*out = sh->knobs[id];
-	return 0;
+	host_lock(sh->h);
+	int rc = src_host_owns(id) && sh->have[id] ? 0 : -1;
+	if (rc == 0)
+		*out = sh->knobs[id];
+	host_unlock(sh->h);
+	return rc;
 }
 
 static const char *src_host_knob_refusal(const struct source *src, enum knob_id id)
@@ -283,6 +300,7 @@ const struct source_ops source_host_ops = {
     .close = src_host_close,
     .status = src_host_status,
     .blocks = true,
+    .knobs_apart = true,
     .writes_machine = true,
     .idle_scenario = true,
 };

@@ -2,7 +2,8 @@
 /*
  * agent.c: the agent's line protocol. Out: the first snapshot whole (schema-1 JSON, compact),
  * then {"delta":{PATH:VALUE,...}} with only the leaves that changed (backends/jdelta.h), and
- * one {"reply":...} line per command (a set that took is followed by a snapshot at once).
+ * one {"reply":...} line per command (a set that took is followed by a snapshot at once; on the
+ * live host a set's reply comes once the write is read back, snapshots going on meanwhile).
  * In: `set KNOB VALUE`, `interval SECONDS`, `full`
  * (send the next snapshot whole), `quit`. stdin at EOF (the ssh link gone) ends it.
  */
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "backends/jdelta.h"
+#include "backends/source_async.h"
 #include "core/clock.h"
 #include "tui/batch.h"
 #include "tui/batch_diag.h"
@@ -30,6 +32,10 @@ struct agent {
 	double delay_s;
 	bool quit, full_next, failed;
 	bool sample_now; /* a knob changed: the next snapshot now, not at the interval */
+	/* The live host's knob writes, on a thread of their own (tt-writer) so that one waiting
+	 * on OVS holds up no snapshot; its replies come when the write is read back. NULL:
+	 * writes run here, between snapshots. */
+	struct source_async *writer;
 	char in[AGENT_LINE_MAX];
 	size_t in_len;
 	bool in_overflow;
@@ -172,9 +178,38 @@ void agent_parse(const char *line, size_t len, struct agent_cmd *c)
 	}
 }
 
+static void agent_set_reply(struct agent *a, const struct source_knob_result *r)
+{
+	char shown[64];
+	knob_format(r->knob, r->rc == 0 ? r->stored : source_knob(a->src, r->knob), shown,
+		    sizeof(shown));
+	agent_send(a, agent_reply_new("set", r->rc == 0, knob_table[r->knob].name, shown,
+				      r->rc != 0 ? r->err : NULL));
+	a->sample_now |= r->rc == 0;
+}
+
+/* The writer's answers, in the order asked. */
+static void agent_results(struct agent *a)
+{
+	struct snapshot *none = NULL;
+	struct source_knob_result r;
+	source_async_take(a->writer, &none); /* resets its fd: it publishes no snapshot */
+	while (source_async_result(a->writer, &r))
+		agent_set_reply(a, &r);
+}
+
 static void agent_set(struct agent *a, const struct agent_cmd *c)
 {
 	char err[512], shown[64];
+	if (a->writer) {
+		struct source_knob_result r = {.knob = (enum knob_id)c->knob};
+		int64_t v;
+		r.rc = knob_parse(r.knob, c->value, &v, r.err, sizeof(r.err));
+		if (r.rc == 0 && source_async_knob_request(a->writer, r.knob, v, &r) == 1)
+			return; /* answered when read back (agent_results) */
+		agent_set_reply(a, &r);
+		return;
+	}
 	int rc = source_knob_set_text(a->src, (enum knob_id)c->knob, c->value, err, sizeof(err));
 	int64_t v = source_knob(a->src, (enum knob_id)c->knob);
 	knob_format((enum knob_id)c->knob, v, shown, sizeof(shown));
@@ -269,6 +304,9 @@ int agent_run(struct source *src, const struct options *o)
 {
 	struct agent a = {.src = src, .delay_s = o->delay_s};
 	struct snapshot *snap = snapshot_new();
+	char err[160];
+	if (src->ops->knobs_apart && !(a.writer = source_async_start_writer(src, err, sizeof(err))))
+		fprintf(stderr, "tunetop: --agent: %s: knob writes wait between snapshots\n", err);
 	uint64_t next = clock_mono_ns() + (uint64_t)(BATCH_FIRST_INTERVAL_S * 1e9);
 	long n = 0;
 
@@ -279,26 +317,32 @@ int agent_run(struct source *src, const struct options *o)
 			 * new value at once. The interval's grid is kept. */
 			a.sample_now = false;
 			agent_snapshot(&a, snap);
-			continue;
-		}
-		if (now >= next) {
+		} else if (now >= next) {
 			agent_snapshot(&a, snap);
 			if (o->iterations && ++n >= o->iterations)
 				break;
 			next += (uint64_t)(a.delay_s * 1e9);
 			if (next < clock_mono_ns())
 				next = clock_mono_ns();
-			continue;
 		}
-		uint64_t ms = (next - now + NS_PER_MS - 1) / NS_PER_MS;
-		struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-		int r = poll(&p, 1, ms > 100 ? 100 : (int)ms);
+		/* stdin is looked at after every snapshot, also when the next is due at once (a
+		 * sample as long as the interval: a stopped ovs-vswitchd's 500 ms deadline), or
+		 * a command would wait until the host answers again. */
+		now = clock_mono_ns();
+		uint64_t ms = next > now ? (next - now + NS_PER_MS - 1) / NS_PER_MS : 0;
+		struct pollfd p[2] = {
+		    {.fd = STDIN_FILENO, .events = POLLIN},
+		    {.fd = a.writer ? source_async_fd(a.writer) : -1, .events = POLLIN}};
+		int r = poll(p, 2, ms > 100 ? 100 : (int)ms);
 		if (r < 0 && errno != EINTR)
 			break;
+		if (r > 0 && (p[1].revents & POLLIN))
+			agent_results(&a);
 		/* Readable, or hung up: a read of 0 is the link closing. */
-		if (r > 0 && !agent_read(&a))
+		if (r > 0 && p[0].revents && !agent_read(&a))
 			break;
 	}
+	source_async_stop(a.writer); /* a write in progress ends within its own deadline */
 	json_decref(a.prev);
 	snapshot_free(snap);
 	return a.failed ? 1 : 0;

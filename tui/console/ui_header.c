@@ -19,6 +19,22 @@ static void put_knob(struct ui *ui, enum knob_id id, const char *suffix)
 	ui_put(ui, ROLE_NORMAL, "%s", suffix);
 }
 
+/* " maxsleep 1000us": the value in force, beside what ovsdb holds when OVS applies something
+ * else, and a write ovs-vswitchd has not taken yet. */
+static void maxsleep_put(struct ui *ui)
+{
+	char od[80];
+	ui_put(ui, ROLE_NORMAL, " maxsleep ");
+	put_knob(ui, K_PMD_MAXSLEEP_US, "");
+	if (!ui->snap->knob_absent[K_PMD_MAXSLEEP_US]) /* "-", not "-us" */
+		ui_put(ui, ROLE_VALUE, "us");
+	if (rowfmt_host_maxsleep_ovsdb(ui->snap, od, sizeof(od)))
+		ui_put(ui, ROLE_WARN, " (ovsdb %s)", od);
+	if (ui->pending[K_PMD_MAXSLEEP_US] > 0)
+		ui_put(ui, ROLE_WARN, " (setting %lld...)",
+		       (long long)ui->pending_v[K_PMD_MAXSLEEP_US]);
+}
+
 static enum theme_role load_role(double pct)
 {
 	return pct >= 80 ? ROLE_BAR_HIGH : pct >= 50 ? ROLE_BAR_MID : ROLE_BAR_LOW;
@@ -153,18 +169,7 @@ static void pmd_line(struct ui *ui, int y)
 		put_knob(ui, K_GEN_RATE_PPS, "/src) drop ");
 		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
 	}
-	ui_put(ui, ROLE_NORMAL, " maxsleep ");
-	put_knob(ui, K_PMD_MAXSLEEP_US, "");
-	if (!ui->snap->knob_absent[K_PMD_MAXSLEEP_US]) /* "-", not "-us" */
-		ui_put(ui, ROLE_VALUE, "us");
-	/* The value in force, beside what ovsdb holds when OVS applies something else, and a
-	 * write ovs-vswitchd has not taken yet. */
-	char od[80];
-	if (rowfmt_host_maxsleep_ovsdb(ui->snap, od, sizeof(od)))
-		ui_put(ui, ROLE_WARN, " (ovsdb %s)", od);
-	if (ui->pending[K_PMD_MAXSLEEP_US] > 0)
-		ui_put(ui, ROLE_WARN, " (setting %lld...)",
-		       (long long)ui->pending_v[K_PMD_MAXSLEEP_US]);
+	maxsleep_put(ui);
 	ui_put(ui, ROLE_NORMAL, " slack ");
 	put_knob(ui, K_PMD_TIMER_SLACK_NS, "ns");
 	/* Each PMD's time asleep over the interval (not iterations: a 1 us and a
@@ -257,6 +262,10 @@ int ui_header_draw(struct ui *ui)
 		move(y++, 0);
 		ui_put(ui, ROLE_PMD, "pmd ");
 		ui_put(ui, ROLE_ERROR, "Open vSwitch: %s", s->host.ovs_error);
+		/* Samples go on while vswitchd does not answer (a write waits on a thread of
+		 * its own): the max sleep it still runs with stays in sight. */
+		if (!s->knob_absent[K_PMD_MAXSLEEP_US] || ui->pending[K_PMD_MAXSLEEP_US] > 0)
+			maxsleep_put(ui);
 	}
 	if (s->has_blk)
 		blk_line(ui, y++);
