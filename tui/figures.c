@@ -50,11 +50,11 @@ const struct figure figure_table[] = {
      "the rate each traffic source is asked to generate (+ and - change it)"},
     {FIG_ALL, "drop", "%", "packets offered in the interval", "engine counter",
      "all drops / all packets offered, over the interval"},
-    {FIG_ALL, "(offered N of N: host took)", "packets/s, %", WALL,
+    {FIG_ALL, "(offered N/N: host took)", "packets/s, %", WALL,
      "engine or schedstat, knob gen.rate_pps",
      "shown when the host took 5% or more of the PMDs' time (their mean): offered against the "
      "target (gen.rate_pps x the sources), and the time the host held the PMD threads, which "
-     "the sources skip, so offered falls short"},
+     "the sources skip, so offered falls short; the pmd view says it as offered N of N"},
     {FIG_ALL, "maxsleep", "us", "-", "knob pmd.maxsleep_us",
      "the longest sleep a light PMD may take (m and M change it)"},
     {FIG_ALL, "slack", "ns", "-", "knob pmd.timer_slack_ns",

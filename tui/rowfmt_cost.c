@@ -25,6 +25,20 @@ const char *rowfmt_host_took(const struct pmd_snap *p, char *buf, size_t len)
 	return buf;
 }
 
+const char *rowfmt_host_took_short(const struct pmd_snap *p, char *buf, size_t len)
+{
+	char o[16], t[16];
+	if (!pmd_cost_host_took_matters(p))
+		return NULL;
+	if (p->target_pps > 0)
+		snprintf(buf, len, "offered %s/%s: host took %.0f%%",
+			 rowfmt_count(p->offered_pps, o, sizeof(o)),
+			 rowfmt_count(p->target_pps, t, sizeof(t)), p->stolen_pct);
+	else
+		snprintf(buf, len, "host took %.0f%%", p->stolen_pct);
+	return buf;
+}
+
 /* Append text at *at, as far as it fits. */
 static void cost_text(char *buf, size_t len, size_t *at, const char *text)
 {

@@ -11,6 +11,8 @@
 /* "offered 322.1k of 600.0k: host took 40%" (no target: "host took 40%") when the host took
  * enough of the PMDs' time to matter; NULL when it did not (the screens stay quiet). */
 const char *rowfmt_host_took(const struct pmd_snap *p, char *buf, size_t len);
+/* The same as the header's summary line says it: "offered 322k/600k: host took 40%". */
+const char *rowfmt_host_took_short(const struct pmd_snap *p, char *buf, size_t len);
 /* "cost: ns/pkt 928/704 all 1253  cpu-left% 43.9/38.5 all 41.5  host took 55%/63%": up to
  * four PMDs and the PMDs together, "-" where there is no figure. */
 const char *rowfmt_pmd_cost(const struct pmd_snap *p, char *buf, size_t len);

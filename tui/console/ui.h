@@ -477,6 +477,8 @@ void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
 /* ui_put for a piece that must show whole or not at all (a figure and its label): false,
  * and the row ends in the cut marker, when it does not fit in what is left of the row; every
  * piece after it on that row is left out too, so no later figure reads as following it. */
+/* Whether ui_put_whole would draw text whole here (for a piece drawn in several roles). */
+bool ui_fits_whole(struct ui *ui, const char *text);
 bool ui_put_whole(struct ui *ui, enum theme_role role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void ui_fill_line(struct ui *ui, int y, enum theme_role role);

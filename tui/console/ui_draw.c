@@ -65,6 +65,15 @@ void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)
 	}
 }
 
+bool ui_fits_whole(struct ui *ui, const char *text)
+{
+	int y = getcury(stdscr), room = COLS - getcurx(stdscr), cells;
+	if (y == ui->full_y)
+		return false;
+	cells_bytes(text, room > 0 ? room : 0, &cells);
+	return cells < room - 1; /* as ui_put_whole: the last two cells stay free */
+}
+
 bool ui_put_whole(struct ui *ui, enum theme_role role, const char *fmt, ...)
 {
 	char buf[1024];

@@ -149,9 +149,10 @@ static void pmd_line(struct ui *ui, int y)
 		ui_put(ui, ROLE_ERROR, "HUNG ");
 	/* Only when it matters: the time the host took is why offered misses the target.
 	 * First, in place of offered and the source's rate, so that it shows whole at 80
-	 * columns; the pmd view repeats it. */
+	 * columns, in its short form ("offered 17.9k/20.0k"), so that the knobs after it fit
+	 * there too; the pmd view says it in full. */
 	char ht[80];
-	bool took = rowfmt_host_took(p, ht, sizeof(ht)) != NULL;
+	bool took = rowfmt_host_took_short(p, ht, sizeof(ht)) != NULL;
 	if (took)
 		ui_put(ui, ROLE_WARN, "%s", ht);
 	else
@@ -170,17 +171,26 @@ static void pmd_line(struct ui *ui, int y)
 		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
 	}
 	maxsleep_put(ui);
+	/* Whole or not at all from here: a knob's value cut at the edge reads as another value
+	 * ("slack 5000..." for 50000). */
+	char v[64], piece[160];
+	ui_knob_text(ui, K_PMD_TIMER_SLACK_NS, v, sizeof(v));
+	snprintf(piece, sizeof(piece), " slack %sns", v);
+	if (!ui_fits_whole(ui, piece)) {
+		ui_put_whole(ui, ROLE_NORMAL, "%s", piece); /* the marker */
+		return;
+	}
 	ui_put(ui, ROLE_NORMAL, " slack ");
 	put_knob(ui, K_PMD_TIMER_SLACK_NS, "ns");
 	/* Each PMD's time asleep over the interval (not iterations: a 1 us and a
 	 * 50 us sleep are one iteration each). */
-	ui_put(ui, ROLE_NORMAL, " asleep");
-	for (int i = 0; i < p->nthreads && i < 4; i++)
-		if (p->threads[i].no_rate)
-			ui_put(ui, ROLE_NORMAL, "%s-", i ? "/" : " ");
-		else
-			ui_put(ui, ROLE_NORMAL, "%s%.0f%%", i ? "/" : " ",
-			       p->threads[i].asleep_pct);
+	size_t at = (size_t)snprintf(piece, sizeof(piece), " asleep");
+	for (int i = 0; i < p->nthreads && i < 4 && at < sizeof(piece); i++)
+		at += (size_t)(p->threads[i].no_rate
+				   ? snprintf(piece + at, sizeof(piece) - at, "%s-", i ? "/" : " ")
+				   : snprintf(piece + at, sizeof(piece) - at, "%s%.0f%%",
+					      i ? "/" : " ", p->threads[i].asleep_pct));
+	ui_put_whole(ui, ROLE_NORMAL, "%s", piece);
 }
 
 static void blk_line(struct ui *ui, int y)

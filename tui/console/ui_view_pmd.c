@@ -125,11 +125,14 @@ void ui_view_pmd(struct body *b)
 		else
 			ui_put(ui, ROLE_NORMAL, "offered %s pps",
 			       rowfmt_count(p->offered_pps, a, sizeof(a)));
-		ui_put(ui, ROLE_NORMAL,
-		       "  maxsleep %" PRId64 "us  sleep_inc %" PRId64 "us  slack %" PRId64 "ns",
-		       /* The knobs as the snapshot carries them: the header shows the same. */
-		       ui->snap->knobs[K_PMD_MAXSLEEP_US], ui->snap->knobs[K_PMD_SLEEP_INC_US],
-		       ui->snap->knobs[K_PMD_TIMER_SLACK_NS]);
+		/* The knobs as the snapshot carries them (the header shows the same), each whole
+		 * or left out: a value cut at the edge would read as another. */
+		if (ui_put_whole(ui, ROLE_NORMAL, "  maxsleep %" PRId64 "us",
+				 ui->snap->knobs[K_PMD_MAXSLEEP_US]) &&
+		    ui_put_whole(ui, ROLE_NORMAL, "  sleep_inc %" PRId64 "us",
+				 ui->snap->knobs[K_PMD_SLEEP_INC_US]))
+			ui_put_whole(ui, ROLE_NORMAL, "  slack %" PRId64 "ns",
+				     ui->snap->knobs[K_PMD_TIMER_SLACK_NS]);
 	}
 	if (body_line(b)) {
 		/* Drops now, and how many of them arrived while their PMD slept. */
