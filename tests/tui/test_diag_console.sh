@@ -9,11 +9,11 @@
 tt_start 100 30 "$(tt_wrap -d 0.3 --scenario pmd-seed)"
 tt_wait '^pmd .* slack 50000ns'
 # About 3 samples of hysteresis at -d 0.3: well within the deadline.
-tt_wait '^critical pmd\.sleep_outlasts_ring: .*fix: pmd\.timer_slack_ns=1000, key X' 15
+tt_wait '^(critical|warning) pmd\.sleep_outlasts_ring: .*fix: pmd\.timer_slack_ns=1000, key X' 15
 # D: one block per finding with its evidence (figure = value unit); Esc closes.
 tt_keys D
 tt_wait '^Diagnoses, live sample: [0-9]+ active'
-tt_wait '^critical pmd\.sleep_outlasts_ring +since sample [0-9]+'
+tt_wait '^(critical|warning) pmd\.sleep_outlasts_ring +since sample [0-9]+'
 tt_wait '^  fix: pmd\.timer_slack_ns=1000$'
 tt_wait '^  pmd\.threads\[[0-9]+\]\.timer_slack_ns = 50000\.00 ns$'
 tt_wait '^  pmd\.threads\[[0-9]+\]\.ring_fill_us = [0-9.]+ us$'
@@ -30,7 +30,7 @@ tt_wait_gone 'pmd\.sleep_outlasts_ring: ' 15
 tt_keys Space
 tt_wait 'FROZEN'
 i=0
-until tt_cap | grep -Eq '^critical pmd\.sleep_outlasts_ring: '; do
+until tt_cap | grep -Eq '^(critical|warning) pmd\.sleep_outlasts_ring: '; do
 	[ "$i" -lt 20 ] || fail "no frozen sample with the finding"
 	at=$(tt_cap | sed -n 's/.*FROZEN \([0-9]*\)\/.*/\1/p')
 	tt_keys '['

@@ -16,7 +16,7 @@ ht='offered [0-9.]+[kM]? of 600\.0k: host took [0-9]+%'
 # The header's pmd line (the short form, so the knobs after it fit: their values whole),
 # then the pmd view's first line.
 # (A knob that does not fit whole is left out with the marker: slack 50000ns at 500k pps.)
-tt_wait "^pmd offered [0-9.]+[kM]?/600\.0k: host took [0-9]+%, drop [0-9.]+% maxsleep [0-9]+us( slack [0-9]+ns)?( |$)" 30
+tt_wait "^pmd offered [0-9.]+[kM]?/600\.0k: host took [0-9]+% drop [0-9.]+% maxsleep [0-9]+us( slack [0-9]+ns)?( |$)" 30
 tt_wait "^$ht  maxsleep [0-9]+us" 30
 # Per PMD and all: numbers once the PMDs have a baseline (the first sample has none).
 num='[0-9]+(\.[0-9])?'

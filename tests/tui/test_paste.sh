@@ -49,7 +49,7 @@ tt_keys :
 paste 'set gen.rate_pps=30000'
 tt_wait '^:set gen\.rate_pps=30000$'
 tt_keys Enter
-tt_wait '\(30000/src\)'
+tt_wait '\(30000/src\)|/30\.0k: host took'
 echo "ok   a paste without newline waits in the prompt"
 
 # With no prompt open, a paste is not keys.

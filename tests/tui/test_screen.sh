@@ -35,8 +35,8 @@ key W 'pmd\.timer_slack_ns = 1000$' 'slack 1000ns'
 key r 'blk\.rq_affinity = 2$' '^blk rq_affinity 2 '
 key g 'cpu\.governor = powersave$' 'governor powersave'
 tt_keys 1 # the overview's knob: gen.rate_pps
-key F8 'gen\.rate_pps = 50000$' '\(50000/src\)'
-key F7 'gen\.rate_pps = 20000$' '\(20000/src\)'
+key F8 'gen\.rate_pps = 50000$' '\(50000/src\)|/50\.0k: host took'
+key F7 'gen\.rate_pps = 20000$' '\(20000/src\)|/20\.0k: host took'
 tt_keys 2 # the est view's knob: est.count
 key F8 'est\.count = 3000$' '^est 3000 ests'
 key F7 'est\.count = 2000$' '^est 2000 ests'

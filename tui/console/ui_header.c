@@ -158,7 +158,7 @@ static void pmd_line(struct ui *ui, int y)
 	else
 		ui_put(ui, ROLE_VALUE, "%s", rowfmt_count(p->offered_pps, a, sizeof(a)));
 	if (took && !snapshot_absent(ui->snap, "pmd.gen_rate_pps")) {
-		ui_put(ui, ROLE_NORMAL, ", drop ");
+		ui_put(ui, ROLE_NORMAL, " drop ");
 		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
 	} else if (took) {
 		/* A live OVS: no drop counter of tunetop's own. */
