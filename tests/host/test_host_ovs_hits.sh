@@ -136,7 +136,10 @@ check "sleep-probe row at 80 columns has the whole PMD name (got '$row')" \
 check "a hit-share row per PMD and a total" grep -Eq "^total " <<<"$scr"
 check "a suspicious-iterations line per PMD saying why there is no count" \
 	grep -Eq "^pmd-c[0-9]+/id:[0-9]+ +- +\(OVS has no TSC rate" <<<"$scr"
-check "a histogram line per PMD (cycles/it)" grep -Eq "^pmd-c[0-9]+/id:[0-9]+ +cycles/it +\|.{32}\| n=" <<<"$scr"
+# The histograms as charts (docs/pmd.md "Histograms as bar charts"): each PMD's cycles/it
+# chart opens with its title (n and p50), or says why it has none.
+check "a histogram chart per PMD (cycles/it), titled" \
+	grep -Eq "^pmd-c[0-9]+/id:[0-9]+ cycles/it  (n [0-9.]+[kM]?  p50 (<=|>) [0-9]+|-: )" <<<"$scr"
 tt_keys 1
 tt_keys F4
 tt_keys -l revalidator
