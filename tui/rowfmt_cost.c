@@ -10,33 +10,32 @@
 /* The PMDs shown one by one on the line; the rest count in "all". */
 #define ROWFMT_COST_PMDS 4
 
-const char *rowfmt_host_took(const struct pmd_snap *p, char *buf, size_t len)
+/* "offered A<between>B: host took Z%", or "host took Z%" without a target; NULL when the host
+ * took too little to matter. */
+static const char *host_took_fmt(const struct pmd_snap *p, const char *between, char *buf,
+				 size_t len)
 {
 	char o[16], t[16];
 	if (!pmd_cost_host_took_matters(p))
 		return NULL;
 	/* The sources skip time the host took (docs/pmd.md), so it is why offered falls short. */
 	if (p->target_pps > 0)
-		snprintf(buf, len, "offered %s of %s: host took %.0f%%",
-			 rowfmt_count(p->offered_pps, o, sizeof(o)),
+		snprintf(buf, len, "offered %s%s%s: host took %.0f%%",
+			 rowfmt_count(p->offered_pps, o, sizeof(o)), between,
 			 rowfmt_count(p->target_pps, t, sizeof(t)), p->stolen_pct);
 	else
 		snprintf(buf, len, "host took %.0f%%", p->stolen_pct);
 	return buf;
 }
 
+const char *rowfmt_host_took(const struct pmd_snap *p, char *buf, size_t len)
+{
+	return host_took_fmt(p, " of ", buf, len);
+}
+
 const char *rowfmt_host_took_short(const struct pmd_snap *p, char *buf, size_t len)
 {
-	char o[16], t[16];
-	if (!pmd_cost_host_took_matters(p))
-		return NULL;
-	if (p->target_pps > 0)
-		snprintf(buf, len, "offered %s/%s: host took %.0f%%",
-			 rowfmt_count(p->offered_pps, o, sizeof(o)),
-			 rowfmt_count(p->target_pps, t, sizeof(t)), p->stolen_pct);
-	else
-		snprintf(buf, len, "host took %.0f%%", p->stolen_pct);
-	return buf;
+	return host_took_fmt(p, "/", buf, len);
 }
 
 /* Append text at *at, as far as it fits. */

@@ -122,8 +122,20 @@ void mw_label_int(struct mw *w, const char *key, long long v);
 void mw_f64(struct mw *w, double v);
 void mw_u64(struct mw *w, uint64_t v);
 void mw_ns_s(struct mw *w, uint64_t ns);
-/* A one-label gauge sample. */
+/* One unlabelled gauge or counter sample of the current family; one-label ones. */
+void mw_g(struct mw *w, double v);
+void mw_c(struct mw *w, uint64_t v);
 void mw_g1(struct mw *w, const char *k, const char *lv, double v);
+void mw_c1(struct mw *w, const char *k, const char *lv, uint64_t v);
+/* A histogram from cumulative counts under each bound (le_s[] ascending, in the metric's
+ * unit), the total count and the sum; k/lv: one optional label. */
+void mw_hist(struct mw *w, const char *k, const char *lv, size_t n, const double *le_s,
+	     const uint64_t *cum, uint64_t count, double sum);
+
+/* metrics_engine.c: the est, pmd and blk families. */
+void metrics_est(struct mw *w, const struct est_snap *e);
+void metrics_pmd(struct mw *w, const struct snapshot *s, const struct metrics_state *st);
+void metrics_blk(struct mw *w, const struct snapshot *s);
 
 /* metrics_group.c: knobs one family per unit; thread CPU (old: the deprecated family's
  * subsystem names) and TASKSTATS delays summed by thread name unless tid. */

@@ -16,13 +16,6 @@ static void mw_c2(struct mw *w, const char *k1, const char *v1, const char *k2, 
 	mw_u64(w, v);
 }
 
-static void mw_c1(struct mw *w, const char *k, const char *lv, uint64_t v)
-{
-	mw_begin(w, "_total");
-	mw_label(w, k, lv);
-	mw_u64(w, v);
-}
-
 void metrics_ovs(struct mw *w, const struct snapshot *s)
 {
 	const struct host_snap *h = &s->host;
