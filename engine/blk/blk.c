@@ -279,9 +279,10 @@ static uint64_t blk_irq_idle_now(struct blk_state *st)
 		uint64_t s1 = atomic_load_explicit(&st->irq_wait_seq, memory_order_acquire);
 		if (s1 & 1)
 			continue;
-		uint64_t idle = atomic_load_explicit(&st->irq_idle_ns, memory_order_relaxed);
-		uint64_t since = atomic_load_explicit(&st->irq_wait_since, memory_order_relaxed);
-		atomic_thread_fence(memory_order_acquire);
+		/* Acquires: a value from a write section makes its odd count visible to the
+		 * load of the count below, which then differs. */
+		uint64_t idle = atomic_load_explicit(&st->irq_idle_ns, memory_order_acquire);
+		uint64_t since = atomic_load_explicit(&st->irq_wait_since, memory_order_acquire);
 		if (atomic_load_explicit(&st->irq_wait_seq, memory_order_relaxed) != s1)
 			continue;
 		uint64_t now = clock_mono_ns();

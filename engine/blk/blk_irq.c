@@ -18,22 +18,22 @@
 
 /*
  * A wait of blk-irq begins (since: its start) or ends (idle: its length, added to the total),
- * as one write of the seqlock the sampler reads (blk.c, blk_sample_busy()): the count odd
+ * as one write of the seqlock the sampler reads (blk.c, blk_irq_idle_now()): the count odd
  * while the two words change. blk-irq is the only writer; its section is two stores, so a
- * reader that meets it odd retries a few times and rarely at all. Release fence after the
- * odd count, release store of the even one: Boehm's seqlock in C11 atomics.
+ * reader that meets it odd retries a few times and rarely at all. No fences (TSan does not
+ * model them): the data stores are releases, so the odd count is visible before them, and
+ * the even count is a release after them; the reader's loads are acquires.
  */
 static void blk_irq_wait_mark(struct blk_state *st, uint64_t since, uint64_t idle)
 {
 	uint64_t seq = atomic_load_explicit(&st->irq_wait_seq, memory_order_relaxed);
 	atomic_store_explicit(&st->irq_wait_seq, seq + 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
 	if (idle)
 		atomic_store_explicit(&st->irq_idle_ns,
 				      atomic_load_explicit(&st->irq_idle_ns, memory_order_relaxed) +
 					  idle,
-				      memory_order_relaxed);
-	atomic_store_explicit(&st->irq_wait_since, since, memory_order_relaxed);
+				      memory_order_release);
+	atomic_store_explicit(&st->irq_wait_since, since, memory_order_release);
 	atomic_store_explicit(&st->irq_wait_seq, seq + 2, memory_order_release);
 }
 
