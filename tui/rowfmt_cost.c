@@ -60,24 +60,39 @@ static void cost_value(char *buf, size_t len, size_t *at, const char *sep, const
 	cost_text(buf, len, at, one);
 }
 
-const char *rowfmt_pmd_cost(const struct pmd_snap *p, char *buf, size_t len)
+/* A share clamped to 100 shows as "100": the clamp is exact, and the line keeps its room. */
+static void cost_pct(char *buf, size_t len, size_t *at, const char *sep, double v)
+{
+	cost_value(buf, len, at, sep, v >= 99.95 ? "%.0f" : "%.1f", v);
+}
+
+const char *rowfmt_pmd_cost_part(const struct pmd_snap *p, int part, char *buf, size_t len)
 {
 	size_t at = 0;
 	int n = p->nthreads < ROWFMT_COST_PMDS ? p->nthreads : ROWFMT_COST_PMDS;
-	if (!len)
-		return buf;
+	if (!len || part < 0 || part >= ROWFMT_COST_PARTS)
+		return NULL;
 	buf[0] = '\0';
-	cost_text(buf, len, &at, "cost: ns/pkt");
-	for (int i = 0; i < n; i++)
-		cost_value(buf, len, &at, i ? "/" : " ", "%.0f", p->threads[i].cpu_ns_per_pkt);
-	cost_value(buf, len, &at, " all ", "%.0f", p->cpu_ns_per_pkt);
-	cost_text(buf, len, &at, "  cpu-left%");
-	for (int i = 0; i < n; i++)
-		cost_value(buf, len, &at, i ? "/" : " ", "%.1f", p->threads[i].cpu_left_pct);
-	cost_value(buf, len, &at, " all ", "%.1f", p->cpu_left_pct);
-	cost_text(buf, len, &at, "  host took");
-	for (int i = 0; i < n; i++)
-		cost_value(buf, len, &at, i ? "/" : " ", "%.0f%%",
-			   p->threads[i].no_rate ? -1 : p->threads[i].stolen_pct);
+	switch (part) {
+	case 0:
+		cost_text(buf, len, &at, "cost: ns/pkt");
+		for (int i = 0; i < n; i++)
+			cost_value(buf, len, &at, i ? "/" : " ", "%.0f",
+				   p->threads[i].cpu_ns_per_pkt);
+		cost_value(buf, len, &at, " all ", "%.0f", p->cpu_ns_per_pkt);
+		break;
+	case 1:
+		cost_text(buf, len, &at, "cpu-left%");
+		for (int i = 0; i < n; i++)
+			cost_pct(buf, len, &at, i ? "/" : " ", p->threads[i].cpu_left_pct);
+		cost_pct(buf, len, &at, " all ", p->cpu_left_pct);
+		break;
+	default:
+		cost_text(buf, len, &at, "host took");
+		for (int i = 0; i < n; i++)
+			cost_value(buf, len, &at, i ? "/" : " ", "%.0f%%",
+				   p->threads[i].no_rate ? -1 : p->threads[i].stolen_pct);
+		break;
+	}
 	return buf;
 }

@@ -13,8 +13,11 @@
 const char *rowfmt_host_took(const struct pmd_snap *p, char *buf, size_t len);
 /* The same as the header's summary line says it: "offered 322k/600k: host took 40%". */
 const char *rowfmt_host_took_short(const struct pmd_snap *p, char *buf, size_t len);
-/* "cost: ns/pkt 928/704 all 1253  cpu-left% 43.9/38.5 all 41.5  host took 55%/63%": up to
- * four PMDs and the PMDs together, "-" where there is no figure. */
-const char *rowfmt_pmd_cost(const struct pmd_snap *p, char *buf, size_t len);
+/* The cost line, "cost: ns/pkt 928/704 all 1253  cpu-left% 43.9/38.5 all 41.5  host took
+ * 55%/63%", given as its three groups one by one (part 0, 1, 2, joined by two spaces) so a
+ * screen shows each whole or not at all; NULL past the last. Up to four PMDs and the PMDs
+ * together, "-" where there is no figure; a share clamped at 100 shows "100". */
+#define ROWFMT_COST_PARTS 3
+const char *rowfmt_pmd_cost_part(const struct pmd_snap *p, int part, char *buf, size_t len);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "core/snapshot.h"
 #include "tui/rowfmt.h"
+#include "tui/rowfmt_cost.h"
 
 static void assert_printable(const char *s)
 {
@@ -128,12 +129,47 @@ static void test_est_detail(void **state)
 	snapshot_free(s);
 }
 
+/* The cost line's groups, each whole; a share clamped at 100 takes "100", so four-digit costs
+ * (a slow build) still leave room for "host took" at 80 columns (two PMDs, one at a five-digit
+ * cost). */
+static void test_cost_parts(void **state)
+{
+	struct pmd_snap p = {.nthreads = 2, .cpu_ns_per_pkt = 4692, .cpu_left_pct = 100};
+	char b[256], line[256] = "";
+	(void)state;
+	p.threads[0].cpu_ns_per_pkt = 3649;
+	p.threads[0].cpu_left_pct = 100;
+	p.threads[0].stolen_pct = 52;
+	p.threads[1].cpu_ns_per_pkt = -1; /* no figure yet */
+	p.threads[1].cpu_left_pct = 38.46;
+	p.threads[1].no_rate = true;
+	assert_string_equal(rowfmt_pmd_cost_part(&p, 0, b, sizeof(b)),
+			    "cost: ns/pkt 3649/- all 4692");
+	assert_string_equal(rowfmt_pmd_cost_part(&p, 1, b, sizeof(b)),
+			    "cpu-left% 100/38.5 all 100");
+	assert_string_equal(rowfmt_pmd_cost_part(&p, 2, b, sizeof(b)), "host took 52%/-");
+	assert_null(rowfmt_pmd_cost_part(&p, 3, b, sizeof(b)));
+	p.threads[1].cpu_ns_per_pkt = 30200;
+	p.threads[1].cpu_left_pct = 99.9;
+	p.threads[1].no_rate = false;
+	p.threads[1].stolen_pct = 100;
+	for (int k = 0; k < ROWFMT_COST_PARTS; k++) {
+		strcat(line, k ? "  " : "");
+		strcat(line, rowfmt_pmd_cost_part(&p, k, b, sizeof(b)));
+	}
+	assert_true(strlen(line) <= 80);
+	/* A tiny buffer is cut, never overrun. */
+	char t[8];
+	assert_string_equal(rowfmt_pmd_cost_part(&p, 0, t, sizeof(t)), "cost: n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_thread_row_odd_names), cmocka_unit_test(test_pmd_row_odd_name),
 	    cmocka_unit_test(test_name_bounds),		 cmocka_unit_test(test_name_invalid_utf8),
 	    cmocka_unit_test(test_est_detail),		 cmocka_unit_test(test_pmd_row_bound),
+	    cmocka_unit_test(test_cost_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

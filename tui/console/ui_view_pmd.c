@@ -12,6 +12,17 @@
 #define MASK_PMD ((1u << SUBSYS_PMD) | (1u << SUBSYS_CPU))
 
 /* Per PMD, drop% beside CPU%; with the trade-off (t) its curve first. */
+/* The cost line, each of its groups whole or left out behind the cut marker: a share cut in
+ * half would read as another figure. */
+static void pmd_cost_line(struct ui *ui, const struct pmd_snap *p)
+{
+	char a[256];
+	for (int k = 0; k < ROWFMT_COST_PARTS; k++)
+		if (!ui_put_whole(ui, ROLE_NORMAL, "%s%s", k ? "  " : "",
+				  rowfmt_pmd_cost_part(p, k, a, sizeof(a))))
+			break;
+}
+
 static void pmd_graphs(struct body *b, int room)
 {
 	struct ui *ui = b->ui;
@@ -76,7 +87,7 @@ static void pmd_host_view(struct body *b, int room)
 			ui_put(ui, ROLE_WARN, "  %s", a);
 	}
 	if (body_line(b))
-		ui_put(ui, ROLE_NORMAL, "%s", rowfmt_pmd_cost(p, a, sizeof(a)));
+		pmd_cost_line(ui, p);
 	if (body_line(b))
 		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_host_pmd_head);
 	for (int i = 0; i < p->nthreads; i++)
@@ -187,7 +198,7 @@ void ui_view_pmd(struct body *b)
 	}
 	/* CPU% compared across runs needs its base: per packet, and of the time the host left. */
 	if (body_line(b))
-		ui_put(ui, ROLE_NORMAL, "%s", rowfmt_pmd_cost(p, a, sizeof(a)));
+		pmd_cost_line(ui, p);
 	pmd_graphs(b, h_view - (6 + p->nthreads)); /* the lines above: 6 and a row per PMD */
 	/* Slack, run-queue delay and the kernel's overshoot: below the graphs (they scroll). */
 	pmd_sleep_lines(b);
