@@ -8,26 +8,7 @@
 # interface drop counter ovsdb holds is in the JSON with its rate, null where ovsdb has none.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-fake=$here/../lib/fake_ovs.py
-dir=$(mktemp -d /tmp/tt-ovscnt.XXXXXX)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-
-# start_fake NAME MODE: a fake server at $dir/NAME.sock, ready when this returns.
-start_fake() {
-	rm -f "$dir/$1.ready"
-	python3 "$fake" "$dir/$1.sock" "$2" "$dir/$1.ready" &
-	pids+=($!)
-	for _ in $(seq 400); do [ -f "$dir/$1.ready" ] && return 0; sleep 0.05; done
-	bad "fake server $1 ($2) did not start"
-	finish
-}
+. "$(dirname "$0")/../lib/fake_ovs.sh" tt-ovscnt
 
 # pmd-stats-show, one text a call: 1000 packets a step, of which 600 simple match, 200 EMC,
 # 100 SMC, 50 megaflow, 40 upcalls, 10 lost; 100 recirculations (so 1100 passes) a step;

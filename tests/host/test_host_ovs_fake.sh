@@ -8,27 +8,8 @@
 # shows OVS's error, and a knob write to a silent ovsdb shows "setting..." then the error.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-fake=$here/../lib/fake_ovs.py
-dir=$(mktemp -d /tmp/tt-ovsfake.XXXXXX)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	[ -n "${TT_DIR:-}" ] && tt_cleanup
-	rm -rf "$dir"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/../lib/fake_ovs.sh" tt-ovsfake
 
-# start_fake NAME MODE: a fake server at $dir/NAME.sock, ready when this returns.
-start_fake() {
-	rm -f "$dir/$1.ready"
-	python3 "$fake" "$dir/$1.sock" "$2" "$dir/$1.ready" &
-	pids+=($!)
-	for _ in $(seq 400); do [ -f "$dir/$1.ready" ] && return 0; sleep 0.05; done
-	bad "fake server $1 ($2) did not start"
-	finish
-}
 # field FILE LINE EXPR: a python expression over the JSON object o of line LINE (-1 last).
 field() {
 	python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if x.strip()]; o=l[int(sys.argv[2])]; print(eval(sys.argv[3]))' "$@" 2>&1

@@ -9,28 +9,11 @@
 # are left out; a report without histograms says why in one line and draws no row.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-fake=$here/../lib/fake_ovs.py
-dir=$(mktemp -d /tmp/tt-ovshists.XXXXXX)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	rm -rf "$dir"
-}
+. "$(dirname "$0")/../lib/fake_ovs.sh" tt-ovshists
 . "$here/../tui/lib/tmux.sh"
-trap 'tt_cleanup; cleanup' EXIT
+trap cleanup EXIT # tmux.sh set its own; cleanup calls tt_cleanup
 utf8=C.UTF-8
 locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || utf8=en_US.UTF-8
-
-start_fake() {
-	rm -f "$dir/$1.ready"
-	python3 "$fake" "$dir/$1.sock" ok "$dir/$1.ready" &
-	pids+=($!)
-	for _ in $(seq 400); do [ -f "$dir/$1.ready" ] && return 0; sleep 0.05; done
-	bad "fake server $1 did not start"
-	finish
-}
 
 # The fake's histograms: cycles/it with counts in bins 10..31 only (bins 0-9 empty: trimmed;
 # gaps inside kept), 7 in the open ">" bin; packets/it in bins 0 and 2. counts.json keeps
@@ -155,7 +138,7 @@ press_v() { # TITLE_REGEX
 }
 
 export FAKE_OVS_PERF="$dir/perf.txt" FAKE_OVS_STATS="$dir/stats.txt"
-start_fake ctl
+start_fake ctl ok
 env_run="TUNETOP_OVS_SOCKET=$dir/ctl.sock TUNETOP_OVS_DB=unix:$dir/nodb.sock"
 
 # 80x24, UTF-8: the whole cycles/it chart after v, then packets/it (its gap kept).
@@ -198,7 +181,7 @@ check "60x16 ASCII: '#' bars, no byte above 127" bash -c "grep -q '#### 400' '$d
 kill "${pids[@]}" 2>/dev/null
 pids=()
 unset FAKE_OVS_PERF FAKE_OVS_STATS
-start_fake ctl3
+start_fake ctl3 ok
 tt_start 80 24 "env LANG=$utf8 LC_ALL=$utf8 TUNETOP_OVS_SOCKET=$dir/ctl3.sock TUNETOP_OVS_DB=unix:$dir/nodb.sock $TUNETOP --host -d 0.3; sleep 60"
 tt_keys 3 End
 tt_wait "^pmd-perf-show histograms" 10

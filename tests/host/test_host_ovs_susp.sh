@@ -10,25 +10,7 @@
 # console's pmd view shows the same count at 80 columns.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-fake=$here/../lib/fake_ovs.py
-dir=$(mktemp -d /tmp/tt-ovssusp.XXXXXX)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-
-start_fake() {
-	rm -f "$dir/$1.ready"
-	python3 "$fake" "$dir/$1.sock" "$2" "$dir/$1.ready" &
-	pids+=($!)
-	for _ in $(seq 400); do [ -f "$dir/$1.ready" ] && return 0; sleep 0.05; done
-	bad "fake server $1 ($2) did not start"
-	finish
-}
+. "$(dirname "$0")/../lib/fake_ovs.sh" tt-ovssusp
 
 # pmd-perf-show after n OVS seconds: 100000 iterations a second, half the TSC's cycles used
 # (so "50.0 % of total cycles"), the rest asleep; the cycles/it histogram (OVS 3.1's walls, from
@@ -110,7 +92,7 @@ check "TSC rate, count bounds and their rate per OVS second, null after a clear 
 
 # The console: the pmd view's line for the PMD, the heading naming OVS's thresholds.
 . "$here/../tui/lib/tmux.sh"
-trap 'tt_cleanup; cleanup' EXIT
+trap cleanup EXIT # tmux.sh set its own; cleanup calls tt_cleanup
 kill "${pids[@]}" 2>/dev/null
 pids=()
 FAKE_OVS_PERF=$dir/perf.txt start_fake ctl2 ok

@@ -9,31 +9,9 @@
 # view 2 and help on the host suggest no engine knob.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+. "$(dirname "$0")/../lib/fake_ovs.sh" tt-ovswrite
 command -v tmux >/dev/null || { echo "skip: no tmux"; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-fake=$here/../lib/fake_ovs.py
-dir=$(mktemp -d /tmp/tt-ovswrite.XXXXXX)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done
-	[ -n "${TT_DIR:-}" ] && tt_cleanup
-	rm -rf "$dir"
-}
-trap cleanup EXIT
 
-# start_fake NAME MODE [VAR=VALUE...]: a fake at $dir/NAME.sock, its pid in $last.
-start_fake() {
-	local name=$1 mode=$2
-	shift 2
-	rm -f "$dir/$name.ready"
-	env "$@" python3 "$fake" "$dir/$name.sock" "$mode" "$dir/$name.ready" &
-	last=$!
-	pids+=("$last")
-	for _ in $(seq 400); do [ -f "$dir/$name.ready" ] && return 0; sleep 0.05; done
-	bad "fake $name ($mode) did not start"
-	finish
-}
 . "$here/../tui/lib/tmux.sh"
 trap cleanup EXIT # tmux.sh set its own; cleanup calls tt_cleanup
 console() { # console CTL DB: tunetop --host --write on those fakes

@@ -6,31 +6,15 @@
 # (OVS's own figure on some VMs) is capped at 100 % and named in host.absent, never 1e11 %.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-fake=$here/../lib/fake_ovs.py
-dir=$(mktemp -d /tmp/tt-pmdfig.XXXXXX)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	rm -rf "$dir"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/../lib/fake_ovs.sh" tt-pmdfig
 
-start_fake() {
-	python3 "$fake" "$dir/$1.sock" "$1" "$dir/$1.ready" &
-	pids+=($!)
-	for _ in $(seq 400); do [ -f "$dir/$1.ready" ] && return 0; sleep 0.05; done
-	bad "fake server $1 did not start"
-	finish
-}
 # field FILE LINE EXPR: a python expression over the JSON object o of line LINE (-1 last).
 field() {
 	python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if x.strip()]; o=l[int(sys.argv[2])]; t=o["pmd"]["threads"][0]; print(eval(sys.argv[3]))' "$@" 2>&1
 }
 
 for mode in grow nonsense; do
-	start_fake $mode
+	start_fake $mode $mode
 	TUNETOP_OVS_SOCKET=$dir/$mode.sock timeout 30 "$TUNETOP" --host -b -n 4 -d 0.2 >"$dir/$mode.json" 2>"$dir/$mode.err"
 	rc=$?
 	check "$mode: batch finishes (rc $rc $(head -c 200 "$dir/$mode.err"))" test "$rc" -eq 0
