@@ -21,6 +21,8 @@ tt_start 80 24 "export TZ=UTC LANG=C.UTF-8 TERM=xterm-256color; $(tt_wrap --remo
 	--ssh "\"$ssh\"" -d 60 --no-color)"
 tt_wait '^h1 +up ' 15
 tt_wait '^h2 +up ' 5
+# A row fits 80 columns: each host's AGE shows whole (it was cut to the marker alone).
+tt_wait '^h1 +up +performance .* 500 +[0-9]+\.[0-9]s$' 3
 # Each host's "up" note fades after 5 s.
 tt_wait_gone 'h[12]: up' 10
 
