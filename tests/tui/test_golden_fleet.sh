@@ -8,8 +8,8 @@
 # up host's AGE (the time since its snapshot, after the MSLPus column) and, in the status line,
 # the link's B/s (a 3 s window that may or may not hold the snapshot's bytes) and this console's
 # own figures, from "self cpu" on (its CPU, render time and terminal bytes vary from run to
-# run, as the engine's do in the goldens of live runs; the far side's, named by its host,
-# are the snapshot's and stay).
+# run; test_golden.sh's replay shows the recording's, which do not); the far side's, named by
+# its host, are the snapshot's and stay.
 . "$(dirname "$0")/lib/tmux.sh"
 . "$(dirname "$0")/lib/golden.sh"
 
