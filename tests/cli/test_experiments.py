@@ -253,6 +253,14 @@ g2 = json.loads(r2.stdout)["governors"][0]
 check(g2["chain_max"][0] < 200 and g2["estimators_for"] == 1000000 and g2["kthreads_needed"] >= 2,
       f"calib est-ipvs: chain_max {g2['chain_max']}, {g2.get('kthreads_needed')} kthreads "
       "for 1000000 estimators")
+# Whose scale a chain_max is: the CPUs each estimator sums, 16 by default (chain_max in the
+# hundreds), and, short of the IPVS thread's 128, where to find them.
+check(g.get("est_cpus") == 16 and g2.get("est_cpus") == 128,
+      f"calib: est_cpus in JSON ({g.get('est_cpus')}, est-ipvs {g2.get('est_cpus')})")
+r3 = run("calib", "--runs", "1", "--governors", "performance", "--seconds", "0.3",
+         "--warmup", "0.1")
+check(r3.returncode == 0 and "performance: 1 calibration at est.cpus 16 (the IPVS thread's 128: "
+      "--scenario est-ipvs)" in r3.stdout, f"calib: the text names est.cpus ({r3.stdout[:120]})")
 w, h, px = pngcheck.decode(calpng)
 ink = pngcheck.count(px, lambda p: p[:3] != (255, 255, 255))
 bars = pngcheck.count(px, lambda p: p[2] > 180 and p[0] < 100 and 90 < p[1] < 140)

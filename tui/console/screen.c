@@ -58,12 +58,28 @@ static void status_draw(struct ui *ui, int y)
 static void debug_draw(struct ui *ui, int y)
 {
 	const struct snap_self *s = &ui->snap->self;
+	struct remote_row r;
 	char st[160];
 	move(y, 0);
 	/* The source's own line first (a recording's position, lines it skipped). */
 	if (source_status(ui->src, st, sizeof(st))[0])
 		ui_put(ui, strstr(st, "skipped") || strstr(st, "damaged") ? ROLE_WARN : ROLE_DIM,
 		       "%s  ", st);
+	if (remote_row(ui->src, remote_selected(ui->src), &r)) {
+		/* A remote host's figures are its agent's, named by the host; the console's own
+		 * after them (they vary from run to run, the host's figures of one snapshot do
+		 * not: tests/tui/test_golden_fleet.sh masks the rest of the line from "self"). */
+		if (r.snap)
+			ui_put(ui, ROLE_DIM, "%s: agent cpu %.1f%%  sample %llu us  ", r.name,
+			       s->cpu_pct, (unsigned long long)s->sample_us);
+		s = &ui->own;
+		ui_put(ui, ROLE_DIM, "self cpu %.1f%%  render %llu us  tty %llu B (%.0f B/s)",
+		       s->cpu_pct, (unsigned long long)s->render_us,
+		       (unsigned long long)s->tty_bytes, s->tty_bytes_per_s);
+		ui_put(ui, ROLE_DIM, "  key %llu us (max %llu)", (unsigned long long)ui->key_us,
+		       (unsigned long long)ui->key_max_us);
+		return;
+	}
 	ui_put(ui, ROLE_DIM,
 	       "self cpu %.1f%%  sample %llu us  render %llu us  tty %llu B (%.0f B/s)  frame %llu",
 	       s->cpu_pct, (unsigned long long)s->sample_us, (unsigned long long)s->render_us,
@@ -172,6 +188,23 @@ static void ui_after_sample(struct ui *ui)
 		s->self.cpu_pct +=
 		    snapshot_cpu_pct(t - ui->ui_cpu_ns, (uint64_t)(s->interval_s * 1e9));
 		ui->ui_cpu_ns = t;
+	}
+	/* A remote host's self figures are its agent's (debug_draw names the host): the
+	 * console's own go beside them, this thread's (a remote source never blocks, so it is
+	 * sampled here; backends/source.h). */
+	if (remote_count(ui->src) > 0) {
+		uint64_t t = clock_thread_ns(), now = clock_mono_ns();
+		if (ui->own_mono_ns)
+			ui->own.cpu_pct =
+			    snapshot_cpu_pct(t - ui->own_cpu_ns, now - ui->own_mono_ns);
+		ui->own.render_us = ui->render_us;
+		ui->own.tty_bytes = ui->tty.bytes - ui->tty_bytes_at_sample;
+		ui->own.tty_bytes_per_s =
+		    ui->own_mono_ns && now > ui->own_mono_ns
+			? (double)ui->own.tty_bytes * 1e9 / (double)(now - ui->own_mono_ns)
+			: 0;
+		ui->own_cpu_ns = t;
+		ui->own_mono_ns = now;
 	}
 	/* A recording's self figures are the recording console's: shown as they were. */
 	if (!ui->src->ops->recorded) {

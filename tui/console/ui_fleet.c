@@ -25,17 +25,31 @@ static const char *state_name(enum remote_state s)
 	return s == REMOTE_UP ? "up" : s == REMOTE_DOWN ? "down" : "conn";
 }
 
+/* The HOST column's width: with the others, a row is 80 columns, so AGE shows at 80x24. */
+#define FLEET_HOST_W 13
+
+/* A host's name in its column, padded; a longer one cut with the marker, never silently. */
+static const char *host_cell(const struct ui *ui, const char *name, char *buf, size_t len)
+{
+	if (strlen(name) <= FLEET_HOST_W)
+		snprintf(buf, len, "%-*s", FLEET_HOST_W, name);
+	else
+		snprintf(buf, len, "%.*s%s", FLEET_HOST_W - 1, name, ui->ascii ? "~" : "\u2026");
+	return buf;
+}
+
 void ui_fleet_draw(struct ui *ui, int y, int h)
 {
 	int sel = remote_selected(ui->src);
 	struct remote_row r;
-	char a[16], b[16], line[256];
+	char a[16], b[16], line[256], host[FLEET_HOST_W + 8];
 
 	move(y, 0);
 	attrset(ui->attr[ROLE_TABLE_HEAD]);
 	mvhline(y, 0, ' ', COLS);
-	ui_put(ui, ROLE_TABLE_HEAD, "%-16s %-4s %-11s %-15s %6s %6s %7s %6s %5s", "HOST", "LINK",
-	       "GOVERNOR", "EST TICK/GOAL", "DROP%", "PMDCPU", "BLKP99", "MSLPus", "AGE");
+	ui_put(ui, ROLE_TABLE_HEAD, "%-*s %-4s %-11s %-14s %6s %6s %7s %6s %5s", FLEET_HOST_W,
+	       "HOST", "LINK", "GOVERNOR", "EST TICK/GOAL", "DROP%", "PMDCPU", "BLKP99", "MSLPus",
+	       "AGE");
 	for (int i = 0; remote_row(ui->src, i, &r) && i + 1 < h; i++) {
 		const struct snapshot *s = r.snap;
 		enum theme_role role = i == sel ? ROLE_SELECTED : ROLE_NORMAL;
@@ -43,10 +57,11 @@ void ui_fleet_draw(struct ui *ui, int y, int h)
 		if (i == sel)
 			mvhline(y + 1 + i, 0, ' ' | ui->attr[ROLE_SELECTED], COLS);
 		if (r.state == REMOTE_DOWN || !s) {
-			snprintf(
-			    line, sizeof(line), "%-16.16s %-4s %s%s", r.name, state_name(r.state),
-			    r.state == REMOTE_DOWN ? r.reason : "waiting for the first snapshot",
-			    "");
+			snprintf(line, sizeof(line), "%s %-4s %s%s",
+				 host_cell(ui, r.name, host, sizeof(host)), state_name(r.state),
+				 r.state == REMOTE_DOWN ? r.reason
+							: "waiting for the first snapshot",
+				 "");
 			ui_put(ui, r.state == REMOTE_DOWN && i != sel ? ROLE_ERROR : role, "%s",
 			       line);
 			if (r.state == REMOTE_DOWN && r.retry_in_s >= 0) /* < 0: never again */
@@ -66,9 +81,9 @@ void ui_fleet_draw(struct ui *ui, int y, int h)
 		}
 		if (s->has_blk && !snapshot_absent(s, "blk.lat_us"))
 			snprintf(p99, sizeof(p99), "%.0fus", s->blk.lat_p99_us);
-		ui_put(ui, role, "%-16.16s %-4s %-11.11s %-15.15s %6s %6s %7s %6s %4.1fs", r.name,
-		       state_name(r.state), snapshot_governor_name(s), tick, drop, cpu, p99, ms,
-		       r.age_s);
+		ui_put(ui, role, "%s %-4s %-11.11s %-14.14s %6s %6s %7s %6s %4.1fs",
+		       host_cell(ui, r.name, host, sizeof(host)), state_name(r.state),
+		       snapshot_governor_name(s), tick, drop, cpu, p99, ms, r.age_s);
 	}
 }
 

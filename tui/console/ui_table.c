@@ -213,7 +213,9 @@ void ui_table_draw(struct ui *ui, int y, int h)
 		if (i >= (int)ui->nrows)
 			break;
 		const struct snap_thread *t = &ui->snap->threads[ui->rows[i]];
-		rowfmt_thread(ui->snap, t, buf, sizeof(buf), COLS);
+		/* Whole: a row wider than the screen is cut by ui_put, with the marker (cut here
+		 * at COLS, "sleep 1" of "sleep 12%" read as whole). */
+		rowfmt_thread(ui->snap, t, buf, sizeof(buf), -1);
 		if (ui->tree)
 			tree_indent(ui, i, buf);
 		if (i == ui->sel) {
