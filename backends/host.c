@@ -236,6 +236,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	}
 	snap->nthreads = 0;
 	hs->nacct = 0;
+	size_t nslots = 0; /* TASKSTATS slots taken (the first HOST_SNAP_MAX_ACCT) */
 	host_sched_sync(h->sched, h->cur, h->ncur);
 	for (size_t i = 0; i < h->ncur; i++) {
 		const struct host_thread_info *t = &h->cur[i];
@@ -252,8 +253,14 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		 * four at once), and the rest pread their kept schedstat fd: one syscall against a
 		 * netlink request and reply (sendmsg, recvmsg, libnl's buffers) per thread.
 		 */
-		bool acct = h->ts && hs->nacct < HOST_SNAP_MAX_ACCT &&
+		const struct host_tprev *pv = host_prev_find(h, t->tid);
+		bool acct = h->ts && nslots < HOST_SNAP_MAX_ACCT &&
 			    host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+		/* A slot is taken by a thread that shows its figures (queried at the last sample
+		 * too), and at the first sample by every thread queried: there no thread shows
+		 * any, and querying them all was 500 requests where 64 make the next sample's. */
+		if (acct && (pv ? pv->acct : h->nprev == 0))
+			nslots++;
 		/* A kernel without sched_info prints "0 0 0": then the stat file's ticks. */
 		bool sst = !acct && host_sched_stat(h->sched, i, &ss) == 0 &&
 			   (ss.run_ns || !t->stat_cpu_ns);
@@ -269,7 +276,6 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 			nx->nvcsw = a.nvcsw;
 			nx->nivcsw = a.nivcsw;
 		}
-		const struct host_tprev *pv = host_prev_find(h, t->tid);
 		struct snap_thread *st = &snap->threads[snap->nthreads++];
 		st->tid = t->tid;
 		memcpy(st->name, t->comm, sizeof(st->name) - 1); /* pthread names: 15 + NUL */
