@@ -18,6 +18,7 @@
 #include "backends/host_int.h"
 #include "backends/hostfreq.h"
 #include "backends/host_bpf.h"
+#include "backends/host_tscomm.h"
 #include "backends/host_sched.h"
 
 static void host_read_stat(struct host_cpustat *out)
@@ -66,6 +67,7 @@ struct host_state *host_open(char *err, size_t errlen)
 	snprintf(h->bpf_err, sizeof(h->bpf_err), "off (pmd.sleep_probe=off)");
 
 	h->ts = host_ts_open(h->ts_err, sizeof(h->ts_err));
+	h->tsb = h->ts ? host_tscomm_open() : NULL;
 	h->links = host_link_open(err, errlen);
 
 	env = getenv("TUNETOP_BLK_DEV");
@@ -115,6 +117,9 @@ void host_close(struct host_state *h)
 	if (!h)
 		return;
 	host_ts_close(h->ts);
+	host_tscomm_close(h->tsb);
+	free(h->acct_q);
+	free(h->acct_ok);
 	host_link_close(h->links);
 	host_ovs_close(h->ovs);
 	host_sched_free(h->sched);
@@ -213,6 +218,44 @@ static double host_pct(uint64_t now, uint64_t before, uint64_t dt_ns)
 	return now >= before && dt_ns ? 100.0 * (double)(now - before) / (double)dt_ns : 0;
 }
 
+/* Whether thread i's TASKSTATS answer takes one of the HOST_SNAP_MAX_ACCT slots: it shows
+ * its figures (it was asked at the last sample too), or this is the first sample, where no
+ * thread shows any and the first ones answering make the next sample's. */
+static bool host_acct_slot(const struct host_state *h, size_t i)
+{
+	const struct host_tprev *pv = host_prev_find(h, h->cur[i].tid);
+	return pv ? pv->acct : h->nprev == 0;
+}
+
+/*
+ * The TASKSTATS queries of a sample, in batches: thread i is asked while fewer than
+ * HOST_SNAP_MAX_ACCT of those before it took a slot, as one query per thread decided it; a
+ * batch is as many as the slots left, so none in it would not have been asked. The answers
+ * in acct_q and acct_ok; returns how many threads (the first ones) were asked.
+ */
+static size_t host_acct_batch(struct host_state *h)
+{
+	size_t nq = 0, slots = 0;
+	while (h->tsb && slots < HOST_SNAP_MAX_ACCT && nq < h->ncur) {
+		size_t m = HOST_SNAP_MAX_ACCT - slots;
+		if (m > h->ncur - nq)
+			m = h->ncur - nq;
+		for (size_t k = 0; k < m; k++)
+			h->acct_tid[k] = h->cur[nq + k].tid;
+		if (h->acct_cap < nq + m) {
+			h->acct_cap = h->ncur;
+			h->acct_q = xreallocarray(h->acct_q, h->acct_cap, sizeof(*h->acct_q));
+			h->acct_ok = xreallocarray(h->acct_ok, h->acct_cap, sizeof(*h->acct_ok));
+		}
+		host_tscomm_acct(h->tsb, h->acct_tid, m, h->acct_q + nq, h->acct_ok + nq);
+		for (size_t k = 0; k < m; k++)
+			if (h->acct_ok[nq + k] && host_acct_slot(h, nq + k))
+				slots++;
+		nq += m;
+	}
+	return nq;
+}
+
 static void host_sample_threads(struct host_state *h, struct snapshot *snap, uint64_t dt_ns)
 {
 	struct host_snap *hs = &snap->host;
@@ -236,6 +279,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	}
 	snap->nthreads = 0;
 	hs->nacct = 0;
+	size_t nq = host_acct_batch(h);
 	size_t nslots = 0; /* TASKSTATS slots taken (the first HOST_SNAP_MAX_ACCT) */
 	host_sched_sync(h->sched, h->cur, h->ncur);
 	for (size_t i = 0; i < h->ncur; i++) {
@@ -254,8 +298,15 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		 * netlink request and reply (sendmsg, recvmsg, libnl's buffers) per thread.
 		 */
 		const struct host_tprev *pv = host_prev_find(h, t->tid);
-		bool acct = h->ts && nslots < HOST_SNAP_MAX_ACCT &&
-			    host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+		bool acct;
+		if (h->tsb) {
+			acct = i < nq && h->acct_ok[i];
+			if (acct)
+				a = h->acct_q[i];
+		} else {
+			acct = h->ts && nslots < HOST_SNAP_MAX_ACCT &&
+			       host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+		}
 		/* A slot is taken by a thread that shows its figures (queried at the last sample
 		 * too), and at the first sample by every thread queried: there no thread shows
 		 * any, and querying them all was 500 requests where 64 make the next sample's. */

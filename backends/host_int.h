@@ -47,6 +47,13 @@ struct host_state {
 
 	struct host_ts *ts;
 	char ts_err[96];
+	/* The same TASKSTATS queries sent in batches (host_tscomm.c), NULL when it failed to
+	 * open: then host_ts_query per thread. acct_q/acct_ok: one sample's answers, of cur[i]. */
+	struct host_tscomm *tsb;
+	struct host_ts_acct *acct_q;
+	bool *acct_ok;
+	size_t acct_cap;
+	pid_t acct_tid[HOST_SNAP_MAX_ACCT];
 	pid_t extra_pid;
 	struct host_thread_info *cur;
 	size_t cur_cap, ncur;

@@ -85,8 +85,10 @@ void host_tscomm_close(struct host_tscomm *tc)
 	free(tc);
 }
 
-/* ac_comm out of a reply's attributes: AGGR_PID nests PID and STATS (a NULL pad maybe). */
-static bool reply_comm(const struct nlmsghdr *nh, char *comm)
+/* ac_comm and the accounting out of a reply's attributes: AGGR_PID nests PID and STATS
+ * (a NULL pad maybe). The kernel's struct may be older or newer than ours: the name needs
+ * the fields up to it, the rest is copied as far as both have it. */
+static bool reply_parse(const struct nlmsghdr *nh, char *comm, struct host_ts_acct *acct)
 {
 	const char *p = (const char *)NLMSG_DATA(nh) + GENL_HDRLEN;
 	const char *e = (const char *)nh + nh->nlmsg_len;
@@ -105,8 +107,18 @@ static bool reply_comm(const struct nlmsghdr *nh, char *comm)
 			size_t off = offsetof(struct taskstats, ac_comm);
 			if (len < off + HOST_TSCOMM_LEN)
 				return false;
-			memcpy(comm, p + NLA_HDRLEN + off, HOST_TSCOMM_LEN);
+			struct taskstats st;
+			memset(&st, 0, sizeof(st));
+			memcpy(&st, p + NLA_HDRLEN, len < sizeof(st) ? len : sizeof(st));
+			memcpy(comm, st.ac_comm, HOST_TSCOMM_LEN);
 			comm[HOST_TSCOMM_LEN - 1] = '\0';
+			/* As host_taskstats.c reads them (cpu_run_virtual_total: sum_exec_runtime).
+			 */
+			acct->cpu_run_ns = st.cpu_run_virtual_total;
+			acct->cpu_delay_ns = st.cpu_delay_total;
+			acct->blkio_delay_ns = st.blkio_delay_total;
+			acct->nvcsw = st.nvcsw;
+			acct->nivcsw = st.nivcsw;
 			return true;
 		}
 		p += NLA_ALIGN(a->nla_len);
@@ -116,8 +128,10 @@ static bool reply_comm(const struct nlmsghdr *nh, char *comm)
 
 /* One batch: n requests (n <= HOST_TSCOMM_BATCH) sent at once, their n answers read. */
 static int tscomm_batch(struct host_tscomm *tc, const pid_t *tids, size_t n,
-			char (*comm)[HOST_TSCOMM_LEN], bool *ok)
+			char (*comm)[HOST_TSCOMM_LEN], struct host_ts_acct *acct, bool *ok)
 {
+	char cbuf[HOST_TSCOMM_BATCH][HOST_TSCOMM_LEN];
+	struct host_ts_acct abuf[HOST_TSCOMM_BATCH];
 	struct tscomm_req req[HOST_TSCOMM_BATCH];
 	uint32_t seq0 = tc->seq;
 	memset(req, 0, sizeof(req[0]) * n);
@@ -159,7 +173,24 @@ static int tscomm_batch(struct host_tscomm *tc, const pid_t *tids, size_t n,
 				continue;
 			answered++;
 			if (nh->nlmsg_type == tc->family)
-				ok[k] = reply_comm(nh, comm[k]);
+				ok[k] = reply_parse(nh, comm ? comm[k] : cbuf[k],
+						    acct ? &acct[k] : &abuf[k]);
+		}
+	}
+	return 0;
+}
+
+/* Batches of n threads' answers: comm or acct may be NULL (not wanted). */
+static int tscomm_many(struct host_tscomm *tc, const pid_t *tids, size_t n,
+		       char (*comm)[HOST_TSCOMM_LEN], struct host_ts_acct *acct, bool *ok)
+{
+	for (size_t i = 0; i < n; i += HOST_TSCOMM_BATCH) {
+		size_t m = n - i < HOST_TSCOMM_BATCH ? n - i : HOST_TSCOMM_BATCH;
+		if (tscomm_batch(tc, tids + i, m, comm ? comm + i : NULL, acct ? acct + i : NULL,
+				 ok + i) != 0) {
+			for (size_t j = i + m; j < n; j++)
+				ok[j] = false;
+			return -1;
 		}
 	}
 	return 0;
@@ -168,13 +199,13 @@ static int tscomm_batch(struct host_tscomm *tc, const pid_t *tids, size_t n,
 int host_tscomm_get(struct host_tscomm *tc, const pid_t *tids, size_t n,
 		    char (*comm)[HOST_TSCOMM_LEN], bool *ok)
 {
-	for (size_t i = 0; i < n; i += HOST_TSCOMM_BATCH) {
-		size_t m = n - i < HOST_TSCOMM_BATCH ? n - i : HOST_TSCOMM_BATCH;
-		if (tscomm_batch(tc, tids + i, m, comm + i, ok + i) != 0) {
-			for (size_t j = i + m; j < n; j++)
-				ok[j] = false;
-			return -1;
-		}
-	}
-	return 0;
+	return tscomm_many(tc, tids, n, comm, NULL, ok);
+}
+
+int host_tscomm_acct(struct host_tscomm *tc, const pid_t *tids, size_t n, struct host_ts_acct *out,
+		     bool *ok)
+{
+	for (size_t i = 0; i < n; i++)
+		memset(&out[i], 0, sizeof(out[i]));
+	return tscomm_many(tc, tids, n, NULL, out, ok);
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* host_tscomm.h: thread names by the thousand from TASKSTATS, requests sent in batches. */
+/* host_tscomm.h: thread names and accounting by the thousand from TASKSTATS, requests sent in
+ * batches. */
 #ifndef TT_HOST_TSCOMM_H
 #define TT_HOST_TSCOMM_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "backends/host_taskstats.h"
 
 /* The kernel's task comm: 15 bytes and a NUL (TASK_COMM_LEN). */
 #define HOST_TSCOMM_LEN 16
@@ -26,5 +29,9 @@ void host_tscomm_close(struct host_tscomm *tc);
  */
 int host_tscomm_get(struct host_tscomm *tc, const pid_t *tids, size_t n,
 		    char (*comm)[HOST_TSCOMM_LEN], bool *ok);
+/* The same requests for the accounting host_ts_query gives, n threads at once: out[i] as
+ * host_ts_query's, ok[i] false for one without an answer. */
+int host_tscomm_acct(struct host_tscomm *tc, const pid_t *tids, size_t n, struct host_ts_acct *out,
+		     bool *ok);
 
 #endif
