@@ -137,6 +137,12 @@ static inline void host_absent(struct host_snap *hs, const char *field)
 		hs->absent[hs->nabsent++] = field;
 }
 
+/* host_acct.c: the last sample's entry of tid (prev is sorted by tid), NULL when it has none;
+ * the TASKSTATS queries of a sample in batches, answers in acct_q and acct_ok, how many of
+ * the first threads of cur were asked. */
+const struct host_tprev *host_prev_find(const struct host_state *h, pid_t tid);
+size_t host_acct_batch(struct host_state *h);
+
 /* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
 bool host_blksec_rows(uint64_t *block, uint64_t *cal);
 bool host_blksec_disk(const char *dev, struct host_diskstat *d);
