@@ -18,6 +18,7 @@
 #include "backends/host_int.h"
 #include "backends/hostfreq.h"
 #include "backends/host_bpf.h"
+#include "backends/host_tscomm.h"
 #include "backends/host_sched.h"
 
 static void host_read_stat(struct host_cpustat *out)
@@ -66,6 +67,7 @@ struct host_state *host_open(char *err, size_t errlen)
 	snprintf(h->bpf_err, sizeof(h->bpf_err), "off (pmd.sleep_probe=off)");
 
 	h->ts = host_ts_open(h->ts_err, sizeof(h->ts_err));
+	h->tsb = h->ts ? host_tscomm_open() : NULL;
 	h->links = host_link_open(err, errlen);
 
 	env = getenv("TUNETOP_BLK_DEV");
@@ -115,6 +117,9 @@ void host_close(struct host_state *h)
 	if (!h)
 		return;
 	host_ts_close(h->ts);
+	host_tscomm_close(h->tsb);
+	free(h->acct_q);
+	free(h->acct_ok);
 	host_link_close(h->links);
 	host_ovs_close(h->ovs);
 	host_sched_free(h->sched);
@@ -193,21 +198,6 @@ static void host_sample_cpus(struct host_state *h, struct snapshot *snap)
 		snap->governor = cpu_governor_parse(snap->host.governor);
 }
 
-static const struct host_tprev *host_prev_find(const struct host_state *h, pid_t tid)
-{
-	size_t lo = 0, hi = h->nprev;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (h->prev[mid].tid == tid)
-			return &h->prev[mid];
-		if (h->prev[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 static double host_pct(uint64_t now, uint64_t before, uint64_t dt_ns)
 {
 	return now >= before && dt_ns ? 100.0 * (double)(now - before) / (double)dt_ns : 0;
@@ -236,6 +226,8 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	}
 	snap->nthreads = 0;
 	hs->nacct = 0;
+	size_t nq = host_acct_batch(h);
+	size_t nslots = 0; /* TASKSTATS slots taken (the first HOST_SNAP_MAX_ACCT) */
 	host_sched_sync(h->sched, h->cur, h->ncur);
 	for (size_t i = 0; i < h->ncur; i++) {
 		const struct host_thread_info *t = &h->cur[i];
@@ -252,8 +244,21 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		 * four at once), and the rest pread their kept schedstat fd: one syscall against a
 		 * netlink request and reply (sendmsg, recvmsg, libnl's buffers) per thread.
 		 */
-		bool acct = h->ts && hs->nacct < HOST_SNAP_MAX_ACCT &&
-			    host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+		const struct host_tprev *pv = host_prev_find(h, t->tid);
+		bool acct;
+		if (h->tsb) {
+			acct = i < nq && h->acct_ok[i];
+			if (acct)
+				a = h->acct_q[i];
+		} else {
+			acct = h->ts && nslots < HOST_SNAP_MAX_ACCT &&
+			       host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+		}
+		/* A slot is taken by a thread that shows its figures (queried at the last sample
+		 * too), and at the first sample by every thread queried: there no thread shows
+		 * any, and querying them all was 500 requests where 64 make the next sample's. */
+		if (acct && (pv ? pv->acct : h->nprev == 0))
+			nslots++;
 		/* A kernel without sched_info prints "0 0 0": then the stat file's ticks. */
 		bool sst = !acct && host_sched_stat(h->sched, i, &ss) == 0 &&
 			   (ss.run_ns || !t->stat_cpu_ns);
@@ -269,7 +274,6 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 			nx->nvcsw = a.nvcsw;
 			nx->nivcsw = a.nivcsw;
 		}
-		const struct host_tprev *pv = host_prev_find(h, t->tid);
 		struct snap_thread *st = &snap->threads[snap->nthreads++];
 		st->tid = t->tid;
 		memcpy(st->name, t->comm, sizeof(st->name) - 1); /* pthread names: 15 + NUL */

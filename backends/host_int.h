@@ -47,6 +47,13 @@ struct host_state {
 
 	struct host_ts *ts;
 	char ts_err[96];
+	/* The same TASKSTATS queries sent in batches (host_tscomm.c), NULL when it failed to
+	 * open: then host_ts_query per thread. acct_q/acct_ok: one sample's answers, of cur[i]. */
+	struct host_tscomm *tsb;
+	struct host_ts_acct *acct_q;
+	bool *acct_ok;
+	size_t acct_cap;
+	pid_t acct_tid[HOST_SNAP_MAX_ACCT];
 	pid_t extra_pid;
 	struct host_thread_info *cur;
 	size_t cur_cap, ncur;
@@ -129,6 +136,12 @@ static inline void host_absent(struct host_snap *hs, const char *field)
 	if (hs->nabsent < HOST_SNAP_MAX_ABSENT)
 		hs->absent[hs->nabsent++] = field;
 }
+
+/* host_acct.c: the last sample's entry of tid (prev is sorted by tid), NULL when it has none;
+ * the TASKSTATS queries of a sample in batches, answers in acct_q and acct_ok, how many of
+ * the first threads of cur were asked. */
+const struct host_tprev *host_prev_find(const struct host_state *h, pid_t tid);
+size_t host_acct_batch(struct host_state *h);
 
 /* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
 bool host_blksec_rows(uint64_t *block, uint64_t *cal);

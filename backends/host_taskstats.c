@@ -18,6 +18,9 @@
 
 /* A reply is immediate; a stuck socket must not stall the refresh. */
 #define HOST_TS_TIMEOUT_MS 200
+/* The receive buffer: a TASKSTATS reply (struct taskstats, 400-odd bytes, in two nested
+ * attributes) with room for a kernel's larger struct. */
+#define HOST_TS_MSG_BUF 8192
 
 struct host_ts {
 	struct nl_sock *sk;
@@ -71,6 +74,10 @@ struct host_ts *host_ts_open(char *err, size_t errlen)
 	/* One reply per request and no ACK: an ACK arriving later would be read as
 	 * the answer to the next query. Errors still come back as NLMSG_ERROR. */
 	nl_socket_disable_auto_ack(ts->sk);
+	/* A reply is a few hundred bytes: read it in one recvmsg into a buffer that holds it,
+	 * not a peek for its size and then the read (libnl's default), two per thread. */
+	nl_socket_disable_msg_peek(ts->sk);
+	nl_socket_set_msg_buf_size(ts->sk, HOST_TS_MSG_BUF);
 	if ((rc = genl_connect(ts->sk)) < 0) {
 		snprintf(err, errlen, "taskstats: genl_connect: %s", nl_geterror(rc));
 		goto fail;

@@ -16,6 +16,7 @@
 
 #include "core/xalloc.h"
 #include "backends/host_proc.h"
+#include "backends/host_tscomm.h"
 
 /* Stat files kept open at most (the rest are opened per scan), within host_fd_budget(). */
 #define TSCAN_MAX_FDS 2048
@@ -45,6 +46,11 @@ struct host_tscan {
 	nlink_t root_nlink; /* of the root when it was last listed */
 	int nfds, max_fds, rescanned, listed;
 	long tck;
+	struct host_tscomm *tc; /* names by TASKSTATS (real /proc, as root), else NULL */
+	pid_t *tids; /* a task list being read */
+	char (*tcomm)[HOST_TSCOMM_LEN]; /* and its names from tc */
+	bool *tok;
+	size_t captids;
 };
 
 struct host_tscan *host_tscan_new(const char *proc_root)
@@ -56,6 +62,9 @@ struct host_tscan *host_tscan_new(const char *proc_root)
 	if (sc->tck <= 0)
 		sc->tck = 100;
 	sc->max_fds = host_fd_budget(TSCAN_MAX_FDS);
+	/* TASKSTATS answers for the tasks of our own pid namespace: the real /proc's. */
+	if (strcmp(proc_root, "/proc") == 0)
+		sc->tc = host_tscomm_open();
 	return sc;
 }
 
@@ -87,6 +96,10 @@ void host_tscan_free(struct host_tscan *sc)
 		free(sc->p[i].t);
 	}
 	free(sc->p);
+	host_tscomm_close(sc->tc);
+	free(sc->tids);
+	free(sc->tcomm);
+	free(sc->tok);
 	if (sc->rootfd >= 0)
 		close(sc->rootfd);
 	free(sc);
@@ -127,7 +140,32 @@ static bool read_line_at(int dirfd, const char *path, char *buf, size_t len)
 	return true;
 }
 
-/* Re-read the task list of p: the picked threads, their stat files opened. */
+/* The tids in the task directory td into sc->tids; how many. */
+static size_t list_tids(struct host_tscan *sc, DIR *td)
+{
+	size_t n = 0;
+	struct dirent *te;
+	while ((te = readdir(td))) {
+		if (!all_digits(te->d_name))
+			continue;
+		if (n == sc->captids) {
+			sc->captids = sc->captids ? sc->captids * 2 : 256;
+			sc->tids = xreallocarray(sc->tids, sc->captids, sizeof(*sc->tids));
+			sc->tcomm = xreallocarray(sc->tcomm, sc->captids, sizeof(*sc->tcomm));
+			sc->tok = xreallocarray(sc->tok, sc->captids, sizeof(*sc->tok));
+		}
+		sc->tids[n++] = (pid_t)atol(te->d_name);
+	}
+	return n;
+}
+
+/*
+ * Re-read the task list of p: the picked threads, their stat files opened. A thread's name
+ * is its comm file's; with TASKSTATS at hand, the threads whose task comm picks nothing
+ * (host_thread_pick tests prefixes, which the comm file's text shares: host_tscomm.h) are
+ * passed over without opening anything of theirs. A process whose every thread is picked
+ * (ovs-vswitchd, extra_pid) needs no such test.
+ */
 static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid, nlink_t nlink)
 {
 	char path[64], pcomm[32];
@@ -146,12 +184,16 @@ static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra
 			close(tfd);
 		return;
 	}
-	struct dirent *te;
-	while ((te = readdir(td))) {
-		char tpath[300], comm[64];
-		if (!all_digits(te->d_name))
+	size_t nt = list_tids(sc, td);
+	bool by_ts = sc->tc && !host_thread_pick("", pcomm, p->pid, extra_pid) &&
+		     host_tscomm_get(sc->tc, sc->tids, nt, sc->tcomm, sc->tok) == 0;
+	for (size_t i = 0; i < nt; i++) {
+		char tpath[64], comm[64];
+		pid_t tid = sc->tids[i];
+		if (by_ts && sc->tok[i] &&
+		    !host_thread_pick(sc->tcomm[i], pcomm, p->pid, extra_pid))
 			continue;
-		snprintf(tpath, sizeof(tpath), "%s/comm", te->d_name);
+		snprintf(tpath, sizeof(tpath), "%d/comm", (int)tid);
 		if (!read_line_at(dirfd(td), tpath, comm, sizeof(comm)) ||
 		    !host_thread_pick(comm, pcomm, p->pid, extra_pid))
 			continue;
@@ -160,11 +202,11 @@ static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra
 			p->t = xreallocarray(p->t, p->capt, sizeof(*p->t));
 		}
 		struct tscan_thread *t = &p->t[p->nt++];
-		t->tid = (pid_t)atol(te->d_name);
+		t->tid = tid;
 		memcpy(t->comm, comm, sizeof(t->comm));
 		t->fd = -1;
 		if (sc->nfds < sc->max_fds) {
-			snprintf(tpath, sizeof(tpath), "%s/stat", te->d_name);
+			snprintf(tpath, sizeof(tpath), "%d/stat", (int)tid);
 			t->fd = openat(dirfd(td), tpath, O_RDONLY | O_CLOEXEC);
 			if (t->fd >= 0)
 				sc->nfds++;

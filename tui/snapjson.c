@@ -83,19 +83,29 @@ static json_t *jint_or_null(int64_t v)
 	return v < 0 ? json_null() : json_integer((json_int_t)v);
 }
 
+/* One thread's object: its members set one by one, not through json_pack, whose format
+ * string parsed per thread and key checks were a tenth of a 500-thread host refresh's own
+ * time. The same members in the same order (jansson keeps the order of insertion). */
+static json_t *snapjson_thread(const struct snapshot *s, const struct snap_thread *t)
+{
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, "tid", json_integer(t->tid));
+	json_object_set_new_nocheck(o, "name", jstr(t->name));
+	json_object_set_new_nocheck(o, "subsystem", json_string(rowfmt_thread_group(s, t)));
+	json_object_set_new_nocheck(o, "cpu_pct", jreal(t->cpu_pct));
+	json_object_set_new_nocheck(o, "cpu_ns", jint(t->cpu_ns));
+	json_object_set_new_nocheck(o, "state", json_string(ethread_state_name(t->state)));
+	json_object_set_new_nocheck(o, "emu_cpu", json_integer(t->emu_cpu));
+	json_object_set_new_nocheck(o, "runq_delay_pct", jreal_or_null(t->runq_delay_pct));
+	json_object_set_new_nocheck(o, "timer_slack_ns", jint_or_null(t->timer_slack_ns));
+	return o;
+}
+
 static json_t *snapjson_threads(const struct snapshot *s)
 {
 	json_t *a = json_array();
-	for (size_t i = 0; i < s->nthreads; i++) {
-		const struct snap_thread *t = &s->threads[i];
-		json_t *o = json_pack("{s:i, s:o, s:s, s:o, s:o, s:s, s:i}", "tid", (int)t->tid,
-				      "name", jstr(t->name), "subsystem", rowfmt_thread_group(s, t),
-				      "cpu_pct", jreal(t->cpu_pct), "cpu_ns", jint(t->cpu_ns),
-				      "state", ethread_state_name(t->state), "emu_cpu", t->emu_cpu);
-		json_object_set_new(o, "runq_delay_pct", jreal_or_null(t->runq_delay_pct));
-		json_object_set_new(o, "timer_slack_ns", jint_or_null(t->timer_slack_ns));
-		json_array_append_new(a, o);
-	}
+	for (size_t i = 0; i < s->nthreads; i++)
+		json_array_append_new(a, snapjson_thread(s, &s->threads[i]));
 	return a;
 }
 
