@@ -125,7 +125,8 @@ check "so OVS itself calls its iterations suspicious" \
 # The console at 80 columns: the sleep-probe table's PMD name whole, OVS's threads "ovs".
 . "$(dirname "$0")/../tui/lib/tmux.sh"
 trap 'tt_cleanup; cleanup' EXIT # tmux.sh set its own
-tt_start 80 60 "$TUNETOP --host -d 0.5; sleep 60"
+# 120 rows: the histogram charts above it take as many rows as OVS filled bins.
+tt_start 80 120 "$TUNETOP --host -d 0.5; sleep 60"
 tt_keys 3
 tt_wait "hits % of passes" 10
 tt_wait "late-p50us" 5
