@@ -99,7 +99,8 @@ for r in range(rounds):
     for k in ks[r % 3:] + ks[:r % 3]:
         res[k].append(kinds[k]())
     print(f"   round {r + 1}: load {load}; " + ", ".join(
-        f"{k} {v[-1][0]:.0f} ms {v[-1][2]} KiB" for k, v in res.items()))
+        f"{k} {v[-1][1] if v[-1][1] is not None else v[-1][0]:.1f} ms {v[-1][2]} KiB"
+        for k, v in res.items()))
 med = statistics.median
 a = res["atop -r"]
 print(f"{'median of %d, at the first frame' % rounds:<34} {'CPU ms':>7} {'(schedstat)':>11} "

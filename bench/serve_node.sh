@@ -13,7 +13,7 @@ command -v prometheus-node-exporter >/dev/null ||
 	{ echo "prometheus-node-exporter missing (make test-deps): skipped"; exit 0; }
 python3 - "$TUNETOP" "${SERVE_NODE_PERIOD:-15}" "${SERVE_NODE_SCRAPES:-4}" \
 	"${SERVE_NODE_ROUNDS:-3}" <<'PY'
-import os, socket, statistics, subprocess, sys, time, urllib.request
+import gzip, os, socket, statistics, subprocess, sys, time, urllib.request
 
 tt, period, nscrape, rounds = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 HZ = os.sysconf("SC_CLK_TCK")
@@ -29,7 +29,11 @@ def scrape(port):
     req = urllib.request.Request(f"http://127.0.0.1:{port}/metrics",
                                  headers={"Accept": ACCEPT, "Accept-Encoding": "gzip"})
     with urllib.request.urlopen(req, timeout=10) as r:
-        return len(r.read())
+        body = r.read()
+        text = gzip.decompress(body) if r.headers.get("Content-Encoding") == "gzip" else body
+    matched.extend(int(float(l.split()[1])) for l in text.splitlines()
+                   if l.startswith(b"tunetop_host_threads_matched "))
+    return len(body)
 
 
 def ticks(pid):
@@ -72,9 +76,12 @@ kinds = {"tunetop": lambda port: [tt, "--host", "--serve", f"127.0.0.1:{port}", 
          "node_exporter": lambda port: ["prometheus-node-exporter",
                                         f"--web.listen-address=127.0.0.1:{port}"]}
 res = {k: [] for k in kinds}
-ratios = []
+ratios, matched = [], []
+nthr = sum(len(os.listdir(f"/proc/{p}/task")) for p in os.listdir("/proc") if p.isdigit()
+           and os.path.isdir(f"/proc/{p}/task"))
 print(f"scrape every {period:g} s, {nscrape} scrapes a window, {rounds} rounds alternated "
-      f"(order swapped each round); CPU = utime+stime of /proc/PID/stat, {HZ} ticks/s")
+      f"(order swapped each round); CPU = utime+stime of /proc/PID/stat, {HZ} ticks/s; "
+      f"{nthr} threads on the host")
 for r in range(rounds):
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     order = list(kinds) if r % 2 == 0 else list(kinds)[::-1]
@@ -86,7 +93,9 @@ for r in range(rounds):
     print(f"   round {r + 1}: load {load}; CPU s over {t[1]:.1f} s: tunetop {t[0]:.2f}, "
           f"node_exporter {n[0]:.2f}")
 med = statistics.median
-print(f"{'median of %d' % rounds:<16} {'CPU % of one CPU':>17} {'ms per scrape':>14} "
+print(f"tunetop's host source: {statistics.median(matched) if matched else 0:.0f} threads "
+      f"matched (its cost per sample grows with them)")
+print(f"{'median of %d' % rounds:<16} {'CPU % of one CPU':>17} {'CPU ms/scrape':>14} "
       f"{'RSS KiB':>9} {'body B (gzip)':>14}")
 for k, v in res.items():
     pct = med(c / w * 100 for c, w, _, _ in v)
