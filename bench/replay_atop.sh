@@ -57,7 +57,8 @@ def runtime_ns(pid):
 def console(argv, pattern):
     """CPU ms (ticks), CPU ms (schedstat), peak RSS KiB and wall ms at the first frame."""
     nsock[0] += 1
-    tm = ["tmux", "-L", f"tt-bench-ratop-{os.getpid()}-{nsock[0]}", "-f", "/dev/null"]
+    sock = f"tt-bench-ratop-{os.getpid()}-{nsock[0]}"
+    tm = ["tmux", "-L", sock, "-f", "/dev/null"]
     env = f"env HOME={tmp} XDG_CONFIG_HOME={tmp}/cfg LANG=C.UTF-8 "
     t0 = time.monotonic()
     subprocess.run(tm + ["new", "-d", "-x", "120", "-y", "40", "exec " + env + " ".join(argv)],
@@ -76,6 +77,10 @@ def console(argv, pattern):
         raise SystemExit(f"{argv[0]}: no first frame in 20 s")
     finally:
         subprocess.run(tm + ["kill-server"], stderr=subprocess.DEVNULL)
+        try:  # kill-server leaves the socket behind
+            os.unlink(f"{os.environ.get('TMUX_TMPDIR', '/tmp')}/tmux-{os.getuid()}/{sock}")
+        except OSError:
+            pass
 
 
 def batch():
