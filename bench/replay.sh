@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/replay.sh: replay start-up for a 1-hour recording at 1 Hz (3600 lines of the default
-# scenario: 20 real snapshots repeated with their times moved 1 s apart), plain and .zst,
-# as CPU seconds (user + sys: wall time on a shared machine says more about the neighbours)
+# scenario: 20 real snapshots repeated with their times moved 1 s apart, bench/make_hour.py),
+# plain and .zst, as CPU seconds (user + sys: wall time on a shared machine says more about the neighbours)
 # and peak RSS; then the bytes a 10-minute console history holds (the JSON lines it keeps).
 # Env: TT_BENCH_RUNS (3) runs each; figures are medians.
 set -u
@@ -11,17 +11,7 @@ runs=${TT_BENCH_RUNS:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$TUNETOP" -b -n 20 -d 1 --scenario default > "$tmp/20.jsonl" || exit 1
-python3 - "$tmp/20.jsonl" "$tmp/hour.jsonl" <<'PY'
-import datetime, json, sys
-lines = [json.loads(l) for l in open(sys.argv[1])]
-t0 = datetime.datetime(2026, 12, 1)
-with open(sys.argv[2], "w") as out:
-    for i in range(3600):
-        o = lines[i % len(lines)]
-        o["time"] = (t0 + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-        o["seq"], o["interval_s"] = i + 1, 1.0
-        out.write(json.dumps(o, separators=(",", ":")) + "\n")
-PY
+python3 "$(dirname "$0")/make_hour.py" "$tmp/20.jsonl" "$tmp/hour.jsonl" || exit 1
 zstd -q "$tmp/hour.jsonl" -o "$tmp/hour.jsonl.zst"
 median() { sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 for f in hour.jsonl hour.jsonl.zst; do
