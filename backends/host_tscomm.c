@@ -165,16 +165,24 @@ static int tscomm_batch(struct host_tscomm *tc, const pid_t *tids, size_t n,
 			continue;
 		if (r <= 0)
 			return -1;
-		int left = (int)r;
-		for (struct nlmsghdr *nh = &buf.align; NLMSG_OK(nh, left);
-		     nh = NLMSG_NEXT(nh, left)) {
+		/* NLMSG_OK and NLMSG_NEXT's walk, with the lengths unsigned throughout (the
+		 * macros compare __u32 with int, which clang's -Wsign-compare refuses). */
+		size_t left = (size_t)r;
+		struct nlmsghdr *nh = &buf.align;
+		while (left >= sizeof(*nh) && nh->nlmsg_len >= sizeof(*nh) &&
+		       nh->nlmsg_len <= left) {
 			uint32_t k = nh->nlmsg_seq - seq0;
-			if (k >= n)
-				continue;
-			answered++;
-			if (nh->nlmsg_type == tc->family)
-				ok[k] = reply_parse(nh, comm ? comm[k] : cbuf[k],
-						    acct ? &acct[k] : &abuf[k]);
+			if (k < n) {
+				answered++;
+				if (nh->nlmsg_type == tc->family)
+					ok[k] = reply_parse(nh, comm ? comm[k] : cbuf[k],
+							    acct ? &acct[k] : &abuf[k]);
+			}
+			size_t step = NLMSG_ALIGN(nh->nlmsg_len);
+			if (step >= left)
+				break;
+			left -= step;
+			nh = (struct nlmsghdr *)((char *)nh + step);
 		}
 	}
 	return 0;
