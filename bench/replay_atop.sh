@@ -13,11 +13,8 @@ set -u
 : "${TUNETOP:?run through bench/run.sh or set TUNETOP}"
 secs=${REPLAY_ATOP_SECS:-120}
 command -v tmux >/dev/null || { echo "tmux missing (make deps)"; exit 1; }
-if ! command -v atop >/dev/null; then
-	SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q atop >/dev/null 2>&1 || true
-fi
-command -v atop >/dev/null || { echo "atop missing (apt-get install atop): skipped"; exit 0; }
+. "$(dirname "$0")/lib/peer.sh"
+bench_peer atop
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The atop log is written while the recording is made; the figures wait for both.

@@ -9,10 +9,8 @@ set -u
 windows=${TT_BENCH_WINDOWS:-3}
 secs=${TT_BENCH_SECONDS:-3}
 command -v tmux >/dev/null || { echo "tmux missing (make deps)"; exit 1; }
-if ! command -v htop >/dev/null; then
-	SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q htop >/dev/null 2>&1 || true
-fi
+. "$(dirname "$0")/lib/peer.sh"
+bench_peer_install htop # without it, top alone is measured
 sock="tt-bench-$$"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"' EXIT

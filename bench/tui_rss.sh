@@ -13,12 +13,8 @@ rows=${TUI_RSS_ROWS:-40}
 wait_s=${TUI_RSS_WAIT:-4}
 rounds=${TUI_RSS_ROUNDS:-3}
 command -v tmux >/dev/null || { echo "tmux missing (make deps)"; exit 1; }
-# The peer is installed the way bench/tui.sh does it; without it there is nothing to compare.
-if ! command -v htop >/dev/null; then
-	SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q htop >/dev/null 2>&1 || true
-fi
-command -v htop >/dev/null || { echo "htop missing (apt-get install htop): skipped"; exit 0; }
+. "$(dirname "$0")/lib/peer.sh"
+bench_peer htop
 sock="tt-bench-rss-$$"
 tmp=$(mktemp -d)
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
