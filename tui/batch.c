@@ -4,10 +4,12 @@
 #include "tui/batch.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backends/recfile.h"
@@ -22,20 +24,28 @@
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
-/* How soon a wait sees a signal (sig_quit). */
+/* How soon a wait sees a signal when no self-pipe could be made (sig_quit_fd() < 0). */
 #define BATCH_SIGNAL_POLL_MS 50
 
-/* Sleep until deadline in short steps so a signal is seen within 50 ms. */
+/* Sleep until deadline, or until a quit signal: one wake-up per wait, not a poll. */
 static void batch_wait_until(uint64_t deadline)
 {
+	int fd = sig_quit_fd();
 	while (!sig_quit) {
 		uint64_t now = clock_mono_ns();
 		if (now >= deadline)
 			return;
 		uint64_t step = deadline - now;
-		if (step > BATCH_SIGNAL_POLL_MS * NS_PER_MS)
-			step = BATCH_SIGNAL_POLL_MS * NS_PER_MS;
-		clock_sleep_ns(step);
+		if (fd < 0) {
+			if (step > BATCH_SIGNAL_POLL_MS * NS_PER_MS)
+				step = BATCH_SIGNAL_POLL_MS * NS_PER_MS;
+			clock_sleep_ns(step);
+			continue;
+		}
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		struct timespec ts = {.tv_sec = (time_t)(step / NS_PER_S),
+				      .tv_nsec = (long)(step % NS_PER_S)};
+		ppoll(&p, 1, &ts, NULL); /* EINTR or a timeout: the loop looks again */
 	}
 }
 
@@ -246,7 +256,7 @@ int batch_run(struct source *src, const struct options *o)
 			if (gap < 0)
 				break;
 		} else if (on_demand && n > 0) {
-			while (!sig_quit && !serve_wait_demand(BATCH_SIGNAL_POLL_MS * NS_PER_MS))
+			while (!sig_quit && !serve_wait_demand(sig_quit_fd()))
 				;
 		} else {
 			batch_wait_until(next);

@@ -2,16 +2,31 @@
 /* sig.c: flag-only signal handlers (async-signal-safe by construction). */
 #include "tui/sig.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 volatile sig_atomic_t sig_quit;
 volatile sig_atomic_t sig_quit_signo;
 volatile sig_atomic_t sig_winch;
 
+/* The self-pipe: a quit signal writes a byte, so a wait in poll() on any thread sees it
+ * at once, whichever thread the kernel chose to run the handler on. Never drained: once
+ * a quit signal came, every later wait returns at once, as the loops want. */
+static int sig_pipe[2] = {-1, -1};
+
 static void sig_on_quit(int signo)
 {
+	int saved = errno; /* the interrupted code may be about to read errno */
 	sig_quit = 1;
 	sig_quit_signo = signo;
+	if (sig_pipe[1] >= 0) {
+		ssize_t w =
+		    write(sig_pipe[1], "q", 1); /* async-signal-safe; full pipe: already set */
+		(void)w;
+	}
+	errno = saved;
 }
 
 static void sig_on_winch(int signo)
@@ -24,6 +39,8 @@ void sig_install(void)
 {
 	struct sigaction sa;
 
+	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) != 0)
+		sig_pipe[0] = sig_pipe[1] = -1; /* waits then fall back to their own timeouts */
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: a blocking read or sleep returns EINTR and the loop sees the flag. */
@@ -40,4 +57,9 @@ void sig_install(void)
 	sigaction(SIGWINCH, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+}
+
+int sig_quit_fd(void)
+{
+	return sig_pipe[0];
 }

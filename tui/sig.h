@@ -14,5 +14,9 @@ extern volatile sig_atomic_t sig_winch;
 
 /* Install the handlers; SIGPIPE is ignored so writes fail with EPIPE instead. */
 void sig_install(void);
+/* A descriptor that polls readable once a quit signal came (-1 before sig_install, or when
+ * no pipe could be made): a wait that polls it with its other descriptors needs no timeout
+ * to see sig_quit. Only read its readiness; never read from it or close it. */
+int sig_quit_fd(void);
 
 #endif

@@ -9,7 +9,10 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "core/clock.h"
@@ -18,6 +21,9 @@
 #include "core/xalloc.h"
 #include "tui/metrics/metrics.h"
 #include "tui/metrics/serve_module.h"
+
+/* How often a demand wait looks when it has no descriptor to sleep on (no eventfd). */
+#define SERVE_DEMAND_POLL_MS 50
 
 /*
  * A published text: immutable once published, freed by whoever drops the last
@@ -50,10 +56,12 @@ static struct {
 	uint64_t pub_ns; /* when the current texts were published */
 	uint64_t gen; /* texts published so far */
 	bool demand;
-	pthread_cond_t demanded, published;
-} srv = {.lock = PTHREAD_MUTEX_INITIALIZER,
-	 .demanded = PTHREAD_COND_INITIALIZER,
-	 .published = PTHREAD_COND_INITIALIZER};
+	/* Readable while a demand waits (an eventfd the scrape writes after setting demand), so
+	 * the front end sleeps in poll() with its quit descriptor, not on a timed condvar. -1
+	 * outside scrape-time sampling. */
+	int demand_fd;
+	pthread_cond_t published;
+} srv = {.lock = PTHREAD_MUTEX_INITIALIZER, .demand_fd = -1, .published = PTHREAD_COND_INITIALIZER};
 
 static void serve_text_unref(void *cls)
 {
@@ -179,7 +187,11 @@ static void serve_wait_fresh(void)
 		return;
 	uint64_t gen = srv.gen, end = now + SERVE_FRESH_WAIT_MS * NS_PER_MS;
 	srv.demand = true;
-	pthread_cond_signal(&srv.demanded);
+	if (srv.demand_fd >= 0) {
+		uint64_t one = 1;
+		ssize_t w = write(srv.demand_fd, &one, sizeof(one)); /* non-blocking, never full */
+		(void)w;
+	}
 	while (srv.min_ns && srv.gen == gen && clock_mono_ns() < end) {
 		struct timespec ts = clock_ns_to_ts(end);
 		pthread_cond_clockwait(&srv.published, &srv.lock, CLOCK_MONOTONIC, &ts);
@@ -264,17 +276,29 @@ void serve_on_demand(double min_interval_s)
 	srv.min_ns = min_interval_s < 0	  ? 0
 		     : min_interval_s > 0 ? (uint64_t)(min_interval_s * 1e9)
 					  : 1;
+	if (min_interval_s >= 0 && srv.demand_fd < 0)
+		srv.demand_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); /* -1: waits time out */
+	if (min_interval_s < 0 && srv.demand_fd >= 0) {
+		close(srv.demand_fd); /* under the lock: no scrape is writing it */
+		srv.demand_fd = -1;
+	}
 	pthread_cond_broadcast(&srv.published); /* a scrape waiting when it ends waits no more */
 	pthread_mutex_unlock(&srv.lock);
 }
 
-bool serve_wait_demand(uint64_t timeout_ns)
+bool serve_wait_demand(int wake_fd)
 {
-	pthread_mutex_lock(&srv.lock);
-	if (!srv.demand) {
-		struct timespec ts = clock_ns_to_ts(clock_mono_ns() + timeout_ns);
-		pthread_cond_clockwait(&srv.demanded, &srv.lock, CLOCK_MONOTONIC, &ts);
+	/* Only the front end's thread changes demand_fd (serve_on_demand), so it reads it
+	 * unlocked here. Without both descriptors the wait falls back to a short timeout. */
+	int fd = srv.demand_fd;
+	struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = wake_fd, .events = POLLIN}};
+	if (poll(p, 2, fd < 0 || wake_fd < 0 ? SERVE_DEMAND_POLL_MS : -1) > 0 && fd >= 0 &&
+	    (p[0].revents & POLLIN)) {
+		uint64_t n;
+		ssize_t r = read(fd, &n, sizeof(n)); /* drain; demand itself says what is wanted */
+		(void)r;
 	}
+	pthread_mutex_lock(&srv.lock);
 	bool d = srv.demand;
 	srv.demand = false;
 	pthread_mutex_unlock(&srv.lock);

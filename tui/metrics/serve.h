@@ -46,8 +46,9 @@ int serve_configure(const char *web_config, char *err, size_t errlen);
  * interval ends it (the loop is done: a waiting scrape is answered at once).
  */
 void serve_on_demand(double min_interval_s);
-/* Wait up to timeout_ns for a scrape that wants a sample; true when one does. */
-bool serve_wait_demand(uint64_t timeout_ns);
+/* Wait, with no timeout, until a scrape wants a sample (true) or wake_fd polls readable
+ * (false: the caller looks at why, e.g. sig_quit_fd()). Front end's thread only. */
+bool serve_wait_demand(int wake_fd);
 /* Start the module's server thread (libmicrohttpd); 0, or -1 with a message. */
 int serve_start(const char *addr_text, char *err, size_t errlen);
 /* The port really bound (after serve_start; useful with port 0). */

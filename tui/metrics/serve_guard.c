@@ -17,7 +17,9 @@
 #include "core/clock.h"
 #include "tui/metrics/serve.h"
 
-#define SERVE_GUARD_TICK_NS (250 * NS_PER_MS) /* how often the deadline is checked */
+/* How late past its deadline a connection may be closed: the guard sleeps until the
+ * earliest deadline plus this, so close deadlines are handled in one wake-up. */
+#define SERVE_GUARD_SLOP_NS (250 * NS_PER_MS)
 
 /*
  * One tracked connection. A slot is taken when libmicrohttpd starts a connection and
@@ -150,6 +152,7 @@ void serve_guard_on_connection(void *cls, struct MHD_Connection *c, void **socke
 			memcpy(&me->addr, ai->client_addr, len);
 		}
 		guard_admit(me);
+		pthread_cond_signal(&g.wake); /* a new deadline: the guard may be sleeping idle */
 	}
 	*socket_context = me;
 	pthread_mutex_unlock(&g.lock);
@@ -176,6 +179,7 @@ void serve_guard_on_completed(void *cls, struct MHD_Connection *c, void **con_cl
 	pthread_mutex_lock(&g.lock);
 	k->waiting = true;
 	k->since_ns = clock_mono_ns();
+	pthread_cond_signal(&g.wake); /* its deadline starts now */
 	pthread_mutex_unlock(&g.lock);
 }
 
@@ -185,15 +189,25 @@ static void *guard_main(void *arg)
 	pthread_setname_np(pthread_self(), "tt-serve-guard");
 	pthread_mutex_lock(&g.lock);
 	while (!g.stop) {
-		uint64_t now = clock_mono_ns();
+		/* Close what is past its deadline and sleep until the next one; with no request
+		 * arriving, sleep until a connection comes (an idle exporter never wakes). */
+		uint64_t now = clock_mono_ns(), next = UINT64_MAX;
+		const uint64_t limit = (uint64_t)SERVE_HEADER_DEADLINE_S * NS_PER_S;
 		for (size_t i = 0; i < SERVE_MAX_CONNECTIONS; i++) {
 			struct guard_conn *k = &g.conns[i];
-			if (k->used && k->waiting && !k->closing &&
-			    now - k->since_ns > (uint64_t)SERVE_HEADER_DEADLINE_S * NS_PER_S)
+			if (!k->used || !k->waiting || k->closing)
+				continue;
+			if (now - k->since_ns > limit)
 				guard_close(k);
+			else if (k->since_ns + limit < next)
+				next = k->since_ns + limit;
 		}
-		struct timespec ts = clock_ns_to_ts(now + SERVE_GUARD_TICK_NS);
-		pthread_cond_timedwait(&g.wake, &g.lock, &ts);
+		if (next == UINT64_MAX) {
+			pthread_cond_wait(&g.wake, &g.lock);
+		} else {
+			struct timespec ts = clock_ns_to_ts(next + SERVE_GUARD_SLOP_NS);
+			pthread_cond_timedwait(&g.wake, &g.lock, &ts);
+		}
 	}
 	pthread_mutex_unlock(&g.lock);
 	return NULL;
