@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void xalloc_die(size_t size)
 {
@@ -59,4 +60,19 @@ void *xaligned_alloc(size_t align, size_t size)
 	if (posix_memalign(&p, align, size ? size : align) != 0)
 		xalloc_die(size);
 	return p;
+}
+
+void *xpages_zalloc(size_t size)
+{
+	void *p =
+	    mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		xalloc_die(size);
+	return p;
+}
+
+void xpages_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size ? size : 1);
 }

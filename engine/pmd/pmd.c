@@ -110,16 +110,17 @@ fail:
 
 static int pmd_start(struct engine *eng, char *err, size_t errlen)
 {
-	struct pmd_state *ps = xaligned_alloc(PMD_CACHELINE, sizeof(*ps));
+	/* Sized for PMD_MAX PMDs with their histograms (650 KB): from zeroed pages, so only
+	 * the PMDs running make their part resident (page-aligned, so cache-line aligned). */
+	struct pmd_state *ps = xpages_zalloc(sizeof(*ps));
 
-	memset(ps, 0, sizeof(*ps));
 	ps->eng = eng;
 	for (int i = 0; i < PMD_MAX; i++)
 		pmd_sleep_init(&ps->sleep[i]);
 	ps->smp_prev_ns = clock_mono_ns();
 	eng->pmd = ps;
 	if (pmd_threads_start(ps, err, errlen) != 0) {
-		free(ps);
+		xpages_free(ps, sizeof(*ps));
 		eng->pmd = NULL;
 		return -1;
 	}
@@ -133,7 +134,7 @@ static void pmd_stop(struct engine *eng)
 		return;
 	if (ps->running)
 		pmd_threads_stop(ps);
-	free(ps);
+	xpages_free(ps, sizeof(*ps));
 	eng->pmd = NULL;
 }
 
