@@ -1,14 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* history.c: a ring of the last N snapshots as compact JSON lines (about 4.6 KB each
- * with the default scenario, against 42 KB for a struct snapshot copy), decoded on demand. */
+/* history.c: a ring of the last N snapshots as compact JSON lines (about 6 KB each with the
+ * default scenario, against 42 KB for a struct snapshot copy), each kept zstd-compressed
+ * against a key line (about 0.7 KB), decoded on demand. */
 #include "tui/history.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "backends/snapdec.h"
 #include "core/xalloc.h"
 #include "tui/snapjson.h"
+
+/* zstd's fastest level: a line is compressed once a refresh on the console's thread. */
+#define HISTORY_ZSTD_LEVEL 1
+
+struct history_key {
+	unsigned refs; /* the history's current key and its entries (console thread only) */
+	size_t len;
+	char data[];
+};
+
+static void key_unref(struct history *h, struct history_key *k)
+{
+	if (k && --k->refs == 0) {
+		h->bytes -= k->len;
+		free(k);
+	}
+}
 
 void history_init(struct history *h, size_t cap)
 {
@@ -18,22 +37,60 @@ void history_init(struct history *h, size_t cap)
 	h->next_id = 1;
 }
 
-void history_free(struct history *h)
-{
-	for (size_t i = 0; i < h->n; i++)
-		free(h->ring[(h->head + i) % h->cap].json);
-	free(h->ring);
-	memset(h, 0, sizeof(*h));
-}
-
 static void drop_oldest(struct history *h)
 {
 	struct history_entry *e = &h->ring[h->head];
-	h->bytes -= e->len;
-	free(e->json);
-	e->json = NULL;
+	h->bytes -= e->zlen;
+	free(e->z);
+	key_unref(h, e->key);
+	memset(e, 0, sizeof(*e));
 	h->head = (h->head + 1) % h->cap;
 	h->n--;
+}
+
+void history_free(struct history *h)
+{
+	while (h->n)
+		drop_oldest(h);
+	key_unref(h, h->key);
+	free(h->ring);
+	free(h->last);
+	ZSTD_freeCCtx(h->cctx);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The line compressed against the current key (made from it when due): a malloc'd block in
+ * *out, its length returned; 0 when zstd failed (no context, an error), and the line is then
+ * kept whole, with no key. */
+static size_t history_compress(struct history *h, const char *line, size_t len, char **out)
+{
+	if (!h->key || h->since_key >= UI_HISTORY_KEY_EVERY) {
+		key_unref(h, h->key);
+		h->key = xmalloc(sizeof(*h->key) + len);
+		h->key->refs = 1;
+		h->key->len = len;
+		memcpy(h->key->data, line, len);
+		h->bytes += len;
+		h->since_key = 0;
+	}
+	if (!h->cctx && (h->cctx = ZSTD_createCCtx()) != NULL)
+		ZSTD_CCtx_setParameter(h->cctx, ZSTD_c_compressionLevel, HISTORY_ZSTD_LEVEL);
+	if (!h->cctx)
+		return 0;
+	size_t cap = ZSTD_compressBound(len);
+	char *z = xmalloc(cap);
+	size_t zlen = ZSTD_isError(ZSTD_CCtx_refPrefix(h->cctx, h->key->data, h->key->len))
+			  ? 0
+			  : ZSTD_compress2(h->cctx, z, cap, line, len);
+	if (!zlen || ZSTD_isError(zlen)) {
+		ZSTD_CCtx_reset(h->cctx, ZSTD_reset_session_only);
+		free(z);
+		return 0;
+	}
+	char *fit = realloc(z, zlen); /* the bound is well over what zstd wrote */
+	*out = fit ? fit : z;
+	h->since_key++;
+	return zlen;
 }
 
 const char *history_push(struct history *h, const struct snapshot *s)
@@ -44,12 +101,24 @@ const char *history_push(struct history *h, const struct snapshot *s)
 	if (!line)
 		return NULL;
 	size_t len = strlen(line);
-	while (h->n && (h->n == h->cap || h->bytes + len > UI_HISTORY_MAX_BYTES))
+	char *z = NULL;
+	size_t zlen = history_compress(h, line, len, &z);
+	struct history_key *key = zlen ? h->key : NULL;
+	if (!zlen) { /* kept whole */
+		z = xmalloc(len);
+		memcpy(z, line, len);
+		zlen = len;
+	}
+	while (h->n && (h->n == h->cap || h->bytes + zlen > UI_HISTORY_MAX_BYTES))
 		drop_oldest(h);
+	if (key)
+		key->refs++;
 	struct history_entry *e = &h->ring[(h->head + h->n) % h->cap];
-	*e = (struct history_entry){line, len, h->next_id++, s->wall_ns};
+	*e = (struct history_entry){z, zlen, len, key, h->next_id++, s->wall_ns};
 	h->n++;
-	h->bytes += len;
+	h->bytes += zlen;
+	free(h->last);
+	h->last = line;
 	return line;
 }
 
@@ -76,11 +145,25 @@ bool history_get(const struct history *h, uint64_t id, struct snapshot *out)
 {
 	char err[128];
 	const struct history_entry *e = history_find(h, id);
-	return e && snapdec_line(e->json, e->len, out, err, sizeof(err)) == SNAPDEC_OK;
+	if (!e)
+		return false;
+	if (!e->key) /* kept whole */
+		return snapdec_line(e->z, e->zlen, out, err, sizeof(err)) == SNAPDEC_OK;
+	/* A context per call: a freeze or a step through history, not a refresh. */
+	ZSTD_DCtx *d = ZSTD_createDCtx();
+	char *line = xmalloc(e->len + 1);
+	size_t n = d && !ZSTD_isError(ZSTD_DCtx_refPrefix(d, e->key->data, e->key->len))
+		       ? ZSTD_decompressDCtx(d, line, e->len, e->z, e->zlen)
+		       : 0;
+	bool ok = !ZSTD_isError(n) && n == e->len &&
+		  snapdec_line(line, e->len, out, err, sizeof(err)) == SNAPDEC_OK;
+	ZSTD_freeDCtx(d);
+	free(line);
+	return ok;
 }
 
 size_t history_mem_bytes(const struct history *h)
 {
-	/* malloc's own overhead is left out: a line is one block of len + 1 bytes. */
-	return h->bytes + h->n + h->cap * sizeof(*h->ring);
+	/* malloc's own overhead is left out: a block is its bytes. */
+	return h->bytes + (h->last ? strlen(h->last) + 1 : 0) + h->cap * sizeof(*h->ring);
 }
