@@ -480,6 +480,11 @@ int snapdec_from_json(const json_t *o, struct snapshot *s, char *err, size_t err
 	s->self.render_us = ju(self, "render_us");
 	s->self.tty_bytes = ju(self, "tty_bytes");
 	s->self.tty_bytes_per_s = jd(self, "tty_bytes_per_s");
+	/* An older or foreign recording may lack one: shown "-", written back null. */
+	s->self.absent = (json_is_number(jget(self, "cpu_pct")) ? 0 : SELF_ABSENT_CPU) |
+			 (json_is_number(jget(self, "sample_us")) ? 0 : SELF_ABSENT_SAMPLE) |
+			 (json_is_number(jget(self, "render_us")) ? 0 : SELF_ABSENT_RENDER) |
+			 (json_is_number(jget(self, "tty_bytes")) ? 0 : SELF_ABSENT_TTY);
 	return SNAPDEC_OK;
 }
 

@@ -45,6 +45,16 @@ struct snap_self {
 	uint64_t render_us; /* time to render the previous frame or line */
 	uint64_t tty_bytes; /* bytes written to the terminal in the interval (0 in batch) */
 	double tty_bytes_per_s;
+	/* SELF_ABSENT_* bits: figures the source does not have (a recording or an agent
+	 * without them): JSON null, "-" on screen, never a 0 that reads as measured. */
+	unsigned absent;
+};
+
+enum {
+	SELF_ABSENT_CPU = 1u << 0,
+	SELF_ABSENT_SAMPLE = 1u << 1,
+	SELF_ABSENT_RENDER = 1u << 2,
+	SELF_ABSENT_TTY = 1u << 3, /* tty_bytes and tty_bytes_per_s */
 };
 
 #define SNAP_MAX_EVENTS 64

@@ -264,8 +264,10 @@ int batch_run(struct source *src, const struct options *o)
 		if (sig_quit)
 			break;
 		source_sample(src, snap);
-		if (!paced)
+		if (!paced) {
 			snap->self.render_us = render_us;
+			snap->self.absent &= ~(unsigned)SELF_ABSENT_RENDER; /* measured here */
+		}
 		uint64_t t0 = clock_mono_ns();
 		serve_publish(snap);
 		int bad = 0;

@@ -79,6 +79,9 @@ const struct figure figure_table[] = {
      "threads the filter lets through / threads in the snapshot"},
     {FIG_ALL, "replay", "line/lines", "-", "console",
      "the recording played and the snapshot shown of all it holds (the status of the source)"},
+    {FIG_ALL, "rec:", "-", "-", "the recording",
+     "in a replay, the recording console's own cpu, sample, render, tty and frame, as recorded "
+     "(- where it has none); this console's own follow"},
     {FIG_ALL, "self cpu", "%", ONE_CPU, "getrusage",
      "what tunetop itself costs: its own CPU over the interval"},
     {FIG_ALL, "sample", "us", "-", "console clock", "time to take the last snapshot"},

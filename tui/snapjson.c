@@ -392,5 +392,17 @@ json_t *snapjson_build(const struct snapshot *s)
 	    json_pack("{s:o, s:o, s:o, s:o, s:o}", "cpu_pct", jreal(s->self.cpu_pct), "sample_us",
 		      jint(s->self.sample_us), "render_us", jint(s->self.render_us), "tty_bytes",
 		      jint(s->self.tty_bytes), "tty_bytes_per_s", jreal(s->self.tty_bytes_per_s)));
+	/* What a replayed recording lacked stays lacking in what is written from it. */
+	static const struct {
+		unsigned bit;
+		const char *path;
+	} self_absent[] = {
+	    {SELF_ABSENT_CPU, "self.cpu_pct"},	       {SELF_ABSENT_SAMPLE, "self.sample_us"},
+	    {SELF_ABSENT_RENDER, "self.render_us"},    {SELF_ABSENT_TTY, "self.tty_bytes"},
+	    {SELF_ABSENT_TTY, "self.tty_bytes_per_s"},
+	};
+	for (size_t i = 0; i < sizeof(self_absent) / sizeof(self_absent[0]); i++)
+		if (s->self.absent & self_absent[i].bit)
+			snapjson_null_path(o, self_absent[i].path);
 	return o;
 }

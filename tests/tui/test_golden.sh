@@ -3,8 +3,10 @@
 # test_golden.sh: golden screens, as tmux's regress/ compares whole panes: the fixed recording
 # tests/tui/data/replay8.jsonl replayed to its end in an 80x24 terminal, then every view and
 # the help screen, each compared character for character with tests/tui/golden/NAME.txt.
-# Nothing is masked: replay shows the recorded self cpu/render figures, times are the
-# recording's (TZ=UTC), and the status line is captured after its message has faded.
+# Nothing is masked: the debug line shows the recording's cpu/sample/render figures ("rec:";
+# this console's own, which vary, come after column 80: test_replay_self.sh checks them),
+# times are the recording's (TZ=UTC), and the status line is captured after its message has
+# faded.
 # `make golden` (TT_GOLDEN_UPDATE=1) rewrites the files after an intended layout change; the
 # other test_golden_*.sh add the minimum size, ASCII, a host-mode recording and the fleet.
 . "$(dirname "$0")/lib/tmux.sh"

@@ -111,6 +111,27 @@ static void test_round_trip_at_least(void **state)
 	snapshot_free(s);
 }
 
+/* A self figure the line lacks (an older recording) is absent, not 0, and stays null. */
+static void test_self_absent(void **state)
+{
+	(void)state;
+	struct snapshot *s = snapshot_new();
+	s->self.cpu_pct = 0.5;
+	s->self.sample_us = 183;
+	s->self.absent = SELF_ABSENT_RENDER | SELF_ABSENT_TTY;
+	char *line = round_trip(s);
+	assert_non_null(strstr(line, "\"sample_us\":183,\"render_us\":null,\"tty_bytes\":null,"
+				     "\"tty_bytes_per_s\":null"));
+	struct snapshot *d = snapshot_new();
+	char err[256];
+	assert_int_equal(snapdec_line(line, strlen(line), d, err, sizeof(err)), SNAPDEC_OK);
+	assert_int_equal(d->self.absent, SELF_ABSENT_RENDER | SELF_ABSENT_TTY);
+	assert_int_equal(d->self.sample_us, 183);
+	free(line);
+	snapshot_free(d);
+	snapshot_free(s);
+}
+
 static void test_bad_lines(void **state)
 {
 	char err[256];
@@ -245,6 +266,7 @@ int main(void)
 	    cmocka_unit_test(test_round_trip_engine),
 	    cmocka_unit_test(test_round_trip_host),
 	    cmocka_unit_test(test_round_trip_at_least),
+	    cmocka_unit_test(test_self_absent),
 	    cmocka_unit_test(test_bad_lines),
 	    cmocka_unit_test(test_iso8601),
 	    cmocka_unit_test(test_jdelta),

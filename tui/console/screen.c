@@ -54,12 +54,36 @@ static void status_draw(struct ui *ui, int y)
 		ui_put(ui, ROLE_WARN, "  search '%s'", ui->search);
 }
 
+/* One figure the source sent (a recording's, a far agent's) with its unit, or "-" when it
+ * has none: a 0 would read as measured. */
+static const char *self_fig(char *b, size_t n, unsigned absent, const char *fmt, double v)
+{
+	if (absent)
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, fmt, v);
+	return b;
+}
+
+/* This console's own cost (ui->own, measured at each snapshot), after a recorded source's
+ * figures: they vary from run to run, so the golden tests mask them or cut them off at 80
+ * columns (tests/tui/test_replay_self.sh reads them whole). */
+static void own_draw(struct ui *ui)
+{
+	const struct snap_self *s = &ui->own;
+	ui_put(ui, ROLE_DIM, "self cpu %.1f%%  render %llu us  tty %llu B (%.0f B/s)", s->cpu_pct,
+	       (unsigned long long)s->render_us, (unsigned long long)s->tty_bytes,
+	       s->tty_bytes_per_s);
+	ui_put(ui, ROLE_DIM, "  key %llu us (max %llu)", (unsigned long long)ui->key_us,
+	       (unsigned long long)ui->key_max_us);
+}
+
 /* The self-cost line: what the console itself costs (snapshot "self"). */
 static void debug_draw(struct ui *ui, int y)
 {
 	const struct snap_self *s = &ui->snap->self;
 	struct remote_row r;
-	char st[160];
+	char st[160], f[4][32];
 	move(y, 0);
 	/* The source's own line first (a recording's position, lines it skipped). */
 	if (source_status(ui->src, st, sizeof(st))[0])
@@ -70,14 +94,28 @@ static void debug_draw(struct ui *ui, int y)
 		 * after them (they vary from run to run, the host's figures of one snapshot do
 		 * not: tests/tui/test_golden_fleet.sh masks the rest of the line from "self"). */
 		if (r.snap)
-			ui_put(ui, ROLE_DIM, "%s: agent cpu %.1f%%  sample %llu us  ", r.name,
-			       s->cpu_pct, (unsigned long long)s->sample_us);
-		s = &ui->own;
-		ui_put(ui, ROLE_DIM, "self cpu %.1f%%  render %llu us  tty %llu B (%.0f B/s)",
-		       s->cpu_pct, (unsigned long long)s->render_us,
-		       (unsigned long long)s->tty_bytes, s->tty_bytes_per_s);
-		ui_put(ui, ROLE_DIM, "  key %llu us (max %llu)", (unsigned long long)ui->key_us,
-		       (unsigned long long)ui->key_max_us);
+			ui_put(ui, ROLE_DIM, "%s: agent cpu %s  sample %s  ", r.name,
+			       self_fig(f[0], sizeof(f[0]), s->absent & SELF_ABSENT_CPU, "%.1f%%",
+					s->cpu_pct),
+			       self_fig(f[1], sizeof(f[1]), s->absent & SELF_ABSENT_SAMPLE,
+					"%.0f us", (double)s->sample_us));
+		own_draw(ui);
+		return;
+	}
+	if (ui->src->ops->recorded) {
+		/* A recording's figures are the recording console's, labelled so; this console's
+		 * own after them, as with a remote host. */
+		ui_put(
+		    ui, ROLE_DIM, "rec: cpu %s  sample %s  render %s  tty %s  frame %llu  ",
+		    self_fig(f[0], sizeof(f[0]), s->absent & SELF_ABSENT_CPU, "%.1f%%", s->cpu_pct),
+		    self_fig(f[1], sizeof(f[1]), s->absent & SELF_ABSENT_SAMPLE, "%.0f us",
+			     (double)s->sample_us),
+		    self_fig(f[2], sizeof(f[2]), s->absent & SELF_ABSENT_RENDER, "%.0f us",
+			     (double)s->render_us),
+		    self_fig(f[3], sizeof(f[3]), s->absent & SELF_ABSENT_TTY, "%.0f B",
+			     (double)s->tty_bytes),
+		    (unsigned long long)ui->snap->seq);
+		own_draw(ui);
 		return;
 	}
 	ui_put(ui, ROLE_DIM,
@@ -189,10 +227,10 @@ static void ui_after_sample(struct ui *ui)
 		    snapshot_cpu_pct(t - ui->ui_cpu_ns, (uint64_t)(s->interval_s * 1e9));
 		ui->ui_cpu_ns = t;
 	}
-	/* A remote host's self figures are its agent's (debug_draw names the host): the
-	 * console's own go beside them, this thread's (a remote source never blocks, so it is
-	 * sampled here; backends/source.h). */
-	if (remote_count(ui->src) > 0) {
+	/* A recorded source's self figures are the recording console's or a remote host's
+	 * agent's (debug_draw labels them): the console's own go beside them, this thread's (a
+	 * recorded source never blocks, so it is sampled here; backends/source.h). */
+	if (ui->src->ops->recorded) {
 		uint64_t t = clock_thread_ns(), now = clock_mono_ns();
 		if (ui->own_mono_ns)
 			ui->own.cpu_pct =

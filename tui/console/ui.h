@@ -230,8 +230,9 @@ struct ui {
 	uint64_t key_ns; /* when the keys being handled were read, 0 none */
 	uint64_t key_us, key_max_us; /* key read to frame on the terminal: last, largest */
 	uint64_t ui_cpu_ns; /* this thread's CPU time at the last snapshot */
-	/* With a remote source the snapshot's self figures are the far side's (its agent's):
-	 * the console's own, measured here at each snapshot (screen.c), are these. */
+	/* With a recorded source the snapshot's self figures are the recording console's or a
+	 * remote host's agent's: the console's own, measured here at each snapshot (screen.c),
+	 * are these. */
 	struct snap_self own;
 	uint64_t own_cpu_ns, own_mono_ns; /* this thread's CPU time and the clock then */
 	/* History and freeze (ui_freeze.c): ui->snap is live, or frozen on one kept sample. */
