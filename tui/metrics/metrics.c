@@ -331,12 +331,16 @@ static void metrics_self(struct mw *w, const struct snapshot *s, const struct me
 	mw_c(w, s->seq);
 	mw_family(w, M_SAMPLE_INTERVAL);
 	mw_g(w, s->interval_s);
+	/* A self figure the source lacks (a recording without it) has no sample, never a 0. */
 	mw_family(w, M_SAMPLE_DURATION);
-	mw_g(w, (double)s->self.sample_us / 1e6);
+	if (!(s->self.absent & SELF_ABSENT_SAMPLE))
+		mw_g(w, (double)s->self.sample_us / 1e6);
 	mw_family(w, M_RENDER_DURATION);
-	mw_g(w, (double)s->self.render_us / 1e6);
+	if (!(s->self.absent & SELF_ABSENT_RENDER))
+		mw_g(w, (double)s->self.render_us / 1e6);
 	mw_family(w, M_SELF_CPU);
-	mw_g(w, s->self.cpu_pct / 100.0);
+	if (!(s->self.absent & SELF_ABSENT_CPU))
+		mw_g(w, s->self.cpu_pct / 100.0);
 	mw_family(w, M_KNOB);
 	for (int k = 0; k < K_COUNT; k++)
 		mw_g1(w, "knob", knob_table[k].name, (double)s->knobs[k]);
