@@ -75,6 +75,12 @@ void source_sample(struct source *src, struct snapshot *snap)
 		snap->backend = src->ops->name;
 }
 
+void source_want_runq_all(struct source *src, bool all)
+{
+	if (src->ops->want_runq_all)
+		src->ops->want_runq_all(src, all);
+}
+
 double source_pace_s(struct source *src)
 {
 	return src->ops->pace_s ? src->ops->pace_s(src) : 0;

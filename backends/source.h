@@ -119,6 +119,11 @@ struct source_ops {
 	/* Optional: never blocks; one message for the status line (a remote's reply to a
 	 * knob set, a host gone down) into buf; true when there was one, *err for failures. */
 	bool (*note)(struct source *src, char *buf, size_t len, bool *err);
+	/* Optional: whether every thread's runq_delay_pct is shown or written (true, the
+	 * default) or only the PMD and est threads' (the pmd view, the diag rules): a source
+	 * that pays per thread for it (the engine's schedstat pread) reads no more. Never
+	 * blocks; called from the front end's thread, between or during samples. */
+	void (*want_runq_all)(struct source *src, bool all);
 };
 
 struct source {
@@ -142,6 +147,8 @@ struct source *source_open_rc(const struct source_ops *ops, const struct source_
 /* 0, KNOB_ERR_USAGE (knobs that can never run together), or -1. */
 int source_start(struct source *src, char *err, size_t errlen);
 void source_sample(struct source *src, struct snapshot *snap);
+/* ops->want_runq_all, when the source has it. */
+void source_want_runq_all(struct source *src, bool all);
 void source_close(struct source *src); /* NULL is fine */
 const char *source_name(const struct source *src);
 

@@ -97,6 +97,12 @@ static void src_engine_sample(struct source *src, struct snapshot *snap)
 		src_engine_probe(se, snap);
 }
 
+static void src_engine_want_runq_all(struct source *src, bool all)
+{
+	atomic_store_explicit(&SRC_ENG(src)->smp_runq_want,
+			      all ? ENGINE_RUNQ_ALL : ENGINE_RUNQ_PMD_EST, memory_order_relaxed);
+}
+
 static int src_engine_knob_set(struct source *src, enum knob_id id, int64_t v, int64_t *stored,
 			       char *err, size_t errlen)
 {
@@ -132,6 +138,7 @@ const struct source_ops source_engine_ops = {
     .open = src_engine_open,
     .start = src_engine_start,
     .sample = src_engine_sample,
+    .want_runq_all = src_engine_want_runq_all,
     .knob_set = src_engine_knob_set,
     .knob_get = src_engine_knob_get,
     .knob_refusal = src_engine_knob_refusal,

@@ -69,6 +69,17 @@ struct engine {
 	/* The front end's refresh (-d), set before the first sample; 0: the default. Figures
 	 * the sampler reads once a refresh (run-queue delay) are read at this pace. */
 	uint64_t smp_refresh_ns;
+	/* Whose run-queue delay a refresh reads (enum engine_runq): every thread's while a front
+	 * end shows or writes them all, else the PMD and est threads' only (what the pmd view
+	 * and the host.cpu_taken rule read). A schedstat pread costs ~3x the rest of a thread's
+	 * sample (bench/core.sh). Relaxed: a front end's wish, stored by its thread, read by
+	 * the sampler at its next refresh. */
+	_Atomic int smp_runq_want;
+};
+
+enum engine_runq {
+	ENGINE_RUNQ_ALL, /* the default: JSON threads[], the thread table */
+	ENGINE_RUNQ_PMD_EST, /* others' figure is null (not read) */
 };
 
 /* The refresh when the front end names none: the front ends' default -d (1 s). */

@@ -51,6 +51,8 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 	 * two readings, as before. */
 	uint64_t rq_every =
 	    (eng->smp_refresh_ns ? eng->smp_refresh_ns : ENGINE_REFRESH_DEFAULT_NS) / 2;
+	bool rq_all =
+	    atomic_load_explicit(&eng->smp_runq_want, memory_order_relaxed) == ENGINE_RUNQ_ALL;
 
 	pthread_mutex_lock(&eng->threads.lock);
 	if (snap->threads_cap < eng->threads.count) {
@@ -72,8 +74,14 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 		st->cpu_ns = c;
 		st->state = atomic_load_explicit(&t->state, memory_order_relaxed);
 		st->emu_cpu = t->emu_cpu;
-		if (t->smp_runq_pct < 0 || now - t->smp_sched.prev_mono_ns >= rq_every)
+		if (!rq_all && t->subsys != SUBSYS_PMD && t->subsys != SUBSYS_EST) {
+			/* Not shown: not read, and no baseline kept, so a figure once it is
+			 * wanted again is a delta over one refresh, not over the gap. */
+			t->smp_sched.have_prev = 0;
+			t->smp_runq_pct = -1;
+		} else if (t->smp_runq_pct < 0 || now - t->smp_sched.prev_mono_ns >= rq_every) {
 			t->smp_runq_pct = schedstat_runq_pct(&t->smp_sched, now);
+		}
 		st->runq_delay_pct = t->smp_runq_pct;
 		/* Only PMD threads change their slack (prctl, pmd.timer_slack_ns); any other
 		 * engine thread keeps what it started with, so one read (~0.6 us) serves. */

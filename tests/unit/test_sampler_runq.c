@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_sampler_runq.c: the engine sampler reads a thread's schedstat once a refresh (not at
  * every sample), repeating the last run-queue figure between, and again at every sample
- * when the refresh is that short. */
+ * when the refresh is that short; and only the PMD and est threads' when the front end shows
+ * no more (engine_runq). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,10 +75,58 @@ static void test_once_a_refresh(void **state)
 	engine_free(eng);
 }
 
+/* ENGINE_RUNQ_PMD_EST: an est thread is read each refresh, an engine thread not at all (null,
+ * no baseline kept); wanted again, it starts over: null, then a delta over one refresh. */
+static void test_only_where_shown(void **state)
+{
+	(void)state;
+	char err[128];
+	struct engine *eng = engine_new();
+	struct ethread *t =
+	    ethread_start(eng, "rq-other", SUBSYS_ENGINE, 0, sleeper, NULL, err, sizeof(err));
+	struct ethread *e =
+	    ethread_start(eng, "rq-est", SUBSYS_EST, 0, sleeper, NULL, err, sizeof(err));
+	assert_non_null(t);
+	assert_non_null(e);
+	if (t->smp_sched.sched_fd < 0)
+		skip();
+	struct snapshot *s = snapshot_new();
+
+	eng->smp_refresh_ns = 1; /* every sample a refresh */
+	for (int i = 0; i < 2; i++) {
+		clock_sleep_ns(NS_PER_MS);
+		engine_sample(eng, s);
+	}
+	assert_true(figure(s, t->tid) >= 0);
+	atomic_store_explicit(&eng->smp_runq_want, ENGINE_RUNQ_PMD_EST, memory_order_relaxed);
+	uint64_t at = read_at(t), est_at = read_at(e);
+	for (int i = 0; i < 3; i++) {
+		clock_sleep_ns(NS_PER_MS);
+		engine_sample(eng, s);
+		assert_true(figure(s, t->tid) < 0); /* not shown: null */
+		assert_true(read_at(t) == at); /* and not read */
+		assert_true(read_at(e) > est_at); /* the est thread's still is */
+		est_at = read_at(e);
+		assert_true(figure(s, e->tid) >= 0);
+	}
+	atomic_store_explicit(&eng->smp_runq_want, ENGINE_RUNQ_ALL, memory_order_relaxed);
+	clock_sleep_ns(NS_PER_MS);
+	engine_sample(eng, s);
+	assert_true(figure(s, t->tid) < 0); /* a new baseline, not the gap since the last */
+	at = read_at(t);
+	clock_sleep_ns(NS_PER_MS);
+	engine_sample(eng, s);
+	assert_true(read_at(t) > at);
+	assert_true(figure(s, t->tid) >= 0);
+	snapshot_free(s);
+	engine_free(eng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_once_a_refresh),
+	    cmocka_unit_test(test_only_where_shown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
