@@ -269,9 +269,11 @@ static void ui_sample(struct ui *ui)
 {
 	if (!source_ready(ui->src))
 		return; /* --follow: nothing new was appended yet */
-	/* Every thread's run-queue delay only when it is shown (the thread table) or kept (a
-	 * recording's JSON); the pmd view and the diag rules read the PMD and est threads'. */
-	source_want_runq_all(ui->src, (!ui->fleet && ui->view == VIEW_OVERVIEW) || ui->rec);
+	/* Every thread's run-queue delay only when it is shown (the thread table), kept (a
+	 * recording's JSON) or served (--serve's thread series); the pmd view and the diag
+	 * rules read the PMD and est threads'. */
+	source_want_runq_all(ui->src, (!ui->fleet && ui->view == VIEW_OVERVIEW) || ui->rec ||
+					  ui->opt->serve);
 	source_sample(ui->src, ui->live);
 	ui_after_sample(ui);
 }
