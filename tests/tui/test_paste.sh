@@ -9,13 +9,16 @@
 # The wrapper reads from the terminal after tunetop exits: with bracketed paste left on, a
 # paste arrives wrapped in ESC[200~ ... ESC[201~ (cat -v shows ^[[200~).
 wrap_paste() {
-	printf '%s' "sh -c 'echo \$\$ > $TT_DIR/pid; exec $TUNETOP $*'; echo rc=\$? > $TT_DIR/rc; echo EXITED; stty -echo; bash -c \"read -t 60 -r l; printf %s \\\"\\\$l\\\" | cat -v > $TT_DIR/pasted\"; sleep 600"
+	printf '%s' "sh -c 'echo \$\$ > $TT_DIR/pid; exec $TUNETOP $*'; echo rc=\$? > $TT_DIR/rc; echo EXITED; stty -echo; bash -c \"read -t 60 -r l; printf %s \\\"\\\$l\\\" | cat -v > $TT_DIR/pasted.tmp; mv $TT_DIR/pasted.tmp $TT_DIR/pasted\"; sleep 600"
 }
 paste() { # paste TEXT: as a terminal would, marks included when the program asked for them
 	tt_tmux set-buffer -- "$1"
 	tt_tmux paste-buffer -p
 }
 after_exit_paste_check() {
+	# The file is the shell's answer to this paste, not the last run's: gone before, and
+	# written whole (renamed into place), so a read never sees it half-written.
+	rm -f "$TT_DIR/pasted"
 	tt_wait EXITED
 	paste $'xyz\n'
 	# A deadline, not a fixed wait: on a loaded machine the shell may take seconds to read.
