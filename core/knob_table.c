@@ -78,7 +78,7 @@ const struct knob_def knob_table[K_COUNT] = {
     [K_EST_ENABLED] = BOOL_KNOB("est.enabled", 0, SUBSYS_EST, "run the estimator chains"),
     [K_EST_COUNT] = INT_KNOB("est.count", "ests", 0, EST_MAX_COUNT, 1000, SUBSYS_EST,
 			     "number of estimators (services and destinations); est.count x "
-			     "est.cpus x 64 B of counters at most 2 GiB (more takes over 1 s to "
+			     "est.cpus x 40 B of counters at most 2 GiB (more takes over 1 s to "
 			     "free at exit); large counts are added in the background"),
     [K_EST_CPUS] = INT_KNOB("est.cpus", "cpus", 1, EST_MAX_CPUS, 16, SUBSYS_EST,
 			    "emulated possible CPUs whose counters each estimator sums (with "

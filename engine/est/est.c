@@ -29,7 +29,7 @@
 
 static uint64_t est_counter_bytes(int64_t count, int64_t cpus)
 {
-	return (uint64_t)(count + 2) * (uint64_t)cpus * EST_CTR_LINE_BYTES;
+	return (uint64_t)(count + 2) * (uint64_t)cpus * EST_CTR_SLOT_BYTES;
 }
 
 static int est_mem_check(int64_t count, int64_t cpus, char *err, size_t errlen)
@@ -51,9 +51,10 @@ static uint64_t est_sum_now(struct est_state *st, uint32_t slot, uint64_t sum[ES
 }
 
 /*
- * Counter lines (est.count x est.cpus) added on the caller's thread; more go to
- * est-grow. 2M lines (128 MiB) take ~0.1-0.3 s to fault in on the 2-core test
- * machine; est.count=2M x 16 CPUs took 3-17 s before the first snapshot.
+ * Counter slots (est.count x est.cpus) added on the caller's thread; more go to
+ * est-grow. 2M slots (128 MiB at the 64 B they once took, 80 MiB at 40 B) took
+ * ~0.1-0.3 s to fault in on the 2-core test machine; est.count=2M x 16 CPUs took
+ * 3-17 s before the first snapshot.
  */
 #define EST_SYNC_LINES (2u << 20)
 

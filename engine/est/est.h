@@ -8,10 +8,10 @@
 
 struct engine;
 
-/* Per-CPU counters refused beyond this (est.count x est.cpus x 64 bytes): every
+/* Per-CPU counters refused beyond this (est.count x est.cpus x 40 bytes): every
  * page is touched, and giving 4 GiB back took 0.9-1.6 s at exit on the 2-core
- * test machine (the goal: exit within 1 s of SIGTERM); 2 GiB holds est.count
- * 2000000 at the default 16 CPUs and gives back in about half that. */
+ * test machine (the goal: exit within 1 s of SIGTERM); 2 GiB holds the largest
+ * est.count (2000000) at up to 26 CPUs and gives back in about half that. */
 #define EST_MEM_LIMIT_BYTES (2ULL << 30)
 
 /* Walk every chain and the temp list: 0, or -1 with what is wrong in err. */

