@@ -130,19 +130,19 @@ out:
 }
 
 /*
- * -o FILE: for node_exporter's textfile collector a metrics text replaces FILE atomically
- * each interval (a reader sees the old text or the new one, never half of one); JSON lines
- * stream into it, as they do into /dev/null. Either way core/safefile.h checks FILE now, before
- * the first sample: a symlink, FIFO, device (but /dev/null) or /proc file is refused with
- * status 2. Returns 0 with *out (stdout, or the stream) and *replace, or the exit status.
+ * -o FILE (- is stdout): for node_exporter's textfile collector a metrics text replaces FILE
+ * atomically each interval (a reader sees the old text or the new one, never half of one);
+ * JSON lines stream into it, as they do into /dev/null. Either way core/safefile.h checks FILE
+ * now, before the first sample: a symlink, FIFO, device (but /dev/null) or /proc file is refused
+ * with status 2. Returns 0 with *out (stdout, or the stream) and *replace, or the exit status.
  */
 static int batch_output(const struct options *o, bool om, FILE **out, bool *replace)
 {
 	char err[4200];
 	*out = stdout;
 	*replace = false;
-	if (!o->output)
-		return 0;
+	if (!o->output || strcmp(o->output, "-") == 0)
+		return 0; /* "-" is standard output, as for curl -o and tar -f */
 	if (om && safefile_check_target(o->output, 0, err, sizeof(err)) == 0) {
 		*replace = true;
 		return 0;
@@ -305,7 +305,7 @@ int batch_run(struct source *src, const struct options *o)
 			/* The reader went away (EPIPE): that is how pipelines end, not an error. */
 			if (errno != EPIPE) {
 				fprintf(stderr, "tunetop: %s: %s\n",
-					o->output ? o->output : "stdout", strerror(errno));
+					out == stdout ? "stdout" : o->output, strerror(errno));
 				rc = 1;
 			}
 			break;

@@ -72,7 +72,8 @@ const struct opt_entry options_table[] = {
      "per-thread metrics carry a tid label (default: one series per thread name)",
      "Thread series are summed by thread name so that restarted threads do not make new "
      "series (docs/metrics.md, Threads); with this option every thread is its own series."},
-    {"output", 'o', "FILE", "output", "<file>", "-b writes to FILE instead of stdout", NULL},
+    {"output", 'o', "FILE", "output", "<file>", "-b writes to FILE instead of stdout (- is stdout)",
+     NULL},
     {"format", OPT_FORMAT, "json|openmetrics|prometheus", "output", "json openmetrics prometheus",
      "-b output: JSON Lines (default), OpenMetrics or Prometheus 0.0.4 text",
      "prometheus is the text node_exporter's textfile collector reads. With -o FILE the "

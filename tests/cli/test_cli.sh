@@ -66,6 +66,17 @@ printf 'scenario = idle\n# a comment\n\npmd.maxsleep_us = 250   # trailing comme
 line=$("$TUNETOP" -b -n 1 -d 0.05 --scenario "$tmp/good.scn")
 check "scenario file applied (maxsleep 250 in knobs)" grep -q '"pmd.maxsleep_us":250' <<<"$line"
 
+# -o - is standard output, as for curl and tar: no file named "-".
+(cd "$tmp" && "$TUNETOP" -b -n 1 -d 0.05 --scenario idle -o - >"$tmp/dash.out" 2>&1); rc=$?
+check "-b -o - exits 0 (got $rc)" test "$rc" -eq 0
+check "-b -o - writes its line to stdout" grep -q '"knobs"' "$tmp/dash.out"
+check "-b -o - makes no file named -" test ! -e "$tmp/-"
+(cd "$tmp" && "$TUNETOP" -b -n 1 -d 0.05 --scenario idle --format prometheus -o - \
+	>"$tmp/dash.prom" 2>&1); rc=$?
+check "-b --format prometheus -o - exits 0 (got $rc)" test "$rc" -eq 0
+check "-b --format prometheus -o - writes the text to stdout" grep -q '^# TYPE ' "$tmp/dash.prom"
+check "-b --format prometheus -o - makes no file named -" test ! -e "$tmp/-"
+
 # Every knob of --list-knobs appears in the JSON knobs object, and nothing else does.
 names=$("$TUNETOP" --list-knobs | awk '{print $1}' | sort)
 json_names=$("$TUNETOP" -b -n 1 -d 0.05 --scenario idle |
