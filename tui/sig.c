@@ -15,6 +15,8 @@ volatile sig_atomic_t sig_winch;
  * at once, whichever thread the kernel chose to run the handler on. Never drained: once
  * a quit signal came, every later wait returns at once, as the loops want. */
 static int sig_pipe[2] = {-1, -1};
+/* The same for SIGWINCH, drained by its one reader (the console) since it comes again. */
+static int sig_winch_pipe[2] = {-1, -1};
 
 static void sig_on_quit(int signo)
 {
@@ -31,8 +33,14 @@ static void sig_on_quit(int signo)
 
 static void sig_on_winch(int signo)
 {
+	int saved = errno;
 	(void)signo;
 	sig_winch = 1;
+	if (sig_winch_pipe[1] >= 0) {
+		ssize_t w = write(sig_winch_pipe[1], "w", 1); /* full pipe: a wake is pending */
+		(void)w;
+	}
+	errno = saved;
 }
 
 void sig_install(void)
@@ -41,6 +49,8 @@ void sig_install(void)
 
 	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) != 0)
 		sig_pipe[0] = sig_pipe[1] = -1; /* waits then fall back to their own timeouts */
+	if (sig_winch_pipe[0] < 0 && pipe2(sig_winch_pipe, O_NONBLOCK | O_CLOEXEC) != 0)
+		sig_winch_pipe[0] = sig_winch_pipe[1] = -1;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: a blocking read or sleep returns EINTR and the loop sees the flag. */
@@ -62,4 +72,18 @@ void sig_install(void)
 int sig_quit_fd(void)
 {
 	return sig_pipe[0];
+}
+
+int sig_winch_fd(void)
+{
+	return sig_winch_pipe[0];
+}
+
+void sig_winch_drain(void)
+{
+	char buf[64];
+	/* Bounded: a byte a signal; what is left (a storm of them) wakes the next wait. */
+	for (int i = 0; sig_winch_pipe[0] >= 0 && i < 8; i++)
+		if (read(sig_winch_pipe[0], buf, sizeof(buf)) <= 0)
+			break;
 }

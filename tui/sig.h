@@ -18,5 +18,10 @@ void sig_install(void);
  * no pipe could be made): a wait that polls it with its other descriptors needs no timeout
  * to see sig_quit. Only read its readiness; never read from it or close it. */
 int sig_quit_fd(void);
+/* A descriptor that polls readable once SIGWINCH came (-1 when there is none): the console
+ * waits on it so that a resize is drawn at once, without waking on a timer to look. */
+int sig_winch_fd(void);
+/* Empty it (non-blocking), before sig_winch is cleared and the size asked. */
+void sig_winch_drain(void);
 
 #endif

@@ -3,6 +3,7 @@
 #include "tui/console/screen.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <poll.h>
 #include <stdio.h>
@@ -296,6 +297,14 @@ static int ui_async_take(struct ui *ui, long *taken)
 	return redo;
 }
 
+/* A status line that fades UI_STATUS_NS after it was set: not a question still open, nor
+ * "setting X..." while the write is under way. */
+static bool status_fades(const struct ui *ui)
+{
+	return ui->status[0] && !ui->confirm.open &&
+	       !(ui->async && source_async_pending(ui->async) > 0);
+}
+
 /* When the next sample is due after one taken at now: the -d interval, or a recording's
  * own gap at the chosen speed (never, once it has played to its end). */
 static uint64_t ui_next_due(struct ui *ui, uint64_t now, uint64_t delay)
@@ -314,7 +323,12 @@ static uint64_t ui_next_due(struct ui *ui, uint64_t now, uint64_t delay)
 	return now + (uint64_t)(gap / ui->speed * 1e9);
 }
 
-/* Wait for input until deadline (in slices, so signals are seen); returns redo flags. */
+/*
+ * Wait for input, a sample from the sampler thread, a quit signal or a resize, until deadline;
+ * returns redo flags. Each has a descriptor (tui/sig.h), so an idle console wakes only when
+ * something is due, as htop and top do. A remote source's notes come with none: with remote
+ * hosts, or without the signal pipes, the wait is cut into slices to look for them.
+ */
 static int ui_wait(struct ui *ui, uint64_t deadline)
 {
 	uint64_t now = clock_mono_ns();
@@ -323,20 +337,31 @@ static int ui_wait(struct ui *ui, uint64_t deadline)
 	if (now >= deadline)
 		return 0;
 	uint64_t ms = (deadline - now + NS_PER_MS - 1) / NS_PER_MS;
-	struct pollfd pa[2] = {
+	struct pollfd pa[4] = {
 	    {.fd = STDIN_FILENO, .events = POLLIN},
-	    {.fd = ui->async ? source_async_fd(ui->async) : -1, .events = POLLIN}};
+	    {.fd = ui->async ? source_async_fd(ui->async) : -1, .events = POLLIN},
+	    {.fd = sig_quit_fd(), .events = POLLIN},
+	    {.fd = sig_winch_fd(), .events = POLLIN}};
 	struct pollfd *p = &pa[0];
 	/* At EOF the input can only be waited out: poll no terminal, just the sampler. */
 	if (ui->stdin_eof)
 		pa[0].fd = -1;
-	int r = poll(pa, 2, ms < UI_POLL_SLICE_MS ? (int)ms : UI_POLL_SLICE_MS);
+	bool sliced = pa[2].fd < 0 || pa[3].fd < 0 || remote_count(ui->src) > 0;
+	if (sliced && ms > UI_POLL_SLICE_MS)
+		ms = UI_POLL_SLICE_MS;
+	if (ms > INT_MAX)
+		ms = INT_MAX;
+	int r = poll(pa, 4, (int)ms);
 	if (r < 0)
 		return errno == EINTR ? 0 : UI_QUIT;
 	if (r == 0)
 		return 0;
 	if (pa[1].revents & POLLIN)
 		redo |= UI_ASYNC;
+	if (pa[3].revents & POLLIN) {
+		sig_winch_drain();
+		redo |= UI_RESIZE | UI_REDRAW;
+	}
 	if (!(p->revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
 		return redo;
 	if (p->revents & (POLLHUP | POLLERR | POLLNVAL)) {
@@ -483,8 +508,7 @@ int screen_run(struct source *src, const struct options *o)
 		if (strcmp(last_status, ui->status) != 0) {
 			memcpy(last_status, ui->status, sizeof(last_status));
 			status_set = now;
-		} else if (ui->status[0] && !ui->confirm.open && now - status_set > UI_STATUS_NS &&
-			   !(ui->async && source_async_pending(ui->async) > 0)) {
+		} else if (status_fades(ui) && now - status_set > UI_STATUS_NS) {
 			/* ("setting X..." stays while the write is under way; a question stays
 			 * open) */
 			ui->status[0] = last_status[0] = '\0';
@@ -524,7 +548,13 @@ int screen_run(struct source *src, const struct options *o)
 			redo = UI_RESAMPLE | UI_REDRAW;
 			continue;
 		}
-		redo = ui_wait(ui, next);
+		/* Awake for what is due: the next sample, a status's fade, a flash's end. */
+		uint64_t wake = next;
+		if (status_fades(ui) && status_set + UI_STATUS_NS + 1 < wake)
+			wake = status_set + UI_STATUS_NS + 1;
+		if (flash_end && flash_end < wake)
+			wake = flash_end;
+		redo = ui_wait(ui, wake);
 	}
 	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
 	source_async_stop(ui->async); /* before the source closes: the sampler uses it */

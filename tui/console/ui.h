@@ -38,7 +38,8 @@ struct recfile_writer;
 #define UI_EVENTS_KEEP 200
 /* Calibrations remembered for the est view. */
 #define UI_CALIB_KEEP 16
-/* The longest wait in one poll, so signals and resizes are seen promptly. */
+/* The longest wait in one poll where something due has no descriptor to wake it (remote
+ * hosts' notes, or no signal pipe): what is due is seen this soon. */
 #define UI_POLL_SLICE_MS 100
 #define UI_INPUT_MAX 200
 /* Polls in a row that found stdin readable but no key: it is at EOF. */
