@@ -68,7 +68,7 @@ struct host_state *host_open(char *err, size_t errlen)
 
 	h->ts = host_ts_open(h->ts_err, sizeof(h->ts_err));
 	h->tsb = h->ts ? host_tscomm_open() : NULL;
-	h->links = host_link_open(err, errlen);
+	h->links = host_link_open(h->links_err, sizeof(h->links_err));
 
 	env = getenv("TUNETOP_BLK_DEV");
 	if (env && *env) {
@@ -314,10 +314,14 @@ static void host_sample_links(struct host_state *h, struct snapshot *snap, doubl
 {
 	struct host_snap *hs = &snap->host;
 	struct host_link_stat now[HOST_MAX_LINKS];
-	char err[128];
+	char err[sizeof(hs->links_error)];
 	int n = h->links ? host_link_read(h->links, now, HOST_MAX_LINKS, err, sizeof(err)) : -1;
 
 	hs->links_ok = n >= 0;
+	snprintf(hs->links_error, sizeof(hs->links_error), "%s",
+		 n >= 0	    ? ""
+		 : h->links ? err
+			    : h->links_err);
 	hs->nlinks = 0;
 	for (int i = 0; i < n && hs->nlinks < HOST_SNAP_MAX_LINKS; i++) {
 		const struct host_link_stat *p = NULL;

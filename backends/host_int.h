@@ -61,6 +61,7 @@ struct host_state {
 	size_t nprev, prev_cap;
 
 	struct host_links *links;
+	char links_err[160]; /* why links is NULL */
 	struct host_link_stat link_prev[HOST_MAX_LINKS];
 	int nlink_prev;
 

@@ -1,69 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* host_link.c: the link cache of libnl-route-3, refilled at every sample. */
+/* host_link.c: the interfaces' counters through the link module tunetop-link.so
+ * (backends/link_module.h), loaded the first time host mode opens its links. */
 #include "backends/host_link.h"
 
-#include <netlink/netlink.h>
-#include <netlink/route/link.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "core/xalloc.h"
+#include "backends/link_module.h"
+#include "core/module.h"
 
-struct host_links {
-	struct nl_sock *sk;
-	struct nl_cache *cache;
-};
+static const struct mod_spec hl_spec = {.name = "link module",
+					.a_name = "a link module",
+					.file = LINK_MODULE_FILE,
+					.entry = LINK_MODULE_ENTRY,
+					.abi = LINK_MODULE_ABI};
+
+/* Loaded once and kept (core/module.h): host mode opens its links on one thread, at start. */
+static const struct link_module *hl_mod;
 
 struct host_links *host_link_open(char *err, size_t errlen)
 {
-	struct host_links *l = xcalloc(1, sizeof(*l));
-	int rc;
-
-	l->sk = nl_socket_alloc();
-	if (!l->sk) {
-		snprintf(err, errlen, "rtnetlink: cannot allocate a socket");
-		free(l);
+	if (!hl_mod && !(hl_mod = mod_load(&hl_spec, err, errlen)))
 		return NULL;
-	}
-	if ((rc = nl_connect(l->sk, NETLINK_ROUTE)) < 0 ||
-	    (rc = rtnl_link_alloc_cache(l->sk, AF_UNSPEC, &l->cache)) < 0) {
-		snprintf(err, errlen, "rtnetlink: %s", nl_geterror(rc));
-		nl_socket_free(l->sk);
-		free(l);
-		return NULL;
-	}
-	return l;
+	return hl_mod->open(err, errlen);
 }
 
 void host_link_close(struct host_links *l)
 {
-	if (!l)
-		return;
-	nl_cache_free(l->cache);
-	nl_socket_free(l->sk);
-	free(l);
+	if (l && hl_mod)
+		hl_mod->close(l);
 }
 
 int host_link_read(struct host_links *l, struct host_link_stat *out, int max, char *err,
 		   size_t errlen)
 {
-	int rc = nl_cache_refill(l->sk, l->cache), n = 0;
-	if (rc < 0) {
-		snprintf(err, errlen, "rtnetlink: %s", nl_geterror(rc));
+	if (!hl_mod) {
+		snprintf(err, errlen, "no link module");
 		return -1;
 	}
-	for (struct nl_object *o = nl_cache_get_first(l->cache); o && n < max;
-	     o = nl_cache_get_next(o)) {
-		struct rtnl_link *link = (struct rtnl_link *)o;
-		struct host_link_stat *s = &out[n++];
-		const char *name = rtnl_link_get_name(link);
-		snprintf(s->name, sizeof(s->name), "%s", name ? name : "?");
-		s->ifindex = rtnl_link_get_ifindex(link);
-		s->rx_packets = rtnl_link_get_stat(link, RTNL_LINK_RX_PACKETS);
-		s->tx_packets = rtnl_link_get_stat(link, RTNL_LINK_TX_PACKETS);
-		s->rx_dropped = rtnl_link_get_stat(link, RTNL_LINK_RX_DROPPED);
-		s->tx_dropped = rtnl_link_get_stat(link, RTNL_LINK_TX_DROPPED);
-	}
-	return n;
+	return hl_mod->read(l, out, max, err, errlen);
 }

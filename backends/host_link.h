@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* host_link.h: per-interface packet and drop counters from rtnetlink (libnl-route-3). */
+/* host_link.h: per-interface packet and drop counters from rtnetlink (libnl-route-3, in the
+ * module tunetop-link.so: backends/link_module.h). */
 #ifndef TT_HOST_LINK_H
 #define TT_HOST_LINK_H
 

@@ -153,6 +153,7 @@ void snapdec_host(const json_t *h, struct host_snap *d)
 						     .nivcsw_per_s = jd(x, "nivcsw_per_s")};
 	}
 	d->links_ok = jb(h, "links_ok");
+	jcopy(d->links_error, sizeof(d->links_error), h, "links_error");
 	a = jarr(h, "links", &n, HOST_SNAP_MAX_LINKS);
 	d->nlinks = (int)n;
 	for (size_t i = 0; i < n; i++) {

@@ -165,7 +165,12 @@ check(o.get("drop_budget_pct") == 0.1, "sweep: the default drop budget is 0.1 %"
 seed = next((r for r in o.get("rows", []) if r["maxsleep_us"] == 50 and
              r["timer_slack_ns"] == 1000), {})
 took = seed.get("pass.host_took_pct")
-if (not (best.get("maxsleep_us", 0) > 0 and best.get("timer_slack_ns") == 1000) and
+sanitized = os.path.basename(os.environ.get("TT_BUILD", "").rstrip("/")) in ("asan", "tsan")
+if sanitized:
+    # An instrumented engine spends 1.7 us a packet (TSan): the ranking measures the
+    # instrumentation, not the knobs, as in the diagnosis check below.
+    print(f"note: not judged under a sanitizer: answer {best}")
+elif (not (best.get("maxsleep_us", 0) > 0 and best.get("timer_slack_ns") == 1000) and
         took is not None and took > 30):
     # The 1 us ramp's margin is the ring's 53 us less the host's gaps: with the host taking a
     # third of the PMDs' time, 50/1000 drops over the budget and no knob is at fault. The

@@ -168,7 +168,10 @@ static void test_routing_per_value(void **state)
 		assert_true(d.completed[c] > 0);
 		assert_int_equal(d.remote[c], d.completed[c]);
 		assert_true(d.ipi[c] > 0);
-		assert_true(d.ipi[c] <= d.remote[c]); /* kick-on-empty coalescing */
+		/* Kick-on-empty coalescing: an IPI carries at least one remote completion, counted
+		 * when it ends; at the interval's end the CPU may have taken its IPI and not yet
+		 * ended that completion (seen under TSan), hence the one. */
+		assert_true(d.ipi[c] <= d.remote[c] + 1);
 	}
 	assert_int_equal(d.remote_total, d.completed[2] + d.completed[3]);
 
@@ -182,8 +185,8 @@ static void test_routing_per_value(void **state)
 		assert_true(d.completed[c] > 0);
 		assert_int_equal(d.remote[c], d.completed[c]);
 		assert_true(d.ipi[c] > 0);
-		assert_true(d.ipi[c] <= d.remote[c]);
-		assert_true(d.softirq[c] <= d.remote[c]); /* one softirq run drains many */
+		assert_true(d.ipi[c] <= d.remote[c] + 1); /* as at 1 */
+		assert_true(d.softirq[c] <= d.remote[c] + 1); /* one softirq run drains many */
 	}
 	/* The matrix: each submitter's completions on its own CPU, the diagonal. */
 	for (int sub = 0; sub < 4; sub++)

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test_host_link_module.sh: libnl-route-3 (the interfaces' counters) is loaded only in host
+# mode (docs/design.md "Modules"). The engine's console (tmux) and -b map neither it nor
+# tunetop-link.so; --host maps them and reads the links, lo among them. With TUNETOP_LIBDIR an
+# empty directory, or one whose tunetop-link.so is another module (wrong ABI), --host still
+# runs and says why there are no links: links_ok false, links_error naming the module.
+. "$(dirname "$0")/../tui/lib/tmux.sh"
+. "$(dirname "$0")/../lib/assert.sh"
+build=${TT_BUILD:-$(dirname "$TUNETOP")}
+
+# objs PID: the shared objects PID maps, one a line.
+objs() { awk '$6 ~ /\.so/ {print $6}' "/proc/$1/maps" 2>/dev/null | sort -u; }
+maps_clean() {
+	local o bad
+	o=$(objs "$2")
+	check "$1: /proc/$2/maps was read ($(wc -l <<<"$o") objects)" test -n "$o"
+	bad=$(grep -E 'libnl-route|tunetop-link' <<<"$o" | tr '\n' ' ')
+	check "$1 maps no libnl-route-3 or tunetop-link.so ($bad)" test -z "$bad"
+}
+
+tt_start 100 30 "$(tt_wrap --scenario default)"
+tt_wait 'F10Quit' 20
+maps_clean "the engine console" "$(cat "$TT_DIR/pid")"
+tt_keys q
+tt_wait_exit 10
+
+"$TUNETOP" -b -d 0.1 -n 600 --scenario idle >"$TT_DIR/b.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -s "$TT_DIR/b.out" ] && break; sleep 0.1; done
+check "-b wrote a snapshot" test -s "$TT_DIR/b.out"
+maps_clean "-b on the engine" "$pid"
+kill "$pid"; wait "$pid" 2>/dev/null
+
+# --host: the module and libnl-route mapped, the links read.
+"$TUNETOP" --host -b -d 0.1 -n 600 >"$TT_DIR/h.out" 2>"$TT_DIR/h.err" &
+pid=$!
+for _ in $(seq 100); do [ -s "$TT_DIR/h.out" ] && break; sleep 0.1; done
+o=$(objs "$pid")
+kill "$pid"; wait "$pid" 2>/dev/null
+check "--host maps tunetop-link.so" grep -q 'tunetop-link\.so' <<<"$o"
+check "--host maps libnl-route-3" grep -q 'libnl-route' <<<"$o"
+links() { head -n 1 "$1" | python3 -c 'import json,sys; h=json.load(sys.stdin)["host"]; print(h["links_ok"], " ".join(l["name"] for l in h["links"]), "|", h["links_error"])'; }
+got=$(links "$TT_DIR/h.out" 2>&1)
+check "--host reads the links, lo among them, no error ($got)" grep -qE '^True .*\blo\b.*\| $' <<<"$got"
+
+# No module, or another module under its name: host mode runs and says why.
+mkdir -p "$TT_DIR/empty" "$TT_DIR/wrong"
+cp "$build/tunetop-cairo.so" "$TT_DIR/wrong/tunetop-link.so"
+for d in empty wrong; do
+	TUNETOP_LIBDIR="$TT_DIR/$d" "$TUNETOP" --host -b -d 0.1 -n 1 >"$TT_DIR/$d.out" 2>"$TT_DIR/$d.err"
+	rc=$?
+	check "TUNETOP_LIBDIR=$d: --host -b -n 1 exits 0 (got $rc: $(head -c 300 "$TT_DIR/$d.err"))" test "$rc" -eq 0
+	got=$(links "$TT_DIR/$d.out" 2>&1)
+	check "TUNETOP_LIBDIR=$d: no links, and why ($got)" \
+		grep -qE "^False  \\| no link module \\(TUNETOP_LIBDIR=$TT_DIR/$d\\): .*tunetop-link\\.so" <<<"$got"
+done
+finish
