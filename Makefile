@@ -19,8 +19,13 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Everything but the console links without curses (tests/layers/ checks it).
-PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 libnl-route-3.0 numa libzstd zlib
+PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 numa libzstd zlib
 PKGS      := ncursesw $(PKGS_CORE)
+# libnl-route-3 (host mode's interface counters) is linked only into the module
+# tunetop-link.so, which host mode dlopen()s (backends/link_module.h): the engine maps none of it.
+LINK_PKGS := libnl-3.0 libnl-route-3.0
+LINK_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LINK_PKGS) 2>/dev/null)
+LINK_LIBS := $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)
 # The exporter's HTTP side (libmicrohttpd, its gnutls, libyaml for --web.config.file,
 # libxcrypt's bcrypt) is linked only into the module tunetop-serve.so, which the binary
 # dlopen()s for --serve (tui/metrics/serve_module.h): the console and -b map none of them.
@@ -122,7 +127,11 @@ SERVE_LIB := $(BUILD)/libtunetop-serve.a
 # The eBPF module's source: backends code built -fPIC into $(BPF_MOD) alone.
 BPF_MOD_SRC := backends/host_bpf_mod.c
 BPF_MOD_OBJ := $(BPF_MOD_SRC:%.c=$(BUILD)/obj/%.o)
-LIB_SRC   := $(filter-out $(BPF_MOD_SRC) $(SERVE_MOD_SRC),$(wildcard core/*.c engine/*.c engine/*/*.c \
+# The link module's source: backends code built -fPIC into $(LINK_MOD) alone.
+LINK_MOD_SRC := backends/host_link_mod.c
+LINK_MOD_OBJ := $(LINK_MOD_SRC:%.c=$(BUILD)/obj/%.o)
+LINK_MOD := $(BUILD)/tunetop-link.so
+LIB_SRC   := $(filter-out $(BPF_MOD_SRC) $(SERVE_MOD_SRC) $(LINK_MOD_SRC),$(wildcard core/*.c engine/*.c engine/*/*.c \
                backends/*.c diag/*.c tui/metrics/*.c)) \
              $(filter-out tui/main.c,$(wildcard tui/*.c))
 EXP_OBJ   := $(EXP_SRC:%.c=$(BUILD)/obj/%.o)
@@ -156,11 +165,12 @@ BENCH_BIN := $(BENCH_SRC:%.c=$(BUILD)/%)
 
 all: tunetop
 
-tunetop: $(BIN) $(PIC_MOD) $(SERVE_MOD) $(BPF_MOD)
+tunetop: $(BIN) $(PIC_MOD) $(SERVE_MOD) $(BPF_MOD) $(LINK_MOD)
 ifeq ($(BUILD),build)
 	@cp $(BIN) tunetop
 	@cp $(PIC_MOD) tunetop-cairo.so
 	@cp $(SERVE_MOD) tunetop-serve.so
+	@cp $(LINK_MOD) tunetop-link.so
 	@$(if $(BPF_MOD),cp $(BPF_MOD) tunetop-bpf.so,rm -f tunetop-bpf.so)
 endif
 
@@ -184,6 +194,9 @@ $(SERVE_LIB): $(SERVE_MOD_OBJ)
 $(BPF_MOD): $(BPF_MOD_OBJ)
 	$(CC) $(LDFLAGS) -shared $(PIC_DEFS) $(AS_NEEDED) -o $@ $(BPF_MOD_OBJ) $(BPF_LIBS)
 
+$(LINK_MOD): $(LINK_MOD_OBJ)
+	$(CC) $(LDFLAGS) -shared $(PIC_DEFS) $(AS_NEEDED) -o $@ $(LINK_MOD_OBJ) $(LINK_LIBS)
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -200,6 +213,7 @@ $(PIC_OBJ): override CFLAGS += -fPIC $(CAIRO_CFLAGS)
 $(BUILD)/obj/core/module.o: override CFLAGS += '-DTT_PKGLIBDIR="$(PKGLIBDIR)"'
 $(SERVE_MOD_OBJ): override CFLAGS += -fPIC $(SERVE_CFLAGS)
 $(BPF_MOD_OBJ): override CFLAGS += -fPIC $(BPF_CFLAGS)
+$(LINK_MOD_OBJ): override CFLAGS += -fPIC $(LINK_CFLAGS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -224,7 +238,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
-tests: $(BIN) $(PIC_MOD) $(SERVE_MOD) $(BPF_MOD) $(TEST_BIN) $(NOCURSES_BIN)
+tests: $(BIN) $(PIC_MOD) $(SERVE_MOD) $(BPF_MOD) $(LINK_MOD) $(TEST_BIN) $(NOCURSES_BIN)
 
 # The probe: vmlinux.h from the running kernel's BTF, the BPF object, its skeleton.
 ifeq ($(HAVE_BPF),1)
@@ -327,7 +341,7 @@ fuzz: deps
 	fi
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BIN) $(SERVE_MOD) $(BPF_MOD) $(BENCH_BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(SERVE_MOD) $(BPF_MOD) $(LINK_MOD) $(BENCH_BIN)
 	@bench/run.sh $(BUILD) $(BENCH)
 
 # GNU-style: DESTDIR and PREFIX; the man page stays uncompressed (a package compresses it).
@@ -335,6 +349,7 @@ install: tunetop
 	$(INSTALL_PROGRAM) -D $(BIN) $(DESTDIR)$(PREFIX)/bin/tunetop
 	$(INSTALL_MODULE) -D $(PIC_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so
 	$(INSTALL_MODULE) -D $(SERVE_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-serve.so
+	$(INSTALL_MODULE) -D $(LINK_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-link.so
 	$(if $(BPF_MOD),$(INSTALL_MODULE) -D $(BPF_MOD) $(DESTDIR)$(PKGLIBDIR)/tunetop-bpf.so)
 	install -d $(DESTDIR)$(PREFIX)/share/tunetop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/tunetop/themes/
@@ -369,7 +384,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tunetop $(DESTDIR)$(PREFIX)/share/man/man1/tunetop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/tunetop
 	rm -f $(DESTDIR)$(PKGLIBDIR)/tunetop-cairo.so $(DESTDIR)$(PKGLIBDIR)/tunetop-serve.so \
-	  $(DESTDIR)$(PKGLIBDIR)/tunetop-bpf.so
+	  $(DESTDIR)$(PKGLIBDIR)/tunetop-bpf.so $(DESTDIR)$(PKGLIBDIR)/tunetop-link.so
 	rmdir $(DESTDIR)$(PKGLIBDIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tunetop
 	rm -f $(DESTDIR)$(SYSTEMD_UNITDIR)/tunetop-exporter.service
@@ -398,6 +413,6 @@ format-check:
 	@clang-format --dry-run -Werror $(FORMAT_SRC) && echo "format-check: $(words $(FORMAT_SRC)) files formatted"
 
 clean:
-	rm -rf build tunetop tunetop-cairo.so tunetop-serve.so tunetop-bpf.so
+	rm -rf build tunetop tunetop-cairo.so tunetop-serve.so tunetop-bpf.so tunetop-link.so
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -113,6 +113,7 @@ struct host_snap {
 	int nlinks;
 	struct host_link_snap links[HOST_SNAP_MAX_LINKS];
 	bool links_ok; /* rtnetlink answered */
+	char links_error[160]; /* why not ("" when it did): no link module, an rtnetlink error */
 
 	int nacct;
 	struct host_acct_snap acct[HOST_SNAP_MAX_ACCT];

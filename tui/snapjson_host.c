@@ -171,6 +171,7 @@ json_t *snapjson_host(const struct host_snap *h)
 		      "threads_matched", h->threads_matched, "pid", (json_int_t)h->pid);
 	json_object_set_new(o, "thread_acct", acct);
 	json_object_set_new(o, "links_ok", json_boolean(h->links_ok));
+	json_object_set_new(o, "links_error", snapjson_host_str(h->links_error));
 	json_object_set_new(o, "links", links);
 	json_object_set_new(o, "blk_dev", snapjson_host_str(h->blk_dev));
 	json_object_set_new(o, "blk_error", snapjson_host_str(h->blk_error));

@@ -28,6 +28,12 @@ check "picture module installed in PREFIX/lib/tunetop" test -s "$mod"
 check "picture module is not executable (a shared object, 644)" test "$(stat -c %a "$mod")" = 644
 smod="$tmp/root/usr/lib/tunetop/tunetop-serve.so"
 check "exporter module installed in PREFIX/lib/tunetop, 644" test "$(stat -c %a "$smod" 2>/dev/null)" = 644
+lmod="$tmp/root/usr/lib/tunetop/tunetop-link.so"
+check "link module installed in PREFIX/lib/tunetop, 644" test "$(stat -c %a "$lmod" 2>/dev/null)" = 644
+links=$(env -u TUNETOP_LIBDIR "$bin" --host -b -n 1 -d 0.05 2>&1 | tail -n 1 |
+	python3 -c 'import json,sys; print(len(json.load(sys.stdin)["host"]["links"]))' 2>&1)
+check "installed binary reads the links through the installed link module ($links)" \
+	sh -c "[ '$links' -ge 1 ] 2>/dev/null"
 # The eBPF module, where the build has one (HAVE_BPF=1): installed beside it, found by the
 # installed binary when the probe is asked for.
 if [ -e "$TT_BUILD/tunetop-bpf.so" ]; then
@@ -129,6 +135,8 @@ check "install-strip: the picture module has no symbol table, its entry still ex
 check "install-strip: the exporter module has no symbol table, its entry still exported" \
 	sh -c "! readelf -S '$tmp/strip/usr/lib/tunetop/tunetop-serve.so' | grep -q '\.symtab' &&
 	nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-serve.so' | grep -q ' tunetop_serve_module\$'"
+check "install-strip: the link module's entry still exported" \
+	sh -c "nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-link.so' | grep -q ' tunetop_link_module\$'"
 if [ -e "$TT_BUILD/tunetop-bpf.so" ]; then
 	check "install-strip: the eBPF module's entry still exported" \
 		sh -c "nm -D --defined-only '$tmp/strip/usr/lib/tunetop/tunetop-bpf.so' | grep -q ' tunetop_bpf_module\$'"

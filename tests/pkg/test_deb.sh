@@ -66,7 +66,8 @@ for f in ./usr/bin/tunetop ./usr/share/man/man1/tunetop.1.gz ./usr/share/doc/tun
 	./etc/default/tunetop-exporter ./usr/share/doc/tunetop/examples/tunetop-alerts.yml \
 	./lib/systemd/system/tunetop-record.service ./etc/default/tunetop-record \
 	./usr/share/doc/tunetop/examples/prometheus.yml ./usr/share/doc/tunetop/examples/grafana-dashboard.json \
-	./usr/lib/tunetop/tunetop-cairo.so ./usr/lib/tunetop/tunetop-serve.so; do
+	./usr/lib/tunetop/tunetop-cairo.so ./usr/lib/tunetop/tunetop-serve.so \
+	./usr/lib/tunetop/tunetop-link.so; do
 	check "the .deb holds $f" grep -qx -- "$f" <<<"$contents"
 done
 # The eBPF module where this machine builds one (libbpf, bpftool, clang and BTF here).
