@@ -10,29 +10,10 @@
 . "$(dirname "$0")/../lib/assert.sh"
 build=${TT_BUILD:-$(dirname "$TUNETOP")}
 
-# maps_clean LABEL PID: PID's mapped objects hold no X11, xcb or cairo library.
-maps_clean() {
-	local label=$1 pid=$2 objs bad_objs
-	objs=$(awk '$6 ~ /\.so/ {print $6}' "/proc/$pid/maps" 2>/dev/null | sort -u)
-	check "$label: /proc/$pid/maps was read ($(wc -l <<<"$objs") objects)" test -n "$objs"
-	bad_objs=$(grep -E 'libX11|libxcb|libcairo' <<<"$objs" | tr '\n' ' ')
-	check "$label maps no libX11, libxcb or libcairo ($bad_objs)" test -z "$bad_objs"
-}
-
-# The console, once it has drawn its screen.
-tt_start 100 30 "$(tt_wrap --scenario default)"
-tt_wait 'F10Quit' 20
-maps_clean "the console" "$(cat "$TT_DIR/pid")"
-tt_keys q
-tt_wait_exit 10
-
-# -b and the exporter, once each has written a snapshot (a line on stdout) or served.
-"$TUNETOP" -b -d 0.1 -n 600 --scenario idle >"$TT_DIR/b.out" 2>&1 &
-pid=$!
-for _ in $(seq 100); do [ -s "$TT_DIR/b.out" ] && break; sleep 0.1; done
-check "-b wrote a snapshot" test -s "$TT_DIR/b.out"
-maps_clean "-b" "$pid"
-kill "$pid"; wait "$pid" 2>/dev/null
+. "$(dirname "$0")/../lib/maps.sh"
+cairo='libX11|libxcb|libcairo'
+maps_clean() { maps_none "$1" "$2" "$cairo" "libX11, libxcb or libcairo"; }
+maps_none_engine "$cairo" "libX11, libxcb or libcairo"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$TUNETOP" --serve "127.0.0.1:$port" -b -o /dev/null -d 0.1 -n 600 --scenario idle 2>/dev/null &

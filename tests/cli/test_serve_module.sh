@@ -10,30 +10,8 @@
 build=${TT_BUILD:-$(dirname "$TUNETOP")}
 heavy='libmicrohttpd|libgnutls|libyaml|libcrypt\.so'
 
-# objs PID: the shared objects PID maps, one a line.
-objs() { awk '$6 ~ /\.so/ {print $6}' "/proc/$1/maps" 2>/dev/null | sort -u; }
-# maps_clean LABEL PID: PID maps objects, none of them the exporter's.
-maps_clean() {
-	local o bad_objs
-	o=$(objs "$2")
-	check "$1: /proc/$2/maps was read ($(wc -l <<<"$o") objects)" test -n "$o"
-	bad_objs=$(grep -E "$heavy|tunetop-serve" <<<"$o" | tr '\n' ' ')
-	check "$1 maps no libmicrohttpd, gnutls, libyaml, libxcrypt or tunetop-serve.so ($bad_objs)" \
-		test -z "$bad_objs"
-}
-
-tt_start 100 30 "$(tt_wrap --scenario default)"
-tt_wait 'F10Quit' 20
-maps_clean "the console" "$(cat "$TT_DIR/pid")"
-tt_keys q
-tt_wait_exit 10
-
-"$TUNETOP" -b -d 0.1 -n 600 --scenario idle >"$TT_DIR/b.out" 2>&1 &
-pid=$!
-for _ in $(seq 100); do [ -s "$TT_DIR/b.out" ] && break; sleep 0.1; done
-check "-b wrote a snapshot" test -s "$TT_DIR/b.out"
-maps_clean "-b" "$pid"
-kill "$pid"; wait "$pid" 2>/dev/null
+. "$(dirname "$0")/../lib/maps.sh"
+maps_none_engine "$heavy|tunetop-serve" "libmicrohttpd, gnutls, libyaml, libxcrypt or tunetop-serve.so"
 
 # --serve: the module and its libraries mapped, /metrics served.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -45,7 +23,7 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 check "the exporter served /metrics" grep -q '^tunetop_' <<<"$got"
-o=$(objs "$pid")
+o=$(maps_objs "$pid")
 check "--serve maps tunetop-serve.so" grep -q 'tunetop-serve\.so' <<<"$o"
 check "--serve maps libmicrohttpd" grep -q 'libmicrohttpd' <<<"$o"
 kill "$pid"; wait "$pid" 2>/dev/null

@@ -9,34 +9,14 @@
 . "$(dirname "$0")/../lib/assert.sh"
 build=${TT_BUILD:-$(dirname "$TUNETOP")}
 
-# objs PID: the shared objects PID maps, one a line.
-objs() { awk '$6 ~ /\.so/ {print $6}' "/proc/$1/maps" 2>/dev/null | sort -u; }
-maps_clean() {
-	local o bad
-	o=$(objs "$2")
-	check "$1: /proc/$2/maps was read ($(wc -l <<<"$o") objects)" test -n "$o"
-	bad=$(grep -E 'libnl-route|tunetop-link' <<<"$o" | tr '\n' ' ')
-	check "$1 maps no libnl-route-3 or tunetop-link.so ($bad)" test -z "$bad"
-}
-
-tt_start 100 30 "$(tt_wrap --scenario default)"
-tt_wait 'F10Quit' 20
-maps_clean "the engine console" "$(cat "$TT_DIR/pid")"
-tt_keys q
-tt_wait_exit 10
-
-"$TUNETOP" -b -d 0.1 -n 600 --scenario idle >"$TT_DIR/b.out" 2>&1 &
-pid=$!
-for _ in $(seq 100); do [ -s "$TT_DIR/b.out" ] && break; sleep 0.1; done
-check "-b wrote a snapshot" test -s "$TT_DIR/b.out"
-maps_clean "-b on the engine" "$pid"
-kill "$pid"; wait "$pid" 2>/dev/null
+. "$(dirname "$0")/../lib/maps.sh"
+maps_none_engine 'libnl-route|tunetop-link' "libnl-route-3 or tunetop-link.so"
 
 # --host: the module and libnl-route mapped, the links read.
 "$TUNETOP" --host -b -d 0.1 -n 600 >"$TT_DIR/h.out" 2>"$TT_DIR/h.err" &
 pid=$!
 for _ in $(seq 100); do [ -s "$TT_DIR/h.out" ] && break; sleep 0.1; done
-o=$(objs "$pid")
+o=$(maps_objs "$pid")
 kill "$pid"; wait "$pid" 2>/dev/null
 check "--host maps tunetop-link.so" grep -q 'tunetop-link\.so' <<<"$o"
 check "--host maps libnl-route-3" grep -q 'libnl-route' <<<"$o"
