@@ -28,7 +28,13 @@ check "--host reads the links, lo among them, no error ($got)" grep -qE '^True .
 mkdir -p "$TT_DIR/empty" "$TT_DIR/wrong"
 cp "$build/tunetop-cairo.so" "$TT_DIR/wrong/tunetop-link.so"
 for d in empty wrong; do
-	TUNETOP_LIBDIR="$TT_DIR/$d" "$TUNETOP" --host -b -d 0.1 -n 1 >"$TT_DIR/$d.out" 2>"$TT_DIR/$d.err"
+	# The wrong module is the picture module: dlclose() takes cairo's libraries away with
+	# what their constructors allocated, which LeakSanitizer then reports as leaked from an
+	# unknown module. Not tunetop's memory: leak checks are off for that run alone.
+	leaks=1
+	[ "$d" = wrong ] && leaks=0
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=$leaks" TUNETOP_LIBDIR="$TT_DIR/$d" \
+		"$TUNETOP" --host -b -d 0.1 -n 1 >"$TT_DIR/$d.out" 2>"$TT_DIR/$d.err"
 	rc=$?
 	check "TUNETOP_LIBDIR=$d: --host -b -n 1 exits 0 (got $rc: $(head -c 300 "$TT_DIR/$d.err"))" test "$rc" -eq 0
 	got=$(links "$TT_DIR/$d.out" 2>&1)
