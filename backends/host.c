@@ -229,6 +229,9 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	size_t nq = host_acct_batch(h);
 	size_t nslots = 0; /* TASKSTATS slots taken (the first HOST_SNAP_MAX_ACCT) */
 	host_sched_sync(h->sched, h->cur, h->ncur);
+	/* Whose PMDs' slack is read every refresh (host_sched_slack_max_age). */
+	bool ovs_open = h->ovs != NULL;
+	pid_t ovs_pid = host_slack_ovs_pid(h);
 	for (size_t i = 0; i < h->ncur; i++) {
 		const struct host_thread_info *t = &h->cur[i];
 		struct host_tprev *nx = &h->next[i];
@@ -289,7 +292,8 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 			? host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns)
 			: -1;
 		st->timer_slack_ns = host_sched_slack_aged(
-		    h->sched, i, now_ns, st->subsys == SUBSYS_PMD ? 0 : HOST_SCHED_SLACK_AGE_NS);
+		    h->sched, i, now_ns,
+		    host_sched_slack_max_age(st->subsys, t->pid, ovs_open, ovs_pid));
 		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT) {
 			struct host_acct_snap *as = &hs->acct[hs->nacct++];
 			as->tid = t->tid;

@@ -157,6 +157,12 @@ int64_t host_sched_slack(struct host_sched *s, size_t i)
 	return errno || end == buf || v < 0 ? -1 : (int64_t)v;
 }
 
+uint64_t host_sched_slack_max_age(enum subsys subsys, pid_t pid, bool have_ovs, pid_t ovs_pid)
+{
+	bool watched = subsys == SUBSYS_PMD && have_ovs && (ovs_pid == 0 || pid == ovs_pid);
+	return watched ? 0 : HOST_SCHED_SLACK_AGE_NS;
+}
+
 int64_t host_sched_slack_aged(struct host_sched *s, size_t i, uint64_t now_ns, uint64_t max_age_ns)
 {
 	struct host_sched_ent *e = &s->ent[i];

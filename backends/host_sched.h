@@ -41,6 +41,14 @@ int64_t host_sched_slack(struct host_sched *s, size_t i);
 int64_t host_sched_slack_aged(struct host_sched *s, size_t i, uint64_t now_ns, uint64_t max_age_ns);
 /* How old a listed thread's slack other than a PMD's may be (the full rescan's period). */
 #define HOST_SCHED_SLACK_AGE_NS HOST_TSCAN_FULL_NS
+/*
+ * How old thread (subsys, pid)'s slack may be: 0 (read every refresh) for a PMD of the
+ * ovs-vswitchd tunetop talks to, whose slack pmd.timer_slack_ns sets and the PMD view compares
+ * (have_ovs: a control socket is open; ovs_pid 0 when its pid is unknown, then every PMD);
+ * HOST_SCHED_SLACK_AGE_NS for any other thread, a PMD-named one of another process or with no
+ * OVS to talk to included: nothing of tunetop's sets or checks its slack. Pure.
+ */
+uint64_t host_sched_slack_max_age(enum subsys subsys, pid_t pid, bool have_ovs, pid_t ovs_pid);
 /* Descriptors held now (the tests). */
 int host_sched_nfds(const struct host_sched *s);
 

@@ -183,11 +183,30 @@ static void test_slack_aged(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Whose slack is read every refresh: the PMDs of the ovs-vswitchd tunetop talks to (every
+ * PMD while its pid is unknown), no other thread, a PMD-named one of another process or a
+ * host with no OVS socket included. */
+static void test_slack_max_age(void **state)
+{
+	(void)state;
+	assert_int_equal(host_sched_slack_max_age(SUBSYS_PMD, 100, true, 100), 0);
+	assert_int_equal(host_sched_slack_max_age(SUBSYS_PMD, 200, true, 0), 0);
+	assert_int_equal(host_sched_slack_max_age(SUBSYS_PMD, 200, true, 100),
+			 HOST_SCHED_SLACK_AGE_NS);
+	assert_int_equal(host_sched_slack_max_age(SUBSYS_PMD, 100, false, 0),
+			 HOST_SCHED_SLACK_AGE_NS);
+	assert_int_equal(host_sched_slack_max_age(SUBSYS_ENGINE, 100, true, 100),
+			 HOST_SCHED_SLACK_AGE_NS);
+	assert_int_equal(host_sched_slack_max_age(SUBSYS_EST, 100, true, 0),
+			 HOST_SCHED_SLACK_AGE_NS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fds_kept_and_closed),
 	    cmocka_unit_test(test_slack_aged),
+	    cmocka_unit_test(test_slack_max_age),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
