@@ -208,8 +208,12 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	struct host_snap *hs = &snap->host;
 	double dt_s = (double)dt_ns / 1e9;
 
-	if (!h->tscan)
+	if (!h->tscan) {
 		h->tscan = host_tscan_new("/proc");
+		/* State and last CPU re-read for the threads that ran (below), the rest's at most
+		 * HOST_TSCAN_STAT_MAX_NS old: every refresh at -d 1, each fifth at -d 0.2. */
+		host_tscan_set_stat_age(h->tscan, HOST_TSCAN_STAT_MAX_NS);
+	}
 	uint64_t now_ns = clock_mono_ns();
 	hs->threads_matched = host_tscan_run(h->tscan, h->extra_pid, now_ns, &h->cur, &h->cur_cap,
 					     HOST_MAX_THREADS, &h->ncur);
@@ -233,10 +237,10 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	bool ovs_open = h->ovs != NULL;
 	pid_t ovs_pid = host_slack_ovs_pid(h);
 	for (size_t i = 0; i < h->ncur; i++) {
-		const struct host_thread_info *t = &h->cur[i];
+		struct host_thread_info *t = &h->cur[i];
 		struct host_tprev *nx = &h->next[i];
 		struct host_ts_acct a;
-		struct schedstat ss;
+		struct schedstat ss = {0};
 		char terr[96];
 		/*
 		 * One source per thread for its CPU time and run-queue wait, which TASKSTATS
@@ -268,6 +272,12 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 
 		memset(nx, 0, sizeof(*nx));
 		nx->tid = t->tid;
+		/* The stat file of a thread that ran, or whose CPU time is its ticks. A thread
+		 * whose files all fail is gone: no row (its task list is read again next run). */
+		if (host_tscan_stat_due(t->stat_cached, acct || sst, pv != NULL,
+					acct ? a.cpu_run_ns : ss.run_ns, pv ? pv->cpu_ns : 0) &&
+		    t->stat_cached && host_tscan_restat(h->tscan, t, now_ns) != 0)
+			continue;
 		nx->cpu_ns = acct ? a.cpu_run_ns : sst ? ss.run_ns : t->stat_cpu_ns;
 		nx->runq = acct || sst;
 		nx->acct = acct;

@@ -18,6 +18,10 @@ struct host_thread_info {
 	int processor; /* CPU it last ran on, -1 unknown */
 	uint64_t stat_cpu_ns; /* utime + stime from /proc, in ns (tick resolution) */
 	uint64_t start_ticks; /* start time (stat field 22): tells a reused tid from the old */
+	/* host_tscan_run only: the fields above are from an earlier read of the stat file
+	 * (host_tscan_set_stat_age), and where in the scan it is, for host_tscan_restat. */
+	bool stat_cached;
+	uint32_t scan_p, scan_t;
 };
 
 /*
@@ -46,7 +50,8 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
  * process gone while another came); a process's task list is read again only when
  * /proc/PID/task's link count (2 + its threads) changed, or every HOST_TSCAN_FULL_NS
  * (renames, pid reuse); picked threads keep their stat file open and are pread() each
- * scan. Unpicked threads cost nothing between rescans.
+ * scan (or, with host_tscan_set_stat_age, when their last read is old or the caller saw
+ * them run). Unpicked threads cost nothing between rescans.
  */
 #define HOST_TSCAN_FULL_NS (10ULL * 1000000000ULL)
 #define HOST_TSCAN_LIST_NS (1000000000ULL)
@@ -56,6 +61,27 @@ void host_tscan_free(struct host_tscan *sc);
 /* As host_threads_scan(); now_ns decides when a full rescan is due. */
 int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 		   struct host_thread_info **arr, size_t *cap, size_t max, size_t *n);
+/*
+ * Let host_tscan_run take a picked thread's stat fields (state, last CPU, ticks) from its
+ * last read while that read is younger than max_age_ns, marking them stat_cached; 0 (the
+ * default) reads every picked thread's stat file each run. A caller that sets it tells
+ * which threads ran since (their CPU time moved) and re-reads those with host_tscan_restat:
+ * a thread that did not run can only have been woken meanwhile (state S to R) or moved
+ * while queued, so its state is at most max_age_ns old, and the stat file (the kernel's
+ * do_task_stat, the dearest read of a refresh) is read for the threads that ran.
+ */
+#define HOST_TSCAN_STAT_MAX_NS (900ULL * 1000000ULL)
+void host_tscan_set_stat_age(struct host_tscan *sc, uint64_t max_age_ns);
+/* Read t's stat file now (t from the last host_tscan_run, before the next): 0, or -1 when the
+ * thread is gone (its process's task list is read again at the next run). */
+int host_tscan_restat(struct host_tscan *sc, struct host_thread_info *t, uint64_t now_ns);
+/*
+ * Whether a thread whose stat fields are cached must be read now: when they are not
+ * cached, when its CPU time has no scheduler source this refresh (the stat file's ticks are
+ * then its CPU time), or when that time moved since the last refresh. Pure.
+ */
+bool host_tscan_stat_due(bool cached, bool cpu_from_sched, bool have_prev, uint64_t cpu_ns,
+			 uint64_t prev_cpu_ns);
 /*
  * How many kept fds a cache of the host backend may hold: want, but at most a quarter of
  * RLIMIT_NOFILE's soft limit (1024 on many hosts), so the scan's stat files and host_sched's

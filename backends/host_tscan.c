@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_tscan.c: the host thread scan with a per-process cache: /proc listed again only when its
  * link count changes (or every second), task lists re-read only when /proc/PID/task's link
- * count changes (or every 10 s), picked threads' stat files kept open. */
+ * count changes (or every 10 s), picked threads' stat files kept open and, with a stat age
+ * set, read only when old or asked for (host_tscan_restat). */
 #include "backends/host_threads.h"
 
 #include <dirent.h>
@@ -25,6 +26,8 @@ struct tscan_thread {
 	pid_t tid;
 	char comm[64];
 	int fd; /* its stat file, -1 when not kept open */
+	struct host_taskstat last; /* its last read, at stat_ns (0: none yet) */
+	uint64_t stat_ns;
 };
 
 struct tscan_proc {
@@ -46,6 +49,7 @@ struct host_tscan {
 	nlink_t root_nlink; /* of the root when it was last listed */
 	int nfds, max_fds, rescanned, listed;
 	long tck;
+	uint64_t stat_max_ns; /* host_tscan_set_stat_age */
 	struct host_tscomm *tc; /* names by TASKSTATS (real /proc, as root), else NULL */
 	pid_t *tids; /* a task list being read */
 	char (*tcomm)[HOST_TSCOMM_LEN]; /* and its names from tc */
@@ -205,6 +209,7 @@ static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra
 		t->tid = tid;
 		memcpy(t->comm, comm, sizeof(t->comm));
 		t->fd = -1;
+		t->stat_ns = 0;
 		if (sc->nfds < sc->max_fds) {
 			snprintf(tpath, sizeof(tpath), "%d/stat", (int)tid);
 			t->fd = openat(dirfd(td), tpath, O_RDONLY | O_CLOEXEC);
@@ -236,6 +241,46 @@ static bool thread_stat(struct host_tscan *sc, pid_t pid, struct tscan_thread *t
 		return false; /* ESRCH: the thread exited */
 	buf[r] = '\0';
 	return host_proc_taskstat(buf, (size_t)r, ts) == 0;
+}
+
+void host_tscan_set_stat_age(struct host_tscan *sc, uint64_t max_age_ns)
+{
+	sc->stat_max_ns = max_age_ns;
+}
+
+bool host_tscan_stat_due(bool cached, bool cpu_from_sched, bool have_prev, uint64_t cpu_ns,
+			 uint64_t prev_cpu_ns)
+{
+	return !cached || !cpu_from_sched || !have_prev || cpu_ns != prev_cpu_ns;
+}
+
+/* The info fields that come from the stat file. */
+static void info_from_stat(const struct host_tscan *sc, struct host_thread_info *t,
+			   const struct host_taskstat *ts)
+{
+	t->state = ts->state;
+	t->processor = ts->processor;
+	t->start_ticks = ts->start_ticks;
+	t->stat_cpu_ns = (ts->utime_ticks + ts->stime_ticks) * (1000000000ULL / (uint64_t)sc->tck);
+}
+
+int host_tscan_restat(struct host_tscan *sc, struct host_thread_info *t, uint64_t now_ns)
+{
+	if (t->scan_p >= sc->np || t->scan_t >= sc->p[t->scan_p].nt)
+		return -1;
+	struct tscan_proc *p = &sc->p[t->scan_p];
+	struct tscan_thread *tt = &p->t[t->scan_t];
+	if (tt->tid != t->tid)
+		return -1;
+	if (!thread_stat(sc, p->pid, tt, &tt->last)) {
+		tt->stat_ns = 0;
+		p->nlink = 0; /* read its list again next time */
+		return -1;
+	}
+	tt->stat_ns = now_ns;
+	info_from_stat(sc, t, &tt->last);
+	t->stat_cached = false;
+	return 0;
 }
 
 static int by_tid(const void *a, const void *b)
@@ -350,10 +395,16 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 		struct tscan_proc *p = &sc->p[i];
 		bool gone = false;
 		for (size_t k = 0; k < p->nt; k++) {
-			struct host_taskstat ts;
-			if (!thread_stat(sc, p->pid, &p->t[k], &ts)) {
-				gone = true; /* read its list again next time */
-				continue;
+			struct tscan_thread *tt = &p->t[k];
+			bool cached = tt->stat_ns && sc->stat_max_ns &&
+				      now_ns - tt->stat_ns < sc->stat_max_ns;
+			if (!cached) {
+				if (!thread_stat(sc, p->pid, tt, &tt->last)) {
+					tt->stat_ns = 0;
+					gone = true; /* read its list again next time */
+					continue;
+				}
+				tt->stat_ns = now_ns;
 			}
 			matched++;
 			if (*n >= max)
@@ -364,13 +415,12 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 			}
 			struct host_thread_info *t = &(*arr)[(*n)++];
 			t->pid = p->pid;
-			t->tid = p->t[k].tid;
-			memcpy(t->comm, p->t[k].comm, sizeof(t->comm));
-			t->state = ts.state;
-			t->processor = ts.processor;
-			t->start_ticks = ts.start_ticks;
-			t->stat_cpu_ns =
-			    (ts.utime_ticks + ts.stime_ticks) * (1000000000ULL / (uint64_t)sc->tck);
+			t->tid = tt->tid;
+			memcpy(t->comm, tt->comm, sizeof(t->comm));
+			info_from_stat(sc, t, &tt->last);
+			t->stat_cached = cached;
+			t->scan_p = (uint32_t)i;
+			t->scan_t = (uint32_t)k;
 		}
 		if (gone)
 			p->nlink = 0;

@@ -99,10 +99,12 @@ for r in range(rounds):
         res[k + "_per"].append((res[k][-1] - res[k + "0"][-1]) / refresh / dm if dm > 0
                                else float("nan"))
 
+
 def ticks(pid):
     with open("/proc/%d/stat" % pid) as f:
         v = f.read().rsplit(")", 1)[1].split()
     return int(v[11]) + int(v[12])  # utime, stime: fields 14 and 15
+
 
 def console(argv):
     """% of one CPU the whole process took at a steady 1 Hz in a fresh 120x40 tmux window
@@ -146,6 +148,8 @@ if shutil.which("htop") and shutil.which("tmux"):
             tui[k].append(console(tui_argv[k]))
         if tui["tt"][-1] is not None and tui["htop"][-1]:
             tui["ratio"].append(tui["tt"][-1] / tui["htop"][-1])
+
+
 def host_threads():
     """Every thread on the host, as top -H lists them."""
     n = 0

@@ -113,11 +113,12 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
+static void fake_stat(int pid, const char *comm, char st);
+
 /* A fake process pid (comm pcomm) with one thread of its own id named comm. */
 static void fake_proc(int pid, const char *pcomm, const char *comm)
 {
 	char rel[128], text[512];
-	int k;
 	snprintf(rel, sizeof(rel), "%s/%d", root, pid);
 	assert_int_equal(mkdir(rel, 0700), 0);
 	snprintf(rel, sizeof(rel), "%s/%d/task", root, pid);
@@ -130,8 +131,16 @@ static void fake_proc(int pid, const char *pcomm, const char *comm)
 	snprintf(rel, sizeof(rel), "%d/task/%d/comm", pid, pid);
 	snprintf(text, sizeof(text), "%s\n", comm);
 	put(rel, text);
+	fake_stat(pid, comm, 'S');
+}
+
+/* The stat file of fake_proc's thread, in state st, written in place (a kept fd reads it). */
+static void fake_stat(int pid, const char *comm, char st)
+{
+	char rel[128], text[512];
+	int k;
 	/* Fields 4 to 52 of a stat line: all 1 but utime 5 (14), start time 77 (22). */
-	k = snprintf(text, sizeof(text), "%d (%s) S", pid, comm);
+	k = snprintf(text, sizeof(text), "%d (%s) %c", pid, comm, st);
 	for (int field = 4; field <= 52; field++)
 		k += snprintf(text + k, sizeof(text) - (size_t)k, " %d",
 			      field == 14   ? 5
@@ -199,9 +208,121 @@ static void test_root_listing(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static const struct host_thread_info *find_tid(const struct host_thread_info *arr, size_t n,
+					       pid_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (arr[i].tid == tid)
+			return &arr[i];
+	return NULL;
+}
+
+/* With a stat age set, a thread's stat fields come from its last read until that read is as
+ * old as the age; host_tscan_restat reads it at once; a gone thread's restat says so. */
+static void test_stat_age(void **state)
+{
+	struct host_thread_info *arr = NULL;
+	size_t cap = 0, n = 0;
+	uint64_t t = 1000, age = HOST_TSCAN_STAT_MAX_NS;
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/tt-tscan-age.%d", (int)getpid());
+	assert_int_equal(mkdir(root, 0700), 0);
+	fake_proc(100, "ovs-vswitchd", "pmd-c00/id:1");
+	fake_proc(200, "kworker/0:1", "kworker/0:1");
+	struct host_tscan *sc = host_tscan_new(root);
+	host_tscan_set_stat_age(sc, age);
+
+	/* The first run reads every thread. */
+	assert_int_equal(host_tscan_run(sc, 0, t, &arr, &cap, 16, &n), 2);
+	assert_false(find_tid(arr, n, 100)->stat_cached);
+	assert_int_equal(find_tid(arr, n, 100)->state, 'S');
+
+	/* Within the age: the last read's fields, marked cached. */
+	fake_stat(100, "pmd-c00/id:1", 'R');
+	assert_int_equal(host_tscan_run(sc, 0, t + age - 1, &arr, &cap, 16, &n), 2);
+	struct host_thread_info *x = (struct host_thread_info *)find_tid(arr, n, 100);
+	assert_true(x->stat_cached);
+	assert_int_equal(x->state, 'S');
+	assert_int_equal(x->start_ticks, 77);
+	/* Read at once when asked (the caller saw it run). */
+	assert_int_equal(host_tscan_restat(sc, x, t + age - 1), 0);
+	assert_false(x->stat_cached);
+	assert_int_equal(x->state, 'R');
+
+	/* The other, not re-read, is read again once its last read is the age old. */
+	fake_stat(200, "kworker/0:1", 'D');
+	assert_int_equal(host_tscan_run(sc, 0, t + age, &arr, &cap, 16, &n), 2);
+	assert_false(find_tid(arr, n, 200)->stat_cached);
+	assert_int_equal(find_tid(arr, n, 200)->state, 'D');
+	assert_true(find_tid(arr, n, 100)->stat_cached); /* restat at t + age - 1 */
+
+	/* Age 0 (the default) reads every thread each run. */
+	host_tscan_set_stat_age(sc, 0);
+	fake_stat(100, "pmd-c00/id:1", 'S');
+	assert_int_equal(host_tscan_run(sc, 0, t + age + 1, &arr, &cap, 16, &n), 2);
+	assert_false(find_tid(arr, n, 100)->stat_cached);
+	assert_int_equal(find_tid(arr, n, 100)->state, 'S');
+
+	host_tscan_free(sc);
+	free(arr);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A thread gone since the run (its kept stat fd answers ESRCH): restat says so. */
+static void test_stat_gone(void **state)
+{
+	struct host_thread_info *arr = NULL;
+	size_t cap = 0, n = 0;
+	uint64_t t = 1000;
+	pthread_t th;
+	(void)state;
+	struct host_tscan *sc = host_tscan_new("/proc");
+	host_tscan_set_stat_age(sc, HOST_TSCAN_STAT_MAX_NS);
+	/* A thread that waits to be joined: in the list, then gone once joined. */
+	pthread_mutex_lock(&mu);
+	go_away = 0;
+	started = 0;
+	assert_int_equal(pthread_create(&th, NULL, child, NULL), 0);
+	while (!started)
+		pthread_cond_wait(&cv, &mu);
+	pthread_mutex_unlock(&mu);
+	host_tscan_run(sc, getpid(), t, &arr, &cap, 4096, &n);
+	host_tscan_run(sc, getpid(), t + 1, &arr, &cap, 4096, &n);
+	struct host_thread_info *x = (struct host_thread_info *)find_tid(arr, n, child_tid);
+	assert_non_null(x);
+	assert_true(x->stat_cached);
+	pthread_mutex_lock(&mu);
+	go_away = 1;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(host_tscan_restat(sc, x, t + 1), -1);
+	host_tscan_run(sc, getpid(), t + 2, &arr, &cap, 4096, &n);
+	assert_false(has_tid(arr, n, child_tid));
+	host_tscan_free(sc);
+	free(arr);
+}
+
+/* Which cached threads the host backend reads again: those that ran, or whose CPU time has
+ * no scheduler figure, or that have no earlier refresh to compare with. */
+static void test_stat_due(void **state)
+{
+	(void)state;
+	assert_true(host_tscan_stat_due(false, true, true, 5, 5)); /* not cached: read anyway */
+	assert_false(host_tscan_stat_due(true, true, true, 5, 5)); /* did not run */
+	assert_true(host_tscan_stat_due(true, true, true, 6, 5)); /* ran */
+	assert_true(host_tscan_stat_due(true, true, true, 4, 5)); /* went back: a new thread */
+	assert_true(host_tscan_stat_due(true, false, true, 5, 5)); /* CPU time is the ticks */
+	assert_true(host_tscan_stat_due(true, true, false, 5, 5)); /* no earlier refresh */
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_tscan),
-					   cmocka_unit_test(test_root_listing)};
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_tscan), cmocka_unit_test(test_root_listing),
+	    cmocka_unit_test(test_stat_age), cmocka_unit_test(test_stat_gone),
+	    cmocka_unit_test(test_stat_due)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
