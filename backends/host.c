@@ -274,10 +274,14 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		nx->tid = t->tid;
 		/* The stat file of a thread that ran, or whose CPU time is its ticks. A thread
 		 * whose files all fail is gone: no row (its task list is read again next run). */
-		if (host_tscan_stat_due(t->stat_cached, acct || sst, pv != NULL,
-					acct ? a.cpu_run_ns : ss.run_ns, pv ? pv->cpu_ns : 0) &&
-		    t->stat_cached && host_tscan_restat(h->tscan, t, now_ns) != 0)
+		if (t->stat_cached &&
+		    host_tscan_stat_due(acct || sst, pv != NULL, acct ? a.cpu_run_ns : ss.run_ns,
+					pv ? pv->cpu_ns : 0) &&
+		    host_tscan_restat(h->tscan, t, now_ns) != 0) {
+			if (hs->threads_matched > 0)
+				hs->threads_matched--; /* gone since the scan: not counted */
 			continue;
+		}
 		nx->cpu_ns = acct ? a.cpu_run_ns : sst ? ss.run_ns : t->stat_cpu_ns;
 		nx->runq = acct || sst;
 		nx->acct = acct;

@@ -76,11 +76,11 @@ void host_tscan_set_stat_age(struct host_tscan *sc, uint64_t max_age_ns);
  * thread is gone (its process's task list is read again at the next run). */
 int host_tscan_restat(struct host_tscan *sc, struct host_thread_info *t, uint64_t now_ns);
 /*
- * Whether a thread whose stat fields are cached must be read now: when they are not
- * cached, when its CPU time has no scheduler source this refresh (the stat file's ticks are
- * then its CPU time), or when that time moved since the last refresh. Pure.
+ * Whether a thread whose stat fields are cached (info's stat_cached) must be read again now:
+ * when its CPU time has no scheduler source this refresh (the stat file's ticks are then its
+ * CPU time), when it has no earlier refresh, or when that time moved since the last. Pure.
  */
-bool host_tscan_stat_due(bool cached, bool cpu_from_sched, bool have_prev, uint64_t cpu_ns,
+bool host_tscan_stat_due(bool cpu_from_sched, bool have_prev, uint64_t cpu_ns,
 			 uint64_t prev_cpu_ns);
 /*
  * How many kept fds a cache of the host backend may hold: want, but at most a quarter of

@@ -248,10 +248,9 @@ void host_tscan_set_stat_age(struct host_tscan *sc, uint64_t max_age_ns)
 	sc->stat_max_ns = max_age_ns;
 }
 
-bool host_tscan_stat_due(bool cached, bool cpu_from_sched, bool have_prev, uint64_t cpu_ns,
-			 uint64_t prev_cpu_ns)
+bool host_tscan_stat_due(bool cpu_from_sched, bool have_prev, uint64_t cpu_ns, uint64_t prev_cpu_ns)
 {
-	return !cached || !cpu_from_sched || !have_prev || cpu_ns != prev_cpu_ns;
+	return !cpu_from_sched || !have_prev || cpu_ns != prev_cpu_ns;
 }
 
 /* The info fields that come from the stat file. */

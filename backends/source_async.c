@@ -126,10 +126,11 @@ static void *async_main(void *arg)
 			pthread_mutex_unlock(&a->mu);
 			source_sample(a->src, a->work);
 			async_publish(a);
+			uint64_t taken = now;
 			now = clock_mono_ns();
-			next += iv;
+			next = clock_next_due(next, iv, taken, now);
 			if (next <= now)
-				next = now + iv; /* after a slow sample: no burst */
+				next = now + iv; /* after a slow sample: rest, no burst */
 			pthread_mutex_lock(&a->mu);
 			continue;
 		}

@@ -26,6 +26,14 @@ void clock_sleep_until_ns(uint64_t abs_ns)
 		;
 }
 
+uint64_t clock_next_due(uint64_t due, uint64_t delay, uint64_t taken, uint64_t now)
+{
+	uint64_t next = due + delay;
+	if (next < taken + delay / 2)
+		next = taken + delay / 2;
+	return next < now ? now : next;
+}
+
 void clock_spin_ns(uint64_t ns)
 {
 	uint64_t end = clock_mono_ns() + ns;

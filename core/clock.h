@@ -46,6 +46,13 @@ void clock_sleep_ns(uint64_t ns);
 /* Sleep until the monotonic deadline abs_ns (returns at once if it has passed). */
 void clock_sleep_until_ns(uint64_t abs_ns);
 
+/* When the next sample of a loop on a grid of `delay` is due, after the one due at `due`
+ * was taken at `taken` (the loop is now at `now`). Missed grid points are not caught up,
+ * and the next sample comes at least half a delay after the one just taken: after a
+ * stall (a stopped or starved process) no line holds rates counted over a moment, and a
+ * reader slower than the delay gets one sample per read. Pure. */
+uint64_t clock_next_due(uint64_t due, uint64_t delay, uint64_t taken, uint64_t now);
+
 /* Spin (busy, on CPU) for ns: used to stretch work on a slow emulated CPU. */
 void clock_spin_ns(uint64_t ns);
 

@@ -321,9 +321,8 @@ int agent_run(struct source *src, const struct options *o)
 			agent_snapshot(&a, snap);
 			if (o->iterations && ++n >= o->iterations)
 				break;
-			next += (uint64_t)(a.delay_s * 1e9);
-			if (next < clock_mono_ns())
-				next = clock_mono_ns();
+			next =
+			    clock_next_due(next, (uint64_t)(a.delay_s * 1e9), now, clock_mono_ns());
 		}
 		/* stdin is looked at after every snapshot, also when the next is due at once (a
 		 * sample as long as the interval: a stopped ovs-vswitchd's 500 ms deadline), or

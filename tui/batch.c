@@ -263,6 +263,7 @@ int batch_run(struct source *src, const struct options *o)
 		}
 		if (sig_quit)
 			break;
+		uint64_t taken = clock_mono_ns();
 		source_sample(src, snap);
 		if (!paced) {
 			snap->self.render_us = render_us;
@@ -310,10 +311,7 @@ int batch_run(struct source *src, const struct options *o)
 			}
 			break;
 		}
-		next += delay;
-		uint64_t now = clock_mono_ns();
-		if (next < now)
-			next = now; /* a slow consumer: no burst of catch-up lines */
+		next = clock_next_due(next, delay, taken, clock_mono_ns());
 	}
 	if (on_demand)
 		serve_on_demand(-1);

@@ -84,22 +84,23 @@ for _ in range(3):
     s = a.next("snap")
 check(s and s["knobs"]["pmd.maxsleep_us"] == 1000 and s["pmd"]["maxsleep_us"] == 1000,
       "the snapshots (rebuilt from deltas) carry the new max sleep")
-a.send("interval 1")
+a.send("interval 5")
 r = a.next("reply")
-check(r and r["ok"] is True, "interval 1 is taken")
+check(r and r["ok"] is True, "interval 5 is taken")
 a.send("interval fast")
 r = a.next("reply")
 check(r and r["ok"] is False, "interval fast is refused")
 
-# stdin closed: exit 0 within one interval (1 s), and nothing of it left.
+# stdin closed: exit 0 within half an interval (5 s: not at the next sample, with room for
+# a sanitizer's teardown on a loaded machine), and nothing of it left.
 t0 = time.monotonic()
 a.p.stdin.close()
 try:
-    rc = a.p.wait(timeout=5)
+    rc = a.p.wait(timeout=10)
 except subprocess.TimeoutExpired:
     rc = None
 dt = time.monotonic() - t0
-check(rc == 0 and dt < 1.0, f"stdin closed: exit {rc} after {dt:.2f} s (interval 1 s)")
+check(rc == 0 and dt < 2.5, f"stdin closed: exit {rc} after {dt:.2f} s (interval 5 s)")
 left = subprocess.run(["pgrep", "-f", f"engine.watchdog_ms={mark}"], capture_output=True,
                       text=True).stdout.split()
 check(not left, f"no tunetop --agent left behind: {left}")

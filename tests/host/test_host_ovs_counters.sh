@@ -85,8 +85,11 @@ for i, o in enumerate(lines):
         if x["phwol_pct"] != 0:
             bad.append(("phwol", i, x["phwol_pct"]))
         u, lu = x["upcalls_per_s"], x["lost_upcalls_per_s"]
-        # 40 and 10 a read over the time between two replies (0.3 s here, give or take)
-        if u is None or lu is None or abs(u / lu - 4) > 0.01 or not 40 / 0.6 < u < 40 / 0.15:
+        # 40 and 10 a read over the time between two replies: -d 0.3 here, but a late sample
+        # (a loaded machine, a sanitizer) stretches one and shortens the next, so the exact
+        # check is the ratio; the rate's own arithmetic is test_host_ovs_fake.sh's, whose
+        # fake clock moves 1 s a reply.
+        if u is None or lu is None or abs(u / lu - 4) > 0.01 or not 40 / 5 < u < 40 / 0.01:
             bad.append(("upcalls/s", i, u, lu))
         seen_ok += 1
 print("ok" if not bad and seen_back == 2 and seen_ok >= 10 else (bad[:3], seen_back, seen_ok))

@@ -6,8 +6,10 @@ The host backend reads a thread's stat file (its state and last CPU) when the th
 the last refresh, and the others' at most every 0.9 s (docs/pmd.md, "What it costs beside top
 and htop"). A thread of host.pid spins 1.3 s and sleeps 1.3 s in turn (out of step with the 0.9 s
 re-reads, so a state kept too long would show); from its CPU time alone:
-- a line whose interval and the next one's were both spent spinning (CPU time grew by 90 % of
-  each) was taken while it spun: its state is R;
+- a line whose CPU time grew in its interval and in the next one (10 ms or more each, the two
+  under 1.2 s together) was taken while it spun: a sleep of 1.3 s around the line would have
+  covered one of the two whole. Its state is R (running or runnable: on a loaded machine a
+  spinner waits for a CPU, but it does not sleep);
 - a line whose CPU time did not move since the line before, nor up to the line after, was
   taken while it slept: its state is S, not the R of a read made while it last spun.
 """
@@ -55,7 +57,7 @@ spun = slept = 0
 for i in range(1, len(rows) - 1):
     d0 = rows[i][1] - rows[i - 1][1]
     d1 = rows[i + 1][1] - rows[i][1]
-    if d0 >= 0.9e9 * rows[i][0] and d1 >= 0.9e9 * rows[i + 1][0]:
+    if d0 >= 0.01e9 and d1 >= 0.01e9 and rows[i][0] + rows[i + 1][0] < 1.2:
         spun += 1
         check(rows[i][2] == "R", "line %d: spinning through it, state %s" % (i, rows[i][2]))
     elif d0 == 0 and d1 == 0:

@@ -84,8 +84,9 @@ try:
         if not check(f"{alert} fires for the {who} instance", (alert, who) in firing):
             # What Prometheus holds of the instance: each series' values as they changed.
             q = urllib.parse.urlencode({"query": f'{{instance="{inst[who]}", __name__=~'
-                                        '"up|tunetop_events_total|tunetop_blk_in_flight_requests"'
-                                        ', kind=~"|hang"}[3m]'})
+                                        '"up|tunetop_events_total|tunetop_blk_in_flight_requests'
+                                        '|tunetop_blk_completions_total|tunetop_blk_ipis_sent_total"'
+                                        ', kind=~"|hang", path=~"|remote"}[3m]'})
             res = prom.api(f"query?{q}") or {}
             for r in res.get("data", {}).get("result", []):
                 vals = [v for k, v in enumerate(r["values"]) if k == 0 or

@@ -23,12 +23,18 @@ key() {
 	tt_wait "$3"
 }
 tt_keys 3 # F7 / F8 step the view's knob: pmd.maxsleep_us in the pmd view
-key F8 'pmd\.maxsleep_us = 1000$' 'maxsleep 1000us'
-# The changed value flashes (default theme: flash = 16 on 226), then settles.
-tt_tmux capture-pane -p -e | grep -q $'maxsleep \e\\[1m\e\\[38;5;16m\e\\[48;5;226m1000' ||
+# The changed value flashes (default theme: flash = 16 on 226) for 1.5 s, then settles: each
+# looked for in the screen's colours as it comes, with a deadline.
+flash=$'maxsleep \e\\[1m\e\\[38;5;16m\e\\[48;5;226m1000'
+tt_keys F8
+seen=0
+for _ in $(seq 80); do tt_tmux capture-pane -p -e | grep -q "$flash" && seen=1 && break; sleep 0.05; done
+[ "$seen" = 1 ] ||
 	fail "no flash on the changed value: $(tt_tmux capture-pane -p -e | grep maxsleep | cat -v)"
-sleep 1.8
-tt_tmux capture-pane -p -e | grep -q '48;5;226m1000' && fail "the flash did not end"
+tt_wait 'pmd\.maxsleep_us = 1000$'
+tt_wait 'maxsleep 1000us'
+for _ in $(seq 80); do tt_tmux capture-pane -p -e | grep -q '48;5;226m1000' || break; sleep 0.1; done
+tt_tmux capture-pane -p -e | grep -q '48;5;226m1000' && fail "the flash did not end within 8 s"
 key F7 'pmd\.maxsleep_us = 500$' 'maxsleep 500us'
 key W 'pmd\.timer_slack_ns = 50000$' 'slack 50000ns'
 key W 'pmd\.timer_slack_ns = 1000$' 'slack 1000ns'

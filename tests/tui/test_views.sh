@@ -14,6 +14,22 @@ body() {
 	tt_cap | sed -n "6,$(($(tt_tmux display -p '#{pane_height}') - 3))p" |
 		sed -E '1{/^(critical|warning|info) [a-z]+\.[a-z_]+: /d}'
 }
+# settled [PREV]: the body once two captures 0.2 s apart agree and, given PREV, differ from it
+# (the key's effect drawn), polled for up to 10 s rather than a fixed wait: a frozen view
+# holds still, and a console under a sanitizer on a loaded machine draws late.
+settled() {
+	local a b i=0
+	[ $# -eq 0 ] && sleep 0.6 # no change to wait for: at least the old fixed wait
+	b=$(body)
+	while [ "$i" -lt 50 ]; do
+		sleep 0.2
+		a=$b
+		b=$(body)
+		[ "$a" = "$b" ] && { [ $# -eq 0 ] || [ "$b" != "$1" ]; } && break
+		i=$((i + 1))
+	done
+	printf '%s\n' "$b"
+}
 
 tt_start 80 24 "$(tt_wrap -d 0.3 --scenario default)"
 tt_wait 'F10Quit'
@@ -40,11 +56,9 @@ tt_line 16 | grep -q 'F10Quit *$' || fail "function bar at 60 columns: $(tt_line
 tt_keys Space
 tt_wait '^frozen: '
 tt_keys End
-sleep 0.6
-before=$(body)
+before=$(settled)
 tt_keys Up
-sleep 0.6
-after=$(body)
+after=$(settled "$before")
 [ "$(echo "$after" | sed -n 2p)" = "$(echo "$before" | sed -n 1p)" ] ||
 	fail "est view: Up after End did not scroll back one line: before
 $before
@@ -65,11 +79,9 @@ tt_keys Space
 tt_wait '^frozen: '
 tt_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
 tt_keys Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up Up
-sleep 0.6
-before=$(body)
+before=$(settled)
 tt_keys Down
-sleep 0.6
-after=$(body)
+after=$(settled "$before")
 [ "$(echo "$after" | head -1)" = "$(echo "$before" | sed -n 2p)" ] ||
 	fail "events view: Down after scrolling past the oldest did not move: before
 $before

@@ -36,6 +36,29 @@ static void *child(void *arg)
 	return NULL;
 }
 
+/* A thread of this process that waits until end_child: its tid in child_tid. */
+static void start_child(pthread_t *th)
+{
+	pthread_mutex_lock(&mu);
+	go_away = 0;
+	started = 0;
+	pthread_mutex_unlock(&mu);
+	assert_int_equal(pthread_create(th, NULL, child, NULL), 0);
+	pthread_mutex_lock(&mu);
+	while (!started)
+		pthread_cond_wait(&cv, &mu);
+	pthread_mutex_unlock(&mu);
+}
+
+static void end_child(pthread_t th)
+{
+	pthread_mutex_lock(&mu);
+	go_away = 1;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	assert_int_equal(pthread_join(th, NULL), 0);
+}
+
 static bool has_tid(const struct host_thread_info *arr, size_t n, pid_t tid)
 {
 	for (size_t i = 0; i < n; i++)
@@ -68,21 +91,13 @@ static void test_tscan(void **state)
 
 	/* A new thread changes /proc/PID/task's link count: it is found at once. */
 	pthread_t th;
-	assert_int_equal(pthread_create(&th, NULL, child, NULL), 0);
-	pthread_mutex_lock(&mu);
-	while (!started)
-		pthread_cond_wait(&cv, &mu);
-	pthread_mutex_unlock(&mu);
+	start_child(&th);
 	host_tscan_run(sc, getpid(), t + 2, &arr, &cap, 4096, &n);
 	assert_true(host_tscan_rescanned(sc) >= 1);
 	assert_true(has_tid(arr, n, child_tid));
 
 	/* Gone: dropped. */
-	pthread_mutex_lock(&mu);
-	go_away = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
-	pthread_join(th, NULL);
+	end_child(th);
 	host_tscan_run(sc, getpid(), t + 3, &arr, &cap, 4096, &n);
 	assert_false(has_tid(arr, n, child_tid));
 	assert_true(has_tid(arr, n, getpid()));
@@ -158,17 +173,32 @@ static void gone_proc(int pid)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A fake /proc under /tmp named after name, with an ovs-vswitchd PMD (pid 100) and a
+ * kworker (pid 200), and a scan of it. */
+static struct host_tscan *fake_root_new(const char *name)
+{
+	snprintf(root, sizeof(root), "/tmp/%s.%d", name, (int)getpid());
+	assert_int_equal(mkdir(root, 0700), 0);
+	fake_proc(100, "ovs-vswitchd", "pmd-c00/id:1");
+	fake_proc(200, "kworker/0:1", "kworker/0:1");
+	return host_tscan_new(root);
+}
+
+static void fake_root_drop(struct host_tscan *sc)
+{
+	char cmd[160];
+	host_tscan_free(sc);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_root_listing(void **state)
 {
 	struct host_thread_info *arr = NULL;
 	size_t cap = 0, n = 0;
 	uint64_t t = 1000;
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/tt-tscan.%d", (int)getpid());
-	assert_int_equal(mkdir(root, 0700), 0);
-	fake_proc(100, "ovs-vswitchd", "pmd-c00/id:1");
-	fake_proc(200, "kworker/0:1", "kworker/0:1");
-	struct host_tscan *sc = host_tscan_new(root);
+	struct host_tscan *sc = fake_root_new("tt-tscan");
 
 	assert_int_equal(host_tscan_run(sc, 0, t, &arr, &cap, 16, &n), 2);
 	assert_int_equal(host_tscan_listed(sc), 1);
@@ -201,11 +231,8 @@ static void test_root_listing(void **state)
 	assert_int_equal(host_tscan_run(sc, 0, t + HOST_TSCAN_LIST_NS + 2, &arr, &cap, 16, &n), 2);
 	assert_false(has_tid(arr, n, 100));
 
-	host_tscan_free(sc);
+	fake_root_drop(sc);
 	free(arr);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
 }
 
 static const struct host_thread_info *find_tid(const struct host_thread_info *arr, size_t n,
@@ -225,11 +252,7 @@ static void test_stat_age(void **state)
 	size_t cap = 0, n = 0;
 	uint64_t t = 1000, age = HOST_TSCAN_STAT_MAX_NS;
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/tt-tscan-age.%d", (int)getpid());
-	assert_int_equal(mkdir(root, 0700), 0);
-	fake_proc(100, "ovs-vswitchd", "pmd-c00/id:1");
-	fake_proc(200, "kworker/0:1", "kworker/0:1");
-	struct host_tscan *sc = host_tscan_new(root);
+	struct host_tscan *sc = fake_root_new("tt-tscan-age");
 	host_tscan_set_stat_age(sc, age);
 
 	/* The first run reads every thread. */
@@ -263,11 +286,8 @@ static void test_stat_age(void **state)
 	assert_false(find_tid(arr, n, 100)->stat_cached);
 	assert_int_equal(find_tid(arr, n, 100)->state, 'S');
 
-	host_tscan_free(sc);
+	fake_root_drop(sc);
 	free(arr);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
 }
 
 /* A thread gone since the run (its kept stat fd answers ESRCH): restat says so. */
@@ -281,23 +301,13 @@ static void test_stat_gone(void **state)
 	struct host_tscan *sc = host_tscan_new("/proc");
 	host_tscan_set_stat_age(sc, HOST_TSCAN_STAT_MAX_NS);
 	/* A thread that waits to be joined: in the list, then gone once joined. */
-	pthread_mutex_lock(&mu);
-	go_away = 0;
-	started = 0;
-	assert_int_equal(pthread_create(&th, NULL, child, NULL), 0);
-	while (!started)
-		pthread_cond_wait(&cv, &mu);
-	pthread_mutex_unlock(&mu);
+	start_child(&th);
 	host_tscan_run(sc, getpid(), t, &arr, &cap, 4096, &n);
 	host_tscan_run(sc, getpid(), t + 1, &arr, &cap, 4096, &n);
 	struct host_thread_info *x = (struct host_thread_info *)find_tid(arr, n, child_tid);
 	assert_non_null(x);
 	assert_true(x->stat_cached);
-	pthread_mutex_lock(&mu);
-	go_away = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
-	assert_int_equal(pthread_join(th, NULL), 0);
+	end_child(th);
 	assert_int_equal(host_tscan_restat(sc, x, t + 1), -1);
 	host_tscan_run(sc, getpid(), t + 2, &arr, &cap, 4096, &n);
 	assert_false(has_tid(arr, n, child_tid));
@@ -310,12 +320,11 @@ static void test_stat_gone(void **state)
 static void test_stat_due(void **state)
 {
 	(void)state;
-	assert_true(host_tscan_stat_due(false, true, true, 5, 5)); /* not cached: read anyway */
-	assert_false(host_tscan_stat_due(true, true, true, 5, 5)); /* did not run */
-	assert_true(host_tscan_stat_due(true, true, true, 6, 5)); /* ran */
-	assert_true(host_tscan_stat_due(true, true, true, 4, 5)); /* went back: a new thread */
-	assert_true(host_tscan_stat_due(true, false, true, 5, 5)); /* CPU time is the ticks */
-	assert_true(host_tscan_stat_due(true, true, false, 5, 5)); /* no earlier refresh */
+	assert_false(host_tscan_stat_due(true, true, 5, 5)); /* did not run */
+	assert_true(host_tscan_stat_due(true, true, 6, 5)); /* ran */
+	assert_true(host_tscan_stat_due(true, true, 4, 5)); /* went back: a new thread */
+	assert_true(host_tscan_stat_due(false, true, 5, 5)); /* CPU time is the ticks */
+	assert_true(host_tscan_stat_due(true, false, 5, 5)); /* no earlier refresh */
 }
 
 int main(void)

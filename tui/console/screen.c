@@ -538,13 +538,13 @@ int screen_run(struct source *src, const struct options *o)
 			next = clock_mono_ns() + delay;
 			continue;
 		}
-		if (clock_mono_ns() >= next) {
+		uint64_t t = clock_mono_ns();
+		if (t >= next) {
 			if (o->iterations && ++n >= o->iterations)
 				break;
-			next += delay; /* a paced source sets its own after sampling */
-			if (next < clock_mono_ns())
-				next = clock_mono_ns() +
-				       delay; /* after a stall: no burst of samples */
+			/* On the -d grid, and after a stall no burst of samples nor one a moment
+			 * after the late one (a paced source sets its own after sampling). */
+			next = clock_next_due(next, delay, t, t);
 			redo = UI_RESAMPLE | UI_REDRAW;
 			continue;
 		}
