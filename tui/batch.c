@@ -73,13 +73,15 @@ static bool batch_remote_notes(struct source *src, int *alive)
 	char note[256];
 	bool err, broken = false;
 	struct remote_row row;
-	while (source_note(src, note, sizeof(note), &err))
-		fprintf(stderr, "tunetop: %s\n", note);
 	*alive = 0;
 	for (int i = 0; remote_row(src, i, &row); i++) {
 		broken = broken || row.broken;
 		*alive += !row.broken;
 	}
+	/* After the rows: remote_row reads the links, and a host it finds broken queues its
+	 * note then, which must be said before -b exits for it. */
+	while (source_note(src, note, sizeof(note), &err))
+		fprintf(stderr, "tunetop: %s\n", note);
 	return broken;
 }
 
