@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tt-timeout: 1200
+# tt-system: it installs the package system-wide with apt and purges it (make check-system)
 # test_deb.sh: `dpkg-buildpackage -us -uc -b` on a copy of the tree builds a .deb that lintian
 # passes with no error or warning; installed with apt, `tunetop --version` says the package's
 # version, `man -w tunetop` finds the compressed page, the exporter's unit is there and
