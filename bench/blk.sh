@@ -2,10 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/blk.sh: rq_affinity 0/1/2 in one run: IOPS, p50/p99 completion latency, IPIs per
 # completion, CPU% of the interrupt CPU thread (blk-irq) against the submitters (blk-sub:N),
-# as MIN/AVG/MED/MAX/Dev over passes (the 2008 io-affinity thread's table; rq=0 the baseline).
+# as MIN/AVG/MED/MAX/Dev over passes (the 2008 io-affinity thread's table; rq=0 the baseline),
+# then the trade-off as ratios of medians: IOPS at 1 and 2 against 0, and the interrupt CPU's
+# busy share at each (docs/blk.md "The trade-off on two CPUs": near 100 % at 0, lower at 2).
 # BLK_PASSES (10), BLK_PASS_MS (400), BLK_SERVICE_US (1), BLK_JITTER_US (1) override the defaults
 # (blk-steer's device).
 set -u
 bin="$TT_BUILD/bench/bench_blk"
 [ -x "$bin" ] || { echo "bench_blk not built (make bench)"; exit 1; }
-"$bin" "${BLK_PASSES:-10}" "${BLK_PASS_MS:-400}" "${BLK_SERVICE_US:-1}" "${BLK_JITTER_US:-1}"
+out=$("$bin" "${BLK_PASSES:-10}" "${BLK_PASS_MS:-400}" "${BLK_SERVICE_US:-1}" "${BLK_JITTER_US:-1}")
+rc=$?
+printf '%s\n' "$out"
+[ $rc -eq 0 ] || exit $rc
+# The table's rows: PART RQ MIN AVG MED MAX Dev.
+printf '%s\n' "$out" | awk '
+	$1 == "iops" { iops[$2] = $5 }
+	$1 == "irq_busy%" { busy[$2] = $5 }
+	END {
+		if (iops[0] > 0)
+			printf "trade-off: IOPS at 1 / at 0 %.2fx, at 2 / at 0 %.2fx (medians)\n",
+				iops[1] / iops[0], iops[2] / iops[0]
+		printf "trade-off: interrupt CPU busy %.1f%% at 0, %.1f%% at 1, %.1f%% at 2 (medians)\n",
+			busy[0], busy[1], busy[2]
+	}'

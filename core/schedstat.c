@@ -28,9 +28,11 @@ static int parse_u64(const char **p, const char *end, uint64_t *out)
 
 int schedstat_parse(const char *text, size_t len, struct schedstat *out)
 {
+	if (!text)
+		return -1;
 	const char *p = text, *end = text + len;
 	struct schedstat s;
-	if (!text || parse_u64(&p, end, &s.run_ns) || parse_u64(&p, end, &s.runq_wait_ns) ||
+	if (parse_u64(&p, end, &s.run_ns) || parse_u64(&p, end, &s.runq_wait_ns) ||
 	    parse_u64(&p, end, &s.timeslices))
 		return -1;
 	while (p < end && (*p == ' ' || *p == '\n'))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/run.sh [-j N] [--sanitized] BUILD [PATTERN]: run the test programs and scripts; print
+# tests/run.sh [-j N] [--sanitized | --system] [--no-skip] BUILD [PATTERN]: run the test programs and scripts; print
 # "N passed, N failed, N skipped". Test programs (cmocka units, scenario and fuzz harnesses)
 # are in BUILD/tests; scripts are tests/*/*.sh and tests/*/*.py (tests/README.md).
 #
@@ -10,6 +10,9 @@
 #   # tt-timeout: SECONDS   more than the default 300 s
 #   # tt-serial: WHY        it judges a duration, rate or CPU share of its own run: it runs
 #                           alone, after every other test has ended
+#   # tt-lock: NAME         it changes something outside its temp dir that another test
+#                           with the same lock reads or changes (an OVS PMD's timer slack):
+#                           no two tests with one lock run at once
 #   # tt-sanitize: WHY      a script that runs more than one of tunetop's own threads: it
 #                           also runs in the sanitizer passes (--sanitized)
 #   # tt-system: WHY        it installs packages or writes the machine outside its temp dir
@@ -18,15 +21,18 @@
 # --sanitized (make asan, make tsan) runs every test program and only the tt-sanitize scripts:
 # the screen-layout and source-text checks run once, in the release pass.
 # A script exits 0 (pass), 77 (skip; its last line says why) or anything else (fail).
+# --no-skip, or TT_NO_SKIP=1 (CI, where every dependency is installed and the user is root) counts a skip as a
+# failure: a test that cannot judge on this machine must not pass unseen.
 set -u
-jobs=1 sanitized=0 system=0
+jobs=1 sanitized=0 system=0 noskip=${TT_NO_SKIP:-0}
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) jobs=${2:?-j takes a number}; shift 2 ;;
 	-j*) jobs=${1#-j}; shift ;;
 	--sanitized) sanitized=1; shift ;;
 	--system) system=1; shift ;;
-	-h | --help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--no-skip) noskip=1; shift ;;
+	-h | --help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "tests/run.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -59,7 +65,7 @@ tag() {
 
 # The list: each test's name, the file its tags are read from (a program's .c) and its kind;
 # programs first.
-names=() sources=() kinds=()
+names=() sources=() kinds=() locks=()
 add() {
 	local name=$1 src=$2 sys; shift 2 # then the kind: prog, py or sh
 	[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && return
@@ -68,7 +74,7 @@ add() {
 	if [ $sanitized = 1 ] && [[ $name == tests/*/*.sh || $name == tests/*/*.py ]]; then
 		[ -n "$(tag "$src" sanitize)" ] || return
 	fi
-	names+=("$name") sources+=("$src") kinds+=("$1")
+	names+=("$name") sources+=("$src") kinds+=("$1") locks+=("$(tag "$src" lock)")
 }
 for bin in "$top/$build"/tests/unit/test_* "$top/$build"/tests/scenario/test_* \
 	"$top/$build"/tests/fuzz/fuzz_*; do
@@ -90,6 +96,7 @@ pass=0 fail=0 skip=0 failed=() skipped=()
 declare -A running=() # pid -> index
 declare -A started=()  # index -> SECONDS at start
 declare -A tmpdirs=()  # index -> its temp dir
+declare -A held=()     # lock -> index of the running test that holds it
 
 logof() { echo "$logdir/$(echo "${names[$1]}" | tr '/' '_').log"; }
 
@@ -115,33 +122,40 @@ start_one() {
 finish_one() {
 	local pid=$1 rc=$2 i=${running[$1]} dur log
 	unset "running[$pid]"
+	[ -n "${locks[$i]}" ] && unset "held[${locks[$i]}]"
 	dur=$((SECONDS - started[$i]))
 	log=$(logof "$i")
 	rm -rf "${tmpdirs[$i]}" 2>/dev/null
 	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1)); printf 'PASS  %-46s %4ds\n' "${names[$i]}" "$dur"
-	elif [ "$rc" -eq 77 ]; then
+	elif [ "$rc" -eq 77 ] && [ $noskip = 0 ]; then
 		skip=$((skip + 1)); skipped+=("${names[$i]}")
 		printf 'SKIP  %-46s %s\n' "${names[$i]}" "$(tail -n 1 "$log")"
 	else
 		fail=$((fail + 1)); failed+=("${names[$i]}")
-		printf 'FAIL  %-46s %4ds (exit %d)\n' "${names[$i]}" "$dur" "$rc"
+		printf 'FAIL  %-46s %4ds (exit %d%s)\n' "${names[$i]}" "$dur" "$rc" \
+			"$([ "$rc" -eq 77 ] && echo ": a skip, and --no-skip")"
 		sed 's/^/      | /' "$log" | tail -n 40
 	fi
 }
 
-# run_all N INDEX...: at most N at once, each reported as it ends.
+# run_all N INDEX...: at most N at once, in the order given but for a test whose lock is
+# held (it starts when the lock is free), each reported as it ends.
 run_all() {
-	local n=$1 i pid rc
+	local n=$1 i j pid rc pending
 	shift
-	for i in "$@"; do
-		while [ ${#running[@]} -ge "$n" ]; do
-			wait -n -p pid "${!running[@]}"; rc=$?
-			finish_one "$pid" "$rc"
-		done
-		start_one "$i"
-	done
-	while [ ${#running[@]} -gt 0 ]; do
+	pending=("$@")
+	while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
+		if [ ${#running[@]} -lt "$n" ]; then
+			for j in "${!pending[@]}"; do
+				i=${pending[$j]}
+				[ -n "${locks[$i]}" ] && [ -n "${held[${locks[$i]}]:-}" ] && continue
+				[ -n "${locks[$i]}" ] && held[${locks[$i]}]=$i
+				unset "pending[$j]"
+				start_one "$i"
+				continue 2
+			done
+		fi
 		wait -n -p pid "${!running[@]}"; rc=$?
 		finish_one "$pid" "$rc"
 	done

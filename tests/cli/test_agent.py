@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: the agent's reader and sampler threads
 """`tunetop --agent`: the first snapshot whole, then deltas that rebuild the same object;
 a reply line per command ({"reply":...}, never mistaken for a snapshot); a bad command gets
 an error reply and the agent goes on; `set` changes the knob (read back in the JSON);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: every engine thread started and stopped on bad input (LeakSanitizer)
 # test_bad_input.sh: careless and hostile inputs, each ending in a clear error and
 # the right exit status, never a hang or a silent change: FIFOs for files, over-long
 # and action values, usage errors that exit 2, wrong messages, file content never

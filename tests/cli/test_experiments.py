@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-serial: the sweep ranks settings by drops that the PMDs' CPU time decides
 # tt-timeout: 600
 """`tunetop experiment`: each experiment runs briefly and its --json parses with the fields
 the README names; sweep runs N passes a point and reports their median and spread; a hung

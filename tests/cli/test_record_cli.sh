@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: recording and replay beside the sampler
 # test_record_cli.sh: the command line of --record/--replay/--agent/--remote: bad inputs end
 # with status 2 (usage) or 1 (a file that cannot be read) and a message naming what is wrong;
 # a compressed recording cut mid-stream still replays what was flushed before the cut.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: the recorder's rotation beside the sampler, --follow
 # test_record_store.sh: --record-dir rotates (at 20 KB here) into files named in time order,
 # deletes the oldest beyond --record-max-size, refuses a symlinked DIR; --replay DIR plays every
 # line of every file in time order; a flipped byte in a zstd frame is reported (its checksum)

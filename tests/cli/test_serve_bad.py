@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: the exporter's HTTP thread under bad clients
 """test_serve_bad.py: bad HTTP clients cost `tunetop --serve` nothing it needs: while 1,000
 connections sit open, a client sends a 1 MB request line and another one byte a second, the
 batch loop (-b, JSON on stdout) keeps sampling on time (intervals and self.sample_us as

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: the exporter's HTTP thread beside the console's sampler
 """test_serve_prom.py: a real Prometheus (Debian's prometheus) scrapes `tunetop --serve` running
 the console in tmux on pmd-seed (est and blk on too): promtool (0.0.4) and prometheus_client's
 OpenMetrics parser accept a scrape of the engine and of the host source; Prometheus' HTTP API finds rate() of the PMD drops counter > 0, the est

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: the exporter's HTTP and TLS threads
 """test_serve_webcfg.py: the exporter as deployed (docs/metrics.md, "Deploying the exporter"):
 gzip only when Accept-Encoding asks (the body inflates and holds the families), TLS from
 --web.config.file (https answers, plain HTTP gets no metrics), basic auth (401 with

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-serial: it bounds start-up and exit times of its own runs
 # test_startstop.sh: start and stop in bounded time at the largest valid sizes:
 # the first JSON line and the exit after SIGTERM each within TT_STARTSTOP_MAX_S (default 3 s:
 # the goal is 1 s, `make bench`-style figures are in the commit; 3 s leaves room for a loaded CI

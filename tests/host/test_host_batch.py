@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: host sampling (the host source's threads)
 """tunetop --host -b: valid JSON lines with the host's threads and CPUs, checked against /proc.
 
 Every line is one object with schema 1, backend "host", a cpus[] entry per CPU in /proc/stat,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: the console's sampler thread reading a real OVS
 # test_host_ovs.sh: the OVS unixctl client against a real ovs-vswitchd (docs/pmd.md (Part 2)),
 # here with the dummy datapath and a dummy-pmd port (OVS's own test-suite devices): one real
 # PMD thread polling, no DPDK, no kernel module, no hugepages, in a private dir and netns.

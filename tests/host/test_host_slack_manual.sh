@@ -4,6 +4,7 @@
 # then writes by hand onto an existing PMD thread (echo > /proc/TID/timerslack_ns) is kept:
 # tunetop shows the PMD as differing, and neither reverts it nor logs it as a new thread.
 # Only a PMD thread OVS starts after the set gets the value (test_host_slack.sh checks that).
+# tt-lock: ovs-pmd-slack: it writes a PMD's slack by hand, which test_host_slack.sh would see
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 

@@ -5,6 +5,7 @@
 # foreign one busy-polls (max sleep 0); ours sleeps (max sleep 10 ms). tunetop --host, told
 # ours through OVS_RUNDIR as ovs-appctl is, must show our PMD: its thread's name, its CPU as
 # the thread table measures that thread (not the sum with the foreign one), and its slack.
+# tt-lock: ovs-pmd-slack: it writes a PMD's slack by hand, which test_host_slack.sh would see
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-serial: seconds from each condition to its finding, on the engine's timing
 """test_diag_threads.py: the diagnoses of the three threads (docs/diag.md), driven through
 `tunetop --agent` so a knob changes mid-run as an operator's would:
 

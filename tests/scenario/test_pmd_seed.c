@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_pmd_seed.c: pmd-seed reproduces the OVS report: no drops without sleep, and 50 us slack
  * drops at least 5x what 1 us slack drops at max sleep 50, with more PMD CPU at 1 us
- * (docs/pmd.md §5). */
+ * (docs/pmd.md §5).
+ * tt-serial: the drops are what the PMDs' real sleeps and CPU time make of the traffic */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: every thread stopped by each way out
 # test_exit.sh: every way out restores the terminal (stty -a unchanged, cursor visible, main
 # screen, keypad and mouse off) and leaves no process: q, F10, Ctrl-C (SIGINT), SIGTERM,
 # SIGHUP, a crash (SIGSEGV, SIGABRT through the async-signal-safe handler), Ctrl-\ and SIGQUIT

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: sampling and recording go on behind a frozen screen
 # test_frozen.sh: frozen is frozen: while sampling goes on behind it (the --record file grows),
 # the frozen screen stays the same byte for byte, its graphs and their time axis included, in
 # the blk, pmd and est views; a knob key while frozen goes live first and says so.

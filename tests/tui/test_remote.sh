@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: one reader thread per remote host beside the console
 # test_remote.sh: --remote to two "hosts" (two real sshd on 127.0.0.1, aliases h1 and h2 in
 # an ssh config given with --ssh "ssh -F ..."): the fleet view lists both; `m` on h2 changes
 # only h2's max sleep (read back through the recorded JSON of each host); the link carries at

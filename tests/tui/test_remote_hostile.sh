@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: remote hosts' reader threads under floods and garbage
 # test_remote_hostile.sh: --remote against hostile far sides (tests/lib/fake_far.py as --ssh,
 # no sshd): a flooding host does not starve a good one (-b lines, console keys); deltas that
 # invent keys do not grow memory; schema 2, garbage, an over-long line, silence and a far-side

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: the console recording from its sampler thread
 # test_replay.sh: record 10 s in the console, replay it: frozen on a sample, the screen shows
 # that line's figures (seq, uptime, CPU load, pmd drop%, blk p99), and [ ] { } move exactly
 # one or ten samples; a recording with a cut last line and a garbage line plays with

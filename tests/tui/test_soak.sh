@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: the console and its sampler under a key storm
 # test_soak.sh: a bounded random-key soak: a few hundred random keys (every key the console
 # knows, plus random text) in fast bursts, with resizes down to 1x1 in between, some while a
 # prompt or the help is open. The console must stay alive, draw a whole frame again at 80x24,
