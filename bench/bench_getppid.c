@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_getppid.c: the cost of a system call that has nothing to do with tunetop: ns of CPU
  * per getppid() (the thread's own CPU time, so a busy machine's preemption is not counted),
- * median of 15 runs of CALLS each, one number on stdout. bench/probe_tax.sh and
- * tests/host/test_probe_tax.sh run it with and without the eBPF sleep probe attached. */
+ * median of 15 runs of CALLS each, one number on stdout. bench/probe_tax.sh runs it with and
+ * without the eBPF sleep probe attached. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
