@@ -49,8 +49,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_erro
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 logdir="$top/$build/test-logs"
+statusdir="$logdir/.status"
 rm -rf "$logdir"
-mkdir -p "$logdir"
+mkdir -p "$logdir" "$statusdir"
 
 # header FILE: the lines before the first that is neither blank nor a comment.
 header() {
@@ -114,8 +115,13 @@ start_one() {
 	tmpdirs[$i]=$tmp started[$i]=$SECONDS
 	# The console reads and writes its settings in XDG_CONFIG_HOME (docs/settings.md): never
 	# the runner's own ~/.config, and never another test's.
-	TMPDIR=$tmp XDG_CONFIG_HOME=$tmp/config \
-		timeout --kill-after=10 "$limit" "${cmd[@]}" >"$(logof "$i")" 2>&1 </dev/null &
+	# The exit status goes to a file of its own: the scheduler reads it there, whichever
+	# wait saw the process end.
+	(
+		TMPDIR=$tmp XDG_CONFIG_HOME=$tmp/config \
+			timeout --kill-after=10 "$limit" "${cmd[@]}" >"$(logof "$i")" 2>&1 </dev/null
+		echo $? >"$statusdir/$i"
+	) &
 	running[$!]=$i
 }
 
@@ -142,7 +148,7 @@ finish_one() {
 # run_all N INDEX...: at most N at once, in the order given but for a test whose lock is
 # held (it starts when the lock is free), each reported as it ends.
 run_all() {
-	local n=$1 i j pid rc pending
+	local n=$1 i j pending
 	shift
 	pending=("$@")
 	while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
@@ -156,9 +162,24 @@ run_all() {
 				continue 2
 			done
 		fi
-		wait -n -p pid "${!running[@]}"; rc=$?
-		finish_one "$pid" "$rc"
+		reap
 	done
+}
+
+# reap: wait until a running test ends, then report every one that has.
+reap() {
+	local pid i rc found=0
+	wait -n 2>/dev/null
+	rc=$?
+	for pid in "${!running[@]}"; do
+		i=${running[$pid]}
+		[ -s "$statusdir/$i" ] || continue
+		wait "$pid" 2>/dev/null
+		finish_one "$pid" "$(cat "$statusdir/$i")"
+		found=1
+	done
+	# No child left to wait for, yet none reported: its status file is being written.
+	[ $found = 1 ] || [ $rc -ne 127 ] || sleep 0.05
 }
 
 parallel=() serial=()
