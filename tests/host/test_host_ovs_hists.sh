@@ -127,10 +127,16 @@ PY
 
 # v until the chart's title shows: the key scrolls to the charts the last frame drew, so one
 # pressed before the first report with histograms only says there are none yet.
-press_v() { # TITLE_REGEX
+# press_v TITLE_REGEX: v, then the ':' prompt as a marker (once it shows, v has been read and
+# drawn) and Esc; until TITLE_REGEX shows. Before the first sample with histograms v says so
+# and moves nothing; after it, each v moves exactly one PMD, and only one v is ever unread.
+press_v() {
 	local i
 	for i in $(seq 100); do
-		tt_keys v
+		tt_keys v :
+		tt_wait '^:$' 20
+		tt_keys Escape
+		tt_wait_gone '^:$'
 		tt_cap | grep -Eq -- "$1" && return 0
 		sleep 0.1
 	done
@@ -162,8 +168,12 @@ check "80x24: v scrolls to the next PMD, its empty histogram a line and no row" 
 	bash -c "grep -A1 '^pmd-c02 cycles/it  -: nothing counted' '$dir/s80b' | tail -n 1 | grep -q '^pmd-c02 packets/it  n 5  p50 <= 0'"
 press_v "^pmd-c01 cycles/it  n 474"
 tt_cap >"$dir/s80c"
-check "80x24: v once more: round to the first PMD's, at the top of the view" \
-	bash -c "sed -n 5p '$dir/s80c' | grep -q '^pmd-c01 cycles/it'"
+# The view's first line follows the header's, and the line of the worst finding when there is
+# one (the host's share on a busy machine).
+top=$(awk '/^blk / { n = NR + 1; next } n && NR == n && /^(critical|warning|info) / { n++; next }
+	n && NR == n { print; exit }' "$dir/s80c")
+check "80x24: v once more: round to the first PMD's, at the top of the view (got '$top')" \
+	grep -q '^pmd-c01 cycles/it' <<<"$top"
 check "80x24: no line wider than the screen" python3 -c 'import sys; sys.exit(any(len(l) > 80 for l in open(sys.argv[1], encoding="utf-8").read().splitlines()))' "$dir/s80"
 
 # 60x16, ASCII: the chart cut, the cut line saying how many bins and counts are left out.
