@@ -203,8 +203,15 @@ bool tune_feed(struct tune *t, const struct snapshot *s, int64_t *set)
 				 knob_format(t->conf.knob, t->best, c, sizeof(c)));
 		return put;
 	}
-	if (!s->has_pmd)
-		return tune_fail(t, "no PMD in the snapshot", set);
+	if (!s->has_pmd) {
+		/* A sample without the PMD section (a read of OVS that timed out on a busy host)
+		 * is not measured: the window goes on with the next, whose counter deltas span the
+		 * gap. Gone for as long as a read-back may take, the PMDs are gone. */
+		if (++t->no_pmd >= TUNE_READBACK_SAMPLES)
+			return tune_fail(t, "no PMD in the snapshot", set);
+		return false;
+	}
+	t->no_pmd = 0;
 	switch (t->state) {
 	case TUNE_WAIT:
 		if (s->knobs[t->conf.knob] == st->stored) {

@@ -67,6 +67,7 @@ struct tune {
 	size_t cur; /* the step measured */
 	struct tune_step steps[TUNE_MAX_STEPS];
 	int wait_left; /* samples left in TUNE_WAIT / TUNE_SETTLE */
+	int no_pmd; /* samples in a row without the PMD section */
 	uint64_t base_offered, base_dropped, base_forwarded; /* totals at the window's start */
 	double cpu_s; /* PMD CPU seconds in the window */
 	char why[160]; /* how it ended ("ended on the best: 200") */
