@@ -85,23 +85,28 @@ trap 'tt_cleanup; cleanup' EXIT # tmux.sh set its own
 tt_start 160 40 "$TUNETOP --host -d 0.3; sleep 60"
 tt_wait "maxsleep 300us" 10
 tt_keys 3
-sleep 0.7
+tt_wait "^PMD +rx pps" 10
 tt_keys A
 tt_wait "A: the tuner changes this machine's pmd.maxsleep_us: start tunetop with --write" 5
 ok "console without --write: A refused"
 tt_start 160 40 "$TUNETOP --host --write -d 0.3; sleep 60"
 tt_wait "maxsleep 300us" 10
 tt_keys 3
-sleep 0.7
+tt_wait "^PMD +rx pps" 10
 tt_keys A
 tt_wait "A: tune pmd.maxsleep_us on this machine through [0-9]+ values.*Enter starts" 5
 ok "console --write: A asks first"
 check "... and nothing is written before Enter ($(dbval))" test "$(dbval)" = 300
 tt_keys Enter
-tt_wait "tune pmd\.maxsleep_us: step 2/" 30
-ok "after Enter the steps follow without a question"
-got=$(dbval)
-check "ovsdb $key follows the steps (now $got)" test "$got" != 300
+# The steps follow: ovsdb leaves 300 for the first step (the status line says so too, but
+# the source's answer to each write takes its place for a while: the store is what stays).
+for _ in $(seq 300); do
+	got=$(dbval)
+	[ "$got" != 300 ] && break
+	sleep 0.1
+done
+check "after Enter the steps follow without a question: ovsdb $key follows them (now $got)" \
+	test "$got" != 300
 tt_keys Escape
 tt_wait "tune pmd\.maxsleep_us: stopped: 300 put back" 10
 for _ in $(seq 50); do [ "$(dbval)" = 300 ] && break; sleep 0.1; done
