@@ -10,7 +10,7 @@
 #   # tt-timeout: SECONDS   more than the default 300 s
 #   # tt-serial: WHY        it judges a duration, rate or CPU share of its own run: it runs
 #                           alone, after every other test has ended
-#   # tt-lock: NAME         it changes something outside its temp dir that another test
+#   # tt-lock: NAME[: WHY]  it changes something outside its temp dir that another test
 #                           with the same lock reads or changes (an OVS PMD's timer slack):
 #                           no two tests with one lock run at once
 #   # tt-sanitize: WHY      a script that runs more than one of tunetop's own threads: it
@@ -52,6 +52,9 @@ logdir="$top/$build/test-logs"
 statusdir="$logdir/.status"
 rm -rf "$logdir"
 mkdir -p "$logdir" "$statusdir"
+# Each test's wrapper writes its index here when it ends (fd 3, open both ways: never blocks).
+mkfifo "$statusdir/ended"
+exec 3<>"$statusdir/ended"
 
 # header FILE: the lines before the first that is neither blank nor a comment.
 header() {
@@ -68,14 +71,17 @@ tag() {
 # programs first.
 names=() sources=() kinds=() locks=()
 add() {
-	local name=$1 src=$2 sys; shift 2 # then the kind: prog, py or sh
+	local name=$1 src=$2 sys lock; shift 2 # then the kind: prog, py or sh
 	[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && return
 	[ -n "$(tag "$src" system)" ] && sys=1 || sys=0
 	[ $sys = $system ] || return
 	if [ $sanitized = 1 ] && [[ $name == tests/*/*.sh || $name == tests/*/*.py ]]; then
 		[ -n "$(tag "$src" sanitize)" ] || return
 	fi
-	names+=("$name") sources+=("$src") kinds+=("$1") locks+=("$(tag "$src" lock)")
+	# A lock is its tag's first word ("tt-lock: NAME: why"), a plain name.
+	lock=$(tag "$src" lock)
+	lock=${lock%%[!A-Za-z0-9_.-]*}
+	names+=("$name") sources+=("$src") kinds+=("$1") locks+=("$lock")
 }
 for bin in "$top/$build"/tests/unit/test_* "$top/$build"/tests/scenario/test_* \
 	"$top/$build"/tests/fuzz/fuzz_*; do
@@ -94,7 +100,7 @@ for script in "$top"/tests/*/*.sh "$top"/tests/*/*.py; do
 done
 
 pass=0 fail=0 skip=0 failed=() skipped=()
-declare -A running=() # pid -> index
+declare -A running=() # index -> 1 while it runs
 declare -A started=()  # index -> SECONDS at start
 declare -A tmpdirs=()  # index -> its temp dir
 declare -A held=()     # lock -> index of the running test that holds it
@@ -115,19 +121,20 @@ start_one() {
 	tmpdirs[$i]=$tmp started[$i]=$SECONDS
 	# The console reads and writes its settings in XDG_CONFIG_HOME (docs/settings.md): never
 	# the runner's own ~/.config, and never another test's.
-	# The exit status goes to a file of its own: the scheduler reads it there, whichever
-	# wait saw the process end.
+	# The exit status goes to a file of its own and the index down the pipe the scheduler
+	# reads: no pid is kept, so none can be reused under it.
 	(
 		TMPDIR=$tmp XDG_CONFIG_HOME=$tmp/config \
-			timeout --kill-after=10 "$limit" "${cmd[@]}" >"$(logof "$i")" 2>&1 </dev/null
+			timeout --kill-after=10 "$limit" "${cmd[@]}" >"$(logof "$i")" 2>&1 </dev/null 3>&-
 		echo $? >"$statusdir/$i"
+		echo "$i" >&3
 	) &
-	running[$!]=$i
+	running[$i]=1
 }
 
 finish_one() {
-	local pid=$1 rc=$2 i=${running[$1]} dur log
-	unset "running[$pid]"
+	local i=$1 rc=$2 dur log
+	unset "running[$i]"
 	[ -n "${locks[$i]}" ] && unset "held[${locks[$i]}]"
 	dur=$((SECONDS - started[$i]))
 	log=$(logof "$i")
@@ -162,24 +169,20 @@ run_all() {
 				continue 2
 			done
 		fi
+		# Nothing runs and nothing may start: a lock held by no running test.
+		[ ${#running[@]} -gt 0 ] || { echo "tests/run.sh: nothing can start" >&2; exit 1; }
 		reap
 	done
 }
 
-# reap: wait until a running test ends, then report every one that has.
+# reap: wait until a running test ends (its index down the pipe, or a status file seen at
+# the latest a second later), then report every one that has.
 reap() {
-	local pid i rc found=0
-	wait -n 2>/dev/null
-	rc=$?
-	for pid in "${!running[@]}"; do
-		i=${running[$pid]}
-		[ -s "$statusdir/$i" ] || continue
-		wait "$pid" 2>/dev/null
-		finish_one "$pid" "$(cat "$statusdir/$i")"
-		found=1
+	local i
+	read -r -t 1 i <&3
+	for i in "${!running[@]}"; do
+		[ -s "$statusdir/$i" ] && finish_one "$i" "$(cat "$statusdir/$i")"
 	done
-	# No child left to wait for, yet none reported: its status file is being written.
-	[ $found = 1 ] || [ $rc -ne 127 ] || sleep 0.05
 }
 
 parallel=() serial=()
