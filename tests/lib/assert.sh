@@ -11,3 +11,14 @@ finish() {
 	[ "$_tt_fail" -eq 0 ] && [ "$_tt_pass" -gt 0 ]
 	exit $?
 }
+# wait_lines FILE N SECONDS: until FILE holds N lines (a batch run's output), a failure at the
+# deadline.
+wait_lines() {
+	local i
+	for i in $(seq $(($3 * 10))); do
+		[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	bad "$1: not $2 lines within $3 s"
+	return 1
+}
