@@ -169,6 +169,7 @@ struct ui {
 	/* The farthest view_top that still shows something, as of the last frame: the keys
 	 * clamp to it, so scrolling past an end is not stored (and undone key by key). */
 	int view_max_top;
+	int ev_rows; /* the events view's height at its last draw (its lines held while scrolled back) */
 	/* The pmd view on OVS: the line each PMD's histograms start at, as of the last frame
 	 * (ui_view_pmdhist.c), for the key that scrolls to them. */
 	int pmd_hist_at[HOST_SNAP_MAX_OVS_PMDS];
@@ -373,6 +374,8 @@ void ui_table_search(struct ui *ui);
 /* ui_views.c: the detail views (ui_view_*.c) in the rows between header and status. */
 void ui_view_draw(struct ui *ui, int y, int h);
 void ui_events_note(struct ui *ui);
+/* One event into the kept log of the events view (ui_views.c). */
+void ui_event_push(struct ui *ui, const struct event *e);
 
 /* ui_help.c */
 void ui_help_draw(struct ui *ui);

@@ -76,15 +76,9 @@ static void keep_put(struct ui_diag *d, uint64_t id, const struct diag_finding *
 /* A finding starting or clearing goes to the events view, as -b puts it on its line. */
 static void event_put(struct ui *ui, const struct snapshot *s, const char *text)
 {
-	struct event *e = &ui->ev[ui->ev_head];
-	memset(e, 0, sizeof(*e));
-	e->mono_ns = s->mono_ns;
-	e->wall_ns = s->wall_ns;
-	e->kind = EV_DIAG;
-	snprintf(e->text, sizeof(e->text), "%s", text);
-	ui->ev_head = (ui->ev_head + 1) % UI_EVENTS_KEEP;
-	if (ui->nev < UI_EVENTS_KEEP)
-		ui->nev++;
+	struct event e = {.mono_ns = s->mono_ns, .wall_ns = s->wall_ns, .kind = EV_DIAG};
+	snprintf(e.text, sizeof(e.text), "%s", text);
+	ui_event_push(ui, &e);
 }
 
 void ui_diag_note(struct ui *ui)

@@ -19,7 +19,15 @@ void ui_view_events(struct body *b)
 	       ui->ev[(ui->ev_head + UI_EVENTS_KEEP - ui->nev + nev - 1) % UI_EVENTS_KEEP].wall_ns >
 		   ui->snap->wall_ns + NS_PER_MS)
 		nev--;
-	/* Newest at the bottom, like a log; view_top scrolls back, at most to the oldest. */
+	/* Newest at the bottom, like a log; view_top scrolls back, at most to the oldest. Scrolled
+	 * back, the view holds its lines when its height changes (a finding's line comes or
+	 * goes above it), as it does when events come (ui_event_push). */
+	if (ui->view_top > 0 && ui->ev_rows > 0 && !ui->frozen) {
+		ui->view_top += ui->ev_rows - h;
+		if (ui->view_top < 0)
+			ui->view_top = 0;
+	}
+	ui->ev_rows = h;
 	ui->view_max_top = (int)nev > h ? (int)nev - h : 0;
 	if (ui->view_top > ui->view_max_top)
 		ui->view_top = ui->view_max_top;

@@ -49,6 +49,19 @@ void ui_view_draw(struct ui *ui, int y, int h)
 	}
 }
 
+void ui_event_push(struct ui *ui, const struct event *e)
+{
+	ui->ev[ui->ev_head] = *e;
+	ui->ev_head = (ui->ev_head + 1) % UI_EVENTS_KEEP;
+	if (ui->nev == UI_EVENTS_KEEP)
+		return; /* the oldest made room: every line moves up one */
+	ui->nev++;
+	/* The live events view scrolled back (Home, PgUp) keeps its lines, as less does: the
+	 * newest grows below them. */
+	if (ui->view == VIEW_EVENTS && ui->view_top > 0 && !ui->frozen)
+		ui->view_top++;
+}
+
 /* Keep the new events and calibrations of this snapshot for the views. */
 void ui_events_note(struct ui *ui)
 {
@@ -56,12 +69,8 @@ void ui_events_note(struct ui *ui)
 	for (size_t i = 0; i < s->nevents; i++) {
 		/* The console computes its own diagnoses (ui_diag.c) and logs their changes, as
 		 * -b does: a recording's or a far agent's diag events would come twice. */
-		if (s->events[i].kind == EV_DIAG)
-			continue;
-		ui->ev[ui->ev_head] = s->events[i];
-		ui->ev_head = (ui->ev_head + 1) % UI_EVENTS_KEEP;
-		if (ui->nev < UI_EVENTS_KEEP)
-			ui->nev++;
+		if (s->events[i].kind != EV_DIAG)
+			ui_event_push(ui, &s->events[i]);
 	}
 	if (s->has_est && s->est.calib.count &&
 	    (ui->ncalib == 0 || ui->calib[ui->ncalib - 1].count != s->est.calib.count)) {
