@@ -169,7 +169,8 @@ struct ui {
 	/* The farthest view_top that still shows something, as of the last frame: the keys
 	 * clamp to it, so scrolling past an end is not stored (and undone key by key). */
 	int view_max_top;
-	int ev_rows; /* the events view's height at its last draw (its lines held while scrolled back) */
+	/* The events view's height at its last draw: scrolled back, it holds its lines. */
+	int ev_rows;
 	/* The pmd view on OVS: the line each PMD's histograms start at, as of the last frame
 	 * (ui_view_pmdhist.c), for the key that scrolls to them. */
 	int pmd_hist_at[HOST_SNAP_MAX_OVS_PMDS];
