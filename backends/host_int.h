@@ -192,5 +192,11 @@ int host_slack_current(struct host_state *h, int64_t *out);
 /* The pid of the ovs-vswitchd whose PMDs are shown, 0 when unknown (host_slack.c). */
 pid_t host_slack_ovs_pid(const struct host_state *h);
 void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_tid);
+/* The listed thread tid (h->cur), NULL when not listed (host_slack.c). */
+const struct host_thread_info *host_slack_cur_of(const struct host_state *h, pid_t tid);
+/* The CPU% of the PMD threads of ovs-vswitchd vpid (0: any) on core, their name and summed
+ * run-queue delay (-1 unknown); fresh when none was found (host_pmdsec.c). */
+double host_pmdsec_cpu(const struct host_state *h, const struct snapshot *snap, pid_t vpid,
+		       int core, char *name, size_t len, bool *fresh, double *runq);
 
 #endif
