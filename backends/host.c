@@ -231,6 +231,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	snap->nthreads = 0;
 	hs->nacct = 0;
 	size_t nq = host_acct_batch(h);
+	uint64_t acct_ns = clock_mono_ns(); /* when the batch's answers were read */
 	size_t nslots = 0; /* TASKSTATS slots taken (the first HOST_SNAP_MAX_ACCT) */
 	host_sched_sync(h->sched, h->cur, h->ncur);
 	/* Whose PMDs' slack is read every refresh (host_sched_slack_max_age). */
@@ -260,6 +261,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		} else {
 			acct = h->ts && nslots < HOST_SNAP_MAX_ACCT &&
 			       host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+			acct_ns = clock_mono_ns();
 		}
 		/* A slot is taken by a thread that shows its figures (queried at the last sample
 		 * too), and at the first sample by every thread queried: there no thread shows
@@ -269,6 +271,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		/* A kernel without sched_info prints "0 0 0": then the stat file's ticks. */
 		bool sst = !acct && host_sched_stat(h->sched, i, &ss) == 0 &&
 			   (ss.run_ns || !t->stat_cpu_ns);
+		uint64_t at_ns = acct ? acct_ns : clock_mono_ns();
 
 		memset(nx, 0, sizeof(*nx));
 		nx->tid = t->tid;
@@ -286,6 +289,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		nx->runq = acct || sst;
 		nx->acct = acct;
 		nx->cpu_delay_ns = acct ? a.cpu_delay_ns : sst ? ss.runq_wait_ns : 0;
+		nx->at_ns = at_ns;
 		if (acct) {
 			nx->blkio_delay_ns = a.blkio_delay_ns;
 			nx->nvcsw = a.nvcsw;
@@ -301,9 +305,11 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		st->cpu_ns = nx->cpu_ns;
 		st->state = host_thread_state(t->state);
 		st->emu_cpu = t->processor;
+		/* Over the window between the two reads of its counter, within 100 %. */
+		uint64_t win_ns = pv && at_ns > pv->at_ns ? at_ns - pv->at_ns : 0;
 		st->runq_delay_pct =
-		    nx->runq && pv && pv->runq && dt_ns && nx->cpu_delay_ns >= pv->cpu_delay_ns
-			? host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns)
+		    nx->runq && pv && pv->runq && nx->cpu_delay_ns >= pv->cpu_delay_ns
+			? host_sched_window_pct(nx->cpu_delay_ns - pv->cpu_delay_ns, win_ns)
 			: -1;
 		st->timer_slack_ns = host_sched_slack_aged(
 		    h->sched, i, now_ns,
@@ -311,7 +317,10 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT) {
 			struct host_acct_snap *as = &hs->acct[hs->nacct++];
 			as->tid = t->tid;
-			as->cpu_delay_pct = host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns);
+			as->cpu_delay_pct =
+			    nx->cpu_delay_ns >= pv->cpu_delay_ns
+				? host_sched_window_pct(nx->cpu_delay_ns - pv->cpu_delay_ns, win_ns)
+				: 0;
 			as->blkio_delay_pct =
 			    host_pct(nx->blkio_delay_ns, pv->blkio_delay_ns, dt_ns);
 			as->nvcsw_per_s = dt_s > 0 && nx->nvcsw >= pv->nvcsw

@@ -34,6 +34,7 @@ struct host_tprev {
 	uint64_t cpu_ns, cpu_delay_ns, blkio_delay_ns, nvcsw, nivcsw;
 	bool runq; /* cpu_delay_ns was read (from TASKSTATS or schedstat: the same counter) */
 	bool acct; /* from TASKSTATS: blkio_delay_ns and the switches are there too */
+	uint64_t at_ns; /* CLOCK_MONOTONIC when cpu_delay_ns was read: its window's ends */
 };
 
 struct host_slack_seen; /* host_slack.c */

@@ -121,6 +121,8 @@ double host_pmdsec_cpu(const struct host_state *h, const struct snapshot *snap, 
 			*runq = *fresh ? rq : (*runq < 0 || rq < 0 ? -1 : *runq + rq);
 			*fresh = false;
 		}
+	if (*runq > 100.0)
+		*runq = 100.0; /* one core's PMD: the host took at most the whole window */
 	return pct;
 }
 
