@@ -414,6 +414,7 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 	} else {
 		snprintf(hs->ovs_error, sizeof(hs->ovs_error), "%s", h->ovs_err);
 	}
+	hs->ovs_pid = hs->ovs ? host_slack_ovs_pid(h) : 0;
 	hs->ovs_sleep_show = h->ovs_sleep_show;
 	hs->bpf_probe = host_bpf_enabled(h->bpf);
 	snprintf(hs->bpf_probe_error, sizeof(hs->bpf_probe_error), "%s",

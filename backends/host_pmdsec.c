@@ -311,6 +311,8 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	}
 	pid_t row_tid[PMD_SNAP_MAX];
 	host_slack_pmdsec(h, snap, row_tid);
+	for (int i = 0; i < p->nthreads; i++)
+		p->threads[i].tid = row_tid[i];
 	host_pmdsec_extras(h, snap, st_dt_s, st, st_ok, rq, rq_ok);
 	host_pmdsec_hists(h, hs, hists, perf);
 	if (st_ok)

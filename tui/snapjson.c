@@ -199,6 +199,7 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		json_object_set_new(o, "cpu_ns_per_pkt", jreal_or_null(t->cpu_ns_per_pkt));
 		json_object_set_new(o, "cpu_left_pct", jreal_or_null(t->cpu_left_pct));
 		json_object_set_new(o, "timer_slack_ns", jint_or_null(t->timer_slack_ns));
+		json_object_set_new(o, "tid", t->tid > 0 ? jint((uint64_t)t->tid) : json_null());
 		json_t *bh = json_array();
 		for (int b = 0; b < PMD_SNAP_OS_HIST; b++)
 			json_array_append_new(bh, jint(t->bpf_hist[b]));
