@@ -215,6 +215,8 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		host_tscan_set_stat_age(h->tscan, HOST_TSCAN_STAT_MAX_NS);
 	}
 	uint64_t now_ns = clock_mono_ns();
+	/* Its threads are always listed, however many others the host has (host_threads.h). */
+	host_tscan_set_watch(h->tscan, host_slack_ovs_pid(h));
 	hs->threads_matched = host_tscan_run(h->tscan, h->extra_pid, now_ns, &h->cur, &h->cur_cap,
 					     HOST_MAX_THREADS, &h->ncur);
 	if (snap->threads_cap < h->ncur) {
