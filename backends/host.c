@@ -82,9 +82,10 @@ struct host_state *host_open(char *err, size_t errlen)
 	} else if (host_blk_default_dev(h->blk_dev, sizeof(h->blk_dev)) != 0) {
 		snprintf(h->blk_err, sizeof(h->blk_err), "no block device with a queue");
 	}
-	host_blksec_rows(h->block_base, cal);
+	host_blksec_rows(h->block_base, cal, &h->cal_ok_prev);
 	for (int i = 0; i < HOST_MAX_CPUS; i++) {
-		h->cal_base[i] = cal[i];
+		h->cal_base[i] = h->cal_prev[i] = cal[i];
+		h->block_prev[i] = h->block_base[i];
 		h->cal_prev_sum += cal[i];
 	}
 	if (h->blk_dev[0]) {

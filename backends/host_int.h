@@ -69,6 +69,9 @@ struct host_state {
 	char blk_dev[HOST_BLK_NAME_MAX];
 	char blk_err[96];
 	uint64_t block_base[HOST_MAX_CPUS], cal_base[HOST_MAX_CPUS], cal_prev_sum;
+	/* The rows at the last sample (or at open), the baseline of the per-CPU rates. */
+	uint64_t block_prev[HOST_MAX_CPUS], cal_prev[HOST_MAX_CPUS];
+	bool cal_ok_prev; /* /proc/interrupts had its CAL (IPI1) row then */
 	struct host_diskstat disk_base, disk_prev;
 	bool disk_ok;
 
@@ -146,7 +149,10 @@ const struct host_tprev *host_prev_find(const struct host_state *h, pid_t tid);
 size_t host_acct_batch(struct host_state *h);
 
 /* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
-bool host_blksec_rows(uint64_t *block, uint64_t *cal);
+bool host_blksec_rows(uint64_t *block, uint64_t *cal, bool *cal_ok);
+/* A counter's rate per second over dt_s: -1 when no time passed or it went back (a CPU
+ * taken offline and back, a counter that wrapped). Pure. */
+double host_blksec_rate(uint64_t now, uint64_t prev, double dt_s);
 bool host_blksec_disk(const char *dev, struct host_diskstat *d);
 void host_blksec_sample(struct host_state *h, struct snapshot *snap, double dt_s);
 

@@ -370,9 +370,9 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 					  .ipi_recv = ju(c, "ipi_recv"),
 					  .completed = ju(c, "completed"),
 					  .remote = ju(c, "remote"),
-					  .completed_per_s = jd(c, "completed_per_s"),
-					  .block_softirq_per_s = jd(c, "block_softirq_per_s"),
-					  .ipi_recv_per_s = jd(c, "ipi_recv_per_s")};
+					  .completed_per_s = jd_opt(c, "completed_per_s"),
+					  .block_softirq_per_s = jd_opt(c, "block_softirq_per_s"),
+					  .ipi_recv_per_s = jd_opt(c, "ipi_recv_per_s")};
 	}
 	d->submitted = ju(tot, "submitted");
 	d->completed = ju(tot, "completed");
