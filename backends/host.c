@@ -207,7 +207,6 @@ static double host_pct(uint64_t now, uint64_t before, uint64_t dt_ns)
 static void host_sample_threads(struct host_state *h, struct snapshot *snap, uint64_t dt_ns)
 {
 	struct host_snap *hs = &snap->host;
-	double dt_s = (double)dt_ns / 1e9;
 
 	if (!h->tscan) {
 		h->tscan = host_tscan_new("/proc");
@@ -317,22 +316,8 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		st->timer_slack_ns = host_sched_slack_aged(
 		    h->sched, i, now_ns,
 		    host_sched_slack_max_age(st->subsys, t->pid, ovs_open, ovs_pid));
-		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT) {
-			struct host_acct_snap *as = &hs->acct[hs->nacct++];
-			as->tid = t->tid;
-			as->cpu_delay_pct =
-			    nx->cpu_delay_ns >= pv->cpu_delay_ns
-				? host_sched_window_pct(nx->cpu_delay_ns - pv->cpu_delay_ns, win_ns)
-				: 0;
-			as->blkio_delay_pct =
-			    host_pct(nx->blkio_delay_ns, pv->blkio_delay_ns, dt_ns);
-			as->nvcsw_per_s = dt_s > 0 && nx->nvcsw >= pv->nvcsw
-					      ? (double)(nx->nvcsw - pv->nvcsw) / dt_s
-					      : 0;
-			as->nivcsw_per_s = dt_s > 0 && nx->nivcsw >= pv->nivcsw
-					       ? (double)(nx->nivcsw - pv->nivcsw) / dt_s
-					       : 0;
-		}
+		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT)
+			host_acct_fill(&hs->acct[hs->nacct++], nx, pv, dt_ns, win_ns);
 	}
 	struct host_tprev *tmp = h->prev;
 	h->prev = h->next;

@@ -147,6 +147,10 @@ static inline void host_absent(struct host_snap *hs, const char *field)
  * the first threads of cur were asked. */
 const struct host_tprev *host_prev_find(const struct host_state *h, pid_t tid);
 size_t host_acct_batch(struct host_state *h);
+/* A TASKSTATS row of the interval from a thread's two reads: its run-queue wait over its own
+ * window (win_ns), block-IO wait and switches over the sample's dt_ns (host_acct.c). */
+void host_acct_fill(struct host_acct_snap *as, const struct host_tprev *nx,
+		    const struct host_tprev *pv, uint64_t dt_ns, uint64_t win_ns);
 
 /* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
 bool host_blksec_rows(uint64_t *block, uint64_t *cal, bool *cal_ok);
