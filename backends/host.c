@@ -82,9 +82,10 @@ struct host_state *host_open(char *err, size_t errlen)
 	} else if (host_blk_default_dev(h->blk_dev, sizeof(h->blk_dev)) != 0) {
 		snprintf(h->blk_err, sizeof(h->blk_err), "no block device with a queue");
 	}
-	host_blksec_rows(h->block_base, cal);
+	host_blksec_rows(h->block_base, cal, &h->cal_ok_prev);
 	for (int i = 0; i < HOST_MAX_CPUS; i++) {
-		h->cal_base[i] = cal[i];
+		h->cal_base[i] = h->cal_prev[i] = cal[i];
+		h->block_prev[i] = h->block_base[i];
 		h->cal_prev_sum += cal[i];
 	}
 	if (h->blk_dev[0]) {
@@ -206,7 +207,6 @@ static double host_pct(uint64_t now, uint64_t before, uint64_t dt_ns)
 static void host_sample_threads(struct host_state *h, struct snapshot *snap, uint64_t dt_ns)
 {
 	struct host_snap *hs = &snap->host;
-	double dt_s = (double)dt_ns / 1e9;
 
 	if (!h->tscan) {
 		h->tscan = host_tscan_new("/proc");
@@ -215,6 +215,8 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		host_tscan_set_stat_age(h->tscan, HOST_TSCAN_STAT_MAX_NS);
 	}
 	uint64_t now_ns = clock_mono_ns();
+	/* Its threads are always listed, however many others the host has (host_threads.h). */
+	host_tscan_set_watch(h->tscan, host_slack_ovs_pid(h));
 	hs->threads_matched = host_tscan_run(h->tscan, h->extra_pid, now_ns, &h->cur, &h->cur_cap,
 					     HOST_MAX_THREADS, &h->ncur);
 	if (snap->threads_cap < h->ncur) {
@@ -231,6 +233,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 	snap->nthreads = 0;
 	hs->nacct = 0;
 	size_t nq = host_acct_batch(h);
+	uint64_t acct_ns = clock_mono_ns(); /* when the batch's answers were read */
 	size_t nslots = 0; /* TASKSTATS slots taken (the first HOST_SNAP_MAX_ACCT) */
 	host_sched_sync(h->sched, h->cur, h->ncur);
 	/* Whose PMDs' slack is read every refresh (host_sched_slack_max_age). */
@@ -260,6 +263,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		} else {
 			acct = h->ts && nslots < HOST_SNAP_MAX_ACCT &&
 			       host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
+			acct_ns = clock_mono_ns();
 		}
 		/* A slot is taken by a thread that shows its figures (queried at the last sample
 		 * too), and at the first sample by every thread queried: there no thread shows
@@ -269,6 +273,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		/* A kernel without sched_info prints "0 0 0": then the stat file's ticks. */
 		bool sst = !acct && host_sched_stat(h->sched, i, &ss) == 0 &&
 			   (ss.run_ns || !t->stat_cpu_ns);
+		uint64_t at_ns = acct ? acct_ns : clock_mono_ns();
 
 		memset(nx, 0, sizeof(*nx));
 		nx->tid = t->tid;
@@ -286,6 +291,7 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		nx->runq = acct || sst;
 		nx->acct = acct;
 		nx->cpu_delay_ns = acct ? a.cpu_delay_ns : sst ? ss.runq_wait_ns : 0;
+		nx->at_ns = at_ns;
 		if (acct) {
 			nx->blkio_delay_ns = a.blkio_delay_ns;
 			nx->nvcsw = a.nvcsw;
@@ -301,26 +307,17 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		st->cpu_ns = nx->cpu_ns;
 		st->state = host_thread_state(t->state);
 		st->emu_cpu = t->processor;
+		/* Over the window between the two reads of its counter, within 100 %. */
+		uint64_t win_ns = pv && at_ns > pv->at_ns ? at_ns - pv->at_ns : 0;
 		st->runq_delay_pct =
-		    nx->runq && pv && pv->runq && dt_ns && nx->cpu_delay_ns >= pv->cpu_delay_ns
-			? host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns)
+		    nx->runq && pv && pv->runq && nx->cpu_delay_ns >= pv->cpu_delay_ns
+			? host_sched_window_pct(nx->cpu_delay_ns - pv->cpu_delay_ns, win_ns)
 			: -1;
 		st->timer_slack_ns = host_sched_slack_aged(
 		    h->sched, i, now_ns,
 		    host_sched_slack_max_age(st->subsys, t->pid, ovs_open, ovs_pid));
-		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT) {
-			struct host_acct_snap *as = &hs->acct[hs->nacct++];
-			as->tid = t->tid;
-			as->cpu_delay_pct = host_pct(nx->cpu_delay_ns, pv->cpu_delay_ns, dt_ns);
-			as->blkio_delay_pct =
-			    host_pct(nx->blkio_delay_ns, pv->blkio_delay_ns, dt_ns);
-			as->nvcsw_per_s = dt_s > 0 && nx->nvcsw >= pv->nvcsw
-					      ? (double)(nx->nvcsw - pv->nvcsw) / dt_s
-					      : 0;
-			as->nivcsw_per_s = dt_s > 0 && nx->nivcsw >= pv->nivcsw
-					       ? (double)(nx->nivcsw - pv->nivcsw) / dt_s
-					       : 0;
-		}
+		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT)
+			host_acct_fill(&hs->acct[hs->nacct++], nx, pv, dt_ns, win_ns);
 	}
 	struct host_tprev *tmp = h->prev;
 	h->prev = h->next;
@@ -405,6 +402,7 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 	} else {
 		snprintf(hs->ovs_error, sizeof(hs->ovs_error), "%s", h->ovs_err);
 	}
+	hs->ovs_pid = hs->ovs ? host_slack_ovs_pid(h) : 0;
 	hs->ovs_sleep_show = h->ovs_sleep_show;
 	hs->bpf_probe = host_bpf_enabled(h->bpf);
 	snprintf(hs->bpf_probe_error, sizeof(hs->bpf_probe_error), "%s",

@@ -6,6 +6,7 @@
 
 #include "core/xalloc.h"
 #include "backends/host_int.h"
+#include "backends/host_sched.h"
 #include "backends/host_tscomm.h"
 
 const struct host_tprev *host_prev_find(const struct host_state *h, pid_t tid)
@@ -38,6 +39,24 @@ static bool host_acct_slot(const struct host_state *h, size_t i)
  * batch is as many as the slots left, so none in it would not have been asked. The answers
  * in acct_q and acct_ok; returns how many threads (the first ones) were asked.
  */
+void host_acct_fill(struct host_acct_snap *as, const struct host_tprev *nx,
+		    const struct host_tprev *pv, uint64_t dt_ns, uint64_t win_ns)
+{
+	double dt_s = (double)dt_ns / 1e9;
+	as->tid = nx->tid;
+	as->cpu_delay_pct = nx->cpu_delay_ns >= pv->cpu_delay_ns
+				? host_sched_window_pct(nx->cpu_delay_ns - pv->cpu_delay_ns, win_ns)
+				: 0;
+	as->blkio_delay_pct =
+	    nx->blkio_delay_ns >= pv->blkio_delay_ns && dt_ns
+		? 100.0 * (double)(nx->blkio_delay_ns - pv->blkio_delay_ns) / (double)dt_ns
+		: 0;
+	as->nvcsw_per_s =
+	    dt_s > 0 && nx->nvcsw >= pv->nvcsw ? (double)(nx->nvcsw - pv->nvcsw) / dt_s : 0;
+	as->nivcsw_per_s =
+	    dt_s > 0 && nx->nivcsw >= pv->nivcsw ? (double)(nx->nivcsw - pv->nivcsw) / dt_s : 0;
+}
+
 size_t host_acct_batch(struct host_state *h)
 {
 	size_t nq = 0, slots = 0;

@@ -34,6 +34,7 @@ struct host_tprev {
 	uint64_t cpu_ns, cpu_delay_ns, blkio_delay_ns, nvcsw, nivcsw;
 	bool runq; /* cpu_delay_ns was read (from TASKSTATS or schedstat: the same counter) */
 	bool acct; /* from TASKSTATS: blkio_delay_ns and the switches are there too */
+	uint64_t at_ns; /* CLOCK_MONOTONIC when cpu_delay_ns was read: its window's ends */
 };
 
 struct host_slack_seen; /* host_slack.c */
@@ -68,6 +69,9 @@ struct host_state {
 	char blk_dev[HOST_BLK_NAME_MAX];
 	char blk_err[96];
 	uint64_t block_base[HOST_MAX_CPUS], cal_base[HOST_MAX_CPUS], cal_prev_sum;
+	/* The rows at the last sample (or at open), the baseline of the per-CPU rates. */
+	uint64_t block_prev[HOST_MAX_CPUS], cal_prev[HOST_MAX_CPUS];
+	bool cal_ok_prev; /* /proc/interrupts had its CAL (IPI1) row then */
 	struct host_diskstat disk_base, disk_prev;
 	bool disk_ok;
 
@@ -143,9 +147,16 @@ static inline void host_absent(struct host_snap *hs, const char *field)
  * the first threads of cur were asked. */
 const struct host_tprev *host_prev_find(const struct host_state *h, pid_t tid);
 size_t host_acct_batch(struct host_state *h);
+/* A TASKSTATS row of the interval from a thread's two reads: its run-queue wait over its own
+ * window (win_ns), block-IO wait and switches over the sample's dt_ns (host_acct.c). */
+void host_acct_fill(struct host_acct_snap *as, const struct host_tprev *nx,
+		    const struct host_tprev *pv, uint64_t dt_ns, uint64_t win_ns);
 
 /* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
-bool host_blksec_rows(uint64_t *block, uint64_t *cal);
+bool host_blksec_rows(uint64_t *block, uint64_t *cal, bool *cal_ok);
+/* A counter's rate per second over dt_s: -1 when no time passed or it went back (a CPU
+ * taken offline and back, a counter that wrapped). Pure. */
+double host_blksec_rate(uint64_t now, uint64_t prev, double dt_s);
 bool host_blksec_disk(const char *dev, struct host_diskstat *d);
 void host_blksec_sample(struct host_state *h, struct snapshot *snap, double dt_s);
 
@@ -192,5 +203,11 @@ int host_slack_current(struct host_state *h, int64_t *out);
 /* The pid of the ovs-vswitchd whose PMDs are shown, 0 when unknown (host_slack.c). */
 pid_t host_slack_ovs_pid(const struct host_state *h);
 void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_tid);
+/* The listed thread tid (h->cur), NULL when not listed (host_slack.c). */
+const struct host_thread_info *host_slack_cur_of(const struct host_state *h, pid_t tid);
+/* The CPU% of the PMD threads of ovs-vswitchd vpid (0: any) on core, their name and summed
+ * run-queue delay (-1 unknown); fresh when none was found (host_pmdsec.c). */
+double host_pmdsec_cpu(const struct host_state *h, const struct snapshot *snap, pid_t vpid,
+		       int core, char *name, size_t len, bool *fresh, double *runq);
 
 #endif

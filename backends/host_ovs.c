@@ -144,6 +144,17 @@ bool host_ovs_connected(const struct host_ovs *o)
 	return host_rpc_connected(o->rpc);
 }
 
+enum host_ovs_turn host_ovs_turn(pid_t was_pid, bool was_up, pid_t pid, bool up)
+{
+	if (was_up && !up)
+		return HOST_OVS_STOPPED;
+	if (!up || !was_pid || pid <= 0)
+		return HOST_OVS_SAME; /* the first to answer, or one whose pid is unknown */
+	if (pid != was_pid)
+		return HOST_OVS_RESTARTED;
+	return was_up ? HOST_OVS_SAME : HOST_OVS_BACK;
+}
+
 pid_t host_ovs_pid(const struct host_ovs *o)
 {
 	pid_t pid = host_rpc_peer_pid(o->rpc);

@@ -28,6 +28,14 @@ bool host_ovs_connected(const struct host_ovs *o);
 /* The ovs-vswitchd behind the socket: its pid from the kernel once connected (a second
  * daemon on the host may name its PMDs alike), else from the socket's name; 0 if unknown. */
 pid_t host_ovs_pid(const struct host_ovs *o);
+/*
+ * What became of the ovs-vswitchd tunetop talks to between two samples: was_pid the last one
+ * that answered (0: none yet), was_up whether it answered at the last sample; pid and up the
+ * same now. Stopped: it answered and no longer does; restarted: another pid answers; back: the
+ * same pid answers again after it stopped (SIGSTOP, a stall). Pure.
+ */
+enum host_ovs_turn { HOST_OVS_SAME, HOST_OVS_STOPPED, HOST_OVS_RESTARTED, HOST_OVS_BACK };
+enum host_ovs_turn host_ovs_turn(pid_t was_pid, bool was_up, pid_t pid, bool up);
 /* The ovsdb socket: TUNETOP_OVS_DB ("unix:PATH" or PATH), else db.sock beside the control socket.
  */
 void host_ovs_db_path(const struct host_ovs *o, char *out, size_t outlen);

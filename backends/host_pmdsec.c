@@ -89,19 +89,21 @@ void host_pmdsec_dbread(struct host_state *h)
 	 * runs with what it last took from ovsdb; the ovsdb error is shown beside it. */
 }
 
-/* Whether thread k of the table belongs to the ovs-vswitchd we read (vpid 0: unknown, any). */
-static bool host_pmd_ours(const struct host_state *h, size_t k, pid_t vpid)
+/* Whether thread tid belongs to the ovs-vswitchd we read (vpid 0: unknown, any). Joined by
+ * tid: snap->threads lacks the threads gone since the scan, so its positions are not h->cur's. */
+static bool host_pmd_ours(const struct host_state *h, pid_t tid, pid_t vpid)
 {
-	return !vpid || (k < h->ncur && h->cur[k].pid == vpid);
+	const struct host_thread_info *c = host_slack_cur_of(h, tid);
+	return c && (!vpid || c->pid == vpid);
 }
 
 /*
  * Sum the CPU% of this ovs-vswitchd's threads named as OVS names a PMD: "pmd-c<core>/id:<n>".
  * A second ovs-vswitchd on the host (a test's dummy one, a container's) names its PMD on the
- * same core alike; its pid tells them apart. h->cur and snap->threads are in the same order.
+ * same core alike; its pid tells them apart.
  */
-static double host_pmd_cpu(const struct host_state *h, const struct snapshot *snap, pid_t vpid,
-			   int core, char *name, size_t len, bool *fresh, double *runq)
+double host_pmdsec_cpu(const struct host_state *h, const struct snapshot *snap, pid_t vpid,
+		       int core, char *name, size_t len, bool *fresh, double *runq)
 {
 	char prefix[24];
 	double pct = 0;
@@ -111,7 +113,7 @@ static double host_pmd_cpu(const struct host_state *h, const struct snapshot *sn
 	*runq = -1;
 	for (size_t i = 0; i < snap->nthreads; i++)
 		if (strncmp(snap->threads[i].name, prefix, strlen(prefix)) == 0 &&
-		    host_pmd_ours(h, i, vpid)) {
+		    host_pmd_ours(h, snap->threads[i].tid, vpid)) {
 			pct += snap->threads[i].cpu_pct;
 			snprintf(name, len, "%s", snap->threads[i].name);
 			/* Its run-queue delay (schedstat): the time the host took from it. */
@@ -119,13 +121,15 @@ static double host_pmd_cpu(const struct host_state *h, const struct snapshot *sn
 			*runq = *fresh ? rq : (*runq < 0 || rq < 0 ? -1 : *runq + rq);
 			*fresh = false;
 		}
+	if (*runq > 100.0)
+		*runq = 100.0; /* one core's PMD: the host took at most the whole window */
 	return pct;
 }
 
 static int host_read_timerslack(const struct host_state *h, const char *comm, pid_t vpid)
 {
 	for (size_t i = 0; i < h->ncur; i++)
-		if (strcmp(h->cur[i].comm, comm) == 0 && host_pmd_ours(h, i, vpid)) {
+		if (strcmp(h->cur[i].comm, comm) == 0 && (!vpid || h->cur[i].pid == vpid)) {
 			char path[96];
 			long v = -1;
 			/* Per thread, but only under /proc/<tid>/ (there is no task/ entry). */
@@ -247,8 +251,8 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		if (o && (c->iterations < o->iterations || c->rx_packets < o->rx_packets ||
 			  c->sleep_iter < o->sleep_iter))
 			o = NULL;
-		t->cpu_pct = host_pmd_cpu(h, snap, vpid, c->core_id, t->name, sizeof(t->name),
-					  &fresh_thread, &t->stolen_pct);
+		t->cpu_pct = host_pmdsec_cpu(h, snap, vpid, c->core_id, t->name, sizeof(t->name),
+					     &fresh_thread, &t->stolen_pct);
 		if (p->timer_slack_ns < 0) {
 			int s = host_read_timerslack(h, t->name, vpid);
 			if (s >= 0)
@@ -307,6 +311,8 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	}
 	pid_t row_tid[PMD_SNAP_MAX];
 	host_slack_pmdsec(h, snap, row_tid);
+	for (int i = 0; i < p->nthreads; i++)
+		p->threads[i].tid = row_tid[i];
 	host_pmdsec_extras(h, snap, st_dt_s, st, st_ok, rq, rq_ok);
 	host_pmdsec_hists(h, hs, hists, perf);
 	if (st_ok)

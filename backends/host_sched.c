@@ -157,6 +157,14 @@ int64_t host_sched_slack(struct host_sched *s, size_t i)
 	return errno || end == buf || v < 0 ? -1 : (int64_t)v;
 }
 
+double host_sched_window_pct(uint64_t part_ns, uint64_t window_ns)
+{
+	if (!window_ns)
+		return -1;
+	double pct = 100.0 * (double)part_ns / (double)window_ns;
+	return pct > 100.0 ? 100.0 : pct;
+}
+
 uint64_t host_sched_slack_max_age(enum subsys subsys, pid_t pid, bool have_ovs, pid_t ovs_pid)
 {
 	bool watched = subsys == SUBSYS_PMD && have_ovs && (ovs_pid == 0 || pid == ovs_pid);

@@ -49,6 +49,14 @@ int64_t host_sched_slack_aged(struct host_sched *s, size_t i, uint64_t now_ns, u
  * OVS to talk to included: nothing of tunetop's sets or checks its slack. Pure.
  */
 uint64_t host_sched_slack_max_age(enum subsys subsys, pid_t pid, bool have_ovs, pid_t ovs_pid);
+/*
+ * A thread's run-queue wait (or any time of its own) as a % of the window it was counted in:
+ * part_ns over window_ns, the time between the two reads of its counter, at most 100 (the
+ * window holds no more; the kernel adds a wait when it ends, so one that began in an earlier
+ * window lands whole in this one); -1 when no time passed. docs/pmd.md "Timer slack, run-queue
+ * delay and the eBPF sleep probe". Pure.
+ */
+double host_sched_window_pct(uint64_t part_ns, uint64_t window_ns);
 /* Descriptors held now (the tests). */
 int host_sched_nfds(const struct host_sched *s);
 

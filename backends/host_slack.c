@@ -125,6 +125,23 @@ int host_slack_reapply(struct host_state *h, char *msg, size_t len)
 	return fixed;
 }
 
+/* The snapshot's row of thread tid, NULL when it has none (gone since the scan: no row). */
+static const struct snap_thread *snap_thread_of(const struct snapshot *snap, pid_t tid)
+{
+	for (size_t i = 0; i < snap->nthreads; i++)
+		if (snap->threads[i].tid == tid)
+			return &snap->threads[i];
+	return NULL;
+}
+
+const struct host_thread_info *host_slack_cur_of(const struct host_state *h, pid_t tid)
+{
+	for (size_t k = 0; k < h->ncur; k++)
+		if (h->cur[k].tid == tid)
+			return &h->cur[k];
+	return NULL;
+}
+
 void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_tid)
 {
 	struct pmd_snap *p = &snap->pmd;
@@ -134,14 +151,17 @@ void host_slack_pmdsec(struct host_state *h, struct snapshot *snap, pid_t *row_t
 		struct pmd_thread_snap *t = &p->threads[i];
 		t->timer_slack_ns = -1;
 		row_tid[i] = 0;
-		/* h->cur and snap->threads are in the same order; another ovs-vswitchd's PMD
-		 * may carry the same name, its pid tells them apart. */
-		for (size_t k = 0; k < h->ncur && k < snap->nthreads; k++)
-			if (strcmp(h->cur[k].comm, t->name) == 0 &&
+		/* Joined by tid: a thread gone between the scan and its read has no row in
+		 * snap->threads, so the two tables differ in length and order past it. Another
+		 * ovs-vswitchd's PMD may carry the same name, its pid tells them apart. */
+		for (size_t k = 0; k < h->ncur; k++) {
+			const struct snap_thread *st = snap_thread_of(snap, h->cur[k].tid);
+			if (st && strcmp(h->cur[k].comm, t->name) == 0 &&
 			    (!vpid || h->cur[k].pid == vpid)) {
 				row_tid[i] = h->cur[k].tid;
-				t->timer_slack_ns = snap->threads[k].timer_slack_ns;
+				t->timer_slack_ns = st->timer_slack_ns;
 			}
+		}
 		if (i == 0 || p->timer_slack_ns < 0)
 			p->timer_slack_ns = t->timer_slack_ns; /* this OVS's first PMD, by pid */
 		if (h->slack_set_ns >= 0 && t->timer_slack_ns >= 0 &&

@@ -27,6 +27,16 @@ bool host_thread_pick(const char *comm, const char *proc_comm, pid_t pid, pid_t 
 	       starts(comm, "ksoftirqd");
 }
 
+bool host_thread_watched(const char *comm, const char *proc_comm, pid_t pid, pid_t ovs_pid,
+			 pid_t extra_pid)
+{
+	if (extra_pid > 0 && pid == extra_pid)
+		return true;
+	if (proc_comm && strcmp(proc_comm, "ovs-vswitchd") == 0 && (ovs_pid <= 0 || pid == ovs_pid))
+		return true;
+	return starts(comm, "ipvs-e:");
+}
+
 enum subsys host_thread_subsys(const char *comm)
 {
 	if (starts(comm, "ipvs-e:"))

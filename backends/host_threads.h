@@ -31,6 +31,15 @@ struct host_thread_info {
  */
 bool host_thread_pick(const char *comm, const char *proc_comm, pid_t pid, pid_t extra_pid);
 
+/*
+ * Whether a picked thread is one the host always lists, whatever the thread count or pid
+ * order: every thread of the ovs-vswitchd behind the control socket (ovs_pid; 0 when unknown:
+ * of every ovs-vswitchd), the IPVS estimator kthreads (ipvs-e:*) and every thread of extra_pid
+ * (--pid, 0 none). The rest of the list is the busiest of the others. Pure.
+ */
+bool host_thread_watched(const char *comm, const char *proc_comm, pid_t pid, pid_t ovs_pid,
+			 pid_t extra_pid);
+
 /* The subsystem a host thread most likely serves, from its name. Pure. */
 enum subsys host_thread_subsys(const char *comm);
 
@@ -88,6 +97,13 @@ bool host_tscan_stat_due(bool cpu_from_sched, bool have_prev, uint64_t cpu_ns,
  * schedstat and slack files together leave half of it to everything else.
  */
 int host_fd_budget(int want);
+/*
+ * The ovs-vswitchd whose threads every run lists (host_thread_watched: 0, the default, every
+ * ovs-vswitchd's). When more threads are picked than the run's max, the watched threads are
+ * listed first, then the others by the CPU ticks they took between their last two stat reads,
+ * the busiest first (ties: lower tid first); the list stays sorted by tid.
+ */
+void host_tscan_set_watch(struct host_tscan *sc, pid_t ovs_pid);
 /* Task lists read at the last run (0 when every process was unchanged), for the tests. */
 int host_tscan_rescanned(const struct host_tscan *sc);
 /* 1 when the last run listed the root, 0 when it visited the known processes only (tests). */

@@ -28,6 +28,8 @@ struct tscan_thread {
 	int fd; /* its stat file, -1 when not kept open */
 	struct host_taskstat last; /* its last read, at stat_ns (0: none yet) */
 	uint64_t stat_ns;
+	uint64_t busy_ticks; /* utime + stime between its last two reads (0 after the first) */
+	bool last_cached; /* at this run, its stat fields came from an earlier read */
 };
 
 struct tscan_proc {
@@ -35,6 +37,7 @@ struct tscan_proc {
 	nlink_t nlink; /* of /proc/PID/task when its list was read */
 	pid_t picked_for; /* the extra_pid the picks were made for */
 	bool seen; /* in /proc at this run */
+	bool vswitchd; /* its comm is ovs-vswitchd (host_thread_watched) */
 	struct tscan_thread *t; /* picked threads only */
 	size_t nt, capt;
 };
@@ -55,6 +58,15 @@ struct host_tscan {
 	char (*tcomm)[HOST_TSCOMM_LEN]; /* and its names from tc */
 	bool *tok;
 	size_t captids;
+	pid_t watch_ovs; /* host_tscan_set_watch */
+	/* The picked threads of a run, when more than its max: which are listed. */
+	struct tscan_pick {
+		uint32_t p, t;
+		bool watched;
+		uint64_t busy;
+		pid_t tid;
+	} * picks;
+	size_t cappicks;
 };
 
 struct host_tscan *host_tscan_new(const char *proc_root)
@@ -104,6 +116,7 @@ void host_tscan_free(struct host_tscan *sc)
 	free(sc->tids);
 	free(sc->tcomm);
 	free(sc->tok);
+	free(sc->picks);
 	if (sc->rootfd >= 0)
 		close(sc->rootfd);
 	free(sc);
@@ -180,6 +193,7 @@ static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra
 	snprintf(path, sizeof(path), "%d/comm", (int)p->pid);
 	if (!read_line_at(sc->rootfd, path, pcomm, sizeof(pcomm)))
 		return;
+	p->vswitchd = strcmp(pcomm, "ovs-vswitchd") == 0;
 	snprintf(path, sizeof(path), "%d/task", (int)p->pid);
 	int tfd = openat(sc->rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *td = tfd >= 0 ? fdopendir(tfd) : NULL;
@@ -243,6 +257,32 @@ static bool thread_stat(struct host_tscan *sc, pid_t pid, struct tscan_thread *t
 	return host_proc_taskstat(buf, (size_t)r, ts) == 0;
 }
 
+static uint64_t stat_ticks(const struct host_taskstat *ts)
+{
+	return ts->utime_ticks + ts->stime_ticks;
+}
+
+/* Read t's stat file into its last read, at now_ns, with the ticks it took since the read
+ * before (its busyness when the run has more threads than it lists); false when gone. */
+static bool thread_read(struct host_tscan *sc, pid_t pid, struct tscan_thread *t, uint64_t now_ns)
+{
+	uint64_t was = stat_ticks(&t->last);
+	bool had = t->stat_ns != 0;
+	if (!thread_stat(sc, pid, t, &t->last)) {
+		t->stat_ns = 0;
+		return false;
+	}
+	uint64_t now = stat_ticks(&t->last);
+	t->busy_ticks = had && now >= was ? now - was : 0;
+	t->stat_ns = now_ns;
+	return true;
+}
+
+void host_tscan_set_watch(struct host_tscan *sc, pid_t ovs_pid)
+{
+	sc->watch_ovs = ovs_pid;
+}
+
 void host_tscan_set_stat_age(struct host_tscan *sc, uint64_t max_age_ns)
 {
 	sc->stat_max_ns = max_age_ns;
@@ -271,12 +311,10 @@ int host_tscan_restat(struct host_tscan *sc, struct host_thread_info *t, uint64_
 	struct tscan_thread *tt = &p->t[t->scan_t];
 	if (tt->tid != t->tid)
 		return -1;
-	if (!thread_stat(sc, p->pid, tt, &tt->last)) {
-		tt->stat_ns = 0;
+	if (!thread_read(sc, p->pid, tt, now_ns)) {
 		p->nlink = 0; /* read its list again next time */
 		return -1;
 	}
-	tt->stat_ns = now_ns;
 	info_from_stat(sc, t, &tt->last);
 	t->stat_cached = false;
 	return 0;
@@ -362,6 +400,37 @@ static void tscan_visit(struct host_tscan *sc, uint64_t now_ns, bool full, pid_t
 	closedir(d);
 }
 
+/* Watched first, then by ticks taken (most first), then by tid. */
+static int tscan_pick_order(const void *a, const void *b)
+{
+	const struct tscan_pick *x = a, *y = b;
+	if (x->watched != y->watched)
+		return x->watched ? -1 : 1;
+	if (x->busy != y->busy)
+		return x->busy > y->busy ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Append the picked thread pk to the run's list. */
+static void tscan_emit(struct host_tscan *sc, const struct tscan_pick *pk,
+		       struct host_thread_info **arr, size_t *cap, size_t *n)
+{
+	struct tscan_proc *p = &sc->p[pk->p];
+	struct tscan_thread *tt = &p->t[pk->t];
+	if (*n >= *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*arr = xreallocarray(*arr, *cap, sizeof(**arr));
+	}
+	struct host_thread_info *t = &(*arr)[(*n)++];
+	t->pid = p->pid;
+	t->tid = tt->tid;
+	memcpy(t->comm, tt->comm, sizeof(t->comm));
+	info_from_stat(sc, t, &tt->last);
+	t->stat_cached = tt->last_cached;
+	t->scan_p = pk->p;
+	t->scan_t = pk->t;
+}
+
 int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 		   struct host_thread_info **arr, size_t *cap, size_t max, size_t *n)
 {
@@ -390,6 +459,7 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 	if (sc->np > 1)
 		qsort(sc->p, sc->np, sizeof(*sc->p), by_pid);
 
+	size_t npicks = 0;
 	for (size_t i = 0; i < sc->np; i++) {
 		struct tscan_proc *p = &sc->p[i];
 		bool gone = false;
@@ -397,33 +467,34 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 			struct tscan_thread *tt = &p->t[k];
 			bool cached = tt->stat_ns && sc->stat_max_ns &&
 				      now_ns - tt->stat_ns < sc->stat_max_ns;
-			if (!cached) {
-				if (!thread_stat(sc, p->pid, tt, &tt->last)) {
-					tt->stat_ns = 0;
-					gone = true; /* read its list again next time */
-					continue;
-				}
-				tt->stat_ns = now_ns;
-			}
-			matched++;
-			if (*n >= max)
+			if (!cached && !thread_read(sc, p->pid, tt, now_ns)) {
+				gone = true; /* read its list again next time */
 				continue;
-			if (*n >= *cap) {
-				*cap = *cap ? *cap * 2 : 64;
-				*arr = xreallocarray(*arr, *cap, sizeof(**arr));
 			}
-			struct host_thread_info *t = &(*arr)[(*n)++];
-			t->pid = p->pid;
-			t->tid = tt->tid;
-			memcpy(t->comm, tt->comm, sizeof(t->comm));
-			info_from_stat(sc, t, &tt->last);
-			t->stat_cached = cached;
-			t->scan_p = (uint32_t)i;
-			t->scan_t = (uint32_t)k;
+			if (npicks == sc->cappicks) {
+				sc->cappicks = sc->cappicks ? sc->cappicks * 2 : 256;
+				sc->picks =
+				    xreallocarray(sc->picks, sc->cappicks, sizeof(*sc->picks));
+			}
+			sc->picks[npicks++] =
+			    (struct tscan_pick){.p = (uint32_t)i,
+						.t = (uint32_t)k,
+						.watched = host_thread_watched(
+						    tt->comm, p->vswitchd ? "ovs-vswitchd" : "",
+						    p->pid, sc->watch_ovs, extra_pid),
+						.busy = tt->busy_ticks,
+						.tid = tt->tid};
+			tt->last_cached = cached;
 		}
 		if (gone)
 			p->nlink = 0;
 	}
+	matched = (int)npicks;
+	/* More than the list holds: the watched first, then the busiest (tscan_pick_order). */
+	if (npicks > max)
+		qsort(sc->picks, npicks, sizeof(*sc->picks), tscan_pick_order);
+	for (size_t j = 0; j < npicks && j < max; j++)
+		tscan_emit(sc, &sc->picks[j], arr, cap, n);
 	if (*n > 1)
 		qsort(*arr, *n, sizeof(**arr), by_tid);
 	return matched;

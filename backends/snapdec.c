@@ -287,6 +287,8 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 		x->cpu_ns_per_pkt = jd_opt(t, "cpu_ns_per_pkt");
 		x->cpu_left_pct = jd_opt(t, "cpu_left_pct");
 		x->timer_slack_ns = ji_opt(t, "timer_slack_ns");
+		int64_t tid = ji_opt(t, "tid"); /* absent or null in older recordings */
+		x->tid = tid > 0 ? (pid_t)tid : 0;
 		dec_pmd_bpf(t, x);
 		dec_pmd_rates(t, x);
 	}
@@ -368,9 +370,9 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 					  .ipi_recv = ju(c, "ipi_recv"),
 					  .completed = ju(c, "completed"),
 					  .remote = ju(c, "remote"),
-					  .completed_per_s = jd(c, "completed_per_s"),
-					  .block_softirq_per_s = jd(c, "block_softirq_per_s"),
-					  .ipi_recv_per_s = jd(c, "ipi_recv_per_s")};
+					  .completed_per_s = jd_opt(c, "completed_per_s"),
+					  .block_softirq_per_s = jd_opt(c, "block_softirq_per_s"),
+					  .ipi_recv_per_s = jd_opt(c, "ipi_recv_per_s")};
 	}
 	d->submitted = ju(tot, "submitted");
 	d->completed = ju(tot, "completed");

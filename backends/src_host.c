@@ -13,6 +13,7 @@
 
 #include "backends/host.h"
 #include "backends/host_blk.h"
+#include "backends/host_ovs.h"
 #include "backends/host_sched.h"
 #include "backends/source.h"
 #include "core/clock.h"
@@ -31,6 +32,10 @@ struct src_host {
 	/* The probe hooks every syscall: written by knob_set (the knob writer's thread), read by
 	 * status (the front end's, even while an async sampler runs): relaxed, a flag alone. */
 	atomic_bool every_syscall;
+	/* The ovs-vswitchd that answered last (0 none yet) and whether it did at the last
+	 * sample: the sampler's own, for the restart and stop events (src_host_ovs_events). */
+	pid_t ovs_pid;
+	bool ovs_up;
 };
 
 /*
@@ -157,6 +162,32 @@ static int src_host_start(struct source *src, char *err, size_t errlen)
 	return 0;
 }
 
+/* An event when the ovs-vswitchd behind the socket stops answering, restarts (another pid)
+ * or answers again: its PMD rows, rates and slack are another daemon's or gone from then. */
+static void src_host_ovs_events(struct src_host *sh, const struct host_snap *hs)
+{
+	switch (host_ovs_turn(sh->ovs_pid, sh->ovs_up, hs->ovs_pid, hs->ovs)) {
+	case HOST_OVS_STOPPED:
+		event_add(&sh->events, EV_ERROR, "ovs-vswitchd (pid %d) stopped answering: %s",
+			  (int)sh->ovs_pid, hs->ovs_error[0] ? hs->ovs_error : "no reply");
+		break;
+	case HOST_OVS_RESTARTED:
+		event_add(&sh->events, EV_INFO,
+			  "ovs-vswitchd restarted: pid %d, was %d (PMD rates start again)",
+			  (int)hs->ovs_pid, (int)sh->ovs_pid);
+		break;
+	case HOST_OVS_BACK:
+		event_add(&sh->events, EV_INFO, "ovs-vswitchd (pid %d) answers again",
+			  (int)hs->ovs_pid);
+		break;
+	case HOST_OVS_SAME:
+		break;
+	}
+	if (hs->ovs && hs->ovs_pid > 0)
+		sh->ovs_pid = hs->ovs_pid;
+	sh->ovs_up = hs->ovs;
+}
+
 static void src_host_sample(struct source *src, struct snapshot *snap)
 {
 	struct src_host *sh = src->priv;
@@ -185,6 +216,7 @@ static void src_host_sample(struct source *src, struct snapshot *snap)
 		snap->knob_absent[k] = src_host_owns(k) && !sh->have[k];
 	}
 	host_unlock(sh->h);
+	src_host_ovs_events(sh, &snap->host);
 	snap->nevents = event_copy_since(&sh->events, &sh->ev_seq, snap->events, SNAP_MAX_EVENTS);
 	snapshot_clock_self(&sh->clock, snap, t0);
 }

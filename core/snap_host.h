@@ -9,7 +9,7 @@
 
 #define HOST_SNAP_MAX_LINKS 32
 #define HOST_SNAP_MAX_ACCT 64
-#define HOST_SNAP_MAX_ABSENT 24
+#define HOST_SNAP_MAX_ABSENT 32
 
 /* One interface's rtnetlink counters (totals) and their rates over the interval. */
 struct host_link_snap {
@@ -122,6 +122,7 @@ struct host_snap {
 	char blk_error[96];
 
 	bool ovs; /* an Open vSwitch unixctl socket answered */
+	pid_t ovs_pid; /* the ovs-vswitchd that answered (the socket's peer), 0 none or unknown */
 	char ovs_socket[108];
 	char ovs_error[160]; /* last failure ("" when the last call worked) */
 	bool ovs_sleep_show; /* dpif-netdev/pmd-sleep-show exists (OVS 3.2+) */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define PMD_SNAP_MAX 16
 /* Upper bounds (us) of the cumulative overshoot buckets the snapshot carries. */
@@ -61,6 +62,9 @@ struct pmd_thread_snap {
 	/* What its CPU buys over the interval (core/pmd_cost.c), -1 not computable: CPU ns per
 	 * packet received, and CPU % of the wall time the host left it (100 - stolen_pct). */
 	double cpu_ns_per_pkt, cpu_left_pct;
+	/* Its thread's id (the kernel's TID), 0 when the source has none (a host PMD row whose
+	 * thread is not in the thread list, a recording without it). */
+	pid_t tid;
 };
 
 struct pmd_snap {

@@ -199,6 +199,7 @@ static json_t *snapjson_pmd(const struct pmd_snap *p)
 		json_object_set_new(o, "cpu_ns_per_pkt", jreal_or_null(t->cpu_ns_per_pkt));
 		json_object_set_new(o, "cpu_left_pct", jreal_or_null(t->cpu_left_pct));
 		json_object_set_new(o, "timer_slack_ns", jint_or_null(t->timer_slack_ns));
+		json_object_set_new(o, "tid", t->tid > 0 ? jint((uint64_t)t->tid) : json_null());
 		json_t *bh = json_array();
 		for (int b = 0; b < PMD_SNAP_OS_HIST; b++)
 			json_array_append_new(bh, jint(t->bpf_hist[b]));
@@ -281,9 +282,11 @@ static json_t *snapjson_blk(const struct blk_snap *b)
 				       jint(c->ipi_recv), "completed", jint(c->completed));
 		json_object_set_new(pc, "remote", jint(c->remote));
 		json_object_set_new(pc, "submitters", json_integer(c->submitters));
-		json_object_set_new(pc, "completed_per_s", jreal(c->completed_per_s));
-		json_object_set_new(pc, "block_softirq_per_s", jreal(c->block_softirq_per_s));
-		json_object_set_new(pc, "ipi_recv_per_s", jreal(c->ipi_recv_per_s));
+		/* Null where a CPU's counter went back (host) or the source lacks it (-1). */
+		json_object_set_new(pc, "completed_per_s", jreal_or_null(c->completed_per_s));
+		json_object_set_new(pc, "block_softirq_per_s",
+				    jreal_or_null(c->block_softirq_per_s));
+		json_object_set_new(pc, "ipi_recv_per_s", jreal_or_null(c->ipi_recv_per_s));
 		json_array_append_new(per_cpu, pc);
 	}
 	json_t *o =

@@ -195,6 +195,7 @@ void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_
 	p->drops_while_asleep = 0;
 	for (int i = 0; i < p->nthreads; i++) {
 		pmd_stats_thread(ps, i, &p->threads[i], dt_s, lat);
+		p->threads[i].tid = ps->pmd[i].t ? ps->pmd[i].t->tid : 0;
 		p->drops_while_asleep += p->threads[i].drops_while_asleep;
 		/* A PMD loops at least every 10 ms (the sleep cap): an interval
 		 * without one iteration is a stuck PMD, not a quiet one. */

@@ -129,6 +129,7 @@ static void put(const char *rel, const char *text)
 }
 
 static void fake_stat(int pid, const char *comm, char st);
+static void fake_stat_ticks(int pid, const char *comm, char st, int utime);
 
 /* A fake process pid (comm pcomm) with one thread of its own id named comm. */
 static void fake_proc(int pid, const char *pcomm, const char *comm)
@@ -152,13 +153,19 @@ static void fake_proc(int pid, const char *pcomm, const char *comm)
 /* The stat file of fake_proc's thread, in state st, written in place (a kept fd reads it). */
 static void fake_stat(int pid, const char *comm, char st)
 {
+	fake_stat_ticks(pid, comm, st, 5);
+}
+
+/* The same with utime ticks of its own. */
+static void fake_stat_ticks(int pid, const char *comm, char st, int utime)
+{
 	char rel[128], text[512];
 	int k;
-	/* Fields 4 to 52 of a stat line: all 1 but utime 5 (14), start time 77 (22). */
+	/* Fields 4 to 52 of a stat line: all 1 but utime (14), start time 77 (22). */
 	k = snprintf(text, sizeof(text), "%d (%s) %c", pid, comm, st);
 	for (int field = 4; field <= 52; field++)
 		k += snprintf(text + k, sizeof(text) - (size_t)k, " %d",
-			      field == 14   ? 5
+			      field == 14   ? utime
 			      : field == 22 ? 77
 					    : 1);
 	snprintf(text + k, sizeof(text) - (size_t)k, "\n");
@@ -327,11 +334,78 @@ static void test_stat_due(void **state)
 	assert_true(host_tscan_stat_due(true, false, 5, 5)); /* no earlier refresh */
 }
 
+/*
+ * More picked threads than the list holds (HOST_MAX_THREADS is 1024), the PMD of the vswitchd
+ * behind the socket at the highest pid: 1100 idle kworkers below it, an IPVS estimator
+ * kthread, a second ovs-vswitchd. The watched threads are listed whatever their pid; the rest
+ * of the list is the busiest, lower tids first among equals; the list is sorted by tid.
+ */
+static void test_watch_set(void **state)
+{
+	struct host_thread_info *arr = NULL;
+	size_t cap = 0, n = 0, max = 1024;
+	char comm[32];
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/tt-tscan-watch.%d", (int)getpid());
+	assert_int_equal(mkdir(root, 0700), 0);
+	for (int pid = 1000; pid < 2100; pid++) {
+		snprintf(comm, sizeof(comm), "kworker/%d:0", pid);
+		fake_proc(pid, comm, comm);
+	}
+	fake_proc(3000, "ipvs-e:0:0", "ipvs-e:0:0");
+	fake_proc(4000, "ovs-vswitchd", "pmd-c01/id:8"); /* ours */
+	fake_proc(4100, "ovs-vswitchd", "pmd-c01/id:6"); /* another's */
+	fake_proc(4200, "tt-extra", "tt-extra"); /* --pid */
+	struct host_tscan *sc = host_tscan_new(root);
+	host_tscan_set_watch(sc, 4000);
+
+	assert_int_equal(host_tscan_run(sc, 4200, 1000, &arr, &cap, max, &n), 1104);
+	assert_int_equal(n, max);
+	assert_non_null(find_tid(arr, n, 4000));
+	assert_non_null(find_tid(arr, n, 3000));
+	assert_non_null(find_tid(arr, n, 4200));
+	assert_null(find_tid(arr, n, 4100)); /* not watched, no busier than the kworkers */
+	assert_non_null(find_tid(arr, n, 1000));
+	assert_null(find_tid(arr, n, 2099)); /* idle, the highest tid: left out */
+	for (size_t i = 1; i < n; i++)
+		assert_true(arr[i - 1].tid < arr[i].tid);
+
+	/* The highest kworker takes 10 ticks: the busiest of the rest, listed; the PMD stays. */
+	fake_stat_ticks(2099, "kworker/2099:0", 'R', 15);
+	assert_int_equal(host_tscan_run(sc, 4200, 2000, &arr, &cap, max, &n), 1104);
+	assert_int_equal(n, max);
+	assert_non_null(find_tid(arr, n, 2099));
+	assert_non_null(find_tid(arr, n, 4000));
+	assert_non_null(find_tid(arr, n, 3000));
+
+	/* Unknown vswitchd (no socket yet): every ovs-vswitchd's threads are watched. */
+	host_tscan_set_watch(sc, 0);
+	host_tscan_run(sc, 0, 3000, &arr, &cap, max, &n);
+	assert_non_null(find_tid(arr, n, 4000));
+	assert_non_null(find_tid(arr, n, 4100));
+	fake_root_drop(sc);
+	free(arr);
+}
+
+/* Who is watched: the vswitchd behind the socket (any when unknown), ipvs-e:*, --pid. */
+static void test_watched(void **state)
+{
+	(void)state;
+	assert_true(host_thread_watched("pmd-c01/id:8", "ovs-vswitchd", 40, 40, 0));
+	assert_false(host_thread_watched("pmd-c01/id:6", "ovs-vswitchd", 41, 40, 0));
+	assert_true(host_thread_watched("handler3", "ovs-vswitchd", 41, 0, 0));
+	assert_true(host_thread_watched("ipvs-e:2:0", "ipvs-e:2:0", 9, 40, 0));
+	assert_true(host_thread_watched("worker", "myapp", 77, 40, 77));
+	assert_false(host_thread_watched("kworker/0:1", "kworker/0:1", 12, 40, 77));
+	assert_false(host_thread_watched("pmd-c:0", "tunetop", 50, 40, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_tscan), cmocka_unit_test(test_root_listing),
+	    cmocka_unit_test(test_tscan),    cmocka_unit_test(test_root_listing),
 	    cmocka_unit_test(test_stat_age), cmocka_unit_test(test_stat_gone),
-	    cmocka_unit_test(test_stat_due)};
+	    cmocka_unit_test(test_stat_due), cmocka_unit_test(test_watch_set),
+	    cmocka_unit_test(test_watched)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

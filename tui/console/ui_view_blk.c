@@ -10,6 +10,12 @@
  * the interval: only the CPUs that submitted (rows) or completed (columns)
  * anything, as many columns as the width allows and at most MAX_ROWS rows, so
  * the per-CPU table below keeps its place on a small screen. */
+/* A per-CPU rate, "-" where the source has none (-1: JSON null). */
+static const char *blk_rate(double v, char *buf, size_t len)
+{
+	return v < 0 ? "-" : rowfmt_count(v, buf, len);
+}
+
 static void blk_matrix(struct body *b, const struct blk_snap *k)
 {
 	struct ui *ui = b->ui;
@@ -151,9 +157,9 @@ void ui_view_blk(struct body *b)
 		const struct blk_cpu_snap *pc = &k->per_cpu[i];
 		ui_put(ui, pc->cpu == k->irq_cpu ? ROLE_VALUE : ROLE_NORMAL,
 		       "%4d %3d %13s %13s %13s%s", pc->cpu, pc->llc,
-		       rowfmt_count(pc->block_softirq_per_s, a, sizeof(a)),
-		       rowfmt_count(pc->ipi_recv_per_s, c, sizeof(c)),
-		       rowfmt_count(pc->completed_per_s, d, sizeof(d)),
+		       blk_rate(pc->block_softirq_per_s, a, sizeof(a)),
+		       blk_rate(pc->ipi_recv_per_s, c, sizeof(c)),
+		       blk_rate(pc->completed_per_s, d, sizeof(d)),
 		       pc->cpu == k->irq_cpu ? "  (irq)" : "");
 	}
 }
