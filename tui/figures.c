@@ -29,7 +29,8 @@ const struct figure figure_table[] = {
      "the CPU frequency governor in force and, in brackets, where it comes from (emulated, "
      "cpufreq, or no cpufreq)"},
     {FIG_ALL, "N[||| %  MHz]", "%, MHz", ONE_CPU, "engine or /proc/stat",
-     "one meter per CPU: its busy time (the CPU's threads) and its current frequency"},
+     "one meter per CPU: its busy time (the CPU's threads) and its current frequency; "
+     "the engine's emulated CPUs say emulated (the machine's real CPUs: --host)"},
     {FIG_ALL, "est", "-", "-", "engine", "the est (IPVS rate estimator) subsystem's line"},
     {FIG_ALL, "ests", "count", "-", "knob est.count",
      "estimators asked for (est.count; a and A change it)"},
