@@ -138,6 +138,10 @@ def completion():
             f'\t\tCOMPREPLY=($(compgen -W "{words}" -- "$cur"))',
             "\telif [ \"$COMP_CWORD\" -eq 1 ]; then",
             '\t\tCOMPREPLY=($(compgen -W "experiment" -- "$cur"))',
+            # The experiments' names from the binary's own list (tunetop experiment --help).
+            "\telif [ \"$COMP_CWORD\" -eq 2 ] && [ \"${COMP_WORDS[1]}\" = experiment ]; then",
+            ('\t\tCOMPREPLY=($(compgen -W "$("$bin" experiment --help 2>/dev/null | '
+             'awk \'/^Experiments:/ {f = 1; next} /^$/ {f = 0} f {print $1}\')" -- "$cur"))'),
             "\tfi",
             "}",
             "complete -F _tunetop tunetop"]

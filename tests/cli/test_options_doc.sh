@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test_options_doc.sh: every option of the option table (tunetop --list-options) is in
 # --help, the man page, docs/reference.md and the bash completion; the man page renders
-# without warnings; the completion completes options, fixed choices and knob names.
+# without warnings; the completion completes options, fixed choices, knob and experiment
+# names.
 # (That the generated blocks are current is test_readme.sh's.)
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
@@ -52,4 +53,9 @@ got=$(complete_words --scenario pmd-s)
 check "--scenario completes scenario names (got $(echo $got))" grep -qx pmd-seed <<<"$got"
 got=$(complete_words exp)
 check "the first word completes to experiment (got $(echo $got))" test "$(echo $got)" = experiment
+got=$(complete_words experiment "" | sort)
+check "experiment completes the experiments' names (got $(echo $got))" \
+	test "$(echo $got)" = "$(echo $("$TUNETOP" experiment --help | sed -n '/^Experiments:/,/^$/p' | awk 'NF && !/:$/ {print $1}' | sort))"
+got=$(complete_words experiment sw)
+check "experiment sw completes to sweep (got $(echo $got))" test "$(echo $got)" = sweep
 finish
