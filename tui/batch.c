@@ -257,7 +257,7 @@ int batch_run(struct source *src, const struct options *o)
 
 	int ost = 0;
 	if ((o->record || o->record_dir) && !(rec = batch_record_open(o, &ost, err, sizeof(err)))) {
-		fprintf(stderr, "tunetop: --record: %s\n", err);
+		fprintf(stderr, "tunetop: %s: %s\n", o->record ? "--record" : "--record-dir", err);
 		snapshot_free(snap);
 		return ost;
 	}

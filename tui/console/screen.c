@@ -418,7 +418,7 @@ int screen_run(struct source *src, const struct options *o)
 	int rc = 0;
 	if ((o->record || o->record_dir) &&
 	    !(ui->rec = batch_record_open(o, &rc, err, sizeof(err)))) {
-		fprintf(stderr, "tunetop: --record: %s\n", err);
+		fprintf(stderr, "tunetop: %s: %s\n", o->record ? "--record" : "--record-dir", err);
 		ui_freeze_free(ui);
 		snapshot_free(ui->snap);
 		free(ui);
