@@ -23,6 +23,8 @@ const struct figure figure_table[] = {
      "with a fleet, the host dived into (Enter in the fleet view): the figures below are its"},
     {FIG_ALL, "FROZEN", "sample/kept, time", "-", "console",
      "frozen on a kept sample (space): which one of those kept, and its time"},
+    {FIG_ALL, "REC", "-", "-", "--record, --record-dir",
+     "every sample is also written to the recording (docs/recording.md)"},
     {FIG_ALL, "read-only", "-", "-", "console",
      "a real machine without --write: knob changes are refused, the figures are only read"},
     {FIG_ALL, "governor", "-", "-", "cpufreq (sysfs) or the engine",

@@ -257,6 +257,10 @@ int ui_header_draw(struct ui *ui)
 		ui_put(ui, ROLE_TITLE, "REPLAY %gx", ui->speed);
 	else
 		ui_put(ui, ROLE_TITLE, "LIVE %.2gs", ui->opt->delay_s);
+	/* --record or --record-dir: every sample also goes to a file, which the screen says as
+	 * atop's and a camera's REC do (docs/recording.md). */
+	if (ui->rec)
+		ui_put(ui, ROLE_WARN, "  REC");
 	ui_put(ui, ROLE_TITLE, "  governor ");
 	if (s->governor >= 0)
 		put_knob(ui, K_CPU_GOVERNOR, "");
