@@ -130,8 +130,8 @@ static int batch_run_remote(struct source *src, const struct options *o, FILE *o
 		struct remote_row row;
 		for (int i = 0; remote_row(src, i, &row); i++) {
 			const struct snapshot *s;
-			if (!remote_take_new(src, i, &s))
-				continue;
+			if (gone[i] || !remote_take_new(src, i, &s))
+				continue; /* a host given up stays so: its exit status is said */
 			char *line = batch_host_line_diag(row.name, s, i < nst ? &st[i] : NULL);
 			int bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
 				  fflush(out) == EOF;
