@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test_replay.sh: record 10 s in the console (its title says REC), replay it: frozen on a
-# sample, the screen shows that line's figures (seq, uptime, CPU load, pmd drop%, blk p99),
-# and [ ] { } move exactly one or ten samples; a recording with a cut last line and a garbage
-# line plays with "2 lines skipped"; knob keys are refused naming the recording; .zst and .gz
-# record and read.
+# test_replay.sh: record 10 s in the console, replay it: frozen on a sample, the screen shows
+# that line's figures (seq, uptime, CPU load, pmd drop%, blk p99), and [ ] { } move exactly
+# one or ten samples; a recording with a cut last line and a garbage line plays with
+# "2 lines skipped"; knob keys are refused naming the recording; .zst and .gz record and read.
 . "$(dirname "$0")/lib/tmux.sh"
 
 rec=$TT_DIR/rec.jsonl
 tt_start 132 30 "$(tt_wrap -d 0.5 --scenario default --record "$rec")"
 tt_wait 'F10Quit'
-# The title says it records.
+# The recording console's title says REC (docs/recording.md).
 tt_wait '^ tunetop [0-9.]+ +up [0-9]+s  LIVE 0.5s  REC  governor'
 start=$SECONDS
 # 10 s of samples: wait for the 20th line in the file (one a line, flushed per line).
