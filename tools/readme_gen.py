@@ -7,7 +7,7 @@ Replaces the text between BEGIN X and END X markers (<!-- --> in Markdown, .\\" 
 page, # in the bash completion) in README.md, docs/reference.md, docs/json.md,
 docs/metrics.md, docs/figures.md, tunetop.1 and completion/tunetop.bash, from tunetop
 --list-options, --list-knobs, --list-scenarios, --list-keys, --list-metrics, --list-figures,
-tunetop -b, the Makefile's
+tunetop experiment --help, tunetop -b, the Makefile's
 DEB_PKGS/DEB_TEST_PKGS and tests/tui/golden/overview.txt. With --check, exits 1 (naming
 each block) when one is not up to date.
 """
@@ -138,6 +138,10 @@ def completion():
             f'\t\tCOMPREPLY=($(compgen -W "{words}" -- "$cur"))',
             "\telif [ \"$COMP_CWORD\" -eq 1 ]; then",
             '\t\tCOMPREPLY=($(compgen -W "experiment" -- "$cur"))',
+            # The experiments' names from the binary's own list (tunetop experiment --help).
+            "\telif [ \"$COMP_CWORD\" -eq 2 ] && [ \"${COMP_WORDS[1]}\" = experiment ]; then",
+            ('\t\tCOMPREPLY=($(compgen -W "$("$bin" experiment --help 2>/dev/null | '
+             'awk \'/^Experiments:/ {f = 1; next} /^$/ {f = 0} f {print $1}\')" -- "$cur"))'),
             "\tfi",
             "}",
             "complete -F _tunetop tunetop"]
@@ -396,6 +400,25 @@ def scenarios_man():
     return "\n".join(out)
 
 
+def experiments_man():
+    """The experiments and every option of theirs, from `tunetop experiment --help`."""
+    text = run("experiment", "--help")
+    head, sep, rest = text.partition("\nCommon options:\n")
+    if not sep or "Experiments:\n" not in head:
+        raise SystemExit("cannot parse tunetop experiment --help")
+    out = []
+    for line in head.split("Experiments:\n", 1)[1].splitlines():
+        if line.strip():
+            name, _, summary = line.strip().partition(" ")
+            out += [".TP", f"\\fB{roff(name, False)}\\fR", roff(summary.strip())]
+    out += [".PP", "Their options, as \\fBtunetop experiment \\-\\-help\\fR lists them:", ".PP",
+            ".nf"]
+    out += [roff(line, False) if line.strip() else ".sp"
+            for line in ("Common options:\n" + rest).rstrip("\n").splitlines()]
+    out += [".fi"]
+    return "\n".join(out)
+
+
 def makefile_list(var):
     text = open(f"{top}/Makefile").read().replace("\\\n", " ")
     m = re.search(rf"^{var}\s*:=\s*(.*)$", text, re.M)
@@ -426,7 +449,8 @@ TARGETS = {
     "docs/metrics.md": ("md", {"METRICS": metrics_md}),
     "docs/figures.md": ("md", {"FIGURES": figures_md}),
     "tunetop.1": ("man", {"OPTIONS": options_man, "KEYS": keys_man, "FIGURES": figures_man,
-                          "SCENARIOS": scenarios_man, "KNOBS": knobs_man}),
+                          "SCENARIOS": scenarios_man, "KNOBS": knobs_man,
+                          "EXPERIMENTS": experiments_man}),
     "completion/tunetop.bash": ("sh", {"COMPLETION": completion}),
 }
 MARK = {"md": (r"<!-- BEGIN {n} [^>]*-->", r"<!-- END {n} -->"),

@@ -67,8 +67,8 @@ char *batch_host_line(const char *host, const struct snapshot *s)
 }
 
 /* Notes (hosts going down, up again, broken) go to stderr, stdout stays JSON. True when some
- * host is broken: it will never give a line. */
-static bool batch_remote_notes(struct source *src, int *alive)
+ * host is broken: it will never give a line. *alive counts the others not given up. */
+static bool batch_remote_notes(struct source *src, const bool *gone, int *alive)
 {
 	char note[256];
 	bool err, broken = false;
@@ -76,7 +76,7 @@ static bool batch_remote_notes(struct source *src, int *alive)
 	*alive = 0;
 	for (int i = 0; remote_row(src, i, &row); i++) {
 		broken = broken || row.broken;
-		*alive += !row.broken;
+		*alive += !row.broken && !gone[i];
 	}
 	/* After the rows: remote_row reads the links, and a host it finds broken queues its
 	 * note then, which must be said before -b exits for it. */
@@ -85,23 +85,53 @@ static bool batch_remote_notes(struct source *src, int *alive)
 	return broken;
 }
 
+/*
+ * -n N bounds a --remote run (docs/reference.md "Agent, remote hosts and the fleet view"): a
+ * host that has given no snapshot BATCH_REMOTE_CONNECT_S (plus one -d) after the start is given
+ * up, said on stderr with its last reason; ssh's own ConnectTimeout covers one try, not the
+ * retries after it. Returns how many hosts it gave up now.
+ */
+#define BATCH_REMOTE_CONNECT_S 10
+
+static int batch_remote_give_up(struct source *src, bool *gone, double waited_s)
+{
+	struct remote_row row;
+	int n = 0;
+	for (int i = 0; remote_row(src, i, &row); i++) {
+		if (gone[i] || row.broken || row.snap)
+			continue;
+		gone[i] = true;
+		n++;
+		fprintf(stderr,
+			"tunetop: %s: no snapshot in %.0f s, given up (-n ends the run): %s\n",
+			row.name, waited_s,
+			row.state == REMOTE_DOWN && row.reason ? row.reason
+			: row.state == REMOTE_UP	       ? "connected, nothing read"
+							       : "still connecting");
+	}
+	return n;
+}
+
 /* --remote: every host's snapshots as they come, each with its "host"; -n counts lines. A
- * broken host (not an agent, a far-side usage error) makes the exit status 1; when every
- * host is broken there is nothing to wait for. */
+ * broken host (not an agent, a far-side usage error) or one given up (batch_remote_give_up)
+ * makes the exit status 1; when every host is so there is nothing to wait for. */
 static int batch_run_remote(struct source *src, const struct options *o, FILE *out,
 			    struct recfile_writer *rec)
 {
 	long n = 0;
-	int alive, rc = 0;
+	int alive, rc = 0, gave_up = 0;
 	/* One diagnosis state per host: each host's findings follow its own samples. */
 	int nst = remote_count(src);
 	struct diag_state *st = xcalloc((size_t)nst, sizeof(*st));
+	bool *gone = xcalloc((size_t)nst, sizeof(*gone));
+	double connect_s = BATCH_REMOTE_CONNECT_S + o->delay_s;
+	uint64_t connect_by = clock_mono_ns() + (uint64_t)(connect_s * NS_PER_S);
 	while (!sig_quit && (o->iterations == 0 || n < o->iterations)) {
 		struct remote_row row;
 		for (int i = 0; remote_row(src, i, &row); i++) {
 			const struct snapshot *s;
-			if (!remote_take_new(src, i, &s))
-				continue;
+			if (gone[i] || !remote_take_new(src, i, &s))
+				continue; /* a host given up stays so: its exit status is said */
 			char *line = batch_host_line_diag(row.name, s, i < nst ? &st[i] : NULL);
 			int bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
 				  fflush(out) == EOF;
@@ -118,15 +148,18 @@ static int batch_run_remote(struct source *src, const struct options *o, FILE *o
 			if (o->iterations && ++n >= o->iterations)
 				goto done;
 		}
-		if (batch_remote_notes(src, &alive) && !alive) {
+		if (o->iterations && clock_mono_ns() >= connect_by)
+			gave_up += batch_remote_give_up(src, gone, connect_s);
+		if ((batch_remote_notes(src, gone, &alive) || gave_up) && !alive) {
 			rc = 1;
 			goto out;
 		}
 		batch_wait_until(clock_mono_ns() + 20 * NS_PER_MS);
 	}
 done:
-	rc = batch_remote_notes(src, &alive) ? 1 : 0;
+	rc = batch_remote_notes(src, gone, &alive) || gave_up ? 1 : 0;
 out:
+	free(gone);
 	free(st);
 	return rc;
 }
@@ -224,7 +257,7 @@ int batch_run(struct source *src, const struct options *o)
 
 	int ost = 0;
 	if ((o->record || o->record_dir) && !(rec = batch_record_open(o, &ost, err, sizeof(err)))) {
-		fprintf(stderr, "tunetop: --record: %s\n", err);
+		fprintf(stderr, "tunetop: %s: %s\n", o->record ? "--record" : "--record-dir", err);
 		snapshot_free(snap);
 		return ost;
 	}
@@ -245,8 +278,9 @@ int batch_run(struct source *src, const struct options *o)
 	/* -b --serve whose lines nobody reads (-o /dev/null, as the exporter's unit) samples when a
 	 * scrape wants one (at most every -d), after a first sample that rates need as their
 	 * start: an exporter costs what its scrapes cost (docs/metrics.md, "Deploying the
-	 * exporter"). A reader of the lines gets them every -d, as without --serve. */
-	bool on_demand = o->serve && !paced && !replace && batch_discards(out);
+	 * exporter"). A reader of the lines gets them every -d, as without --serve; so does a run
+	 * bounded by -n, which ends after COUNT intervals whether or not anything scrapes it. */
+	bool on_demand = o->serve && !paced && !replace && batch_discards(out) && !o->iterations;
 	if (on_demand)
 		serve_on_demand(o->delay_s);
 	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c: tunetop's entry: parse the command line, open a source, run a front end. */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,8 +252,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tunetop: --serve: %s\n", err);
 			rc = 1;
 		} else {
-			fprintf(stderr, "tunetop: serving /metrics on port %u%s\n", serve_port(),
-				o.web_config ? " (--web.config.file)" : "");
+			char host[INET6_ADDRSTRLEN];
+			serve_addr_host(o.serve, host, sizeof(host));
+			fprintf(stderr, "tunetop: serving /metrics on port %u at %s%s\n",
+				serve_port(), host, o.web_config ? " (--web.config.file)" : "");
 		}
 	}
 	if (rc == 0)

@@ -9,7 +9,10 @@ const struct opt_entry options_table[] = {
      "Decimals allowed. In batch mode the first line covers min(delay, 0.1 s). A replay "
      "plays at its recorded pace instead."},
     {"iterations", 'n', "COUNT", "general", NULL,
-     "stop after COUNT refreshes (the console too, like htop)", NULL},
+     "stop after COUNT refreshes (the console too, like htop)",
+     "Every -b run with it ends: with --serve it samples every -d, scraped or not; with "
+     "--remote it counts lines, and a host with no snapshot 10 s (plus one -d) after the "
+     "start is given up, named on stderr, exit status 1."},
     {"batch", 'b', NULL, "general", NULL, "no curses; JSON Lines to stdout",
      "One snapshot (schema 1) a line, flushed per line. A closed pipe or SIGINT, SIGTERM "
      "or SIGHUP ends it quietly with status 0, every thread joined."},

@@ -171,6 +171,16 @@ static char *trim(char *a)
 	return a;
 }
 
+/* One more "PATH:LINE: why" line in msg, when it fits whole (a cut line would mislead). */
+static void settings_msg_add(char *msg, size_t msglen, const char *path, unsigned lineno,
+			     const char *why)
+{
+	size_t at = strlen(msg);
+	int n = snprintf(msg + at, msglen - at, "%s%s:%u: %s", at ? "\n" : "", path, lineno, why);
+	if (n < 0 || (size_t)n >= msglen - at)
+		msg[at] = '\0';
+}
+
 int settings_parse(struct settings *s, const char *path, const char *text, char *msg, size_t msglen)
 {
 	char line[SETTINGS_MAX_LINE + 1], why[256], first_unknown[64] = "";
@@ -197,8 +207,8 @@ int settings_parse(struct settings *s, const char *path, const char *text, char 
 			*eq = '\0';
 			r = settings_set(s, trim(l), trim(eq + 1), why, sizeof(why));
 		}
-		if (r < 0 && rc >= 0) {
-			snprintf(msg, msglen, "%s:%u: %s", path, lineno, why);
+		if (r < 0) {
+			settings_msg_add(msg, msglen, path, lineno, why);
 			rc = -1;
 		} else if (r > 0 && !unknown++) {
 			snprintf(first_unknown, sizeof(first_unknown), "%.60s", trim(l));

@@ -46,8 +46,8 @@ int settings_path(char *buf, size_t len, char *err, size_t errlen);
  * Parse text (what path holds) over s. A line that names no known key is skipped; a bad line
  * (no '=', a bad value, a version this tunetop does not read) is skipped too and keeps the
  * value s had. Returns 0 when clean, 1 when only unknown keys were skipped (msg: one
- * warning naming the first and how many), -1 on a bad line (msg: "PATH:LINE: why" for the
- * first one; the good lines still apply).
+ * warning naming the first and how many), -1 on a bad line (msg: "PATH:LINE: why" for every
+ * bad line, one a line, as many as msglen holds; the good lines still apply).
  */
 int settings_parse(struct settings *s, const char *path, const char *text, char *msg,
 		   size_t msglen);

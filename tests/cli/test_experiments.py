@@ -6,8 +6,10 @@
 the README names; sweep runs N passes a point and reports their median and spread; a hung
 pass fails the experiment (status 1, the hang named); bad arguments are usage errors (status
 2) that name what is valid; --png/--svg draw the result (the PNG decoded here)."""
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,6 +32,7 @@ def run(*args, timeout=120):
 # sweep: a fresh engine per pass, 3 passes a point; rows carry the knobs (as numbers), the
 # median of each metric over the passes, the passes' values and their spread.
 tmp = tempfile.mkdtemp(prefix="tt-exp-")
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)  # its pictures, on any way out
 png, svg = os.path.join(tmp, "sweep.png"), os.path.join(tmp, "sweep.svg")
 # (--host-took-limit 100: on a busy test machine every pass would be set aside and rerun;
 # the limit has its own test below)

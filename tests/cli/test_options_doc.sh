@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test_options_doc.sh: every option of the option table (tunetop --list-options) is in
-# --help, the man page, docs/reference.md and the bash completion; the man page renders
-# without warnings; the completion completes options, fixed choices and knob names.
+# --help, the man page, docs/reference.md and the bash completion, every experiment and
+# experiment option (tunetop experiment --help) in the man page; the man page renders
+# without warnings; the completion completes options, fixed choices, knob and experiment
+# names.
 # (That the generated blocks are current is test_readme.sh's.)
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
@@ -21,6 +23,16 @@ for o in $opts; do
 	grep -qE -- "[\" ]$o[\" ]" "$comp" || bad "the completion lacks $o"
 done
 ok "every option is in --help, the man page, docs/reference.md and the completion"
+# The experiments' options, as `tunetop experiment --help` names them, in the man page too.
+eopts=$("$TUNETOP" experiment --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+check "experiment --help names options" test "$(wc -l <<<"$eopts")" -ge 15
+for o in $eopts; do
+	grep -qF -- "$o" <<<"$rendered" || bad "the man page lacks the experiment option $o"
+done
+for e in $("$TUNETOP" experiment --help | sed -n '/^Experiments:/,/^$/p' | awk 'NF && !/:$/ {print $1}'); do
+	grep -qE -- "^ +$e( |$)" <<<"$rendered" || bad "the man page's EXPERIMENTS lacks $e"
+done
+ok "every experiment and its options are in the man page"
 # The short letters too.
 for s in $("$TUNETOP" --list-options | cut -f2 | grep -v '^-$'); do
 	grep -qE -- "^ +$s, " <<<"$help" || bad "--help lacks $s"
@@ -52,4 +64,9 @@ got=$(complete_words --scenario pmd-s)
 check "--scenario completes scenario names (got $(echo $got))" grep -qx pmd-seed <<<"$got"
 got=$(complete_words exp)
 check "the first word completes to experiment (got $(echo $got))" test "$(echo $got)" = experiment
+got=$(complete_words experiment "" | sort)
+check "experiment completes the experiments' names (got $(echo $got))" \
+	test "$(echo $got)" = "$(echo $("$TUNETOP" experiment --help | sed -n '/^Experiments:/,/^$/p' | awk 'NF && !/:$/ {print $1}' | sort))"
+got=$(complete_words experiment sw)
+check "experiment sw completes to sweep (got $(echo $got))" test "$(echo $got)" = sweep
 finish

@@ -4,7 +4,8 @@
 """test_serve_bad.py: bad HTTP clients cost `tunetop --serve` nothing it needs: while 1,000
 connections sit open, a client sends a 1 MB request line and another one byte a second, the
 batch loop (-b, JSON on stdout) keeps sampling on time (intervals and self.sample_us as
-without them) and the next normal scrape is answered; other paths 404, other methods 405.
+without them) and the next normal scrape is answered; / is a landing page that links to
+/metrics (as node_exporter's), other paths 404, other methods 405.
 Slowloris: while 128 clients trickle a request one byte every 2 s (reconnecting when closed),
 normal scrapes (3 s timeout) still succeed (the rate is printed); one trickling client is closed
 at its request's deadline, before the idle timeout. The Accept header's q-values
@@ -87,6 +88,8 @@ try:
         time.sleep(0.2)
     st, body = http()
     check("a normal scrape answers 200 with tunetop_info", st == 200 and "tunetop_info{" in body)
+    st, body = http("/")
+    check("GET /: a landing page linking to /metrics", st == 200 and 'href="/metrics"' in body)
     check("other paths: 404", http("/nothing")[0] == 404)
     check("other methods: 405", http(method="POST")[0] == 405)
 

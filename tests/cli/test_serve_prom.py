@@ -115,7 +115,7 @@ try:
     check("engine: Accept openmetrics gets OpenMetrics ending in # EOF",
           st == 200 and ct.startswith("application/openmetrics-text") and om.endswith("# EOF\n"))
     om_check("engine", om)
-    check("engine: other paths are 404", get(f"http://127.0.0.1:{port}/")[0] == 404)
+    check("engine: other paths are 404", get(f"http://127.0.0.1:{port}/nothing")[0] == 404)
 
     prom = Prometheus(tmp, [f"127.0.0.1:{port}"])
     procs.append(prom.proc)

@@ -5,9 +5,10 @@
 # test_deb.sh: `dpkg-buildpackage -us -uc -b` on a copy of the tree builds a .deb that lintian
 # passes with no error or warning; installed with apt, `tunetop --version` says the package's
 # version, `man -w tunetop` finds the compressed page, the exporter's unit is there and
-# disabled, /etc/default/tunetop-exporter is a conffile, the themes and examples are in place,
-# the picture module is in /usr/lib/tunetop and the installed binary draws a PNG with it;
-# purged, it leaves nothing. Skips (77) when not root, without dpkg-buildpackage, debhelper or
+# disabled, /etc/default/tunetop-exporter is a conffile, the themes, examples and every doc
+# the package's files point to are in place; tunetop depends on no cairo or X11 library, the
+# picture module is in tunetop-pictures, and installed with it the binary draws a PNG;
+# purged, they leave nothing. Skips (77) when not root, without dpkg-buildpackage, debhelper or
 # lintian, or when a tunetop is already installed (it is not ours to replace).
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
@@ -31,7 +32,8 @@ installed=0
 cleanup() {
 	if [ $installed = 1 ]; then
 		DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=300 tunetop \
-			>"$tmp/purge.log" 2>&1 || dpkg --purge tunetop >>"$tmp/purge.log" 2>&1
+			tunetop-pictures >"$tmp/purge.log" 2>&1 ||
+			dpkg --purge tunetop-pictures tunetop >>"$tmp/purge.log" 2>&1
 	fi
 	rm -rf "$tmp"
 }
@@ -54,10 +56,12 @@ rm -rf "$tmp/tunetop/build" "$tmp/tunetop/tunetop"
 rc=$?
 check "dpkg-buildpackage -us -uc -b exits 0 ($(tail -n 5 "$tmp/build.log" | tr '\n' ' '))" test $rc -eq 0
 deb=$(ls "$tmp"/tunetop_*.deb 2>/dev/null | head -n 1)
+pics=$(ls "$tmp"/tunetop-pictures_*.deb 2>/dev/null | head -n 1)
 check "a .deb was built ($(ls "$tmp" | tr '\n' ' '))" test -n "$deb"
-[ -n "$deb" ] || finish
+check "the tunetop-pictures .deb was built" test -n "$pics"
+[ -n "$deb" ] && [ -n "$pics" ] || finish
 
-lintian --fail-on error,warning "$deb" >"$tmp/lintian.log" 2>&1
+lintian --fail-on error,warning "$deb" "$pics" >"$tmp/lintian.log" 2>&1
 rc=$?
 check "lintian: no error or warning ($(grep -v 'root privileges' "$tmp/lintian.log" | tr '\n' ' '))" test $rc -eq 0
 
@@ -67,10 +71,20 @@ for f in ./usr/bin/tunetop ./usr/share/man/man1/tunetop.1.gz ./usr/share/doc/tun
 	./etc/default/tunetop-exporter ./usr/share/doc/tunetop/examples/tunetop-alerts.yml \
 	./lib/systemd/system/tunetop-record.service ./etc/default/tunetop-record \
 	./usr/share/doc/tunetop/examples/prometheus.yml ./usr/share/doc/tunetop/examples/grafana-dashboard.json \
-	./usr/lib/tunetop/tunetop-cairo.so ./usr/lib/tunetop/tunetop-serve.so \
-	./usr/lib/tunetop/tunetop-link.so; do
+	./usr/lib/tunetop/tunetop-serve.so ./usr/lib/tunetop/tunetop-link.so; do
 	check "the .deb holds $f" grep -qx -- "$f" <<<"$contents"
 done
+# The docs the /etc/default files, the units and the man page point to (compressed or not).
+for d in metrics recording settings reference json; do
+	check "the .deb holds docs/$d.md" grep -Eqx -- "./usr/share/doc/tunetop/$d\.md(\.gz)?" <<<"$contents"
+done
+check "the picture module is in tunetop-pictures, not tunetop" \
+	grep -qx ./usr/lib/tunetop/tunetop-cairo.so <<<"$(dpkg-deb -c "$pics" | awk '{print $6}')"
+check "tunetop's own .deb has no picture module" \
+	test "$(grep -c tunetop-cairo <<<"$contents")" = 0
+depends=$(dpkg-deb -f "$deb" Depends)
+check "tunetop depends on no cairo or X11 library ($depends)" \
+	test "$(grep -Ec 'libcairo|libx11|libxcb|libfontconfig' <<<"$depends")" = 0
 # The eBPF module where this machine builds one (libbpf, bpftool, clang and BTF here).
 if [ -e "$top/${TT_BUILD##*/}/tunetop-bpf.so" ] || [ -e "$top/build/tunetop-bpf.so" ]; then
 	check "the .deb holds ./usr/lib/tunetop/tunetop-bpf.so" grep -qx -- ./usr/lib/tunetop/tunetop-bpf.so <<<"$contents"
@@ -88,6 +102,10 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 rc=$?
 installed=1
 check "apt-get install ./$(basename "$deb") exits 0 ($(tail -n 3 "$tmp/install.log" | tr '\n' ' '))" test $rc -eq 0
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	-o DPkg::Lock::Timeout=300 "$pics" >"$tmp/install-pics.log" 2>&1
+rc=$?
+check "apt-get install ./$(basename "$pics") exits 0 ($(tail -n 3 "$tmp/install-pics.log" | tr '\n' ' '))" test $rc -eq 0
 version=$(cd "$tmp/tunetop" && dpkg-parsechangelog -S Version)
 out=$(/usr/bin/tunetop --version 2>&1)
 check "tunetop --version says the package's version ($out, package $version)" \
@@ -125,9 +143,9 @@ check "the installed binary serves through /usr/lib/tunetop/tunetop-serve.so ($(
 	grep -q 'serving /metrics on port' "$tmp/serve.err"
 
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=300 tunetop \
-	>"$tmp/purge.log" 2>&1
+	tunetop-pictures >"$tmp/purge.log" 2>&1
 rc=$?
-check "apt-get purge tunetop exits 0 ($(tail -n 3 "$tmp/purge.log" | tr '\n' ' '))" test $rc -eq 0
+check "apt-get purge tunetop tunetop-pictures exits 0 ($(tail -n 3 "$tmp/purge.log" | tr '\n' ' '))" test $rc -eq 0
 [ $rc -eq 0 ] && installed=0
 for f in /usr/bin/tunetop /etc/default/tunetop-exporter /lib/systemd/system/tunetop-exporter.service \
 	/usr/share/tunetop /usr/lib/tunetop; do

@@ -53,11 +53,13 @@ for view in 1 2 3 4 5; do
 		tt_keys Escape
 		tt_wait_gone ' help: Esc'
 	done
+	# htop's prompts: F3 and / search, F4 and \ filter (docs/reference.md "The console").
 	for key in / F3 '\' F4; do
+		case $key in /|F3) prompt=Search ;; *) prompt=Filter ;; esac
 		tt_keys -- "$key"
-		tt_wait '^(Search|Filter):'
+		tt_wait "^$prompt:"
 		tt_keys Escape
-		tt_wait_gone '^(Search|Filter):'
+		tt_wait_gone "^$prompt:"
 	done
 	for key in F2 S C; do
 		tt_keys -- "$key"
@@ -69,6 +71,14 @@ done
 tt_keys 1
 tt_wait 'F10Quit'
 echo "ok   every htop key sent in views 1 to 5"
+
+# htop's Z pauses the display: the header says FROZEN, and Z again says LIVE.
+live
+tt_keys Z
+tt_wait '  FROZEN [0-9]+/[0-9]+ '
+tt_keys Z
+tt_wait '  LIVE '
+echo "ok   Z freezes the display and Z again goes live"
 
 # The engine logs each knob change (docs/reference.md "The console"): none may be there.
 tt_keys 5

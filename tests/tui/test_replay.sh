@@ -10,6 +10,8 @@
 rec=$TT_DIR/rec.jsonl
 tt_start 132 30 "$(tt_wrap -d 0.5 --scenario default --record "$rec")"
 tt_wait 'F10Quit'
+# The recording console's title says REC (docs/recording.md).
+tt_wait '^ tunetop [0-9.]+ +up [0-9]+s  LIVE 0.5s  REC  governor'
 start=$SECONDS
 # 10 s of samples: wait for the 20th line in the file (one a line, flushed per line).
 for _ in $(seq 200); do
@@ -32,7 +34,7 @@ lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 s = lines[int(sys.argv[2]) - 1]
 print("frame %d( |$)" % s["seq"])
 print(" up %.0fs " % s["uptime_s"])
-print(r"^ +0\[[| ]*%.1f%% %dMHz\]" % (s["cpu"]["cpus"][0]["load_pct"], s["cpu"]["cpus"][0]["freq_mhz"]))
+print(r"^ +0\[[| ]*%.1f%% %dMHz emulated\]" % (s["cpu"]["cpus"][0]["load_pct"], s["cpu"]["cpus"][0]["freq_mhz"]))
 print(r" drop %.2f%% maxsleep %dus" % (s["pmd"]["drop_pct"], s["knobs"]["pmd.maxsleep_us"]))
 print(r" p99 %.0fus " % s["blk"]["lat_us"]["p99"])
 PY

@@ -82,12 +82,12 @@ tt_keys q
 tt_wait_exit
 [ "$(stat -c %Y "$rc")" = "$(date -d 2000-01-01 +%s)" ] || fail "rewritten with nothing changed"
 
-# 5. A bad line is named with its file and line on the status; the rest applies, and the file
-# is left for its owner to fix.
-printf 'version=1\nview=est\nsort=bogus\n' >"$rc"
+# 5. A bad line is named with its file and line on the status, with how many more; the rest
+# applies, and the file is left for its owner to fix. At exit every bad line is on stderr.
+printf 'version=1\nview=est\nsort=bogus\ndelay=abc\n' >"$rc"
 tt_start 160 24 "$(tt_wrap -d 0.3)"
 tt_wait 'F10Quit'
-tt_wait "^error: settings: .*/tunetoprc:3: sort: 'bogus' is not valid"
+tt_wait "^error: settings: 2 bad lines, all listed at exit .*/tunetoprc:3: sort: 'bogus' is not"
 tt_wait "$est"
 # A file that did not read cleanly is the user's to fix: not overwritten by this run.
 tt_keys 3
@@ -95,6 +95,8 @@ tt_wait "$pmd"
 tt_keys q
 tt_wait_exit
 grep -q 'rc=0' "$TT_DIR/rc" || fail "exit with a bad line: $(cat "$TT_DIR/rc")"
+tt_wait "^tunetop: settings: .*/tunetoprc:3: sort: 'bogus' is not valid"
+tt_wait "^tunetop: settings: .*/tunetoprc:4: delay: 'abc' is not a delay"
 grep -qx 'sort=bogus' "$rc" || fail "a file with a bad line was rewritten: $(cat "$rc")"
 
 # 6. A symlink at the file's name is refused, said so, and never written through.

@@ -67,7 +67,9 @@ static void test_bad_lines(void **state)
 					msg, sizeof(msg)),
 			 -1);
 	assert_string_equal(msg, "/x/tunetoprc:4: sort: 'bogus' is not valid (valid: tid, name, "
-				 "subsys, cpu, cpu_pct, state, runq_pct)");
+				 "subsys, cpu, cpu_pct, state, runq_pct)\n"
+				 "/x/tunetoprc:5: delay: '0.01' is not a delay in seconds (valid: "
+				 "0.05 to 3600)");
 	assert_int_equal(s.view, 3);
 	assert_int_equal(s.sort, 4); /* the default kept */
 	assert_true(s.delay_s == 1.0);
@@ -77,6 +79,15 @@ static void test_bad_lines(void **state)
 	assert_int_equal(settings_parse(&s, "rc", "view=est\njust words\n", msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "rc:2: 'just words' is not key=value");
 	assert_int_equal(s.view, 1);
+
+	/* Every bad line is named, one a line, not the first only. */
+	settings_defaults(&s);
+	assert_int_equal(
+	    settings_parse(&s, "rc", "view=nonsense\ndelay=abc\nsort=cpu\n", msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "rc:1: view: 'nonsense' is not valid"));
+	assert_non_null(strstr(msg, "\nrc:2: delay: 'abc' is not a delay"));
+	assert_null(strchr(strchr(msg, '\n') + 1, '\n'));
+	assert_int_equal(s.sort, 3); /* the good line applied */
 
 	settings_defaults(&s);
 	assert_int_equal(settings_parse(&s, "rc", "version=2\n", msg, sizeof(msg)), -1);

@@ -107,6 +107,23 @@ static const struct source_ops fake_machine_ops = {
     .writes_machine = true,
 };
 
+/* A source without some of the knobs (as the live host has no engine knob). */
+static const char *fake_refusal(const struct source *src, enum knob_id id)
+{
+	(void)src;
+	return id == K_GEN_RATE_PPS ? "an engine knob: this source has none" : NULL;
+}
+static const struct source_ops fake_partial_ops = {
+    .name = "fake",
+    .open = fake_open,
+    .start = fake_start,
+    .sample = fake_sample,
+    .knob_set = fake_set,
+    .knob_get = fake_get,
+    .close = fake_close,
+    .knob_refusal = fake_refusal,
+};
+
 static struct ui *ui_on(const struct source_ops *ops)
 {
 	char err[256];
@@ -202,6 +219,20 @@ static void test_knob_key_far(void **state)
 	take_answers(ui);
 	assert_true(ui->status_err);
 	assert_string_equal(ui->status, "h2: no PMD (pmd.maxsleep_us stays 500)");
+	ui_off(ui);
+}
+
+/* F7 in the overview on a source that has no gen.rate_pps: refused with the source's reason,
+ * and no value said to stay for a knob the source does not have. */
+static void test_knob_key_absent(void **state)
+{
+	(void)state;
+	struct ui *ui = ui_on(&fake_partial_ops);
+	ui->view = VIEW_OVERVIEW;
+	assert_int_equal(ui_key(ui, KEY_F(7)) & UI_REDRAW, UI_REDRAW);
+	assert_true(ui->status_err);
+	assert_non_null(strstr(ui->status, "an engine knob: this source has none"));
+	assert_null(strstr(ui->status, "stays"));
 	ui_off(ui);
 }
 
@@ -353,10 +384,15 @@ static void test_diag_fix_engine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_codes_unique),     cmocka_unit_test(test_knob_key_at_once),
-	    cmocka_unit_test(test_knob_start_only),  cmocka_unit_test(test_knob_key_far),
-	    cmocka_unit_test(test_tradeoff_machine), cmocka_unit_test(test_tradeoff_engine_at_once),
-	    cmocka_unit_test(test_diag_fix_machine), cmocka_unit_test(test_diag_fix_engine),
+	    cmocka_unit_test(test_knob_key_absent),
+	    cmocka_unit_test(test_codes_unique),
+	    cmocka_unit_test(test_knob_key_at_once),
+	    cmocka_unit_test(test_knob_start_only),
+	    cmocka_unit_test(test_knob_key_far),
+	    cmocka_unit_test(test_tradeoff_machine),
+	    cmocka_unit_test(test_tradeoff_engine_at_once),
+	    cmocka_unit_test(test_diag_fix_machine),
+	    cmocka_unit_test(test_diag_fix_engine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -418,7 +418,7 @@ int screen_run(struct source *src, const struct options *o)
 	int rc = 0;
 	if ((o->record || o->record_dir) &&
 	    !(ui->rec = batch_record_open(o, &rc, err, sizeof(err)))) {
-		fprintf(stderr, "tunetop: --record: %s\n", err);
+		fprintf(stderr, "tunetop: %s: %s\n", o->record ? "--record" : "--record-dir", err);
 		ui_freeze_free(ui);
 		snapshot_free(ui->snap);
 		free(ui);
@@ -562,6 +562,7 @@ int screen_run(struct source *src, const struct options *o)
 	ui_tune_quit(ui); /* a tuner run cut short by q: its start value back */
 	if (ui_setup_save(ui, err, sizeof(err)) != 0)
 		fprintf(stderr, "tunetop: settings not saved: %s\n", err);
+	ui_setup_errors_print(ui); /* the settings file's bad lines, said again once visible */
 	/* A recording that failed fails the run, as in -b (shown live by ui_freeze_note). */
 	if (ui->rec && recfile_close(ui->rec, err, sizeof(err)) != 0) {
 		fprintf(stderr, "tunetop: --record %s: %s\n", o->record ? o->record : o->record_dir,

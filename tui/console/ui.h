@@ -262,6 +262,7 @@ struct ui {
 	struct settings set_file, set_start, set_now;
 	char set_path[4096];
 	bool set_keep; /* a path, no --no-config, a file read cleanly: written when changed */
+	char set_errors[2048]; /* its bad lines, one "PATH:LINE: why" a line: said again at exit */
 	bool setup; /* the setup screen (F2) is open */
 	int setup_sel;
 	uint64_t delay_ns; /* the refresh interval in force (the setup screen may change it) */
@@ -480,6 +481,8 @@ int ui_setup_keys(struct ui *ui, int ch); /* its keys while open */
 void ui_setup_draw(struct ui *ui);
 /* Write tunetoprc when a setting changed since it was read; 0, or -1 with why in err. */
 int ui_setup_save(struct ui *ui, char *err, size_t errlen);
+/* After the terminal is back: every bad line of the settings file on stderr, one a line. */
+void ui_setup_errors_print(const struct ui *ui);
 
 /* ui_draw.c: the drawing primitives (they call nothing of the console above them). */
 void ui_put(struct ui *ui, enum theme_role role, const char *fmt, ...)

@@ -157,6 +157,7 @@ int ui_freeze_key(struct ui *ui, int ch)
 
 	switch (ch) {
 	case ' ':
+	case 'Z': /* htop's pause */
 		if (ui->frozen)
 			return ui_live(ui);
 		ui_status(ui, false, "frozen: [ ] step one, { } ten, space or Esc: live");

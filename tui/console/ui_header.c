@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ui_header.c: the title line, one meter per emulated CPU, one line per running subsystem. */
+/* ui_header.c: the title line, one meter per CPU (the engine's say emulated), one line per
+ * running subsystem. */
 #include <string.h>
 
 #include "tui/rowfmt.h"
@@ -40,17 +41,22 @@ static enum theme_role load_role(double pct)
 	return pct >= 80 ? ROLE_BAR_HIGH : pct >= 50 ? ROLE_BAR_MID : ROLE_BAR_LOW;
 }
 
-/* htop's meter: "0[|||||      23.4% 3000MHz]" in w columns. */
+/* htop's meter: "0[|||||      23.4% 3000MHz]" in w columns; the engine's CPUs say
+ * "emulated" in it (docs/reference.md "The console"), as an htop user reads a meter as the
+ * machine's. The words go first when the meter is narrow, the frequency next. */
 static void meter_draw(struct ui *ui, int y, int x, int w, const char *label, double pct,
-		       unsigned mhz)
+		       unsigned mhz, bool emulated)
 {
-	char text[32];
+	char text[48];
 	int lw = (int)strlen(label);
 	int inner = w - lw - 2;
+	const char *what = emulated ? " emulated" : "";
 
 	if (inner < 4)
 		return;
-	snprintf(text, sizeof(text), "%.1f%% %uMHz", pct, mhz);
+	snprintf(text, sizeof(text), "%.1f%% %uMHz%s", pct, mhz, what);
+	if ((int)strlen(text) > inner)
+		snprintf(text, sizeof(text), "%.1f%%%s", pct, what);
 	if ((int)strlen(text) > inner)
 		snprintf(text, sizeof(text), "%.0f%%", pct);
 	int tl = (int)strlen(text);
@@ -117,7 +123,7 @@ static int meters_draw(struct ui *ui, int y)
 		const struct snap_cpu *c = &s->cpus[i];
 		snprintf(label, sizeof(label), "%3d", c->id);
 		meter_draw(ui, y + i / ncol, (i % ncol) * colw, colw - 1, label, c->load_pct,
-			   c->freq_mhz);
+			   c->freq_mhz, !s->has_host);
 	}
 	return (s->ncpus + ncol - 1) / ncol;
 }
@@ -251,6 +257,10 @@ int ui_header_draw(struct ui *ui)
 		ui_put(ui, ROLE_TITLE, "REPLAY %gx", ui->speed);
 	else
 		ui_put(ui, ROLE_TITLE, "LIVE %.2gs", ui->opt->delay_s);
+	/* --record or --record-dir: every sample also goes to a file, which the screen says as
+	 * atop's and a camera's REC do (docs/recording.md). */
+	if (ui->rec)
+		ui_put(ui, ROLE_WARN, "  REC");
 	ui_put(ui, ROLE_TITLE, "  governor ");
 	if (s->governor >= 0)
 		put_knob(ui, K_CPU_GOVERNOR, "");

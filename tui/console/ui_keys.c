@@ -145,7 +145,7 @@ static int key_table(struct ui *ui, int ch)
 static int key_search(struct ui *ui, int ch)
 {
 	view_set(ui, VIEW_OVERVIEW);
-	ui_input_begin(ui, ch == '/' ? INPUT_SEARCH : INPUT_FILTER);
+	ui_input_begin(ui, ch == '/' || ch == KEY_F(3) ? INPUT_SEARCH : INPUT_FILTER);
 	return UI_REDRAW;
 }
 

@@ -102,8 +102,9 @@ int ui_knob_result(struct ui *ui, const struct source_knob_result *r)
 			snprintf(val, sizeof(val), "-");
 		else
 			knob_format(r->knob, r->stored, val, sizeof(val));
-		/* An error that names the value still in force already says it. */
-		if (strstr(r->err, "still in force"))
+		/* An error that names the value still in force already says it; a knob the
+		 * source does not have (an engine knob on the live host) has none to stay. */
+		if (strstr(r->err, "still in force") || source_knob_refusal(ui->src, r->knob))
 			ui_status(ui, true, "%s%s", from, r->err);
 		else
 			ui_status(ui, true, "%s%s (%s stays %s)", from, r->err, d->name, val);

@@ -24,9 +24,35 @@ static void setup_current(const struct ui *ui, struct settings *s)
 	s->sort_asc = ui->sort_asc;
 }
 
+/* Bad lines: the first on the status line with how many more, and all of them kept for
+ * ui_setup_errors_print at exit, when the status line is long gone. */
+static void setup_errors(struct ui *ui, const char *msg)
+{
+	unsigned more = 0;
+	for (const char *p = msg; (p = strchr(p, '\n')); p++)
+		more++;
+	snprintf(ui->set_errors, sizeof(ui->set_errors), "%s", msg);
+	if (more)
+		ui_status(ui, true,
+			  "settings: %u bad lines, all listed at exit (the file is not rewritten "
+			  "this run): %.*s",
+			  more + 1, (int)strcspn(msg, "\n"), msg);
+	else
+		ui_status(ui, true, "settings: %s (the file is not rewritten this run)", msg);
+}
+
+void ui_setup_errors_print(const struct ui *ui)
+{
+	for (const char *p = ui->set_errors; *p;) {
+		size_t n = strcspn(p, "\n");
+		fprintf(stderr, "tunetop: settings: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 void ui_setup_init(struct ui *ui, struct options *eff)
 {
-	char msg[640];
+	char msg[sizeof(ui->set_errors)];
 	int rc = 0;
 
 	settings_defaults(&ui->set_file);
@@ -39,9 +65,10 @@ void ui_setup_init(struct ui *ui, struct options *eff)
 			/* A file that did not read cleanly is the user's to fix: it is not
 			 * overwritten this run (its good lines still apply). */
 			ui->set_keep = rc >= 0;
-			if (rc != 0)
-				ui_status(ui, rc < 0, "settings: %s%s", msg,
-					  rc < 0 ? " (the file is not rewritten this run)" : "");
+			if (rc < 0)
+				setup_errors(ui, msg);
+			else if (rc > 0)
+				ui_status(ui, false, "settings: %s", msg);
 		}
 	}
 	ui->set_start = ui->set_file;

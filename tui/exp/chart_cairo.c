@@ -179,9 +179,8 @@ static void scatter_labels(cairo_t *cr, const struct chart_scale *xs, const stru
 	for (size_t i = 0; i < n; i++) {
 		const struct chart_pt *q = &pts[i];
 		cairo_text_extents_t te;
-		snprintf(text[i], sizeof(text[i]), "%s%s%s", q->label,
-			 q->mark ? " (cheapest within the budget)" : "",
-			 q->failed ? " (hung)" : "");
+		snprintf(text[i], sizeof(text[i]), "%s%s", q->label,
+			 q->mark ? " (cheapest within the budget)" : "");
 		cairo_text_extents(cr, text[i], &te);
 		b[i] = (struct chart_lbox){.ax = map(xs, q->x, r->x, r->x + r->w),
 					   .ay = map(ys, q->y, r->y + r->h, r->y),

@@ -13,7 +13,7 @@ struct chart_pt {
 	double x_lo, x_hi, y_lo, y_hi;
 	char label[48];
 	bool mark; /* drawn larger, in another colour, with "(cheapest without drops)" */
-	bool failed; /* a pass hung: drawn as a cross */
+	bool failed; /* no pass measured: drawn as a cross; the label says why */
 };
 
 /* One bar: plain (lo == mid == hi) or mid with a whisker from lo to hi (min/avg/max). */

@@ -82,17 +82,31 @@ struct sweep_log {
 	bool aside, hung, have_took;
 };
 
-static void sweep_label(const struct sweep_point *p, bool rate, char *buf, size_t len)
+void exp_sweep_label(const struct exp_sweep_pt_label *l, char *buf, size_t len)
 {
 	char took[24] = "";
-	if (p->ok && p->have[SWEEP_COL_TOOK])
-		snprintf(took, sizeof(took), ", host %.0f%%", p->sum[SWEEP_COL_TOOK].median);
-	if (rate)
-		snprintf(buf, len, "%lld us / %lld ns / %.0f pps%s", (long long)p->ms,
-			 (long long)p->slack, p->rate_v, took);
+	if (l->measured && l->took_pct >= 0)
+		snprintf(took, sizeof(took), ", host %.0f%%", l->took_pct);
+	else if (!l->measured)
+		snprintf(took, sizeof(took), "%s", l->hung ? " (hung)" : " (set aside)");
+	if (l->rates)
+		snprintf(buf, len, "%lld us / %lld ns / %.0f pps%s", l->maxsleep_us, l->slack_ns,
+			 l->rate_pps, took);
 	else
-		snprintf(buf, len, "%lld us / %lld ns%s", (long long)p->ms, (long long)p->slack,
-			 took);
+		snprintf(buf, len, "%lld us / %lld ns%s", l->maxsleep_us, l->slack_ns, took);
+}
+
+static void sweep_label(const struct sweep_point *p, bool rate, char *buf, size_t len)
+{
+	struct exp_sweep_pt_label l = {
+	    .maxsleep_us = (long long)p->ms,
+	    .slack_ns = (long long)p->slack,
+	    .rate_pps = p->rate_v,
+	    .rates = rate,
+	    .measured = p->ok > 0,
+	    .hung = p->failed > 0,
+	    .took_pct = p->ok && p->have[SWEEP_COL_TOOK] ? p->sum[SWEEP_COL_TOOK].median : -1};
+	exp_sweep_label(&l, buf, len);
 }
 
 static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)

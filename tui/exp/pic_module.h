@@ -30,7 +30,7 @@
 #include "tui/exp/chart_place.h"
 
 /* Raised on any change of the structs below or of chart_cairo.h's. */
-#define PIC_MODULE_ABI 2u
+#define PIC_MODULE_ABI 3u
 /* The module's file name, looked for in the directories chart_cairo_load.c lists. */
 #define PIC_MODULE_FILE "tunetop-cairo.so"
 #define PIC_MODULE_ENTRY "tunetop_pic_module"

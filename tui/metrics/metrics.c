@@ -364,10 +364,8 @@ static void metrics_self(struct mw *w, const struct snapshot *s, const struct me
 	for (int i = 0; i < s->ncpus; i++)
 		snprintf(buf, sizeof(buf), "%d", s->cpus[i].id),
 		    mw_g1(w, "cpu", buf, s->cpus[i].online ? 1 : 0);
-	mw_family(w, M_THREAD_CPU);
-	metrics_threads(w, s, st && st->tid, true);
 	mw_family(w, M_THREADS_CPU);
-	metrics_threads(w, s, st && st->tid, false);
+	metrics_threads(w, s, st && st->tid);
 }
 
 static void metrics_host(struct mw *w, const struct snapshot *s, const struct metrics_state *st)

@@ -66,16 +66,16 @@ void metrics_knobs(struct mw *w, const struct snapshot *s)
  * The CPU time of the threads: one series per thread name (and group), summed, so that a
  * thread that restarts under a new tid keeps its series; by tid with --metrics-tid.
  */
-void metrics_threads(struct mw *w, const struct snapshot *s, bool tid, bool old)
+void metrics_threads(struct mw *w, const struct snapshot *s, bool tid)
 {
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
-		const char *grp = old ? subsys_name(t->subsys) : rowfmt_host_group(s, t);
+		const char *grp = rowfmt_host_group(s, t);
 		uint64_t ns = t->cpu_ns;
 		bool seen = false;
 		for (size_t j = 0; !tid && j < s->nthreads && !seen; j++) {
 			const struct snap_thread *u = &s->threads[j];
-			const char *ug = old ? subsys_name(u->subsys) : rowfmt_host_group(s, u);
+			const char *ug = rowfmt_host_group(s, u);
 			if (j == i || strcmp(u->name, t->name) != 0 || strcmp(ug, grp) != 0)
 				continue;
 			if (j < i)

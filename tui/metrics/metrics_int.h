@@ -26,7 +26,6 @@ enum metric_id {
 	M_CPU_LOAD,
 	M_CPU_FREQ,
 	M_CPU_ONLINE,
-	M_THREAD_CPU,
 	M_THREADS_CPU,
 	M_EST_ESTIMATORS,
 	M_EST_KTHREADS,
@@ -140,7 +139,7 @@ void metrics_blk(struct mw *w, const struct snapshot *s);
 /* metrics_group.c: knobs one family per unit; thread CPU (old: the deprecated family's
  * subsystem names) and TASKSTATS delays summed by thread name unless tid. */
 void metrics_knobs(struct mw *w, const struct snapshot *s);
-void metrics_threads(struct mw *w, const struct snapshot *s, bool tid, bool old);
+void metrics_threads(struct mw *w, const struct snapshot *s, bool tid);
 void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio);
 
 /* metrics_ovs.c: Open vSwitch's own counters on the host: pmd-stats-show per PMD and the

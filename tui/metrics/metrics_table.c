@@ -54,10 +54,6 @@ const struct metric_family metric_families[M_COUNT] = {
     [M_CPU_FREQ] = {"tunetop_cpu_frequency_hertz", MT_GAUGE, "hertz", "cpu",
 		    "Current CPU frequency (emulated for the engine, cpufreq for the host)."},
     [M_CPU_ONLINE] = {"tunetop_cpu_online", MT_GAUGE, "", "cpu", "1 when the CPU is online."},
-    [M_THREAD_CPU] =
-	{"tunetop_thread_cpu_seconds", MT_COUNTER, "seconds", "name,subsystem",
-	 "CPU time of a watched thread since it started (its CPU clock); summed by name "
-	 "unless --metrics-tid (deprecated: use tunetop_threads_cpu_seconds_total)."},
     [M_THREADS_CPU] = {"tunetop_threads_cpu_seconds", MT_COUNTER, "seconds", "name,subsystem",
 		       "CPU time of the watched threads of one name since they started; "
 		       "subsystem: engine, est, pmd, blk, ovs, kernel or other (tid too with "

@@ -270,6 +270,18 @@ int serve_configure(const char *web_config, char *err, size_t errlen)
 	return srv.mod->configure(&serve_host, web_config, err, errlen);
 }
 
+void serve_addr_host(const char *text, char *buf, size_t len)
+{
+	struct serve_addr a;
+	char err[160];
+	const void *in = NULL;
+	if (serve_parse_addr(text, &a, err, sizeof(err)) == 0)
+		in = a.v6 ? (const void *)&((struct sockaddr_in6 *)&a.ss)->sin6_addr
+			  : (const void *)&((struct sockaddr_in *)&a.ss)->sin_addr;
+	if (!in || !inet_ntop(a.v6 ? AF_INET6 : AF_INET, in, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+}
+
 void serve_on_demand(double min_interval_s)
 {
 	pthread_mutex_lock(&srv.lock);

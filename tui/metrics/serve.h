@@ -29,6 +29,8 @@ struct serve_addr {
 /* "9464", "0.0.0.0:9464", "[::1]:9464" (numeric addresses; port 0 picks a free one).
  * Default address 127.0.0.1. 0, or -1 with why in err. */
 int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t errlen);
+/* The address --serve TEXT binds, numeric ("127.0.0.1", "::1"): for the start message. */
+void serve_addr_host(const char *text, char *buf, size_t len);
 
 /* Load the exporter module (tunetop-serve.so: libmicrohttpd, TLS, auth; serve_module.h),
  * once; serve_configure and serve_start load it too. 0, or -1 with why (core/module.h). */

@@ -35,6 +35,24 @@ static enum MHD_Result sm_reply(struct MHD_Connection *c, unsigned status, const
 	return rc;
 }
 
+/* GET /: a page that links to /metrics, as node_exporter's landing page does, so that a
+ * browser pointed at the port finds its way (docs/metrics.md "Deploying the exporter"). */
+static enum MHD_Result sm_landing(struct MHD_Connection *c)
+{
+	static const char body[] =
+	    "<!DOCTYPE html>\n<html><head><title>tunetop exporter</title></head>\n"
+	    "<body><h1>tunetop exporter</h1>\n<p><a href=\"/metrics\">Metrics</a></p></body>"
+	    "</html>\n";
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
+	enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
 /* 401 with WWW-Authenticate: Basic (RFC 7617), so a browser asks and a scraper says why. */
 static enum MHD_Result sm_unauthorized(struct MHD_Connection *c)
 {
@@ -90,6 +108,8 @@ static enum MHD_Result sm_handler(void *cls, struct MHD_Connection *c, const cha
 		if (!ok)
 			return sm_unauthorized(c);
 	}
+	if (strcmp(url, "/") == 0)
+		return sm_landing(c);
 	if (strcmp(url, "/metrics") != 0)
 		return sm_reply(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
 
