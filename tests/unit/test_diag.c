@@ -453,6 +453,21 @@ static void test_blk_ipi_costly(void **state)
 		assert_false(has_id(bad, "blk.ipi_costly", NULL));
 	bad->cpus[1].llc = 0;
 	expect_cycle(bad, good, "blk.ipi_costly", 3, "blk.rq_affinity=1");
+	struct diag_finding f;
+	for (int i = 0; i < 3; i++)
+		has_id(bad, "blk.ipi_costly", &f);
+	assert_non_null(strstr(f.conclusion, "25% of the completions come from other CPUs of its "
+					     "LLC, which rq_affinity 1 completes there"));
+	/* One LLC: every CPU shares the interrupt CPU's, and the text says so. */
+	bad->cpus[2].llc = bad->cpus[3].llc = 0;
+	for (int i = 0; i < 3; i++)
+		has_id(bad, "blk.ipi_costly", &f);
+	assert_non_null(strstr(f.conclusion, "every CPU shares its LLC (one LLC), so rq_affinity 1 "
+					     "completes every request there: the 75% submitted on "
+					     "other CPUs without an IPI."));
+	assert_null(strstr(f.conclusion, "from its own LLC"));
+	bad->cpus[2].llc = bad->cpus[3].llc = 1;
+	diag_init(&st);
 	/* A busy interrupt CPU has no room for rq_affinity 1's local completions. */
 	bad->cpus[0].load_pct = 70;
 	for (int i = 0; i < 6; i++)
