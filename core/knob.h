@@ -64,6 +64,7 @@ enum knob_id {
 	K_BLK_THREADIRQS,
 	K_BLK_POLLED,
 	K_BLK_FAULT_LEAK,
+	K_BLK_IPI_COST_NS,
 
 	/* host backend (backends/host*.c) */
 	K_HOST_PID,
