@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "tui/exp/exp_stats.h"
+#include "tui/exp/experiment.h"
 
 static void test_summary(void **state)
 {
@@ -57,6 +58,19 @@ static void test_rank(void **state)
 	assert_string_equal(out, "no usable pass: 0, 1, 2, 3");
 	assert_int_equal(exp_rank_text(s, names, 2, out, 8), 0); /* cut, still a string */
 	assert_int_equal(strlen(out), 7);
+}
+
+/* A median of figures clamped at a histogram's top is a bound, printed as one, without a spread. */
+static void test_fmt_spread(void **state)
+{
+	char out[64];
+	(void)state;
+	exp_fmt_spread(out, sizeof(out), 1023, 188, false);
+	assert_string_equal(out, "1023 +-188");
+	exp_fmt_spread(out, sizeof(out), 1023, 188, true);
+	assert_string_equal(out, "\u22651023");
+	exp_fmt_spread(out, sizeof(out), 12.5, 3, false);
+	assert_string_equal(out, "12.50 +-3");
 }
 
 static void test_t_pvalue_table(void **state)
@@ -118,9 +132,10 @@ static void test_welch(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_summary),	cmocka_unit_test(test_summary_finite),
-	    cmocka_unit_test(test_rank),	cmocka_unit_test(test_t_pvalue_table),
-	    cmocka_unit_test(test_betai_edges), cmocka_unit_test(test_welch),
+	    cmocka_unit_test(test_summary),	   cmocka_unit_test(test_summary_finite),
+	    cmocka_unit_test(test_rank),	   cmocka_unit_test(test_fmt_spread),
+	    cmocka_unit_test(test_t_pvalue_table), cmocka_unit_test(test_betai_edges),
+	    cmocka_unit_test(test_welch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
