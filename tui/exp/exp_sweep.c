@@ -31,7 +31,7 @@ struct sweep_col {
 	const char *title;
 	const char *path;
 	/* When non-NULL: above 0, the figure of that pass is a lower bound (it fell in a
-	 * histogram's open top bucket: docs/json.md "p99_at_least"). */
+	 * histogram's open top bucket: sleep_overshoot_us.p99_at_least in docs/json.md). */
 	const char *at_least;
 };
 
