@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bench_blk.c: rq_affinity 0/1/2 side by side in one run, the 2008 thread's MIN/AVG/MAX/Dev table.
- * usage: bench_blk [PASSES [PASS_MS [SERVICE_US [JITTER_US]]]] (defaults 10, 400, 1, 1: the
- * blk-steer scenario's device, fast enough that completion work bounds IOPS) */
+ * usage: bench_blk [PASSES [PASS_MS [SERVICE_US [JITTER_US [IPI_COST_NS]]]]] (defaults 10, 400, 1,
+ * 1, 0: the blk-steer scenario's device, fast enough that completion work bounds IOPS; the
+ * emulated IPI cost blk.ipi_cost_ns, docs/blk.md "Emulated IPI cost") */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,13 +71,14 @@ int main(int argc, char **argv)
 	int pass_ms = argc > 2 ? atoi(argv[2]) : 400;
 	const char *service = argc > 3 ? argv[3] : "1";
 	const char *jitter = argc > 4 ? argv[4] : "1";
+	const char *ipi_cost = argc > 5 ? argv[5] : "0";
 	char err[256], kv[64];
 
 	if (passes < 1 || passes > BENCH_MAX_PASSES || pass_ms < 50) {
-		fprintf(
-		    stderr,
-		    "usage: bench_blk [PASSES(1-%d) [PASS_MS(>=50) [SERVICE_US [JITTER_US]]]]\n",
-		    BENCH_MAX_PASSES);
+		fprintf(stderr,
+			"usage: bench_blk [PASSES(1-%d) [PASS_MS(>=50) [SERVICE_US [JITTER_US "
+			"[IPI_COST_NS]]]]]\n",
+			BENCH_MAX_PASSES);
 		return 2;
 	}
 	struct engine *eng = engine_new();
@@ -91,6 +93,8 @@ int main(int argc, char **argv)
 	snprintf(kv, sizeof(kv), "blk.service_us=%s", service);
 	set(eng, kv);
 	snprintf(kv, sizeof(kv), "blk.service_jitter_us=%s", jitter);
+	set(eng, kv);
+	snprintf(kv, sizeof(kv), "blk.ipi_cost_ns=%s", ipi_cost);
 	set(eng, kv);
 	if (engine_start(eng, err, sizeof(err)) != 0) {
 		fprintf(stderr, "bench_blk: %s\n", err);
@@ -140,9 +144,10 @@ int main(int argc, char **argv)
 	snapshot_free(b);
 
 	printf("%d passes x %d ms per value, device %s us + 0..%s us, 1 hw queue, iodepth 16 x 4 "
-	       "submitters\n(rq=0 is the baseline; CPU%% is of one core, per thread class; "
+	       "submitters, IPI cost %s ns (emulated)\n(rq=0 is the baseline; CPU%% is of one "
+	       "core, per thread class; "
 	       "irq_busy%%: blk-irq not waiting for work, irq_took%% of it the host's)\n\n",
-	       passes, pass_ms, service, jitter);
+	       passes, pass_ms, service, jitter, ipi_cost);
 	printf("%9s  RQ %9s %9s %9s %9s %9s\n", "Part", "MIN", "AVG", "MED", "MAX", "Dev");
 	printf("---------  -- --------- --------- --------- --------- ---------\n");
 	for (int m = 0; m < M_COUNT; m++) {

@@ -6,11 +6,13 @@
 # then the trade-off as ratios of medians: IOPS at 1 and 2 against 0, and the interrupt CPU's
 # busy share at each (docs/blk.md "The trade-off on two CPUs": near 100 % at 0, lower at 2).
 # BLK_PASSES (10), BLK_PASS_MS (400), BLK_SERVICE_US (1), BLK_JITTER_US (1) override the defaults
-# (blk-steer's device).
+# (blk-steer's device); BLK_IPI_COST_NS (0) sets the emulated IPI cost (blk.ipi_cost_ns), and the
+# CPU per completion at 1 and 2 against 0 shows what it trades (the 2008 %sys column).
 set -u
 bin="$TT_BUILD/bench/bench_blk"
 [ -x "$bin" ] || { echo "bench_blk not built (make bench)"; exit 1; }
-out=$("$bin" "${BLK_PASSES:-10}" "${BLK_PASS_MS:-400}" "${BLK_SERVICE_US:-1}" "${BLK_JITTER_US:-1}")
+out=$("$bin" "${BLK_PASSES:-10}" "${BLK_PASS_MS:-400}" "${BLK_SERVICE_US:-1}" "${BLK_JITTER_US:-1}" \
+	"${BLK_IPI_COST_NS:-0}")
 rc=$?
 printf '%s\n' "$out"
 [ $rc -eq 0 ] || exit $rc
@@ -18,10 +20,14 @@ printf '%s\n' "$out"
 printf '%s\n' "$out" | awk '
 	$1 == "iops" { iops[$2] = $5 }
 	$1 == "irq_busy%" { busy[$2] = $5 }
+	$1 == "cpl_ns" { cpl[$2] = $5 }
 	END {
 		if (iops[0] > 0)
 			printf "trade-off: IOPS at 1 / at 0 %.2fx, at 2 / at 0 %.2fx (medians)\n",
 				iops[1] / iops[0], iops[2] / iops[0]
+		if (cpl[0] > 0)
+			printf "trade-off: CPU per completion at 1 / at 0 %.2fx, at 2 / at 0 %.2fx (medians)\n",
+				cpl[1] / cpl[0], cpl[2] / cpl[0]
 		printf "trade-off: interrupt CPU busy %.1f%% at 0, %.1f%% at 1, %.1f%% at 2 (medians)\n",
 			busy[0], busy[1], busy[2]
 	}'

@@ -51,8 +51,9 @@ const char *knob_range_text(enum knob_id id, char *buf, size_t len)
 				    (size_t)snprintf(buf + off, off < len ? len - off : 0,
 						     "%s%" PRId64, i ? " or " : "", d->allowed[i]);
 		} else {
-			snprintf(buf, len, "%" PRId64 " to %" PRId64 "%s%s%s", d->min, d->max,
-				 d->unit[0] ? " " : "", d->unit, d->pow2 ? ", a power of two" : "");
+			snprintf(buf, len, "%" PRId64 " to %" PRId64 "%s%s%s", d->min,
+				 d->effect_max ? d->effect_max : d->max, d->unit[0] ? " " : "",
+				 d->unit, d->pow2 ? ", a power of two" : "");
 		}
 		break;
 	}
@@ -154,8 +155,14 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 		return KNOB_ERR_USAGE;
 	}
 	if (v < d->min || v > d->max) {
-		snprintf(err, errlen, "%s: %" PRId64 " is out of range (valid: %s)", d->name, v,
-			 range);
+		if (d->effect_max)
+			snprintf(err, errlen,
+				 "%s: %" PRId64 " is out of range (valid: %s; up to %" PRId64
+				 " accepted and ignored)",
+				 d->name, v, range, d->max);
+		else
+			snprintf(err, errlen, "%s: %" PRId64 " is out of range (valid: %s)",
+				 d->name, v, range);
 		return KNOB_ERR_USAGE;
 	}
 	if (d->pow2 && (v & (v - 1)) != 0) {

@@ -64,6 +64,7 @@ enum knob_id {
 	K_BLK_THREADIRQS,
 	K_BLK_POLLED,
 	K_BLK_FAULT_LEAK,
+	K_BLK_IPI_COST_NS,
 
 	/* host backend (backends/host*.c) */
 	K_HOST_PID,
@@ -82,6 +83,9 @@ struct knob_def {
 	const char *const *choices; /* ENUM: NULL-terminated names */
 	const int64_t *allowed; /* INT: when non-NULL, only these values (-1 terminated) */
 	bool pow2; /* INT: must be a power of two */
+	int64_t effect_max; /* INT: the highest value that does something, the top of the range
+			       shown; values above it, up to max, are accepted (as the kernel's
+			       file does) and change nothing (0: max) */
 	bool start_only; /* refused once the engine runs (topology) */
 	enum subsys owner;
 	const char *help; /* one line for --list-knobs and the help screen */

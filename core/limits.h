@@ -27,6 +27,8 @@
  * file takes any unsigned int; 3 and up are accepted and change nothing. */
 #define BLK_RQ_AFFINITY_MAX 2
 #define BLK_RQ_AFFINITY_STORE_MAX 4294967295LL
+/* blk.ipi_cost_ns: 1 ms, far above the microseconds an IPI costs (docs/blk.md). */
+#define BLK_IPI_COST_MAX_NS 1000000
 /* blk.submitters, blk.iodepth, blk.nr_hw_queues. */
 #define BLK_MAX_SUBMITTERS 64
 #define BLK_MAX_IODEPTH 1024

@@ -111,6 +111,8 @@ static void diag_step(const struct diag_rule *r, struct diag_rule_state *rs,
 	f.id = r->id;
 	f.severity = DIAG_WARNING;
 	bool hit = r->check(s, &f);
+	if (hit)
+		diag_fix_guard(s, &f);
 	rs->change = 0;
 	if (hit) {
 		if (rs->hits == 0) {
@@ -164,6 +166,7 @@ int diag_eval_window(const struct snapshot *snap, struct diag_finding *out, int 
 		f[nf].id = r->id;
 		f[nf].severity = DIAG_WARNING;
 		if (r->check(snap, &f[nf])) {
+			diag_fix_guard(snap, &f[nf]);
 			f[nf].since_seq = snap->seq;
 			f[nf].since_wall_ns = snap->wall_ns;
 			nf++;

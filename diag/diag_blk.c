@@ -92,6 +92,15 @@ static int diag_blk_cpu_llc(const struct snapshot *s, int cpu)
 	return -1;
 }
 
+/* Every CPU in one LLC: rq_affinity 1 then completes every request where the interrupt came. */
+static bool diag_blk_one_llc(const struct snapshot *s)
+{
+	for (int i = 1; i < s->ncpus; i++)
+		if (s->cpus[i].llc != s->cpus[0].llc)
+			return false;
+	return s->ncpus > 0 && s->cpus[0].llc >= 0;
+}
+
 /*
  * The part of the completions submitted on another CPU of the interrupt CPU's LLC: at
  * rq_affinity 2 each is an IPI to its submitter's CPU, at 1 it completes where the
@@ -134,11 +143,21 @@ static bool diag_blk_ipi_costly(const struct snapshot *s, struct diag_finding *f
 	diag_evidence_add(f, diag_fig(b->iops), "iops", "blk.iops");
 	diag_evidence_add(f, load, "%", "cpu.cpus[%d].load_pct", b->irq_cpu);
 	diag_evidence_add(f, 2, "", "blk.rq_affinity");
-	diag_conclude(f,
-		      "rq_affinity 2 sends %.2f IPIs per completion while the interrupt CPU %d is "
-		      "only %.0f%% busy; %.0f%% of the completions come from its own LLC, which "
-		      "rq_affinity 1 completes there without an IPI.",
-		      per, b->irq_cpu, load, share * 100);
+	if (diag_blk_one_llc(s))
+		diag_conclude(
+		    f,
+		    "rq_affinity 2 sends %.2f IPIs per completion while the interrupt CPU "
+		    "%d is only %.0f%% busy; every CPU shares its LLC (one LLC), so "
+		    "rq_affinity 1 completes every request there: the %.0f%% submitted on "
+		    "other CPUs without an IPI.",
+		    per, b->irq_cpu, load, share * 100);
+	else
+		diag_conclude(
+		    f,
+		    "rq_affinity 2 sends %.2f IPIs per completion while the interrupt CPU "
+		    "%d is only %.0f%% busy; %.0f%% of the completions come from other "
+		    "CPUs of its LLC, which rq_affinity 1 completes there without an IPI.",
+		    per, b->irq_cpu, load, share * 100);
 	diag_fix(f, "blk.rq_affinity=1");
 	return true;
 }

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "diag/diag.h"
 
@@ -40,5 +41,8 @@ void diag_evidence_add(struct diag_finding *f, double value, const char *unit, c
 void diag_conclude(struct diag_finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void diag_fix(struct diag_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Withhold f's fix when it would trigger a fault that is on in s (diag_fix.c's table); the
+ * conclusion then says which fix was not offered and why. Every finding goes through it. */
+void diag_fix_guard(const struct snapshot *s, struct diag_finding *f);
 
 #endif

@@ -72,6 +72,21 @@ void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
 		blk_wake_kick(&owner->wake);
 }
 
+/*
+ * blk.ipi_cost_ns, emulated (docs/blk.md "Emulated IPI cost"): what a remote completion's IPI
+ * costs the thread that sends it and the one that takes it, spun on the calling thread's own
+ * CPU clock, so it is that thread's CPU time however the host schedules it.
+ */
+static void blk_ipi_cost_pay(const struct blk_state *st)
+{
+	int64_t ns = engine_knob(st->eng, K_BLK_IPI_COST_NS);
+	if (ns <= 0)
+		return;
+	uint64_t end = clock_thread_ns() + (uint64_t)ns;
+	while (clock_thread_ns() < end)
+		;
+}
+
 void blk_ipi_send(struct blk_state *st, struct blk_cpu *target)
 {
 	(void)st;
@@ -110,8 +125,11 @@ static int blk_softirq_run(struct blk_state *st, struct blk_cpu *cpu, struct blk
 		atomic_fetch_add_explicit(&st->lost_kicks, 1, memory_order_relaxed);
 	for (l = blk_llist_reverse(l); l;) {
 		struct blk_lnode *next = l->next; /* blk_req_end reuses the node */
+		struct blk_req *rq = (struct blk_req *)l;
 		atomic_fetch_sub_explicit(&st->at_done, 1, memory_order_relaxed);
-		blk_req_end(st, (struct blk_req *)l, cpu, self);
+		if (rq->path == BLK_PATH_REMOTE)
+			blk_ipi_cost_pay(st); /* the receiving side, before it counts */
+		blk_req_end(st, rq, cpu, self);
 		l = next;
 		n++;
 	}
@@ -160,6 +178,7 @@ void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_c
 	case BLK_PATH_REMOTE:
 		/* blk_mq_complete_send_ipi(): the first producer kicks, the rest ride along. */
 		target = &st->cpus[rq->submit_cpu];
+		blk_ipi_cost_pay(st); /* the sending side, before the request can be counted */
 		atomic_fetch_add_explicit(&st->at_done, 1, memory_order_release);
 		if (blk_llist_push(&target->done, &rq->node))
 			blk_ipi_send(st, target);

@@ -398,6 +398,45 @@ static void test_blk_irq_saturated(void **state)
 	snapshot_free(good);
 }
 
+/* With the lost-kick fault on, rq_affinity 2 strands completions and hangs submitters: the
+ * saturated interrupt CPU's fix is not offered, and the conclusion says why. */
+static void test_blk_irq_saturated_fault(void **state)
+{
+	struct snapshot *bad = quiet(), *good = quiet();
+	bad->blk.rq_affinity = 0;
+	bad->cpus[0].load_pct = 97;
+	bad->blk.fault_lost_kick = good->blk.fault_lost_kick = true;
+	bad->knobs[K_BLK_FAULT_LOST_KICK] = good->knobs[K_BLK_FAULT_LOST_KICK] = 1;
+	expect_cycle(bad, good, "blk.irq_cpu_saturated", 3, "");
+	struct diag_finding f;
+	for (int i = 0; i < 2; i++)
+		assert_false(has_id(bad, "blk.irq_cpu_saturated", NULL));
+	assert_true(has_id(bad, "blk.irq_cpu_saturated", &f));
+	assert_string_equal(f.fix, "");
+	assert_non_null(strstr(f.conclusion, "it bounds the IOPS."));
+	assert_non_null(strstr(f.conclusion, "Not offered: blk.rq_affinity=2, which with the "
+					     "lost-kick fault on strands completions and hangs "
+					     "submitters."));
+	/* The same in an experiment's window. */
+	struct diag_finding w[DIAG_MAX_FINDINGS];
+	int n = diag_eval_window(bad, w, DIAG_MAX_FINDINGS);
+	bool seen = false;
+	for (int i = 0; i < n; i++)
+		if (strcmp(w[i].id, "blk.irq_cpu_saturated") == 0) {
+			seen = true;
+			assert_string_equal(w[i].fix, "");
+		}
+	assert_true(seen);
+	/* A host source without the fault knob offers the fix. */
+	bad->knob_absent[K_BLK_FAULT_LOST_KICK] = true;
+	n = diag_eval_window(bad, w, DIAG_MAX_FINDINGS);
+	for (int i = 0; i < n; i++)
+		if (strcmp(w[i].id, "blk.irq_cpu_saturated") == 0)
+			assert_string_equal(w[i].fix, "blk.rq_affinity=2");
+	snapshot_free(bad);
+	snapshot_free(good);
+}
+
 static void test_blk_ipi_costly(void **state)
 {
 	struct snapshot *bad = quiet(), *good = quiet();
@@ -414,6 +453,21 @@ static void test_blk_ipi_costly(void **state)
 		assert_false(has_id(bad, "blk.ipi_costly", NULL));
 	bad->cpus[1].llc = 0;
 	expect_cycle(bad, good, "blk.ipi_costly", 3, "blk.rq_affinity=1");
+	struct diag_finding f;
+	for (int i = 0; i < 3; i++)
+		has_id(bad, "blk.ipi_costly", &f);
+	assert_non_null(strstr(f.conclusion, "25% of the completions come from other CPUs of its "
+					     "LLC, which rq_affinity 1 completes there"));
+	/* One LLC: every CPU shares the interrupt CPU's, and the text says so. */
+	bad->cpus[2].llc = bad->cpus[3].llc = 0;
+	for (int i = 0; i < 3; i++)
+		has_id(bad, "blk.ipi_costly", &f);
+	assert_non_null(strstr(f.conclusion, "every CPU shares its LLC (one LLC), so rq_affinity 1 "
+					     "completes every request there: the 75% submitted on "
+					     "other CPUs without an IPI."));
+	assert_null(strstr(f.conclusion, "from its own LLC"));
+	bad->cpus[2].llc = bad->cpus[3].llc = 1;
+	diag_init(&st);
 	/* A busy interrupt CPU has no room for rq_affinity 1's local completions. */
 	bad->cpus[0].load_pct = 70;
 	for (int i = 0; i < 6; i++)
@@ -531,6 +585,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_est_kthreads_short, setup),
 	    cmocka_unit_test_setup(test_blk_stranded, setup),
 	    cmocka_unit_test_setup(test_blk_irq_saturated, setup),
+	    cmocka_unit_test_setup(test_blk_irq_saturated_fault, setup),
 	    cmocka_unit_test_setup(test_blk_ipi_costly, setup),
 	    cmocka_unit_test_setup(test_host_taken, setup),
 	    cmocka_unit_test_setup(test_order, setup),

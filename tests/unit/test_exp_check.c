@@ -116,6 +116,14 @@ static void test_metric_check(void **state)
 	assert_int_equal(exp_metric_check(s, "knobs.blk.nosuch", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "blk.rq_affinity"));
 	json_decref(s);
+	/* The per-completion figures are null on a first sample (docs/json.md): still metrics. */
+	s = js("{\"blk\":{\"ipis_per_completion\":null,\"cpu_ns_per_completion\":"
+	       "{\"total\":null}}}");
+	assert_int_equal(exp_metric_check(s, "blk.ipis_per_completion", err, sizeof(err)), 0);
+	assert_int_equal(exp_metric_check(s, "blk.cpu_ns_per_completion.total", err, sizeof(err)),
+			 0);
+	assert_int_equal(exp_metric_check(s, "blk.cpu_ns_per_completion", err, sizeof(err)), -1);
+	json_decref(s);
 }
 
 int main(void)

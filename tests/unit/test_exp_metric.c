@@ -46,10 +46,34 @@ static void test_paths(void **state)
 	json_decref(j);
 }
 
+/* A documented figure that is null on a sample (no completions yet) is a number this sample has
+ * not got (1), not a path that leads nowhere (-1); out is left alone. */
+static void test_null(void **state)
+{
+	json_error_t jerr;
+	json_t *j = json_loads("{\"blk\": {\"ipis_per_completion\": null,"
+			       " \"cpu_ns_per_completion\": {\"total\": null, \"irq\": 900},"
+			       " \"cpus\": [{\"x\": 1}, {\"x\": null}]}}",
+			       0, &jerr);
+	double v = -1;
+	(void)state;
+	assert_non_null(j);
+	assert_int_equal(exp_metric(j, "blk.ipis_per_completion", &v), 1);
+	assert_int_equal(exp_metric(j, "blk.cpu_ns_per_completion.total", &v), 1);
+	assert_float_equal(v, -1, 1e-12);
+	assert_int_equal(exp_metric(j, "blk.cpu_ns_per_completion.irq", &v), 0);
+	assert_float_equal(v, 900, 1e-12);
+	assert_int_equal(exp_metric(j, "blk.cpus[*].x", &v), 1);
+	assert_int_equal(exp_metric(j, "blk.cpu_ns_per_completion.nope", &v), -1);
+	assert_int_equal(exp_metric(j, "blk.cpu_ns_per_completion", &v), -1);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_paths),
+	    cmocka_unit_test(test_null),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,10 +5,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "tui/exp/exp_stats.h"
+#include "tui/exp/experiment.h"
 
 static void test_summary(void **state)
 {
@@ -25,6 +27,50 @@ static void test_summary(void **state)
 	assert_float_equal(s.dev, 0, 1e-12);
 	exp_summarize(v, 0, &s);
 	assert_int_equal(s.n, 0);
+}
+
+/* A pass without a number (NAN) is left out, never read as 0; no usable pass at all is n 0. */
+static void test_summary_finite(void **state)
+{
+	double v[] = {NAN, 4, 8, NAN};
+	struct exp_summary s;
+	(void)state;
+	exp_summarize_finite(v, 4, &s);
+	assert_int_equal(s.n, 2);
+	assert_float_equal(s.min, 4, 1e-12);
+	assert_float_equal(s.avg, 6, 1e-12);
+	exp_summarize_finite(v, 1, &s);
+	assert_int_equal(s.n, 0);
+}
+
+/* The partial ranking: by AVG, highest first; arms without a usable pass named, not ranked. */
+static void test_rank(void **state)
+{
+	struct exp_summary s[4] = {
+	    {.n = 3, .avg = 103800}, {.n = 0}, {.n = 2, .avg = 159000}, {.n = 1, .avg = 150700}};
+	const char *const names[] = {"0", "1", "2", "3"};
+	char out[256];
+	(void)state;
+	assert_int_equal(exp_rank_text(s, names, 4, out, sizeof(out)), 3);
+	assert_string_equal(out, "2 (1.59e+05) > 3 (1.507e+05) > 0 (1.038e+05); no usable pass: 1");
+	s[0].n = s[2].n = s[3].n = 0;
+	assert_int_equal(exp_rank_text(s, names, 4, out, sizeof(out)), 0);
+	assert_string_equal(out, "no usable pass: 0, 1, 2, 3");
+	assert_int_equal(exp_rank_text(s, names, 2, out, 8), 0); /* cut, still a string */
+	assert_int_equal(strlen(out), 7);
+}
+
+/* A median of figures clamped at a histogram's top is a bound, printed as one, without a spread. */
+static void test_fmt_spread(void **state)
+{
+	char out[64];
+	(void)state;
+	exp_fmt_spread(out, sizeof(out), 1023, 188, false);
+	assert_string_equal(out, "1023 +-188");
+	exp_fmt_spread(out, sizeof(out), 1023, 188, true);
+	assert_string_equal(out, "\u22651023");
+	exp_fmt_spread(out, sizeof(out), 12.5, 3, false);
+	assert_string_equal(out, "12.50 +-3");
 }
 
 static void test_t_pvalue_table(void **state)
@@ -86,9 +132,9 @@ static void test_welch(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_summary),
-	    cmocka_unit_test(test_t_pvalue_table),
-	    cmocka_unit_test(test_betai_edges),
+	    cmocka_unit_test(test_summary),	   cmocka_unit_test(test_summary_finite),
+	    cmocka_unit_test(test_rank),	   cmocka_unit_test(test_fmt_spread),
+	    cmocka_unit_test(test_t_pvalue_table), cmocka_unit_test(test_betai_edges),
 	    cmocka_unit_test(test_welch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,6 +57,22 @@ static void test_parse_int_range(void **state)
 	    KNOB_ERR_USAGE);
 }
 
+/* rq_affinity takes 0 to UINT_MAX as the kernel's file does, but only 0 to 2 do something:
+ * the range shown (help, --list-knobs, docs) is 0 to 2, the refusal names both. */
+static void test_range_effect_max(void **state)
+{
+	char buf[128], err[256];
+	int64_t v;
+	(void)state;
+	assert_string_equal(knob_range_text(K_BLK_RQ_AFFINITY, buf, sizeof(buf)), "0 to 2");
+	assert_int_equal(knob_parse(K_BLK_RQ_AFFINITY, "3", &v, err, sizeof(err)), 0);
+	assert_int_equal(knob_parse(K_BLK_RQ_AFFINITY, "4294967296", &v, err, sizeof(err)),
+			 KNOB_ERR_USAGE);
+	assert_string_equal(err, "blk.rq_affinity: 4294967296 is out of range (valid: 0 to 2; up "
+				 "to 4294967295 accepted and ignored)");
+	assert_string_equal(knob_range_text(K_PMD_MAXSLEEP_US, buf, sizeof(buf)), "0 to 10000 us");
+}
+
 static void test_parse_pow2_and_allowed(void **state)
 {
 	char err[256];
@@ -143,6 +159,7 @@ int main(void)
 	    cmocka_unit_test(test_find),
 	    cmocka_unit_test(test_table_names_unique_and_defaults_valid),
 	    cmocka_unit_test(test_parse_int_range),
+	    cmocka_unit_test(test_range_effect_max),
 	    cmocka_unit_test(test_parse_pow2_and_allowed),
 	    cmocka_unit_test(test_parse_enum_bool),
 	    cmocka_unit_test(test_engine_assign),

@@ -123,6 +123,12 @@ void ui_view_blk(struct body *b)
 			       k->sub_ns_per_cpl / 1e3, k->ipis_per_cpl);
 		else
 			ui_put(ui, ROLE_LABEL, "per completion: CPU -  IPIs -");
+		/* The CPU above includes what blk.ipi_cost_ns adds: say it is emulated, as the
+		 * header says of an emulated governor. */
+		int64_t cost = ui->snap->knobs[K_BLK_IPI_COST_NS];
+		if (cost > 0 && !ui->snap->knob_absent[K_BLK_IPI_COST_NS])
+			ui_put_whole(ui, ROLE_NORMAL, "  IPI cost %.1fus (emulated)",
+				     (double)cost / 1e3);
 	}
 	/* What rq_affinity 0 costs: the one interrupt CPU runs every completion and is busy
 	 * nearly all the interval; ran (blk-irq's own CPU) plus what the host took of it is the

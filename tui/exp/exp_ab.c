@@ -200,6 +200,126 @@ static int ab_check_metrics(struct source *src, const char *const *metrics, size
 	return rc;
 }
 
+/* What a metric's table is drawn from: the run's knob, values and kept passes. */
+struct ab_table {
+	const struct exp_common *c;
+	const char *knob;
+	int id;
+	const char *const *values;
+	size_t nvalues, passes, done;
+};
+
+/* A summary as JSON: its figures, or nulls when the arm had no usable pass (never zeros). */
+static json_t *ab_summary_json(const struct ab_table *t, size_t v, const struct exp_summary *s)
+{
+	json_t *o = json_pack("{s:o, s:i}", "value", ab_value_json(t->id, t->values[v]), "passes",
+			      (int)s->n);
+	const char *names[] = {"min", "avg", "max", "dev", "median"};
+	const double figs[] = {s->min, s->avg, s->max, s->dev, s->median};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		json_object_set_new(o, names[i], s->n ? json_real(figs[i]) : json_null());
+	return o;
+}
+
+/* One metric: its MIN/AVG/MAX/Dev table over the kept passes (an arm without a usable pass
+ * says so) and Welch's test of each value against the first; the table is left out when quiet
+ * (no pass kept). sum[v] is filled for every value. Returns the metric's JSON. */
+static json_t *ab_metric(const struct ab_table *t, const char *metric, bool missing,
+			 const double *samples, struct exp_summary *sum, bool quiet)
+{
+	json_t *jv = json_array(), *tests = json_array();
+	bool text = !t->c->json && !quiet;
+	if (text)
+		printf("\n%s%s (%zu passes of %.1f s)\n%-12s %12s %12s %12s %12s\n", metric,
+		       missing ? " [not in the snapshot: is its subsystem running?]" : "", t->done,
+		       t->c->seconds, t->knob, "MIN", "AVG", "MAX", "Dev");
+	for (size_t v = 0; v < t->nvalues; v++) {
+		char a[32], b[32], cc[32], d[32];
+		exp_summarize_finite(&samples[v * t->passes], t->done, &sum[v]);
+		exp_fmt(a, sizeof(a), sum[v].min);
+		exp_fmt(b, sizeof(b), sum[v].avg);
+		exp_fmt(cc, sizeof(cc), sum[v].max);
+		exp_fmt(d, sizeof(d), sum[v].dev);
+		if (text && sum[v].n)
+			printf("%-12s %12s %12s %12s %12s\n", t->values[v], a, b, cc, d);
+		else if (text)
+			printf("%-12s %12s\n", t->values[v], "no usable pass (no number in any)");
+		json_array_append_new(jv, ab_summary_json(t, v, &sum[v]));
+	}
+	for (size_t v = 1; v < t->nvalues; v++) {
+		double tt, df, pv;
+		if (exp_welch(&sum[0], &sum[v], &tt, &df, &pv) != 0)
+			continue;
+		if (text)
+			printf("  %s vs %s: Welch t=%.2f df=%.1f p=%.3g -> %s at 5%%\n",
+			       t->values[0], t->values[v], tt, df, pv,
+			       pv < 0.05 ? "significant" : "not significant");
+		json_array_append_new(tests, json_pack("{s:o, s:o, s:f, s:f, s:f, s:b}", "a",
+						       ab_value_json(t->id, t->values[0]), "b",
+						       ab_value_json(t->id, t->values[v]), "t",
+						       isfinite(tt) ? tt : 1e300, "df", df, "p", pv,
+						       "significant", pv < 0.05));
+	}
+	return json_pack("{s:s, s:b, s:o, s:o}", "metric", metric, "present", !missing, "values",
+			 jv, "welch", tests);
+}
+
+/*
+ * Can the run conclude? Not when no pass was kept (every one set aside) or an arm has no
+ * usable pass for a metric (its figure null or absent in every window). Then why says so and
+ * each metric's partial ranking is printed (from the set-aside windows when no pass was kept:
+ * aside[metric][value][2 x passes], NAN where none) and put in *jrank. Returns 1 when
+ * inconclusive.
+ */
+static int ab_inconclusive(const struct ab_table *t, const char *const *metrics, size_t nmetrics,
+			   const struct exp_summary *sums, const double *aside, double limit,
+			   char *why, size_t len, json_t **jrank)
+{
+	struct exp_summary *rs = xcalloc(t->nvalues, sizeof(*rs));
+	size_t off = 0;
+	bool none = t->done == 0;
+	if (none)
+		off =
+		    (size_t)snprintf(why, len,
+				     "every pass was set aside: the host took more than %g%% of a "
+				     "window (--host-took-limit); the ranking below is from the "
+				     "set-aside windows, not a result",
+				     limit);
+	for (size_t m = 0; m < nmetrics; m++) {
+		for (size_t v = 0; v < t->nvalues; v++)
+			if (none)
+				exp_summarize_finite(&aside[(m * t->nvalues + v) * 2 * t->passes],
+						     2 * t->passes, &rs[v]);
+			else
+				rs[v] = sums[m * t->nvalues + v];
+		char rank[512];
+		size_t usable = exp_rank_text(rs, t->values, t->nvalues, rank, sizeof(rank));
+		if (!none && usable == t->nvalues)
+			continue;
+		if (!none)
+			off += (size_t)snprintf(why + off, off < len ? len - off : 0,
+						"%s%s: an arm has no usable pass (its figure null "
+						"or absent in every window)",
+						off ? "; " : "", metrics[m]);
+		if (!*jrank)
+			*jrank = json_array();
+		json_array_append_new(*jrank,
+				      json_pack("{s:s, s:s, s:s}", "metric", metrics[m], "by",
+						"avg, highest first", "ranking", rank));
+	}
+	free(rs);
+	if (why[0] && !t->c->json) {
+		size_t i;
+		json_t *r;
+		printf("\ninconclusive: %s\n", why);
+		json_array_foreach (*jrank, i, r)
+			printf("partial ranking of %s by AVG, highest first: %s\n",
+			       json_string_value(json_object_get(r, "metric")),
+			       json_string_value(json_object_get(r, "ranking")));
+	}
+	return why[0] != 0;
+}
+
 static const char *ab_default_scenario(enum subsys owner)
 {
 	switch (owner) {
@@ -296,6 +416,10 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	/* samples[metric][value][pass] */
 	double *samples = xcalloc(nmetrics * nvalues * passes, sizeof(double));
+	/* [metric][value][set-aside pass]: NAN where none */
+	double *aside_samples = xcalloc(nmetrics * nvalues * 2 * passes, sizeof(double));
+	for (size_t k = 0; k < nmetrics * nvalues * 2 * passes; k++)
+		aside_samples[k] = NAN;
 	double *took = xcalloc(nvalues * passes, sizeof(double)); /* [value][pass] */
 	bool *missing = xcalloc(nmetrics, sizeof(bool));
 	struct exp_findings *found = xcalloc(nvalues, sizeof(*found)); /* per value */
@@ -347,8 +471,8 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 				flagged = true;
 			}
 			for (size_t m = 0; m < nmetrics; m++) {
-				double x = 0;
-				if (exp_metric(snap, metrics[m], &x) != 0)
+				double x = NAN; /* no number: left out, never a 0 */
+				if (exp_metric(snap, metrics[m], &x) < 0)
 					missing[m] = true;
 				samples[(m * nvalues + v) * passes + done] = x;
 			}
@@ -362,8 +486,13 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		}
 		if (rc != 0 || sig_quit)
 			break;
-		if (flagged)
+		if (flagged) {
+			/* Kept apart for a partial ranking should no pass be kept. */
+			for (size_t k = 0; k < nmetrics * nvalues; k++)
+				aside_samples[k * 2 * passes + attempts - 1 - done] =
+				    samples[k * passes + done];
 			continue; /* the pass is run again: its slots are overwritten */
+		}
 		done++;
 		if (!c.json) {
 			/* On a terminal one line counts up; in a log, a line a pass. */
@@ -403,49 +532,18 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	json_t *jm = json_array();
 	struct exp_summary *sums = xcalloc(nmetrics * nvalues, sizeof(*sums));
-	for (size_t m = 0; m < nmetrics && (rc == 0 || (hang[0] && done)); m++) {
-		struct exp_summary *sum = &sums[m * nvalues];
-		json_t *jv = json_array();
-		if (!c.json)
-			printf("\n%s%s (%zu passes of %.1f s)\n%-12s %12s %12s %12s %12s\n",
-			       metrics[m],
-			       missing[m] ? " [not in the snapshot: is its subsystem running?]"
-					  : "",
-			       done, c.seconds, knob, "MIN", "AVG", "MAX", "Dev");
-		for (size_t v = 0; v < nvalues; v++) {
-			char a[32], b[32], cc[32], d[32];
-			exp_summarize(&samples[(m * nvalues + v) * passes], done, &sum[v]);
-			exp_fmt(a, sizeof(a), sum[v].min);
-			exp_fmt(b, sizeof(b), sum[v].avg);
-			exp_fmt(cc, sizeof(cc), sum[v].max);
-			exp_fmt(d, sizeof(d), sum[v].dev);
-			if (!c.json)
-				printf("%-12s %12s %12s %12s %12s\n", values[v], a, b, cc, d);
-			json_array_append_new(jv, json_pack("{s:o, s:f, s:f, s:f, s:f, s:f}",
-							    "value", ab_value_json(id, values[v]),
-							    "min", sum[v].min, "avg", sum[v].avg,
-							    "max", sum[v].max, "dev", sum[v].dev,
-							    "median", sum[v].median));
-		}
-		json_t *tests = json_array();
-		for (size_t v = 1; v < nvalues; v++) {
-			double t, df, pv;
-			if (exp_welch(&sum[0], &sum[v], &t, &df, &pv) != 0)
-				continue;
-			if (!c.json)
-				printf("  %s vs %s: Welch t=%.2f df=%.1f p=%.3g -> %s at 5%%\n",
-				       values[0], values[v], t, df, pv,
-				       pv < 0.05 ? "significant" : "not significant");
-			json_array_append_new(tests,
-					      json_pack("{s:o, s:o, s:f, s:f, s:f, s:b}", "a",
-							ab_value_json(id, values[0]), "b",
-							ab_value_json(id, values[v]), "t",
-							isfinite(t) ? t : 1e300, "df", df, "p", pv,
-							"significant", pv < 0.05));
-		}
-		json_array_append_new(jm, json_pack("{s:s, s:b, s:o, s:o}", "metric", metrics[m],
-						    "present", !missing[m], "values", jv, "welch",
-						    tests));
+	struct ab_table tab = {&c, knob, id, values, nvalues, passes, done};
+	for (size_t m = 0; m < nmetrics && (rc == 0 || (hang[0] && done)); m++)
+		json_array_append_new(jm, ab_metric(&tab, metrics[m], missing[m],
+						    &samples[m * nvalues * passes],
+						    &sums[m * nvalues], done == 0));
+	json_t *jrank = NULL;
+	char why[512] = "";
+	if (rc == 0 && !sig_quit &&
+	    ab_inconclusive(&tab, metrics, nmetrics, sums, aside_samples, limit, why, sizeof(why),
+			    &jrank)) {
+		fprintf(stderr, "tunetop: experiment ab: inconclusive: %s\n", why);
+		rc = 1;
 	}
 	/* What the rules said of each value's passes: a hang or a fault named on its own arm. */
 	json_t *jd = json_array();
@@ -459,17 +557,19 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 						"diagnoses", exp_findings_json(&found[v])));
 	}
 	free(found);
-	if (rc == 0 || hang[0]) {
+	if (rc == 0 || hang[0]) { /* an inconclusive run draws no bars of zeros */
 		struct ab_pic ap = {knob, metrics, nmetrics, nvalues, done, values, sums, took_sum};
 		if (done && exp_pictures(&c, "ab", ab_draw, &ap) != 0 && rc == 0)
 			rc = 1;
 	}
 	free(sums);
-	if (c.json && (rc == 0 || hang[0])) {
+	if (c.json && (rc == 0 || hang[0] || why[0])) {
 		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o}", "experiment", "ab", "knob",
 				      knob, "scenario", c.scenario, "passes", (int)done, "seconds",
 				      c.seconds, "metrics", jm);
-		json_object_set_new(o, "ok", json_boolean(!hang[0]));
+		json_object_set_new(o, "ok", json_boolean(!hang[0] && !why[0]));
+		json_object_set_new(o, "inconclusive", why[0] ? json_string(why) : json_null());
+		json_object_set_new(o, "ranking", jrank ? jrank : json_null());
 		json_object_set_new(o, "hang", hang[0] ? json_string(hang) : json_null());
 		json_object_set_new(o, "diagnoses", jd);
 		json_object_set_new(o, "host_took_limit_pct", json_real(limit));
@@ -488,11 +588,13 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		json_decref(jd);
 		json_decref(jarms);
 		json_decref(jlog);
+		json_decref(jrank);
 	}
 	free(took_sum);
 	free(took);
 	free(aside);
 	free(samples);
+	free(aside_samples);
 	free(missing);
 	free(values_copy);
 	return rc;

@@ -174,7 +174,8 @@ int exp_metric_check(json_t *snap, const char *path, char *err, size_t len)
 	char prefix[256], choices[512];
 	json_t *node = snap;
 
-	if (exp_metric(snap, path, &v) == 0)
+	/* null is a number this sample has not got (the first sample has no interval) */
+	if (exp_metric(snap, path, &v) >= 0)
 		return 0;
 	/* Walk the plain object keys as far as they go, to name the first missing one. */
 	const char *p = path;

@@ -14,6 +14,8 @@ static int exp_metric_value(json_t *v, double *out)
 		*out = json_real_value(v);
 	else if (json_is_boolean(v))
 		*out = json_is_true(v) ? 1 : 0;
+	else if (json_is_null(v))
+		return 1; /* a number this sample has not got (docs/json.md: "null without ...") */
 	else
 		return -1;
 	return 0;
@@ -56,8 +58,9 @@ static int exp_metric_at(json_t *node, const char *path, double *out)
 			size_t i;
 			json_t *el;
 			json_array_foreach (child, i, el) {
-				if (exp_metric_at(el, after, &v) != 0)
-					return -1;
+				int rc = exp_metric_at(el, after, &v);
+				if (rc != 0)
+					return rc;
 				sum += v;
 			}
 			size_t n = json_array_size(child);

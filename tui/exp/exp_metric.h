@@ -10,7 +10,9 @@
  * takes element N of an array, "key[*]" sums the rest of the path over every
  * element and "key[avg]" averages it (0 for an empty array). Knob names contain dots, so
  * "knobs.<name>" takes the rest of the path as one key. Returns 0 with the number (true = 1, false
- * = 0), or -1 when the path does not lead to a number.
+ * = 0), 1 when the path leads to null (a number this sample has not got, as
+ * blk.cpu_ns_per_completion without completions: docs/json.md), or -1 when the path does not lead
+ * to a number.
  */
 int exp_metric(json_t *root, const char *path, double *out);
 

@@ -3,6 +3,7 @@
 #include "tui/exp/exp_stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,49 @@ void exp_summarize(const double *v, size_t n, struct exp_summary *out)
 		out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 		free(s);
 	}
+}
+
+void exp_summarize_finite(const double *v, size_t n, struct exp_summary *out)
+{
+	double *f = xcalloc(n ? n : 1, sizeof(*f));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			f[k++] = v[i];
+	exp_summarize(f, k, out);
+	free(f);
+}
+
+size_t exp_rank_text(const struct exp_summary *s, const char *const *names, size_t n, char *out,
+		     size_t len)
+{
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
+	size_t k = 0, off = 0;
+	/* Insertion sort of the arms with a usable pass: a handful of arms. */
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].n == 0)
+			continue;
+		size_t j = k++;
+		while (j > 0 && s[order[j - 1]].avg < s[i].avg) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	out[0] = '\0';
+	for (size_t j = 0; j < k; j++)
+		off += (size_t)snprintf(out + off, off < len ? len - off : 0, "%s%s (%.4g)",
+					j ? " > " : "", names[order[j]], s[order[j]].avg);
+	for (size_t i = 0, first = 1; i < n; i++) {
+		if (s[i].n != 0)
+			continue;
+		off += (size_t)snprintf(
+		    out + off, off < len ? len - off : 0, "%s%s",
+		    first ? (k ? "; no usable pass: " : "no usable pass: ") : ", ", names[i]);
+		first = 0;
+	}
+	free(order);
+	return k;
 }
 
 #define EXP_LENTZ_TINY 1e-300 /* keeps Lentz's denominators away from 0 */

@@ -13,6 +13,17 @@ struct exp_summary {
 };
 
 void exp_summarize(const double *v, size_t n, struct exp_summary *out);
+/* The same over the finite values of v only: NAN marks a pass without a number (a null figure).
+ * out->n counts the values summarized; 0 means no usable pass, whose zeros are not data. */
+void exp_summarize_finite(const double *v, size_t n, struct exp_summary *out);
+
+/*
+ * The arms ranked by AVG, highest first, as "1 (1.59e+05) > 2 (1.51e+05)"; arms whose summary
+ * has n == 0 follow as "; no usable pass: 0, 3". names[i] names s[i]. Returns how many arms had a
+ * usable pass.
+ */
+size_t exp_rank_text(const struct exp_summary *s, const char *const *names, size_t n, char *out,
+		     size_t len);
 
 /*
  * Welch's two-sample t-test of a against b: t statistic, Welch-Satterthwaite

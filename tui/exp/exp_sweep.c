@@ -30,21 +30,25 @@
 struct sweep_col {
 	const char *title;
 	const char *path;
+	/* When non-NULL: above 0, the figure of that pass is a lower bound (it fell in a
+	 * histogram's open top bucket: sleep_overshoot_us.p99_at_least in docs/json.md). */
+	const char *at_least;
 };
 
 /* What the seed's tables put side by side. */
 static const struct sweep_col sweep_cols[] = {
-    {"offered_pps", "pmd.offered_pps"},
-    {"drop%", "pmd.drop_pct"},
-    {"drops_asleep", "pmd.threads[*].drops_while_asleep"},
-    {"pmd_cpu%", "pmd.threads[*].cpu_pct"},
-    {"sleep_iter%", "pmd.threads[avg].sleep_iter_pct"},
-    {"sleep_us_avg", "pmd.threads[avg].sleep_us_avg"},
-    {"oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99"},
+    {"offered_pps", "pmd.offered_pps", NULL},
+    {"drop%", "pmd.drop_pct", NULL},
+    {"drops_asleep", "pmd.threads[*].drops_while_asleep", NULL},
+    {"pmd_cpu%", "pmd.threads[*].cpu_pct", NULL},
+    {"sleep_iter%", "pmd.threads[avg].sleep_iter_pct", NULL},
+    {"sleep_us_avg", "pmd.threads[avg].sleep_us_avg", NULL},
+    {"oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99",
+     "pmd.threads[*].sleep_overshoot_us.p99_at_least"},
     /* The window's cost from its counters (tui/exp/exp_cost.h). */
-    {"cpu_ns/pkt", "pass.cpu_ns_per_pkt"},
-    {"cpu_share%", "pass.cpu_share_pct"},
-    {"host_took%", "pass.host_took_pct"},
+    {"cpu_ns/pkt", "pass.cpu_ns_per_pkt", NULL},
+    {"cpu_share%", "pass.cpu_share_pct", NULL},
+    {"host_took%", "pass.host_took_pct", NULL},
 };
 #define SWEEP_NCOLS (sizeof(sweep_cols) / sizeof(sweep_cols[0]))
 #define SWEEP_COL_DROP 1
@@ -60,6 +64,7 @@ struct sweep_point {
 	size_t set_aside; /* passes the host took more than the limit of */
 	double aside_took[2 * SWEEP_MAX_PASSES]; /* their host took % */
 	bool have[SWEEP_NCOLS];
+	bool at_least[SWEEP_NCOLS]; /* a kept pass's figure was a lower bound: so is the median */
 	double v[SWEEP_NCOLS][SWEEP_MAX_PASSES];
 	struct exp_summary sum[SWEEP_NCOLS];
 	char hang[256]; /* the first hang seen at this point */
@@ -181,9 +186,13 @@ static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, si
 	} else {
 		for (size_t k = 0; k < SWEEP_NCOLS; k++) {
 			double v = 0;
+			double bound = 0;
 			if (exp_metric(snap, sweep_cols[k].path, &v) == 0)
 				pt->have[k] = true;
 			pt->v[k][pt->ok] = v;
+			if (sweep_cols[k].at_least &&
+			    exp_metric(snap, sweep_cols[k].at_least, &bound) == 0 && bound > 0)
+				pt->at_least[k] = true;
 		}
 		exp_findings_add(&pt->diag, snap);
 		pt->ok++;
@@ -217,6 +226,12 @@ static json_t *sweep_row_json(const struct sweep_point *p, bool within)
 			json_array_append_new(arr, json_real(p->v[k][i]));
 		json_object_set_new(each, path, arr);
 	}
+	json_t *bounds = json_object();
+	for (size_t k = 0; k < SWEEP_NCOLS; k++)
+		if (sweep_cols[k].at_least)
+			json_object_set_new(bounds, sweep_cols[k].path,
+					    json_boolean(p->ok && p->have[k] && p->at_least[k]));
+	json_object_set_new(row, "at_least", bounds);
 	json_object_set_new(row, "spread", spread);
 	json_object_set_new(row, "min", mins);
 	json_object_set_new(row, "max", maxs);
@@ -232,15 +247,15 @@ static void sweep_print_row(const struct sweep_point *p, long passes)
 	printf("%-10.0f %-11lld %-9lld %3zu/%-2ld %5zu", p->rate_v, (long long)p->ms,
 	       (long long)p->slack, p->ok, passes, p->set_aside);
 	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
-		char med[32], half[32], cell[80];
+		char cell[80];
 		if (!p->ok || !p->have[k]) {
 			printf(" %17s", p->ok ? "-" : p->failed ? "hung" : "set aside");
 			continue;
 		}
-		exp_fmt(med, sizeof(med), p->sum[k].median);
-		exp_fmt(half, sizeof(half), (p->sum[k].max - p->sum[k].min) / 2);
-		snprintf(cell, sizeof(cell), "%s +-%s", med, half);
-		printf(" %17s", cell);
+		exp_fmt_spread(cell, sizeof(cell), p->sum[k].median,
+			       (p->sum[k].max - p->sum[k].min) / 2, p->at_least[k]);
+		/* (%17s counts bytes: a 3-byte "≥" takes 1 column, so pad by 2 more) */
+		printf(" %*s", p->at_least[k] ? 19 : 17, cell);
 	}
 	printf("\n");
 	char found[1024];

@@ -174,6 +174,17 @@ void exp_fmt(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 }
 
+void exp_fmt_spread(char *buf, size_t len, double median, double half, bool at_least)
+{
+	char med[32], hw[32];
+	exp_fmt(med, sizeof(med), median);
+	exp_fmt(hw, sizeof(hw), half);
+	if (at_least)
+		snprintf(buf, len, "\u2265%s", med);
+	else
+		snprintf(buf, len, "%s +-%s", med, hw);
+}
+
 struct source *exp_source(const struct exp_common *c, const char *const *extra, size_t nextra,
 			  char *err, size_t errlen, int *status)
 {

@@ -77,5 +77,9 @@ int exp_pictures(const struct exp_common *c, const char *exp,
 		 void *arg);
 /* One value formatted for a table cell. */
 void exp_fmt(char *buf, size_t len, double v);
+/* A median and its spread as a table cell, "12.5 +-3.00"; when at_least (a pass's figure fell in a
+ * histogram's open top bucket, so each is a lower bound and so is their median) "≥1023": a bound,
+ * with no spread. */
+void exp_fmt_spread(char *buf, size_t len, double median, double half, bool at_least);
 
 #endif
