@@ -188,6 +188,19 @@ static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcf
 	return 0;
 }
 
+/* A bcrypt hash's cost ($2b$NN$...), or -1 when it is not one: the characters after the cost are
+ * bcrypt's base64 (./A-Za-z0-9), 22 of salt and 31 of hash. */
+static int webcfg_bcrypt_cost(const char *hash)
+{
+	static const char b64[] =
+	    "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	if (!hash || strlen(hash) != 60 || hash[0] != '$' || hash[1] != '2' ||
+	    !strchr("aby", hash[2]) || hash[3] != '$' || hash[4] < '0' || hash[4] > '9' ||
+	    hash[5] < '0' || hash[5] > '9' || hash[6] != '$' || strspn(hash + 7, b64) != 53)
+		return -1;
+	return (hash[4] - '0') * 10 + (hash[5] - '0');
+}
+
 static int webcfg_users(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcfg *cfg)
 {
 	if (map->type != YAML_MAPPING_NODE)
@@ -203,12 +216,21 @@ static int webcfg_users(struct webcfg_ctx *x, yaml_node_t *map, struct serve_web
 		if (!user || !*user || strchr(user, ':'))
 			return webcfg_fail(x, k, "%s: a user is a name without ':'",
 					   "basic_auth_users");
-		if (!hash || strlen(hash) != 60 || hash[0] != '$' || hash[1] != '2' ||
-		    !strchr("aby", hash[2]) || hash[3] != '$')
+		int cost = webcfg_bcrypt_cost(hash);
+		if (cost < 0)
 			return webcfg_fail(x, v,
 					   "basic_auth_users: %s: the password is a bcrypt hash "
 					   "($2y$..., 60 characters: htpasswd -nBC 10 USER)",
 					   user);
+		if (cost < SERVE_BCRYPT_MIN_COST || cost > SERVE_BCRYPT_MAX_COST) {
+			char what[160];
+			snprintf(what, sizeof(what), "%s: bcrypt cost %d is outside %d..%d", user,
+				 cost, SERVE_BCRYPT_MIN_COST, SERVE_BCRYPT_MAX_COST);
+			return webcfg_fail(x, v,
+					   "basic_auth_users: %s (htpasswd -B's range: one check "
+					   "doubles in time with each step)",
+					   what);
+		}
 		for (size_t i = 0; i < cfg->nusers; i++)
 			if (strcmp(cfg->users[i].name, user) == 0)
 				return webcfg_fail(x, k, "basic_auth_users: %s twice", user);
