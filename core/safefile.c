@@ -278,11 +278,16 @@ int safefile_replace(const char *path, const void *data, size_t len, char *err, 
 	return safefile_replace_commit(&t, err, errlen);
 }
 
-int safefile_open_read(const char *path, char *err, size_t errlen)
+static int safefile_open_read_flags(const char *path, int flags, char *err, size_t errlen)
 {
 	struct stat st;
 	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | flags);
+	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) && lstat(path, &st) == 0 &&
+	    S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a symlink", path);
+		return SAFEFILE_REFUSED;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -302,4 +307,14 @@ int safefile_open_read(const char *path, char *err, size_t errlen)
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
+}
+
+int safefile_open_read(const char *path, char *err, size_t errlen)
+{
+	return safefile_open_read_flags(path, 0, err, errlen);
+}
+
+int safefile_open_read_nofollow(const char *path, char *err, size_t errlen)
+{
+	return safefile_open_read_flags(path, O_NOFOLLOW, err, errlen);
 }

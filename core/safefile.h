@@ -64,6 +64,8 @@ int safefile_write_all(int fd, const void *data, size_t len);
 
 /* Open a file to read: a descriptor on a regular file, or -1 / SAFEFILE_REFUSED. */
 int safefile_open_read(const char *path, char *err, size_t errlen);
+/* The same, a symlink refused too (O_NOFOLLOW, so one swapped in after a check is). */
+int safefile_open_read_nofollow(const char *path, char *err, size_t errlen);
 
 /* The caps of safefile_read. */
 struct safefile_limits {
@@ -73,6 +75,7 @@ struct safefile_limits {
 	unsigned zstd_ratio; /* the same for zstd (0: no ratio cap) */
 	size_t ratio_floor; /* below this many expanded bytes the ratio is not checked */
 	bool decompress; /* gzip and zstd streams are expanded (by their magic) */
+	bool no_symlink; /* a symlink as the last component is refused ("PATH: is a symlink") */
 };
 
 /*

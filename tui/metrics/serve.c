@@ -224,7 +224,7 @@ static bool serve_scrape(const char *accept, const char *accept_encoding, struct
 static int serve_read_file(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
 			   size_t errlen)
 {
-	const struct safefile_limits lim = {.max_bytes = max_bytes};
+	const struct safefile_limits lim = {.max_bytes = max_bytes, .no_symlink = true};
 	return safefile_read(path, &lim, buf, len, err, errlen);
 }
 

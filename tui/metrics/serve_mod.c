@@ -207,6 +207,28 @@ static void sm_log(void *cls, const char *fmt, va_list ap)
 	(void)ap; /* bad clients are routine; errors that matter come back from calls */
 }
 
+/* Whether cert_pem and key_pem make a pair gnutls takes, so a key that is not the
+ * certificate's is named at load (libmicrohttpd's start would say only that it refused). */
+static bool sm_tls_pair_ok(const struct serve_webcfg *cfg, const char *path, char *err,
+			   size_t errlen)
+{
+	gnutls_certificate_credentials_t cred;
+	if (gnutls_certificate_allocate_credentials(&cred) < 0) {
+		snprintf(err, errlen, "%s: gnutls: cannot allocate credentials", path);
+		return false;
+	}
+	gnutls_datum_t c = {(unsigned char *)cfg->cert_pem, (unsigned)strlen(cfg->cert_pem)};
+	gnutls_datum_t k = {(unsigned char *)cfg->key_pem, (unsigned)strlen(cfg->key_pem)};
+	int rc = gnutls_certificate_set_x509_key_mem2(cred, &c, &k, GNUTLS_X509_FMT_PEM, NULL, 0);
+	gnutls_certificate_free_credentials(cred);
+	if (rc < 0)
+		snprintf(err, errlen, "%s: cert_file and key_file: %s", path,
+			 rc == GNUTLS_E_CERTIFICATE_KEY_MISMATCH
+			     ? "the key is not the certificate's"
+			     : gnutls_strerror(rc));
+	return rc >= 0;
+}
+
 static int sm_configure(const struct serve_host *h, const char *web_config, char *err,
 			size_t errlen)
 {
@@ -219,6 +241,10 @@ static int sm_configure(const struct serve_host *h, const char *web_config, char
 		snprintf(err, errlen, "%s: this libmicrohttpd has no TLS", web_config);
 		serve_webcfg_free(&sm.cfg);
 		rc = 1;
+	}
+	if (rc == 0 && sm.cfg.cert_pem && !sm_tls_pair_ok(&sm.cfg, web_config, err, errlen)) {
+		serve_webcfg_free(&sm.cfg);
+		rc = 2;
 	}
 	serve_auth_users(sm.cfg.users, sm.cfg.nusers);
 	return rc;

@@ -13,6 +13,8 @@
 /* What a failed load returns, as main's exit status. */
 #define WEBCFG_BAD 2
 #define WEBCFG_UNREADABLE 1
+/* What read_file returns for a file refused for what it is (serve_module.h). */
+#define WEBCFG_HOST_REFUSED (-2)
 
 struct webcfg_ctx {
 	const struct serve_host *h;
@@ -61,7 +63,7 @@ static int webcfg_read_named(struct webcfg_ctx *x, const yaml_node_t *n, const c
 	free(path);
 	if (rc != 0) {
 		snprintf(x->err, x->errlen, "%s: %s: %s", x->path, key, why);
-		return WEBCFG_UNREADABLE;
+		return rc == WEBCFG_HOST_REFUSED ? WEBCFG_BAD : WEBCFG_UNREADABLE;
 	}
 	return 0;
 }
@@ -275,6 +277,26 @@ static int webcfg_root(struct webcfg_ctx *x, struct serve_webcfg *cfg)
 	return 0;
 }
 
+/*
+ * Whether text's brackets ([ and {, quoted or not) nest at most SERVE_WEBCFG_MAX_DEPTH deep.
+ * libyaml (0.2.5) has no depth limit, and its scanner keeps a possible simple key per flow
+ * level, checked at each token: 100,000 nested [ take it minutes. Counted on the raw text
+ * before libyaml sees it; a real configuration has no bracket in a quoted name.
+ */
+static bool webcfg_depth_ok(const char *text, size_t len)
+{
+	size_t depth = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '[' || text[i] == '{') {
+			if (++depth > SERVE_WEBCFG_MAX_DEPTH)
+				return false;
+		} else if ((text[i] == ']' || text[i] == '}') && depth) {
+			depth--;
+		}
+	}
+	return true;
+}
+
 int serve_webcfg_load(const struct serve_host *h, const char *path, struct serve_webcfg *cfg,
 		      char *err, size_t errlen)
 {
@@ -286,7 +308,13 @@ int serve_webcfg_load(const struct serve_host *h, const char *path, struct serve
 	memset(cfg, 0, sizeof(*cfg));
 	int rc = h->read_file(path, SERVE_WEBCFG_MAX_BYTES, &text, &len, err, errlen);
 	if (rc != 0)
-		return WEBCFG_UNREADABLE;
+		return rc == WEBCFG_HOST_REFUSED ? WEBCFG_BAD : WEBCFG_UNREADABLE;
+	if (!webcfg_depth_ok(text, len)) {
+		snprintf(err, errlen, "%s: brackets nested deeper than %d", path,
+			 SERVE_WEBCFG_MAX_DEPTH);
+		free(text);
+		return WEBCFG_BAD;
+	}
 	const char *slash = strrchr(path, '/');
 	size_t dlen = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
 	x.dir = h->xmalloc(dlen + 1);

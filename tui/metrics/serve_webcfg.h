@@ -7,6 +7,8 @@
 
 /* The file and each PEM it names are read whole, at most this many bytes. */
 #define SERVE_WEBCFG_MAX_BYTES ((size_t)1 << 20)
+/* Flow collections ([...], {...}) nest at most this deep (the file's keys need 2). */
+#define SERVE_WEBCFG_MAX_DEPTH 64
 
 /*
  * The bcrypt costs a basic_auth_users hash may have: bcrypt's least (4), and the most htpasswd -B
