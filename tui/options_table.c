@@ -61,13 +61,14 @@ const struct opt_entry options_table[] = {
      "--remote, --serve or --record."},
     {"serve", OPT_SERVE, "[ADDR:]PORT", "output", NULL,
      "serve GET /metrics (Prometheus text; OpenMetrics when asked)",
-     "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6. From the latest snapshot: a scrape "
-     "costs no sampling. With the console and with -b."},
+     "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6; a multicast or broadcast ADDR exits 2. "
+     "From the latest snapshot: a scrape costs no sampling. With the console and with -b."},
     {"web.config.file", OPT_WEB_CONFIG, "FILE", "output", "<file>",
      "--serve with TLS and/or basic auth from FILE (node_exporter's web configuration)",
      "YAML: tls_server_config (cert_file, key_file, client_auth_type, client_ca_file, "
-     "min_version, max_version) and basic_auth_users (user: bcrypt hash); an unknown key "
-     "exits 2. Without it /metrics is plain HTTP (docs/metrics.md, Deploying the exporter)."},
+     "min_version, max_version) and basic_auth_users (user: bcrypt hash, cost 4..17); an "
+     "unknown key, a symlink or a key not the certificate's exits 2. Without it /metrics is plain "
+     "HTTP (docs/metrics.md, Deploying the exporter)."},
     {"metrics-tid", OPT_METRICS_TID, NULL, "output", NULL,
      "per-thread metrics carry a tid label (default: one series per thread name)",
      "Thread series are summed by thread name so that restarted threads do not make new "
