@@ -53,6 +53,7 @@ struct replay {
 	struct rfollow *fw; /* --follow: the reader thread, else NULL */
 	char *fline; /* --follow: the last line played */
 	size_t played; /* --follow: lines played */
+	uint64_t decoded; /* samples given that decoded */
 };
 
 /* --from / --to: seconds after the first sample ("90", "+90"), saturating at the end of
@@ -316,6 +317,7 @@ static void replay_sample_follow(struct replay *r, struct snapshot *snap)
 			free(r->fline);
 			r->fline = line;
 			r->played++;
+			r->decoded++;
 			snap->mono_ns = clock_mono_ns();
 			memcpy(r->knobs, snap->knobs, sizeof(r->knobs));
 			return;
@@ -389,6 +391,8 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 	}
 	if (!ok)
 		snap->nevents = 0;
+	else
+		r->decoded++;
 	snap->mono_ns = clock_mono_ns();
 	if (r->cur < r->n)
 		r->cur++;
@@ -428,6 +432,12 @@ static double replay_pace(struct source *src)
 	if (gap <= 0 && next->wall_ns > prev->wall_ns)
 		gap = (double)(next->wall_ns - prev->wall_ns) / 1e9;
 	return gap < 0 ? 0 : gap > REPLAY_MAX_GAP_S ? REPLAY_MAX_GAP_S : gap;
+}
+
+static uint64_t replay_decoded(struct source *src)
+{
+	const struct replay *r = src->priv;
+	return r->decoded;
 }
 
 static bool replay_ready(struct source *src)
@@ -582,6 +592,7 @@ const struct source_ops source_replay_ops = {
     .recorded = true,
     .read_only = true,
     .pace_s = replay_pace,
+    .decoded = replay_decoded,
     .status = replay_status,
     .ready = replay_ready,
     .seek = replay_seek,
