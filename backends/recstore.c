@@ -11,12 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/safefile.h"
 #include "core/xalloc.h"
+
+/* Whether another process holds name's lock (core/safefile.h SAFEFILE_LOCK): it is being
+ * written, and retention leaves it. */
+static bool recstore_in_use(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool busy = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd); /* and with it the lock just taken */
+	return busy;
+}
 
 /* A number with an optional unit from units (each with its multiplier); -1 when not one. */
 static int parse_unit(const char *s, const char *const *units, const uint64_t *mult, uint64_t *out)
@@ -221,6 +234,8 @@ int recstore_retain(const struct recstore_conf *c, uint64_t now_ns, const char *
 		bool big = c->max_bytes && total + c->rotate_bytes > c->max_bytes;
 		if (!old && !big)
 			break;
+		if (recstore_in_use(dfd, names[i]))
+			continue; /* another process writes it (--record FILE into the store) */
 		if (unlinkat(dfd, names[i], 0) == 0) {
 			total -= size[i];
 			gone++;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
@@ -143,6 +144,11 @@ int safefile_open_stream(const char *path, unsigned flags, char *err, size_t err
 	if (fd >= 0 && fstat(fd, &st) == 0 && !safefile_target_ok(&st, flags)) {
 		snprintf(err, errlen, "%s: is %s", path, safefile_kind(st.st_mode));
 		rc = SAFEFILE_REFUSED;
+	} else if (fd >= 0 && S_ISREG(st.st_mode) && (flags & SAFEFILE_LOCK) &&
+		   flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+		snprintf(err, errlen, "%s: another process is writing it (it holds its lock)",
+			 path);
+		rc = -1;
 	} else if (fd >= 0 && S_ISREG(st.st_mode) && !(flags & SAFEFILE_APPEND) &&
 		   ftruncate(fd, 0) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -34,6 +34,10 @@
 /* Flags for the write side. */
 #define SAFEFILE_DEVNULL_OK 1u /* /dev/null itself is a fine target (writes are discarded) */
 #define SAFEFILE_APPEND 2u /* a stream: keep what the file holds (default: truncate) */
+/* A stream: take flock(LOCK_EX) on it before truncating, and refuse ("PATH: another process
+ * is writing it") when another process holds one: two recorders never share a file. The lock
+ * lasts as long as the descriptor. */
+#define SAFEFILE_LOCK 4u
 
 /* Check a would-be target now (before any work): 0 when it may be written (it exists as a
  * regular file, or does not exist in an existing directory), else as above. */
