@@ -155,6 +155,13 @@ int recstore_check_dir(const char *dir, bool create, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not owned by us (uid %u)", dir, (unsigned)st.st_uid);
 		return SAFEFILE_REFUSED;
 	}
+	/* So could one others may write to: they would plant names the recorder then skips,
+	 * and entries that are no recording for the reader. */
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen, "%s: others can write to it (mode %04o; a store is 0750)",
+			 dir, (unsigned)(st.st_mode & 07777));
+		return SAFEFILE_REFUSED;
+	}
 	return 0;
 }
 
@@ -163,7 +170,7 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int recstore_list(const char *dir, char ***names, size_t *n, char *err, size_t errlen)
+int recstore_list(const char *dir, char ***names, size_t *n, size_t *odd, char *err, size_t errlen)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
@@ -177,9 +184,19 @@ int recstore_list(const char *dir, char ***names, size_t *n, char *err, size_t e
 	}
 	size_t cap = 0;
 	struct dirent *de;
+	struct stat st;
+	if (odd)
+		*odd = 0;
 	while ((de = readdir(d))) {
 		if (!recstore_is_name(de->d_name))
 			continue;
+		/* A symlink, a FIFO or a folder under a store file's name is no recording. */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode)) {
+			if (odd)
+				(*odd)++;
+			continue;
+		}
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 32;
 			*names = xreallocarray(*names, cap, sizeof(**names));
@@ -204,7 +221,8 @@ int recstore_retain(const struct recstore_conf *c, uint64_t now_ns, const char *
 	char **names;
 	size_t n, gone = 0;
 	char err[256];
-	if ((!c->keep_s && !c->max_bytes) || recstore_list(c->dir, &names, &n, err, sizeof(err)))
+	if ((!c->keep_s && !c->max_bytes) ||
+	    recstore_list(c->dir, &names, &n, NULL, err, sizeof(err)))
 		return 0;
 	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0) {

@@ -124,12 +124,16 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 			   size_t errlen)
 {
 	char **names;
-	size_t n;
+	size_t n, odd;
 	int rc = recstore_check_dir(r->path, false, err, errlen);
 	if (rc != 0)
 		return rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
-	if (recstore_list(r->path, &names, &n, err, errlen) != 0)
+	if (recstore_list(r->path, &names, &n, &odd, err, errlen) != 0)
 		return -1;
+	if (odd) /* said on the status line and by -b, as damage is */
+		snprintf(r->damaged, sizeof(r->damaged),
+			 "%zu entr%s of a store file's name not a regular file (left out)", odd,
+			 odd == 1 ? "y" : "ies");
 	uint64_t from = 0;
 	size_t lo = 0;
 	if (conf->replay_from && snapdec_iso8601_strict(conf->replay_from, &from) == 0)

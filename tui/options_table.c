@@ -85,7 +85,8 @@ const struct opt_entry options_table[] = {
     {"record-dir", OPT_RECORD_DIR, "DIR", "output", "<file>",
      "record into DIR: zstd files that rotate, with retention (--replay DIR plays them)",
      "Files tunetop-YYYYMMDD-HHMMSS.jsonl.zst (UTC, their start); DIR is made 0750 and "
-     "refused when it is a symlink or not ours. docs/recording.md has the sizes per hour."},
+     "refused when it is a symlink, not ours or writable by others. docs/recording.md has the "
+     "sizes per hour."},
     {"record-rotate", OPT_RECORD_ROTATE, "AGE|SIZE", "output", NULL,
      "--record-dir: a new file every AGE (default 1h) or past SIZE (20KB, 64MB)", NULL},
     {"record-keep", OPT_RECORD_KEEP, "AGE", "output", NULL,
