@@ -127,9 +127,29 @@ uint64_t recstore_name_time(const char *name)
 	return s < 0 ? 0 : (uint64_t)s;
 }
 
+/* dir's parent opened as a write target's directory is (core/safefile.h: no symlink of
+ * another user among its components): 0, or -1 / SAFEFILE_REFUSED. */
+static int recstore_check_parent(const char *dir, char *err, size_t errlen)
+{
+	const char *slash = strrchr(dir, '/');
+	size_t plen = !slash ? 1 : slash == dir ? 1 : (size_t)(slash - dir);
+	char *parent = xmalloc(plen + 1);
+	memcpy(parent, slash ? dir : ".", plen);
+	parent[plen] = '\0';
+	int fd = safefile_open_dir(parent, err, errlen);
+	free(parent);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 int recstore_check_dir(const char *dir, bool create, char *err, size_t errlen)
 {
 	struct stat st;
+	int prc = recstore_check_parent(dir, err, errlen);
+	if (prc != 0)
+		return prc;
 	if (lstat(dir, &st) != 0) {
 		if (errno != ENOENT || !create) {
 			snprintf(err, errlen, "%s: %s", dir, strerror(errno));
