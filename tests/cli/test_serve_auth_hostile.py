@@ -6,10 +6,11 @@ the exporter"). A bcrypt cost outside 4..17 (3, 18, 31, 99) is refused at load w
 naming the cost. With a user whose hash is slow (cost 17: seconds a check), three requests for it
 leave the server answering: credentials already checked get 200 and none get 401 while that
 bcrypt runs, and SIGTERM ends the process within 3 s. A password with a NUL byte after the right
-one gets 401. Skips (77) without a bcrypt hasher (python3 crypt)."""
+one gets 401. Skips (77) without a bcrypt hasher (python3 crypt, mkpasswd, htpasswd)."""
 import base64
 import http.client
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -25,15 +26,29 @@ from ttcheck import finish  # noqa: E402
 
 TUNETOP = os.environ["TUNETOP"]
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-try:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import crypt
-    HASH = crypt.crypt("s3cret", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16))
-except (ImportError, AttributeError, OSError):
-    HASH = None
-if not HASH or not HASH.startswith("$2b$04$"):
-    print("no bcrypt hasher (python3 crypt)")
+
+
+def hash_cost4(password):
+    """A bcrypt hash of password at cost 4 (python3 crypt, mkpasswd or htpasswd), or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import crypt
+        return crypt.crypt(password, crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16))
+    except (ImportError, AttributeError, OSError):
+        pass
+    for cmd in (["mkpasswd", "-m", "bcrypt", "-R", "4", password],
+                ["htpasswd", "-nbBC", "4", "u", password]):
+        if shutil.which(cmd[0]):
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode == 0:
+                return r.stdout.strip().split(":", 1)[-1]
+    return None
+
+
+HASH = hash_cost4("s3cret")
+if not HASH or not HASH.startswith("$2") or HASH[4:7] != "04$":
+    print("no bcrypt hasher (python3 crypt, mkpasswd, htpasswd)")
     sys.exit(77)
 
 
