@@ -302,6 +302,8 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		memcpy(st->name, t->comm, sizeof(st->name) - 1); /* pthread names: 15 + NUL */
 		st->name[sizeof(st->name) - 1] = '\0';
 		st->subsys = host_thread_subsys(t->comm);
+		if (st->subsys == SUBSYS_PMD && !t->in_ovs)
+			st->subsys = SUBSYS_ENGINE; /* named "pmd..." by anyone: no PMD of OVS's */
 		/* A thread new since the last sample has no baseline: 0, not its lifetime. */
 		st->cpu_pct = pv ? host_pct(nx->cpu_ns, pv->cpu_ns, dt_ns) : 0;
 		st->cpu_ns = nx->cpu_ns;

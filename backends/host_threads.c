@@ -149,6 +149,7 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 			}
 			struct host_thread_info *t = &(*arr)[(*n)++];
 			t->pid = pid;
+			t->in_ovs = host_thread_pick("", pcomm, pid, extra_pid);
 			t->tid = (pid_t)atol(te->d_name);
 			memcpy(t->comm, comm, sizeof(t->comm));
 			t->state = ts.state;

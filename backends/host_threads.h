@@ -18,6 +18,9 @@ struct host_thread_info {
 	int processor; /* CPU it last ran on, -1 unknown */
 	uint64_t stat_cpu_ns; /* utime + stime from /proc, in ns (tick resolution) */
 	uint64_t start_ticks; /* start time (stat field 22): tells a reused tid from the old */
+	/* A thread of ovs-vswitchd (extra_pid, or a process of that name): only its "pmd*" threads
+	 * are PMDs; another user's thread named so is not (host_thread_subsys). */
+	bool in_ovs;
 	/* host_tscan_run only: the fields above are from an earlier read of the stat file
 	 * (host_tscan_set_stat_age), and where in the scan it is, for host_tscan_restat. */
 	bool stat_cached;

@@ -36,6 +36,7 @@ struct tscan_proc {
 	pid_t pid;
 	nlink_t nlink; /* of /proc/PID/task when its list was read */
 	pid_t picked_for; /* the extra_pid the picks were made for */
+	bool ovs; /* ovs-vswitchd (extra_pid, or named so) */
 	bool seen; /* in /proc at this run */
 	bool vswitchd; /* its comm is ovs-vswitchd (host_thread_watched) */
 	struct tscan_thread *t; /* picked threads only */
@@ -194,6 +195,7 @@ static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra
 	if (!read_line_at(sc->rootfd, path, pcomm, sizeof(pcomm)))
 		return;
 	p->vswitchd = strcmp(pcomm, "ovs-vswitchd") == 0;
+	p->ovs = host_thread_pick("", pcomm, p->pid, extra_pid); /* every thread of OVS's */
 	snprintf(path, sizeof(path), "%d/task", (int)p->pid);
 	int tfd = openat(sc->rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *td = tfd >= 0 ? fdopendir(tfd) : NULL;
@@ -423,6 +425,7 @@ static void tscan_emit(struct host_tscan *sc, const struct tscan_pick *pk,
 	}
 	struct host_thread_info *t = &(*arr)[(*n)++];
 	t->pid = p->pid;
+	t->in_ovs = p->ovs;
 	t->tid = tt->tid;
 	memcpy(t->comm, tt->comm, sizeof(t->comm));
 	info_from_stat(sc, t, &tt->last);

@@ -3,10 +3,12 @@
 #include "backends/recfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +47,7 @@ struct recfile_writer {
 
 	/* --record-dir: the store rotated into (store.dir NULL: one file). Writer thread only. */
 	struct recstore_conf store;
+	int store_fd; /* the store's directory, flock'd while we record into it (-1: none) */
 	char cur[RECSTORE_NAME_LEN]; /* the file being written */
 	uint64_t cur_start_s; /* when it was started */
 
@@ -105,7 +108,8 @@ static uint64_t wall_ns(void)
 /* Open path as w's current stream (w->kind set): 0, or -1 / SAFEFILE_REFUSED with a message. */
 static int stream_open(struct recfile_writer *w, const char *path, char *err, size_t errlen)
 {
-	int fd = safefile_open_stream(path, 0, err, errlen);
+	/* Locked: a second recorder of the same file is refused before it truncates it. */
+	int fd = safefile_open_stream(path, SAFEFILE_LOCK, err, errlen);
 	if (fd < 0)
 		return fd;
 	w->file_bytes = 0;
@@ -268,6 +272,8 @@ static void *writer_main(void *arg)
 
 static void writer_free(struct recfile_writer *w)
 {
+	if (w->store_fd >= 0)
+		close(w->store_fd);
 	ZSTD_freeCCtx(w->zc);
 	free(w->zout);
 	free((char *)w->store.dir);
@@ -295,6 +301,7 @@ static struct recfile_writer *writer_start(struct recfile_writer *w, char *err, 
 struct recfile_writer *recfile_open(const char *path, int *status, char *err, size_t errlen)
 {
 	struct recfile_writer *w = xcalloc(1, sizeof(*w));
+	w->store_fd = -1;
 	w->kind = recfile_kind_of(path);
 	int rc = stream_open(w, path, err, errlen);
 	/* The status of a failure, until the writer is running (then 0). */
@@ -316,7 +323,20 @@ struct recfile_writer *recfile_open_store(const struct recstore_conf *c, int *st
 	*status = rc == SAFEFILE_REFUSED ? 2 : 1;
 	if (rc != 0)
 		return NULL;
+	/* One recorder per store: another one's retention would delete this one's live file. */
+	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0 || flock(dfd, LOCK_EX | LOCK_NB) != 0) {
+		snprintf(err, errlen, "%s: %s", c->dir,
+			 dfd >= 0 && errno == EWOULDBLOCK
+			     ? "another tunetop records into it (it holds the store's lock)"
+			     : strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		*status = 1;
+		return NULL;
+	}
 	struct recfile_writer *w = xcalloc(1, sizeof(*w));
+	w->store_fd = dfd;
 	w->kind = RECFILE_ZSTD;
 	w->store = *c;
 	w->store.dir = xstrdup(c->dir);

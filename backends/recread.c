@@ -28,7 +28,9 @@ struct recread_restart {
 };
 
 struct recread {
-	int fd;
+	int fd; /* -1 while idle: opened again by path, and checked to be the same file */
+	dev_t dev;
+	ino_t ino;
 	char *path;
 	enum recread_kind kind;
 	uint64_t size; /* the file's bytes at open */
@@ -71,6 +73,8 @@ int recread_open(const char *path, struct recread **out, char *err, size_t errle
 	}
 	struct recread *r = xcalloc(1, sizeof(*r));
 	r->fd = fd;
+	r->dev = st.st_dev;
+	r->ino = st.st_ino;
 	r->path = xstrdup(path);
 	r->size = (uint64_t)st.st_size;
 	r->kind = m >= 2 && memcmp(magic, rr_gz_magic, 2) == 0	   ? RR_GZIP
@@ -118,6 +122,28 @@ void recread_idle(struct recread *r)
 	free(r->in);
 	r->in = NULL;
 	r->live = false;
+	/* A store of thousands of files is read with one or two of them open at a time. */
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}
+
+/* The file open again after recread_idle: 0, or -1 when it is gone or is another file now. */
+static int recread_reopen(struct recread *r, char *err, size_t errlen)
+{
+	struct stat st;
+	if (r->fd >= 0)
+		return 0;
+	int fd = safefile_open_read(r->path, err, errlen);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || st.st_dev != r->dev || st.st_ino != r->ino) {
+		snprintf(err, errlen, "%s: replaced since it was opened", r->path);
+		close(fd);
+		return -1;
+	}
+	r->fd = fd;
+	return 0;
 }
 
 void recread_close(struct recread *r)
@@ -125,7 +151,6 @@ void recread_close(struct recread *r)
 	if (!r)
 		return;
 	recread_idle(r);
-	close(r->fd);
 	free(r->rs);
 	free(r->path);
 	free(r);
@@ -181,6 +206,8 @@ static int recread_fill(struct recread *r, char *err, size_t errlen)
 {
 	if (r->in_off < r->in_len || r->in_eof)
 		return 0;
+	if (recread_reopen(r, err, errlen) != 0)
+		return -1;
 	ssize_t n;
 	do
 		n = pread(r->fd, r->in, RECREAD_CHUNK, (off_t)r->in_pos);
@@ -302,6 +329,8 @@ ssize_t recread_read(struct recread *r, void *buf, size_t n, char *err, size_t e
 		return 0;
 	if (r->kind == RR_PLAIN) {
 		ssize_t got;
+		if (recread_reopen(r, err, errlen) != 0)
+			return -1;
 		do
 			got = pread(r->fd, buf, n, (off_t)r->out_pos);
 		while (got < 0 && errno == EINTR);

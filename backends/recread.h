@@ -47,7 +47,8 @@ const char *recread_format(const struct recread *r);
 const char *recread_damage(const struct recread *r);
 /* Restart points known (frames or members after the first), for tests and the bench. */
 size_t recread_restarts(const struct recread *r);
-/* Free the decoder's state until the next read (the file stays open). */
+/* Free the decoder's state and close the file until the next read, which opens it again by
+ * its path (and fails when that is another file now). */
 void recread_idle(struct recread *r);
 void recread_close(struct recread *r);
 

@@ -11,12 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/safefile.h"
 #include "core/xalloc.h"
+
+/* Whether another process holds name's lock (core/safefile.h SAFEFILE_LOCK): it is being
+ * written, and retention leaves it. */
+static bool recstore_in_use(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool busy = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd); /* and with it the lock just taken */
+	return busy;
+}
 
 /* A number with an optional unit from units (each with its multiplier); -1 when not one. */
 static int parse_unit(const char *s, const char *const *units, const uint64_t *mult, uint64_t *out)
@@ -114,9 +127,29 @@ uint64_t recstore_name_time(const char *name)
 	return s < 0 ? 0 : (uint64_t)s;
 }
 
+/* dir's parent opened as a write target's directory is (core/safefile.h: no symlink of
+ * another user among its components): 0, or -1 / SAFEFILE_REFUSED. */
+static int recstore_check_parent(const char *dir, char *err, size_t errlen)
+{
+	const char *slash = strrchr(dir, '/');
+	size_t plen = !slash ? 1 : slash == dir ? 1 : (size_t)(slash - dir);
+	char *parent = xmalloc(plen + 1);
+	memcpy(parent, slash ? dir : ".", plen);
+	parent[plen] = '\0';
+	int fd = safefile_open_dir(parent, err, errlen);
+	free(parent);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 int recstore_check_dir(const char *dir, bool create, char *err, size_t errlen)
 {
 	struct stat st;
+	int prc = recstore_check_parent(dir, err, errlen);
+	if (prc != 0)
+		return prc;
 	if (lstat(dir, &st) != 0) {
 		if (errno != ENOENT || !create) {
 			snprintf(err, errlen, "%s: %s", dir, strerror(errno));
@@ -142,6 +175,13 @@ int recstore_check_dir(const char *dir, bool create, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not owned by us (uid %u)", dir, (unsigned)st.st_uid);
 		return SAFEFILE_REFUSED;
 	}
+	/* So could one others may write to: they would plant names the recorder then skips,
+	 * and entries that are no recording for the reader. */
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen, "%s: others can write to it (mode %04o; a store is 0750)",
+			 dir, (unsigned)(st.st_mode & 07777));
+		return SAFEFILE_REFUSED;
+	}
 	return 0;
 }
 
@@ -150,7 +190,7 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int recstore_list(const char *dir, char ***names, size_t *n, char *err, size_t errlen)
+int recstore_list(const char *dir, char ***names, size_t *n, size_t *odd, char *err, size_t errlen)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
@@ -164,9 +204,19 @@ int recstore_list(const char *dir, char ***names, size_t *n, char *err, size_t e
 	}
 	size_t cap = 0;
 	struct dirent *de;
+	struct stat st;
+	if (odd)
+		*odd = 0;
 	while ((de = readdir(d))) {
 		if (!recstore_is_name(de->d_name))
 			continue;
+		/* A symlink, a FIFO or a folder under a store file's name is no recording. */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode)) {
+			if (odd)
+				(*odd)++;
+			continue;
+		}
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 32;
 			*names = xreallocarray(*names, cap, sizeof(**names));
@@ -191,7 +241,8 @@ int recstore_retain(const struct recstore_conf *c, uint64_t now_ns, const char *
 	char **names;
 	size_t n, gone = 0;
 	char err[256];
-	if ((!c->keep_s && !c->max_bytes) || recstore_list(c->dir, &names, &n, err, sizeof(err)))
+	if ((!c->keep_s && !c->max_bytes) ||
+	    recstore_list(c->dir, &names, &n, NULL, err, sizeof(err)))
 		return 0;
 	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0) {
@@ -221,6 +272,8 @@ int recstore_retain(const struct recstore_conf *c, uint64_t now_ns, const char *
 		bool big = c->max_bytes && total + c->rotate_bytes > c->max_bytes;
 		if (!old && !big)
 			break;
+		if (recstore_in_use(dfd, names[i]))
+			continue; /* another process writes it (--record FILE into the store) */
 		if (unlinkat(dfd, names[i], 0) == 0) {
 			total -= size[i];
 			gone++;

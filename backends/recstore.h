@@ -41,13 +41,16 @@ void recstore_name(uint64_t wall_ns, char *buf, size_t len);
 
 /*
  * Make sure dir is a store we may write: created 0750 when missing (its parent must exist),
- * refused (SAFEFILE_REFUSED) when it is a symlink, not a directory, or not owned by us.
+ * refused (SAFEFILE_REFUSED) when it is a symlink, not a directory, not owned by us (when
+ * create), or writable by group or others.
  * 0 or -1 / SAFEFILE_REFUSED with a message.
  */
 int recstore_check_dir(const char *dir, bool create, char *err, size_t errlen);
 
-/* The store's file names, sorted (oldest first); *names (free each and it) and *n. */
-int recstore_list(const char *dir, char ***names, size_t *n, char *err, size_t errlen);
+/* The store's file names, sorted (oldest first); *names (free each and it) and *n. Only
+ * regular files: entries of a store file's name that are not (a symlink, a FIFO, a folder)
+ * are left out and counted in *odd (when odd is not NULL). */
+int recstore_list(const char *dir, char ***names, size_t *n, size_t *odd, char *err, size_t errlen);
 void recstore_names_free(char **names, size_t n);
 
 /* Delete the oldest files past c's age (by their names' times, against now_ns) and total

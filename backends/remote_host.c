@@ -19,6 +19,7 @@
 #include "backends/remote_int.h"
 #include "backends/snapdec.h"
 #include "core/clock.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 
 /* Backoff between tries of a host that is down: from 1 s, doubling, at most 30 s. */
@@ -77,10 +78,13 @@ enum remote_drop { REMOTE_DROP_DOWN, REMOTE_DROP_BROKEN, REMOTE_DROP_FOR_GOOD };
 
 /* Drop the link: SIGTERM now, SIGKILL after a grace (remote_host_pump). */
 static void remote_host_drop(struct remote *r, struct remote_host *h, enum remote_drop how,
-			     const char *why)
+			     const char *raw_why)
 {
 	uint64_t now = clock_mono_ns();
 	bool broken = how != REMOTE_DROP_DOWN;
+	char why[sizeof(h->reason) - 8]; /* room for "broken: " */
+	/* Often the far side's stderr: said on a terminal (-b's notes, the console), so escaped. */
+	utf8_sanitize_term(why, sizeof(why), raw_why);
 	if (h->pid > 0) {
 		kill(h->pid, SIGTERM);
 		h->kill_ns = now + REMOTE_KILL_GRACE_MS * NS_PER_MS;

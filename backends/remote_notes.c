@@ -10,6 +10,7 @@
 #include "backends/remote_int.h"
 #include "core/clock.h"
 #include "core/knob.h"
+#include "core/utf8.h"
 
 /* An event for the next snapshot, for --record: the notes and the knob answers. */
 static void remote_event(struct remote *r, bool err, const char *text)
@@ -23,9 +24,7 @@ static void remote_event(struct remote *r, bool err, const char *text)
 	e->wall_ns = clock_ts_to_ns(&ts);
 	e->mono_ns = clock_mono_ns();
 	e->kind = err ? EV_ERROR : EV_KNOB;
-	size_t l = strnlen(text, sizeof(e->text) - 1);
-	memcpy(e->text, text, l);
-	e->text[l] = '\0';
+	utf8_sanitize_term(e->text, sizeof(e->text), text);
 }
 
 /* Notes come from the hosts (down, up again, replies) and from remote_set_all; they wait in
@@ -39,9 +38,13 @@ void remote_note(struct remote *r, bool err, const char *fmt, ...)
 		r->nnotes--;
 		i = (r->nhead + r->nnotes) % REMOTE_NOTES;
 	}
+	char raw[sizeof(r->notes[i])];
 	va_start(ap, fmt);
-	vsnprintf(r->notes[i], sizeof(r->notes[i]), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* What a far side says reaches a terminal (-b's stderr, the console): escaped here, once
+	 * for every front end. */
+	utf8_sanitize_term(r->notes[i], sizeof(r->notes[i]), raw);
 	r->note_err[i] = err;
 	r->nnotes++;
 	remote_event(r, err, r->notes[i]);
@@ -70,7 +73,7 @@ void remote_knob_reply(struct remote *r, struct remote_host *h, const char *knob
 	k.elsewhere = h != &r->h[r->sel];
 	snprintf(k.from, sizeof(k.from), "%s", h->name);
 	if (!ok)
-		snprintf(k.err, sizeof(k.err), "%s", error ? error : "refused");
+		utf8_sanitize_term(k.err, sizeof(k.err), error ? error : "refused");
 	if (r->nres == REMOTE_NOTES) { /* nobody asks: the oldest go */
 		r->rhead = (r->rhead + 1) % REMOTE_NOTES;
 		r->nres--;

@@ -179,7 +179,7 @@ static bool rf_open_next(struct rfollow *f, bool *changed)
 	if (f->dir) {
 		char **names, err[256];
 		size_t n;
-		if (recstore_list(f->path, &names, &n, err, sizeof(err)) != 0)
+		if (recstore_list(f->path, &names, &n, NULL, err, sizeof(err)) != 0)
 			return false;
 		const char *pick = NULL;
 		for (size_t i = 0; i < n && !pick; i++)
@@ -217,7 +217,7 @@ static bool rf_newer(struct rfollow *f)
 	char **names, err[256];
 	size_t n;
 	bool newer = false;
-	if (!f->dir || recstore_list(f->path, &names, &n, err, sizeof(err)) != 0)
+	if (!f->dir || recstore_list(f->path, &names, &n, NULL, err, sizeof(err)) != 0)
 		return false;
 	newer = n && strcmp(names[n - 1], f->cur) > 0;
 	recstore_names_free(names, n);

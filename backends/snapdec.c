@@ -114,7 +114,7 @@ static void dec_cpu(const json_t *o, struct snapshot *s)
 					       .node = jn(c, "node"),
 					       .llc = jn(c, "llc"),
 					       .online = jb(c, "online"),
-					       .load_pct = jd(c, "load_pct"),
+					       .load_pct = jpct(c, "load_pct"),
 					       .freq_mhz = (uint32_t)ju(c, "freq_mhz")};
 	}
 }
@@ -251,23 +251,23 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 	d->maxsleep_us = ji(p, "maxsleep_us");
 	d->sleep_inc_us = ji(p, "sleep_inc_us");
 	d->timer_slack_ns = ji(p, "timer_slack_ns");
-	d->offered_pps = jd(p, "offered_pps");
-	d->drop_pct = jd(p, "drop_pct");
+	d->offered_pps = jrate(p, "offered_pps");
+	d->drop_pct = jpct(p, "drop_pct");
 	d->nthreads = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		const json_t *t = json_array_get(a, i);
 		const json_t *ov = jget(t, "sleep_overshoot_us");
 		struct pmd_thread_snap *x = &d->threads[i];
 		jcopy(x->name, sizeof(x->name), t, "name");
-		x->rx_pps = jd(t, "rx_pps");
-		x->tx_pps = jd(t, "tx_pps");
-		x->rx_drop_pps = jd(t, "rx_drop_pps");
-		x->tx_drop_pps = jd(t, "tx_drop_pps");
-		x->drop_pct = jd(t, "drop_pct");
+		x->rx_pps = jrate(t, "rx_pps");
+		x->tx_pps = jrate(t, "tx_pps");
+		x->rx_drop_pps = jrate(t, "rx_drop_pps");
+		x->tx_drop_pps = jrate(t, "tx_drop_pps");
+		x->drop_pct = jpct(t, "drop_pct");
 		x->iterations = ju(t, "iterations");
-		x->busy_pct = jd(t, "busy_pct");
-		x->idle_pct = jd(t, "idle_pct");
-		x->sleep_iter_pct = jd(t, "sleep_iter_pct");
+		x->busy_pct = jpct(t, "busy_pct");
+		x->idle_pct = jpct(t, "idle_pct");
+		x->sleep_iter_pct = jpct(t, "sleep_iter_pct");
 		x->sleep_us_avg = jd(t, "sleep_us_avg");
 		x->overshoot_p50_us = jd(ov, "p50");
 		x->overshoot_p99_us = jd(ov, "p99");
@@ -281,11 +281,11 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 		x->tx_drops = ju(t, "tx_drops");
 		x->sleep_iters = ju(t, "sleep_iters");
 		x->sleep_iters_total = ju(t, "sleep_iters_total");
-		x->asleep_pct = jd(t, "asleep_pct");
-		x->drops_while_asleep_pct = jd(t, "drops_while_asleep_pct");
-		x->stolen_pct = jd_opt(t, "stolen_pct"); /* null: the host had no schedstat */
+		x->asleep_pct = jpct(t, "asleep_pct");
+		x->drops_while_asleep_pct = jpct(t, "drops_while_asleep_pct");
+		x->stolen_pct = jpct_opt(t, "stolen_pct"); /* null: the host had no schedstat */
 		x->cpu_ns_per_pkt = jd_opt(t, "cpu_ns_per_pkt");
-		x->cpu_left_pct = jd_opt(t, "cpu_left_pct");
+		x->cpu_left_pct = jpct_opt(t, "cpu_left_pct");
 		x->timer_slack_ns = ji_opt(t, "timer_slack_ns");
 		int64_t tid = ji_opt(t, "tid"); /* absent or null in older recordings */
 		x->tid = tid > 0 ? (pid_t)tid : 0;
@@ -311,16 +311,16 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 	d->lat_p50_at_least = d->lat_valid && jb(lat, "p50_at_least");
 	d->lat_p99_at_least = d->lat_valid && jb(lat, "p99_at_least");
 	d->drops_while_asleep = ju(p, "drops_while_asleep");
-	d->dropped_pps = jd(p, "dropped_pps");
+	d->dropped_pps = jrate(p, "dropped_pps");
 	d->bpf_probe = jb(probe, "on");
 	jcopy(d->bpf_probe_error, sizeof(d->bpf_probe_error), probe, "error");
 	d->bpf_cost_ns_per_sleep = jd_opt(probe, "cost_ns_per_sleep");
 	d->timer_slack_differs = ji(p, "timer_slack_differs");
 	d->target_pps = jd_opt(p, "target_pps");
 	d->cpu_pct = jd_opt(p, "cpu_pct");
-	d->stolen_pct = jd_opt(p, "stolen_pct");
+	d->stolen_pct = jpct_opt(p, "stolen_pct");
 	d->cpu_ns_per_pkt = jd_opt(p, "cpu_ns_per_pkt");
-	d->cpu_left_pct = jd_opt(p, "cpu_left_pct");
+	d->cpu_left_pct = jpct_opt(p, "cpu_left_pct");
 	/* A recording from before the cost figures: computed from what it holds. */
 	if (!jget(p, "cpu_left_pct"))
 		pmd_cost_fill(d, false);
@@ -401,8 +401,8 @@ static void dec_blk(const json_t *b, struct blk_snap *d)
 	d->ipis_per_cpl = jd(b, "ipis_per_completion");
 	d->lost_kicks = ju(b, "lost_kicks");
 	d->irq_busy_valid = json_is_number(jget(b, "irq_busy_pct")); /* null: no blk-irq */
-	d->irq_busy_pct = jd(b, "irq_busy_pct");
-	d->irq_host_took_pct = jd(b, "irq_host_took_pct");
+	d->irq_busy_pct = jpct(b, "irq_busy_pct");
+	d->irq_host_took_pct = jpct(b, "irq_host_took_pct");
 	dec_blk_matrix(b, d);
 }
 

@@ -14,11 +14,11 @@ static void dec_host_shares(const json_t *x, struct host_ovs_pmd_snap *p)
 	p->recirc = ju(x, "recirculations");
 	p->phwol_hits = ju(x, "phwol_hits");
 	p->passes = ji_opt(x, "passes");
-	p->simple_pct = jd_opt(x, "simple_pct");
-	p->emc_pct = jd_opt(x, "emc_pct");
-	p->smc_pct = jd_opt(x, "smc_pct");
-	p->megaflow_pct = jd_opt(x, "megaflow_pct");
-	p->phwol_pct = jd_opt(x, "phwol_pct");
+	p->simple_pct = jpct_opt(x, "simple_pct");
+	p->emc_pct = jpct_opt(x, "emc_pct");
+	p->smc_pct = jpct_opt(x, "smc_pct");
+	p->megaflow_pct = jpct_opt(x, "megaflow_pct");
+	p->phwol_pct = jpct_opt(x, "phwol_pct");
 }
 
 /* OVS extras (snapjson_host_ovs): null figures are absent (-1). */

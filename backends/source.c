@@ -100,6 +100,11 @@ int source_seek(struct source *src, const char *to, char *msg, size_t len)
 	return src->ops->seek(src, to, msg, len);
 }
 
+uint64_t source_decoded(struct source *src)
+{
+	return src->ops->decoded ? src->ops->decoded(src) : UINT64_MAX;
+}
+
 bool source_paced(const struct source *src)
 {
 	return src->ops->pace_s != NULL;

@@ -105,6 +105,9 @@ struct source_ops {
 	/* Optional: one short line for the header ("replay x.jsonl 12/600, 2 lines
 	 * skipped"); returns its length (0: nothing to say). */
 	size_t (*status)(struct source *src, char *buf, size_t len);
+	/* Optional, with pace_s: how many of the snapshots given so far decoded (a recording's
+	 * line that does not is skipped; until one does, the snapshot holds nothing read). */
+	uint64_t (*decoded)(struct source *src);
 	/* Optional, with pace_s: false while a source that follows a recording still being
 	 * written has nothing new (pace_s is then when to look again); never blocks. */
 	bool (*ready)(struct source *src);
@@ -191,6 +194,8 @@ bool source_ready(struct source *src);
 /* ops->seek; KNOB_ERR_USAGE with a message when the source has none (not a recording). */
 int source_seek(struct source *src, const char *to, char *msg, size_t len);
 bool source_paced(const struct source *src);
+/* ops->decoded; UINT64_MAX when the source has none (every snapshot is real). */
+uint64_t source_decoded(struct source *src);
 /* The source's one-line status into buf ("" when it has none); returns buf. */
 const char *source_status(struct source *src, char *buf, size_t len);
 

@@ -15,6 +15,7 @@
 #include "backends/remote_int.h"
 #include "backends/snapdec.h"
 #include "core/clock.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 
 /* Closing: how long ssh gets to end on its own once its stdin closed. */
@@ -40,12 +41,17 @@ static int remote_open(struct source *src, const struct source_conf *conf, char 
 		snprintf(err, errlen, "needs --remote HOST");
 		return KNOB_ERR_USAGE;
 	}
-	for (size_t i = 0; i < conf->nremotes; i++)
-		if (!conf->remotes[i][0] || conf->remotes[i][0] == '-') {
-			/* ssh would take it for an option (-oProxyCommand=... runs a command). */
-			snprintf(err, errlen, "--remote '%s': not a host name", conf->remotes[i]);
+	for (size_t i = 0; i < conf->nremotes; i++) {
+		const char *name = conf->remotes[i];
+		char safe[256];
+		utf8_sanitize_term(safe, sizeof(safe), name);
+		/* A leading '-': ssh would take it for an option (-oProxyCommand=... runs a
+		 * command). A control character: no host has one, and the name is printed. */
+		if (!name[0] || name[0] == '-' || strcmp(safe, name) != 0) {
+			snprintf(err, errlen, "--remote '%s': not a host name", safe);
 			return KNOB_ERR_USAGE;
 		}
+	}
 	struct remote *r = xcalloc(1, sizeof(*r));
 	r->ssh_argv = remote_split_argv(conf->ssh ? conf->ssh : "ssh", err, errlen);
 	if (!r->ssh_argv) {

@@ -53,6 +53,7 @@ struct replay {
 	struct rfollow *fw; /* --follow: the reader thread, else NULL */
 	char *fline; /* --follow: the last line played */
 	size_t played; /* --follow: lines played */
+	uint64_t decoded; /* samples given that decoded */
 };
 
 /* --from / --to: seconds after the first sample ("90", "+90"), saturating at the end of
@@ -123,12 +124,16 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 			   size_t errlen)
 {
 	char **names;
-	size_t n;
+	size_t n, odd;
 	int rc = recstore_check_dir(r->path, false, err, errlen);
 	if (rc != 0)
 		return rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
-	if (recstore_list(r->path, &names, &n, err, errlen) != 0)
+	if (recstore_list(r->path, &names, &n, &odd, err, errlen) != 0)
 		return -1;
+	if (odd) /* said on the status line and by -b, as damage is */
+		snprintf(r->damaged, sizeof(r->damaged),
+			 "%zu entr%s of a store file's name not a regular file (left out)", odd,
+			 odd == 1 ? "y" : "ies");
 	uint64_t from = 0;
 	size_t lo = 0;
 	if (conf->replay_from && snapdec_iso8601_strict(conf->replay_from, &from) == 0)
@@ -316,6 +321,7 @@ static void replay_sample_follow(struct replay *r, struct snapshot *snap)
 			free(r->fline);
 			r->fline = line;
 			r->played++;
+			r->decoded++;
 			snap->mono_ns = clock_mono_ns();
 			memcpy(r->knobs, snap->knobs, sizeof(r->knobs));
 			return;
@@ -389,6 +395,8 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 	}
 	if (!ok)
 		snap->nevents = 0;
+	else
+		r->decoded++;
 	snap->mono_ns = clock_mono_ns();
 	if (r->cur < r->n)
 		r->cur++;
@@ -428,6 +436,12 @@ static double replay_pace(struct source *src)
 	if (gap <= 0 && next->wall_ns > prev->wall_ns)
 		gap = (double)(next->wall_ns - prev->wall_ns) / 1e9;
 	return gap < 0 ? 0 : gap > REPLAY_MAX_GAP_S ? REPLAY_MAX_GAP_S : gap;
+}
+
+static uint64_t replay_decoded(struct source *src)
+{
+	const struct replay *r = src->priv;
+	return r->decoded;
 }
 
 static bool replay_ready(struct source *src)
@@ -582,6 +596,7 @@ const struct source_ops source_replay_ops = {
     .recorded = true,
     .read_only = true,
     .pace_s = replay_pace,
+    .decoded = replay_decoded,
     .status = replay_status,
     .ready = replay_ready,
     .seek = replay_seek,

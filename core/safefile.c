@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
@@ -49,6 +50,46 @@ static bool safefile_target_ok(const struct stat *st, unsigned flags)
 	return S_ISREG(st->st_mode) || ((flags & SAFEFILE_DEVNULL_OK) && safefile_is_devnull(st));
 }
 
+/*
+ * Open directory dir one component at a time. A component that is a symlink is followed only
+ * when we or root own it (the operator's own path: /var/run -> /run, a link made by hand); one
+ * another user owns (planted in a shared or sticky directory, it could point anywhere) is
+ * refused, naming path. The descriptor, or -1 / SAFEFILE_REFUSED with a message.
+ */
+static int safefile_walk(const char *dir, const char *path, char *err, size_t errlen)
+{
+	int fd = open(dir[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *copy = xstrdup(dir), *save = NULL;
+	for (char *c = strtok_r(copy, "/", &save); c && fd >= 0; c = strtok_r(NULL, "/", &save)) {
+		int next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (next < 0 && (errno == ELOOP || errno == ENOTDIR) &&
+		    fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+			if (st.st_uid != geteuid() && st.st_uid != 0) {
+				snprintf(err, errlen, "%s: '%s' is a symlink of uid %u, not ours",
+					 path, c, (unsigned)st.st_uid);
+				close(fd);
+				free(copy);
+				return SAFEFILE_REFUSED;
+			}
+			next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		}
+		int e = errno;
+		close(fd);
+		fd = next;
+		errno = e;
+	}
+	free(copy);
+	if (fd < 0)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	return fd < 0 ? -1 : fd;
+}
+
+int safefile_open_dir(const char *dir, char *err, size_t errlen)
+{
+	return safefile_walk(dir, dir, err, errlen);
+}
+
 /* Split path into its directory (opened, dirfd) and its last name (*base, xstrdup'd). */
 static int safefile_dir_open(const char *path, char **base, char *err, size_t errlen)
 {
@@ -66,13 +107,10 @@ static int safefile_dir_open(const char *path, char **base, char *err, size_t er
 	char *dir = xmalloc(dlen + 1);
 	memcpy(dir, slash ? path : ".", dlen);
 	dir[dlen] = '\0';
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int e = errno;
+	int dirfd = safefile_walk(dir, path, err, errlen);
 	free(dir);
-	if (dirfd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -1;
-	}
+	if (dirfd < 0)
+		return dirfd;
 	struct statfs sf;
 	if (fstatfs(dirfd, &sf) == 0 &&
 	    (sf.f_type == SAFEFILE_PROC_MAGIC || sf.f_type == SAFEFILE_SYSFS_MAGIC)) {
@@ -143,6 +181,16 @@ int safefile_open_stream(const char *path, unsigned flags, char *err, size_t err
 	if (fd >= 0 && fstat(fd, &st) == 0 && !safefile_target_ok(&st, flags)) {
 		snprintf(err, errlen, "%s: is %s", path, safefile_kind(st.st_mode));
 		rc = SAFEFILE_REFUSED;
+	} else if (fd >= 0 && S_ISREG(st.st_mode) && st.st_uid != geteuid()) {
+		/* Another user's file (made first in a shared directory) would stay theirs:
+		 * they could read what we write and add to it. */
+		snprintf(err, errlen, "%s: owned by uid %u, not us", path, (unsigned)st.st_uid);
+		rc = SAFEFILE_REFUSED;
+	} else if (fd >= 0 && S_ISREG(st.st_mode) && (flags & SAFEFILE_LOCK) &&
+		   flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+		snprintf(err, errlen, "%s: another process is writing it (it holds its lock)",
+			 path);
+		rc = -1;
 	} else if (fd >= 0 && S_ISREG(st.st_mode) && !(flags & SAFEFILE_APPEND) &&
 		   ftruncate(fd, 0) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -278,11 +326,16 @@ int safefile_replace(const char *path, const void *data, size_t len, char *err, 
 	return safefile_replace_commit(&t, err, errlen);
 }
 
-int safefile_open_read(const char *path, char *err, size_t errlen)
+static int safefile_open_read_flags(const char *path, int flags, char *err, size_t errlen)
 {
 	struct stat st;
 	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | flags);
+	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) && lstat(path, &st) == 0 &&
+	    S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a symlink", path);
+		return SAFEFILE_REFUSED;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -302,4 +355,14 @@ int safefile_open_read(const char *path, char *err, size_t errlen)
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
+}
+
+int safefile_open_read(const char *path, char *err, size_t errlen)
+{
+	return safefile_open_read_flags(path, 0, err, errlen);
+}
+
+int safefile_open_read_nofollow(const char *path, char *err, size_t errlen)
+{
+	return safefile_open_read_flags(path, O_NOFOLLOW, err, errlen);
 }

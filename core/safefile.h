@@ -12,10 +12,12 @@
  * What every function here promises (docs/design.md "Files"):
  * - A write target is refused, before anything is created or truncated, when it is a
  *   symlink (dangling or not), a directory, a FIFO, a socket, a device or a file under /proc
- *   or /sys. The message is "PATH: is a symlink" (a FIFO, ...), the return SAFEFILE_REFUSED;
- *   a caller that got PATH from the command line exits with status 2. The final name is
- *   opened with O_NOFOLLOW and checked again with fstat on that descriptor, so a swap between
- *   the check and the open is refused too. A FIFO never blocks the open (O_NONBLOCK).
+ *   or /sys, or its directory's path holds a symlink neither we nor root own; a stream's
+ *   existing file is refused when another user owns it. The message is "PATH: is a symlink" (a
+ * FIFO, ...), the return SAFEFILE_REFUSED; a caller that got PATH from the command line exits with
+ * status 2. The final name is opened with O_NOFOLLOW and checked again with fstat on that
+ * descriptor, so a swap between the check and the open is refused too. A FIFO never blocks the open
+ * (O_NONBLOCK).
  * - A replaced file is written to a temporary file made with O_CREAT|O_EXCL|O_NOFOLLOW under a
  *   random name in the target's own directory, then renamed over the target: a reader sees
  *   the old file or the new one, and a name planted by another user is skipped, never
@@ -34,6 +36,10 @@
 /* Flags for the write side. */
 #define SAFEFILE_DEVNULL_OK 1u /* /dev/null itself is a fine target (writes are discarded) */
 #define SAFEFILE_APPEND 2u /* a stream: keep what the file holds (default: truncate) */
+/* A stream: take flock(LOCK_EX) on it before truncating, and refuse ("PATH: another process
+ * is writing it") when another process holds one: two recorders never share a file. The lock
+ * lasts as long as the descriptor. */
+#define SAFEFILE_LOCK 4u
 
 /* Check a would-be target now (before any work): 0 when it may be written (it exists as a
  * regular file, or does not exist in an existing directory), else as above. */
@@ -62,8 +68,14 @@ int safefile_replace(const char *path, const void *data, size_t len, char *err, 
 /* Write all of data to fd (EINTR retried); 0, or -1 with errno set. */
 int safefile_write_all(int fd, const void *data, size_t len);
 
+/* Open directory dir as the write side does for a target's directory: a symlink among its
+ * components is followed only when we or root own it. A descriptor, or -1 / SAFEFILE_REFUSED. */
+int safefile_open_dir(const char *dir, char *err, size_t errlen);
+
 /* Open a file to read: a descriptor on a regular file, or -1 / SAFEFILE_REFUSED. */
 int safefile_open_read(const char *path, char *err, size_t errlen);
+/* The same, a symlink refused too (O_NOFOLLOW, so one swapped in after a check is). */
+int safefile_open_read_nofollow(const char *path, char *err, size_t errlen);
 
 /* The caps of safefile_read. */
 struct safefile_limits {
@@ -73,6 +85,7 @@ struct safefile_limits {
 	unsigned zstd_ratio; /* the same for zstd (0: no ratio cap) */
 	size_t ratio_floor; /* below this many expanded bytes the ratio is not checked */
 	bool decompress; /* gzip and zstd streams are expanded (by their magic) */
+	bool no_symlink; /* a symlink as the last component is refused ("PATH: is a symlink") */
 };
 
 /*

@@ -185,7 +185,8 @@ static int sf_unzstd(const unsigned char *in, size_t inlen, struct sfbuf *g, cha
 int safefile_read(const char *path, const struct safefile_limits *lim, char **buf, size_t *len,
 		  char *err, size_t errlen)
 {
-	int fd = safefile_open_read(path, err, errlen);
+	int fd = lim->no_symlink ? safefile_open_read_nofollow(path, err, errlen)
+				 : safefile_open_read(path, err, errlen);
 	if (fd < 0)
 		return fd;
 	if (errlen)

@@ -85,10 +85,31 @@ bool utf8_valid(const char *s)
 	return true;
 }
 
-size_t utf8_sanitize(char *dst, size_t len, const char *src)
+/* The piece that stands for the valid sequence src[0..k) on a terminal: a C0 control or DEL
+ * in caret notation (ESC is "^[", as ncurses draws it), a C1 control (U+0080..U+009F, which
+ * a terminal may take for CSI and the like) as U+FFFD, anything else itself. */
+static const char *utf8_term_piece(const char *src, size_t k, char caret[2], size_t *plen)
+{
+	unsigned char c = (unsigned char)src[0];
+	if (k == 1 && (c < 0x20 || c == 0x7f)) {
+		caret[0] = '^';
+		caret[1] = (char)(c ^ 0x40);
+		*plen = 2;
+		return caret;
+	}
+	if (k == 2 && c == 0xc2 && (unsigned char)src[1] < 0xa0) {
+		*plen = sizeof(UTF8_REPLACEMENT) - 1;
+		return UTF8_REPLACEMENT;
+	}
+	*plen = k;
+	return src;
+}
+
+static size_t utf8_repair(char *dst, size_t len, const char *src, bool term)
 {
 	size_t n = strlen(src), out = 0, written = 0;
 	bool full = false; /* once a character did not fit, nothing after it is copied */
+	char caret[2];
 
 	while (n) {
 		size_t k = utf8_seq_len(src, n);
@@ -98,6 +119,8 @@ size_t utf8_sanitize(char *dst, size_t len, const char *src)
 			k = utf8_bad_len(src, n);
 			piece = UTF8_REPLACEMENT;
 			plen = sizeof(UTF8_REPLACEMENT) - 1;
+		} else if (term) {
+			piece = utf8_term_piece(src, k, caret, &plen);
 		}
 		if (!full && out + plen < len) {
 			memcpy(dst + out, piece, plen);
@@ -114,10 +137,33 @@ size_t utf8_sanitize(char *dst, size_t len, const char *src)
 	return out;
 }
 
+size_t utf8_sanitize(char *dst, size_t len, const char *src)
+{
+	return utf8_repair(dst, len, src, false);
+}
+
 char *utf8_sanitize_dup(const char *src)
 {
 	size_t need = utf8_sanitize(NULL, 0, src) + 1;
 	char *p = xmalloc(need);
 	utf8_sanitize(p, need, src);
 	return p;
+}
+
+size_t utf8_sanitize_term(char *dst, size_t len, const char *src)
+{
+	return utf8_repair(dst, len, src, true);
+}
+
+bool utf8_term_safe(const char *s, size_t n)
+{
+	char caret[2];
+	while (n) {
+		size_t k = utf8_seq_len(s, n), plen;
+		if (!k || utf8_term_piece(s, k, caret, &plen) != s)
+			return false;
+		s += k;
+		n -= k;
+	}
+	return true;
 }

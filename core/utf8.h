@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* utf8.h: checking and repairing UTF-8 in names the host hands us (thread names, devices). */
+/* utf8.h: checking and repairing UTF-8 in names the host hands us (thread names, devices),
+ * and making text from elsewhere safe for a terminal. */
 #ifndef TUNETOP_CORE_UTF8_H
 #define TUNETOP_CORE_UTF8_H
 
@@ -36,5 +37,16 @@ size_t utf8_sanitize(char *dst, size_t len, const char *src);
 
 /* The repaired copy of src, allocated (core/xalloc.h); the caller frees it. */
 char *utf8_sanitize_dup(const char *src);
+
+/*
+ * utf8_sanitize, and safe to print on a terminal: a C0 control or DEL becomes caret notation
+ * (ESC "^[", BEL "^G", newline "^J"), a C1 control (U+0080..U+009F) U+FFFD. For text from
+ * elsewhere (a far side, a recording, a thread name) bound for a terminal: no escape sequence
+ * gets through. dst may be src's copy but not src itself.
+ */
+size_t utf8_sanitize_term(char *dst, size_t len, const char *src);
+/* True when s[0..n) is valid UTF-8 without a control character: utf8_sanitize_term would
+ * leave it as it is. */
+bool utf8_term_safe(const char *s, size_t n);
 
 #endif

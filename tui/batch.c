@@ -301,6 +301,8 @@ int batch_run(struct source *src, const struct options *o)
 			break;
 		uint64_t taken = clock_mono_ns();
 		source_sample(src, snap);
+		if (paced && !source_decoded(src))
+			continue; /* no line of the recording decoded yet: nothing to write */
 		if (!paced) {
 			snap->self.render_us = render_us;
 			snap->self.absent &= ~(unsigned)SELF_ABSENT_RENDER; /* measured here */
@@ -359,8 +361,14 @@ int batch_run(struct source *src, const struct options *o)
 	if (paced) {
 		char st[256];
 		source_status(src, st, sizeof(st));
-		if (strstr(st, "skipped") || strstr(st, "damaged"))
+		/* A recording none of whose lines decoded gave nothing: a failure, not an empty
+		 * success (docs/reference.md, exit status). */
+		if (!source_decoded(src) && !sig_quit && rc == 0) {
+			fprintf(stderr, "tunetop: %s: no line could be read as a snapshot\n", st);
+			rc = 1;
+		} else if (strstr(st, "skipped") || strstr(st, "damaged")) {
 			fprintf(stderr, "tunetop: %s\n", st);
+		}
 	}
 	if (batch_record_close(rec, o))
 		rc = 1;

@@ -64,13 +64,14 @@ const struct opt_entry options_table[] = {
      "--remote, --serve or --record."},
     {"serve", OPT_SERVE, "[ADDR:]PORT", "output", NULL,
      "serve GET /metrics (Prometheus text; OpenMetrics when asked)",
-     "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6. From the latest snapshot: a scrape "
-     "costs no sampling. With the console and with -b."},
+     "ADDR defaults to 127.0.0.1; [::1]:PORT for IPv6; a multicast or broadcast ADDR exits 2. "
+     "From the latest snapshot: a scrape costs no sampling. With the console and with -b."},
     {"web.config.file", OPT_WEB_CONFIG, "FILE", "output", "<file>",
      "--serve with TLS and/or basic auth from FILE (node_exporter's web configuration)",
      "YAML: tls_server_config (cert_file, key_file, client_auth_type, client_ca_file, "
-     "min_version, max_version) and basic_auth_users (user: bcrypt hash); an unknown key "
-     "exits 2. Without it /metrics is plain HTTP (docs/metrics.md, Deploying the exporter)."},
+     "min_version, max_version) and basic_auth_users (user: bcrypt hash, cost 4..17); an "
+     "unknown key, a symlink or a key not the certificate's exits 2. Without it /metrics is plain "
+     "HTTP (docs/metrics.md, Deploying the exporter)."},
     {"metrics-tid", OPT_METRICS_TID, NULL, "output", NULL,
      "per-thread metrics carry a tid label (default: one series per thread name)",
      "Thread series are summed by thread name so that restarted threads do not make new "
@@ -87,7 +88,8 @@ const struct opt_entry options_table[] = {
     {"record-dir", OPT_RECORD_DIR, "DIR", "output", "<file>",
      "record into DIR: zstd files that rotate, with retention (--replay DIR plays them)",
      "Files tunetop-YYYYMMDD-HHMMSS.jsonl.zst (UTC, their start); DIR is made 0750 and "
-     "refused when it is a symlink or not ours. docs/recording.md has the sizes per hour."},
+     "refused when it is a symlink, not ours or writable by others. docs/recording.md has the "
+     "sizes per hour."},
     {"record-rotate", OPT_RECORD_ROTATE, "AGE|SIZE", "output", NULL,
      "--record-dir: a new file every AGE (default 1h) or past SIZE (20KB, 64MB)", NULL},
     {"record-keep", OPT_RECORD_KEEP, "AGE", "output", NULL,

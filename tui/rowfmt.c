@@ -156,12 +156,16 @@ const char *rowfmt_name(const char *name, char *buf, size_t len)
 
 const char *rowfmt_host_group(const struct snapshot *s, const struct snap_thread *t)
 {
-	static const char *const ovs[] = {"pmd", "handler",  "revalidator", "urcu",
-					  "ovs", "ct_clean", "ipf_clean",   "dpdk"};
+	/* PMDs are OVS's when the host backend says so (subsys pmd: a thread of ovs-vswitchd),
+	 * not by their name, which any user can give a thread of theirs. */
+	static const char *const ovs[] = {"handler",  "revalidator", "urcu", "ovs",
+					  "ct_clean", "ipf_clean",   "dpdk"};
 	static const char *const kernel[] = {"kworker", "ksoftirqd",  "kthreadd",
 					     "rcu_",	"migration/", "irq/"};
 	if (!s->backend || strcmp(s->backend, "host") != 0 || t->subsys == SUBSYS_EST)
 		return subsys_name(t->subsys);
+	if (t->subsys == SUBSYS_PMD)
+		return "ovs";
 	for (size_t i = 0; i < sizeof(ovs) / sizeof(ovs[0]); i++)
 		if (strncmp(t->name, ovs[i], strlen(ovs[i])) == 0)
 			return "ovs";

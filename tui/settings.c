@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/safefile.h"
 #include "tui/theme.h"
@@ -291,10 +292,37 @@ int settings_load(struct settings *s, const char *path, char *msg, size_t msglen
 	return rc;
 }
 
+/* A directory is made only in one we own: in another user's (their HOME under sudo -E) it
+ * would be root's, and they would lose their own ~/.config. */
+static int settings_mkdir_in_ours(char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		int rc = stat(dir, &st);
+		if (rc == 0 && st.st_uid != geteuid()) {
+			snprintf(err, errlen,
+				 "%s: belongs to uid %u, not us: %s/%s not made (set "
+				 "XDG_CONFIG_HOME)",
+				 dir, (unsigned)st.st_uid, dir, slash + 1);
+			*slash = '/';
+			return SAFEFILE_REFUSED;
+		}
+		*slash = '/';
+	}
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* mkdir -p of path's directory, each directory made 0700 (XDG: "only by the user"). */
 static int settings_mkdirs(const char *path, char *err, size_t errlen)
 {
 	char dir[4096];
+	struct stat st;
 	const char *slash = strrchr(path, '/');
 	if (!slash || (size_t)(slash - path) >= sizeof(dir))
 		return 0;
@@ -305,13 +333,19 @@ static int settings_mkdirs(const char *path, char *err, size_t errlen)
 			continue;
 		char c = *p;
 		*p = '\0';
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-			snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-			return -1;
-		}
+		int rc = lstat(dir, &st) == 0 ? 0 : settings_mkdir_in_ours(dir, err, errlen);
 		*p = c;
+		if (rc != 0)
+			return rc;
 		if (!c)
 			break;
+	}
+	/* The folder the file goes in is ours (the write opens it without another user's
+	 * symlink on the way, core/safefile.h). */
+	if (stat(dir, &st) == 0 && st.st_uid != geteuid()) {
+		snprintf(err, errlen, "%s: belongs to uid %u, not us: settings not saved", dir,
+			 (unsigned)st.st_uid);
+		return SAFEFILE_REFUSED;
 	}
 	return 0;
 }
@@ -319,8 +353,9 @@ static int settings_mkdirs(const char *path, char *err, size_t errlen)
 int settings_save(const struct settings *s, const char *path, char *err, size_t errlen)
 {
 	char text[1024];
-	if (settings_mkdirs(path, err, errlen) != 0)
-		return -1;
+	int rc = settings_mkdirs(path, err, errlen);
+	if (rc != 0)
+		return rc;
 	size_t n = settings_format(s, text, sizeof(text));
 	return safefile_replace(path, text, n, err, errlen);
 }

@@ -3,7 +3,8 @@
 """test_textfile.py: `-b --format openmetrics|prometheus -o FILE` replaces FILE atomically each
 interval (a reader polling it never sees half a text), the Prometheus text passes promtool (what
 node_exporter's textfile collector parses), no temporary file is left; `-o FILE` with JSON
-writes the lines there; -o and --format need -b."""
+writes the lines there; -o and --format need -b; --serve on a multicast or broadcast address
+is a usage error."""
 import os
 import shutil
 import subprocess
@@ -85,6 +86,13 @@ try:
         r = subprocess.run([TUNETOP, "-b", "--serve", bad], capture_output=True, text=True,
                            timeout=30)
         check(f"--serve '{bad}' is a usage error: {r.stderr.strip()}", r.returncode == 2)
+    # Nothing connects to a server on a multicast or broadcast address: a usage error.
+    for bad, why in (("255.255.255.255:0", "broadcast"), ("224.0.0.1:0", "multicast"),
+                     ("239.255.255.250:0", "multicast"), ("[ff02::1]:0", "multicast")):
+        r = subprocess.run([TUNETOP, "-b", "-n", "1", "-o", "/dev/null", "--serve", bad],
+                           capture_output=True, text=True, timeout=30)
+        check(f"--serve '{bad}' is a usage error naming {why}: {r.stderr.strip()}",
+              r.returncode == 2 and why in r.stderr)
     r = subprocess.run([TUNETOP, "-b", "-n", "1", "--serve", "[::1]:0"], capture_output=True,
                        text=True, timeout=30)
     check(f"--serve [::1]:0 listens on IPv6 loopback ({r.stderr.strip()})",

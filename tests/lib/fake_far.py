@@ -12,7 +12,7 @@ Modes: good, flood (whole snapshot lines as fast as the pipe takes), garbage (ra
 with newlines), stderrflood (lines on stderr as fast as it can), silence (connected, never a byte), schema2, maxline and maxgrow (the most memory one line, or
 deltas, may ask for), longline (9 MB and no newline),
 ignore-term (SIGTERM ignored: one snapshot, then silence), exit2 (a far-side usage error),
-hugevalue (1e308, negative counts, int extremes, then deltas), unknown-delta-paths (deltas
+escerr (escape sequences on stderr, then exit 255), hugevalue (1e308, negative counts, int extremes, then deltas), unknown-delta-paths (deltas
 naming keys the snapshot lacks, 2,000 a line, with deep values), hostile (flood, garbage,
 silence, $FAKE_PHASE_S seconds each, default 5).
 """
@@ -88,6 +88,10 @@ def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if mode == "good":
         os.execvp("sh", ["sh", "-c", far_cmd])
+    if mode == "escerr":
+        sys.stderr.buffer.write(b"ssh: \x1b]0;PWNED-ERR\x07\x1b[2J\x1b]52;c;cHduZWQ=\x07"
+                                b"\xc2\x9b31m bad\n")
+        sys.exit(255)
     if mode == "exit2":
         sys.stderr.write("tunetop: --set: blk.rq_affinity: host mode is read-only\n")
         sys.exit(2)

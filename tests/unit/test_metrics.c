@@ -77,6 +77,11 @@ static void test_label_escaping(void **state)
 	metrics_escape_label(&b, "x\"y\\z\nw");
 	assert_string_equal(b.p, "x\\\"y\\\\z\\nw");
 	free(b.p);
+	/* A thread name's escape sequence reaches no terminal (-b, curl): ESC, BEL as carets. */
+	struct metrics_buf e = {0};
+	metrics_escape_label(&e, "kworker/\x1b]0;PW\x07\"\nx\x1b[2J");
+	assert_string_equal(e.p, "kworker/^[]0;PW^G\\\"\\nx^[[2J");
+	free(e.p);
 
 	struct snapshot *s = test_snap();
 	char *t = render(s, METRICS_PROM);

@@ -1,21 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_serve_auth.c: basic auth's verdicts: bcrypt checked once per credentials while cached,
- * wrong passwords and unknown users refused, the cache bounded (an evicted verdict is redone). */
+ * wrong passwords and unknown users refused, the cache bounded (an evicted verdict is redone, a
+ * flood of wrong guesses never evicts a right one), verifications on the bcrypt thread, and a
+ * stop that cancels them without waiting for a bcrypt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <cmocka.h>
+
+#include "core/clock.h"
 
 #include "tui/metrics/serve_auth.h"
 
 /* "pw" at bcrypt cost 4, the cheapest, so the test spends no time on purpose-made slowness. */
 static char hash[] = "$2b$04$JYzmBesUmTi4DAOGMmQOR.jp3tyYcN.zxcl8GeNSpxCWwJqfVs8.a";
 static char name[] = "alice";
-static const struct serve_user users[] = {{name, hash}};
+/* The same hash at cost 17: a check runs 2^13 times as long (seconds), and fails. */
+static char slow_hash[] = "$2b$17$JYzmBesUmTi4DAOGMmQOR.jp3tyYcN.zxcl8GeNSpxCWwJqfVs8.a";
+static char slow_name[] = "slow";
+static const struct serve_user users[] = {{name, hash}, {slow_name, slow_hash}};
 
 static void test_verdicts_cached(void **state)
 {
@@ -47,14 +56,111 @@ static void test_cache_bounded(void **state)
 	serve_auth_users(users, 1);
 	assert_true(serve_auth_check("alice", "pw"));
 	unsigned long r0 = serve_auth_bcrypt_runs();
-	/* As many other credentials as there are slots push the right one out. */
-	for (int i = 0; i < SERVE_AUTH_CACHE_SLOTS; i++) {
+	/* More wrong guesses than there are slots: each is checked, the right one stays. */
+	for (int i = 0; i <= SERVE_AUTH_CACHE_SLOTS; i++) {
 		snprintf(pw, sizeof(pw), "guess%d", i);
 		assert_false(serve_auth_check("alice", pw));
 	}
-	assert_int_equal(serve_auth_bcrypt_runs(), r0 + SERVE_AUTH_CACHE_SLOTS);
+	assert_int_equal(serve_auth_bcrypt_runs(), r0 + SERVE_AUTH_CACHE_SLOTS + 1);
 	assert_true(serve_auth_check("alice", "pw"));
 	assert_int_equal(serve_auth_bcrypt_runs(), r0 + SERVE_AUTH_CACHE_SLOTS + 1);
+	/* The guesses pushed one another out: the first is checked again. */
+	assert_false(serve_auth_check("alice", "guess0"));
+	assert_int_equal(serve_auth_bcrypt_runs(), r0 + SERVE_AUTH_CACHE_SLOTS + 2);
+	serve_auth_users(NULL, 0);
+}
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int done;
+} ev = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+
+static void on_done(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&ev.lock);
+	ev.done++;
+	pthread_cond_broadcast(&ev.cond);
+	pthread_mutex_unlock(&ev.lock);
+}
+
+/* Whether done was called n times within 60 s. */
+static bool wait_done(int n)
+{
+	struct timespec end;
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += 60;
+	pthread_mutex_lock(&ev.lock);
+	int rc = 0;
+	while (ev.done < n && rc == 0)
+		rc = pthread_cond_timedwait(&ev.cond, &ev.lock, &end);
+	bool ok = ev.done >= n;
+	pthread_mutex_unlock(&ev.lock);
+	return ok;
+}
+
+static void test_async_verdicts(void **state)
+{
+	(void)state;
+	char err[128];
+	ev.done = 0;
+	serve_auth_users(users, 1);
+	assert_int_equal(serve_auth_start(err, sizeof(err)), 0);
+	assert_int_equal(serve_auth_cached("alice", "pw"), SERVE_AUTH_MISS);
+	struct serve_auth_job *ok = serve_auth_submit("alice", "pw", on_done, NULL);
+	struct serve_auth_job *bad = serve_auth_submit("alice", "nope", on_done, NULL);
+	assert_non_null(ok);
+	assert_non_null(bad);
+	assert_int_equal(serve_auth_job_verdict(ok), SERVE_AUTH_PENDING);
+	serve_auth_go(ok);
+	serve_auth_go(bad);
+	assert_true(wait_done(2));
+	assert_int_equal(serve_auth_job_verdict(ok), SERVE_AUTH_YES);
+	assert_int_equal(serve_auth_job_verdict(bad), SERVE_AUTH_NO);
+	serve_auth_job_release(ok);
+	serve_auth_job_release(bad);
+	/* Both verdicts are in the cache now. */
+	assert_int_equal(serve_auth_cached("alice", "pw"), SERVE_AUTH_YES);
+	assert_int_equal(serve_auth_cached("alice", "nope"), SERVE_AUTH_NO);
+	/* The queue is bounded: past it, no job (the server answers 503). */
+	struct serve_auth_job *held[SERVE_AUTH_QUEUE];
+	for (int i = 0; i < SERVE_AUTH_QUEUE; i++)
+		assert_non_null(held[i] = serve_auth_submit("alice", "x", on_done, NULL));
+	assert_null(serve_auth_submit("alice", "x", on_done, NULL));
+	for (int i = 0; i < SERVE_AUTH_QUEUE; i++)
+		serve_auth_job_release(held[i]);
+	serve_auth_stop();
+	serve_auth_users(NULL, 0);
+}
+
+/* A stop while a slow bcrypt runs: the job is cancelled and told so at once. */
+static void test_stop_does_not_wait(void **state)
+{
+	(void)state;
+	char err[128];
+	ev.done = 0;
+	serve_auth_users(users, 2);
+	assert_int_equal(serve_auth_start(err, sizeof(err)), 0);
+	unsigned long r0 = serve_auth_bcrypt_runs();
+	struct serve_auth_job *j = serve_auth_submit("slow", "x", on_done, NULL);
+	assert_non_null(j);
+	serve_auth_go(j);
+	uint64_t end = clock_mono_ns() + 60 * NS_PER_S;
+	while (serve_auth_bcrypt_runs() == r0 && clock_mono_ns() < end)
+		sched_yield();
+	assert_int_equal(serve_auth_bcrypt_runs(), r0 + 1); /* it is running */
+	serve_auth_stop();
+	assert_int_equal(ev.done, 1);
+	assert_int_equal(serve_auth_job_verdict(j), SERVE_AUTH_CANCELLED);
+	serve_auth_job_release(j);
+	/* A job submitted to a stopped server is cancelled when it would go. */
+	struct serve_auth_job *late = serve_auth_submit("alice", "pw", on_done, NULL);
+	assert_non_null(late);
+	serve_auth_go(late);
+	assert_int_equal(ev.done, 2);
+	assert_int_equal(serve_auth_job_verdict(late), SERVE_AUTH_CANCELLED);
+	serve_auth_job_release(late);
 	serve_auth_users(NULL, 0);
 }
 
@@ -63,6 +169,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_verdicts_cached),
 	    cmocka_unit_test(test_cache_bounded),
+	    cmocka_unit_test(test_async_verdicts),
+	    cmocka_unit_test(test_stop_does_not_wait),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

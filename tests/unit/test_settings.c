@@ -202,6 +202,43 @@ static void test_save(void **state)
 	assert_string_equal(tt_slurp(tt_at("target")), "keep me\n");
 }
 
+/* Never a directory made in another user's (their HOME, under sudo -E), nor the file saved in
+ * a folder another user owns or through their symlink (core/safefile.h). As root only: the
+ * test makes files of uid 65534. */
+static void test_save_others(void **state)
+{
+	(void)state;
+	struct settings s;
+	char err[512];
+	if (geteuid() != 0) {
+		print_message("not root: another user's directories not tried\n");
+		return;
+	}
+	settings_defaults(&s);
+	assert_int_equal(mkdir(tt_at("home"), 0755), 0);
+	assert_int_equal(chown(tt_at("home"), 65534, 65534), 0);
+	assert_int_equal(
+	    settings_save(&s, tt_at("home/.config/tunetop/tunetoprc"), err, sizeof(err)),
+	    SAFEFILE_REFUSED);
+	assert_non_null(strstr(err, "belongs to uid 65534"));
+	struct stat st;
+	assert_int_equal(lstat(tt_at("home/.config"), &st), -1); /* not made */
+	/* Their folder, ours above it: not saved there. */
+	assert_int_equal(mkdir(tt_at("xdg"), 0755), 0);
+	assert_int_equal(mkdir(tt_at("xdg/tunetop"), 0755), 0);
+	assert_int_equal(chown(tt_at("xdg/tunetop"), 65534, 65534), 0);
+	assert_int_equal(settings_save(&s, tt_at("xdg/tunetop/tunetoprc"), err, sizeof(err)),
+			 SAFEFILE_REFUSED);
+	/* Their symlink as the config folder, pointing at one of ours: not followed. */
+	assert_int_equal(mkdir(tt_at("victim"), 0700), 0);
+	assert_int_equal(mkdir(tt_at("x2"), 0755), 0);
+	assert_int_equal(symlink(tt_at("victim"), tt_at("x2/tunetop")), 0);
+	assert_int_equal(lchown(tt_at("x2/tunetop"), 65534, 65534), 0);
+	assert_int_equal(settings_save(&s, tt_at("x2/tunetop/tunetoprc"), err, sizeof(err)),
+			 SAFEFILE_REFUSED);
+	assert_int_equal(lstat(tt_at("victim/tunetoprc"), &st), -1);
+}
+
 static void test_path(void **state)
 {
 	(void)state;
@@ -282,6 +319,7 @@ int main(void)
 	    cmocka_unit_test(test_unknown_keys),
 	    cmocka_unit_test_setup_teardown(test_load_refusals, tt_dir_setup, tt_dir_teardown),
 	    cmocka_unit_test_setup_teardown(test_save, tt_dir_setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_save_others, tt_dir_setup, tt_dir_teardown),
 	    cmocka_unit_test(test_path),
 	    cmocka_unit_test(test_precedence),
 	};

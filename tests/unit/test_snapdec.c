@@ -111,6 +111,49 @@ static void test_round_trip_at_least(void **state)
 	snapshot_free(s);
 }
 
+/* Figures out of their range where they enter: a share over 100 or negative is refused
+ * (unknown for a figure that may be null, else 0), a negative rate reads 0. */
+static void test_absurd_figures(void **state)
+{
+	(void)state;
+	struct snapshot *s = snapshot_new();
+	s->has_pmd = true;
+	s->pmd.nthreads = 1;
+	snprintf(s->pmd.threads[0].name, sizeof(s->pmd.threads[0].name), "pmd-c:0");
+	s->pmd.threads[0].stolen_pct = 12.5;
+	s->pmd.threads[0].busy_pct = 40;
+	s->pmd.threads[0].iterations = 10;
+	char *line = dump(s);
+	json_error_t je;
+	json_t *j = json_loads(line, 0, &je);
+	json_t *t = json_array_get(json_object_get(json_object_get(j, "pmd"), "threads"), 0);
+	json_object_set_new(t, "stolen_pct", json_real(1e300));
+	json_object_set_new(t, "busy_pct", json_real(150));
+	json_object_set_new(t, "idle_pct", json_real(-3));
+	json_object_set_new(t, "cpu_left_pct", json_real(-5));
+	json_object_set_new(t, "rx_pps", json_real(-1e300));
+	json_object_set_new(json_object_get(j, "pmd"), "offered_pps", json_real(-1e300));
+	json_object_set_new(json_object_get(j, "pmd"), "stolen_pct", json_real(101));
+	char *bad = json_dumps(j, JSON_COMPACT);
+	struct snapshot *d = snapshot_new();
+	char err[256];
+	assert_int_equal(snapdec_line(bad, strlen(bad), d, err, sizeof(err)), SNAPDEC_OK);
+	const struct pmd_thread_snap *x = &d->pmd.threads[0];
+	assert_true(x->stolen_pct == -1 && x->cpu_left_pct == -1 && d->pmd.stolen_pct == -1);
+	assert_true(x->busy_pct == 0 && x->idle_pct == 0 && x->rx_pps == 0);
+	assert_true(d->pmd.offered_pps == 0);
+	/* In range: kept as it was. */
+	struct snapshot *d2 = snapshot_new();
+	assert_int_equal(snapdec_line(line, strlen(line), d2, err, sizeof(err)), SNAPDEC_OK);
+	assert_true(d2->pmd.threads[0].stolen_pct == 12.5 && d2->pmd.threads[0].busy_pct == 40);
+	free(bad);
+	free(line);
+	json_decref(j);
+	snapshot_free(d2);
+	snapshot_free(d);
+	snapshot_free(s);
+}
+
 /* A self figure the line lacks (an older recording) is absent, not 0, and stays null. */
 static void test_self_absent(void **state)
 {
@@ -267,6 +310,7 @@ int main(void)
 	    cmocka_unit_test(test_round_trip_host),
 	    cmocka_unit_test(test_round_trip_at_least),
 	    cmocka_unit_test(test_self_absent),
+	    cmocka_unit_test(test_absurd_figures),
 	    cmocka_unit_test(test_bad_lines),
 	    cmocka_unit_test(test_iso8601),
 	    cmocka_unit_test(test_jdelta),

@@ -103,12 +103,30 @@ static void test_truncation(void **state)
 	assert_int_equal(one[0], '\0');
 }
 
+/* Text for a terminal: controls in caret notation, C1 controls and bad bytes as U+FFFD. */
+static void test_term(void **state)
+{
+	(void)state;
+	char buf[256];
+	static const char in[] = "ssh: \x1b]0;PWNED\x07\x1b[2J\x7f \xc2\x9b"
+				 "31m\xff ok\t\xc3\xa9";
+	size_t n = utf8_sanitize_term(buf, sizeof(buf), in);
+	assert_string_equal(buf, "ssh: ^[]0;PWNED^G^[[2J^? " R "31m" R " ok^I\xc3\xa9");
+	assert_int_equal(n, strlen(buf));
+	assert_false(utf8_term_safe(in, strlen(in)));
+	assert_true(utf8_term_safe(buf, strlen(buf)));
+	/* Cut short: never half a caret pair or character. */
+	char small[7];
+	utf8_sanitize_term(small, sizeof(small), "abcde\x1b[");
+	assert_string_equal(small, "abcde");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_valid_unchanged), cmocka_unit_test(test_thread_name),
 	    cmocka_unit_test(test_ill_formed),	    cmocka_unit_test(test_seq_len),
-	    cmocka_unit_test(test_truncation),
+	    cmocka_unit_test(test_truncation),	    cmocka_unit_test(test_term),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,26 +62,54 @@ static void mb_printf(struct metrics_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/* Escape backslash (both formats) and the double quote when quote is set, in s[0..n). */
+static void mb_escaped_line(struct metrics_buf *b, const char *s, size_t n, bool quote)
+{
+	while (n) {
+		size_t plain = strcspn(s, quote ? "\\\"" : "\\");
+		if (plain > n)
+			plain = n;
+		mb_put(b, s, plain);
+		s += plain;
+		n -= plain;
+		if (!n)
+			break;
+		mb_put(b, *s == '\\' ? "\\\\" : "\\\"", 2);
+		s++;
+		n--;
+	}
+}
+
 /*
  * Escape backslash and newline (both formats), and the double quote when quote is set.
  * Both formats are UTF-8 and a parser rejects the whole scrape for one bad byte, so a
- * name of raw bytes (any user can name a thread so) is written with U+FFFD instead.
+ * name of raw bytes (any user can name a thread so) is written with U+FFFD instead; and
+ * the text is read on terminals (-b, curl), so a control character is written as core/utf8.h
+ * has it (ESC as "^["): a thread name cannot send the reader's terminal escape sequences.
  */
 static void mb_escaped(struct metrics_buf *b, const char *s, bool quote)
 {
-	char *fixed = utf8_valid(s) ? NULL : utf8_sanitize_dup(s);
-	if (fixed)
-		s = fixed;
-	while (*s) {
-		size_t plain = strcspn(s, quote ? "\\\n\"" : "\\\n");
-		mb_put(b, s, plain);
-		s += plain;
-		if (!*s)
+	for (;;) {
+		const char *nl = strchrnul(s, '\n');
+		size_t n = (size_t)(nl - s);
+		if (utf8_term_safe(s, n)) {
+			mb_escaped_line(b, s, n, quote);
+		} else {
+			char *line = xmalloc(n + 1);
+			memcpy(line, s, n);
+			line[n] = '\0';
+			size_t need = utf8_sanitize_term(NULL, 0, line) + 1;
+			char *fixed = xmalloc(need);
+			utf8_sanitize_term(fixed, need, line);
+			mb_escaped_line(b, fixed, strlen(fixed), quote);
+			free(fixed);
+			free(line);
+		}
+		if (!*nl)
 			break;
-		mb_put(b, *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : "\\\"", 2);
-		s++;
+		mb_put(b, "\\n", 2);
+		s = nl + 1;
 	}
-	free(fixed);
 }
 
 void metrics_buf_put(struct metrics_buf *b, const char *s, size_t n)

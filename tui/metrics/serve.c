@@ -5,6 +5,9 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -71,6 +74,40 @@ static void serve_text_unref(void *cls)
 		free(t);
 }
 
+/*
+ * Whether a is an address a server can listen on for one host's clients: not multicast
+ * (224.0.0.0/4, ff00::/8) nor a broadcast address (255.255.255.255, or an interface's
+ * subnet broadcast). Linux binds a TCP socket to either, and nothing ever connects.
+ */
+static bool serve_addr_unicast(const struct serve_addr *a, const char *host, char *err,
+			       size_t errlen)
+{
+	const char *what = NULL;
+	if (a->v6) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&a->ss;
+		if (IN6_IS_ADDR_MULTICAST(&s6->sin6_addr))
+			what = "a multicast address";
+	} else {
+		in_addr_t ip = ((const struct sockaddr_in *)&a->ss)->sin_addr.s_addr;
+		struct ifaddrs *ifs = NULL, *i;
+		if (IN_MULTICAST(ntohl(ip)))
+			what = "a multicast address";
+		else if (ip == htonl(INADDR_BROADCAST))
+			what = "the broadcast address";
+		else if (getifaddrs(&ifs) == 0)
+			for (i = ifs; i && !what; i = i->ifa_next)
+				if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+				    (i->ifa_flags & IFF_BROADCAST) && i->ifa_broadaddr &&
+				    ((struct sockaddr_in *)i->ifa_broadaddr)->sin_addr.s_addr == ip)
+					what = "an interface's broadcast address";
+		if (ifs)
+			freeifaddrs(ifs);
+	}
+	if (what)
+		snprintf(err, errlen, "'%s' is %s: a server listens on a unicast one", host, what);
+	return !what;
+}
+
 int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t errlen)
 {
 	char host[64] = "127.0.0.1";
@@ -125,7 +162,7 @@ int serve_parse_addr(const char *text, struct serve_addr *out, char *err, size_t
 		}
 		out->len = sizeof(*a);
 	}
-	return 0;
+	return serve_addr_unicast(out, host, err, errlen) ? 0 : -1;
 }
 
 /*
@@ -224,7 +261,7 @@ static bool serve_scrape(const char *accept, const char *accept_encoding, struct
 static int serve_read_file(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
 			   size_t errlen)
 {
-	const struct safefile_limits lim = {.max_bytes = max_bytes};
+	const struct safefile_limits lim = {.max_bytes = max_bytes, .no_symlink = true};
 	return safefile_read(path, &lim, buf, len, err, errlen);
 }
 

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tui/metrics/serve_auth.h"
 #include "tui/metrics/serve_guard.h"
@@ -67,6 +68,97 @@ static enum MHD_Result sm_unauthorized(struct MHD_Connection *c)
 	return rc;
 }
 
+/* The longest "user:password" read from an Authorization header; a longer one is refused. */
+#define SM_CREDENTIALS_MAX 1024
+
+/*
+ * The user and password of a Basic Authorization header (RFC 7617), in buf. False when there
+ * is none, it is not base64, or it holds a NUL byte: a C string would end there, so
+ * "pw\0junk" would be checked as "pw" (Go's bcrypt, exporter-toolkit's, compares every byte).
+ */
+static bool sm_credentials(struct MHD_Connection *c, char *buf, size_t buflen, const char **user,
+			   const char **pass)
+{
+	const char *v =
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	if (!v || strncasecmp(v, "Basic ", 6) != 0)
+		return false;
+	v += 6;
+	while (*v == ' ')
+		v++;
+	size_t n = strlen(v);
+	while (n && v[n - 1] == ' ')
+		n--;
+	gnutls_datum_t in = {(unsigned char *)v, (unsigned)n}, out = {NULL, 0};
+	if (n == 0 || n > 2 * buflen || gnutls_base64_decode2(&in, &out) < 0)
+		return false;
+	bool ok = out.size < buflen && !memchr(out.data, '\0', out.size) &&
+		  memchr(out.data, ':', out.size);
+	if (ok) {
+		memcpy(buf, out.data, out.size);
+		buf[out.size] = '\0';
+		char *colon = strchr(buf, ':');
+		*colon = '\0';
+		*user = buf;
+		*pass = colon + 1;
+	}
+	explicit_bzero(out.data, out.size);
+	gnutls_free(out.data);
+	return ok;
+}
+
+static void sm_resume(void *arg)
+{
+	MHD_resume_connection(arg);
+}
+
+/*
+ * Basic auth without blocking the server's thread: a verdict from the cache at once, else the
+ * connection waits suspended while the bcrypt thread checks (serve_auth.h), and this runs again
+ * when it is resumed. True: go on; false: return *rc.
+ */
+static bool sm_authorized(struct MHD_Connection *c, void **con_cls, enum MHD_Result *rc)
+{
+	struct serve_auth_job *job = *con_cls;
+	enum serve_auth_verdict v = SERVE_AUTH_NO;
+	char buf[SM_CREDENTIALS_MAX];
+	const char *user, *pass;
+	if (job) {
+		v = serve_auth_job_verdict(job);
+	} else if (sm_credentials(c, buf, sizeof(buf), &user, &pass)) {
+		v = serve_auth_cached(user, pass);
+		if (v == SERVE_AUTH_MISS && (job = serve_auth_submit(user, pass, sm_resume, c))) {
+			*con_cls = job;
+			MHD_suspend_connection(c); /* before the job can end and resume it */
+			serve_auth_go(job);
+			*rc = MHD_YES;
+		}
+		explicit_bzero(buf, sizeof(buf));
+		if (job)
+			return false;
+	}
+	if (v == SERVE_AUTH_YES)
+		return true;
+	if (v == SERVE_AUTH_NO)
+		*rc = sm_unauthorized(c);
+	else if (v == SERVE_AUTH_MISS) /* the queue is full */
+		*rc = sm_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+			       "too many passwords being checked: try again\n");
+	else
+		*rc = sm_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the exporter is stopping\n");
+	return false;
+}
+
+/* A request is over: its verification (if any) is released, then the guard is told. */
+static void sm_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	if (*con_cls)
+		serve_auth_job_release(*con_cls);
+	*con_cls = NULL;
+	serve_guard_on_completed(cls, c, con_cls, toe);
+}
+
 /*
  * client_auth_type: libmicrohttpd asks for a certificate once it has the CA (HTTPS_MEM_TRUST)
  * but leaves the verdict to the handler: verified against that CA, or (VerifyClientCertIfGiven)
@@ -99,15 +191,9 @@ static enum MHD_Result sm_handler(void *cls, struct MHD_Connection *c, const cha
 	}
 	if (sm.cfg.client_auth != SERVE_CLIENT_NONE && !sm_client_cert_ok(c))
 		return sm_reply(c, MHD_HTTP_FORBIDDEN, "a verified client certificate is needed\n");
-	if (sm.cfg.nusers) {
-		char *pass = NULL;
-		char *user = MHD_basic_auth_get_username_password(c, &pass);
-		bool ok = serve_auth_check(user, pass);
-		MHD_free(user);
-		MHD_free(pass);
-		if (!ok)
-			return sm_unauthorized(c);
-	}
+	enum MHD_Result arc;
+	if (sm.cfg.nusers && !sm_authorized(c, con_cls, &arc))
+		return arc;
 	if (strcmp(url, "/") == 0)
 		return sm_landing(c);
 	if (strcmp(url, "/metrics") != 0)
@@ -141,6 +227,28 @@ static void sm_log(void *cls, const char *fmt, va_list ap)
 	(void)ap; /* bad clients are routine; errors that matter come back from calls */
 }
 
+/* Whether cert_pem and key_pem make a pair gnutls takes, so a key that is not the
+ * certificate's is named at load (libmicrohttpd's start would say only that it refused). */
+static bool sm_tls_pair_ok(const struct serve_webcfg *cfg, const char *path, char *err,
+			   size_t errlen)
+{
+	gnutls_certificate_credentials_t cred;
+	if (gnutls_certificate_allocate_credentials(&cred) < 0) {
+		snprintf(err, errlen, "%s: gnutls: cannot allocate credentials", path);
+		return false;
+	}
+	gnutls_datum_t c = {(unsigned char *)cfg->cert_pem, (unsigned)strlen(cfg->cert_pem)};
+	gnutls_datum_t k = {(unsigned char *)cfg->key_pem, (unsigned)strlen(cfg->key_pem)};
+	int rc = gnutls_certificate_set_x509_key_mem2(cred, &c, &k, GNUTLS_X509_FMT_PEM, NULL, 0);
+	gnutls_certificate_free_credentials(cred);
+	if (rc < 0)
+		snprintf(err, errlen, "%s: cert_file and key_file: %s", path,
+			 rc == GNUTLS_E_CERTIFICATE_KEY_MISMATCH
+			     ? "the key is not the certificate's"
+			     : gnutls_strerror(rc));
+	return rc >= 0;
+}
+
 static int sm_configure(const struct serve_host *h, const char *web_config, char *err,
 			size_t errlen)
 {
@@ -154,6 +262,10 @@ static int sm_configure(const struct serve_host *h, const char *web_config, char
 		serve_webcfg_free(&sm.cfg);
 		rc = 1;
 	}
+	if (rc == 0 && sm.cfg.cert_pem && !sm_tls_pair_ok(&sm.cfg, web_config, err, errlen)) {
+		serve_webcfg_free(&sm.cfg);
+		rc = 2;
+	}
 	serve_auth_users(sm.cfg.users, sm.cfg.nusers);
 	return rc;
 }
@@ -166,6 +278,11 @@ static int sm_start(const struct serve_addr *a, const char *addr_text, unsigned 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	if (serve_guard_start(err, errlen) != 0) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	if (sm.cfg.nusers && serve_auth_start(err, errlen) != 0) {
+		serve_guard_stop();
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
@@ -183,7 +300,7 @@ static int sm_start(const struct serve_addr *a, const char *addr_text, unsigned 
 	}
 	tls[nt] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 	sm.mhd = MHD_start_daemon(
-	    MHD_USE_AUTO_INTERNAL_THREAD | (a->v6 ? MHD_USE_IPv6 : 0) |
+	    MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | (a->v6 ? MHD_USE_IPv6 : 0) |
 		(sm.cfg.cert_pem ? MHD_USE_TLS : 0),
 	    0, NULL, NULL, sm_handler, NULL, MHD_OPTION_ARRAY, tls, MHD_OPTION_SOCK_ADDR,
 	    (const struct sockaddr *)&a->ss, MHD_OPTION_CONNECTION_LIMIT,
@@ -191,11 +308,12 @@ static int sm_start(const struct serve_addr *a, const char *addr_text, unsigned 
 	    (size_t)SERVE_CONN_MEMORY_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
 	    (unsigned)SERVE_CONN_TIMEOUT_S, MHD_OPTION_EXTERNAL_LOGGER, sm_log, NULL,
 	    MHD_OPTION_NOTIFY_CONNECTION, serve_guard_on_connection, NULL,
-	    MHD_OPTION_NOTIFY_COMPLETED, serve_guard_on_completed, NULL,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)(2 * SERVE_MAX_PER_IP), MHD_OPTION_END);
+	    MHD_OPTION_NOTIFY_COMPLETED, sm_completed, NULL, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    (unsigned)(2 * SERVE_MAX_PER_IP), MHD_OPTION_END);
 	int saved = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!sm.mhd) {
+		serve_auth_stop();
 		serve_guard_stop();
 		snprintf(err, errlen, "cannot listen on %s: %s", addr_text,
 			 saved ? strerror(saved) : "libmicrohttpd refused");
@@ -208,6 +326,9 @@ static int sm_start(const struct serve_addr *a, const char *addr_text, unsigned 
 
 static void sm_stop(void)
 {
+	/* Every verification still waiting is answered first (libmicrohttpd must not stop with a
+	 * connection suspended), and a bcrypt running is left to end on its own. */
+	serve_auth_stop();
 	if (sm.mhd)
 		MHD_stop_daemon(sm.mhd);
 	sm.mhd = NULL;

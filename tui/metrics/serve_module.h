@@ -47,8 +47,10 @@ struct serve_host {
 	void *(*xmalloc)(size_t size);
 	void *(*xcalloc)(size_t n, size_t size);
 	char *(*xstrdup)(const char *s);
-	/* A regular file read whole through core/safefile.h, at most max_bytes: 0, or -1 with
-	 * why in err; *buf (NUL-terminated, freed with free()) of *len bytes. */
+	/* A regular file (not a symlink) read whole through core/safefile.h, at most max_bytes:
+	 * 0; -2 when the file is refused for what it is (a symlink, a FIFO, ...), -1 when it
+	 * cannot be read, with why in err; *buf (NUL-terminated, freed with free()) of *len bytes.
+	 */
 	int (*read_file)(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
 			 size_t errlen);
 	/* The text for a request with these Accept and Accept-Encoding headers (either NULL):

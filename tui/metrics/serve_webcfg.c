@@ -13,6 +13,8 @@
 /* What a failed load returns, as main's exit status. */
 #define WEBCFG_BAD 2
 #define WEBCFG_UNREADABLE 1
+/* What read_file returns for a file refused for what it is (serve_module.h). */
+#define WEBCFG_HOST_REFUSED (-2)
 
 struct webcfg_ctx {
 	const struct serve_host *h;
@@ -61,7 +63,7 @@ static int webcfg_read_named(struct webcfg_ctx *x, const yaml_node_t *n, const c
 	free(path);
 	if (rc != 0) {
 		snprintf(x->err, x->errlen, "%s: %s: %s", x->path, key, why);
-		return WEBCFG_UNREADABLE;
+		return rc == WEBCFG_HOST_REFUSED ? WEBCFG_BAD : WEBCFG_UNREADABLE;
 	}
 	return 0;
 }
@@ -188,6 +190,19 @@ static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcf
 	return 0;
 }
 
+/* A bcrypt hash's cost ($2b$NN$...), or -1 when it is not one: the characters after the cost are
+ * bcrypt's base64 (./A-Za-z0-9), 22 of salt and 31 of hash. */
+static int webcfg_bcrypt_cost(const char *hash)
+{
+	static const char b64[] =
+	    "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	if (!hash || strlen(hash) != 60 || hash[0] != '$' || hash[1] != '2' ||
+	    !strchr("aby", hash[2]) || hash[3] != '$' || hash[4] < '0' || hash[4] > '9' ||
+	    hash[5] < '0' || hash[5] > '9' || hash[6] != '$' || strspn(hash + 7, b64) != 53)
+		return -1;
+	return (hash[4] - '0') * 10 + (hash[5] - '0');
+}
+
 static int webcfg_users(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcfg *cfg)
 {
 	if (map->type != YAML_MAPPING_NODE)
@@ -203,12 +218,21 @@ static int webcfg_users(struct webcfg_ctx *x, yaml_node_t *map, struct serve_web
 		if (!user || !*user || strchr(user, ':'))
 			return webcfg_fail(x, k, "%s: a user is a name without ':'",
 					   "basic_auth_users");
-		if (!hash || strlen(hash) != 60 || hash[0] != '$' || hash[1] != '2' ||
-		    !strchr("aby", hash[2]) || hash[3] != '$')
+		int cost = webcfg_bcrypt_cost(hash);
+		if (cost < 0)
 			return webcfg_fail(x, v,
 					   "basic_auth_users: %s: the password is a bcrypt hash "
 					   "($2y$..., 60 characters: htpasswd -nBC 10 USER)",
 					   user);
+		if (cost < SERVE_BCRYPT_MIN_COST || cost > SERVE_BCRYPT_MAX_COST) {
+			char what[160];
+			snprintf(what, sizeof(what), "%s: bcrypt cost %d is outside %d..%d", user,
+				 cost, SERVE_BCRYPT_MIN_COST, SERVE_BCRYPT_MAX_COST);
+			return webcfg_fail(x, v,
+					   "basic_auth_users: %s (htpasswd -B's range: one check "
+					   "doubles in time with each step)",
+					   what);
+		}
 		for (size_t i = 0; i < cfg->nusers; i++)
 			if (strcmp(cfg->users[i].name, user) == 0)
 				return webcfg_fail(x, k, "basic_auth_users: %s twice", user);
@@ -253,6 +277,26 @@ static int webcfg_root(struct webcfg_ctx *x, struct serve_webcfg *cfg)
 	return 0;
 }
 
+/*
+ * Whether text's brackets ([ and {, quoted or not) nest at most SERVE_WEBCFG_MAX_DEPTH deep.
+ * libyaml (0.2.5) has no depth limit, and its scanner keeps a possible simple key per flow
+ * level, checked at each token: 100,000 nested [ take it minutes. Counted on the raw text
+ * before libyaml sees it; a real configuration has no bracket in a quoted name.
+ */
+static bool webcfg_depth_ok(const char *text, size_t len)
+{
+	size_t depth = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '[' || text[i] == '{') {
+			if (++depth > SERVE_WEBCFG_MAX_DEPTH)
+				return false;
+		} else if ((text[i] == ']' || text[i] == '}') && depth) {
+			depth--;
+		}
+	}
+	return true;
+}
+
 int serve_webcfg_load(const struct serve_host *h, const char *path, struct serve_webcfg *cfg,
 		      char *err, size_t errlen)
 {
@@ -264,7 +308,13 @@ int serve_webcfg_load(const struct serve_host *h, const char *path, struct serve
 	memset(cfg, 0, sizeof(*cfg));
 	int rc = h->read_file(path, SERVE_WEBCFG_MAX_BYTES, &text, &len, err, errlen);
 	if (rc != 0)
-		return WEBCFG_UNREADABLE;
+		return rc == WEBCFG_HOST_REFUSED ? WEBCFG_BAD : WEBCFG_UNREADABLE;
+	if (!webcfg_depth_ok(text, len)) {
+		snprintf(err, errlen, "%s: brackets nested deeper than %d", path,
+			 SERVE_WEBCFG_MAX_DEPTH);
+		free(text);
+		return WEBCFG_BAD;
+	}
 	const char *slash = strrchr(path, '/');
 	size_t dlen = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
 	x.dir = h->xmalloc(dlen + 1);

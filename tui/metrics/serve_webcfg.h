@@ -7,6 +7,16 @@
 
 /* The file and each PEM it names are read whole, at most this many bytes. */
 #define SERVE_WEBCFG_MAX_BYTES ((size_t)1 << 20)
+/* Flow collections ([...], {...}) nest at most this deep (the file's keys need 2). */
+#define SERVE_WEBCFG_MAX_DEPTH 64
+
+/*
+ * The bcrypt costs a basic_auth_users hash may have: bcrypt's least (4), and the most htpasswd -B
+ * makes (17; about 10 s a check on a 2020s core). A check at bcrypt's own top, 31, takes days on
+ * the thread that checks, so nobody could log in: such a file is refused at load.
+ */
+#define SERVE_BCRYPT_MIN_COST 4
+#define SERVE_BCRYPT_MAX_COST 17
 
 enum serve_client_auth {
 	SERVE_CLIENT_NONE, /* NoClientCert */
