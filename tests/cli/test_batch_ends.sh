@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# tt-sanitize: remote readers and the exporter giving up and ending
 # test_batch_ends.sh: every -b run with -n ends. With --remote (docs/reference.md "Agent,
 # remote hosts and the fleet view"): a host that never gives a snapshot (here an "ssh" that
 # cannot resolve it, as for an unknown name) is given up after 10 s plus one -d, named on stderr with ssh's reason, exit status 1.
