@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tt-sanitize: remote hosts' reader threads under floods and garbage
+# tt-serial: four far-side agents, each a whole engine, must each give a snapshot within the 10 s a host has before it is broken, and a flood must not starve the good host
 # test_remote_hostile.sh: --remote against hostile far sides (tests/lib/fake_far.py as --ssh,
 # no sshd): a flooding host does not starve a good one (-b lines, console keys); deltas that
 # invent keys do not grow memory; schema 2, garbage, an over-long line, silence and a far-side
