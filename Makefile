@@ -22,7 +22,7 @@ PKG_CONFIG ?= pkg-config
 PKGS_CORE := jansson libnl-3.0 libnl-genl-3.0 numa libzstd zlib
 PKGS      := ncursesw $(PKGS_CORE)
 # libnl-route-3 (host mode's interface counters) is linked only into the module
-# tunetop-link.so, which host mode dlopen()s (backends/link_module.h): the engine maps none of it.
+# tunetop-link.so, which host mode dlopen()s (backends/host/link_module.h): the engine maps none of it.
 LINK_PKGS := libnl-3.0 libnl-route-3.0
 LINK_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LINK_PKGS) 2>/dev/null)
 LINK_LIBS := $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)
@@ -57,7 +57,7 @@ TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo fontconfig 2>/dev/null)
 CAIRO_LIBS := $(shell $(PKG_CONFIG) --libs cairo fontconfig 2>/dev/null)
 
-# The eBPF sleep probe (backends/bpf/; docs/pmd.md "Timer slack, run-queue delay and the eBPF
+# The eBPF sleep probe (backends/host/bpf/; docs/pmd.md "Timer slack, run-queue delay and the eBPF
 # sleep probe"): built when libbpf, bpftool, clang and the running kernel's BTF are all here;
 # else HAVE_BPF=0 and the binary says why at run time. `make HAVE_BPF=0` builds without it on
 # purpose.
@@ -76,7 +76,7 @@ else ifeq ($(HAVE_BPF),0)
 BPF_MISSING := make HAVE_BPF=0
 endif
 # libbpf (and libelf) are linked only into the module tunetop-bpf.so, which the binary
-# dlopen()s when the probe is turned on (backends/bpf_module.h): a run with it off maps
+# dlopen()s when the probe is turned on (backends/host/bpf_module.h): a run with it off maps
 # neither and loads no BTF.
 ifeq ($(HAVE_BPF),1)
 override CFLAGS += -DHAVE_BPF=1
@@ -125,14 +125,14 @@ SERVE_MOD_OBJ := $(SERVE_MOD_SRC:%.c=$(BUILD)/obj/%.o)
 SERVE_MOD := $(BUILD)/tunetop-serve.so
 SERVE_LIB := $(BUILD)/libtunetop-serve.a
 # The eBPF module's source: backends code built -fPIC into $(BPF_MOD) alone.
-BPF_MOD_SRC := backends/host_bpf_mod.c
+BPF_MOD_SRC := backends/host/host_bpf_mod.c
 BPF_MOD_OBJ := $(BPF_MOD_SRC:%.c=$(BUILD)/obj/%.o)
 # The link module's source: backends code built -fPIC into $(LINK_MOD) alone.
-LINK_MOD_SRC := backends/host_link_mod.c
+LINK_MOD_SRC := backends/host/host_link_mod.c
 LINK_MOD_OBJ := $(LINK_MOD_SRC:%.c=$(BUILD)/obj/%.o)
 LINK_MOD := $(BUILD)/tunetop-link.so
 LIB_SRC   := $(filter-out $(BPF_MOD_SRC) $(SERVE_MOD_SRC) $(LINK_MOD_SRC),$(wildcard core/*.c engine/*.c engine/*/*.c \
-               backends/*.c diag/*.c tui/metrics/*.c)) \
+               backends/*.c backends/*/*.c backends/host/ovs/*.c diag/*.c tui/metrics/*.c)) \
              $(filter-out tui/main.c,$(wildcard tui/*.c))
 EXP_OBJ   := $(EXP_SRC:%.c=$(BUILD)/obj/%.o)
 EXP_LIB   := $(BUILD)/libtunetop-exp.a
@@ -246,7 +246,7 @@ $(BUILD)/bpf/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/bpf/sleep_probe.bpf.o: backends/bpf/sleep_probe.bpf.c backends/bpf/sleep_probe.h \
+$(BUILD)/bpf/sleep_probe.bpf.o: backends/host/bpf/sleep_probe.bpf.c backends/host/bpf/sleep_probe.h \
 		core/hist_log2.h $(BUILD)/bpf/vmlinux.h
 	$(BPF_CLANG) -target bpf -g -O2 -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/bpf -I. \
 		-Wall -Werror -c $< -o $@

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/host_bpf.h"
-#include "backends/hostfreq.h"
+#include "backends/host/host_bpf.h"
+#include "backends/host/hostfreq.h"
 #include "backends/source.h"
-#include "backends/topology.h"
+#include "backends/host/topology.h"
 #include "core/xalloc.h"
 #include "engine/engine.h"
 

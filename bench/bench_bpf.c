@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends/host_bpf.h"
+#include "backends/host/host_bpf.h"
 #include "core/clock.h"
 #include "core/snapshot.h"
 

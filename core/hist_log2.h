@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hist_log2.h: a log2 histogram of nanoseconds with 8 linear sub-buckets per power of two
  * (HdrHistogram's layout at 3 bits): the bucket function is shared by the eBPF sleep probe
- * (backends/bpf/sleep_probe.bpf.c) and user space, so it is plain C without libc. */
+ * (backends/host/bpf/sleep_probe.bpf.c) and user space, so it is plain C without libc. */
 #ifndef TT_HIST_LOG2_H
 #define TT_HIST_LOG2_H
 

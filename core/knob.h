@@ -69,7 +69,7 @@ enum knob_id {
 	/* host backend (backends/host*.c) */
 	K_HOST_PID,
 
-	/* the eBPF sleep probe (backends/host_bpf.c): engine and host sources */
+	/* the eBPF sleep probe (backends/host/host_bpf.c): engine and host sources */
 	K_PMD_SLEEP_PROBE,
 
 	K_COUNT

@@ -229,7 +229,7 @@ const struct knob_def knob_table[K_COUNT] = {
     [K_HOST_PID] = INT_KNOB("host.pid", "pid", 0, 4194304, 0, SUBSYS_ENGINE,
 			    "--host: also follow every thread of this process (0 = none)"),
 
-    /* Read by the sources (backends/host_bpf.c), not the engine's threads. Off unless asked:
+    /* Read by the sources (backends/host/host_bpf.c), not the engine's threads. Off unless asked:
      * loading it reads the kernel's BTF and runs the verifier, and where the kernel offers
      * no fentry or kprobes it hooks a syscall tracepoint, a cost to every system call of
      * the machine (docs/pmd.md "Timer slack, run-queue delay and the eBPF sleep probe"). */

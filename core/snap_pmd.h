@@ -47,7 +47,7 @@ struct pmd_thread_snap {
 	double overshoot_sum_us;
 	/* This PMD thread's own timer slack (/proc/TID/timerslack_ns), -1 unknown. */
 	int64_t timer_slack_ns;
-	/* The eBPF sleep probe (backends/host_bpf.c): real - requested, measured in the kernel
+	/* The eBPF sleep probe (backends/host/host_bpf.c): real - requested, measured in the kernel
 	 * from syscall entry to return of nanosleep/clock_nanosleep, over the interval. */
 	bool bpf; /* the probe watched this thread */
 	double bpf_overshoot_p50_us, bpf_overshoot_p99_us;

@@ -176,7 +176,7 @@ def _unescape(part):
 
 
 def apply_delta(base, delta):
-    """The agent's {"path/to/leaf": value} delta (backends/jdelta.h), applied to base in place:
+    """The agent's {"path/to/leaf": value} delta (backends/remote/jdelta.h), applied to base in place:
     written here again, not taken from the C code, so a wrong delta cannot pass as right."""
     for path, v in delta.items():
         parts = [_unescape(x) for x in path.split("/")]

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * agent.c: the agent's line protocol. Out: the first snapshot whole (schema-1 JSON, compact),
- * then {"delta":{PATH:VALUE,...}} with only the leaves that changed (backends/jdelta.h), and
+ * then {"delta":{PATH:VALUE,...}} with only the leaves that changed (backends/remote/jdelta.h), and
  * one {"reply":...} line per command (a set that took is followed by a snapshot at once; on the
  * live host a set's reply comes once the write is read back, snapshots going on meanwhile).
  * In: `set KNOB VALUE`, `interval SECONDS`, `full`
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backends/jdelta.h"
+#include "backends/remote/jdelta.h"
 #include "backends/source_async.h"
 #include "core/clock.h"
 #include "tui/batch.h"

@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends/recfile.h"
-#include "backends/recstore.h"
-#include "backends/src_remote.h"
+#include "backends/replay/recfile.h"
+#include "backends/replay/recstore.h"
+#include "backends/remote/src_remote.h"
 #include "core/clock.h"
 #include "core/safefile.h"
 #include "core/xalloc.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "backends/snapdec.h"
+#include "backends/replay/snapdec.h"
 #include "core/xalloc.h"
 #include "tui/snapjson.h"
 

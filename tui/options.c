@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/recstore.h"
-#include "backends/snapdec.h"
+#include "backends/replay/recstore.h"
+#include "backends/replay/snapdec.h"
 #include "backends/source.h"
 #include "core/xalloc.h"
 #include "tui/options_check.h"
@@ -72,7 +72,7 @@ static int options_parse_count(const char *s, long *out)
 	return 0;
 }
 
-/* --record-rotate, --record-keep, --record-max-size into o (backends/recstore.h). */
+/* --record-rotate, --record-keep, --record-max-size into o (backends/replay/recstore.h). */
 static int options_store(struct options *o, int c, const char *arg, char *err, size_t errlen)
 {
 	struct recstore_conf rc = {0};

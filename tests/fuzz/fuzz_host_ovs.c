@@ -9,8 +9,8 @@
 
 #include "lib/fuzz_rng.h"
 
-#include "backends/host_ovsparse.h"
-#include "backends/host_ovsstats.h"
+#include "backends/host/ovs/host_ovsparse.h"
+#include "backends/host/ovs/host_ovsstats.h"
 #include "core/limits.h"
 
 static const char *const replies[] = {

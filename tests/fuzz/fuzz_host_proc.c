@@ -9,7 +9,7 @@
 
 #include "lib/fuzz_rng.h"
 
-#include "backends/host_proc.h"
+#include "backends/host/host_proc.h"
 
 static const char *const seeds[] = {
     "                    CPU0       CPU1       \n       BLOCK:          0      57964\n"

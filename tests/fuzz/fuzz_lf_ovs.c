@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_ovs.c: libFuzzer target for the OVS JSON-RPC reply parser (unixctl and ovsdb speak
- * the same JSON-RPC 1.0) and the PMD report parsers (backends/host_ovsparse.c). `make fuzz`
+ * the same JSON-RPC 1.0) and the PMD report parsers (backends/host/ovs/host_ovsparse.c). `make fuzz`
  * builds it with clang -fsanitize=fuzzer; otherwise it replays tests/fuzz/corpus/ovs/. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/host_ovsparse.h"
+#include "backends/host/ovs/host_ovsparse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_lf_proc.c: libFuzzer target for the /proc and sysfs text parsers (backends/host_proc.c):
+/* fuzz_lf_proc.c: libFuzzer target for the /proc and sysfs text parsers (backends/host/host_proc.c):
  * /proc/stat, /proc/interrupts and /proc/softirqs rows, /proc/PID/task/TID/stat, diskstats,
  * cpuinfo. The first byte picks the row name; the rest is the file, in a buffer of exactly
  * its size. Without libFuzzer it replays tests/fuzz/corpus/proc/. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/host_proc.h"
+#include "backends/host/host_proc.h"
 
 #define LF_MAX_CPUS 8
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_rec.c: libFuzzer target for what a recording or a remote agent feeds tunetop: JSON
- * Lines of whole snapshots (backends/snapdec.c) and of {"delta":...} objects applied to the
- * last whole one (backends/jdelta.c), as src_replay.c and src_remote.c read them. `make fuzz`
+ * Lines of whole snapshots (backends/replay/snapdec.c) and of {"delta":...} objects applied to the
+ * last whole one (backends/remote/jdelta.c), as src_replay.c and src_remote.c read them. `make fuzz`
  * builds it with clang -fsanitize=fuzzer; otherwise it replays tests/fuzz/corpus/rec/. */
 #include <jansson.h>
 #include <stdint.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/jdelta.h"
-#include "backends/snapdec.h"
+#include "backends/remote/jdelta.h"
+#include "backends/replay/snapdec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

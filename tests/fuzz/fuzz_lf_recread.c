@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_lf_recread.c: libFuzzer target for backends/recread.c and backends/replay_index.c as
+/* fuzz_lf_recread.c: libFuzzer target for backends/replay/recread.c and backends/replay/replay_index.c as
  * replay reads a recording: any bytes as a file (plain, or gzip/zstd by their magic), indexed
  * in one pass; then every line the index found is read back from its place, last to first
  * (so each seek goes back), and must be the line the index saw: starting with '{', as long as
@@ -12,8 +12,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "backends/recread.h"
-#include "backends/replay_index.h"
+#include "backends/replay/recread.h"
+#include "backends/replay/replay_index.h"
 #include "core/safefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

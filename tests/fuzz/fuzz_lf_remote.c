@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_remote.c: libFuzzer target for the remote stream as a whole: the input is what a
- * far side's agent wrote, read by one host's link (backends/remote_host.c) in its pumps, the
+ * far side's agent wrote, read by one host's link (backends/remote/remote_host.c) in its pumps, the
  * lines handled as the console does (snapshots, deltas onto the stored one, replies, garbage).
  * After every pump the memory a far side controls stays in its bounds: the line buffer, the
  * rebuilt snapshot's weight (and that weight is exact), the decoded arrays. `make fuzz`
@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "backends/jdelta.h"
-#include "backends/remote_int.h"
+#include "backends/remote/jdelta.h"
+#include "backends/remote/remote_int.h"
 #include "core/clock.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

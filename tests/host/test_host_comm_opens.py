@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """test_host_comm_opens.py: with TASKSTATS at hand (root), `tunetop --host` picks threads by
-the names TASKSTATS gives, batched (backends/host_tscomm.c), and opens nothing of a thread
+the names TASKSTATS gives, batched (backends/host/host_tscomm.c), and opens nothing of a thread
 its matcher passes over: of a helper's N threads, the M named like OVS PMDs are listed (with
 their /proc names) and only theirs have their comm opened (strace), where one comm file was
 opened per thread before. Skips (77) without root, strace or TASKSTATS."""

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """test_host_fds.py: `tunetop --host` keeps a listed thread's timerslack_ns (and, past the
 TASKSTATS threads, schedstat) open from one refresh to the next, and closes them once the
-thread exits (backends/host_sched.c). A helper process here runs threads named like OVS PMDs
+thread exits (backends/host/host_sched.c). A helper process here runs threads named like OVS PMDs
 (which the host matcher follows); tunetop's /proc/PID/fd links are what is checked."""
 import json, os, re, signal, subprocess, sys, threading, time
 

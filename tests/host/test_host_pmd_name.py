@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """test_host_pmd_name.py: a thread of any process named "pmd..." (any user can name a thread
-so) is no PMD of OVS's in host mode (backends/host_threads.h): listed, but with subsystem
+so) is no PMD of OVS's in host mode (backends/host/host_threads.h): listed, but with subsystem
 "other" in -b's JSON and subsystem="other" in the exporter's text, never "pmd" or "ovs"; only
 ovs-vswitchd's threads are OVS's. A helper process names one of its threads "pmdfake-<pid>"."""
 import json

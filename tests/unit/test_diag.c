@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "backends/snapdec.h"
+#include "backends/replay/snapdec.h"
 #include "core/governor.h"
 #include "core/xalloc.h"
 #include "diag/diag.h"

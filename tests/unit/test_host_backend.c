@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "backends/host.h"
-#include "backends/host_blk.h"
+#include "backends/host/host.h"
+#include "backends/host/host_blk.h"
 #include "core/clock.h"
 #include "core/snapshot.h"
 

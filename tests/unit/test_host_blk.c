@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "backends/host_blk.h"
-#include "backends/host_threads.h"
+#include "backends/host/host_blk.h"
+#include "backends/host/host_threads.h"
 #include "engine/ethread.h"
 
 static void test_names(void **state)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "backends/host_ovshist.h"
+#include "backends/host/ovs/host_ovshist.h"
 
 static char *read_all(const char *path)
 {

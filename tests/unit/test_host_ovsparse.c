@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "backends/host_ovsparse.h"
+#include "backends/host/ovs/host_ovsparse.h"
 
 static void test_request(void **state)
 {

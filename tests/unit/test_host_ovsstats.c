@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "backends/host_ovs.h"
-#include "backends/host_ovsstats.h"
+#include "backends/host/ovs/host_ovs.h"
+#include "backends/host/ovs/host_ovsstats.h"
 
 /* OVS 3.1's dpif-netdev/pmd-stats-show, one PMD and the main thread (docs/pmd.md §2.3). */
 static const char stats31[] = "pmd thread numa_id 0 core_id 1:\n"

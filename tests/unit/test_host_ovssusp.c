@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "backends/host_ovssusp.h"
+#include "backends/host/ovs/host_ovssusp.h"
 
 static char *read_all(const char *path)
 {

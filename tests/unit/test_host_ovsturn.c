@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_host_ovsturn.c: what became of the ovs-vswitchd behind the socket between two samples,
- * which decides the stop, restart and answers-again events (backends/src_host.c). */
+ * which decides the stop, restart and answers-again events (backends/host/src_host.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "backends/host_ovs.h"
+#include "backends/host/ovs/host_ovs.h"
 
 static void test_turns(void **state)
 {

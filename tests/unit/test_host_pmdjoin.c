@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "backends/host_int.h"
+#include "backends/host/host_int.h"
 #include "core/snapshot.h"
 
 static struct host_thread_info cur[4];

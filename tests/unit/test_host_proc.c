@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "backends/host_proc.h"
+#include "backends/host/host_proc.h"
 
 /* Captured on the 2-CPU test VM (kernel 6.18). */
 static const char softirqs2[] = "                    CPU0       CPU1       \n"

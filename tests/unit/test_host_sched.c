@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "backends/host_sched.h"
+#include "backends/host/host_sched.h"
 #include "core/schedstat.h"
 
 static char root[64];

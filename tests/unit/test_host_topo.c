@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "tt_tmpdir.h"
-#include "backends/topology.h"
+#include "backends/host/topology.h"
 
 /* cpu<cpu>/cache/index<idx> with these id and shared_cpu_list (NULL: no such file). */
 static void fake_cache(int cpu, int idx, const char *id, const char *list)

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "backends/host_threads.h"
+#include "backends/host/host_threads.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_recread.c: backends/recread.h streams plain, gzip and multi-frame zstd files, seeks
+/* test_recread.c: backends/replay/recread.h streams plain, gzip and multi-frame zstd files, seeks
  * back from its restart points, and keeps what came before a corrupt or cut part;
- * backends/replay_index.h finds the snapshot lines and their times without decoding them. */
+ * backends/replay/replay_index.h finds the snapshot lines and their times without decoding them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,8 +16,8 @@
 
 #include "tests/unit/tt_tmpdir.h"
 
-#include "backends/recread.h"
-#include "backends/replay_index.h"
+#include "backends/replay/recread.h"
+#include "backends/replay/replay_index.h"
 
 static char err[512];
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "backends/src_remote.h"
+#include "backends/remote/src_remote.h"
 
 static void expect(const char *cmd, const char *const *want)
 {

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "backends/jdelta.h"
-#include "backends/snapdec.h"
+#include "backends/remote/jdelta.h"
+#include "backends/replay/snapdec.h"
 #include "backends/source.h"
 #include "core/clock.h"
 #include "core/scenario.h"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backends/recfile.h"
-#include "backends/src_remote.h"
+#include "backends/replay/recfile.h"
+#include "backends/remote/src_remote.h"
 #include "tui/batch.h"
 #include "core/clock.h"
 #include "core/xalloc.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/src_remote.h"
+#include "backends/remote/src_remote.h"
 #include "core/knob.h"
 #include "core/xalloc.h"
 #include "diag/diag.h"

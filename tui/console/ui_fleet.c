@@ -3,7 +3,7 @@
  * and the figures a tuning session compares; Enter dives into a host, Esc comes back. */
 #include <string.h>
 
-#include "backends/src_remote.h"
+#include "backends/remote/src_remote.h"
 #include "tui/rowfmt.h"
 #include "tui/console/ui.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends/recfile.h"
-#include "backends/src_remote.h"
+#include "backends/replay/recfile.h"
+#include "backends/remote/src_remote.h"
 #include "tui/batch.h"
 #include "core/xalloc.h"
 #include "tui/console/ui.h"

@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "backends/src_remote.h"
+#include "backends/remote/src_remote.h"
 #include "tui/console/ui.h"
 
 void ui_input_begin(struct ui *ui, enum ui_input mode)
