@@ -114,6 +114,15 @@ static void diag_step(const struct diag_rule *r, struct diag_rule_state *rs,
 	if (hit)
 		diag_fix_guard(s, &f);
 	rs->change = 0;
+	/* A sample that cannot say (a thread idle all interval) leaves the runs as they are,
+	 * so a figure present every other sample still makes k in a row; bounded, so a
+	 * thread idle for good reads as clean. */
+	if (!hit && f.undecided) {
+		if (rs->undecided++ < DIAG_MAX_UNDECIDED)
+			return;
+	} else {
+		rs->undecided = 0;
+	}
 	if (hit) {
 		if (rs->hits == 0) {
 			rs->first_seq = s->seq;

@@ -12,9 +12,11 @@
 enum diag_severity { DIAG_INFO, DIAG_WARNING, DIAG_CRITICAL };
 
 #define DIAG_MAX_EVIDENCE 8
-#define DIAG_CONCLUSION_MAX 240
+#define DIAG_CONCLUSION_MAX 320
 #define DIAG_FIX_MAX 64
 #define DIAG_MAX_FINDINGS 16 /* at most one finding per rule */
+/* Samples in a row a rule may leave undecided before they count as clean. */
+#define DIAG_MAX_UNDECIDED 2
 
 /* One figure a finding rests on, with its value and unit. */
 struct diag_evidence {
@@ -33,6 +35,10 @@ struct diag_finding {
 	struct diag_evidence evidence[DIAG_MAX_EVIDENCE];
 	char conclusion[DIAG_CONCLUSION_MAX]; /* one sentence */
 	char fix[DIAG_FIX_MAX]; /* a knob assignment ("pmd.timer_slack_ns=1000"), "" for none */
+	/* Set by a rule that returns false because this sample cannot say either way (a
+	 * thread that did not run in the interval): the hysteresis neither counts nor resets
+	 * it, at most DIAG_MAX_UNDECIDED samples in a row. Not part of the output. */
+	bool undecided;
 };
 
 /* A finding starting or clearing at the last diag_eval (for the event log). */
@@ -45,6 +51,7 @@ struct diag_change {
 /* Hysteresis of one rule: consecutive samples with and without its condition. */
 struct diag_rule_state {
 	int hits, clean;
+	int undecided; /* consecutive samples the rule could not judge (diag_finding.undecided) */
 	bool active;
 	uint64_t first_seq, first_wall_ns; /* the first sample of the current run of hits */
 	struct diag_finding held; /* the finding as last seen while its condition held */

@@ -4,10 +4,6 @@
 
 #include "diag/diag_rule.h"
 
-/* A quarter of the interval off the CPU: past that, rates, sleeps and tick times say more
- * about the host than about any knob (docs/pmd.md §7, the host time the feed leaves out). */
-#define DIAG_HOST_TAKEN_PCT 25.0
-
 /*
  * The PMDs' "host took" (time their feed left out) and the run-queue delay of the PMD and
  * est threads: the operator's warning that an A/B at this moment compares two loads.
@@ -28,8 +24,13 @@ static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 		    diag_fig(t->runq_delay_pct) > runq)
 			runq = diag_fig(t->runq_delay_pct), runq_who = t->name;
 	}
-	if (stolen < DIAG_HOST_TAKEN_PCT && runq < DIAG_HOST_TAKEN_PCT)
+	if (stolen < DIAG_HOST_TAKEN_PCT && runq < DIAG_HOST_TAKEN_PCT) {
+		/* An est kthread ticks with work only some intervals: one that neither ran nor
+		 * waited says nothing of the host, so it neither starts nor clears the finding. */
+		struct diag_host_share est = diag_host_share(s, SUBSYS_EST);
+		f->undecided = est.idle;
 		return false;
+	}
 	f->severity = DIAG_WARNING;
 	if (stolen >= 0)
 		diag_evidence_add(f, stolen, "%", "pmd.threads[max].stolen_pct");

@@ -33,6 +33,45 @@ static inline double diag_fig(double v)
 	return isfinite(v) ? round(v * 100.0) / 100.0 : 0;
 }
 
+/* A quarter of the interval off the CPU: past that, rates, sleeps and tick times say more
+ * about the host than about any knob (docs/pmd.md §7, the host time the feed leaves out). */
+#define DIAG_HOST_TAKEN_PCT 25.0
+
+/* The host's share of a subsystem's threads this interval (every rule checks it first,
+ * docs/diag.md "The host first"): summed over them, the % of the interval they ran (cpu)
+ * and waited on a run queue (runq); idle: one of them neither ran nor waited (it had no
+ * work this interval, so it cannot say what the host did). */
+struct diag_host_share {
+	double cpu, runq, runq_max;
+	const char *runq_who; /* the thread that waited longest, "" for none */
+	bool idle;
+};
+
+static inline struct diag_host_share diag_host_share(const struct snapshot *s, enum subsys subsys)
+{
+	struct diag_host_share h = {.runq_max = -1, .runq_who = ""};
+	for (size_t i = 0; i < s->nthreads; i++) {
+		const struct snap_thread *t = &s->threads[i];
+		if (t->subsys != subsys)
+			continue;
+		double cpu = diag_fig(t->cpu_pct), runq = diag_fig(t->runq_delay_pct);
+		h.cpu += cpu;
+		h.runq += runq;
+		if (runq > h.runq_max)
+			h.runq_max = runq, h.runq_who = t->name;
+		if (cpu + runq < 1.0)
+			h.idle = true;
+	}
+	return h;
+}
+
+/* Of the wall time the threads spent in their work (ran + waited), the share they ran: what
+ * a tick or a sleep measured by the wall clock is to be scaled by to leave the host out. */
+static inline double diag_host_run_share(const struct diag_host_share *h)
+{
+	return h->cpu + h->runq > 0 ? h->cpu / (h->cpu + h->runq) : 1.0;
+}
+
 /* Append a figure (printf-style name, then value and unit) to f; ignored past
  * DIAG_MAX_EVIDENCE. */
 void diag_evidence_add(struct diag_finding *f, double value, const char *unit, const char *fmt, ...)

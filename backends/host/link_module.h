@@ -6,8 +6,8 @@
 /*
  * Only host mode reads the interfaces' counters, through libnl-route-3's link cache. Merely
  * loaded, that library took 432 KiB of a console's RSS on the engine, which never calls it.
- * So backends/host/host_link_mod.c is a module of its own that backends/host/host_link.c dlopen()s when
- * host mode opens its links (docs/design.md "Modules"): the engine console and -b map none of
+ * So backends/host/host_link_mod.c is a module of its own that backends/host/host_link.c dlopen()s
+ * when host mode opens its links (docs/design.md "Modules"): the engine console and -b map none of
  * it.
  *
  * What the module promises (as the eBPF module does, backends/host/bpf_module.h):

@@ -252,7 +252,8 @@ static void *writer_main(void *arg)
 		if (store_due(w) && store_rotate(w, why, sizeof(why)) != 0)
 			rc = -1;
 		/* A zstd frame ends every RECREAD_FRAME_LINES lines: each is a place a reader can
-		 * start expanding from (backends/replay/recread.h), and its checksum is checked then. */
+		 * start expanding from (backends/replay/recread.h), and its checksum is checked
+		 * then. */
 		bool frame_end = ++w->frame_lines % RECREAD_FRAME_LINES == 0;
 		if (rc == 0 && (w->f || w->gz))
 			rc = writer_emit(w, line, frame_end ? ZSTD_e_end : ZSTD_e_flush);

@@ -337,7 +337,9 @@ static void test_est_tick_miscal(void **state)
 	for (int i = 0; i < 3; i++)
 		has_id(bad, "est.tick_miscalibrated", &f);
 	assert_true(has_id(bad, "est.tick_miscalibrated", &f));
-	assert_non_null(strstr(f.conclusion, "5300 ns against the 2200 ns"));
+	/* est-k:0 ran 5 % and waited 1 % of the interval: 5300 x 5/6. */
+	assert_non_null(strstr(f.conclusion, "4417 ns (less the 1% of the interval they waited "
+					     "for a CPU) against the 2200 ns"));
 	/* and a long tick whose estimators run at the calibrated speed is not its fault. */
 	diag_init(&st);
 	good->est.tick_ns_avg = 10600000;
@@ -495,6 +497,94 @@ static void test_host_taken(void **state)
 	snapshot_free(good);
 }
 
+/* The host first (docs/diag.md "The host first"): a tick the host stretched, or a tick after
+ * a move to a faster governor, is not the calibration's; the per-estimator time is taken less
+ * the share of their work the kthreads waited for a CPU. */
+static void test_est_tick_host_first(void **state)
+{
+	struct snapshot *s = quiet();
+	s->est.calib.single_est_ns = 2200;
+	s->est.tick_ns_per_est = 5300; /* 2.4 x the calibration's */
+	s->est.tick_ns_avg = s->est.tick_ns_max = 3000000;
+	/* Calibrated under ondemand, now performance: a faster governor cannot do that. */
+	s->est.calib.governor = GOV_ONDEMAND;
+	s->governor = GOV_PERFORMANCE;
+	for (int i = 0; i < 6; i++)
+		assert_false(has_id(s, "est.tick_miscalibrated", NULL));
+	/* Calibrated under performance, now ondemand, but est-k:0 ran 5 % and waited 10 %
+	 * of the interval: it ran a third of its ticks' wall time, 1767 ns per estimator. */
+	diag_init(&st);
+	s->est.calib.governor = GOV_PERFORMANCE;
+	s->governor = GOV_ONDEMAND;
+	s->threads[1].runq_delay_pct = 10;
+	for (int i = 0; i < 6; i++)
+		assert_false(has_id(s, "est.tick_miscalibrated", NULL));
+	/* Waiting 2 %: 5300 x 5/7 = 3786 ns is still 1.7 x: the governor's, said less the
+	 * host's part. */
+	diag_init(&st);
+	s->threads[1].runq_delay_pct = 2;
+	struct diag_finding f;
+	for (int i = 0; i < 2; i++)
+		assert_false(has_id(s, "est.tick_miscalibrated", NULL));
+	assert_true(has_id(s, "est.tick_miscalibrated", &f));
+	assert_non_null(strstr(f.conclusion, "3786 ns (less the 2% of the interval"));
+	snapshot_free(s);
+}
+
+/* An est kthread with work only every other interval: the samples it was idle neither start
+ * nor clear host.cpu_taken, so waiting 42 % whenever it runs raises it. */
+static void test_host_taken_every_other(void **state)
+{
+	struct snapshot *busy = quiet(), *idle = quiet();
+	busy->threads[1].runq_delay_pct = 42;
+	idle->threads[1].cpu_pct = 0;
+	idle->threads[1].runq_delay_pct = 0;
+	assert_false(has_id(busy, "host.cpu_taken", NULL));
+	assert_false(has_id(idle, "host.cpu_taken", NULL));
+	assert_false(has_id(busy, "host.cpu_taken", NULL));
+	assert_false(has_id(idle, "host.cpu_taken", NULL));
+	struct diag_finding f;
+	assert_true(has_id(busy, "host.cpu_taken", &f));
+	assert_non_null(strstr(f.conclusion, "est-k:0 waited 42%"));
+	/* Idle for good reads as clean after DIAG_MAX_UNDECIDED samples, then k_clear. */
+	int held = 0;
+	while (has_id(idle, "host.cpu_taken", NULL))
+		held++;
+	assert_int_equal(held, DIAG_MAX_UNDECIDED + 2);
+	snapshot_free(busy);
+	snapshot_free(idle);
+}
+
+/* A PMD the host held: sleeps its slack and a wake-up cannot explain are the host's. */
+static void test_pmd_outlasts_host_first(void **state)
+{
+	struct snapshot *s = quiet();
+	struct pmd_thread_snap *t = &s->pmd.threads[0];
+	t->stolen_pct = 90;
+	t->drop_pct = 16;
+	t->rx_drop_pps = 100000;
+	t->rx_pps = 500000;
+	/* 1 us slack, a 10 us request, sleeps of 9 ms: 10 + 1 + 20 us ends before the ring's
+	 * 53 us, so no sleep finding (the host one names it). */
+	t->sleep_us_avg = 9000;
+	t->overshoot_p50_us = 8990;
+	t->overshoot_p99_us = 9169;
+	for (int i = 0; i < 6; i++)
+		assert_false(has_id(s, "pmd.sleep_outlasts_ring", NULL));
+	/* At 50 us slack the slack alone outlasts the ring: the finding stands and says the
+	 * host's share. */
+	diag_init(&st);
+	pmd_seed(s);
+	t->stolen_pct = 40;
+	struct diag_finding f;
+	for (int i = 0; i < 2; i++)
+		has_id(s, "pmd.sleep_outlasts_ring", NULL);
+	assert_true(has_id(s, "pmd.sleep_outlasts_ring", &f));
+	assert_non_null(strstr(f.conclusion, "the host took 40% of its time"));
+	assert_string_equal(f.fix, "pmd.timer_slack_ns=1000");
+	snapshot_free(s);
+}
+
 /* Most severe first. */
 static void test_order(void **state)
 {
@@ -588,6 +678,9 @@ int main(void)
 	    cmocka_unit_test_setup(test_blk_irq_saturated_fault, setup),
 	    cmocka_unit_test_setup(test_blk_ipi_costly, setup),
 	    cmocka_unit_test_setup(test_host_taken, setup),
+	    cmocka_unit_test_setup(test_est_tick_host_first, setup),
+	    cmocka_unit_test_setup(test_host_taken_every_other, setup),
+	    cmocka_unit_test_setup(test_pmd_outlasts_host_first, setup),
 	    cmocka_unit_test_setup(test_order, setup),
 	    cmocka_unit_test_setup(test_recorded, setup),
 	};
