@@ -9,7 +9,7 @@
 
 #define HOST_SNAP_MAX_LINKS 32
 #define HOST_SNAP_MAX_ACCT 64
-#define HOST_SNAP_MAX_ABSENT 32
+#define HOST_SNAP_MAX_ABSENT 64
 
 /* One interface's rtnetlink counters (totals) and their rates over the interval. */
 struct host_link_snap {

@@ -54,7 +54,9 @@ static inline struct diag_host_share diag_host_share(const struct snapshot *s, e
 		const struct snap_thread *t = &s->threads[i];
 		if (t->subsys != subsys)
 			continue;
-		double cpu = diag_fig(t->cpu_pct), runq = diag_fig(t->runq_delay_pct);
+		/* runq_delay_pct < 0: unknown (a first sample, no schedstat). */
+		double cpu = diag_fig(t->cpu_pct),
+		       runq = t->runq_delay_pct > 0 ? diag_fig(t->runq_delay_pct) : 0;
 		h.cpu += cpu;
 		h.runq += runq;
 		if (runq > h.runq_max)

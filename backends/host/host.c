@@ -52,6 +52,7 @@ struct host_state *host_open(char *err, size_t errlen)
 	const char *env;
 	uint64_t cal[HOST_MAX_CPUS];
 
+	h->kmsg_fd = -2;
 	h->cpufreq = hostfreq_available();
 	h->ntopo = topo_probe(&h->topo);
 	host_read_stat(h->stat_prev);
@@ -128,6 +129,8 @@ void host_close(struct host_state *h)
 	host_ovsdb_free(h->ovsdb);
 	host_ovswrite_close(h);
 	host_tscan_free(h->tscan);
+	if (h->kmsg_fd >= 0)
+		close(h->kmsg_fd);
 	free(h->dbread);
 	free(h->slack_known);
 	free(h->topo);
@@ -390,6 +393,7 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 	host_sample_threads(h, snap, dt_ns);
 	host_sample_links(h, snap, dt_s);
 	host_blksec_sample(h, snap, dt_s);
+	host_estsec_sample(h, snap);
 	if (!h->ovs && now_ns >= h->ovs_retry_ns) {
 		/* ovs-vswitchd may start after tunetop: look again now and then. */
 		h->ovs_retry_ns = now_ns + HOST_OVS_RETRY_NS;

@@ -80,6 +80,10 @@ struct host_state {
 	char ovs_given_path[108]; /* that name (a unix socket path) */
 	uint64_t ovs_retry_ns; /* next look for a newly started ovs-vswitchd */
 	char ovs_err[160];
+	/* The kernel log (host_estsec.c): -2 not opened yet, -1 unreadable (kmsg_err says why). */
+	int kmsg_fd;
+	char kmsg_err[96];
+	char kmsg_line[160]; /* the last "IPVS: using max ..." line */
 	bool ovs_sleep_show;
 	int sleep_show_us; /* the default max sleep pmd-sleep-show reported last, -1 none */
 	int ovs_set_us; /* last max sleep we set, -1 none */
@@ -151,6 +155,16 @@ size_t host_acct_batch(struct host_state *h);
  * window (win_ns), block-IO wait and switches over the sample's dt_ns (host_acct.c). */
 void host_acct_fill(struct host_acct_snap *as, const struct host_tprev *nx,
 		    const struct host_tprev *pv, uint64_t dt_ns, uint64_t win_ns);
+
+/* host_estsec.c: the est section from the ipvs-e:* threads and the kernel log's "using max"
+ * line; its parser, pure; where chain_max came from (the line, or why there is none). */
+void host_estsec_sample(struct host_state *h, struct snapshot *snap);
+/* The part of it that reads no file: kthreads from snap->threads, the limits from line (NULL:
+ * none read), and what the kernel does not expose named in host.absent. Pure. */
+void host_estsec_fill(struct snapshot *snap, const char *line);
+bool host_estsec_parse(const char *text, int *chain_max, uint64_t *per_kthread, int *calib,
+		       int *tick_chains);
+const char *host_estsec_source(const struct host_state *h);
 
 /* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
 bool host_blksec_rows(uint64_t *block, uint64_t *cal, bool *cal_ok);
