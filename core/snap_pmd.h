@@ -65,6 +65,10 @@ struct pmd_thread_snap {
 	/* Its thread's id (the kernel's TID), 0 when the source has none (a host PMD row whose
 	 * thread is not in the thread list, a recording without it). */
 	pid_t tid;
+	/* Arrivals its source's clock had while the host held this thread, per second over the
+	 * interval: never offered, so in neither rx nor drops (docs/pmd.md "What the host
+	 * took"); -1 unknown (a live OVS, a recording without it). */
+	double host_lost_pps;
 };
 
 struct pmd_snap {
@@ -105,6 +109,9 @@ struct pmd_snap {
 	double cpu_pct, stolen_pct, cpu_ns_per_pkt, cpu_left_pct;
 	/* What the sources are asked for: gen.rate_pps x the sources, -1 none (a live OVS). */
 	double target_pps;
+	/* The host's part of the traffic, beside the knobs' (offered_pps, drop_pct): arrivals
+	 * lost while the host held the PMDs, per second, and % of offered + lost; -1 unknown. */
+	double host_lost_pps, host_lost_pct;
 };
 
 #endif

@@ -55,6 +55,8 @@ struct pmd_feed {
 	 * no arrivals in it; peer: what was sent meanwhile is delivered late and
 	 * caught up at 1.5x (see pmd_feed.c). */
 	uint64_t skew_ns;
+	/* txonly: the part of a lost arrival not counted yet (pmd_lost_arrivals). */
+	uint64_t lost_frac;
 };
 
 /* One PMD thread pmd-c:N. */
@@ -93,14 +95,19 @@ struct pmd_state {
 	uint64_t smp_prev_ns;
 	struct pmd_prev {
 		uint64_t iterations, busy_ns, idle_ns, sleep_iters, sleep_ns, rx, tx, tx_drops,
-		    rx_drops, asleep, stolen_ns;
+		    rx_drops, asleep, stolen_ns, host_lost;
 		uint64_t hist[PMD_OVERSHOOT_BUCKETS];
 		uint64_t lat[PMD_LAT_BUCKETS];
 	} prev[PMD_MAX];
-	uint64_t prev_generated, prev_dropped, prev_asleep;
+	uint64_t prev_generated, prev_dropped, prev_asleep, prev_host_lost;
 };
 
 void pmd_thread_main(struct ethread *self); /* pmd_thread.c */
+
+/* pmd_feed.c: the arrivals a source of rate_pps has in stolen_ns more of host time, whole
+ * ones returned, the part of one left kept in *frac (billionths of an arrival), so none is
+ * lost or counted twice; 0 and *frac cleared at a rate of 0. Pure. */
+uint64_t pmd_lost_arrivals(uint64_t *frac, uint64_t stolen_ns, int64_t rate_pps);
 
 /* pmd_feed.c: set a feed up for a new run (keeps nothing of an old one). */
 void pmd_feed_init(struct pmd_feed *f, int id, enum pmd_src_kind kind, struct gen_counters *c,

@@ -240,6 +240,25 @@ static void feed_peer(struct pmd_feed *f, uint64_t now, uint64_t s0, uint64_t s1
 	}
 }
 
+uint64_t pmd_lost_arrivals(uint64_t *frac, uint64_t stolen_ns, int64_t rate_pps)
+{
+	if (rate_pps <= 0) {
+		*frac = 0;
+		return 0;
+	}
+	/* Exact: in billionths of an arrival, the remainder plus stolen_ns x rate. */
+	unsigned __int128 a = (unsigned __int128)stolen_ns * (uint64_t)rate_pps + *frac;
+	*frac = (uint64_t)(a % 1000000000u);
+	return (uint64_t)(a / 1000000000u);
+}
+
+static void pmd_feed_host_lost(struct pmd_feed *f, uint64_t stolen_ns)
+{
+	uint64_t n = pmd_lost_arrivals(&f->lost_frac, stolen_ns, f->rate_pps);
+	if (n)
+		pmd_ctr_add(&f->c->host_lost, n);
+}
+
 void pmd_feed_poll(struct engine *eng, struct pmd_feed *f, uint64_t now_ns, uint64_t stolen_ns,
 		   uint64_t sleep_from_ns, uint64_t sleep_to_ns, uint64_t *asleep)
 {
@@ -254,8 +273,10 @@ void pmd_feed_poll(struct engine *eng, struct pmd_feed *f, uint64_t now_ns, uint
 		return;
 	}
 	/* txonly: no arrivals in time the host took from the consumer (a NIC in
-	 * front of a PMD that owns its core never sees that gap). */
+	 * front of a PMD that owns its core never sees that gap); what the clock would have
+	 * offered meanwhile is counted apart, as the host's (host_lost). */
 	f->skew_ns += stolen_ns;
+	pmd_feed_host_lost(f, stolen_ns);
 	now_ns = now_ns > f->skew_ns ? now_ns - f->skew_ns : 0;
 	sleep_from_ns = sleep_from_ns > f->skew_ns ? sleep_from_ns - f->skew_ns : 0;
 	sleep_to_ns = sleep_to_ns > f->skew_ns ? sleep_to_ns - f->skew_ns : 0;

@@ -107,6 +107,7 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	cur.tx = pmd_ctr_read(&c->tx_packets);
 	cur.tx_drops = pmd_ctr_read(&c->tx_drops);
 	cur.rx_drops = pmd_ctr_read(&ps->gc[i].src_drops); /* source i feeds PMD i */
+	cur.host_lost = pmd_ctr_read(&ps->gc[i].host_lost);
 	cur.asleep = pmd_ctr_read(&c->drops_while_asleep);
 	for (int b = 0; b < PMD_OVERSHOOT_BUCKETS; b++) {
 		cur.hist[b] = pmd_ctr_read(&c->overshoot_hist[b]);
@@ -123,6 +124,7 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->tx_pps = dt_s > 0 ? (double)tx / dt_s : 0;
 	t->rx_drop_pps = dt_s > 0 ? (double)rxd / dt_s : 0;
 	t->tx_drop_pps = dt_s > 0 ? (double)txd / dt_s : 0;
+	t->host_lost_pps = dt_s > 0 ? (double)(cur.host_lost - pv->host_lost) / dt_s : 0;
 	t->drop_pct = pmd_pct(rxd + txd, rx + rxd); /* of what was offered to it */
 	t->iterations = it;
 	t->busy_pct = pmd_pct(busy, busy + idle);
@@ -220,6 +222,12 @@ void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_
 	p->offered_pps = dt_s > 0 ? (double)dg / dt_s : 0;
 	p->drop_pct = pmd_pct(dd, dg);
 	p->dropped_pps = dt_s > 0 ? (double)dd / dt_s : 0;
+	uint64_t lost = 0;
+	for (int i = 0; i < ps->npmd && i < PMD_MAX; i++)
+		lost += pmd_ctr_read(&ps->gc[i].host_lost);
+	p->host_lost_pps = dt_s > 0 ? (double)(lost - ps->prev_host_lost) / dt_s : 0;
+	p->host_lost_pct = pmd_pct(lost - ps->prev_host_lost, lost - ps->prev_host_lost + dg);
+	ps->prev_host_lost = lost;
 	int nsrc = 0; /* txonly feeds: a chain's mac peer only forwards */
 	for (int i = 0; i < ps->npmd && i < PMD_MAX; i++)
 		nsrc += ps->feed[i].kind == PMD_SRC_TXONLY;

@@ -48,6 +48,9 @@ struct gen_counters {
 	_Atomic uint64_t src_drops; /* found the rx ring full: the NIC's imissed */
 	_Atomic uint64_t sunk; /* sent by the last PMD of a path: forwarded */
 	_Atomic uint64_t peer_rx; /* peer: received to swap and send on */
+	/* txonly: arrivals of its clock that fell in time the host held the consumer's thread,
+	 * so were never offered (docs/pmd.md "What the host took"). */
+	_Atomic uint64_t host_lost;
 };
 
 static inline void pmd_ctr_add(_Atomic uint64_t *c, uint64_t n)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_pmd_stats.c: the overshoot histogram's percentiles (nearest rank, 1 us buckets). */
+/* test_pmd_stats.c: the overshoot histogram's percentiles (nearest rank, 1 us buckets), and the
+ * arrivals counted as the host's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "engine/pmd/pmd_core.h"
 #include "engine/pmd/pmd_stats.h"
 
 static uint64_t h[PMD_OVERSHOOT_BUCKETS];
@@ -75,6 +77,31 @@ static void test_top_bucket_is_a_bound(void **state)
 	assert_true(pmd_hist_at_least(4095, 4096));
 }
 
+/* The host's part: arrivals a source's clock had while the host held its PMD, exact over
+ * any split of the host time (docs/pmd.md "What the host took"). */
+static void test_lost_arrivals(void **state)
+{
+	(void)state;
+	uint64_t frac = 0, n = 0;
+	/* 1 Mpps: 1.5 us is one arrival and half of the next; 0.5 us more completes it. */
+	assert_int_equal(pmd_lost_arrivals(&frac, 1500, 1000000), 1);
+	assert_int_equal(pmd_lost_arrivals(&frac, 500, 1000000), 1);
+	assert_int_equal(frac, 0);
+	/* 3 Mpps over a million 333 ns pieces (333 ms in all): exactly 999000 arrivals, none
+	 * lost to rounding. */
+	for (int i = 0; i < 1000000; i++)
+		n += pmd_lost_arrivals(&frac, 333, 3000000);
+	assert_int_equal(n, 999000);
+	/* 7 pps over 10 s in 1 ms pieces: 70. */
+	frac = n = 0;
+	for (int i = 0; i < 10000; i++)
+		n += pmd_lost_arrivals(&frac, 1000000, 7);
+	assert_int_equal(n, 70);
+	/* No rate, nothing lost, and no remainder carried into the next rate. */
+	assert_int_equal(pmd_lost_arrivals(&frac, 5000000000ULL, 0), 0);
+	assert_int_equal(frac, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +109,7 @@ int main(void)
 	    cmocka_unit_test(test_exact_rank_not_rounded_up),
 	    cmocka_unit_test(test_resolution_and_edges),
 	    cmocka_unit_test(test_top_bucket_is_a_bound),
+	    cmocka_unit_test(test_lost_arrivals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
