@@ -3,6 +3,7 @@
 #ifndef TT_HOST_H
 #define TT_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,9 @@ int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out);
  * lock around its I/O (as host_knob_apply() does for pmd.maxsleep_us).
  */
 void host_knob_refresh(struct host_state *h, enum knob_id id);
+/* Where the est section's chain_max came from, in words for an event: the kernel's line, or why
+ * there is none (true: it was read). */
+bool host_est_source(const struct host_state *h, char *buf, size_t len);
 /* The eBPF sleep probe hooks a syscall tracepoint (no fentry or kprobes on this kernel): it
  * taxes every system call. */
 bool host_probe_every_syscall(const struct host_state *h);

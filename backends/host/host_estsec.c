@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/host/host.h"
 #include "backends/host/host_int.h"
 #include "core/snapshot.h"
 
@@ -94,7 +95,8 @@ void host_estsec_fill(struct snapshot *snap, const char *line)
 			continue;
 		e->cpu_pct_total += t->cpu_pct;
 		if (e->nkt < EST_SNAP_MAX_KT)
-			e->kt[e->nkt++] = (struct est_kt_snap){.id = id, .cpu_pct = t->cpu_pct};
+			e->kt[e->nkt++] =
+			    (struct est_kt_snap){.id = id, .netns = ns, .cpu_pct = t->cpu_pct};
 		e->kthreads++;
 	}
 	snap->has_est = e->kthreads > 0;
@@ -155,7 +157,12 @@ void host_estsec_sample(struct host_state *h, struct snapshot *snap)
 	host_estsec_fill(snap, h->kmsg_line[0] ? h->kmsg_line : NULL);
 }
 
-const char *host_estsec_source(const struct host_state *h)
+bool host_est_source(const struct host_state *h, char *buf, size_t len)
 {
-	return h->kmsg_line[0] ? h->kmsg_line : h->kmsg_err;
+	if (h->kmsg_line[0])
+		snprintf(buf, len, "chain_max from the kernel log: %s", h->kmsg_line);
+	else
+		snprintf(buf, len, "no chain_max: %s",
+			 h->kmsg_err[0] ? h->kmsg_err : "no \"IPVS: using max\" line in the kernel log");
+	return h->kmsg_line[0] != '\0';
 }

@@ -157,14 +157,13 @@ void host_acct_fill(struct host_acct_snap *as, const struct host_tprev *nx,
 		    const struct host_tprev *pv, uint64_t dt_ns, uint64_t win_ns);
 
 /* host_estsec.c: the est section from the ipvs-e:* threads and the kernel log's "using max"
- * line; its parser, pure; where chain_max came from (the line, or why there is none). */
+ * line; its parser, pure. */
 void host_estsec_sample(struct host_state *h, struct snapshot *snap);
 /* The part of it that reads no file: kthreads from snap->threads, the limits from line (NULL:
  * none read), and what the kernel does not expose named in host.absent. Pure. */
 void host_estsec_fill(struct snapshot *snap, const char *line);
 bool host_estsec_parse(const char *text, int *chain_max, uint64_t *per_kthread, int *calib,
 		       int *tick_chains);
-const char *host_estsec_source(const struct host_state *h);
 
 /* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
 bool host_blksec_rows(uint64_t *block, uint64_t *cal, bool *cal_ok);

@@ -36,6 +36,7 @@ struct src_host {
 	 * sample: the sampler's own, for the restart and stop events (src_host_ovs_events). */
 	pid_t ovs_pid;
 	bool ovs_up;
+	char est_noted[200]; /* the est section's source as last said in an event */
 };
 
 /*
@@ -214,6 +215,15 @@ static void src_host_sample(struct source *src, struct snapshot *snap)
 		snap->knobs[k] = sh->knobs[k];
 		/* No value read back: not the default dressed up as the host's. */
 		snap->knob_absent[k] = src_host_owns(k) && !sh->have[k];
+	}
+	if (snap->has_est) {
+		/* Where chain_max came from, said once and again when it changes. */
+		char est[sizeof(sh->est_noted)];
+		bool read = host_est_source(sh->h, est, sizeof(est));
+		if (strcmp(est, sh->est_noted) != 0) {
+			event_add(&sh->events, read ? EV_INFO : EV_ERROR, "est: %s", est);
+			snprintf(sh->est_noted, sizeof(sh->est_noted), "%s", est);
+		}
 	}
 	host_unlock(sh->h);
 	src_host_ovs_events(sh, &snap->host);

@@ -56,6 +56,8 @@ void body_graph_init(struct ui *ui, struct view_graph *vg, const struct ui_hist 
  * whole (b->skip, ui_views.c); blk and events scroll their own rows by view_top and set
  * view_max_top. */
 void ui_view_est(struct body *b);
+/* ui_view_esthost.c: the est view of a live host (ui_view_est calls it). */
+void ui_view_est_host(struct body *b);
 void ui_view_pmd(struct body *b);
 /* The pmd view's pmd-perf-show histograms on a live OVS (ui_view_pmdhist.c): a bar chart per
  * PMD and histogram, each at most room rows (taller ones end in a line saying what is cut). */

@@ -128,11 +128,35 @@ static int meters_draw(struct ui *ui, int y)
 	return (s->ncpus + ncol - 1) / ncol;
 }
 
+/* A host's est: its kernel's kthreads against the 1/8 goal, and chain_max where the kernel
+ * logged it (docs/est.md "The est view on a host"); what the kernel does not expose is not
+ * drawn. */
+static void est_host_line(struct ui *ui, int y)
+{
+	const struct est_snap *e = &ui->snap->est;
+	double max = 0;
+	for (int i = 0; i < e->nkt; i++)
+		max = e->kt[i].cpu_pct > max ? e->kt[i].cpu_pct : max;
+	move(y, 0);
+	ui_put(ui, ROLE_EST, "est ");
+	ui_put(ui, ROLE_NORMAL, "kthreads %d  busiest ", e->kthreads);
+	ui_put(ui, max > EST_KTHREAD_GOAL_PCT ? ROLE_WARN : ROLE_VALUE, "%.1f%%", max);
+	ui_put(ui, ROLE_NORMAL, " / goal %.1f%%  chain_max ", EST_KTHREAD_GOAL_PCT);
+	if (snapshot_absent(ui->snap, "est.chain_max"))
+		ui_put(ui, ROLE_DIM, "-");
+	else
+		ui_put(ui, ROLE_VALUE, "%d (kernel log)", e->chain_max);
+}
+
 static void est_line(struct ui *ui, int y)
 {
 	const struct est_snap *e = &ui->snap->est;
 	char a[16], b[16], c[16];
 
+	if (ui->snap->has_host) {
+		est_host_line(ui, y);
+		return;
+	}
 	move(y, 0);
 	ui_put(ui, ROLE_EST, "est ");
 	put_knob(ui, K_EST_COUNT, " ests ");

@@ -92,6 +92,10 @@ void ui_view_est(struct body *b)
 		body_title(b, ui_not_running(ui, "est", K_EST_ENABLED, nr, sizeof(nr)));
 		return;
 	}
+	if (ui->snap->has_host) {
+		ui_view_est_host(b);
+		return;
+	}
 	if (body_line(b))
 		ui_put(ui, ROLE_NORMAL,
 		       "ests %" PRIu64 " = placed %" PRIu64 " + pending %" PRIu64
