@@ -138,16 +138,6 @@ void host_close(struct host_state *h)
 	free(h);
 }
 
-void host_lock(struct host_state *h)
-{
-	pthread_mutex_lock(&h->mu);
-}
-
-void host_unlock(struct host_state *h)
-{
-	pthread_mutex_unlock(&h->mu);
-}
-
 static void host_sample_cpus(struct host_state *h, struct snapshot *snap)
 {
 	struct host_cpustat now[HOST_MAX_CPUS];

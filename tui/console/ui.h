@@ -393,7 +393,8 @@ int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen);
 /* Run one command line ("set k=v", "k=v", "q"); returns redo flags. */
 int ui_command_run(struct ui *ui, const char *cmd);
 
-/* ui_keys.c: the key table: ui_key() dispatches from it and the help screen lists it. */
+/* ui_keys.c: the key table: ui_key() (ui_dispatch.c) dispatches from it and the help screen
+ * lists it. */
 #define UI_KEY_CODES 16
 struct ui_keydef {
 	const char *keys; /* as shown: "F7 / F8" */
