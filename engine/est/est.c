@@ -343,17 +343,6 @@ static uint64_t est_mem_bytes_locked(struct est_state *st)
 	return b;
 }
 
-uint64_t est_mem_bytes(struct engine *eng)
-{
-	struct est_state *st = eng->est;
-	if (!st)
-		return 0;
-	est_config_lock(st);
-	uint64_t b = est_mem_bytes_locked(st);
-	pthread_mutex_unlock(&st->mutex);
-	return b;
-}
-
 /* How long a sample waits for the configuration lock (see est_sample). */
 #define EST_SAMPLE_LOCK_WAIT_NS (2 * NS_PER_MS)
 

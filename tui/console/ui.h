@@ -327,8 +327,6 @@ struct ui_graph {
 	void *built; /* the grid for one size, from ui_graph_prepare() */
 	int built_w, built_h;
 };
-/* Draw g in rows y..y+h-1 (the title first), columns x..x+w-1. */
-void ui_graph_draw(struct ui *ui, struct ui_graph *g, int y, int x, int w, int h);
 /* Build g's grid once for a w x h graph, so drawing it row by row does not rebuild it;
  * ui_graph_release() frees it. */
 void ui_graph_prepare(struct ui *ui, struct ui_graph *g, int w, int h);
