@@ -89,19 +89,10 @@ static int knob_parse_int(const char *text, int64_t *out)
 	return 0;
 }
 
-int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_t errlen)
+/* An enum, bool or action knob's value by name: 0, or KNOB_ERR_USAGE with err filled. */
+static int knob_parse_word(const struct knob_def *d, const char *text, const char *range,
+			   int64_t *out, char *err, size_t errlen)
 {
-	const struct knob_def *d = &knob_table[id];
-	char range[256];
-	int64_t v;
-
-	knob_range_text(id, range, sizeof(range));
-	if (strlen(text) > KNOB_VALUE_MAX) {
-		/* Never cut a value to fit: "0000...05" must not become 0. */
-		snprintf(err, errlen, "%s: value too long (%zu bytes, at most %d; valid: %s)",
-			 d->name, strlen(text), KNOB_VALUE_MAX, range);
-		return KNOB_ERR_USAGE;
-	}
 	switch (d->type) {
 	case KNOB_ENUM:
 		for (int i = 0; d->choices[i]; i++) {
@@ -110,8 +101,7 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 				return 0;
 			}
 		}
-		snprintf(err, errlen, "%s: '%s' is not valid (valid: %s)", d->name, text, range);
-		return KNOB_ERR_USAGE;
+		break;
 	case KNOB_BOOL:
 		if (!strcasecmp(text, "on") || !strcmp(text, "1") || !strcasecmp(text, "true") ||
 		    !strcasecmp(text, "yes")) {
@@ -123,33 +113,30 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 			*out = 0;
 			return 0;
 		}
-		snprintf(err, errlen, "%s: '%s' is not valid (valid: %s)", d->name, text, range);
-		return KNOB_ERR_USAGE;
+		break;
 	case KNOB_ACTION:
 		/* One form only: "5x" or "off" doing the action would hide a typo. */
-		if (strcmp(text, "1") != 0) {
-			snprintf(err, errlen, "%s: '%s' is not valid (valid: %s)", d->name, text,
-				 range);
-			return KNOB_ERR_USAGE;
+		if (strcmp(text, "1") == 0) {
+			*out = 1;
+			return 0;
 		}
-		*out = 1;
-		return 0;
+		break;
 	case KNOB_INT:
 		break;
 	}
+	snprintf(err, errlen, "%s: '%s' is not valid (valid: %s)", d->name, text, range);
+	return KNOB_ERR_USAGE;
+}
 
-	if (knob_parse_int(text, &v) != 0) {
-		snprintf(err, errlen, "%s: '%s' is not a whole number (valid: %s)", d->name, text,
-			 range);
-		return KNOB_ERR_USAGE;
-	}
+/* A whole number v against the knob's allowed list, range, power of two and step: 0, or
+ * KNOB_ERR_USAGE with err filled. */
+static int knob_check_int(const struct knob_def *d, int64_t v, const char *range, char *err,
+			  size_t errlen)
+{
 	if (d->allowed) {
-		for (int i = 0; d->allowed[i] >= 0; i++) {
-			if (d->allowed[i] == v) {
-				*out = v;
+		for (int i = 0; d->allowed[i] >= 0; i++)
+			if (d->allowed[i] == v)
 				return 0;
-			}
-		}
 		snprintf(err, errlen, "%s: %" PRId64 " is not valid (valid: %s)", d->name, v,
 			 range);
 		return KNOB_ERR_USAGE;
@@ -176,8 +163,33 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 			 d->step, range);
 		return KNOB_ERR_USAGE;
 	}
-	*out = v;
 	return 0;
+}
+
+int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_t errlen)
+{
+	const struct knob_def *d = &knob_table[id];
+	char range[256];
+	int64_t v;
+
+	knob_range_text(id, range, sizeof(range));
+	if (strlen(text) > KNOB_VALUE_MAX) {
+		/* Never cut a value to fit: "0000...05" must not become 0. */
+		snprintf(err, errlen, "%s: value too long (%zu bytes, at most %d; valid: %s)",
+			 d->name, strlen(text), KNOB_VALUE_MAX, range);
+		return KNOB_ERR_USAGE;
+	}
+	if (d->type != KNOB_INT)
+		return knob_parse_word(d, text, range, out, err, errlen);
+	if (knob_parse_int(text, &v) != 0) {
+		snprintf(err, errlen, "%s: '%s' is not a whole number (valid: %s)", d->name, text,
+			 range);
+		return KNOB_ERR_USAGE;
+	}
+	int rc = knob_check_int(d, v, range, err, errlen);
+	if (rc == 0)
+		*out = v;
+	return rc;
 }
 
 static char *knob_trim(char *s)

@@ -2,7 +2,6 @@
 /* diag.c: the rule list, hysteresis and the findings of one sample (docs/diag.md "Hysteresis"). */
 #include "diag/diag.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,35 +65,6 @@ void diag_init(struct diag_state *st)
 bool diag_rule_active(const struct diag_state *st, int i)
 {
 	return i >= 0 && i < st->nrules && st->rule[i].active;
-}
-
-void diag_evidence_add(struct diag_finding *f, double value, const char *unit, const char *fmt, ...)
-{
-	if (f->nevidence >= DIAG_MAX_EVIDENCE)
-		return;
-	struct diag_evidence *e = &f->evidence[f->nevidence++];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(e->figure, sizeof(e->figure), fmt, ap);
-	va_end(ap);
-	e->value = value;
-	e->unit = unit;
-}
-
-void diag_conclude(struct diag_finding *f, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(f->conclusion, sizeof(f->conclusion), fmt, ap);
-	va_end(ap);
-}
-
-void diag_fix(struct diag_finding *f, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(f->fix, sizeof(f->fix), fmt, ap);
-	va_end(ap);
 }
 
 /*

@@ -130,6 +130,130 @@ static int main_check_theme(const struct options *o)
 	return 0;
 }
 
+/* An action other than a run (--help, --version, --list-*, experiment): its exit code, or -1
+ * when o asks for a run. */
+static int main_action(const struct options *o)
+{
+	switch (o->action) {
+	case ACT_HELP:
+		options_usage(stdout);
+		return 0;
+	case ACT_VERSION:
+		printf("tunetop %s\n", TUNETOP_VERSION);
+		return 0;
+	case ACT_LIST_KNOBS:
+		main_list_knobs();
+		return 0;
+	case ACT_LIST_KEYS:
+		main_list_keys();
+		return 0;
+	case ACT_LIST_SCENARIOS:
+		main_list_scenarios();
+		return 0;
+	case ACT_LIST_METRICS:
+		metrics_list(stdout);
+		return 0;
+	case ACT_LIST_FIGURES:
+		main_list_figures();
+		return 0;
+	case ACT_LIST_OPTIONS:
+		options_list(stdout);
+		return 0;
+	case ACT_LIST_THEMES:
+		theme_list(stdout);
+		return 0;
+	case ACT_EXPERIMENT:
+		return experiment_main(o->exp_argc, o->exp_argv);
+	default:
+		return -1;
+	}
+}
+
+/* What must hold before any source opens: the theme, a terminal for the console, the exporter
+ * module and its web configuration. 0, or the exit code. */
+static int main_precheck(const struct options *o)
+{
+	char err[512];
+	int rc;
+	if (!o->batch && !o->agent && main_check_theme(o) != 0)
+		return 2;
+	/* Curses into a file or a pipe writes escape codes, not a console: say so, run nothing. */
+	if (!o->batch && !o->agent && !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "tunetop: standard output is not a terminal: the console needs one "
+				"(-b writes JSON Lines)\n");
+		return 2;
+	}
+	/* No exporter module, or a bad web configuration, stops the start before any source
+	 * opens (as node_exporter's). */
+	if (o->serve && serve_load(err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: --serve: %s\n", err);
+		return 1;
+	}
+	if (o->serve && (rc = serve_configure(o->web_config, err, sizeof(err))) != 0) {
+		fprintf(stderr, "tunetop: --web.config.file: %s\n", err);
+		return rc;
+	}
+	return 0;
+}
+
+/* The source o names, opened (after the signal handlers); NULL with *rc the exit code. */
+static struct source *main_open(struct options *o, int *rc)
+{
+	char err[512];
+	const struct source_ops *kind = source_find(o->backend);
+	struct source_conf conf = {.host_write = o->write,
+				   .replay_path = o->replay,
+				   .replay_follow = o->follow,
+				   .replay_from = o->from,
+				   .replay_to = o->to,
+				   .remotes = o->remotes,
+				   .nremotes = o->nremotes,
+				   .ssh = o->ssh,
+				   .agent_path = o->agent_path,
+				   .delay_s = o->delay_s};
+	/* --host, --scenario and --set go to the far side's agent. */
+	const char **far = xcalloc(2 * o->nsets + 4, sizeof(*far));
+	size_t nfar = 0;
+	if (o->host_flag)
+		far[nfar++] = "--host";
+	if (o->scenario) {
+		far[nfar++] = "--scenario";
+		far[nfar++] = o->scenario;
+	}
+	for (size_t i = 0; i < o->nsets; i++) {
+		far[nfar++] = "--set";
+		far[nfar++] = o->sets[i];
+	}
+	conf.agent_args = far;
+	/* The host has no engine workloads: start from the idle scenario unless told. */
+	if (kind->idle_scenario && !o->scenario)
+		o->scenario = "idle";
+	sig_install();
+	struct source *src = source_open_rc(kind, &conf, rc, err, sizeof(err));
+	free(far);
+	if (!src) {
+		fprintf(stderr, "tunetop: %s: %s\n", o->backend, err);
+		*rc = main_exit_code(*rc);
+	}
+	return src;
+}
+
+/* --serve: the exporter started on the source's snapshots; 0, or 1 when it cannot listen. */
+static int main_serve(const struct options *o)
+{
+	char err[512];
+	serve_metrics_tid(o->metrics_tid);
+	if (serve_start(o->serve, err, sizeof(err)) != 0) {
+		fprintf(stderr, "tunetop: --serve: %s\n", err);
+		return 1;
+	}
+	char host[INET6_ADDRSTRLEN];
+	serve_addr_host(o->serve, host, sizeof(host));
+	fprintf(stderr, "tunetop: serving /metrics on port %u at %s%s\n", serve_port(), host,
+		o->web_config ? " (--web.config.file)" : "");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -141,123 +265,22 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
-	switch (o.action) {
-	case ACT_HELP:
-		options_usage(stdout);
-		options_free(&o);
-		return 0;
-	case ACT_VERSION:
-		printf("tunetop %s\n", TUNETOP_VERSION);
-		options_free(&o);
-		return 0;
-	case ACT_LIST_KNOBS:
-		main_list_knobs();
-		options_free(&o);
-		return 0;
-	case ACT_LIST_KEYS:
-		main_list_keys();
-		options_free(&o);
-		return 0;
-	case ACT_LIST_SCENARIOS:
-		main_list_scenarios();
-		options_free(&o);
-		return 0;
-	case ACT_LIST_METRICS:
-		metrics_list(stdout);
-		options_free(&o);
-		return 0;
-	case ACT_LIST_FIGURES:
-		main_list_figures();
-		options_free(&o);
-		return 0;
-	case ACT_LIST_OPTIONS:
-		options_list(stdout);
-		options_free(&o);
-		return 0;
-	case ACT_LIST_THEMES:
-		theme_list(stdout);
-		options_free(&o);
-		return 0;
-	case ACT_EXPERIMENT:
-		rc = experiment_main(o.exp_argc, o.exp_argv);
-		options_free(&o);
-		return rc;
-	default:
-		break;
-	}
-
-	if (!o.batch && !o.agent && main_check_theme(&o) != 0) {
-		options_free(&o);
-		return 2;
-	}
-	/* Curses into a file or a pipe writes escape codes, not a console: say so, run nothing. */
-	if (!o.batch && !o.agent && !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "tunetop: standard output is not a terminal: the console needs one "
-				"(-b writes JSON Lines)\n");
-		options_free(&o);
-		return 2;
-	}
-	/* No exporter module, or a bad web configuration, stops the start before any source
-	 * opens (as node_exporter's). */
-	if (o.serve && serve_load(err, sizeof(err)) != 0) {
-		fprintf(stderr, "tunetop: --serve: %s\n", err);
-		options_free(&o);
-		return 1;
-	}
-	if (o.serve && (rc = serve_configure(o.web_config, err, sizeof(err))) != 0) {
-		fprintf(stderr, "tunetop: --web.config.file: %s\n", err);
+	rc = main_action(&o);
+	if (rc >= 0) {
 		options_free(&o);
 		return rc;
 	}
-	const struct source_ops *kind = source_find(o.backend);
-	struct source_conf conf = {.host_write = o.write,
-				   .replay_path = o.replay,
-				   .replay_follow = o.follow,
-				   .replay_from = o.from,
-				   .replay_to = o.to,
-				   .remotes = o.remotes,
-				   .nremotes = o.nremotes,
-				   .ssh = o.ssh,
-				   .agent_path = o.agent_path,
-				   .delay_s = o.delay_s};
-	/* --host, --scenario and --set go to the far side's agent. */
-	const char **far = xcalloc(2 * o.nsets + 4, sizeof(*far));
-	size_t nfar = 0;
-	if (o.host_flag)
-		far[nfar++] = "--host";
-	if (o.scenario) {
-		far[nfar++] = "--scenario";
-		far[nfar++] = o.scenario;
-	}
-	for (size_t i = 0; i < o.nsets; i++) {
-		far[nfar++] = "--set";
-		far[nfar++] = o.sets[i];
-	}
-	conf.agent_args = far;
-	/* The host has no engine workloads: start from the idle scenario unless told. */
-	if (kind->idle_scenario && !o.scenario)
-		o.scenario = "idle";
-	sig_install();
-	struct source *src = source_open_rc(kind, &conf, &rc, err, sizeof(err));
-	free(far);
+	struct source *src = NULL;
+	rc = main_precheck(&o);
+	if (rc == 0)
+		src = main_open(&o, &rc);
 	if (!src) {
-		fprintf(stderr, "tunetop: %s: %s\n", o.backend, err);
 		options_free(&o);
-		return main_exit_code(rc);
+		return rc;
 	}
 	rc = main_start(src, &o);
-	if (rc == 0 && o.serve) {
-		serve_metrics_tid(o.metrics_tid);
-		if (serve_start(o.serve, err, sizeof(err)) != 0) {
-			fprintf(stderr, "tunetop: --serve: %s\n", err);
-			rc = 1;
-		} else {
-			char host[INET6_ADDRSTRLEN];
-			serve_addr_host(o.serve, host, sizeof(host));
-			fprintf(stderr, "tunetop: serving /metrics on port %u at %s%s\n",
-				serve_port(), host, o.web_config ? " (--web.config.file)" : "");
-		}
-	}
+	if (rc == 0 && o.serve)
+		rc = main_serve(&o);
 	if (rc == 0)
 		rc = o.agent   ? agent_run(src, &o)
 		     : o.batch ? batch_run(src, &o)

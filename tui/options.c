@@ -102,10 +102,202 @@ static int options_store(struct options *o, int c, const char *arg, char *err, s
 	return 2;
 }
 
-int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
+/* An option whose value is checked as it is read (-d, -n, -o, --format, --serve, --backend,
+ * --from, --to, --record-rotate/keep/max-size): 0, 2 with err filled, or 1 when c is none. */
+static int options_checked(struct options *o, int c, const char *arg, const char **source_opt,
+			   char *err, size_t errlen)
 {
-	int c;
+	switch (c) {
+	case 'd':
+		o->delay_given = true;
+		if (options_parse_delay(arg, &o->delay_s) != 0) {
+			snprintf(err, errlen,
+				 "-d: '%s' is not a delay in seconds (valid: %g to %g, "
+				 "decimals allowed)",
+				 arg, OPT_DELAY_MIN, OPT_DELAY_MAX);
+			return 2;
+		}
+		return 0;
+	case 'n':
+		if (options_parse_count(arg, &o->iterations) != 0) {
+			snprintf(err, errlen,
+				 "-n: '%s' is not a count (valid: a whole number >= 1)", arg);
+			return 2;
+		}
+		return 0;
+	case 'o':
+		if (!*arg) {
+			snprintf(err, errlen, "-o: needs a file name");
+			return 2;
+		}
+		o->output = arg;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "json") == 0) {
+			o->format = OPT_FORMAT_JSON;
+		} else if (strcmp(arg, "openmetrics") == 0) {
+			o->format = OPT_FORMAT_OPENMETRICS;
+		} else if (strcmp(arg, "prometheus") == 0) {
+			o->format = OPT_FORMAT_PROMETHEUS;
+		} else {
+			snprintf(err, errlen,
+				 "--format: '%s' is not valid (valid: json, openmetrics, "
+				 "prometheus)",
+				 arg);
+			return 2;
+		}
+		return 0;
+	case OPT_SERVE: {
+		struct serve_addr a;
+		char why[160];
+		if (serve_parse_addr(arg, &a, why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "--serve: %s", why);
+			return 2;
+		}
+		o->serve = arg;
+		return 0;
+	}
+	case OPT_BACKEND:
+		if (!source_find(arg)) {
+			snprintf(err, errlen, "--backend: '%s' is not valid (valid: %s)", arg,
+				 source_kinds());
+			return 2;
+		}
+		o->backend = arg;
+		o->host_flag = strcmp(arg, "host") == 0;
+		*source_opt = "--backend";
+		return 0;
+	case OPT_FROM:
+	case OPT_TO:
+		if (!options_time_ok(arg)) {
+			snprintf(err, errlen,
+				 "--%s: '%s' is not a time (valid: seconds into the "
+				 "recording, or 2026-12-01T10:00:00Z)",
+				 c == OPT_FROM ? "from" : "to", arg);
+			return 2;
+		}
+		*(c == OPT_FROM ? &o->from : &o->to) = arg;
+		return 0;
+	case OPT_RECORD_ROTATE:
+	case OPT_RECORD_KEEP:
+	case OPT_RECORD_MAX:
+		return options_store(o, c, arg, err, errlen) != 0 ? 2 : 0;
+	}
+	return 1;
+}
 
+/* An option taken as it is (a flag, a name or a path): false when c is none. */
+static bool options_plain(struct options *o, int c, char *arg, const char **source_opt)
+{
+	switch (c) {
+	case 'b':
+		o->batch = true;
+		return true;
+	case OPT_METRICS_TID:
+		o->metrics_tid = true;
+		return true;
+	case OPT_WEB_CONFIG:
+		o->web_config = arg;
+		return true;
+	case OPT_SET:
+		o->sets[o->nsets++] = arg;
+		return true;
+	case OPT_SCENARIO:
+		o->scenario = arg;
+		return true;
+	case OPT_HOST:
+		o->backend = "host";
+		o->host_flag = true;
+		*source_opt = "--host";
+		return true;
+	case OPT_THEME:
+		o->theme = arg;
+		return true;
+	case OPT_NO_COLOR:
+		o->no_color = true;
+		return true;
+	case OPT_ASCII:
+		o->ascii = true;
+		return true;
+	case OPT_MOUSE:
+		o->mouse = true;
+		return true;
+	case OPT_WRITE:
+		o->write = true;
+		return true;
+	case OPT_NO_CONFIG:
+		o->no_config = true;
+		return true;
+	case OPT_REPLAY:
+		o->replay = arg;
+		o->backend = "replay";
+		return true;
+	case OPT_RECORD:
+		o->record = arg;
+		return true;
+	case OPT_RECORD_DIR:
+		o->record_dir = arg;
+		return true;
+	case OPT_FOLLOW:
+		o->follow = true;
+		return true;
+	case OPT_AGENT:
+		o->agent = true;
+		return true;
+	case OPT_REMOTE:
+		o->remotes[o->nremotes++] = arg;
+		o->backend = "remote";
+		return true;
+	case OPT_SSH:
+		o->ssh = arg;
+		return true;
+	case OPT_AGENT_PATH:
+		o->agent_path = arg;
+		return true;
+	}
+	return false;
+}
+
+/* An option that asks for something other than a run (--list-*, -h, -V): false when c is none. */
+static bool options_action(struct options *o, int c)
+{
+	static const struct {
+		int c;
+		enum opt_action action;
+	} acts[] = {
+	    {OPT_LIST_METRICS, ACT_LIST_METRICS},
+	    {OPT_LIST_KNOBS, ACT_LIST_KNOBS},
+	    {OPT_LIST_THEMES, ACT_LIST_THEMES},
+	    {OPT_LIST_KEYS, ACT_LIST_KEYS},
+	    {OPT_LIST_SCENARIOS, ACT_LIST_SCENARIOS},
+	    {OPT_LIST_OPTIONS, ACT_LIST_OPTIONS},
+	    {OPT_LIST_FIGURES, ACT_LIST_FIGURES},
+	    {'h', ACT_HELP},
+	    {'V', ACT_VERSION},
+	};
+	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++)
+		if (acts[i].c == c) {
+			o->action = acts[i].action;
+			return true;
+		}
+	return false;
+}
+
+/* getopt_long's ':' (a value missing) or '?' (an unknown option): 2 with err filled. */
+static int options_unknown(int c, char **argv, char *err, size_t errlen)
+{
+	if (c == ':')
+		snprintf(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);
+	else if (optopt)
+		snprintf(err, errlen, "unknown option '-%c' (see --help)", optopt);
+	else
+		snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+	return 2;
+}
+
+/* The defaults before any option is read. */
+static void options_defaults(struct options *o, int argc)
+{
 	memset(o, 0, sizeof(*o));
 	o->delay_s = 1.0;
 	o->record_rotate_s = RECSTORE_ROTATE_S_DEF;
@@ -113,19 +305,29 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	o->backend = "engine";
 	o->sets = xcalloc((size_t)argc + 1, sizeof(*o->sets));
 	o->remotes = xcalloc((size_t)argc + 1, sizeof(*o->remotes));
+}
 
-	if (argc > 1 && strcmp(argv[1], "experiment") == 0) {
-		if (argc < 3) {
-			snprintf(err, errlen,
-				 "experiment: missing NAME (see 'tunetop experiment --list')");
-			return 2;
-		}
-		o->action = ACT_EXPERIMENT;
-		o->experiment = argv[2];
-		o->exp_argc = argc - 2;
-		o->exp_argv = argv + 2;
-		return 0;
+/* `tunetop experiment NAME ARGS...`: the rest of the line is the experiment's. */
+static int options_experiment(struct options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	if (argc < 3) {
+		snprintf(err, errlen, "experiment: missing NAME (see 'tunetop experiment --list')");
+		return 2;
 	}
+	o->action = ACT_EXPERIMENT;
+	o->experiment = argv[2];
+	o->exp_argc = argc - 2;
+	o->exp_argv = argv + 2;
+	return 0;
+}
+
+int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	int c;
+
+	options_defaults(o, argc);
+	if (argc > 1 && strcmp(argv[1], "experiment") == 0)
+		return options_experiment(o, argc, argv, err, errlen);
 
 	struct option long_opts[OPTIONS_TABLE_MAX + 1];
 	char shorts[2 * OPTIONS_TABLE_MAX + 2];
@@ -134,187 +336,13 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	opterr = 0; /* our own messages, with the valid choices */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->delay_given = true;
-			if (options_parse_delay(optarg, &o->delay_s) != 0) {
-				snprintf(err, errlen,
-					 "-d: '%s' is not a delay in seconds (valid: %g to %g, "
-					 "decimals allowed)",
-					 optarg, OPT_DELAY_MIN, OPT_DELAY_MAX);
-				return 2;
-			}
-			break;
-		case 'n':
-			if (options_parse_count(optarg, &o->iterations) != 0) {
-				snprintf(err, errlen,
-					 "-n: '%s' is not a count (valid: a whole number >= 1)",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'b':
-			o->batch = true;
-			break;
-		case 'o':
-			if (!*optarg) {
-				snprintf(err, errlen, "-o: needs a file name");
-				return 2;
-			}
-			o->output = optarg;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "json") == 0) {
-				o->format = OPT_FORMAT_JSON;
-			} else if (strcmp(optarg, "openmetrics") == 0) {
-				o->format = OPT_FORMAT_OPENMETRICS;
-			} else if (strcmp(optarg, "prometheus") == 0) {
-				o->format = OPT_FORMAT_PROMETHEUS;
-			} else {
-				snprintf(err, errlen,
-					 "--format: '%s' is not valid (valid: json, openmetrics, "
-					 "prometheus)",
-					 optarg);
-				return 2;
-			}
-			break;
-		case OPT_SERVE: {
-			struct serve_addr a;
-			char why[160];
-			if (serve_parse_addr(optarg, &a, why, sizeof(why)) != 0) {
-				snprintf(err, errlen, "--serve: %s", why);
-				return 2;
-			}
-			o->serve = optarg;
-			break;
-		}
-		case OPT_LIST_METRICS:
-			o->action = ACT_LIST_METRICS;
-			break;
-		case OPT_METRICS_TID:
-			o->metrics_tid = true;
-			break;
-		case OPT_WEB_CONFIG:
-			o->web_config = optarg;
-			break;
-		case OPT_SET:
-			o->sets[o->nsets++] = optarg;
-			break;
-		case OPT_SCENARIO:
-			o->scenario = optarg;
-			break;
-		case OPT_BACKEND:
-			if (!source_find(optarg)) {
-				snprintf(err, errlen, "--backend: '%s' is not valid (valid: %s)",
-					 optarg, source_kinds());
-				return 2;
-			}
-			o->backend = optarg;
-			o->host_flag = strcmp(optarg, "host") == 0;
-			source_opt = "--backend";
-			break;
-		case OPT_HOST:
-			o->backend = "host";
-			o->host_flag = true;
-			source_opt = "--host";
-			break;
-		case OPT_THEME:
-			o->theme = optarg;
-			break;
-		case OPT_NO_COLOR:
-			o->no_color = true;
-			break;
-		case OPT_ASCII:
-			o->ascii = true;
-			break;
-		case OPT_MOUSE:
-			o->mouse = true;
-			break;
-		case OPT_WRITE:
-			o->write = true;
-			break;
-		case OPT_NO_CONFIG:
-			o->no_config = true;
-			break;
-		case OPT_LIST_KNOBS:
-			o->action = ACT_LIST_KNOBS;
-			break;
-		case OPT_LIST_THEMES:
-			o->action = ACT_LIST_THEMES;
-			break;
-		case OPT_LIST_KEYS:
-			o->action = ACT_LIST_KEYS;
-			break;
-		case OPT_LIST_SCENARIOS:
-			o->action = ACT_LIST_SCENARIOS;
-			break;
-		case OPT_LIST_OPTIONS:
-			o->action = ACT_LIST_OPTIONS;
-			break;
-		case OPT_LIST_FIGURES:
-			o->action = ACT_LIST_FIGURES;
-			break;
-		case OPT_REPLAY:
-			o->replay = optarg;
-			o->backend = "replay";
-			break;
-		case OPT_FROM:
-		case OPT_TO:
-			if (!options_time_ok(optarg)) {
-				snprintf(err, errlen,
-					 "--%s: '%s' is not a time (valid: seconds into the "
-					 "recording, or 2026-12-01T10:00:00Z)",
-					 c == OPT_FROM ? "from" : "to", optarg);
-				return 2;
-			}
-			*(c == OPT_FROM ? &o->from : &o->to) = optarg;
-			break;
-		case OPT_RECORD:
-			o->record = optarg;
-			break;
-		case OPT_RECORD_DIR:
-			o->record_dir = optarg;
-			break;
-		case OPT_RECORD_ROTATE:
-		case OPT_RECORD_KEEP:
-		case OPT_RECORD_MAX:
-			if (options_store(o, c, optarg, err, errlen) != 0)
-				return 2;
-			break;
-		case OPT_FOLLOW:
-			o->follow = true;
-			break;
-		case OPT_AGENT:
-			o->agent = true;
-			break;
-		case OPT_REMOTE:
-			o->remotes[o->nremotes++] = optarg;
-			o->backend = "remote";
-			break;
-		case OPT_SSH:
-			o->ssh = optarg;
-			break;
-		case OPT_AGENT_PATH:
-			o->agent_path = optarg;
-			break;
-		case 'h':
-			o->action = ACT_HELP;
-			break;
-		case 'V':
-			o->action = ACT_VERSION;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value (see --help)",
-				 argv[optind - 1]);
-			return 2;
-		default:
-			if (optopt)
-				snprintf(err, errlen, "unknown option '-%c' (see --help)", optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s' (see --help)",
-					 argv[optind - 1]);
-			return 2;
-		}
+		int r = options_checked(o, c, optarg, &source_opt, err, errlen);
+		if (r == 1 && (options_plain(o, c, optarg, &source_opt) || options_action(o, c)))
+			r = 0;
+		if (r == 1)
+			r = options_unknown(c, argv, err, errlen);
+		if (r)
+			return r;
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);

@@ -242,10 +242,52 @@ bool rowfmt_host_is_head(const struct snapshot *s, int i)
 	return false;
 }
 
+/* A PMD's pmd-stats-show row. */
+static const char *host_stats_row(const struct host_ovs_pmd_snap *x, char *buf, size_t len)
+{
+	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], k[16];
+	char name[sizeof(x->name)];
+	snprintf(buf, len, "%-15s %9s %8s %8s %8s %4s %9s %8s %4s %5s",
+		 rowfmt_name(x->name, name, sizeof(name)),
+		 rowfmt_count((double)x->emc_hits, a, sizeof(a)),
+		 rowfmt_count((double)x->smc_hits, b, sizeof(b)),
+		 rowfmt_count((double)x->megaflow_hits, c, sizeof(c)),
+		 rowfmt_count((double)x->upcalls, d, sizeof(d)),
+		 rowfmt_count((double)x->lost_upcalls, e, sizeof(e)),
+		 opt(x->cycles_per_pkt, false, "%.0f", f, sizeof(f)),
+		 opt(x->upcalls_per_s, false, "%.1f", g, sizeof(g)),
+		 x->isolated < 0 ? "-"
+		 : x->isolated	 ? "yes"
+				 : "no",
+		 opt(x->overhead_pct, false, "%.0f", k, sizeof(k)));
+	return buf;
+}
+
+/* An rx queue's pmd-rxq-show row. */
+static const char *host_rxq_row(const struct host_ovs_rxq_snap *q, char *buf, size_t len)
+{
+	char a[16];
+	snprintf(buf, len, "                 %-16.16s %5d  %8d  %6s%s", q->port, q->queue,
+		 q->core_id, opt(q->usage_pct, false, "%.0f", a, sizeof(a)),
+		 q->enabled ? "" : "  (disabled)");
+	return buf;
+}
+
+/* An interface's ovsdb row. */
+static const char *host_iface_row(const struct host_ovs_iface_snap *f2, char *buf, size_t len)
+{
+	char a[16], b[16], c[16], d[16];
+	snprintf(buf, len, "%-16.16s %10s %10s %9s %9s", f2->name,
+		 opt((double)f2->rx_dropped, false, "%.0f", a, sizeof(a)),
+		 opt((double)f2->tx_dropped, false, "%.0f", b, sizeof(b)),
+		 opt((double)f2->rx_errors, false, "%.0f", c, sizeof(c)),
+		 opt((double)f2->tx_errors, false, "%.0f", d, sizeof(d)));
+	return buf;
+}
+
 const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len)
 {
 	const struct host_snap *h = &s->host;
-	char a[16], b[16], c[16], d[16], e[16], f[16], g[16], k[16];
 
 	if (i == 0)
 		return snprintf(buf, len, "%s",
@@ -253,24 +295,8 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 				"cyc/pkt upcall/s isol ovhd%"),
 		       buf;
 	i--;
-	if (i < h->novs_pmds) {
-		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[i];
-		char name[sizeof(x->name)];
-		snprintf(buf, len, "%-15s %9s %8s %8s %8s %4s %9s %8s %4s %5s",
-			 rowfmt_name(x->name, name, sizeof(name)),
-			 rowfmt_count((double)x->emc_hits, a, sizeof(a)),
-			 rowfmt_count((double)x->smc_hits, b, sizeof(b)),
-			 rowfmt_count((double)x->megaflow_hits, c, sizeof(c)),
-			 rowfmt_count((double)x->upcalls, d, sizeof(d)),
-			 rowfmt_count((double)x->lost_upcalls, e, sizeof(e)),
-			 opt(x->cycles_per_pkt, false, "%.0f", f, sizeof(f)),
-			 opt(x->upcalls_per_s, false, "%.1f", g, sizeof(g)),
-			 x->isolated < 0 ? "-"
-			 : x->isolated	 ? "yes"
-					 : "no",
-			 opt(x->overhead_pct, false, "%.0f", k, sizeof(k)));
-		return buf;
-	}
+	if (i < h->novs_pmds)
+		return host_stats_row(&h->ovs_pmds[i], buf, len);
 	i -= h->novs_pmds;
 	if (i == 0)
 		return snprintf(buf, len, "%s", host_hits_head), buf;
@@ -285,13 +311,8 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 				"pmd-rxq-show     port             queue  PMD core  usage%"),
 		       buf;
 	i--;
-	if (i < h->novs_rxqs) {
-		const struct host_ovs_rxq_snap *q = &h->ovs_rxqs[i];
-		snprintf(buf, len, "                 %-16.16s %5d  %8d  %6s%s", q->port, q->queue,
-			 q->core_id, opt(q->usage_pct, false, "%.0f", a, sizeof(a)),
-			 q->enabled ? "" : "  (disabled)");
-		return buf;
-	}
+	if (i < h->novs_rxqs)
+		return host_rxq_row(&h->ovs_rxqs[i], buf, len);
 	i -= h->novs_rxqs;
 	if (i == 0)
 		return snprintf(buf, len, "%s%s%s",
@@ -299,15 +320,8 @@ const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t 
 				h->ovsdb ? "" : "  (ovsdb: ", h->ovsdb ? "" : h->ovsdb_error),
 		       buf;
 	i--;
-	if (i < h->novs_ifaces) {
-		const struct host_ovs_iface_snap *f2 = &h->ovs_ifaces[i];
-		snprintf(buf, len, "%-16.16s %10s %10s %9s %9s", f2->name,
-			 opt((double)f2->rx_dropped, false, "%.0f", a, sizeof(a)),
-			 opt((double)f2->tx_dropped, false, "%.0f", b, sizeof(b)),
-			 opt((double)f2->rx_errors, false, "%.0f", c, sizeof(c)),
-			 opt((double)f2->tx_errors, false, "%.0f", d, sizeof(d)));
-		return buf;
-	}
+	if (i < h->novs_ifaces)
+		return host_iface_row(&h->ovs_ifaces[i], buf, len);
 	i -= h->novs_ifaces;
 	if (i == 0)
 		return snprintf(buf, len, "%s", host_drops_head), buf;

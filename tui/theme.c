@@ -52,11 +52,6 @@ static const int ansi_rgb[16][3] = {
     {92, 92, 255}, {255, 0, 255},   {0, 255, 255},   {255, 255, 255},
 };
 
-const char *theme_role_name(enum theme_role r)
-{
-	return (unsigned)r < ROLE_COUNT ? role_names[r] : "?";
-}
-
 int theme_role_find(const char *name)
 {
 	for (int i = 0; i < ROLE_COUNT; i++)

@@ -71,7 +71,6 @@ struct theme_builtin {
 extern const struct theme_builtin theme_builtins[];
 extern const size_t theme_builtin_count;
 
-const char *theme_role_name(enum theme_role r);
 int theme_role_find(const char *name); /* -1 if unknown */
 
 /*

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* host.c: the live-host backend: gathers every host source into one snapshot, applies knobs. */
+/* host.c: the live-host backend: gathers every host source into one snapshot (its knobs:
+ * host_knob.c). */
 #include "backends/host/host.h"
 
 #include <errno.h>
@@ -141,16 +142,6 @@ void host_close(struct host_state *h)
 	free(h);
 }
 
-void host_lock(struct host_state *h)
-{
-	pthread_mutex_lock(&h->mu);
-}
-
-void host_unlock(struct host_state *h)
-{
-	pthread_mutex_unlock(&h->mu);
-}
-
 static void host_sample_cpus(struct host_state *h, struct snapshot *snap)
 {
 	struct host_cpustat now[HOST_MAX_CPUS];
@@ -207,17 +198,28 @@ static double host_pct(uint64_t now, uint64_t before, uint64_t dt_ns)
 	return now >= before && dt_ns ? 100.0 * (double)(now - before) / (double)dt_ns : 0;
 }
 
-static void host_sample_threads(struct host_state *h, struct snapshot *snap, uint64_t dt_ns)
+/* One pass over the scanned threads: what each thread's step shares. */
+struct host_tpass {
+	uint64_t now_ns, dt_ns;
+	size_t nq; /* threads whose TASKSTATS answers came in the batch (host_acct_batch) */
+	uint64_t acct_ns; /* when the batch's answers were read */
+	size_t nslots; /* TASKSTATS slots taken (the first HOST_SNAP_MAX_ACCT) */
+	/* Whose PMDs' slack is read every refresh (host_sched_slack_max_age). */
+	bool ovs_open;
+	pid_t ovs_pid;
+};
+
+/* The thread scan (cached, host_tscan.c) into h->cur, and room for its threads in snap and in
+ * h's prev/next. */
+static void host_sample_scan(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 {
 	struct host_snap *hs = &snap->host;
-
 	if (!h->tscan) {
 		h->tscan = host_tscan_new("/proc");
 		/* State and last CPU re-read for the threads that ran (below), the rest's at most
 		 * HOST_TSCAN_STAT_MAX_NS old: every refresh at -d 1, each fifth at -d 0.2. */
 		host_tscan_set_stat_age(h->tscan, HOST_TSCAN_STAT_MAX_NS);
 	}
-	uint64_t now_ns = clock_mono_ns();
 	/* Its threads are always listed, however many others the host has (host_threads.h). */
 	host_tscan_set_watch(h->tscan, host_slack_ovs_pid(h));
 	hs->threads_matched = host_tscan_run(h->tscan, h->extra_pid, now_ns, &h->cur, &h->cur_cap,
@@ -233,97 +235,127 @@ static void host_sample_threads(struct host_state *h, struct snapshot *snap, uin
 		/* prev keeps its entries: it is swapped with next below */
 		h->prev = xreallocarray(h->prev, h->prev_cap, sizeof(*h->prev));
 	}
-	snap->nthreads = 0;
-	hs->nacct = 0;
-	size_t nq = host_acct_batch(h);
-	uint64_t acct_ns = clock_mono_ns(); /* when the batch's answers were read */
-	size_t nslots = 0; /* TASKSTATS slots taken (the first HOST_SNAP_MAX_ACCT) */
-	host_sched_sync(h->sched, h->cur, h->ncur);
-	/* Whose PMDs' slack is read every refresh (host_sched_slack_max_age). */
-	bool ovs_open = h->ovs != NULL;
-	pid_t ovs_pid = host_slack_ovs_pid(h);
-	for (size_t i = 0; i < h->ncur; i++) {
-		struct host_thread_info *t = &h->cur[i];
-		struct host_tprev *nx = &h->next[i];
-		struct host_ts_acct a;
-		struct schedstat ss = {0};
-		char terr[96];
-		/*
-		 * One source per thread for its CPU time and run-queue wait, which TASKSTATS
-		 * (cpu_run_virtual_total, cpu_delay_total) and schedstat (run, wait) both give:
-		 * the scheduler's sum_exec_runtime and sched_info.run_delay, delay accounting on
-		 * or off. TASKSTATS alone has the block-IO delay and context switches, kept for
-		 * the first HOST_SNAP_MAX_ACCT threads; so those threads ask it (it answers all
-		 * four at once), and the rest pread their kept schedstat fd: one syscall against a
-		 * netlink request and reply (sendmsg, recvmsg, libnl's buffers) per thread.
-		 */
-		const struct host_tprev *pv = host_prev_find(h, t->tid);
-		bool acct;
-		if (h->tsb) {
-			acct = i < nq && h->acct_ok[i];
-			if (acct)
-				a = h->acct_q[i];
-		} else {
-			acct = h->ts && nslots < HOST_SNAP_MAX_ACCT &&
-			       host_ts_query(h->ts, t->tid, &a, terr, sizeof(terr)) == 0;
-			acct_ns = clock_mono_ns();
-		}
-		/* A slot is taken by a thread that shows its figures (queried at the last sample
-		 * too), and at the first sample by every thread queried: there no thread shows
-		 * any, and querying them all was 500 requests where 64 make the next sample's. */
-		if (acct && (pv ? pv->acct : h->nprev == 0))
-			nslots++;
-		/* A kernel without sched_info prints "0 0 0": then the stat file's ticks. */
-		bool sst = !acct && host_sched_stat(h->sched, i, &ss) == 0 &&
-			   (ss.run_ns || !t->stat_cpu_ns);
-		uint64_t at_ns = acct ? acct_ns : clock_mono_ns();
+}
 
-		memset(nx, 0, sizeof(*nx));
-		nx->tid = t->tid;
-		/* The stat file of a thread that ran, or whose CPU time is its ticks. A thread
-		 * whose files all fail is gone: no row (its task list is read again next run). */
-		if (t->stat_cached &&
-		    host_tscan_stat_due(acct || sst, pv != NULL, acct ? a.cpu_run_ns : ss.run_ns,
-					pv ? pv->cpu_ns : 0) &&
-		    host_tscan_restat(h->tscan, t, now_ns) != 0) {
-			if (hs->threads_matched > 0)
-				hs->threads_matched--; /* gone since the scan: not counted */
-			continue;
-		}
-		nx->cpu_ns = acct ? a.cpu_run_ns : sst ? ss.run_ns : t->stat_cpu_ns;
-		nx->runq = acct || sst;
-		nx->acct = acct;
-		nx->cpu_delay_ns = acct ? a.cpu_delay_ns : sst ? ss.runq_wait_ns : 0;
-		nx->at_ns = at_ns;
-		if (acct) {
-			nx->blkio_delay_ns = a.blkio_delay_ns;
-			nx->nvcsw = a.nvcsw;
-			nx->nivcsw = a.nivcsw;
-		}
-		struct snap_thread *st = &snap->threads[snap->nthreads++];
-		st->tid = t->tid;
-		memcpy(st->name, t->comm, sizeof(st->name) - 1); /* pthread names: 15 + NUL */
-		st->name[sizeof(st->name) - 1] = '\0';
-		st->subsys = host_thread_subsys(t->comm);
-		if (st->subsys == SUBSYS_PMD && !t->in_ovs)
-			st->subsys = SUBSYS_ENGINE; /* named "pmd..." by anyone: no PMD of OVS's */
-		/* A thread new since the last sample has no baseline: 0, not its lifetime. */
-		st->cpu_pct = pv ? host_pct(nx->cpu_ns, pv->cpu_ns, dt_ns) : 0;
-		st->cpu_ns = nx->cpu_ns;
-		st->state = host_thread_state(t->state);
-		st->emu_cpu = t->processor;
-		/* Over the window between the two reads of its counter, within 100 %. */
-		uint64_t win_ns = pv && at_ns > pv->at_ns ? at_ns - pv->at_ns : 0;
-		st->runq_delay_pct =
-		    nx->runq && pv && pv->runq && nx->cpu_delay_ns >= pv->cpu_delay_ns
-			? host_sched_window_pct(nx->cpu_delay_ns - pv->cpu_delay_ns, win_ns)
-			: -1;
-		st->timer_slack_ns = host_sched_slack_aged(
-		    h->sched, i, now_ns,
-		    host_sched_slack_max_age(st->subsys, t->pid, ovs_open, ovs_pid));
-		if (acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT)
-			host_acct_fill(&hs->acct[hs->nacct++], nx, pv, dt_ns, win_ns);
+/*
+ * One source per thread for its CPU time and run-queue wait, which TASKSTATS
+ * (cpu_run_virtual_total, cpu_delay_total) and schedstat (run, wait) both give:
+ * the scheduler's sum_exec_runtime and sched_info.run_delay, delay accounting on
+ * or off. TASKSTATS alone has the block-IO delay and context switches, kept for
+ * the first HOST_SNAP_MAX_ACCT threads; so those threads ask it (it answers all
+ * four at once), and the rest pread their kept schedstat fd: one syscall against a
+ * netlink request and reply (sendmsg, recvmsg, libnl's buffers) per thread.
+ * True when thread i's TASKSTATS answer is in *a.
+ */
+static bool host_thread_acct(struct host_state *h, struct host_tpass *ps, size_t i,
+			     const struct host_tprev *pv, struct host_ts_acct *a)
+{
+	bool acct;
+	if (h->tsb) {
+		acct = i < ps->nq && h->acct_ok[i];
+		if (acct)
+			*a = h->acct_q[i];
+	} else {
+		char terr[96];
+		acct = h->ts && ps->nslots < HOST_SNAP_MAX_ACCT &&
+		       host_ts_query(h->ts, h->cur[i].tid, a, terr, sizeof(terr)) == 0;
+		ps->acct_ns = clock_mono_ns();
 	}
+	/* A slot is taken by a thread that shows its figures (queried at the last sample
+	 * too), and at the first sample by every thread queried: there no thread shows
+	 * any, and querying them all was 500 requests where 64 make the next sample's. */
+	if (acct && (pv ? pv->acct : h->nprev == 0))
+		ps->nslots++;
+	return acct;
+}
+
+/* Thread i's row of snap from its counters now (nx) and at the last sample (pv). */
+static void host_thread_row(struct host_state *h, struct snapshot *snap,
+			    const struct host_tpass *ps, size_t i, const struct host_tprev *pv,
+			    uint64_t at_ns)
+{
+	struct host_snap *hs = &snap->host;
+	const struct host_thread_info *t = &h->cur[i];
+	const struct host_tprev *nx = &h->next[i];
+	struct snap_thread *st = &snap->threads[snap->nthreads++];
+	st->tid = t->tid;
+	memcpy(st->name, t->comm, sizeof(st->name) - 1); /* pthread names: 15 + NUL */
+	st->name[sizeof(st->name) - 1] = '\0';
+	st->subsys = host_thread_subsys(t->comm);
+	if (st->subsys == SUBSYS_PMD && !t->in_ovs)
+		st->subsys = SUBSYS_ENGINE; /* named "pmd..." by anyone: no PMD of OVS's */
+	/* A thread new since the last sample has no baseline: 0, not its lifetime. */
+	st->cpu_pct = pv ? host_pct(nx->cpu_ns, pv->cpu_ns, ps->dt_ns) : 0;
+	st->cpu_ns = nx->cpu_ns;
+	st->state = host_thread_state(t->state);
+	st->emu_cpu = t->processor;
+	/* Over the window between the two reads of its counter, within 100 %. */
+	uint64_t win_ns = pv && at_ns > pv->at_ns ? at_ns - pv->at_ns : 0;
+	st->runq_delay_pct =
+	    nx->runq && pv && pv->runq && nx->cpu_delay_ns >= pv->cpu_delay_ns
+		? host_sched_window_pct(nx->cpu_delay_ns - pv->cpu_delay_ns, win_ns)
+		: -1;
+	st->timer_slack_ns = host_sched_slack_aged(
+	    h->sched, i, ps->now_ns,
+	    host_sched_slack_max_age(st->subsys, t->pid, ps->ovs_open, ps->ovs_pid));
+	if (nx->acct && pv && pv->acct && hs->nacct < HOST_SNAP_MAX_ACCT)
+		host_acct_fill(&hs->acct[hs->nacct++], nx, pv, ps->dt_ns, win_ns);
+}
+
+/* Thread i: its counters into h->next[i] and its row into snap, unless it is gone. */
+static void host_sample_thread(struct host_state *h, struct snapshot *snap, struct host_tpass *ps,
+			       size_t i)
+{
+	struct host_snap *hs = &snap->host;
+	struct host_thread_info *t = &h->cur[i];
+	struct host_tprev *nx = &h->next[i];
+	struct host_ts_acct a;
+	struct schedstat ss = {0};
+	const struct host_tprev *pv = host_prev_find(h, t->tid);
+	bool acct = host_thread_acct(h, ps, i, pv, &a);
+	/* A kernel without sched_info prints "0 0 0": then the stat file's ticks. */
+	bool sst =
+	    !acct && host_sched_stat(h->sched, i, &ss) == 0 && (ss.run_ns || !t->stat_cpu_ns);
+	uint64_t at_ns = acct ? ps->acct_ns : clock_mono_ns();
+
+	memset(nx, 0, sizeof(*nx));
+	nx->tid = t->tid;
+	/* The stat file of a thread that ran, or whose CPU time is its ticks. A thread
+	 * whose files all fail is gone: no row (its task list is read again next run). */
+	if (t->stat_cached &&
+	    host_tscan_stat_due(acct || sst, pv != NULL, acct ? a.cpu_run_ns : ss.run_ns,
+				pv ? pv->cpu_ns : 0) &&
+	    host_tscan_restat(h->tscan, t, ps->now_ns) != 0) {
+		if (hs->threads_matched > 0)
+			hs->threads_matched--; /* gone since the scan: not counted */
+		return;
+	}
+	nx->cpu_ns = acct ? a.cpu_run_ns : sst ? ss.run_ns : t->stat_cpu_ns;
+	nx->runq = acct || sst;
+	nx->acct = acct;
+	nx->cpu_delay_ns = acct ? a.cpu_delay_ns : sst ? ss.runq_wait_ns : 0;
+	nx->at_ns = at_ns;
+	if (acct) {
+		nx->blkio_delay_ns = a.blkio_delay_ns;
+		nx->nvcsw = a.nvcsw;
+		nx->nivcsw = a.nivcsw;
+	}
+	host_thread_row(h, snap, ps, i, pv, at_ns);
+}
+
+static void host_sample_threads(struct host_state *h, struct snapshot *snap, uint64_t dt_ns)
+{
+	struct host_tpass ps = {.now_ns = clock_mono_ns(), .dt_ns = dt_ns};
+	host_sample_scan(h, snap, ps.now_ns);
+	snap->nthreads = 0;
+	snap->host.nacct = 0;
+	ps.nq = host_acct_batch(h);
+	ps.acct_ns = clock_mono_ns();
+	host_sched_sync(h->sched, h->cur, h->ncur);
+	ps.ovs_open = h->ovs != NULL;
+	ps.ovs_pid = host_slack_ovs_pid(h);
+	for (size_t i = 0; i < h->ncur; i++)
+		host_sample_thread(h, snap, &ps, i);
 	struct host_tprev *tmp = h->prev;
 	h->prev = h->next;
 	h->next = tmp;
@@ -419,96 +451,6 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 	h->prev_ns = now_ns;
 }
 
-int host_knob_apply(struct host_state *h, enum knob_id id, int64_t value, char *err, size_t errlen)
-{
-	const char *name = knob_table[id].name;
-
-	switch (id) {
-	case K_CPU_GOVERNOR:
-		if (!h->cpufreq) {
-			snprintf(err, errlen,
-				 "%s: the host has no cpufreq policy (libcpupower found none)",
-				 name);
-			return KNOB_ERR_RUNTIME;
-		}
-		{
-			char avail[160];
-			if (!hostfreq_governor_available(cpu_governor_name((int)value), avail,
-							 sizeof(avail))) {
-				snprintf(err, errlen,
-					 "%s: %s is not available on this host (available: %s)",
-					 name, cpu_governor_name((int)value), avail);
-				return KNOB_ERR_RUNTIME;
-			}
-		}
-		return hostfreq_set_governor(cpu_governor_name((int)value), err, errlen) == 0
-			   ? 0
-			   : KNOB_ERR_RUNTIME;
-	case K_BLK_RQ_AFFINITY:
-		if (value < 0 || value > 2) {
-			/* Name the value given, not a stand-in (docs/blk.md §6). */
-			snprintf(err, errlen,
-				 "%s: %lld is not 0, 1 or 2 (the kernel takes it and changes "
-				 "nothing)",
-				 name, (long long)value);
-			return KNOB_ERR_USAGE;
-		}
-		if (!h->blk_dev[0]) {
-			snprintf(err, errlen, "%s: no block device (set TUNETOP_BLK_DEV)", name);
-			return KNOB_ERR_RUNTIME;
-		}
-		return host_blk_rq_affinity_write(h->blk_dev, (int)value, err, errlen) == 0
-			   ? 0
-			   : KNOB_ERR_RUNTIME;
-	case K_PMD_MAXSLEEP_US:
-		if (!h->ovs) {
-			snprintf(err, errlen, "%s: no Open vSwitch control socket (%s)", name,
-				 h->ovs_err[0] ? h->ovs_err : "set TUNETOP_OVS_SOCKET");
-			return KNOB_ERR_RUNTIME;
-		}
-		return host_pmdsec_set_maxsleep(h, (int)value, err, errlen) == 0 ? 0
-										 : KNOB_ERR_RUNTIME;
-	case K_HOST_PID: {
-		char path[32];
-		struct stat st;
-		snprintf(path, sizeof(path), "/proc/%lld", (long long)value);
-		if (value != 0 && stat(path, &st) != 0) {
-			/* Following nothing would look like a process without threads. */
-			snprintf(err, errlen, "%s: no process %lld (%s)", name, (long long)value,
-				 strerror(errno));
-			return KNOB_ERR_USAGE;
-		}
-		h->extra_pid = (pid_t)value;
-		return 0;
-	}
-	case K_PMD_TIMER_SLACK_NS:
-		return host_slack_apply(h, value, err, errlen);
-	case K_PMD_SLEEP_PROBE:
-		if (!value) { /* unloaded, not only detached: nothing of ours stays in the kernel */
-			host_bpf_close(h->bpf);
-			h->bpf = NULL;
-			snprintf(h->bpf_err, sizeof(h->bpf_err), "off (pmd.sleep_probe=off)");
-			return 0;
-		}
-		if (!h->bpf)
-			h->bpf = host_bpf_open(h->bpf_err, sizeof(h->bpf_err));
-		if (!h->bpf) {
-			snprintf(err, errlen, "%s: %s", name, h->bpf_err);
-			return KNOB_ERR_RUNTIME;
-		}
-		if (host_bpf_enable(h->bpf, true, err, errlen) != 0) {
-			snprintf(h->bpf_err, sizeof(h->bpf_err), "%s", err);
-			host_bpf_close(h->bpf);
-			h->bpf = NULL;
-			return KNOB_ERR_RUNTIME;
-		}
-		return 0;
-	default:
-		snprintf(err, errlen, "%s: not available on the host backend", name);
-		return KNOB_ERR_RUNTIME;
-	}
-}
-
 bool host_probe_every_syscall(const struct host_state *h)
 {
 	return host_bpf_enabled(h->bpf) && host_bpf_every_syscall(h->bpf);
@@ -517,56 +459,4 @@ bool host_probe_every_syscall(const struct host_state *h)
 const char *host_probe_hook(const struct host_state *h)
 {
 	return host_bpf_hook(h->bpf);
-}
-
-void host_knob_refresh(struct host_state *h, enum knob_id id)
-{
-	if (id == K_PMD_MAXSLEEP_US)
-		host_ovswrite_refresh(h);
-}
-
-int host_knob_current(struct host_state *h, enum knob_id id, int64_t *out)
-{
-	char buf[64];
-
-	switch (id) {
-	case K_CPU_GOVERNOR: {
-		int g = h->cpufreq && hostfreq_governor(buf, sizeof(buf)) == 0
-			    ? cpu_governor_parse(buf)
-			    : -1;
-		if (g < 0)
-			return -1;
-		*out = g;
-		return 0;
-	}
-	case K_BLK_RQ_AFFINITY: {
-		int v =
-		    h->blk_dev[0] ? host_blk_rq_affinity_read(h->blk_dev, buf, sizeof(buf)) : -1;
-		if (v < 0)
-			return -1;
-		*out = v;
-		return 0;
-	}
-	case K_PMD_MAXSLEEP_US:
-		/* The value in force as of the last sample or write, no I/O here: OVS's own report
-		 * (pmd-sleep-show, 3.2+) first, else ovsdb's string as this OVS parses it. */
-		if (h->sleep_show_us >= 0) {
-			*out = h->sleep_show_us;
-			return 0;
-		}
-		if (!h->have_maxsleep)
-			return -1;
-		*out = h->maxsleep_us;
-		return 0;
-	case K_HOST_PID:
-		*out = h->extra_pid;
-		return 0;
-	case K_PMD_TIMER_SLACK_NS:
-		return host_slack_current(h, out);
-	case K_PMD_SLEEP_PROBE:
-		*out = host_bpf_enabled(h->bpf);
-		return 0;
-	default:
-		return -1;
-	}
 }

@@ -91,11 +91,3 @@ int topo_probe(struct topo_cpu **out)
 	*out = cpus;
 	return n;
 }
-
-int topo_nodes(void)
-{
-	if (numa_available() < 0)
-		return 1;
-	int n = numa_num_configured_nodes();
-	return n < 1 ? 1 : n;
-}

@@ -16,7 +16,5 @@ int topo_probe(struct topo_cpu **out);
 /* Each of the n CPUs' llc from cpu_root (TOPO_SYS_CPU, or a test's tree): CPUs that share a
  * last-level cache by its shared_cpu_list get one llc, as the kernel groups them. */
 void topo_llc_read(const char *cpu_root, struct topo_cpu *cpus, int n);
-/* Number of NUMA nodes the host has (1 without NUMA). */
-int topo_nodes(void);
 
 #endif

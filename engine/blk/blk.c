@@ -309,83 +309,79 @@ static void blk_sample_busy(struct blk_state *st, struct blk_snap *b, uint64_t d
 	b->irq_host_took_pct = took > 0 ? took : 0;
 }
 
-static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
+/* The per-CPU and per-path completion counters into b; returns the IPIs received. */
+static uint64_t blk_sample_cpus(struct blk_state *st, struct blk_snap *b)
 {
-	struct blk_state *st = eng->blk;
-	struct blk_snap *b = &snap->blk;
-	uint64_t completed = 0, submitted = 0, ipi = 0;
-	int64_t where = 0;
-	bool settled = false;
+	uint64_t ipi = 0;
+	b->direct = b->local_softirq = b->remote = 0;
+	b->ipis_sent = b->csd_busy = 0;
+	for (int c = 0; c < st->ncpus; c++) {
+		struct blk_cpu *cpu = &st->cpus[c];
+		struct blk_cpu_snap *cs = &b->per_cpu[c];
+		cs->cpu = c;
+		cs->llc = cpu->llc;
+		cs->submitters = 0;
+		cs->block_softirq = atomic_load_explicit(&cpu->softirq_runs, memory_order_relaxed);
+		cs->ipi_recv = atomic_load_explicit(&cpu->ipi_recv, memory_order_relaxed);
+		cs->completed = atomic_load_explicit(&cpu->completed, memory_order_acquire);
+		cs->remote =
+		    atomic_load_explicit(&cpu->by_path[BLK_PATH_REMOTE], memory_order_acquire);
+		b->direct +=
+		    atomic_load_explicit(&cpu->by_path[BLK_PATH_DIRECT], memory_order_acquire);
+		b->local_softirq += atomic_load_explicit(&cpu->by_path[BLK_PATH_LOCAL_SOFTIRQ],
+							 memory_order_acquire);
+		b->remote += cs->remote;
+		b->ipis_sent += atomic_load_explicit(&cpu->ipi_sent, memory_order_relaxed);
+		b->csd_busy += atomic_load_explicit(&cpu->csd_busy, memory_order_relaxed);
+		ipi += cs->ipi_recv;
+	}
+	return ipi;
+}
 
-	if (!st)
-		return;
-	/*
-	 * Read order, so that one snapshot is consistent without a lock:
-	 * 1. the submitters' completed totals (acquire), as a mark;
-	 * 2. per-CPU and per-path completion counters (acquire); each completion
-	 *    bumps them after the submitter's total (release), so their sums never
-	 *    exceed the totals read next;
-	 * 3. every submitter's totals at one instant (blk_sample_sub): in_flight =
-	 *    submitted - completed is exact and within 0 .. iodepth per submitter.
-	 * If a completion was counted between 1 and 3, read again: the per-CPU sums
-	 * then lag the total only by completions in progress at that instant (at most
-	 * one per completing thread), not by whatever ran while the sampler was
-	 * preempted.
-	 */
+/*
+ * The counters of one consistent snapshot, without a lock; true when they settled. Read order:
+ * 1. the submitters' completed totals (acquire), as a mark;
+ * 2. per-CPU and per-path completion counters (acquire); each completion
+ *    bumps them after the submitter's total (release), so their sums never
+ *    exceed the totals read next;
+ * 3. every submitter's totals at one instant (blk_sample_sub): in_flight =
+ *    submitted - completed is exact and within 0 .. iodepth per submitter.
+ * If a completion was counted between 1 and 3, read again: the per-CPU sums
+ * then lag the total only by completions in progress at that instant (at most
+ * one per completing thread), not by whatever ran while the sampler was
+ * preempted.
+ */
+static bool blk_sample_counts(struct blk_state *st, struct blk_snap *b, uint64_t *completed,
+			      uint64_t *submitted, uint64_t *ipi, int64_t *where)
+{
 	for (int tries = 0; tries < BLK_SAMPLE_TRIES; tries++) {
 		uint64_t mark = blk_sum_completed(st);
 
-		ipi = 0;
-		b->direct = b->local_softirq = b->remote = 0;
-		b->ipis_sent = b->csd_busy = 0;
-		for (int c = 0; c < st->ncpus; c++) {
-			struct blk_cpu *cpu = &st->cpus[c];
-			struct blk_cpu_snap *cs = &b->per_cpu[c];
-			cs->cpu = c;
-			cs->llc = cpu->llc;
-			cs->submitters = 0;
-			cs->block_softirq =
-			    atomic_load_explicit(&cpu->softirq_runs, memory_order_relaxed);
-			cs->ipi_recv = atomic_load_explicit(&cpu->ipi_recv, memory_order_relaxed);
-			cs->completed = atomic_load_explicit(&cpu->completed, memory_order_acquire);
-			cs->remote = atomic_load_explicit(&cpu->by_path[BLK_PATH_REMOTE],
-							  memory_order_acquire);
-			b->direct += atomic_load_explicit(&cpu->by_path[BLK_PATH_DIRECT],
-							  memory_order_acquire);
-			b->local_softirq += atomic_load_explicit(
-			    &cpu->by_path[BLK_PATH_LOCAL_SOFTIRQ], memory_order_acquire);
-			b->remote += cs->remote;
-			b->ipis_sent += atomic_load_explicit(&cpu->ipi_sent, memory_order_relaxed);
-			b->csd_busy += atomic_load_explicit(&cpu->csd_busy, memory_order_relaxed);
-			ipi += cs->ipi_recv;
-		}
-		completed = submitted = 0;
+		*ipi = blk_sample_cpus(st, b);
+		*completed = *submitted = 0;
 		for (int i = 0; i < st->nsubs; i++) {
 			uint64_t s, c;
 			blk_sample_sub(&st->subs[i], &s, &c);
-			submitted += s;
-			completed += c;
+			*submitted += s;
+			*completed += c;
 		}
 		/* Where the requests are, downstream first (done lists, then the
 		 * completion queue, then the device): a request moving on between two
 		 * reads is missed, never counted twice, unless it completed and was
 		 * submitted again, which changes the total and makes us read again. */
 		/* acquire: pairs with the release of each move's second step. */
-		where = atomic_load_explicit(&st->at_done, memory_order_acquire);
-		where += atomic_load_explicit(&st->at_cq, memory_order_acquire);
-		where += atomic_load_explicit(&st->at_dev, memory_order_acquire);
-		if (blk_sum_completed(st) == mark && completed == mark) {
-			settled = true;
-			break;
-		}
+		*where = atomic_load_explicit(&st->at_done, memory_order_acquire);
+		*where += atomic_load_explicit(&st->at_cq, memory_order_acquire);
+		*where += atomic_load_explicit(&st->at_dev, memory_order_acquire);
+		if (blk_sum_completed(st) == mark && *completed == mark)
+			return true;
 	}
-	b->completed = completed;
-	b->submitted = submitted;
-	/* Counted where the requests are (a live figure; blk_check() makes the
-	 * exact comparison with everything parked). */
-	b->in_flight = where > 0 ? (uint64_t)where : 0;
-	blk_bound_check(st, b, settled);
+	return false;
+}
 
+/* The configuration and the totals that need no interval. */
+static void blk_sample_setup(struct engine *eng, struct blk_state *st, struct blk_snap *b)
+{
 	b->rq_affinity = blk_flags_show(atomic_load_explicit(&st->flags, memory_order_relaxed));
 	b->irq_cpu = st->irq_cpu;
 	b->ncpus = st->ncpus;
@@ -397,13 +393,12 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		b->per_cpu[st->subs[i].cpu].submitters++;
 	b->irqs = atomic_load_explicit(&st->irqs, memory_order_relaxed);
 	b->data_errors = atomic_load_explicit(&st->data_errors, memory_order_relaxed);
+}
 
-	double dt = now_ns > st->smp_prev_ns ? (double)(now_ns - st->smp_prev_ns) / 1e9 : 0;
-	b->iops = dt > 0 ? (double)(completed - st->smp_completed) / dt : 0;
-	blk_sample_rates(st, b, dt);
-	b->lost_kicks = atomic_load_explicit(&st->lost_kicks, memory_order_relaxed);
-	/* Requests owed and not one completed over a real interval: hung. Its
-	 * latency figures are then meaningless, not zero. */
+/* Requests owed and not one completed over a real interval: hung. Its latency figures are
+ * then meaningless, not zero. */
+static void blk_sample_hung(struct blk_state *st, struct blk_snap *b, double dt)
+{
 	b->hung_submitters = 0;
 	for (int i = 0; i < st->nsubs; i++) {
 		uint64_t s, c;
@@ -413,7 +408,13 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		st->smp_sub_completed[i] = c;
 	}
 	b->hung = b->hung_submitters > 0;
-	b->ipis_per_s = dt > 0 ? (double)(ipi - st->smp_ipi) / dt : 0;
+}
+
+/* Latency quantiles and the figures per completion since the last sample, then this sample
+ * kept as the next one's base. */
+static void blk_sample_lat(struct blk_state *st, struct blk_snap *b, uint64_t completed,
+			   uint64_t ipi)
+{
 	blk_hist_read(&st->lat, &st->smp_cur);
 	b->lat_p50_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.50, NULL) / 1e3;
 	b->lat_p99_us = (double)blk_hist_quantile_ns(&st->smp_cur, &st->smp_lat, 0.99, NULL) / 1e3;
@@ -425,6 +426,33 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	st->smp_lat = st->smp_cur;
 	st->smp_completed = completed;
 	st->smp_ipi = ipi;
+}
+
+static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
+{
+	struct blk_state *st = eng->blk;
+	struct blk_snap *b = &snap->blk;
+	uint64_t completed = 0, submitted = 0, ipi = 0;
+	int64_t where = 0;
+
+	if (!st)
+		return;
+	bool settled = blk_sample_counts(st, b, &completed, &submitted, &ipi, &where);
+	b->completed = completed;
+	b->submitted = submitted;
+	/* Counted where the requests are (a live figure; blk_check() makes the
+	 * exact comparison with everything parked). */
+	b->in_flight = where > 0 ? (uint64_t)where : 0;
+	blk_bound_check(st, b, settled);
+	blk_sample_setup(eng, st, b);
+
+	double dt = now_ns > st->smp_prev_ns ? (double)(now_ns - st->smp_prev_ns) / 1e9 : 0;
+	b->iops = dt > 0 ? (double)(completed - st->smp_completed) / dt : 0;
+	blk_sample_rates(st, b, dt);
+	b->lost_kicks = atomic_load_explicit(&st->lost_kicks, memory_order_relaxed);
+	blk_sample_hung(st, b, dt);
+	b->ipis_per_s = dt > 0 ? (double)(ipi - st->smp_ipi) / dt : 0;
+	blk_sample_lat(st, b, completed, ipi);
 
 	b->irq_cpu_pct = blk_pct(st->irq_t);
 	blk_sample_busy(st, b, now_ns - st->smp_prev_ns);

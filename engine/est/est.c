@@ -343,51 +343,12 @@ static uint64_t est_mem_bytes_locked(struct est_state *st)
 	return b;
 }
 
-uint64_t est_mem_bytes(struct engine *eng)
-{
-	struct est_state *st = eng->est;
-	if (!st)
-		return 0;
-	est_config_lock(st);
-	uint64_t b = est_mem_bytes_locked(st);
-	pthread_mutex_unlock(&st->mutex);
-	return b;
-}
-
 /* How long a sample waits for the configuration lock (see est_sample). */
 #define EST_SAMPLE_LOCK_WAIT_NS (2 * NS_PER_MS)
 
-static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
+/* The kthreads' figures into e, each read under its kthread's lock. */
+static void est_sample_kthreads(struct est_state *st, struct est_snap *e)
 {
-	struct est_state *st = eng->est;
-	struct est_snap *e = &snap->est;
-	uint64_t hist[EST_TICK_HIST_BUCKETS];
-
-	(void)now_ns;
-	if (!st)
-		return;
-	memset(e, 0, sizeof(*e));
-	/* Never wait long for the configuration lock: a calibration holds it while it
-	 * stops the kthreads and relinks every estimator (100 ms and more on a loaded
-	 * machine, ip_vs_est_calc_phase), and this runs on the console's drawing thread.
-	 * A drain lets a waiter in between batches, so a short wait sees its progress;
-	 * past that the figures read under the lock are the last sample's, marked
-	 * config_held. The kthread locks below are held for one chain at most
-	 * (est_kd_give_way). */
-	if (!est_config_lock_for(st, EST_SAMPLE_LOCK_WAIT_NS)) {
-		*e = st->smp_cfg;
-		e->config_held = true;
-		goto unlocked;
-	}
-	e->mem_bytes = est_mem_bytes_locked(st);
-	e->estimators = st->nest;
-	e->placed = st->placed;
-	e->pending = st->pending;
-	e->kthread_slots = st->kt_count;
-	e->max_threads = st->max_threads;
-	e->tick_chains = st->tick_chains;
-	e->est_cpus = st->ctr.ncpus;
-	e->calib = st->calib;
 	for (int id = 0; id < st->kt_count; id++) {
 		struct est_kd *kd = st->kt_arr[id];
 		if (!kd->used)
@@ -413,6 +374,21 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		}
 		pthread_mutex_unlock(&kd->lock);
 	}
+}
+
+/* The figures read under the configuration lock (held by the caller). */
+static void est_sample_config(struct est_state *st, struct est_snap *e)
+{
+	e->mem_bytes = est_mem_bytes_locked(st);
+	e->estimators = st->nest;
+	e->placed = st->placed;
+	e->pending = st->pending;
+	e->kthread_slots = st->kt_count;
+	e->max_threads = st->max_threads;
+	e->tick_chains = st->tick_chains;
+	e->est_cpus = st->ctr.ncpus;
+	e->calib = st->calib;
+	est_sample_kthreads(st, e);
 	/* tot_stats' rates, read under the lock of the kthread that updates it. */
 	if (st->tot && st->tot->pprev) {
 		uint64_t rate[EST_NSTATS];
@@ -428,10 +404,12 @@ static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 		e->tot_inbps = rate[EST_INBYTES];
 		e->tot_outbps = rate[EST_OUTBYTES];
 	}
-	pthread_mutex_unlock(&st->mutex);
-	st->smp_cfg = *e;
+}
 
-unlocked:;
+/* The ticks' figures since the last sample (no lock: counters taken with an exchange). */
+static void est_sample_ticks(struct est_state *st, struct est_snap *e)
+{
+	uint64_t hist[EST_TICK_HIST_BUCKETS];
 	struct est_tick_stats *ts = &st->ts;
 	uint64_t run = atomic_exchange_explicit(&ts->ticks_run, 0, memory_order_relaxed);
 	uint64_t sum = atomic_exchange_explicit(&ts->tick_ns_sum, 0, memory_order_relaxed);
@@ -453,6 +431,33 @@ unlocked:;
 	memcpy(e->tick_hist, hist, sizeof(hist));
 	st->smp_tick_ns_total += sum;
 	e->tick_ns_sum_total = st->smp_tick_ns_total;
+}
+
+static void est_sample(struct engine *eng, struct snapshot *snap, uint64_t now_ns)
+{
+	struct est_state *st = eng->est;
+	struct est_snap *e = &snap->est;
+
+	(void)now_ns;
+	if (!st)
+		return;
+	memset(e, 0, sizeof(*e));
+	/* Never wait long for the configuration lock: a calibration holds it while it
+	 * stops the kthreads and relinks every estimator (100 ms and more on a loaded
+	 * machine, ip_vs_est_calc_phase), and this runs on the console's drawing thread.
+	 * A drain lets a waiter in between batches, so a short wait sees its progress;
+	 * past that the figures read under the lock are the last sample's, marked
+	 * config_held. The kthread locks below are held for one chain at most
+	 * (est_kd_give_way). */
+	if (!est_config_lock_for(st, EST_SAMPLE_LOCK_WAIT_NS)) {
+		*e = st->smp_cfg;
+		e->config_held = true;
+	} else {
+		est_sample_config(st, e);
+		pthread_mutex_unlock(&st->mutex);
+		st->smp_cfg = *e;
+	}
+	est_sample_ticks(st, e);
 	e->mem_per_est_bytes = e->estimators ? (double)e->mem_bytes / (double)e->estimators : 0;
 	e->packets = atomic_load_explicit(&st->pkt_total, memory_order_relaxed);
 }

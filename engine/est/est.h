@@ -23,7 +23,5 @@ int est_debug_check(struct engine *eng, char *err, size_t errlen);
  * is on was walked. Takes the config mutex and every kthread's lock.
  */
 size_t est_debug_visits(struct engine *eng, uint64_t *out, int *ktid, uint64_t *pass, size_t max);
-/* Bytes the subsystem allocated (counters, estimators, rows, contexts). */
-uint64_t est_mem_bytes(struct engine *eng);
 
 #endif

@@ -166,6 +166,93 @@ static void est_calc_stretch(void *ctx, uint64_t work_ns)
 		cpu_stretch(&c->st->eng->cpu, c->emu_cpu, work_ns);
 }
 
+/* est_calc_limits() pinned to the CPU it starts on: the stand-in for local_bh_disable() (§8),
+ * for the tests. */
+static bool est_calc_pinned(struct est_calib_io *io, int cache_factor, struct est_calib_result *r)
+{
+	cpu_set_t old, one;
+	bool pinned = false;
+	if (pthread_getaffinity_np(pthread_self(), sizeof(old), &old) == 0 && sched_getcpu() >= 0) {
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		pinned = pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0;
+	}
+	bool ok = est_calc_limits(io, cache_factor, r);
+	if (pinned)
+		pthread_setaffinity_np(pthread_self(), sizeof(old), &old);
+	return ok;
+}
+
+/* Keep tot_stats in kthread 0: place it first on the temp list. */
+static void est_calc_tot_first(struct est_state *st)
+{
+	struct est_estimator *tot = st->tot;
+	if (tot && tot->pprev && tot->ktid == -1 && st->temp_head != tot) {
+		*tot->pprev = tot->next;
+		if (tot->next)
+			tot->next->pprev = tot->pprev;
+		tot->next = st->temp_head;
+		st->temp_head->pprev = &tot->next;
+		st->temp_head = tot;
+		tot->pprev = &st->temp_head;
+	}
+}
+
+/* The calibration's result as the snapshot shows it (st->mutex held). */
+static void est_calc_record(struct est_state *st, const struct est_calib_result *r, int gov,
+			    uint64_t dequeue_ns)
+{
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	st->calib = (struct est_calib_snap){
+	    .chain_max = r->chain_max,
+	    .single_est_ns = r->min_est_ns,
+	    .diff_ns = r->diff_ns,
+	    .loops = r->loops,
+	    .tests = r->tests,
+	    .valid_tests = r->valid,
+	    .governor = gov,
+	    .wall_ns = clock_ts_to_ns(&wall),
+	    .dequeue_ns = dequeue_ns,
+	    .count = st->calib.count + 1,
+	};
+}
+
+/* With st->mutex held: stop the other tasks, take every estimator off, set the new chain_max
+ * (forced, or the calibration's) and record the calibration. */
+static void est_calc_relink_locked(struct est_state *st, struct ethread *self,
+				   const struct est_calib_result *r, int forced, uint64_t genid,
+				   int gov)
+{
+	if (ethread_should_stop(self))
+		return;
+	/* Stop the other tasks so every estimator can move at once (§5 step 2). */
+	for (int id = 1; id < st->kt_count; id++)
+		if (st->kt_arr[id]->used)
+			est_task_stop(st, st->kt_arr[id], "stopping estimator thread %d...");
+	uint64_t t0 = clock_mono_ns();
+	st->in_calc = true;
+	bool done = est_dequeue_all(st, est_kt_stop_cb, self);
+	st->in_calc = false;
+	uint64_t dequeue_ns = clock_mono_ns() - t0;
+	if (!done || !st->kt_count || !st->kt_arr[0]->used)
+		return;
+	est_log(st, EV_CALIBRATION, "dequeue: %lluns", (unsigned long long)dequeue_ns);
+
+	struct est_kd *kd0 = st->kt_arr[0];
+	pthread_mutex_lock(&kd0->lock);
+	kd0->add_row = kd0->est_row;
+	pthread_mutex_unlock(&kd0->lock);
+	st->chain_max = forced > 0 ? forced : r->chain_max;
+	est_set_params(st, kd0);
+	est_log(st, EV_CALIBRATION, "using max %d ests per chain, %u per kthread", kd0->chain_max,
+		kd0->est_max_count);
+	est_calc_tot_first(st);
+	if (genid == st->genid)
+		st->calc_phase = false;
+	est_calc_record(st, r, gov, dequeue_ns);
+}
+
 /* ip_vs_est_calc_phase(): calibrate, stop the other tasks, relink everything. */
 static void est_calc_phase(struct est_state *st, struct est_kd *kd, struct ethread *self)
 {
@@ -179,8 +266,6 @@ static void est_calc_phase(struct est_state *st, struct est_kd *kd, struct ethre
 				  .stopped = est_calc_stopped,
 				  .stretch = est_calc_stretch};
 	struct est_calib_result r;
-	cpu_set_t old, one;
-	bool pinned = false;
 
 	pthread_mutex_lock(&kd->lock);
 	c.emu_cpu = kd->emu_cpu;
@@ -192,74 +277,14 @@ static void est_calc_phase(struct est_state *st, struct est_kd *kd, struct ethre
 	pthread_mutex_unlock(&st->mutex);
 	int gov = st->eng ? atomic_load_explicit(&st->eng->cpu.governor, memory_order_acquire) : 0;
 
-	/* Pinned for the tests: the stand-in for local_bh_disable() (§8). */
-	if (pthread_getaffinity_np(pthread_self(), sizeof(old), &old) == 0 && sched_getcpu() >= 0) {
-		CPU_ZERO(&one);
-		CPU_SET(sched_getcpu(), &one);
-		pinned = pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0;
-	}
-	bool ok = est_calc_limits(&io, cache_factor, &r);
-	if (pinned)
-		pthread_setaffinity_np(pthread_self(), sizeof(old), &old);
+	bool ok = est_calc_pinned(&io, cache_factor, &r);
 	est_log(st, EV_CALIBRATION,
 		"calc: chain_max=%d, single est=%lluns, diff=%llu, loops=%d, ntest=%d", r.chain_max,
 		(unsigned long long)r.min_est_ns, (unsigned long long)r.diff_ns, r.loops, r.tests);
 	if (!ok)
 		return;
-
 	pthread_mutex_lock(&st->mutex);
-	if (ethread_should_stop(self))
-		goto unlock;
-	/* Stop the other tasks so every estimator can move at once (§5 step 2). */
-	for (int id = 1; id < st->kt_count; id++)
-		if (st->kt_arr[id]->used)
-			est_task_stop(st, st->kt_arr[id], "stopping estimator thread %d...");
-	uint64_t t0 = clock_mono_ns();
-	st->in_calc = true;
-	bool done = est_dequeue_all(st, est_kt_stop_cb, self);
-	st->in_calc = false;
-	uint64_t dequeue_ns = clock_mono_ns() - t0;
-	if (!done || !st->kt_count || !st->kt_arr[0]->used)
-		goto unlock;
-	est_log(st, EV_CALIBRATION, "dequeue: %lluns", (unsigned long long)dequeue_ns);
-
-	struct est_kd *kd0 = st->kt_arr[0];
-	pthread_mutex_lock(&kd0->lock);
-	kd0->add_row = kd0->est_row;
-	pthread_mutex_unlock(&kd0->lock);
-	st->chain_max = forced > 0 ? forced : r.chain_max;
-	est_set_params(st, kd0);
-	est_log(st, EV_CALIBRATION, "using max %d ests per chain, %u per kthread", kd0->chain_max,
-		kd0->est_max_count);
-	/* Keep tot_stats in kthread 0: place it first. */
-	struct est_estimator *tot = st->tot;
-	if (tot && tot->pprev && tot->ktid == -1 && st->temp_head != tot) {
-		*tot->pprev = tot->next;
-		if (tot->next)
-			tot->next->pprev = tot->pprev;
-		tot->next = st->temp_head;
-		st->temp_head->pprev = &tot->next;
-		st->temp_head = tot;
-		tot->pprev = &st->temp_head;
-	}
-	if (genid == st->genid)
-		st->calc_phase = false;
-
-	struct timespec wall;
-	clock_gettime(CLOCK_REALTIME, &wall);
-	st->calib = (struct est_calib_snap){
-	    .chain_max = r.chain_max,
-	    .single_est_ns = r.min_est_ns,
-	    .diff_ns = r.diff_ns,
-	    .loops = r.loops,
-	    .tests = r.tests,
-	    .valid_tests = r.valid,
-	    .governor = gov,
-	    .wall_ns = clock_ts_to_ns(&wall),
-	    .dequeue_ns = dequeue_ns,
-	    .count = st->calib.count + 1,
-	};
-unlock:
+	est_calc_relink_locked(st, self, &r, forced, genid, gov);
 	pthread_mutex_unlock(&st->mutex);
 	est_reap(st);
 }

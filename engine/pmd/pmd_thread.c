@@ -158,25 +158,135 @@ static void pmd_park(struct ethread *self, struct pmd_poller *p)
 	atomic_store_explicit(&p->paused, false, memory_order_relaxed);
 }
 
+/* What the poll loop carries from one iteration to the next. */
+struct pmd_loop {
+	int64_t slack_applied;
+	uint64_t sleep_t0, sleep_t1; /* the last sleep, for drops while asleep */
+	int runq_fd;
+	uint64_t runq_prev, last_poll;
+	/* Wall and own CPU time at the last check, and the sleeps since: what is neither
+	 * running nor asleep was taken (preempted, interrupts, a vCPU the hypervisor held),
+	 * which run_delay alone does not see. */
+	uint64_t chk_wall, chk_cpu, chk_slept;
+	uint64_t stretch_ns; /* the emulated governor's share of the last iteration */
+	uint64_t sleep_req_ns; /* what the last sleep asked for */
+};
+
+/* The time the host took this thread away since the last check, asked after a sleep (the
+ * wakeup may have waited for the CPU) or a long gap; counted in c->stolen_ns. */
+static inline uint64_t pmd_stolen_ns(struct pmd_loop *l, struct pmd_counters *c, uint64_t poll_ns,
+				     uint64_t slept_ns, uint64_t gap)
+{
+	uint64_t rd = pmd_runq_delay_ns(l->runq_fd), cpu = clock_thread_cpu_ns();
+	uint64_t away = poll_ns - l->chk_wall, ran = cpu - l->chk_cpu + l->chk_slept;
+	uint64_t stolen = rd > l->runq_prev ? rd - l->runq_prev : 0;
+	if (away > ran && away - ran > stolen)
+		stolen = away - ran;
+	/* Time this thread was charged for but did not poll: the guest kernel charges
+	 * interrupts to whoever they interrupt, and a vCPU the hypervisor held shows as run
+	 * time too. An iteration is our own work (~1 us, plus the emulated governor's
+	 * stretch) and the sleep; anything past that budget is the host's. */
+	uint64_t own = slept_ns + l->stretch_ns + PMD_GAP_CHECK_NS, late = 0;
+	/* A wakeup later than the slack allows (plus a wakeup's own cost) is the host's too:
+	 * on a VM, the vCPU waits for the hypervisor after its timer fired, which run_delay
+	 * never sees. */
+	uint64_t allowed = l->sleep_req_ns + (uint64_t)l->slack_applied + PMD_GAP_CHECK_NS;
+	if (slept_ns > allowed)
+		late = slept_ns - allowed;
+	uint64_t host = (gap > own ? gap - own : 0) + late;
+	if (host > stolen)
+		stolen = host;
+	l->runq_prev = rd;
+	l->chk_wall = poll_ns;
+	l->chk_cpu = cpu;
+	l->chk_slept = 0;
+	if (stolen)
+		pmd_ctr_add(&c->stolen_ns, stolen);
+	return stolen;
+}
+
+/* The NIC (or the peer) filled our rxqs while we were away: the feed's packets up to
+ * poll_ns, with the time stolen and the last sleep. */
+static inline void pmd_poll_feed(struct engine *eng, struct pmd_poller *p, struct pmd_loop *l)
+{
+	uint64_t asleep = 0, poll_ns = clock_mono_ns(), stolen = 0;
+	uint64_t slept_ns = l->sleep_t1 >= l->sleep_t0 ? l->sleep_t1 - l->sleep_t0 : 0;
+	l->chk_slept += slept_ns;
+	uint64_t gap = poll_ns - l->last_poll;
+	if (slept_ns || gap > slept_ns + l->stretch_ns + PMD_GAP_CHECK_NS)
+		stolen = pmd_stolen_ns(l, p->c, poll_ns, slept_ns, gap);
+	l->last_poll = poll_ns;
+	pmd_feed_poll(eng, p->feed, poll_ns, stolen, l->sleep_t0, l->sleep_t1, &asleep);
+	if (asleep)
+		pmd_ctr_add(&p->c->drops_while_asleep, asleep);
+	l->sleep_t0 = 1;
+	l->sleep_t1 = 0;
+}
+
+/* Step 3: one burst per rxq, processed and batched out; returns the packets received. */
+static inline unsigned pmd_poll_rxqs(struct pmd_poller *p, struct pmd_flow_table *ft,
+				     struct pmd_out *out, struct pmd_pkt *batch, bool leak)
+{
+	struct pmd_counters *c = p->c;
+	unsigned rx = 0, misses = 0;
+	for (int q = 0; q < p->nrxq; q++) {
+		unsigned n = pmd_ring_dequeue_burst(p->rxq[q], batch, NETDEV_MAX_BURST);
+		if (n == 0)
+			continue;
+		if (leak) {
+			/* pmd.fault_leak: the burst's second half vanishes (at least one
+			 * packet), counted nowhere the invariant looks (only in `leaked`, for
+			 * tests): enough to pass the live bound, which allows for the 64k ring
+			 * in front of a peer, within a second. */
+			unsigned lost = n - n / 2;
+			pmd_ctr_add(&c->leaked, lost);
+			n -= lost;
+			if (n == 0)
+				continue;
+		}
+		rx += n;
+		pmd_sleep_note_burst(p->sleep, n);
+		pmd_ctr_add(&c->rx_batches, 1);
+		pmd_ctr_add(&c->rx_packets, n);
+		misses += pmd_flow_process(ft, batch, n);
+		uint64_t now = clock_mono_ns();
+		pmd_out_add(p, out, batch, n, now);
+		pmd_out_flush(p, out, false, now);
+	}
+	if (misses)
+		pmd_ctr_add(&c->flow_misses, misses);
+	return rx;
+}
+
+/* End of iteration (§2.1): sleep is neither busy nor idle. */
+static inline void pmd_iter_account(struct pmd_counters *c, bool worked, uint64_t cycles,
+				    uint64_t slept)
+{
+	if (worked)
+		pmd_ctr_add(&c->busy_ns, cycles);
+	else
+		pmd_ctr_add(&c->idle_ns, cycles);
+	if (slept) {
+		pmd_ctr_add(&c->sleep_iters, 1);
+		pmd_ctr_add(&c->sleep_ns, slept);
+	}
+	pmd_ctr_add(&c->iterations, 1);
+}
+
 void pmd_thread_main(struct ethread *self)
 {
 	struct pmd_poller *p = self->arg;
 	struct engine *eng = self->eng;
-	struct pmd_counters *c = p->c;
 	struct pmd_flow_table ft;
 	struct pmd_out out = {.n = 0};
 	struct pmd_pkt batch[NETDEV_MAX_BURST];
-	int64_t slack_applied = -1;
 	uint64_t iter_start = clock_mono_ns();
-	uint64_t sleep_t0 = 1, sleep_t1 = 0; /* the last sleep, for drops while asleep */
-	int runq_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	uint64_t runq_prev = pmd_runq_delay_ns(runq_fd), last_poll = clock_mono_ns();
-	/* Wall and own CPU time at the last check, and the sleeps since: what is
-	 * neither running nor asleep was taken (preempted, interrupts, a vCPU the
-	 * hypervisor held), which run_delay alone does not see. */
-	uint64_t chk_wall = last_poll, chk_cpu = clock_thread_cpu_ns(), chk_slept = 0;
-	uint64_t stretch_ns = 0; /* the emulated governor's share of the last iteration */
-	uint64_t sleep_req_ns = 0; /* what the last sleep asked for */
+	struct pmd_loop l = {.slack_applied = -1, .sleep_t0 = 1, .sleep_t1 = 0};
+	l.runq_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	l.runq_prev = pmd_runq_delay_ns(l.runq_fd);
+	l.last_poll = clock_mono_ns();
+	l.chk_wall = l.last_poll;
+	l.chk_cpu = clock_thread_cpu_ns();
 
 	pmd_flow_table_init(&ft, p->id);
 	while (!ethread_should_stop(self)) {
@@ -189,90 +299,21 @@ void pmd_thread_main(struct ethread *self)
 		}
 		/* Live knobs: read once per iteration (§1.2 step 2). */
 		int64_t slack = engine_knob(eng, K_PMD_TIMER_SLACK_NS);
-		if (slack != slack_applied) {
+		if (slack != l.slack_applied) {
 			pmd_apply_slack(slack);
-			slack_applied = slack;
+			l.slack_applied = slack;
 		}
 		uint32_t max_us = pmd_sleep_max_us(engine_knob(eng, K_PMD_MAXSLEEP_US));
 		uint32_t inc_us = (uint32_t)engine_knob(eng, K_PMD_SLEEP_INC_US);
 		bool leak = engine_knob(eng, K_PMD_FAULT_LEAK) != 0;
 
-		/* The NIC (or the peer) filled our rxqs while we were away. */
-		uint64_t asleep = 0, poll_ns = clock_mono_ns(), stolen = 0;
-		uint64_t slept_ns = sleep_t1 >= sleep_t0 ? sleep_t1 - sleep_t0 : 0;
-		chk_slept += slept_ns;
-		uint64_t gap = poll_ns - last_poll;
-		if (slept_ns || gap > slept_ns + stretch_ns + PMD_GAP_CHECK_NS) {
-			/* After a sleep (the wakeup may have waited for the CPU) or a
-			 * long gap: time the host took this thread away. */
-			uint64_t rd = pmd_runq_delay_ns(runq_fd), cpu = clock_thread_cpu_ns();
-			uint64_t away = poll_ns - chk_wall, ran = cpu - chk_cpu + chk_slept;
-			stolen = rd > runq_prev ? rd - runq_prev : 0;
-			if (away > ran && away - ran > stolen)
-				stolen = away - ran;
-			/* Time this thread was charged for but did not poll: the guest
-			 * kernel charges interrupts to whoever they interrupt, and a vCPU
-			 * the hypervisor held shows as run time too. An iteration is our
-			 * own work (~1 us, plus the emulated governor's stretch) and the
-			 * sleep; anything past that budget is the host's. */
-			uint64_t own = slept_ns + stretch_ns + PMD_GAP_CHECK_NS, late = 0;
-			/* A wakeup later than the slack allows (plus a wakeup's own
-			 * cost) is the host's too: on a VM, the vCPU waits for the
-			 * hypervisor after its timer fired, which run_delay never sees. */
-			uint64_t allowed =
-			    sleep_req_ns + (uint64_t)slack_applied + PMD_GAP_CHECK_NS;
-			if (slept_ns > allowed)
-				late = slept_ns - allowed;
-			uint64_t host = (gap > own ? gap - own : 0) + late;
-			if (host > stolen)
-				stolen = host;
-			runq_prev = rd;
-			chk_wall = poll_ns;
-			chk_cpu = cpu;
-			chk_slept = 0;
-			if (stolen)
-				pmd_ctr_add(&c->stolen_ns, stolen);
-		}
-		last_poll = poll_ns;
-		pmd_feed_poll(eng, p->feed, poll_ns, stolen, sleep_t0, sleep_t1, &asleep);
-		if (asleep)
-			pmd_ctr_add(&c->drops_while_asleep, asleep);
-		sleep_t0 = 1;
-		sleep_t1 = 0;
-
-		/* Step 3: one burst per rxq. */
-		unsigned rx = 0, tx = 0, misses = 0;
-		for (int q = 0; q < p->nrxq; q++) {
-			unsigned n = pmd_ring_dequeue_burst(p->rxq[q], batch, NETDEV_MAX_BURST);
-			if (n == 0)
-				continue;
-			if (leak) {
-				/* pmd.fault_leak: the burst's second half vanishes (at least
-				 * one packet), counted nowhere the invariant looks (only in
-				 * `leaked`, for tests): enough to pass the live bound, which
-				 * allows for the 64k ring in front of a peer, within a second. */
-				unsigned lost = n - n / 2;
-				pmd_ctr_add(&c->leaked, lost);
-				n -= lost;
-				if (n == 0)
-					continue;
-			}
-			rx += n;
-			pmd_sleep_note_burst(p->sleep, n);
-			pmd_ctr_add(&c->rx_batches, 1);
-			pmd_ctr_add(&c->rx_packets, n);
-			misses += pmd_flow_process(&ft, batch, n);
-			uint64_t now = clock_mono_ns();
-			pmd_out_add(p, &out, batch, n, now);
-			pmd_out_flush(p, &out, false, now);
-		}
-		if (misses)
-			pmd_ctr_add(&c->flow_misses, misses);
+		pmd_poll_feed(eng, p, &l);
+		unsigned rx = pmd_poll_rxqs(p, &ft, &out, batch, leak), tx = 0;
 		uint64_t now = clock_mono_ns();
-		stretch_ns = 0;
+		l.stretch_ns = 0;
 		if (rx)
 			/* The emulated governor slows the real work by fmax/f. */
-			stretch_ns = cpu_stretch(&eng->cpu, self->emu_cpu, now - iter_start);
+			l.stretch_ns = cpu_stretch(&eng->cpu, self->emu_cpu, now - iter_start);
 
 		/* Step 4: flush, forced when a sleep follows. */
 		uint32_t sleep_us = pmd_sleep_duration(p->sleep, max_us);
@@ -281,28 +322,18 @@ void pmd_thread_main(struct ethread *self)
 
 		/* Step 5. */
 		uint64_t slept = 0;
-		sleep_req_ns = (uint64_t)sleep_us * NS_PER_US;
+		l.sleep_req_ns = (uint64_t)sleep_us * NS_PER_US;
 		if (sleep_us)
-			slept = pmd_do_sleep(self, p, sleep_us, &sleep_t0, &sleep_t1);
+			slept = pmd_do_sleep(self, p, sleep_us, &l.sleep_t0, &l.sleep_t1);
 		pmd_sleep_advance(p->sleep, max_us, inc_us);
 
-		/* End of iteration (§2.1): sleep is neither busy nor idle. */
 		uint64_t end = clock_mono_ns();
-		uint64_t cycles = end - iter_start - slept;
-		if (rx + tx > 0)
-			pmd_ctr_add(&c->busy_ns, cycles);
-		else
-			pmd_ctr_add(&c->idle_ns, cycles);
-		if (slept) {
-			pmd_ctr_add(&c->sleep_iters, 1);
-			pmd_ctr_add(&c->sleep_ns, slept);
-		}
-		pmd_ctr_add(&c->iterations, 1);
+		pmd_iter_account(p->c, rx + tx > 0, end - iter_start - slept, slept);
 		iter_start = end;
 	}
 	/* Nothing stays in our hands across a stop: the batch goes out or is dropped. */
 	pmd_out_flush(p, &out, true, clock_mono_ns());
 	pmd_flow_table_destroy(&ft);
-	if (runq_fd >= 0)
-		close(runq_fd);
+	if (l.runq_fd >= 0)
+		close(l.runq_fd);
 }

@@ -10,10 +10,10 @@ object defines them: that is the file graph. Layers, bottom to top:
        < tui/console < tui/main.c
 
 It fails (exit 1) with `FILE -> FILE: symbol` on a call from a lower layer to a higher one,
-and with `cycle: FILE FILE ...` on a circle among tui/console/ files other than the key table
-and its lister (ui_keys.c and ui_help.c, the shape of tmux's cmd_table and
-cmd-list-commands.c). With --list-cycles it also prints every circle left in the tree (the
-strongly connected components of each folder's file graph), for the record. An object whose
+and with `cycle: FILE FILE ...` (and the calls that tie them) on any circle of files: a
+strongly connected component of more than one file in the whole graph, inside a folder or
+across folders, with no exception. With --list-cycles it also prints every circle, one line
+each (`FOLDER: a.c <-> b.c` when its files share a folder, else their paths). An object whose
 source is gone from the tree (a build directory from before a file moved) is left out unless
 --every-object is given (the planted objects of tests/cli/test_layers.sh have no source).
 """
@@ -26,8 +26,6 @@ LAYERS = ["core", "engine", "backends", "diag", "tui (shared)", "tui/exp", "tui/
 # diag/ sits above the sources only in this order: it reads snapshots, so of what is below it
 # may call core alone (docs/design.md "Layers").
 DIAG_MAY_CALL = {"core", "diag"}
-# The one circle the console keeps: a table and the screen that lists it.
-CONSOLE_PAIR = {"tui/console/ui_keys.c", "tui/console/ui_help.c"}
 
 
 def layer(src):
@@ -140,21 +138,20 @@ def sccs(nodes, succ):
     return out
 
 
-def folder_cycles(nodes, edges):
-    """Circles inside each folder: {folder: [component]}."""
-    by_dir = {}
-    for f in nodes:
-        by_dir.setdefault(os.path.dirname(f), []).append(f)
-    res = {}
-    for d, files in sorted(by_dir.items()):
-        succ = {}
-        for (a, b) in edges:
-            if os.path.dirname(a) == d and os.path.dirname(b) == d:
-                succ.setdefault(a, []).append(b)
-        comps = sccs(sorted(files), {k: sorted(v) for k, v in succ.items()})
-        if comps:
-            res[d] = sorted(comps)
-    return res
+def cycles(nodes, edges):
+    """Every circle of files in the whole graph: [component], each sorted, more than one file."""
+    succ = {}
+    for (a, b) in edges:
+        succ.setdefault(a, []).append(b)
+    return sorted(sccs(nodes, {k: sorted(v) for k, v in succ.items()}))
+
+
+def cycle_name(comp):
+    """`FOLDER: a.c <-> b.c` for a circle inside one folder, else `a/x.c <-> b/y.c`."""
+    dirs = {os.path.dirname(f) for f in comp}
+    if len(dirs) == 1:
+        return f"{dirs.pop()}: " + " <-> ".join(os.path.basename(f) for f in comp)
+    return " <-> ".join(comp)
 
 
 def main():
@@ -178,16 +175,14 @@ def main():
         elif a.startswith("diag/") and LAYERS[layer(b)] not in DIAG_MAY_CALL:
             bad.append(f"{a} -> {b}: {', '.join(sorted(syms))} "
                        f"(diag reads snapshots: it may call only core)")
-    cycles = folder_cycles(nodes, edges)
-    for comp in cycles.get("tui/console", []):
-        if not set(comp) <= CONSOLE_PAIR:
-            ties = [f"{a} -> {b}: {', '.join(sorted(s))}" for (a, b), s in sorted(edges.items())
-                    if a in comp and b in comp]
-            bad.append("cycle: " + " ".join(comp) + "\n  " + "\n  ".join(ties))
+    circles = cycles(nodes, edges)
+    for comp in circles:
+        ties = [f"{a} -> {b}: {', '.join(sorted(s))}" for (a, b), s in sorted(edges.items())
+                if a in comp and b in comp]
+        bad.append("cycle: " + " ".join(comp) + "\n  " + "\n  ".join(ties))
     if list_cycles:
-        for d, comps in cycles.items():
-            for comp in comps:
-                print(f"{d}: " + " <-> ".join(os.path.basename(f) for f in comp))
+        for comp in circles:
+            print(cycle_name(comp))
     for line in bad:
         print(line)
     return 1 if bad else 0

@@ -327,8 +327,6 @@ struct ui_graph {
 	void *built; /* the grid for one size, from ui_graph_prepare() */
 	int built_w, built_h;
 };
-/* Draw g in rows y..y+h-1 (the title first), columns x..x+w-1. */
-void ui_graph_draw(struct ui *ui, struct ui_graph *g, int y, int x, int w, int h);
 /* Build g's grid once for a w x h graph, so drawing it row by row does not rebuild it;
  * ui_graph_release() frees it. */
 void ui_graph_prepare(struct ui *ui, struct ui_graph *g, int w, int h);
@@ -393,7 +391,8 @@ int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen);
 /* Run one command line ("set k=v", "k=v", "q"); returns redo flags. */
 int ui_command_run(struct ui *ui, const char *cmd);
 
-/* ui_keys.c: the key table: ui_key() dispatches from it and the help screen lists it. */
+/* ui_keys.c: the key table: ui_key() (ui_dispatch.c) dispatches from it and the help screen
+ * lists it. */
 #define UI_KEY_CODES 16
 struct ui_keydef {
 	const char *keys; /* as shown: "F7 / F8" */

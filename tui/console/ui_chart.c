@@ -252,16 +252,6 @@ void ui_graph_row(struct ui *ui, const struct ui_graph *g, int row, int x, int w
 		chart_grid_free(&local.grid);
 }
 
-void ui_graph_draw(struct ui *ui, struct ui_graph *g, int y, int x, int w, int h)
-{
-	ui_graph_prepare(ui, g, w, h);
-	for (int r = 0; r < h && y + r < LINES; r++) {
-		move(y + r, x);
-		ui_graph_row(ui, g, r, x, w, h);
-	}
-	ui_graph_release(g);
-}
-
 size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, size_t skip, int *back,
 		      const char **text, char (*bufs)[48], size_t max)
 {

@@ -123,9 +123,81 @@ int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen)
 	return found;
 }
 
+/* "goto TIME": a recording's position (backends/source.h seek); the next sample is there. */
+static int command_goto(struct ui *ui, const char *buf)
+{
+	char err[512];
+	if (source_seek(ui->src, buf + 4 + (buf[4] == ' '), err, sizeof(err)) != 0) {
+		ui_status(ui, true, "%s", err);
+		return UI_REDRAW;
+	}
+	ui_status(ui, false, "%s", err);
+	ui->source_done = false;
+	return UI_RESAMPLE | UI_REDRAW;
+}
+
+/* "set --all NAME=VALUE": every remote host; each one's answer comes back through
+ * ui_knob_result() (and as an event). a is what follows "--all ". */
+static int command_set_all(struct ui *ui, char *a)
+{
+	char err[512];
+	if (!remote_count(ui->src)) {
+		ui_status(ui, true, "set --all: only with --remote hosts");
+		return UI_REDRAW;
+	}
+	while (*a == ' ')
+		a++;
+	char *sp = strchr(a, '=') ? NULL : strchr(a, ' ');
+	if (sp)
+		*sp = '=';
+	int n = remote_set_all(ui->src, a, err, sizeof(err));
+	if (n < 0)
+		ui_status(ui, true, "%s", err);
+	else
+		ui_status(ui, false, "%s sent to %d host%s; each reply follows", a, n,
+			  n == 1 ? "" : "s");
+	return UI_REDRAW;
+}
+
+/* "NAME" alone: the knob's value and range on the status line. */
+static int command_show(struct ui *ui, const char *a)
+{
+	char val[64], range[256];
+	int id = knob_find(a);
+	if (id < 0)
+		ui_status(ui, true, "unknown knob '%s' (Tab completes, h lists them)", a);
+	else
+		ui_status(ui, false, "%s = %s (%s)", a, ui_knob_text(ui, id, val, sizeof(val)),
+			  knob_range_text(id, range, sizeof(range)));
+	return UI_REDRAW;
+}
+
+/* "[set] NAME=VALUE" or "[set] NAME VALUE" (a, "set " skipped): the knob set. */
+static int command_set(struct ui *ui, char *a)
+{
+	char err[512];
+	if (!strchr(a, '=')) {
+		char *sp = strchr(a, ' ');
+		if (!sp)
+			return command_show(ui, a);
+		*sp = '='; /* "set name value" */
+	}
+	enum knob_id id;
+	int64_t v;
+	if (knob_parse_assignment(a, &id, &v, err, sizeof(err)) != 0) {
+		ui_status(ui, true, "%s", err);
+		return UI_REDRAW;
+	}
+	if (!ui->frozen)
+		return ui_knob_set(ui, id, v) | UI_REBUILD;
+	int redo = ui_live(ui) | ui_knob_set(ui, id, v) | UI_REBUILD;
+	ui_freeze_knob_note(ui);
+	return redo;
+}
+
 int ui_command_run(struct ui *ui, const char *cmd)
 {
-	char buf[UI_INPUT_MAX], err[512], val[64], range[256];
+	char buf[UI_INPUT_MAX];
 
 	while (isspace((unsigned char)*cmd))
 		cmd++;
@@ -140,70 +212,16 @@ int ui_command_run(struct ui *ui, const char *cmd)
 		ui->help = true;
 		return UI_REDRAW;
 	}
-	if (!strncmp(buf, "goto ", 5) || !strcmp(buf, "goto")) {
-		/* A recording's position (backends/source.h seek); the next sample is there. */
-		if (source_seek(ui->src, buf + 4 + (buf[4] == ' '), err, sizeof(err)) != 0) {
-			ui_status(ui, true, "%s", err);
-			return UI_REDRAW;
-		}
-		ui_status(ui, false, "%s", err);
-		ui->source_done = false;
-		return UI_RESAMPLE | UI_REDRAW;
-	}
+	if (!strncmp(buf, "goto ", 5) || !strcmp(buf, "goto"))
+		return command_goto(ui, buf);
 	char *a = buf;
 	if (!strncmp(a, "set ", 4))
 		a += 4;
 	while (*a == ' ')
 		a++;
-	if (!strncmp(a, "--all ", 6)) {
-		/* Every remote host; each one's answer comes back through ui_knob_result()
-		 * (and as an event). */
-		if (!remote_count(ui->src)) {
-			ui_status(ui, true, "set --all: only with --remote hosts");
-			return UI_REDRAW;
-		}
-		a += 6;
-		while (*a == ' ')
-			a++;
-		char *sp = strchr(a, '=') ? NULL : strchr(a, ' ');
-		if (sp)
-			*sp = '=';
-		int n = remote_set_all(ui->src, a, err, sizeof(err));
-		if (n < 0)
-			ui_status(ui, true, "%s", err);
-		else
-			ui_status(ui, false, "%s sent to %d host%s; each reply follows", a, n,
-				  n == 1 ? "" : "s");
-		return UI_REDRAW;
-	}
-	if (!strchr(a, '=')) {
-		char *sp = strchr(a, ' ');
-		if (sp) {
-			*sp = '='; /* "set name value" */
-		} else {
-			int id = knob_find(a);
-			if (id < 0) {
-				ui_status(ui, true,
-					  "unknown knob '%s' (Tab completes, h lists them)", a);
-			} else {
-				ui_status(ui, false, "%s = %s (%s)", a,
-					  ui_knob_text(ui, id, val, sizeof(val)),
-					  knob_range_text(id, range, sizeof(range)));
-			}
-			return UI_REDRAW;
-		}
-	}
-	enum knob_id id;
-	int64_t v;
-	if (knob_parse_assignment(a, &id, &v, err, sizeof(err)) != 0) {
-		ui_status(ui, true, "%s", err);
-		return UI_REDRAW;
-	}
-	if (!ui->frozen)
-		return ui_knob_set(ui, id, v) | UI_REBUILD;
-	int redo = ui_live(ui) | ui_knob_set(ui, id, v) | UI_REBUILD;
-	ui_freeze_knob_note(ui);
-	return redo;
+	if (!strncmp(a, "--all ", 6))
+		return command_set_all(ui, a + 6);
+	return command_set(ui, a);
 }
 
 /* The text changed: search and filter act as you type. */

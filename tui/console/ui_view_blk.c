@@ -76,33 +76,81 @@ static void blk_graphs(struct body *b, int h)
 	body_graphs(b, &iops.g, &p99.g, h);
 }
 
+/* The view's heading: whole figures only, so at 60 columns a latency is left out with the cut
+ * marker rather than shown in part ("p999 10650" of 10650us). */
+static void blk_heading(struct ui *ui, const struct blk_snap *k)
+{
+	char a[16], c[16];
+	ui_put_whole(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  %s IOPS",
+		     ui->snap->knobs[K_BLK_RQ_AFFINITY], rowfmt_count(k->iops, a, sizeof(a)));
+	/* A hung queue has no latency: its stuck requests have none yet. */
+	if (k->hung)
+		ui_put_whole(ui, ROLE_ERROR, "  - (HUNG: %d submitter%s)", k->hung_submitters,
+			     k->hung_submitters == 1 ? "" : "s");
+	else if (ui_put_whole(ui, ROLE_NORMAL, "  p50 %.0fus", k->lat_p50_us) &&
+		 ui_put_whole(ui, ROLE_NORMAL, " p99 %.0fus", k->lat_p99_us))
+		ui_put_whole(ui, ROLE_NORMAL, " p999 %.0fus", k->lat_p999_us);
+	ui_put_whole(ui, ROLE_NORMAL, "  IPIs %s/s", rowfmt_count(k->ipis_per_s, c, sizeof(c)));
+}
+
+/* The cost of a completion in the interval, from the blk threads' own CPU clocks: what
+ * steering trades (docs/blk.md §8); - when no completion was counted. */
+static void blk_per_cpl(struct ui *ui, const struct blk_snap *k)
+{
+	if (k->per_cpl_valid)
+		ui_put(ui, ROLE_NORMAL,
+		       "per completion: CPU %.1fus (irq %.1fus, submitters %.1fus)  IPIs "
+		       "%.3f",
+		       k->cpu_ns_per_cpl / 1e3, k->irq_ns_per_cpl / 1e3, k->sub_ns_per_cpl / 1e3,
+		       k->ipis_per_cpl);
+	else
+		ui_put(ui, ROLE_LABEL, "per completion: CPU -  IPIs -");
+	/* The CPU above includes what blk.ipi_cost_ns adds: say it is emulated, as the
+	 * header says of an emulated governor. */
+	int64_t cost = ui->snap->knobs[K_BLK_IPI_COST_NS];
+	if (cost > 0 && !ui->snap->knob_absent[K_BLK_IPI_COST_NS])
+		ui_put_whole(ui, ROLE_NORMAL, "  IPI cost %.1fus (emulated)", (double)cost / 1e3);
+}
+
+/* Per second over the last interval ("now"), a row per CPU under its heading; the rows scroll
+ * (view_top), the lines above stay. The totals are in the JSON. */
+static void blk_cpus(struct body *b, const struct blk_snap *k)
+{
+	struct ui *ui = b->ui;
+	char a[16], c[16], d[16];
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*s", COLS,
+		       " CPU LLC  BLOCK runs/s   IPIs recv/s   completed/s");
+	int rows = b->end - b->y;
+	ui->view_max_top = k->ncpus > rows ? k->ncpus - rows : 0;
+	if (ui->view_top > ui->view_max_top)
+		ui->view_top = ui->view_max_top;
+	for (int i = ui->view_top; i < k->ncpus; i++) {
+		if (!body_line(b))
+			break;
+		const struct blk_cpu_snap *pc = &k->per_cpu[i];
+		ui_put(ui, pc->cpu == k->irq_cpu ? ROLE_VALUE : ROLE_NORMAL,
+		       "%4d %3d %13s %13s %13s%s", pc->cpu, pc->llc,
+		       blk_rate(pc->block_softirq_per_s, a, sizeof(a)),
+		       blk_rate(pc->ipi_recv_per_s, c, sizeof(c)),
+		       blk_rate(pc->completed_per_s, d, sizeof(d)),
+		       pc->cpu == k->irq_cpu ? "  (irq)" : "");
+	}
+}
+
 void ui_view_blk(struct body *b)
 {
 	struct ui *ui = b->ui;
 	const struct blk_snap *k = &ui->snap->blk;
-	char a[16], c[16], d[16];
+	char d[16];
 
 	if (!ui->snap->has_blk) {
 		char nr[256];
 		body_title(b, ui_not_running(ui, "blk", K_BLK_ENABLED, nr, sizeof(nr)));
 		return;
 	}
-	/* The view's heading: whole figures only, so at 60 columns a latency is left out with
-	 * the cut marker rather than shown in part ("p999 10650" of 10650us). */
-	if (body_line(b)) {
-		ui_put_whole(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  %s IOPS",
-			     ui->snap->knobs[K_BLK_RQ_AFFINITY],
-			     rowfmt_count(k->iops, a, sizeof(a)));
-		/* A hung queue has no latency: its stuck requests have none yet. */
-		if (k->hung)
-			ui_put_whole(ui, ROLE_ERROR, "  - (HUNG: %d submitter%s)",
-				     k->hung_submitters, k->hung_submitters == 1 ? "" : "s");
-		else if (ui_put_whole(ui, ROLE_NORMAL, "  p50 %.0fus", k->lat_p50_us) &&
-			 ui_put_whole(ui, ROLE_NORMAL, " p99 %.0fus", k->lat_p99_us))
-			ui_put_whole(ui, ROLE_NORMAL, " p999 %.0fus", k->lat_p999_us);
-		ui_put_whole(ui, ROLE_NORMAL, "  IPIs %s/s",
-			     rowfmt_count(k->ipis_per_s, c, sizeof(c)));
-	}
+	if (body_line(b))
+		blk_heading(ui, k);
 	if (body_line(b)) {
 		char e[16], f[16];
 		/* in flight as found where the requests are; the JSON has the totals. */
@@ -112,24 +160,8 @@ void ui_view_blk(struct body *b)
 		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
 		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
 	}
-	/* The cost of a completion in the interval, from the blk threads' own CPU clocks:
-	 * what steering trades (docs/blk.md §8); - when no completion was counted. */
-	if (body_line(b)) {
-		if (k->per_cpl_valid)
-			ui_put(ui, ROLE_NORMAL,
-			       "per completion: CPU %.1fus (irq %.1fus, submitters %.1fus)  IPIs "
-			       "%.3f",
-			       k->cpu_ns_per_cpl / 1e3, k->irq_ns_per_cpl / 1e3,
-			       k->sub_ns_per_cpl / 1e3, k->ipis_per_cpl);
-		else
-			ui_put(ui, ROLE_LABEL, "per completion: CPU -  IPIs -");
-		/* The CPU above includes what blk.ipi_cost_ns adds: say it is emulated, as the
-		 * header says of an emulated governor. */
-		int64_t cost = ui->snap->knobs[K_BLK_IPI_COST_NS];
-		if (cost > 0 && !ui->snap->knob_absent[K_BLK_IPI_COST_NS])
-			ui_put_whole(ui, ROLE_NORMAL, "  IPI cost %.1fus (emulated)",
-				     (double)cost / 1e3);
-	}
+	if (body_line(b))
+		blk_per_cpl(ui, k);
 	/* What rq_affinity 0 costs: the one interrupt CPU runs every completion and is busy
 	 * nearly all the interval; ran (blk-irq's own CPU) plus what the host took of it is the
 	 * busy time, each % of the interval (docs/blk.md "The trade-off on two CPUs"); - without an
@@ -148,24 +180,5 @@ void ui_view_blk(struct body *b)
 	int below = 1 + (k->matrix_n < 8 ? k->matrix_n : 8) + 1 + k->ncpus;
 	blk_graphs(b, body_clampi(b->end - b->y - below, VIEW_GRAPH_MIN_H, VIEW_GRAPH_MAX_H / 2));
 	blk_matrix(b, k);
-	/* Per second over the last interval ("now"); the totals are in the JSON. */
-	if (body_line(b))
-		ui_put(ui, ROLE_TABLE_HEAD, "%-*s", COLS,
-		       " CPU LLC  BLOCK runs/s   IPIs recv/s   completed/s");
-	/* The per-CPU rows scroll under their heading (view_top), the lines above stay. */
-	int rows = b->end - b->y;
-	ui->view_max_top = k->ncpus > rows ? k->ncpus - rows : 0;
-	if (ui->view_top > ui->view_max_top)
-		ui->view_top = ui->view_max_top;
-	for (int i = ui->view_top; i < k->ncpus; i++) {
-		if (!body_line(b))
-			break;
-		const struct blk_cpu_snap *pc = &k->per_cpu[i];
-		ui_put(ui, pc->cpu == k->irq_cpu ? ROLE_VALUE : ROLE_NORMAL,
-		       "%4d %3d %13s %13s %13s%s", pc->cpu, pc->llc,
-		       blk_rate(pc->block_softirq_per_s, a, sizeof(a)),
-		       blk_rate(pc->ipi_recv_per_s, c, sizeof(c)),
-		       blk_rate(pc->completed_per_s, d, sizeof(d)),
-		       pc->cpu == k->irq_cpu ? "  (irq)" : "");
-	}
+	blk_cpus(b, k);
 }

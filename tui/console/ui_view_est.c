@@ -75,27 +75,11 @@ static void est_graphs(struct body *b, int room)
 	body_graphs_n(b, g, 3, gh);
 }
 
-/*
- * The est view, one section under the other so each table keeps its own
- * heading in any width: totals, tick time, calibration, the tick chart, the
- * kthreads (vs the 12.5% goal), the tick-time histogram, past calibrations.
- */
-void ui_view_est(struct body *b)
+/* The totals, tick time and last calibration: four lines. */
+static void est_totals(struct body *b, const struct est_snap *e)
 {
 	struct ui *ui = b->ui;
-	const struct est_snap *e = &ui->snap->est;
-	char a[16], c[16], d[16], g[16], range[32];
-	int h_view = b->end - b->y;
-
-	if (!ui->snap->has_est) {
-		char nr[256];
-		body_title(b, ui_not_running(ui, "est", K_EST_ENABLED, nr, sizeof(nr)));
-		return;
-	}
-	if (ui->snap->has_host) {
-		ui_view_est_host(b);
-		return;
-	}
+	char a[16], c[16], d[16], g[16];
 	if (body_line(b))
 		ui_put(ui, ROLE_NORMAL,
 		       "ests %" PRIu64 " = placed %" PRIu64 " + pending %" PRIu64
@@ -120,8 +104,13 @@ void ui_view_est(struct body *b)
 		       e->calib.count, e->calib.chain_max,
 		       rowfmt_ns(e->calib.single_est_ns, a, sizeof(a)), e->calib.loops,
 		       e->calib.valid_tests, e->calib.tests, cpu_governor_name(e->calib.governor));
+}
 
-	/* Heading and rows from the same widths, so the figures sit under their names. */
+/* The kthreads' table: heading and rows from the same widths, so the figures sit under their
+ * names. */
+static void est_kthreads(struct body *b, const struct est_snap *e)
+{
+	struct ui *ui = b->ui;
 	if (body_line(b)) {
 		ui_put(ui, ROLE_LABEL, "kthreads ");
 		ui_put(ui, ROLE_TABLE_HEAD, "%5s %8s %5s %5s %6s", "KT", "ESTS", "ROWS", "FULL",
@@ -140,23 +129,13 @@ void ui_view_est(struct body *b)
 	if (e->kthreads > e->nkt && body_line(b))
 		ui_put(ui, ROLE_DIM, "         (%d more kthreads, in the totals only)",
 		       e->kthreads - e->nkt);
+}
 
-	/* Tick-time histogram: the range of non-empty buckets, one bar each. */
-	int lo = -1, hi = -1;
-	uint64_t top = 0;
-	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++) {
-		if (!e->tick_hist[i])
-			continue;
-		if (lo < 0)
-			lo = i;
-		hi = i;
-		if (e->tick_hist[i] > top)
-			top = e->tick_hist[i];
-	}
-	/* The graphs take the rows the tables below leave, so at 80x24 all of it shows. */
-	int below = 1 + (lo < 0 ? 0 : hi - lo + 1) + 1 + (int)calibs_shown(ui);
-	int above = 4 + 1 + e->nkt + (e->kthreads > e->nkt);
-	est_graphs(b, h_view - above - below);
+/* Tick-time histogram: buckets lo..hi (the non-empty range), one bar each against top. */
+static void est_tick_hist(struct body *b, const struct est_snap *e, int lo, int hi, uint64_t top)
+{
+	struct ui *ui = b->ui;
+	char range[32];
 	body_title(b, lo < 0 ? "tick time histogram: no tick with estimators yet"
 			     : "tick time histogram (ticks since start, all kthreads)");
 	for (int i = lo; lo >= 0 && i <= hi; i++) {
@@ -172,6 +151,13 @@ void ui_view_est(struct body *b)
 			ui_put(ui, over ? ROLE_WARN : ROLE_CHART, "%c", k < w ? '#' : ' ');
 		ui_put(ui, ROLE_NORMAL, " %" PRIu64, e->tick_hist[i]);
 	}
+}
+
+/* The calibrations kept, newest first. */
+static void est_calibs(struct body *b)
+{
+	struct ui *ui = b->ui;
+	char a[16];
 	body_title(b, "calibrations: #  chain_max  single_est  governor");
 	for (size_t i = calibs_shown(ui); i-- > 0;) {
 		if (!body_line(b))
@@ -180,4 +166,47 @@ void ui_view_est(struct body *b)
 		       ui->calib[i].chain_max, rowfmt_ns(ui->calib[i].single_est_ns, a, sizeof(a)),
 		       cpu_governor_name(ui->calib[i].governor));
 	}
+}
+
+/*
+ * The est view, one section under the other so each table keeps its own
+ * heading in any width: totals, tick time, calibration, the tick chart, the
+ * kthreads (vs the 12.5% goal), the tick-time histogram, past calibrations.
+ */
+void ui_view_est(struct body *b)
+{
+	struct ui *ui = b->ui;
+	const struct est_snap *e = &ui->snap->est;
+	int h_view = b->end - b->y;
+
+	if (!ui->snap->has_est) {
+		char nr[256];
+		body_title(b, ui_not_running(ui, "est", K_EST_ENABLED, nr, sizeof(nr)));
+		return;
+	}
+	if (ui->snap->has_host) {
+		ui_view_est_host(b);
+		return;
+	}
+	est_totals(b, e);
+	est_kthreads(b, e);
+
+	/* Tick-time histogram: the range of non-empty buckets. */
+	int lo = -1, hi = -1;
+	uint64_t top = 0;
+	for (int i = 0; i < EST_TICK_HIST_BUCKETS; i++) {
+		if (!e->tick_hist[i])
+			continue;
+		if (lo < 0)
+			lo = i;
+		hi = i;
+		if (e->tick_hist[i] > top)
+			top = e->tick_hist[i];
+	}
+	/* The graphs take the rows the tables below leave, so at 80x24 all of it shows. */
+	int below = 1 + (lo < 0 ? 0 : hi - lo + 1) + 1 + (int)calibs_shown(ui);
+	int above = 4 + 1 + e->nkt + (e->kthreads > e->nkt);
+	est_graphs(b, h_view - above - below);
+	est_tick_hist(b, e, lo, hi, top);
+	est_calibs(b);
 }

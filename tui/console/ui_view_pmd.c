@@ -108,6 +108,80 @@ static void pmd_host_view(struct body *b, int room)
 	body_chart(b, label, HIST_PMD_CPU_PCT, 100.0, "%");
 }
 
+/* The first line: offered (or why it falls short) and the knobs. */
+static void pmd_offered_line(struct ui *ui, const struct pmd_snap *p)
+{
+	char a[512];
+	/* Why offered falls short of the target: the sources skip what the host took.
+	 * First on the line, in place of offered, so it shows whole at 80 columns. */
+	if (rowfmt_host_took(p, a, sizeof(a)))
+		ui_put(ui, ROLE_WARN, "%s", a);
+	else
+		ui_put(ui, ROLE_NORMAL, "offered %s pps",
+		       rowfmt_count(p->offered_pps, a, sizeof(a)));
+	/* The knobs as the snapshot carries them (the header shows the same), each whole
+	 * or left out: a value cut at the edge would read as another. */
+	if (ui_put_whole(ui, ROLE_NORMAL, "  maxsleep %" PRId64 "us",
+			 ui->snap->knobs[K_PMD_MAXSLEEP_US]) &&
+	    ui_put_whole(ui, ROLE_NORMAL, "  sleep_inc %" PRId64 "us",
+			 ui->snap->knobs[K_PMD_SLEEP_INC_US]))
+		ui_put_whole(ui, ROLE_NORMAL, "  slack %" PRId64 "ns",
+			     ui->snap->knobs[K_PMD_TIMER_SLACK_NS]);
+}
+
+/* Drops now, and how many of them arrived while their PMD slept; then the latency. */
+static void pmd_drop_line(struct ui *ui, const struct pmd_snap *p)
+{
+	char a[512];
+	ui_put(ui, ROLE_NORMAL, "drop ");
+	ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
+	ui_put(ui, ROLE_NORMAL, " (%s/s, %s while asleep)  latency ",
+	       rowfmt_count(p->dropped_pps, a, sizeof(a)),
+	       rowfmt_count((double)p->drops_while_asleep, a + 32, sizeof(a) - 32));
+	if (p->hung) {
+		ui_put(ui, ROLE_ERROR, "- (HUNG)");
+	} else if (!p->lat_valid) {
+		ui_put(ui, ROLE_NORMAL, "-");
+	} else {
+		/* A percentile in the histogram's open top bucket is a bound (">4.1ms"). */
+		char l50[24], l99[24];
+		if (p->lat_p50_at_least)
+			rowfmt_at_least_us(p->lat_p50_us, l50, sizeof(l50));
+		else
+			snprintf(l50, sizeof(l50), "%.0fus", p->lat_p50_us);
+		if (p->lat_p99_at_least)
+			rowfmt_at_least_us(p->lat_p99_us, l99, sizeof(l99));
+		else
+			snprintf(l99, sizeof(l99), "%.0fus", p->lat_p99_us);
+		ui_put(ui, ROLE_VALUE, "p50 %s p99 %s", l50, l99);
+	}
+}
+
+/* The PMDs' table, then their drops while asleep beside drop%: sleep's share of the drops,
+ * not the scheduler's. */
+static void pmd_threads(struct body *b, const struct pmd_snap *p)
+{
+	struct ui *ui = b->ui;
+	char a[512];
+	if (body_line(b))
+		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_pmd_head);
+	for (int i = 0; i < p->nthreads; i++) {
+		if (!body_line(b))
+			continue; /* counted for the scroll */
+		rowfmt_pmd(&p->threads[i], a, sizeof(a));
+		ui_put(ui, p->threads[i].drop_pct > 0.1 ? ROLE_ERROR : ROLE_NORMAL, "%s", a);
+	}
+	if (body_line(b)) {
+		ui_put(ui, ROLE_LABEL, "drops while asleep (interval):");
+		for (int i = 0; i < p->nthreads; i++) {
+			char name[sizeof(p->threads[0].name)];
+			ui_put(ui, p->threads[i].drops_while_asleep ? ROLE_WARN : ROLE_NORMAL,
+			       " %s %" PRIu64, rowfmt_name(p->threads[i].name, name, sizeof(name)),
+			       p->threads[i].drops_while_asleep);
+		}
+	}
+}
+
 void ui_view_pmd(struct body *b)
 {
 	struct ui *ui = b->ui;
@@ -128,48 +202,10 @@ void ui_view_pmd(struct body *b)
 		pmd_host_view(b, h_view);
 		return;
 	}
-	if (body_line(b)) {
-		/* Why offered falls short of the target: the sources skip what the host took.
-		 * First on the line, in place of offered, so it shows whole at 80 columns. */
-		if (rowfmt_host_took(p, a, sizeof(a)))
-			ui_put(ui, ROLE_WARN, "%s", a);
-		else
-			ui_put(ui, ROLE_NORMAL, "offered %s pps",
-			       rowfmt_count(p->offered_pps, a, sizeof(a)));
-		/* The knobs as the snapshot carries them (the header shows the same), each whole
-		 * or left out: a value cut at the edge would read as another. */
-		if (ui_put_whole(ui, ROLE_NORMAL, "  maxsleep %" PRId64 "us",
-				 ui->snap->knobs[K_PMD_MAXSLEEP_US]) &&
-		    ui_put_whole(ui, ROLE_NORMAL, "  sleep_inc %" PRId64 "us",
-				 ui->snap->knobs[K_PMD_SLEEP_INC_US]))
-			ui_put_whole(ui, ROLE_NORMAL, "  slack %" PRId64 "ns",
-				     ui->snap->knobs[K_PMD_TIMER_SLACK_NS]);
-	}
-	if (body_line(b)) {
-		/* Drops now, and how many of them arrived while their PMD slept. */
-		ui_put(ui, ROLE_NORMAL, "drop ");
-		ui_put(ui, p->drop_pct > 0.1 ? ROLE_ERROR : ROLE_VALUE, "%.2f%%", p->drop_pct);
-		ui_put(ui, ROLE_NORMAL, " (%s/s, %s while asleep)  latency ",
-		       rowfmt_count(p->dropped_pps, a, sizeof(a)),
-		       rowfmt_count((double)p->drops_while_asleep, a + 32, sizeof(a) - 32));
-		if (p->hung)
-			ui_put(ui, ROLE_ERROR, "- (HUNG)");
-		else if (!p->lat_valid)
-			ui_put(ui, ROLE_NORMAL, "-");
-		else {
-			/* A percentile in the histogram's open top bucket is a bound (">4.1ms"). */
-			char l50[24], l99[24];
-			if (p->lat_p50_at_least)
-				rowfmt_at_least_us(p->lat_p50_us, l50, sizeof(l50));
-			else
-				snprintf(l50, sizeof(l50), "%.0fus", p->lat_p50_us);
-			if (p->lat_p99_at_least)
-				rowfmt_at_least_us(p->lat_p99_us, l99, sizeof(l99));
-			else
-				snprintf(l99, sizeof(l99), "%.0fus", p->lat_p99_us);
-			ui_put(ui, ROLE_VALUE, "p50 %s p99 %s", l50, l99);
-		}
-	}
+	if (body_line(b))
+		pmd_offered_line(ui, p);
+	if (body_line(b))
+		pmd_drop_line(ui, p);
 	if (body_line(b)) {
 		/* in flight is what the rings hold; the remainder is in the PMDs' hands
 		 * (exactly 0 when paused: the engine's invariant check). */
@@ -178,24 +214,7 @@ void ui_view_pmd(struct body *b)
 		       " + in rings %" PRIu64 " %+" PRId64,
 		       p->generated, p->forwarded, p->dropped, p->in_flight, p->unaccounted);
 	}
-	if (body_line(b))
-		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_pmd_head);
-	for (int i = 0; i < p->nthreads; i++) {
-		if (!body_line(b))
-			continue; /* counted for the scroll */
-		rowfmt_pmd(&p->threads[i], a, sizeof(a));
-		ui_put(ui, p->threads[i].drop_pct > 0.1 ? ROLE_ERROR : ROLE_NORMAL, "%s", a);
-	}
-	/* Drops while asleep beside drop%: sleep's share of the drops, not the scheduler's. */
-	if (body_line(b)) {
-		ui_put(ui, ROLE_LABEL, "drops while asleep (interval):");
-		for (int i = 0; i < p->nthreads; i++) {
-			char name[sizeof(p->threads[0].name)];
-			ui_put(ui, p->threads[i].drops_while_asleep ? ROLE_WARN : ROLE_NORMAL,
-			       " %s %" PRIu64, rowfmt_name(p->threads[i].name, name, sizeof(name)),
-			       p->threads[i].drops_while_asleep);
-		}
-	}
+	pmd_threads(b, p);
 	/* CPU% compared across runs needs its base: per packet, and of the time the host left. */
 	if (body_line(b))
 		pmd_cost_line(ui, p);

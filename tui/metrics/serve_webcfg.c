@@ -94,18 +94,10 @@ static int webcfg_tls_version(const char *v)
 	return -1;
 }
 
-static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcfg *cfg)
+/* Every key of tls_server_config known before any file is read: a misspelt key is the error
+ * to report. */
+static int webcfg_tls_known(struct webcfg_ctx *x, yaml_node_t *map)
 {
-	int min = 2, max = 3, rc;
-	bool have_cert = false, have_key = false;
-	const yaml_node_t *auth = NULL;
-
-	if (map->type != YAML_MAPPING_NODE)
-		return webcfg_fail(x, map, "%s: a mapping of cert_file, key_file, ...",
-				   "tls_server_config");
-	if ((rc = webcfg_unique_keys(x, map)) != 0)
-		return rc;
-	/* Every key known before any file is read: a misspelt key is the error to report. */
 	static const char *const known[] = {"cert_file",	"key_file",    "client_ca_file",
 					    "client_auth_type", "min_version", "max_version"};
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
@@ -123,6 +115,57 @@ static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcf
 			    "max_version)",
 			    key ? key : "?");
 	}
+	return 0;
+}
+
+/* client_auth_type (the node auth, NULL: NoClientCert) into cfg, checked against
+ * client_ca_file. */
+static int webcfg_tls_auth(struct webcfg_ctx *x, yaml_node_t *map, const yaml_node_t *auth,
+			   struct serve_webcfg *cfg)
+{
+	const char *a = auth ? webcfg_scalar(auth) : "NoClientCert";
+	if (a && strcmp(a, "NoClientCert") == 0)
+		cfg->client_auth = SERVE_CLIENT_NONE;
+	else if (a && strcmp(a, "VerifyClientCertIfGiven") == 0)
+		cfg->client_auth = SERVE_CLIENT_VERIFY_IF_GIVEN;
+	else if (a && strcmp(a, "RequireAndVerifyClientCert") == 0)
+		cfg->client_auth = SERVE_CLIENT_REQUIRE_VERIFY;
+	else
+		return webcfg_fail(x, auth,
+				   "client_auth_type: '%s' is not one tunetop has (NoClientCert, "
+				   "VerifyClientCertIfGiven, RequireAndVerifyClientCert)",
+				   a ? a : "?");
+	/* As exporter-toolkit: a CA means nothing without a policy, a policy nothing without it. */
+	if (cfg->client_auth != SERVE_CLIENT_NONE && !cfg->ca_pem)
+		return webcfg_fail(x, auth, "client_auth_type %s needs client_ca_file", a);
+	if (cfg->client_auth == SERVE_CLIENT_NONE && cfg->ca_pem)
+		return webcfg_fail(x, map, "%s: client_ca_file with client_auth_type NoClientCert",
+				   "tls_server_config");
+	return 0;
+}
+
+/* gnutls's priority string for the versions min..max (0: TLS 1.0 .. 3: TLS 1.3). */
+static void webcfg_tls_priorities(struct serve_webcfg *cfg, int min, int max)
+{
+	static const char *const vers[] = {"+VERS-TLS1.0", "+VERS-TLS1.1", "+VERS-TLS1.2",
+					   "+VERS-TLS1.3"};
+	size_t off = (size_t)snprintf(cfg->priorities, sizeof(cfg->priorities), "NORMAL:-VERS-ALL");
+	for (int i = max; i >= min; i--)
+		off += (size_t)snprintf(cfg->priorities + off, sizeof(cfg->priorities) - off, ":%s",
+					vers[i]);
+}
+
+static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcfg *cfg)
+{
+	int min = 2, max = 3, rc;
+	bool have_cert = false, have_key = false;
+	const yaml_node_t *auth = NULL;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return webcfg_fail(x, map, "%s: a mapping of cert_file, key_file, ...",
+				   "tls_server_config");
+	if ((rc = webcfg_unique_keys(x, map)) != 0 || (rc = webcfg_tls_known(x, map)) != 0)
+		return rc;
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
@@ -163,30 +206,9 @@ static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcf
 	if (min > max)
 		return webcfg_fail(x, map, "%s: min_version is above max_version",
 				   "tls_server_config");
-	const char *a = auth ? webcfg_scalar(auth) : "NoClientCert";
-	if (a && strcmp(a, "NoClientCert") == 0)
-		cfg->client_auth = SERVE_CLIENT_NONE;
-	else if (a && strcmp(a, "VerifyClientCertIfGiven") == 0)
-		cfg->client_auth = SERVE_CLIENT_VERIFY_IF_GIVEN;
-	else if (a && strcmp(a, "RequireAndVerifyClientCert") == 0)
-		cfg->client_auth = SERVE_CLIENT_REQUIRE_VERIFY;
-	else
-		return webcfg_fail(x, auth,
-				   "client_auth_type: '%s' is not one tunetop has (NoClientCert, "
-				   "VerifyClientCertIfGiven, RequireAndVerifyClientCert)",
-				   a ? a : "?");
-	/* As exporter-toolkit: a CA means nothing without a policy, a policy nothing without it. */
-	if (cfg->client_auth != SERVE_CLIENT_NONE && !cfg->ca_pem)
-		return webcfg_fail(x, auth, "client_auth_type %s needs client_ca_file", a);
-	if (cfg->client_auth == SERVE_CLIENT_NONE && cfg->ca_pem)
-		return webcfg_fail(x, map, "%s: client_ca_file with client_auth_type NoClientCert",
-				   "tls_server_config");
-	static const char *const vers[] = {"+VERS-TLS1.0", "+VERS-TLS1.1", "+VERS-TLS1.2",
-					   "+VERS-TLS1.3"};
-	size_t off = (size_t)snprintf(cfg->priorities, sizeof(cfg->priorities), "NORMAL:-VERS-ALL");
-	for (int i = max; i >= min; i--)
-		off += (size_t)snprintf(cfg->priorities + off, sizeof(cfg->priorities) - off, ":%s",
-					vers[i]);
+	if ((rc = webcfg_tls_auth(x, map, auth, cfg)) != 0)
+		return rc;
+	webcfg_tls_priorities(cfg, min, max);
 	return 0;
 }
 

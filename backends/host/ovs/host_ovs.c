@@ -139,11 +139,6 @@ const char *host_ovs_path(const struct host_ovs *o)
 	return host_rpc_path(o->rpc);
 }
 
-bool host_ovs_connected(const struct host_ovs *o)
-{
-	return host_rpc_connected(o->rpc);
-}
-
 enum host_ovs_turn host_ovs_turn(pid_t was_pid, bool was_up, pid_t pid, bool up)
 {
 	if (was_up && !up)

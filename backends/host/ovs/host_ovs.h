@@ -24,7 +24,6 @@ struct host_ovs;
 struct host_ovs *host_ovs_open(const char *path, char *err, size_t errlen);
 void host_ovs_close(struct host_ovs *o);
 const char *host_ovs_path(const struct host_ovs *o);
-bool host_ovs_connected(const struct host_ovs *o);
 /* The ovs-vswitchd behind the socket: its pid from the kernel once connected (a second
  * daemon on the host may name its PMDs alike), else from the socket's name; 0 if unknown. */
 pid_t host_ovs_pid(const struct host_ovs *o);

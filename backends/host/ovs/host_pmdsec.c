@@ -154,62 +154,64 @@ static void host_pmdsec_fail(struct host_state *h, struct host_snap *hs)
 	h->nsusp_prev = 0;
 }
 
-void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s)
-{
-	struct host_snap *hs = &snap->host;
-	struct pmd_snap *p = &snap->pmd;
-	struct host_ovs_perf *perf = xmalloc(sizeof(*perf));
-	struct host_ovs_stats *st = xmalloc(sizeof(*st));
-	struct host_ovs_rxqs *rq = xmalloc(sizeof(*rq));
-	struct host_ovs_hists *hists = xmalloc(sizeof(*hists));
-	char *text = NULL;
-	bool st_ok = false, rq_ok = false;
+/* One sample's replies: pmd-perf-show (with its histograms), pmd-stats-show, pmd-rxq-show. */
+struct host_pmdsec_reads {
+	struct host_ovs_perf perf;
+	struct host_ovs_stats st;
+	struct host_ovs_rxqs rq;
+	struct host_ovs_hists hists;
+	bool st_ok, rq_ok;
+	uint64_t st_ns; /* CLOCK_MONOTONIC when pmd-stats-show's reply came */
+	double st_dt_s; /* the time since the last one, 0 when none */
+};
 
-	snprintf(hs->ovs_socket, sizeof(hs->ovs_socket), "%s", host_ovs_path(h->ovs));
-	host_pmdsec_ifaces(h, hs);
-	/* Every call is bounded (host_rpc.c); the first that fails ends this sample's OVS part,
-	 * so a silent server costs one deadline a sample, not one per command. */
-	if (!h->ovs_probed) /* host_sample() asked already: it failed */
-		goto fail;
+/* The three calls into r: 0, or -1 when OVS did not answer (h->ovs_err says why). Every call
+ * is bounded (host_rpc.c); the first that fails ends this sample's OVS part, so a silent
+ * server costs one deadline a sample, not one per command. */
+static int host_pmdsec_read(struct host_state *h, struct host_pmdsec_reads *r)
+{
+	char *text = NULL;
 	int rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-perf-show", NULL, 0, &text, h->ovs_err,
 			       sizeof(h->ovs_err));
 	h->ovs_answering = rc >= 0;
-	if (rc != 0 || host_ovs_parse_perf(text, perf) != 0) {
+	if (rc != 0 || host_ovs_parse_perf(text, &r->perf) != 0) {
 		if (rc == 0)
 			snprintf(h->ovs_err, sizeof(h->ovs_err), "pmd-perf-show: unexpected reply");
-		goto fail;
+		free(text);
+		return -1;
 	}
 	/* The histograms are in the same reply (none when pmd-perf-metrics is off). */
-	if (host_ovs_parse_hists(text, hists) != 0)
-		hists->npmds = 0;
+	if (host_ovs_parse_hists(text, &r->hists) != 0)
+		r->hists.npmds = 0;
 	free(text);
 	text = NULL;
 	rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-stats-show", NULL, 0, &text, h->ovs_err,
 			   sizeof(h->ovs_err));
-	if (rc < 0)
-		goto fail;
-	st_ok = rc == 0 && host_ovs_parse_stats(text, st) == 0;
+	if (rc < 0) {
+		free(text);
+		return -1;
+	}
+	r->st_ok = rc == 0 && host_ovs_parse_stats(text, &r->st) == 0;
 	/* pmd-stats-show has no duration of its own: its rates are over the time between its
 	 * replies, not between sample starts (the reads before it vary with the load). */
-	uint64_t st_ns = clock_mono_ns();
-	double st_dt_s = st_ok && h->stats_prev_ns && st_ns > h->stats_prev_ns
-			     ? (double)(st_ns - h->stats_prev_ns) / 1e9
-			     : 0;
+	r->st_ns = clock_mono_ns();
+	r->st_dt_s = r->st_ok && h->stats_prev_ns && r->st_ns > h->stats_prev_ns
+			 ? (double)(r->st_ns - h->stats_prev_ns) / 1e9
+			 : 0;
 	free(text);
 	text = NULL;
 	rc = host_ovs_call(h->ovs, "dpif-netdev/pmd-rxq-show", NULL, 0, &text, h->ovs_err,
 			   sizeof(h->ovs_err));
-	if (rc < 0)
-		goto fail;
-	rq_ok = rc == 0 && host_ovs_parse_rxqs(text, rq) == 0;
+	r->rq_ok = rc == 0 && host_ovs_parse_rxqs(text, &r->rq) == 0;
 	free(text);
-	text = NULL;
+	return rc < 0 ? -1 : 0;
+}
 
-	hs->ovs = true;
-	hs->ovs_error[0] = '\0';
-	snap->has_pmd = true;
-	memset(p, 0, sizeof(*p));
-
+/* The max sleep in force, read every sample: a change made with ovs-vsctl shows. OVS's own
+ * report (3.2+) first: it is what the PMDs use, also when vswitchd has not taken an ovsdb
+ * write yet. Else the ovsdb string as this OVS parses it (3.1). */
+static void host_pmdsec_maxsleep(struct host_state *h, struct host_snap *hs, struct pmd_snap *p)
+{
 	struct host_ovs_sleep sl;
 	sl.default_us = -1;
 	sl.npmds = 0;
@@ -220,9 +222,6 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 			host_ovs_parse_sleep(t, &sl);
 		free(t);
 	}
-	/* The value in force, read every sample: a change made with ovs-vsctl shows. OVS's own
-	 * report (3.2+) first: it is what the PMDs use, also when vswitchd has not taken an
-	 * ovsdb write yet. Else the ovsdb string as this OVS parses it (3.1). */
 	h->sleep_show_us = sl.default_us;
 	if (sl.default_us >= 0) {
 		p->maxsleep_us = sl.default_us;
@@ -234,89 +233,103 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		p->maxsleep_us = -1;
 		hs->ovs_maxsleep_source = "unknown";
 	}
-	p->sleep_inc_us = 1; /* PMD_SLEEP_INC_US in every release (docs/pmd.md §1.1) */
-	p->timer_slack_ns = -1;
+}
 
-	p->nthreads = perf->npmds < PMD_SNAP_MAX ? perf->npmds : PMD_SNAP_MAX;
-	pid_t vpid = host_slack_ovs_pid(h);
-	bool sleep_bad = false; /* some PMD's sleep time exceeded the interval */
-	for (int i = 0; i < p->nthreads; i++) {
-		const struct host_pmd_perf *c = &perf->pmd[i], *o = NULL;
-		struct pmd_thread_snap *t = &p->threads[i];
-		bool fresh_thread;
-		for (int j = 0; h->have_perf_prev && j < h->perf_prev.npmds; j++)
-			if (h->perf_prev.pmd[j].core_id == c->core_id)
-				o = &h->perf_prev.pmd[j];
-		/* pmd-stats-clear resets the counters at an unknown moment: no rate then. */
-		if (o && (c->iterations < o->iterations || c->rx_packets < o->rx_packets ||
-			  c->sleep_iter < o->sleep_iter))
-			o = NULL;
-		t->cpu_pct = host_pmdsec_cpu(h, snap, vpid, c->core_id, t->name, sizeof(t->name),
-					     &fresh_thread, &t->stolen_pct);
-		if (p->timer_slack_ns < 0) {
-			int s = host_read_timerslack(h, t->name, vpid);
-			if (s >= 0)
-				p->timer_slack_ns = s;
-		}
-		t->rx_packets = c->rx_packets;
-		t->tx_packets = c->tx_packets;
-		t->sleep_iters_total = c->sleep_iter; /* "so far"; sleep_iters is the interval's */
-		/* The interval the deltas were counted in is OVS's: the difference of this PMD's
-		 * two "Measurement duration" figures. Tunetop's own sample-to-sample time also
-		 * holds the reads before pmd-perf-show (threads, taskstats, ovsdb), whose length
-		 * varies with the load; it serves only when OVS gives no duration. */
-		double pdt_s = dt_s;
-		if (o && c->duration_s >= 0 && o->duration_s >= 0)
-			pdt_s = c->duration_s - o->duration_s;
-		t->no_rate = !o || pdt_s <= 0;
-		if (t->no_rate)
-			continue;
-		uint64_t it = c->iterations - o->iterations, sit = c->sleep_iter - o->sleep_iter;
-		double slept = c->sleep_us >= o->sleep_us ? c->sleep_us - o->sleep_us : 0;
-		/* A thread is asleep at most the whole interval; OVS's own "Sleep time" is
-		 * sometimes far beyond it (seen on a VM: 1.5e17 us). Such a figure is capped at
-		 * the interval and named in the absent list rather than shown as 1e11 %. The 1 %
-		 * margin allows for the sample's own timing. */
-		if (slept > pdt_s * 1e6 * 1.01) {
-			slept = pdt_s * 1e6;
-			sleep_bad = true;
-		}
-		t->iterations = it;
-		t->sleep_iters = sit;
-		t->sleep_iter_pct = it ? 100.0 * (double)(sit < it ? sit : it) / (double)it : 0;
-		t->sleep_us_avg = sit ? slept / (double)sit : 0;
-		t->asleep_pct = slept / 1e4 / pdt_s; /* us asleep over the interval, % */
-		t->rx_pps = (double)(c->rx_packets - o->rx_packets) / pdt_s;
-		t->tx_pps = c->tx_packets >= o->tx_packets
-				? (double)(c->tx_packets - o->tx_packets) / pdt_s
-				: 0;
-		/* busy/idle: processing and idle cycles of pmd-stats-show over the interval. */
-		const struct host_pmd_stats *sc =
-		    st_ok ? host_pmd_stats_find(st, c->core_id) : NULL;
-		const struct host_pmd_stats *so =
-		    h->have_stats_prev ? host_pmd_stats_find(&h->stats_prev, c->core_id) : NULL;
-		uint64_t dbusy, didle;
-		if (sc && so && sc->has_cycles && so->has_cycles &&
-		    host_counter_delta(sc->proc_cycles, so->proc_cycles, &dbusy) &&
-		    host_counter_delta(sc->idle_cycles, so->idle_cycles, &didle) &&
-		    dbusy + didle > 0) {
-			t->busy_pct = 100.0 * (double)dbusy / (double)(dbusy + didle);
-			t->idle_pct = 100.0 - t->busy_pct;
-		} else {
-			t->busy_pct = t->idle_pct = -1; /* no cycles moved, or none reported */
-		}
-		if (fresh_thread)
-			t->cpu_pct = -1;
-		p->offered_pps += t->rx_pps;
+/* busy/idle: processing and idle cycles of pmd-stats-show over the interval. */
+static void host_pmdsec_busy(const struct host_state *h, const struct host_pmdsec_reads *r,
+			     int core_id, struct pmd_thread_snap *t)
+{
+	const struct host_pmd_stats *sc = r->st_ok ? host_pmd_stats_find(&r->st, core_id) : NULL;
+	const struct host_pmd_stats *so =
+	    h->have_stats_prev ? host_pmd_stats_find(&h->stats_prev, core_id) : NULL;
+	uint64_t dbusy, didle;
+	if (sc && so && sc->has_cycles && so->has_cycles &&
+	    host_counter_delta(sc->proc_cycles, so->proc_cycles, &dbusy) &&
+	    host_counter_delta(sc->idle_cycles, so->idle_cycles, &didle) && dbusy + didle > 0) {
+		t->busy_pct = 100.0 * (double)dbusy / (double)(dbusy + didle);
+		t->idle_pct = 100.0 - t->busy_pct;
+	} else {
+		t->busy_pct = t->idle_pct = -1; /* no cycles moved, or none reported */
 	}
-	pid_t row_tid[PMD_SNAP_MAX];
-	host_slack_pmdsec(h, snap, row_tid);
-	for (int i = 0; i < p->nthreads; i++)
-		p->threads[i].tid = row_tid[i];
-	host_pmdsec_extras(h, snap, st_dt_s, st, st_ok, rq, rq_ok);
-	host_pmdsec_hists(h, hs, hists, perf);
-	if (st_ok)
-		h->stats_prev_ns = st_ns;
+}
+
+/* The rates of one PMD over OVS's interval pdt_s, from its counters now (c) and before (o);
+ * true when its sleep time was beyond the interval (then capped). */
+static bool host_pmdsec_rates(struct pmd_thread_snap *t, const struct host_pmd_perf *c,
+			      const struct host_pmd_perf *o, double pdt_s)
+{
+	bool sleep_bad = false;
+	uint64_t it = c->iterations - o->iterations, sit = c->sleep_iter - o->sleep_iter;
+	double slept = c->sleep_us >= o->sleep_us ? c->sleep_us - o->sleep_us : 0;
+	/* A thread is asleep at most the whole interval; OVS's own "Sleep time" is sometimes
+	 * far beyond it (seen on a VM: 1.5e17 us). Such a figure is capped at the interval and
+	 * named in the absent list rather than shown as 1e11 %. The 1 % margin allows for the
+	 * sample's own timing. */
+	if (slept > pdt_s * 1e6 * 1.01) {
+		slept = pdt_s * 1e6;
+		sleep_bad = true;
+	}
+	t->iterations = it;
+	t->sleep_iters = sit;
+	t->sleep_iter_pct = it ? 100.0 * (double)(sit < it ? sit : it) / (double)it : 0;
+	t->sleep_us_avg = sit ? slept / (double)sit : 0;
+	t->asleep_pct = slept / 1e4 / pdt_s; /* us asleep over the interval, % */
+	t->rx_pps = (double)(c->rx_packets - o->rx_packets) / pdt_s;
+	t->tx_pps =
+	    c->tx_packets >= o->tx_packets ? (double)(c->tx_packets - o->tx_packets) / pdt_s : 0;
+	return sleep_bad;
+}
+
+/* PMD i of pmd-perf-show into p->threads[i]; true when its sleep time was beyond the
+ * interval. */
+static bool host_pmdsec_thread(struct host_state *h, struct snapshot *snap,
+			       const struct host_pmdsec_reads *r, int i, pid_t vpid, double dt_s)
+{
+	struct pmd_snap *p = &snap->pmd;
+	const struct host_pmd_perf *c = &r->perf.pmd[i], *o = NULL;
+	struct pmd_thread_snap *t = &p->threads[i];
+	bool fresh_thread;
+	for (int j = 0; h->have_perf_prev && j < h->perf_prev.npmds; j++)
+		if (h->perf_prev.pmd[j].core_id == c->core_id)
+			o = &h->perf_prev.pmd[j];
+	/* pmd-stats-clear resets the counters at an unknown moment: no rate then. */
+	if (o && (c->iterations < o->iterations || c->rx_packets < o->rx_packets ||
+		  c->sleep_iter < o->sleep_iter))
+		o = NULL;
+	t->cpu_pct = host_pmdsec_cpu(h, snap, vpid, c->core_id, t->name, sizeof(t->name),
+				     &fresh_thread, &t->stolen_pct);
+	if (p->timer_slack_ns < 0) {
+		int s = host_read_timerslack(h, t->name, vpid);
+		if (s >= 0)
+			p->timer_slack_ns = s;
+	}
+	t->rx_packets = c->rx_packets;
+	t->tx_packets = c->tx_packets;
+	t->sleep_iters_total = c->sleep_iter; /* "so far"; sleep_iters is the interval's */
+	/* The interval the deltas were counted in is OVS's: the difference of this PMD's two
+	 * "Measurement duration" figures. Tunetop's own sample-to-sample time also holds the
+	 * reads before pmd-perf-show (threads, taskstats, ovsdb), whose length varies with the
+	 * load; it serves only when OVS gives no duration. */
+	double pdt_s = dt_s;
+	if (o && c->duration_s >= 0 && o->duration_s >= 0)
+		pdt_s = c->duration_s - o->duration_s;
+	t->no_rate = !o || pdt_s <= 0;
+	if (t->no_rate)
+		return false;
+	bool sleep_bad = host_pmdsec_rates(t, c, o, pdt_s);
+	host_pmdsec_busy(h, r, c->core_id, t);
+	if (fresh_thread)
+		t->cpu_pct = -1;
+	p->offered_pps += t->rx_pps;
+	return sleep_bad;
+}
+
+/* The eBPF probe's overshoot (the host's only one) and what the host cannot measure. */
+static void host_pmdsec_absent(struct host_state *h, struct snapshot *snap, const pid_t *row_tid,
+			       bool sleep_bad)
+{
+	struct host_snap *hs = &snap->host;
+	struct pmd_snap *p = &snap->pmd;
 	if (p->timer_slack_ns < 0)
 		host_absent(hs, "pmd.timer_slack_ns");
 	host_absent(hs, "pmd.rx_drop_pps");
@@ -347,18 +360,45 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	host_absent(hs, "pmd.drop_pct");
 	host_absent(hs, "pmd.totals");
 	host_absent(hs, "pmd.gen_rate_pps");
-	h->perf_prev = *perf;
+}
+
+void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s)
+{
+	struct host_snap *hs = &snap->host;
+	struct pmd_snap *p = &snap->pmd;
+	struct host_pmdsec_reads *r = xcalloc(1, sizeof(*r));
+
+	snprintf(hs->ovs_socket, sizeof(hs->ovs_socket), "%s", host_ovs_path(h->ovs));
+	host_pmdsec_ifaces(h, hs);
+	/* !ovs_probed: host_sample() asked already, and it failed. */
+	if (!h->ovs_probed || host_pmdsec_read(h, r) != 0) {
+		free(r);
+		host_pmdsec_fail(h, hs);
+		return;
+	}
+	hs->ovs = true;
+	hs->ovs_error[0] = '\0';
+	snap->has_pmd = true;
+	memset(p, 0, sizeof(*p));
+	host_pmdsec_maxsleep(h, hs, p);
+	p->sleep_inc_us = 1; /* PMD_SLEEP_INC_US in every release (docs/pmd.md §1.1) */
+	p->timer_slack_ns = -1;
+
+	p->nthreads = r->perf.npmds < PMD_SNAP_MAX ? r->perf.npmds : PMD_SNAP_MAX;
+	pid_t vpid = host_slack_ovs_pid(h);
+	bool sleep_bad = false; /* some PMD's sleep time exceeded the interval */
+	for (int i = 0; i < p->nthreads; i++)
+		sleep_bad |= host_pmdsec_thread(h, snap, r, i, vpid, dt_s);
+	pid_t row_tid[PMD_SNAP_MAX];
+	host_slack_pmdsec(h, snap, row_tid);
+	for (int i = 0; i < p->nthreads; i++)
+		p->threads[i].tid = row_tid[i];
+	host_pmdsec_extras(h, snap, r->st_dt_s, &r->st, r->st_ok, &r->rq, r->rq_ok);
+	host_pmdsec_hists(h, hs, &r->hists, &r->perf);
+	if (r->st_ok)
+		h->stats_prev_ns = r->st_ns;
+	host_pmdsec_absent(h, snap, row_tid, sleep_bad);
+	h->perf_prev = r->perf;
 	h->have_perf_prev = true;
-	free(perf);
-	free(st);
-	free(rq);
-	free(hists);
-	return;
-fail:
-	free(text);
-	free(perf);
-	free(st);
-	free(rq);
-	free(hists);
-	host_pmdsec_fail(h, hs);
+	free(r);
 }
