@@ -17,7 +17,8 @@ struct est_kt_snap {
 	uint32_t rows_full; /* rows whose avail bit is clear */
 	uint64_t tick_ns_last; /* this kthread's last tick that had a row to estimate */
 	double cpu_pct; /* of one core, over the interval */
-	int netns; /* a host's kthread: the gen id of its network namespace (ipvs-e:G:I); 0 engine */
+	int netns; /* a host's kthread: the gen id of its network namespace (ipvs-e:G:I); 0 engine
+		    */
 };
 
 struct est_calib_snap {

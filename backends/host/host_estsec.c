@@ -51,7 +51,8 @@ static void host_estsec_kmsg(struct host_state *h)
 	if (h->kmsg_fd == -2) {
 		h->kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (h->kmsg_fd < 0)
-			snprintf(h->kmsg_err, sizeof(h->kmsg_err), "/dev/kmsg: %s", strerror(errno));
+			snprintf(h->kmsg_err, sizeof(h->kmsg_err), "/dev/kmsg: %s",
+				 strerror(errno));
 	}
 	if (h->kmsg_fd < 0)
 		return;
@@ -163,6 +164,7 @@ bool host_est_source(const struct host_state *h, char *buf, size_t len)
 		snprintf(buf, len, "chain_max from the kernel log: %s", h->kmsg_line);
 	else
 		snprintf(buf, len, "no chain_max: %s",
-			 h->kmsg_err[0] ? h->kmsg_err : "no \"IPVS: using max\" line in the kernel log");
+			 h->kmsg_err[0] ? h->kmsg_err
+					: "no \"IPVS: using max\" line in the kernel log");
 	return h->kmsg_line[0] != '\0';
 }

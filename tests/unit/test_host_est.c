@@ -18,8 +18,8 @@ static void test_parse(void **state)
 	int cm, calib, tc;
 	uint64_t pk;
 	/* Linux 6.12, CONFIG_PREEMPT_RCU (one chain a tick): chain_max already x48. */
-	assert_true(host_estsec_parse("IPVS: using max 3648 ests per chain, 182400 per kthread", &cm,
-				      &pk, &calib, &tc));
+	assert_true(host_estsec_parse("IPVS: using max 3648 ests per chain, 182400 per kthread",
+				      &cm, &pk, &calib, &tc));
 	assert_int_equal(cm, 3648);
 	assert_int_equal(pk, 182400);
 	assert_int_equal(calib, 76);
@@ -31,11 +31,12 @@ static void test_parse(void **state)
 	assert_int_equal(calib, 12);
 	assert_int_equal(tc, 48);
 	/* Lines that are not it, or do not add up, say nothing. */
-	assert_false(host_estsec_parse("IPVS: starting estimator thread 0...", &cm, &pk, &calib, &tc));
-	assert_false(host_estsec_parse("IPVS: using max 100 ests per chain, 182400 per kthread", &cm,
+	assert_false(
+	    host_estsec_parse("IPVS: starting estimator thread 0...", &cm, &pk, &calib, &tc));
+	assert_false(host_estsec_parse("IPVS: using max 100 ests per chain, 182400 per kthread",
+				       &cm, &pk, &calib, &tc));
+	assert_false(host_estsec_parse("IPVS: using max 3648 ests per chain, 7 per kthread", &cm,
 				       &pk, &calib, &tc));
-	assert_false(host_estsec_parse("IPVS: using max 3648 ests per chain, 7 per kthread", &cm, &pk,
-				       &calib, &tc));
 }
 
 static bool absent(const struct snapshot *s, const char *path)

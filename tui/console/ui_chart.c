@@ -131,11 +131,14 @@ static void graph_title(struct ui *ui, const struct ui_graph *g, int x, int w)
 	/* The newest value, or frozen the one at the cursor (the sample shown). */
 	size_t at = g->has_cursor ? (size_t)g->cursor_back + 1 : 1;
 	double last = g->n >= at ? g->v[g->n - at] : 0;
-	snprintf(now, sizeof(now), "%.*f%s",
-		 last == floor(last) ? 0
-		 : fabs(last) < 10   ? 2
-				     : 1,
-		 last, g->unit);
+	if (!isfinite(last)) /* absent at that sample */
+		snprintf(now, sizeof(now), "-");
+	else
+		snprintf(now, sizeof(now), "%.*f%s",
+			 last == floor(last) ? 0
+			 : fabs(last) < 10   ? 2
+					     : 1,
+			 last, g->unit);
 	if (isfinite(g->goal))
 		snprintf(goal, sizeof(goal), " goal %g%s", g->goal, g->unit);
 	int n = snprintf(buf, sizeof(buf), "%s %s%s", g->title, now, goal);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_hist.c: the charts' history rings, knob markers and sparklines (Unicode blocks, or
  * ASCII). */
+#include <math.h>
 #include <string.h>
 
 #include "tui/console/ui.h"
@@ -102,8 +103,14 @@ void ui_hist_push(struct ui *ui)
 	/* The first PMD's CPU% (the views chart one thread; nothing is summed here). */
 	hist_add(&ui->hist[HIST_PMD_CPU_PCT], pmd ? s->pmd.threads[0].cpu_pct : 0);
 	hist_add(&ui->hist[HIST_EST_TICK_US], s->has_est ? (double)s->est.tick_ns_avg / 1e3 : 0);
-	hist_add(&ui->hist[HIST_BLK_IOPS], s->has_blk ? s->blk.iops : 0);
-	hist_add(&ui->hist[HIST_BLK_P99_US], s->has_blk ? s->blk.lat_p99_us : 0);
+	/* A figure the source lacks is a gap in its graph, and "-" in its title, never 0. */
+	hist_add(&ui->hist[HIST_BLK_IOPS], !s->has_blk			    ? 0
+					   : snapshot_absent(s, "blk.iops") ? NAN
+									    : s->blk.iops);
+	hist_add(&ui->hist[HIST_BLK_P99_US], !s->has_blk ? 0
+					     : snapshot_absent(s, "blk.lat_us")
+						 ? NAN
+						 : s->blk.lat_p99_us);
 	hist_add(&ui->hist[HIST_SELF_CPU_PCT], s->self.cpu_pct);
 }
 

@@ -80,11 +80,20 @@ static void blk_graphs(struct body *b, int h)
  * marker rather than shown in part ("p999 10650" of 10650us). */
 static void blk_heading(struct ui *ui, const struct blk_snap *k)
 {
-	char a[16], c[16];
-	ui_put_whole(ui, ROLE_NORMAL, "rq_affinity %" PRId64 "  %s IOPS",
-		     ui->snap->knobs[K_BLK_RQ_AFFINITY], rowfmt_count(k->iops, a, sizeof(a)));
+	char a[16], c[16], r[24];
+	const struct snapshot *s = ui->snap;
+	/* The device's own value (the header's too): a host without the device has none, and the
+	 * knob's default is not it. Figures the source lacks are "-", never 0. */
+	if (k->rq_affinity >= 0)
+		snprintf(r, sizeof(r), "%d", (int)k->rq_affinity);
+	else
+		snprintf(r, sizeof(r), "-");
+	ui_put_whole(ui, ROLE_NORMAL, "rq_affinity %s  %s IOPS", r,
+		     snapshot_absent(s, "blk.iops") ? "-" : rowfmt_count(k->iops, a, sizeof(a)));
 	/* A hung queue has no latency: its stuck requests have none yet. */
-	if (k->hung)
+	if (snapshot_absent(s, "blk.lat_us"))
+		ui_put_whole(ui, ROLE_NORMAL, "  p50 - p99 - p999 -");
+	else if (k->hung)
 		ui_put_whole(ui, ROLE_ERROR, "  - (HUNG: %d submitter%s)", k->hung_submitters,
 			     k->hung_submitters == 1 ? "" : "s");
 	else if (ui_put_whole(ui, ROLE_NORMAL, "  p50 %.0fus", k->lat_p50_us) &&
@@ -153,12 +162,20 @@ void ui_view_blk(struct body *b)
 		blk_heading(ui, k);
 	if (body_line(b)) {
 		char e[16], f[16];
-		/* in flight as found where the requests are; the JSON has the totals. */
-		ui_put(ui, k->bound_broken ? ROLE_ERROR : ROLE_NORMAL,
-		       "completed: direct %s  local softirq %s  remote %s  in flight %" PRIu64,
-		       rowfmt_count((double)k->direct, e, sizeof(e)),
-		       rowfmt_count((double)k->local_softirq, f, sizeof(f)),
-		       rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
+		if (snapshot_absent(ui->snap, "blk.completions"))
+			/* A host: the kernel does not say how each completion ran. */
+			ui_put(ui, ROLE_NORMAL,
+			       "completed: direct -  local softirq -  remote -  in flight %s",
+			       snapshot_absent(ui->snap, "blk.totals")
+				   ? "-"
+				   : rowfmt_count((double)k->in_flight, d, sizeof(d)));
+		else /* in flight as found where the requests are; the JSON has the totals. */
+			ui_put(
+			    ui, k->bound_broken ? ROLE_ERROR : ROLE_NORMAL,
+			    "completed: direct %s  local softirq %s  remote %s  in flight %" PRIu64,
+			    rowfmt_count((double)k->direct, e, sizeof(e)),
+			    rowfmt_count((double)k->local_softirq, f, sizeof(f)),
+			    rowfmt_count((double)k->remote, d, sizeof(d)), k->in_flight);
 	}
 	if (body_line(b))
 		blk_per_cpl(ui, k);

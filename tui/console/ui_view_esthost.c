@@ -25,8 +25,8 @@ void ui_view_est_host(struct body *b)
 		ui_put(ui, ROLE_NORMAL, "kthreads %d  CPU %.1f%% in all  ", e->kthreads,
 		       e->cpu_pct_total);
 	if (body_line(b)) {
-		ui_put(ui, ROLE_TABLE_HEAD, "%-14s %5s %5s %8s %6s", "THREAD", "NETNS", "KT", "ESTS",
-		       "CPU%");
+		ui_put(ui, ROLE_TABLE_HEAD, "%-14s %5s %5s %8s %6s", "THREAD", "NETNS", "KT",
+		       "ESTS", "CPU%");
 		ui_put(ui, ROLE_DIM, "  (CPU%% of one core, goal %.1f%%)", EST_KTHREAD_GOAL_PCT);
 	}
 	for (int k = 0; k < e->nkt; k++) {
@@ -40,7 +40,8 @@ void ui_view_est_host(struct body *b)
 		       kt->cpu_pct);
 	}
 	if (e->kthreads > e->nkt && body_line(b))
-		ui_put(ui, ROLE_DIM, "(%d more kthreads, in the totals only)", e->kthreads - e->nkt);
+		ui_put(ui, ROLE_DIM, "(%d more kthreads, in the totals only)",
+		       e->kthreads - e->nkt);
 	body_title(b, "the kernel exposes no tick times, rows or calibration tests: see JSON "
 		      "host.absent");
 }
