@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backends/host/host_bpf.h"
+#include "backends/host/host_proc.h"
 #include "backends/host/hostfreq.h"
 #include "backends/source.h"
 #include "backends/host/topology.h"
@@ -39,6 +40,7 @@ struct src_engine {
 	struct host_bpf *bpf; /* loaded at the first sample with pmd.sleep_probe on */
 	bool bpf_tried;
 	char bpf_err[128];
+	struct host_cpustat stat_prev[SNAP_MACHINE_CPUS]; /* the machine's CPUs, last read */
 };
 
 #define SRC_ENG(src) (((struct src_engine *)(src)->priv)->eng)
@@ -89,10 +91,31 @@ static void src_engine_probe(struct src_engine *se, struct snapshot *snap)
 			snap, NULL);
 }
 
+/* The machine's own CPUs over the interval, beside the emulated ones (snapshot.h machine[]). */
+static void src_engine_machine(struct src_engine *se, struct snapshot *snap)
+{
+	struct host_cpustat now[SNAP_MACHINE_CPUS];
+	size_t len;
+	char *t = host_proc_slurp("/proc/stat", &len);
+	int n = t ? host_proc_stat(t, len, now, SNAP_MACHINE_CPUS) : -1;
+	free(t);
+	snap->machine_ncpus = 0;
+	for (int i = 0; i < n; i++) {
+		snap->machine[i].load_pct = host_proc_load_pct(&now[i], &se->stat_prev[i]);
+		snap->machine[i].freq_mhz = hostfreq_cur_mhz((unsigned)i);
+		/* The first read has nothing to take a delta from. */
+		if (se->stat_prev[i].present)
+			snap->machine_ncpus = i + 1;
+	}
+	if (n > 0)
+		memcpy(se->stat_prev, now, sizeof(now[0]) * (size_t)n);
+}
+
 static void src_engine_sample(struct source *src, struct snapshot *snap)
 {
 	struct src_engine *se = src->priv;
 	engine_sample(se->eng, snap);
+	src_engine_machine(se, snap);
 	if (snap->has_pmd)
 		src_engine_probe(se, snap);
 }

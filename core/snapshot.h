@@ -59,6 +59,8 @@ enum {
 
 #define SNAP_MAX_EVENTS 64
 
+#define SNAP_MACHINE_CPUS 64 /* the machine's CPUs kept beside an engine's; more are left out */
+
 struct snapshot {
 	uint64_t mono_ns; /* when it was taken */
 	uint64_t wall_ns; /* CLOCK_REALTIME of the same moment */
@@ -92,6 +94,15 @@ struct snapshot {
 	/* knobs[k] is not a value the source has: a host knob the host lacks (no
 	 * cpufreq, no block device, no OVS). JSON gives null, the screen "-". */
 	bool knob_absent[K_COUNT];
+
+	/* The machine's own CPUs beside the engine's emulated ones (backends/src_engine.c, from
+	 * /proc/stat and cpufreq): the console's meters show them on '#'. machine_ncpus 0: not
+	 * read (a host, whose cpus[] are the machine's already; a recording; the first sample). */
+	int machine_ncpus;
+	struct snap_machine_cpu {
+		double load_pct; /* busy % over the interval */
+		unsigned freq_mhz; /* 0 unknown */
+	} machine[SNAP_MACHINE_CPUS];
 };
 
 /*

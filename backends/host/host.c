@@ -172,14 +172,7 @@ static void host_sample_cpus(struct host_state *h, struct snapshot *snap)
 		c->node = i < h->ntopo ? h->topo[i].node : 0;
 		c->llc = i < h->ntopo ? h->topo[i].llc : -1;
 		c->online = now[i].present; /* /proc/stat lists online CPUs only */
-		uint64_t dt = now[i].total - h->stat_prev[i].total;
-		uint64_t db = now[i].busy - h->stat_prev[i].busy;
-		c->load_pct = now[i].present && h->stat_prev[i].present &&
-				      now[i].total >= h->stat_prev[i].total && dt
-				  ? 100.0 * (double)db / (double)dt
-				  : 0;
-		if (c->load_pct > 100.0 || c->load_pct < 0)
-			c->load_pct = c->load_pct < 0 ? 0 : 100.0;
+		c->load_pct = host_proc_load_pct(&now[i], &h->stat_prev[i]);
 		c->freq_mhz = h->cpufreq ? hostfreq_cur_mhz((unsigned)i) : mhz[i];
 	}
 	memcpy(h->stat_prev, now, sizeof(now));

@@ -127,6 +127,14 @@ int host_proc_percpu_row(const char *text, size_t len, const char *row, uint64_t
 	return -1;
 }
 
+double host_proc_load_pct(const struct host_cpustat *now, const struct host_cpustat *prev)
+{
+	if (!now->present || !prev->present || now->total <= prev->total)
+		return 0;
+	double pct = 100.0 * (double)(now->busy - prev->busy) / (double)(now->total - prev->total);
+	return pct < 0 ? 0 : pct > 100.0 ? 100.0 : pct;
+}
+
 int host_proc_stat(const char *text, size_t len, struct host_cpustat *out, int max)
 {
 	struct hp_cur c = {text, text + len};

@@ -29,6 +29,8 @@ struct host_cpustat {
 };
 /* Fills out[id] for each "cpuN" line with id < max; returns largest id + 1, or -1 if none. */
 int host_proc_stat(const char *text, size_t len, struct host_cpustat *out, int max);
+/* A CPU's busy % between two reads, 0..100; 0 when it was not online at both or no time passed. */
+double host_proc_load_pct(const struct host_cpustat *now, const struct host_cpustat *prev);
 
 /* /proc/PID/task/TID/stat: comm may hold spaces and ')' (the last ')' ends it). */
 struct host_taskstat {

@@ -243,6 +243,7 @@ struct ui {
 	struct snapshot *live; /* what the source fills; ui->snap when not frozen */
 	struct snapshot *frozen_snap;
 	bool frozen;
+	bool meters_machine; /* '#' on the engine: the meters show the machine's real CPUs */
 	uint64_t frozen_id; /* the history id shown while frozen */
 	/* The window frozen with it: the ids kept when space was pressed. Stepping stays in it
 	 * and the charts end at its newest, so the frozen screen does not move while sampling

@@ -45,16 +45,18 @@ static enum theme_role load_role(double pct)
  * "emulated" in it (docs/reference.md "The console"), as an htop user reads a meter as the
  * machine's. The words go first when the meter is narrow, the frequency next. */
 static void meter_draw(struct ui *ui, int y, int x, int w, const char *label, double pct,
-		       unsigned mhz, bool emulated)
+		       unsigned mhz, const char *what)
 {
 	char text[48];
 	int lw = (int)strlen(label);
 	int inner = w - lw - 2;
-	const char *what = emulated ? " emulated" : "";
 
 	if (inner < 4)
 		return;
-	snprintf(text, sizeof(text), "%.1f%% %uMHz%s", pct, mhz, what);
+	if (mhz || !*what || strcmp(what, " machine") != 0)
+		snprintf(text, sizeof(text), "%.1f%% %uMHz%s", pct, mhz, what);
+	else /* the machine's CPUs without cpufreq: no MHz to show */
+		snprintf(text, sizeof(text), "%.1f%%%s", pct, what);
 	if ((int)strlen(text) > inner)
 		snprintf(text, sizeof(text), "%.1f%%%s", pct, what);
 	if ((int)strlen(text) > inner)
@@ -107,9 +109,33 @@ static int cells_draw(struct ui *ui, int y, int rows)
 	return rows;
 }
 
+/* '#' on the engine: the machine's own CPUs (snapshot.h machine[]), said so in each meter. */
+static int machine_meters_draw(struct ui *ui, int y)
+{
+	const struct snapshot *s = ui->snap;
+	int n = s->machine_ncpus, ncol = n <= 1 ? 1 : COLS >= 160 ? 4 : 2;
+	int rows = (n + ncol - 1) / ncol, maxrows = LINES >= 30 ? UI_METER_ROWS_MAX : 2;
+	int colw = COLS / ncol;
+	char label[16];
+	if (rows > maxrows)
+		rows = maxrows; /* a big machine: its first CPUs; the rest "+N" */
+	for (int i = 0; i < n && i < rows * ncol; i++) {
+		snprintf(label, sizeof(label), "%3d", i);
+		meter_draw(ui, y + i / ncol, (i % ncol) * colw, colw - 1, label,
+			   s->machine[i].load_pct, s->machine[i].freq_mhz, " machine");
+	}
+	if (n > rows * ncol) {
+		move(y + rows - 1, COLS - 10);
+		ui_put(ui, ROLE_DIM, "+%d more", n - rows * ncol);
+	}
+	return rows;
+}
+
 static int meters_draw(struct ui *ui, int y)
 {
 	const struct snapshot *s = ui->snap;
+	if (ui->meters_machine && !s->has_host && s->machine_ncpus > 0)
+		return machine_meters_draw(ui, y);
 	int ncol = s->ncpus <= 1 ? 1 : COLS >= 160 ? 4 : 2;
 	int maxrows = LINES >= 30 ? UI_METER_ROWS_MAX : 2;
 	int colw = COLS / ncol;
@@ -123,7 +149,7 @@ static int meters_draw(struct ui *ui, int y)
 		const struct snap_cpu *c = &s->cpus[i];
 		snprintf(label, sizeof(label), "%3d", c->id);
 		meter_draw(ui, y + i / ncol, (i % ncol) * colw, colw - 1, label, c->load_pct,
-			   c->freq_mhz, !s->has_host);
+			   c->freq_mhz, s->has_host ? "" : " emulated");
 	}
 	return (s->ncpus + ncol - 1) / ncol;
 }

@@ -202,6 +202,24 @@ static int key_repaint(struct ui *ui, int ch)
 	return UI_REDRAW;
 }
 
+/* htop's '#' hides the meters; here it swaps the engine's emulated CPUs for the machine's own
+ * real ones and back, each meter saying which (docs/reference.md "The console"). */
+static int key_meters(struct ui *ui, int ch)
+{
+	(void)ch;
+	if (ui->snap->has_host) {
+		ui_status(ui, false, "#: the meters are this machine's already");
+		return UI_REDRAW;
+	}
+	ui->meters_machine = !ui->meters_machine;
+	ui_status(ui, false, "meters: %s",
+		  !ui->meters_machine	    ? "the engine's emulated CPUs"
+		  : ui->snap->machine_ncpus ? "this machine's real CPUs"
+					    : "this machine's real CPUs, from the next sample (a "
+					      "recording has none)");
+	return UI_REDRAW;
+}
+
 static int key_mouse(struct ui *ui, int ch)
 {
 	MEVENT me;
@@ -350,7 +368,6 @@ static const struct {
     {'b', "backtrace", "no stacks here"},
     {'i', "IO priority", "the knobs: F7/F8 and :"},
     {'Y', "scheduling policy", "the knobs: F7/F8 and :"},
-    {'#', "hide meters", "the header always shows"},
 };
 
 static int key_htop_only(struct ui *ui, int ch)
@@ -447,6 +464,11 @@ const struct ui_keydef ui_keydefs[] = {
      "command: set NAME=VALUE, NAME (show), goto TIME (a replay), q (Tab completes names)",
      key_command},
     {"Ctrl-L", {12}, -1, "repaint the whole terminal", key_repaint},
+    {"#",
+     {'#'},
+     -1,
+     "meters: the engine's emulated CPUs, or this machine's real ones (htop: hide meters)",
+     key_meters},
     {"mouse", {KEY_MOUSE}, -1, "with --mouse: click selects, wheel scrolls", key_mouse},
     {"M T m s a c t",
      {'M', 'T', 'm', 's', 'a', 'c', 't'},
@@ -458,8 +480,8 @@ const struct ui_keydef ui_keydefs[] = {
      -1,
      "htop's keys (and Backspace), nothing here",
      key_htop_only},
-    {"u U p w e l x b i Y #",
-     {'u', 'U', 'p', 'w', 'e', 'l', 'x', 'b', 'i', 'Y', '#'},
+    {"u U p w e l x b i Y",
+     {'u', 'U', 'p', 'w', 'e', 'l', 'x', 'b', 'i', 'Y'},
      -1,
      "htop's keys, nothing here",
      key_htop_only},
