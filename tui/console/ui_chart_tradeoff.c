@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "tui/exp/exp_cost.h"
+#include "tui/pass_cost.h"
 #include "tui/chart.h"
 #include "tui/console/ui.h"
 #include "tui/rowfmt_host.h"
@@ -149,11 +149,11 @@ void ui_tradeoff_step(struct ui *ui)
 	}
 	struct ui_tradeoff_pt *p = &to->pts[to->point];
 	uint64_t start = s->mono_ns - (uint64_t)(s->interval_s * 1e9);
-	struct exp_pmd_mark from = to->last;
-	exp_pmd_mark_read(s, &to->last); /* the next interval starts here */
+	struct pass_pmd_mark from = to->last;
+	pass_pmd_mark_read(s, &to->last); /* the next interval starts here */
 	if (s->interval_s <= 0 || start < to->set_ns + TRADEOFF_SETTLE_NS)
 		return; /* still settling: this interval saw the previous setting */
-	exp_pmd_acc_add(&p->acc, &from, s);
+	pass_pmd_acc_add(&p->acc, &from, s);
 	double cpu = 0;
 	for (int i = 0; i < s->pmd.nthreads; i++)
 		cpu += s->pmd.threads[i].cpu_pct;
@@ -200,7 +200,7 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 		move(y, 0);
 		ui_put(ui, ROLE_LABEL,
 		       "trade-off: drop%% vs PMD CPU%% share (maxsleep us/slack, budget %g%%)",
-		       EXP_DROP_BUDGET_PCT);
+		       PASS_DROP_BUDGET_PCT);
 		if (to->state == TRADEOFF_RUN)
 			ui_put(ui, ROLE_VALUE, "  measuring %d of %d, o cancels", to->point + 1,
 			       to->npoints);
@@ -212,24 +212,24 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 	if (gh < 1 || gw < 10)
 		return;
 	double xmax = 10, ymax = 1;
-	struct exp_cost_cand cand[UI_TRADEOFF_MAX];
+	struct pass_cost_cand cand[UI_TRADEOFF_MAX];
 	double xs_v[UI_TRADEOFF_MAX], ys_v[UI_TRADEOFF_MAX];
 	for (int i = 0; i < to->npoints; i++) {
 		const struct ui_tradeoff_pt *p = &to->pts[i];
-		struct exp_pmd_cost c;
-		cand[i] = (struct exp_cost_cand){0};
+		struct pass_pmd_cost c;
+		cand[i] = (struct pass_cost_cand){0};
 		if (!p->done)
 			continue;
-		/* Each point as its counters say (exp_cost.h); the interval sums when it has
+		/* Each point as its counters say (pass_cost.h); the interval sums when it has
 		 * none (no interval of it started after a mark). */
-		if (exp_pmd_cost_of(&p->acc, &c) == 0) {
+		if (pass_pmd_cost_of(&p->acc, &c) == 0) {
 			xs_v[i] = c.share_pct;
 			ys_v[i] = c.drop_pct;
-			cand[i] = (struct exp_cost_cand){.usable = true,
-							 .sleeps = p->maxsleep_us > 0,
-							 .drop_pct = c.drop_pct,
-							 .ns_per_pkt = c.ns_per_pkt,
-							 .share_pct = c.share_pct};
+			cand[i] = (struct pass_cost_cand){.usable = true,
+							  .sleeps = p->maxsleep_us > 0,
+							  .drop_pct = c.drop_pct,
+							  .ns_per_pkt = c.ns_per_pkt,
+							  .share_pct = c.share_pct};
 		} else {
 			xs_v[i] = p->cpu_sum / p->secs;
 			ys_v[i] = p->drop_sum / p->secs;
@@ -237,7 +237,7 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 		xmax = xs_v[i] > xmax ? xs_v[i] : xmax;
 		ymax = ys_v[i] > ymax ? ys_v[i] : ymax;
 	}
-	size_t b = exp_cost_cheapest(cand, (size_t)to->npoints, EXP_DROP_BUDGET_PCT);
+	size_t b = pass_cost_cheapest(cand, (size_t)to->npoints, PASS_DROP_BUDGET_PCT);
 	int best = b < (size_t)to->npoints ? (int)b : -1;
 	struct chart_scale xs, ys;
 	chart_scale_make(0, xmax * 1.05, gw / 10 > 1 ? gw / 10 : 1, 0, &xs);

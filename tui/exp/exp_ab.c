@@ -10,7 +10,7 @@
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_check.h"
-#include "tui/exp/exp_cost.h"
+#include "tui/pass_cost.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/exp_stats.h"
 #include "tui/exp/exp_diag.h"
@@ -122,7 +122,7 @@ static const struct ab_arm *ab_hang_arm(struct source *src, json_t *snap, const 
 	return ab_arm_at(arms, narms, since - wd_ms / 8000.0);
 }
 
-/* What the host took of an arm's window, %: the PMDs' stolen time (exp_cost.h) for a pmd
+/* What the host took of an arm's window, %: the PMDs' stolen time (pass_cost.h) for a pmd
  * knob, else the run-queue delay averaged over the knob's subsystem's threads. */
 static double ab_host_took(json_t *snap, enum subsys owner)
 {
@@ -338,7 +338,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	const char *knob = NULL, *values_list = NULL;
 	const char *metrics[AB_MAX_METRICS], *values[EXP_MAX_LIST];
 	size_t nmetrics = 0, nvalues, hang_value = 0, hang_pass = 0;
-	double limit = EXP_HOST_TOOK_LIMIT_PCT;
+	double limit = PASS_HOST_TOOK_LIMIT_PCT;
 	long passes_l = 10;
 	char *values_copy, err[512], hang[256] = "";
 	int rc = 0;

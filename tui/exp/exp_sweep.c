@@ -11,7 +11,7 @@
 
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
-#include "tui/exp/exp_cost.h"
+#include "tui/pass_cost.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/exp_stats.h"
 #include "tui/exp/exp_diag.h"
@@ -45,7 +45,7 @@ static const struct sweep_col sweep_cols[] = {
     {"sleep_us_avg", "pmd.threads[avg].sleep_us_avg", NULL},
     {"oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99",
      "pmd.threads[*].sleep_overshoot_us.p99_at_least"},
-    /* The window's cost from its counters (tui/exp/exp_cost.h). */
+    /* The window's cost from its counters (tui/pass_cost.h). */
     {"cpu_ns/pkt", "pass.cpu_ns_per_pkt", NULL},
     {"cpu_share%", "pass.cpu_share_pct", NULL},
     {"host_took%", "pass.host_took_pct", NULL},
@@ -382,7 +382,7 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 	char *ms_copy = NULL, *slack_copy = NULL, *rate_copy = NULL;
 	size_t nms, nslack, nrate = 1;
 	long passes = SWEEP_DEFAULT_PASSES;
-	double budget = EXP_DROP_BUDGET_PCT, limit = EXP_HOST_TOOK_LIMIT_PCT;
+	double budget = PASS_DROP_BUDGET_PCT, limit = PASS_HOST_TOOK_LIMIT_PCT;
 	int rc = 0;
 
 	if (!c.scenario)
@@ -455,12 +455,12 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 		failed_pts += pts[i].failed > 0;
 	}
 
-	/* The answer: the cheapest setting within the drop budget (tui/exp/exp_cost.h). */
-	struct exp_cost_cand *cand = xcalloc(npts, sizeof(*cand));
+	/* The answer: the cheapest setting within the drop budget (tui/pass_cost.h). */
+	struct pass_cost_cand *cand = xcalloc(npts, sizeof(*cand));
 	bool *within = xcalloc(npts, sizeof(*within));
 	for (size_t i = 0; i < n; i++) {
 		const struct sweep_point *p = &pts[i];
-		cand[i] = (struct exp_cost_cand){
+		cand[i] = (struct pass_cost_cand){
 		    .usable =
 			p->ok && !p->failed && p->have[SWEEP_COL_DROP] && p->have[SWEEP_COL_SHARE],
 		    .sleeps = p->ms > 0,
@@ -469,13 +469,13 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 		    .share_pct = p->sum[SWEEP_COL_SHARE].median};
 		within[i] = cand[i].usable && cand[i].drop_pct <= budget;
 	}
-	size_t best = exp_cost_cheapest(cand, n, budget);
+	size_t best = pass_cost_cheapest(cand, n, budget);
 	/* cheapest_zero_drop, kept for its readers: every pass under the rounding floor,
 	 * ranked as the answer is. */
 	for (size_t i = 0; i < n; i++)
 		cand[i].usable =
 		    cand[i].usable && pts[i].sum[SWEEP_COL_DROP].max < SWEEP_ZERO_DROP_PCT;
-	size_t zero = exp_cost_cheapest(cand, n, SWEEP_ZERO_DROP_PCT);
+	size_t zero = pass_cost_cheapest(cand, n, SWEEP_ZERO_DROP_PCT);
 	free(cand);
 
 	if (rc == 0 && !sig_quit) {

@@ -53,7 +53,7 @@ struct source *exp_source(const struct exp_common *c, const char *const *extra, 
  * Sleep warmup, sample, sleep seconds, sample: the window's JSON (decref it). hang
  * (hanglen bytes) gets the reason the window cannot be trusted (exp_check.h), or "".
  */
-/* With PMDs, its "pass" object holds the window's cost from its counters (exp_cost.h):
+/* With PMDs, its "pass" object holds the window's cost from its counters (pass_cost.h):
  * drop_pct, cpu_ns_per_pkt, cpu_share_pct, host_took_pct, window_s, packets. With a hang
  * the watchdog timed, "hang_since_s" says when it began (exp_hang_since). */
 json_t *exp_window(struct source *src, double warmup, double seconds, char *hang, size_t hanglen);
