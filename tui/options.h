@@ -47,8 +47,7 @@ struct options {
 	const char *replay; /* --replay FILE: a recording as the source */
 	const char *from, *to; /* --from / --to: the slice of it to play */
 	const char *record; /* --record FILE: every snapshot also to FILE (.zst/.gz compress) */
-	const char
-	    *record_dir; /* --record-dir DIR: a rotating store (backends/replay/recstore.h) */
+	const char *record_dir; /* --record-dir DIR: a rotating store (backends/replay/recstore.h) */
 	uint64_t record_rotate_s, record_rotate_bytes; /* --record-rotate (one of the two) */
 	uint64_t record_keep_s, record_max_bytes; /* --record-keep, --record-max-size (0: none) */
 	bool store_given; /* one of the three above was given */

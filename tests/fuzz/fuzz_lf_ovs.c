@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_ovs.c: libFuzzer target for the OVS JSON-RPC reply parser (unixctl and ovsdb speak
- * the same JSON-RPC 1.0) and the PMD report parsers (backends/host/ovs/host_ovsparse.c). `make
- * fuzz` builds it with clang -fsanitize=fuzzer; otherwise it replays tests/fuzz/corpus/ovs/. */
+ * the same JSON-RPC 1.0) and the PMD report parsers (backends/host/ovs/host_ovsparse.c). `make fuzz`
+ * builds it with clang -fsanitize=fuzzer; otherwise it replays tests/fuzz/corpus/ovs/. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

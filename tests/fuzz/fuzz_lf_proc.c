@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_lf_proc.c: libFuzzer target for the /proc and sysfs text parsers
- * (backends/host/host_proc.c): /proc/stat, /proc/interrupts and /proc/softirqs rows,
- * /proc/PID/task/TID/stat, diskstats, cpuinfo. The first byte picks the row name; the rest is the
- * file, in a buffer of exactly its size. Without libFuzzer it replays tests/fuzz/corpus/proc/. */
+/* fuzz_lf_proc.c: libFuzzer target for the /proc and sysfs text parsers (backends/host/host_proc.c):
+ * /proc/stat, /proc/interrupts and /proc/softirqs rows, /proc/PID/task/TID/stat, diskstats,
+ * cpuinfo. The first byte picks the row name; the rest is the file, in a buffer of exactly
+ * its size. Without libFuzzer it replays tests/fuzz/corpus/proc/. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fuzz_lf_rec.c: libFuzzer target for what a recording or a remote agent feeds tunetop: JSON
  * Lines of whole snapshots (backends/replay/snapdec.c) and of {"delta":...} objects applied to the
- * last whole one (backends/remote/jdelta.c), as src_replay.c and src_remote.c read them. `make
- * fuzz` builds it with clang -fsanitize=fuzzer; otherwise it replays tests/fuzz/corpus/rec/. */
+ * last whole one (backends/remote/jdelta.c), as src_replay.c and src_remote.c read them. `make fuzz`
+ * builds it with clang -fsanitize=fuzzer; otherwise it replays tests/fuzz/corpus/rec/. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_lf_recread.c: libFuzzer target for backends/replay/recread.c and
- * backends/replay/replay_index.c as replay reads a recording: any bytes as a file (plain, or
- * gzip/zstd by their magic), indexed in one pass; then every line the index found is read back from
- * its place, last to first (so each seek goes back), and must be the line the index saw: starting
- * with '{', as long as the index said. An error always says why. `make fuzz` builds it with clang
+/* fuzz_lf_recread.c: libFuzzer target for backends/replay/recread.c and backends/replay/replay_index.c as
+ * replay reads a recording: any bytes as a file (plain, or gzip/zstd by their magic), indexed
+ * in one pass; then every line the index found is read back from its place, last to first
+ * (so each seek goes back), and must be the line the index saw: starting with '{', as long as
+ * the index said. An error always says why. `make fuzz` builds it with clang
  * -fsanitize=fuzzer; otherwise it replays tests/fuzz/corpus/recread/. */
 #include <stdint.h>
 #include <stdio.h>
