@@ -15,6 +15,7 @@
 #include "tui/exp/exp_stats.h"
 #include "tui/exp/exp_diag.h"
 #include "tui/exp/experiment.h"
+#include "tui/pass.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
@@ -332,257 +333,308 @@ static const char *ab_default_scenario(enum subsys owner)
 	}
 }
 
-int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
-{
-	struct exp_common c = *c0;
-	const char *knob = NULL, *values_list = NULL;
+/* One run: its options, its source, and what its windows measured. */
+struct ab {
+	struct exp_common c;
+	const char *knob, *list; /* --knob, --values */
+	int id;
 	const char *metrics[AB_MAX_METRICS], *values[EXP_MAX_LIST];
-	size_t nmetrics = 0, nvalues, hang_value = 0, hang_pass = 0;
-	double limit = PASS_HOST_TOOK_LIMIT_PCT;
-	long passes_l = 10;
-	char *values_copy, err[512], hang[256] = "";
-	int rc = 0;
+	size_t nmetrics, nvalues, passes;
+	char *values_copy;
+	double limit;
+	struct source *src;
+	double *samples; /* [metric][value][kept pass] */
+	double *aside_samples; /* [metric][value][set-aside round]: NAN where none */
+	double *took; /* [value][kept pass] */
+	double *pend; /* [metric][value]: the round's figures until it is judged */
+	double *pend_took; /* [value] */
+	json_t **pend_snap; /* [value]: its findings count once the pass is kept */
+	bool *missing; /* [metric] */
+	struct exp_findings *found; /* [value] */
+	struct ab_arm *arms;
+	size_t narms, hang_value, hang_pass, done;
+	char hang[256];
+	bool tty;
+};
 
+static int ab_parse(struct ab *ab, int argc, char **argv)
+{
+	long passes = 10;
 	for (int i = 0; i < argc; i++) {
 		if (i + 1 < argc && strcmp(argv[i], "--knob") == 0) {
-			knob = argv[++i];
+			ab->knob = argv[++i];
 		} else if (i + 1 < argc && strcmp(argv[i], "--values") == 0) {
-			values_list = argv[++i];
+			ab->list = argv[++i];
 		} else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
-			if (exp_parse_count("--passes", argv[++i], 2, AB_MAX_PASSES, &passes_l))
+			if (exp_parse_count("--passes", argv[++i], 2, AB_MAX_PASSES, &passes))
 				return 2;
 		} else if (i + 1 < argc && strcmp(argv[i], "--host-took-limit") == 0) {
-			if (exp_parse_double("--host-took-limit", argv[++i], 0, 100, &limit))
+			if (exp_parse_double("--host-took-limit", argv[++i], 0, 100, &ab->limit))
 				return 2;
 		} else if (i + 1 < argc && strcmp(argv[i], "--metric") == 0) {
-			if (nmetrics == AB_MAX_METRICS) {
+			if (ab->nmetrics == AB_MAX_METRICS) {
 				fprintf(stderr, "tunetop: experiment ab: at most %d metrics\n",
 					AB_MAX_METRICS);
 				return 2;
 			}
-			metrics[nmetrics++] = argv[++i];
+			ab->metrics[ab->nmetrics++] = argv[++i];
 		} else {
-			fprintf(stderr,
-				"tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, "
-				"--values "
-				"A,B[,...], --passes N, --metric PATH, --host-took-limit PCT and "
-				"the common "
-				"options)\n",
-				argv[i]);
+			fprintf(
+			    stderr,
+			    "tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, "
+			    "--values A,B[,...], --passes N, --metric PATH, --host-took-limit PCT "
+			    "and the common options)\n",
+			    argv[i]);
 			return 2;
 		}
 	}
-	int id = knob ? knob_find(knob) : -1;
-	if (id < 0 || !values_list) {
+	ab->passes = (size_t)passes;
+	return 0;
+}
+
+/* The knob and its values checked, the defaults filled in: 0 or 2 (usage). */
+static int ab_check_args(struct ab *ab)
+{
+	const char *list = ab->list;
+	ab->id = ab->knob ? knob_find(ab->knob) : -1;
+	if (ab->id < 0 || !list) {
+		bool bad = ab->knob && ab->id < 0;
 		fprintf(stderr,
 			"tunetop: experiment ab: needs --knob KNOB (see --list-knobs) and "
 			"--values A,B[,...]%s%s%s\n",
-			knob && id < 0 ? " ('" : "", knob && id < 0 ? knob : "",
-			knob && id < 0 ? "' is not a knob)" : "");
+			bad ? " ('" : "", bad ? ab->knob : "", bad ? "' is not a knob)" : "");
 		return 2;
 	}
-	nvalues =
-	    exp_parse_list("ab", "--values", values_list, id, &values_copy, values, EXP_MAX_LIST);
-	if (nvalues == 0)
+	ab->nvalues = exp_parse_list("ab", "--values", list, ab->id, &ab->values_copy, ab->values,
+				     EXP_MAX_LIST);
+	if (ab->nvalues == 0)
 		return 2;
-	if (nvalues < 2) {
+	if (ab->nvalues < 2) {
 		fprintf(stderr, "tunetop: experiment ab: --values needs at least two values\n");
-		free(values_copy);
 		return 2;
 	}
-	if (nmetrics == 0)
-		for (const char *const *d = ab_defaults(knob_table[id].owner); *d; d++)
-			metrics[nmetrics++] = *d;
-	if (!c.scenario)
-		c.scenario = ab_default_scenario(knob_table[id].owner);
-	size_t passes = (size_t)passes_l;
-	bool tty = isatty(STDERR_FILENO) == 1;
+	if (ab->nmetrics == 0)
+		for (const char *const *d = ab_defaults(knob_table[ab->id].owner); *d; d++)
+			ab->metrics[ab->nmetrics++] = *d;
+	if (!ab->c.scenario)
+		ab->c.scenario = ab_default_scenario(knob_table[ab->id].owner);
+	return 0;
+}
 
-	/* The engine starts at the first value: the time before the first pass is then that
-	 * value's, so a hang that began then is its own (not the scenario's value's). */
-	char first_set[256];
-	const char *extra[1] = {first_set};
-	snprintf(first_set, sizeof(first_set), "%s=%s", knob, values[0]);
-	struct source *src = exp_source(&c, extra, 1, err, sizeof(err), &rc);
-	if (!src) {
+static void ab_alloc(struct ab *ab)
+{
+	size_t nm = ab->nmetrics, nv = ab->nvalues, p = ab->passes;
+	ab->samples = xcalloc(nm * nv * p, sizeof(double));
+	ab->aside_samples = xcalloc(nm * nv * 2 * p, sizeof(double));
+	for (size_t k = 0; k < nm * nv * 2 * p; k++)
+		ab->aside_samples[k] = NAN;
+	ab->took = xcalloc(nv * p, sizeof(double));
+	ab->pend = xcalloc(nm * nv, sizeof(double));
+	ab->pend_took = xcalloc(nv, sizeof(double));
+	ab->pend_snap = xcalloc(nv, sizeof(json_t *));
+	ab->missing = xcalloc(nm, sizeof(bool));
+	ab->found = xcalloc(nv, sizeof(*ab->found));
+	ab->arms = xcalloc(2 * p * nv, sizeof(*ab->arms));
+}
+
+static void ab_free(struct ab *ab)
+{
+	for (size_t v = 0; ab->pend_snap && v < ab->nvalues; v++)
+		json_decref(ab->pend_snap[v]);
+	free(ab->samples);
+	free(ab->aside_samples);
+	free(ab->took);
+	free(ab->pend);
+	free(ab->pend_took);
+	free(ab->pend_snap);
+	free(ab->missing);
+	free(ab->found);
+	free(ab->arms);
+	free(ab->values_copy);
+}
+
+/* The runner's window of value v: the knob set, a window measured, its figures kept apart
+ * until the round is judged (tui/pass.h). */
+static int ab_measure(void *ctx, size_t v, struct pass_obs *obs)
+{
+	struct ab *ab = ctx;
+	char err[512];
+	if (source_knob_set_text(ab->src, ab->id, ab->values[v], err, sizeof(err)) != 0) {
 		fprintf(stderr, "tunetop: experiment ab: %s\n", err);
-		free(values_copy);
-		return rc;
+		return 1;
 	}
-	if ((rc = ab_check_metrics(src, metrics, nmetrics)) != 0) {
-		source_close(src);
-		free(values_copy);
-		return rc;
+	struct ab_arm *arm = &ab->arms[ab->narms++];
+	*arm = (struct ab_arm){.value = v, .pass = ab->done, .set_s = ab_now_s()};
+	json_t *snap = exp_window(ab->src, ab->c.warmup, ab->c.seconds, ab->hang, sizeof(ab->hang));
+	exp_metric(snap, "blk.lost_kicks", &arm->lost_kicks);
+	obs->took_pct = ab->pend_took[v] = ab_host_took(snap, knob_table[ab->id].owner);
+	obs->hung = ab->hang[0] != 0;
+	if (obs->hung) {
+		/* One engine serves every pass and a hung subsystem stays hung: the run stops.
+		 * The hang is the arm's during which it began, which the watchdog's event
+		 * dates; a hang seen later is often an earlier arm's. */
+		const struct ab_arm *h = ab_hang_arm(ab->src, snap, ab->arms, ab->narms);
+		ab->hang_value = h->value;
+		ab->hang_pass = h->pass;
+		fprintf(stderr, "\ntunetop: experiment ab: pass %zu, %s = %s: %s\n", h->pass + 1,
+			ab->knob, ab->values[h->value], ab->hang);
+		json_decref(snap);
+		return 0;
 	}
-	/* samples[metric][value][pass] */
-	double *samples = xcalloc(nmetrics * nvalues * passes, sizeof(double));
-	/* [metric][value][set-aside pass]: NAN where none */
-	double *aside_samples = xcalloc(nmetrics * nvalues * 2 * passes, sizeof(double));
-	for (size_t k = 0; k < nmetrics * nvalues * 2 * passes; k++)
-		aside_samples[k] = NAN;
-	double *took = xcalloc(nvalues * passes, sizeof(double)); /* [value][pass] */
-	bool *missing = xcalloc(nmetrics, sizeof(bool));
-	struct exp_findings *found = xcalloc(nvalues, sizeof(*found)); /* per value */
-	size_t *aside = xcalloc(nvalues, sizeof(*aside));
-	size_t done = 0, attempts = 0, narms = 0;
-	struct ab_arm *arms = xcalloc(2 * passes * nvalues, sizeof(*arms));
-	json_t *jlog = json_array();
-	json_t **pass_snaps = xcalloc(nvalues, sizeof(*pass_snaps));
-	/* A B A B ...: every pass runs each value once, so host load falls on all of them. A
-	 * pass where the host took more than the limit of any arm is set aside and run again,
-	 * at most passes times in all. */
-	while (done < passes && attempts < 2 * passes && rc == 0 && !sig_quit) {
-		bool flagged = false;
-		attempts++;
-		for (size_t v = 0; v < nvalues && rc == 0; v++) {
-			if (source_knob_set_text(src, id, values[v], err, sizeof(err)) != 0) {
-				fprintf(stderr, "tunetop: experiment ab: %s\n", err);
-				rc = 1;
-				break;
-			}
-			struct ab_arm *arm = &arms[narms++];
-			*arm = (struct ab_arm){.value = v, .pass = done, .set_s = ab_now_s()};
-			json_t *snap = exp_window(src, c.warmup, c.seconds, hang, sizeof(hang));
-			exp_metric(snap, "blk.lost_kicks", &arm->lost_kicks);
-			double t = ab_host_took(snap, knob_table[id].owner);
-			took[v * passes + done] = t;
-			bool over = t > limit;
-			json_array_append_new(
-			    jlog,
-			    json_pack("{s:i, s:o, s:f, s:b, s:b}", "pass", (int)done + 1, "value",
-				      ab_value_json(id, values[v]), "host_took_pct", t, "set_aside",
-				      over && !hang[0], "hung", hang[0] != 0));
-			if (hang[0]) {
-				/* One engine serves every pass and a hung subsystem stays hung:
-				 * stop. The hang is the arm's during which it began, which the
-				 * watchdog's event dates; a hang seen later is often an earlier
-				 * arm's. */
-				const struct ab_arm *h = ab_hang_arm(src, snap, arms, narms);
-				hang_value = h->value;
-				hang_pass = h->pass;
-				fprintf(stderr, "\ntunetop: experiment ab: pass %zu, %s = %s: %s\n",
-					h->pass + 1, knob, values[h->value], hang);
-				json_decref(snap);
-				rc = 1;
-				break;
-			}
-			if (over) {
-				aside[v]++;
-				flagged = true;
-			}
-			for (size_t m = 0; m < nmetrics; m++) {
-				double x = NAN; /* no number: left out, never a 0 */
-				if (exp_metric(snap, metrics[m], &x) < 0)
-					missing[m] = true;
-				samples[(m * nvalues + v) * passes + done] = x;
-			}
-			pass_snaps[v] = snap; /* its findings count once the pass is kept */
-		}
-		for (size_t v = 0; v < nvalues; v++) {
-			if (pass_snaps[v] && rc == 0 && !flagged)
-				exp_findings_add(&found[v], pass_snaps[v]);
-			json_decref(pass_snaps[v]);
-			pass_snaps[v] = NULL;
-		}
-		if (rc != 0 || sig_quit)
-			break;
-		if (flagged) {
-			/* Kept apart for a partial ranking should no pass be kept. */
-			for (size_t k = 0; k < nmetrics * nvalues; k++)
-				aside_samples[k * 2 * passes + attempts - 1 - done] =
-				    samples[k * passes + done];
-			continue; /* the pass is run again: its slots are overwritten */
-		}
-		done++;
-		if (!c.json) {
-			/* On a terminal one line counts up; in a log, a line a pass. */
-			fprintf(stderr, tty ? "\rpass %zu/%zu" : "pass %zu/%zu\n", done, passes);
+	for (size_t m = 0; m < ab->nmetrics; m++) {
+		double x = NAN; /* no number: left out, never a 0 */
+		if (exp_metric(snap, ab->metrics[m], &x) < 0)
+			ab->missing[m] = true;
+		ab->pend[m * ab->nvalues + v] = x;
+	}
+	json_decref(ab->pend_snap[v]);
+	ab->pend_snap[v] = snap;
+	return 0;
+}
+
+/* The round's verdict on value v's window: kept in its pass's slot, or set aside (kept apart
+ * for a partial ranking should no pass be kept). */
+static void ab_judge(void *ctx, size_t v, enum pass_verdict verdict, size_t slot)
+{
+	struct ab *ab = ctx;
+	size_t nv = ab->nvalues, p = ab->passes;
+	for (size_t m = 0; m < ab->nmetrics && verdict != PASS_HUNG; m++) {
+		double x = ab->pend[m * nv + v];
+		if (verdict == PASS_KEPT)
+			ab->samples[(m * nv + v) * p + slot] = x;
+		else
+			ab->aside_samples[(m * nv + v) * 2 * p + slot] = x;
+	}
+	if (verdict == PASS_KEPT) {
+		ab->took[v * p + slot] = ab->pend_took[v];
+		exp_findings_add(&ab->found[v], ab->pend_snap[v]);
+	}
+	json_decref(ab->pend_snap[v]);
+	ab->pend_snap[v] = NULL;
+	if (verdict == PASS_KEPT && v == nv - 1) {
+		ab->done = slot + 1;
+		/* On a terminal one line counts up; in a log, a line a pass. */
+		if (!ab->c.json) {
+			fprintf(stderr, ab->tty ? "\rpass %zu/%zu" : "pass %zu/%zu\n", ab->done, p);
 			fflush(stderr);
 		}
 	}
-	/* A hang that began in an earlier pass spoils the passes from it on. */
-	if (hang[0] && hang_pass < done)
-		done = hang_pass;
-	if (!c.json && tty)
-		fprintf(stderr, "\n");
-	if (!hang[0] && !sig_quit && done < passes)
-		fprintf(stderr,
-			"tunetop: experiment ab: %zu of %zu passes kept: the host took more than "
-			"%g%% of the others (--host-took-limit)\n",
-			done, passes, limit);
-	free(arms);
-	free(pass_snaps);
-	source_close(src);
+}
 
-	/* What the host took of each value's kept windows, and how many were set aside. */
+static bool ab_stop(void *ctx)
+{
+	(void)ctx;
+	return sig_quit != 0;
+}
+
+/* Every window in the order it ran, as the JSON's pass_log. */
+static json_t *ab_log_json(const struct ab *ab, const struct pass_run *r)
+{
+	json_t *jlog = json_array();
+	for (size_t i = 0; i < r->nlog; i++) {
+		const struct pass_log *l = &r->log[i];
+		bool hung = l->verdict == PASS_HUNG;
+		json_array_append_new(
+		    jlog, json_pack("{s:i, s:o, s:f, s:b, s:b}", "pass", (int)l->pass + 1, "value",
+				    ab_value_json(ab->id, ab->values[l->arm]), "host_took_pct",
+				    l->took_pct, "set_aside", l->over, "hung", hung));
+	}
+	return jlog;
+}
+
+/* What the host took of each value's kept windows (medians), and how many were over. */
+static json_t *ab_took_table(const struct ab *ab, const struct pass_run *r,
+			     struct exp_summary *took_sum)
+{
 	json_t *jarms = json_array();
-	struct exp_summary *took_sum = xcalloc(nvalues, sizeof(*took_sum));
-	if (!c.json && done)
+	if (!ab->c.json && ab->done)
 		printf("host took (%% of the window, medians; a window over %g%% set aside and its "
 		       "pass run again)\n%-12s %12s %12s\n",
-		       limit, knob, "host_took%", "set_aside");
-	for (size_t v = 0; v < nvalues; v++) {
-		exp_summarize(&took[v * passes], done, &took_sum[v]);
-		if (!c.json && done)
-			printf("%-12s %12.1f %12zu\n", values[v], took_sum[v].median, aside[v]);
-		json_array_append_new(jarms,
-				      json_pack("{s:o, s:f, s:i}", "value",
-						ab_value_json(id, values[v]), "host_took_pct",
-						took_sum[v].median, "set_aside", (int)aside[v]));
+		       ab->limit, ab->knob, "host_took%", "set_aside");
+	for (size_t v = 0; v < ab->nvalues; v++) {
+		exp_summarize(&ab->took[v * ab->passes], ab->done, &took_sum[v]);
+		if (!ab->c.json && ab->done)
+			printf("%-12s %12.1f %12zu\n", ab->values[v], took_sum[v].median,
+			       r->arm[v].over);
+		json_array_append_new(jarms, json_pack("{s:o, s:f, s:i}", "value",
+						       ab_value_json(ab->id, ab->values[v]),
+						       "host_took_pct", took_sum[v].median,
+						       "set_aside", (int)r->arm[v].over));
 	}
-	json_t *jm = json_array();
-	struct exp_summary *sums = xcalloc(nmetrics * nvalues, sizeof(*sums));
-	struct ab_table tab = {&c, knob, id, values, nvalues, passes, done};
-	for (size_t m = 0; m < nmetrics && (rc == 0 || (hang[0] && done)); m++)
-		json_array_append_new(jm, ab_metric(&tab, metrics[m], missing[m],
-						    &samples[m * nvalues * passes],
-						    &sums[m * nvalues], done == 0));
-	json_t *jrank = NULL;
+	return jarms;
+}
+
+/* What the rules said of each value's passes: a hang or a fault named on its own arm. */
+static json_t *ab_diag_table(const struct ab *ab)
+{
+	json_t *jd = json_array();
+	for (size_t v = 0; v < ab->nvalues && ab->done; v++) {
+		char text[1024];
+		exp_findings_text(&ab->found[v], ab->done, text, sizeof(text));
+		if (!ab->c.json && text[0])
+			printf("%s %s: %s\n", ab->knob, ab->values[v], text);
+		json_array_append_new(jd, json_pack("{s:o, s:o}", "value",
+						    ab_value_json(ab->id, ab->values[v]),
+						    "diagnoses", exp_findings_json(&ab->found[v])));
+	}
+	return jd;
+}
+
+/* The run's one JSON object (--json). */
+static void ab_print_json(const struct ab *ab, json_t *jm, json_t *jd, json_t *jarms, json_t *jlog,
+			  json_t *jrank, const char *why)
+{
+	bool hung = ab->hang[0] != 0;
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o}", "experiment", "ab", "knob",
+			      ab->knob, "scenario", ab->c.scenario, "passes", (int)ab->done,
+			      "seconds", ab->c.seconds, "metrics", jm);
+	json_object_set_new(o, "ok", json_boolean(!hung && !why[0]));
+	json_object_set_new(o, "inconclusive", why[0] ? json_string(why) : json_null());
+	json_object_set_new(o, "ranking", jrank ? jrank : json_null());
+	json_object_set_new(o, "hang", hung ? json_string(ab->hang) : json_null());
+	json_object_set_new(o, "diagnoses", jd);
+	json_object_set_new(o, "host_took_limit_pct", json_real(ab->limit));
+	json_object_set_new(o, "arms", jarms);
+	json_object_set_new(o, "pass_log", jlog);
+	json_object_set_new(o, "hang_value",
+			    hung ? ab_value_json(ab->id, ab->values[ab->hang_value]) : json_null());
+	json_object_set_new(o, "hang_pass",
+			    hung ? json_integer((json_int_t)ab->hang_pass + 1) : json_null());
+	json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	printf("\n");
+	json_decref(o);
+}
+
+/* The results of the kept passes: the tables (or the JSON), the verdict and the pictures. */
+static int ab_report(struct ab *ab, const struct pass_run *r, int rc)
+{
+	struct exp_summary *took_sum = xcalloc(ab->nvalues, sizeof(*took_sum));
+	json_t *jarms = ab_took_table(ab, r, took_sum), *jm = json_array(), *jrank = NULL;
+	struct exp_summary *sums = xcalloc(ab->nmetrics * ab->nvalues, sizeof(*sums));
+	struct ab_table tab = {&ab->c,	    ab->knob,	ab->id,	 ab->values,
+			       ab->nvalues, ab->passes, ab->done};
+	bool hung = ab->hang[0] != 0;
 	char why[512] = "";
+	for (size_t m = 0; m < ab->nmetrics && (rc == 0 || (hung && ab->done)); m++)
+		json_array_append_new(jm, ab_metric(&tab, ab->metrics[m], ab->missing[m],
+						    &ab->samples[m * ab->nvalues * ab->passes],
+						    &sums[m * ab->nvalues], ab->done == 0));
 	if (rc == 0 && !sig_quit &&
-	    ab_inconclusive(&tab, metrics, nmetrics, sums, aside_samples, limit, why, sizeof(why),
-			    &jrank)) {
+	    ab_inconclusive(&tab, ab->metrics, ab->nmetrics, sums, ab->aside_samples, ab->limit,
+			    why, sizeof(why), &jrank)) {
 		fprintf(stderr, "tunetop: experiment ab: inconclusive: %s\n", why);
 		rc = 1;
 	}
-	/* What the rules said of each value's passes: a hang or a fault named on its own arm. */
-	json_t *jd = json_array();
-	for (size_t v = 0; v < nvalues && done; v++) {
-		char text[1024];
-		exp_findings_text(&found[v], done, text, sizeof(text));
-		if (!c.json && text[0])
-			printf("%s %s: %s\n", knob, values[v], text);
-		json_array_append_new(jd,
-				      json_pack("{s:o, s:o}", "value", ab_value_json(id, values[v]),
-						"diagnoses", exp_findings_json(&found[v])));
-	}
-	free(found);
-	if (rc == 0 || hang[0]) { /* an inconclusive run draws no bars of zeros */
-		struct ab_pic ap = {knob, metrics, nmetrics, nvalues, done, values, sums, took_sum};
-		if (done && exp_pictures(&c, "ab", ab_draw, &ap) != 0 && rc == 0)
+	json_t *jd = ab_diag_table(ab);
+	if (rc == 0 || hung) { /* an inconclusive run draws no bars of zeros */
+		struct ab_pic ap = {ab->knob, ab->metrics, ab->nmetrics, ab->nvalues,
+				    ab->done, ab->values,  sums,	 took_sum};
+		if (ab->done && exp_pictures(&ab->c, "ab", ab_draw, &ap) != 0 && rc == 0)
 			rc = 1;
 	}
-	free(sums);
-	if (c.json && (rc == 0 || hang[0] || why[0])) {
-		json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o}", "experiment", "ab", "knob",
-				      knob, "scenario", c.scenario, "passes", (int)done, "seconds",
-				      c.seconds, "metrics", jm);
-		json_object_set_new(o, "ok", json_boolean(!hang[0] && !why[0]));
-		json_object_set_new(o, "inconclusive", why[0] ? json_string(why) : json_null());
-		json_object_set_new(o, "ranking", jrank ? jrank : json_null());
-		json_object_set_new(o, "hang", hang[0] ? json_string(hang) : json_null());
-		json_object_set_new(o, "diagnoses", jd);
-		json_object_set_new(o, "host_took_limit_pct", json_real(limit));
-		json_object_set_new(o, "arms", jarms);
-		json_object_set_new(o, "pass_log", jlog);
-		json_object_set_new(o, "hang_value",
-				    hang[0] ? ab_value_json(id, values[hang_value]) : json_null());
-		json_object_set_new(o, "hang_pass",
-				    hang[0] ? json_integer((json_int_t)hang_pass + 1)
-					    : json_null());
-		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-		printf("\n");
-		json_decref(o);
+	json_t *jlog = ab_log_json(ab, r);
+	if (ab->c.json && (rc == 0 || hung || why[0])) {
+		ab_print_json(ab, jm, jd, jarms, jlog, jrank, why);
 	} else {
 		json_decref(jm);
 		json_decref(jd);
@@ -590,12 +642,65 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 		json_decref(jlog);
 		json_decref(jrank);
 	}
+	free(sums);
 	free(took_sum);
-	free(took);
-	free(aside);
-	free(samples);
-	free(aside_samples);
-	free(missing);
-	free(values_copy);
+	return rc;
+}
+
+int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
+{
+	struct ab ab = {.c = *c0, .limit = PASS_HOST_TOOK_LIMIT_PCT};
+	char err[512], first_set[256];
+	const char *extra[1] = {first_set};
+	int rc = ab_parse(&ab, argc, argv);
+	if (rc == 0)
+		rc = ab_check_args(&ab);
+	if (rc != 0) {
+		free(ab.values_copy);
+		return rc;
+	}
+	ab.tty = isatty(STDERR_FILENO) == 1;
+	/* The engine starts at the first value: the time before the first pass is then that
+	 * value's, so a hang that began then is its own (not the scenario's value's). */
+	snprintf(first_set, sizeof(first_set), "%s=%s", ab.knob, ab.values[0]);
+	ab.src = exp_source(&ab.c, extra, 1, err, sizeof(err), &rc);
+	if (!ab.src)
+		fprintf(stderr, "tunetop: experiment ab: %s\n", err);
+	else
+		rc = ab_check_metrics(ab.src, ab.metrics, ab.nmetrics);
+	if (rc != 0) {
+		if (ab.src)
+			source_close(ab.src);
+		free(ab.values_copy);
+		return rc;
+	}
+	ab_alloc(&ab);
+	/* A B A B ...: every pass runs each value once, so host load falls on all of them; a
+	 * round the host took more than the limit of any window of is set aside whole and run
+	 * again, at most passes times (tui/pass.h). */
+	struct pass_conf pc = {.narms = ab.nvalues,
+			       .passes = ab.passes,
+			       .took_limit_pct = ab.limit,
+			       .order = PASS_ROUNDS,
+			       .hang_stops = true};
+	struct pass_run r;
+	static const struct pass_ops ops = {ab_measure, ab_judge, ab_stop, NULL};
+	rc = pass_run(&r, &pc, &ops, &ab);
+	if (r.hang)
+		rc = 1;
+	/* A hang that began in an earlier pass spoils the passes from it on. */
+	if (ab.hang[0] && ab.hang_pass < ab.done)
+		ab.done = ab.hang_pass;
+	if (!ab.c.json && ab.tty)
+		fprintf(stderr, "\n");
+	if (!ab.hang[0] && !sig_quit && ab.done < ab.passes)
+		fprintf(stderr,
+			"tunetop: experiment ab: %zu of %zu passes kept: the host took more than "
+			"%g%% of the others (--host-took-limit)\n",
+			ab.done, ab.passes, ab.limit);
+	source_close(ab.src);
+	rc = ab_report(&ab, &r, rc);
+	pass_run_free(&r);
+	ab_free(&ab);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "tui/exp/exp_stats.h"
 #include "tui/exp/exp_diag.h"
 #include "tui/exp/experiment.h"
+#include "tui/pass.h"
 #include "tui/sig.h"
 
 #define SWEEP_MAX_PASSES 100
@@ -24,8 +25,6 @@
  * goal (docs/pmd.md: drops come in whole packets over ~10^5 a second); the answer is the
  * cheapest setting within --drop-budget. */
 #define SWEEP_ZERO_DROP_PCT 0.01
-/* A point's attempts at most: its passes and as many reruns of set-aside ones. */
-#define SWEEP_ATTEMPTS(passes) (2 * (passes))
 
 struct sweep_col {
 	const char *title;
@@ -60,7 +59,7 @@ static const struct sweep_col sweep_cols[] = {
 struct sweep_point {
 	int64_t ms, slack, rate; /* rate -1: the scenario's */
 	double rate_v;
-	size_t ok, failed, attempts;
+	size_t ok, failed;
 	size_t set_aside; /* passes the host took more than the limit of */
 	double aside_took[2 * SWEEP_MAX_PASSES]; /* their host took % */
 	bool have[SWEEP_NCOLS];
@@ -78,13 +77,6 @@ struct sweep_pic {
 	const char *scenario;
 	size_t passes;
 	double budget;
-};
-
-/* One pass in the order it ran: the JSON's pass_log shows the interleaving. */
-struct sweep_log {
-	size_t point;
-	double took;
-	bool aside, hung, have_took;
 };
 
 void exp_sweep_label(const struct exp_sweep_pt_label *l, char *buf, size_t len)
@@ -146,58 +138,101 @@ static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t e
 	return rc;
 }
 
-static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, size_t pass,
-			  size_t passes, double limit, struct sweep_log *log, int *rc)
+/* One run: its options, its points, the window waiting for its verdict. */
+struct sweep {
+	struct exp_common c;
+	struct sweep_point *pts;
+	size_t npts, passes;
+	double budget, limit;
+	json_t *snap; /* the last window, until judged */
+	double took; /* its host took, NAN unknown */
+	bool tty;
+};
+
+/* The runner's window of point i (tui/pass.h): a fresh engine each pass, so passes are
+ * independent samples of the point. */
+static int sweep_measure(void *ctx, size_t i, struct pass_obs *obs)
 {
+	struct sweep *sw = ctx;
+	struct sweep_point *pt = &sw->pts[i];
 	char a_ms[64], a_sl[64], a_rt[64], err[512], hang[256];
 	const char *extra[3] = {a_ms, a_sl, a_rt};
+	int rc = 0;
 	snprintf(a_ms, sizeof(a_ms), "pmd.maxsleep_us=%lld", (long long)pt->ms);
 	snprintf(a_sl, sizeof(a_sl), "pmd.timer_slack_ns=%lld", (long long)pt->slack);
 	snprintf(a_rt, sizeof(a_rt), "gen.rate_pps=%lld", (long long)pt->rate);
-	/* A fresh engine each pass: passes are independent samples of the point. */
-	struct source *src = exp_source(c, extra, pt->rate >= 0 ? 3 : 2, err, sizeof(err), rc);
+	struct source *src =
+	    exp_source(&sw->c, extra, pt->rate >= 0 ? 3 : 2, err, sizeof(err), &rc);
 	if (!src) {
 		fprintf(stderr, "tunetop: experiment sweep: %s\n", err);
-		return;
+		return rc;
 	}
-	json_t *snap = exp_window(src, c->warmup, c->seconds, hang, sizeof(hang));
+	json_t *snap = exp_window(src, sw->c.warmup, sw->c.seconds, hang, sizeof(hang));
 	source_close(src);
 	if (sig_quit) {
 		json_decref(snap);
-		return;
+		obs->void_ = true;
+		return 0;
 	}
 	exp_metric(snap, "knobs.gen.rate_pps", &pt->rate_v);
-	pt->attempts++;
-	log->have_took = exp_metric(snap, "pass.host_took_pct", &log->took) == 0;
-	log->hung = hang[0] != '\0';
-	if (!hang[0] && log->have_took && log->took > limit) {
-		/* The host took more than the limit: the pass measured the host, not the
-		 * setting. Set aside (counted, its host took kept) and run again. */
-		pt->aside_took[pt->set_aside++] = log->took;
-		log->aside = true;
-	} else if (hang[0]) {
+	if (exp_metric(snap, "pass.host_took_pct", &obs->took_pct) != 0)
+		obs->took_pct = NAN;
+	sw->took = obs->took_pct;
+	obs->hung = hang[0] != '\0';
+	if (obs->hung) {
 		fprintf(stderr,
 			"tunetop: experiment sweep: maxsleep %lld us slack %lld ns, pass %zu of "
 			"%zu: %s\n",
-			(long long)pt->ms, (long long)pt->slack, pass + 1, passes, hang);
+			(long long)pt->ms, (long long)pt->slack, pt->ok + pt->failed + 1,
+			sw->passes, hang);
 		if (!pt->hang[0])
 			snprintf(pt->hang, sizeof(pt->hang), "%s", hang);
+	}
+	json_decref(sw->snap);
+	sw->snap = snap;
+	return 0;
+}
+
+/* The verdict on point i's window: its columns kept, or (the host took more than the limit:
+ * the pass measured the host, not the setting) its host took kept and the pass run again. */
+static void sweep_judge(void *ctx, size_t i, enum pass_verdict v, size_t slot)
+{
+	struct sweep *sw = ctx;
+	struct sweep_point *pt = &sw->pts[i];
+	if (v == PASS_ASIDE) {
+		pt->aside_took[pt->set_aside++] = sw->took;
+	} else if (v == PASS_HUNG) {
 		pt->failed++;
 	} else {
 		for (size_t k = 0; k < SWEEP_NCOLS; k++) {
-			double v = 0;
-			double bound = 0;
-			if (exp_metric(snap, sweep_cols[k].path, &v) == 0)
+			double x = 0, bound = 0;
+			if (exp_metric(sw->snap, sweep_cols[k].path, &x) == 0)
 				pt->have[k] = true;
-			pt->v[k][pt->ok] = v;
+			pt->v[k][slot] = x;
 			if (sweep_cols[k].at_least &&
-			    exp_metric(snap, sweep_cols[k].at_least, &bound) == 0 && bound > 0)
+			    exp_metric(sw->snap, sweep_cols[k].at_least, &bound) == 0 && bound > 0)
 				pt->at_least[k] = true;
 		}
-		exp_findings_add(&pt->diag, snap);
+		exp_findings_add(&pt->diag, sw->snap);
 		pt->ok++;
 	}
-	json_decref(snap);
+	json_decref(sw->snap);
+	sw->snap = NULL;
+}
+
+static bool sweep_stop(void *ctx)
+{
+	(void)ctx;
+	return sig_quit != 0;
+}
+
+static void sweep_progress(void *ctx, size_t windows, size_t most)
+{
+	const struct sweep *sw = ctx;
+	if (sw->tty) {
+		fprintf(stderr, "\rpass %zu of at most %zu", windows, most);
+		fflush(stderr);
+	}
 }
 
 static json_t *sweep_row_json(const struct sweep_point *p, bool within)
@@ -374,39 +409,13 @@ static int sweep_parse(int argc, char **argv, const char **ms_list, const char *
 	return 0;
 }
 
-int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
+/* The points, rate by slack by maxsleep, from the parsed lists. */
+static struct sweep_point *sweep_points(const char *const *ms, size_t nms, const char *const *slack,
+					size_t nslack, const char *const *rate, size_t nrate)
 {
-	struct exp_common c = *c0;
-	const char *ms_list = "0,50,500", *slack_list = "1000,50000", *rate_list = NULL;
-	const char *ms[EXP_MAX_LIST], *slack[EXP_MAX_LIST], *rate[EXP_MAX_LIST] = {NULL};
-	char *ms_copy = NULL, *slack_copy = NULL, *rate_copy = NULL;
-	size_t nms, nslack, nrate = 1;
-	long passes = SWEEP_DEFAULT_PASSES;
-	double budget = PASS_DROP_BUDGET_PCT, limit = PASS_HOST_TOOK_LIMIT_PCT;
-	int rc = 0;
-
-	if (!c.scenario)
-		c.scenario = "pmd-seed";
-	if (sweep_parse(argc, argv, &ms_list, &slack_list, &rate_list, &passes, &budget, &limit))
-		return 2;
-	nms = exp_parse_list("sweep", "--maxsleep", ms_list, K_PMD_MAXSLEEP_US, &ms_copy, ms,
-			     EXP_MAX_LIST);
-	nslack = nms ? exp_parse_list("sweep", "--slack", slack_list, K_PMD_TIMER_SLACK_NS,
-				      &slack_copy, slack, EXP_MAX_LIST)
-		     : 0;
-	if (nslack && rate_list)
-		nrate = exp_parse_list("sweep", "--rate", rate_list, K_GEN_RATE_PPS, &rate_copy,
-				       rate, EXP_MAX_LIST);
-	if (!nms || !nslack || !nrate) {
-		free(ms_copy);
-		free(slack_copy);
-		free(rate_copy);
-		return 2;
-	}
-
-	size_t npts = nrate * nslack * nms, n = 0;
-	struct sweep_point *pts = xcalloc(npts, sizeof(*pts));
+	struct sweep_point *pts = xcalloc(nrate * nslack * nms, sizeof(*pts));
 	char err[512];
+	size_t n = 0;
 	for (size_t r = 0; r < nrate; r++)
 		for (size_t s = 0; s < nslack; s++)
 			for (size_t m = 0; m < nms; m++) {
@@ -419,47 +428,18 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 					knob_parse(K_GEN_RATE_PPS, rate[r], &p->rate, err,
 						   sizeof(err));
 			}
+	return pts;
+}
 
-	/* Round-robin: pass 1 of every point, then pass 2 of every point, ...; a point's
-	 * set-aside passes are rerun in later rounds, up to SWEEP_ATTEMPTS. So a spell of
-	 * host load lands on every point, not on the one that happened to be running. */
-	size_t nlog = 0, cap = npts * SWEEP_ATTEMPTS((size_t)passes);
-	struct sweep_log *log = xcalloc(cap, sizeof(*log));
-	bool tty = !c.json && isatty(STDERR_FILENO) == 1;
-	for (bool more = true; more && rc == 0 && !sig_quit;) {
-		more = false;
-		for (size_t i = 0; i < npts && rc == 0 && !sig_quit; i++) {
-			struct sweep_point *p = &pts[i];
-			if (p->ok + p->failed >= (size_t)passes ||
-			    p->attempts >= SWEEP_ATTEMPTS((size_t)passes))
-				continue;
-			more = true;
-			struct sweep_log *l = &log[nlog];
-			l->point = i;
-			size_t before = p->attempts;
-			sweep_measure(&c, p, p->ok + p->failed, (size_t)passes, limit, l, &rc);
-			if (p->attempts > before)
-				nlog++;
-			if (tty) {
-				fprintf(stderr, "\rpass %zu of at most %zu", nlog, cap);
-				fflush(stderr);
-			}
-		}
-	}
-	if (tty)
-		fprintf(stderr, "\n");
-	size_t failed_pts = 0;
-	for (size_t i = 0; i < npts; i++) {
-		for (size_t k = 0; k < SWEEP_NCOLS; k++)
-			exp_summarize(pts[i].v[k], pts[i].ok, &pts[i].sum[k]);
-		failed_pts += pts[i].failed > 0;
-	}
-
-	/* The answer: the cheapest setting within the drop budget (tui/pass_cost.h). */
-	struct pass_cost_cand *cand = xcalloc(npts, sizeof(*cand));
-	bool *within = xcalloc(npts, sizeof(*within));
+/* The answer: the cheapest setting within the drop budget (tui/pass_cost.h), and
+ * cheapest_zero_drop, kept for its readers: every pass under the rounding floor, ranked as
+ * the answer is. within[i] says which points met the budget. */
+static void sweep_answer(const struct sweep *sw, bool *within, size_t *best, size_t *zero)
+{
+	size_t n = sw->npts;
+	struct pass_cost_cand *cand = xcalloc(n, sizeof(*cand));
 	for (size_t i = 0; i < n; i++) {
-		const struct sweep_point *p = &pts[i];
+		const struct sweep_point *p = &sw->pts[i];
 		cand[i] = (struct pass_cost_cand){
 		    .usable =
 			p->ok && !p->failed && p->have[SWEEP_COL_DROP] && p->have[SWEEP_COL_SHARE],
@@ -467,91 +447,163 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 		    .drop_pct = p->sum[SWEEP_COL_DROP].median,
 		    .ns_per_pkt = p->have[SWEEP_COL_NSPKT] ? p->sum[SWEEP_COL_NSPKT].median : -1,
 		    .share_pct = p->sum[SWEEP_COL_SHARE].median};
-		within[i] = cand[i].usable && cand[i].drop_pct <= budget;
+		within[i] = cand[i].usable && cand[i].drop_pct <= sw->budget;
 	}
-	size_t best = pass_cost_cheapest(cand, n, budget);
-	/* cheapest_zero_drop, kept for its readers: every pass under the rounding floor,
-	 * ranked as the answer is. */
+	*best = pass_cost_cheapest(cand, n, sw->budget);
 	for (size_t i = 0; i < n; i++)
 		cand[i].usable =
-		    cand[i].usable && pts[i].sum[SWEEP_COL_DROP].max < SWEEP_ZERO_DROP_PCT;
-	size_t zero = pass_cost_cheapest(cand, n, SWEEP_ZERO_DROP_PCT);
+		    cand[i].usable && sw->pts[i].sum[SWEEP_COL_DROP].max < SWEEP_ZERO_DROP_PCT;
+	*zero = pass_cost_cheapest(cand, n, SWEEP_ZERO_DROP_PCT);
 	free(cand);
+}
 
-	if (rc == 0 && !sig_quit) {
-		if (!c.json) {
-			printf("median over %ld passes, +- half the range (min to max); passes "
-			       "run round-robin over the points\n",
-			       passes);
-			printf("%-10s %-11s %-9s %6s %5s", "rate_pps", "maxsleep_us", "slack_ns",
-			       "passes", "aside");
-			for (size_t k = 0; k < SWEEP_NCOLS; k++)
-				printf(" %17s", sweep_cols[k].title);
-			printf("\n");
-			for (size_t i = 0; i < n; i++)
-				sweep_print_row(&pts[i], passes);
-			sweep_print_tradeoff(pts, n, within, best, budget, limit);
-			fflush(stdout);
-		}
-		if (c.json) {
-			json_t *rows = json_array(), *jl = json_array();
-			size_t aside = 0;
-			for (size_t i = 0; i < n; i++) {
-				json_array_append_new(rows, sweep_row_json(&pts[i], within[i]));
-				aside += pts[i].set_aside;
-			}
-			for (size_t i = 0; i < nlog; i++) {
-				const struct sweep_point *p = &pts[log[i].point];
-				json_array_append_new(
-				    jl, json_pack(
-					    "{s:i, s:I, s:I, s:f, s:o, s:b, s:b}", "point",
-					    (int)log[i].point, "maxsleep_us", (json_int_t)p->ms,
-					    "timer_slack_ns", (json_int_t)p->slack, "rate_pps",
-					    p->rate_v, "host_took_pct",
-					    log[i].have_took ? json_real(log[i].took) : json_null(),
-					    "set_aside", log[i].aside, "hung", log[i].hung));
-			}
-			json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:i, s:b, s:o}", "experiment",
-					      "sweep", "scenario", c.scenario, "seconds", c.seconds,
-					      "warmup_s", c.warmup, "passes", (int)passes, "ok",
-					      failed_pts == 0, "rows", rows);
-			json_object_set_new(o, "zero_drop_pct", json_real(SWEEP_ZERO_DROP_PCT));
-			json_object_set_new(o, "cheapest_zero_drop",
-					    zero < npts ? sweep_setting_json(&pts[zero])
-							: json_null());
-			json_object_set_new(o, "drop_budget_pct", json_real(budget));
-			json_object_set_new(o, "host_took_limit_pct", json_real(limit));
-			json_object_set_new(o, "set_aside", json_integer((json_int_t)aside));
-			json_object_set_new(o, "cheapest",
-					    best < npts ? sweep_setting_json(&pts[best])
-							: json_null());
-			json_object_set_new(o, "pass_log", jl);
-			json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-			printf("\n");
-			json_decref(o);
-		}
-		struct sweep_pic sp = {pts, n, best, nrate > 1, c.scenario, (size_t)passes, budget};
-		if (exp_pictures(&c, "sweep", sweep_draw, &sp) != 0)
-			rc = 1;
-		if (failed_pts) {
-			fprintf(
-			    stderr,
-			    "tunetop: experiment sweep: %zu of %zu settings had a hung pass (those "
-			    "passes are left out):\n",
-			    failed_pts, n);
-			for (size_t i = 0; i < n; i++)
-				if (pts[i].failed) {
-					fprintf(stderr, "  maxsleep %lld us slack %lld ns: %s\n",
-						(long long)pts[i].ms, (long long)pts[i].slack,
-						pts[i].hang);
-				}
-			if (rc == 0)
-				rc = 1;
-		}
+static void sweep_print_table(const struct sweep *sw, const bool *within, size_t best)
+{
+	printf("median over %zu passes, +- half the range (min to max); passes run round-robin "
+	       "over the points\n",
+	       sw->passes);
+	printf("%-10s %-11s %-9s %6s %5s", "rate_pps", "maxsleep_us", "slack_ns", "passes",
+	       "aside");
+	for (size_t k = 0; k < SWEEP_NCOLS; k++)
+		printf(" %17s", sweep_cols[k].title);
+	printf("\n");
+	for (size_t i = 0; i < sw->npts; i++)
+		sweep_print_row(&sw->pts[i], (long)sw->passes);
+	sweep_print_tradeoff(sw->pts, sw->npts, within, best, sw->budget, sw->limit);
+	fflush(stdout);
+}
+
+static void sweep_print_json(const struct sweep *sw, const struct pass_run *r, const bool *within,
+			     size_t best, size_t zero, bool ok)
+{
+	json_t *rows = json_array(), *jl = json_array();
+	for (size_t i = 0; i < sw->npts; i++)
+		json_array_append_new(rows, sweep_row_json(&sw->pts[i], within[i]));
+	for (size_t i = 0; i < r->nlog; i++) {
+		const struct pass_log *l = &r->log[i];
+		const struct sweep_point *p = &sw->pts[l->arm];
+		json_array_append_new(
+		    jl, json_pack("{s:i, s:I, s:I, s:f, s:o, s:b, s:b}", "point", (int)l->arm,
+				  "maxsleep_us", (json_int_t)p->ms, "timer_slack_ns",
+				  (json_int_t)p->slack, "rate_pps", p->rate_v, "host_took_pct",
+				  isfinite(l->took_pct) ? json_real(l->took_pct) : json_null(),
+				  "set_aside", l->verdict == PASS_ASIDE, "hung",
+				  l->verdict == PASS_HUNG));
 	}
+	json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:i, s:b, s:o}", "experiment", "sweep",
+			      "scenario", sw->c.scenario, "seconds", sw->c.seconds, "warmup_s",
+			      sw->c.warmup, "passes", (int)sw->passes, "ok", ok, "rows", rows);
+	json_object_set_new(o, "zero_drop_pct", json_real(SWEEP_ZERO_DROP_PCT));
+	json_object_set_new(o, "cheapest_zero_drop",
+			    zero < sw->npts ? sweep_setting_json(&sw->pts[zero]) : json_null());
+	json_object_set_new(o, "drop_budget_pct", json_real(sw->budget));
+	json_object_set_new(o, "host_took_limit_pct", json_real(sw->limit));
+	json_object_set_new(o, "set_aside", json_integer((json_int_t)pass_aside_total(r)));
+	json_object_set_new(o, "cheapest",
+			    best < sw->npts ? sweep_setting_json(&sw->pts[best]) : json_null());
+	json_object_set_new(o, "pass_log", jl);
+	json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	printf("\n");
+	json_decref(o);
+}
+
+/* The settings with a hung pass, on stderr: 1 when there was one. */
+static int sweep_hangs(const struct sweep *sw)
+{
+	size_t failed = 0;
+	for (size_t i = 0; i < sw->npts; i++)
+		failed += sw->pts[i].failed > 0;
+	if (!failed)
+		return 0;
+	fprintf(stderr,
+		"tunetop: experiment sweep: %zu of %zu settings had a hung pass (those passes "
+		"are left out):\n",
+		failed, sw->npts);
+	for (size_t i = 0; i < sw->npts; i++)
+		if (sw->pts[i].failed)
+			fprintf(stderr, "  maxsleep %lld us slack %lld ns: %s\n",
+				(long long)sw->pts[i].ms, (long long)sw->pts[i].slack,
+				sw->pts[i].hang);
+	return 1;
+}
+
+/* The results: the tables or the JSON, the picture, and the hangs. */
+static int sweep_report(struct sweep *sw, const struct pass_run *r, size_t nrate)
+{
+	bool *within = xcalloc(sw->npts, sizeof(*within));
+	size_t best, zero, failed = 0;
+	int rc = 0;
+	for (size_t i = 0; i < sw->npts; i++) {
+		for (size_t k = 0; k < SWEEP_NCOLS; k++)
+			exp_summarize(sw->pts[i].v[k], sw->pts[i].ok, &sw->pts[i].sum[k]);
+		failed += sw->pts[i].failed > 0;
+	}
+	sweep_answer(sw, within, &best, &zero);
+	if (!sw->c.json)
+		sweep_print_table(sw, within, best);
+	else
+		sweep_print_json(sw, r, within, best, zero, failed == 0);
+	struct sweep_pic sp = {sw->pts,	       sw->npts,   best,      nrate > 1,
+			       sw->c.scenario, sw->passes, sw->budget};
+	if (exp_pictures(&sw->c, "sweep", sweep_draw, &sp) != 0)
+		rc = 1;
+	if (sweep_hangs(sw) && rc == 0)
+		rc = 1;
 	free(within);
-	free(log);
-	free(pts);
+	return rc;
+}
+
+int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
+{
+	struct sweep sw = {
+	    .c = *c0, .budget = PASS_DROP_BUDGET_PCT, .limit = PASS_HOST_TOOK_LIMIT_PCT};
+	const char *ms_list = "0,50,500", *slack_list = "1000,50000", *rate_list = NULL;
+	const char *ms[EXP_MAX_LIST], *slack[EXP_MAX_LIST], *rate[EXP_MAX_LIST] = {NULL};
+	char *ms_copy = NULL, *slack_copy = NULL, *rate_copy = NULL;
+	size_t nms, nslack, nrate = 1;
+	long passes = SWEEP_DEFAULT_PASSES;
+	int rc = 0;
+
+	if (!sw.c.scenario)
+		sw.c.scenario = "pmd-seed";
+	if (sweep_parse(argc, argv, &ms_list, &slack_list, &rate_list, &passes, &sw.budget,
+			&sw.limit))
+		return 2;
+	nms = exp_parse_list("sweep", "--maxsleep", ms_list, K_PMD_MAXSLEEP_US, &ms_copy, ms,
+			     EXP_MAX_LIST);
+	nslack = nms ? exp_parse_list("sweep", "--slack", slack_list, K_PMD_TIMER_SLACK_NS,
+				      &slack_copy, slack, EXP_MAX_LIST)
+		     : 0;
+	if (nslack && rate_list)
+		nrate = exp_parse_list("sweep", "--rate", rate_list, K_GEN_RATE_PPS, &rate_copy,
+				       rate, EXP_MAX_LIST);
+	if (nms && nslack && nrate) {
+		sw.passes = (size_t)passes;
+		sw.npts = nrate * nslack * nms;
+		sw.pts = sweep_points(ms, nms, slack, nslack, rate, nrate);
+		sw.tty = !sw.c.json && isatty(STDERR_FILENO) == 1;
+		/* Round-robin: pass 1 of every point, then pass 2 of every point, ...; a point's
+		 * set-aside passes are rerun in later rounds, up to twice its passes in all
+		 * (tui/pass.h). So a spell of host load lands on every point, not on the one
+		 * that happened to be running. */
+		struct pass_conf pc = {.narms = sw.npts,
+				       .passes = sw.passes,
+				       .took_limit_pct = sw.limit,
+				       .order = PASS_EACH};
+		static const struct pass_ops ops = {sweep_measure, sweep_judge, sweep_stop,
+						    sweep_progress};
+		struct pass_run r;
+		rc = pass_run(&r, &pc, &ops, &sw);
+		json_decref(sw.snap);
+		if (sw.tty)
+			fprintf(stderr, "\n");
+		if (rc == 0 && !sig_quit)
+			rc = sweep_report(&sw, &r, nrate);
+		pass_run_free(&r);
+		free(sw.pts);
+	} else {
+		rc = 2;
+	}
 	free(ms_copy);
 	free(slack_copy);
 	free(rate_copy);
