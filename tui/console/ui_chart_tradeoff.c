@@ -192,88 +192,79 @@ static void tradeoff_label(const struct ui_tradeoff_pt *p, bool best, char *buf,
 	snprintf(buf, len, "%lld/%s%s", (long long)p->maxsleep_us, sl, best ? " best" : "");
 }
 
-void ui_tradeoff_row(struct ui *ui, int row, int h)
+/* The points measured, where they go: x the CPU share, y the drop %; each as its counters say
+ * (pass_cost.h), the interval sums when it has none (no interval of it started after a mark).
+ * Returns the cheapest within the budget, ranked as `experiment sweep` ranks, or -1. */
+static int tradeoff_points(const struct ui_tradeoff *to, double *xv, double *yv, double *xmax,
+			   double *ymax)
 {
-	const struct ui_tradeoff *to = &ui->charts.to;
-	int y = getcury(stdscr), w = COLS;
-	if (row == 0) {
-		move(y, 0);
-		ui_put(ui, ROLE_LABEL,
-		       "trade-off: drop%% vs PMD CPU%% share (maxsleep us/slack, budget %g%%)",
-		       PASS_DROP_BUDGET_PCT);
-		if (to->state == TRADEOFF_RUN)
-			ui_put(ui, ROLE_VALUE, "  measuring %d of %d, o cancels", to->point + 1,
-			       to->npoints);
-		else
-			ui_put(ui, ROLE_DIM, "  (o runs it again)");
-		return;
-	}
-	int gh = h - 2, axis = 6, gw = w - axis - 1;
-	if (gh < 1 || gw < 10)
-		return;
-	double xmax = 10, ymax = 1;
 	struct pass_cost_cand cand[UI_TRADEOFF_MAX];
-	double xs_v[UI_TRADEOFF_MAX], ys_v[UI_TRADEOFF_MAX];
+	*xmax = 10;
+	*ymax = 1;
 	for (int i = 0; i < to->npoints; i++) {
 		const struct ui_tradeoff_pt *p = &to->pts[i];
 		struct pass_pmd_cost c;
 		cand[i] = (struct pass_cost_cand){0};
 		if (!p->done)
 			continue;
-		/* Each point as its counters say (pass_cost.h); the interval sums when it has
-		 * none (no interval of it started after a mark). */
 		if (pass_pmd_cost_of(&p->acc, &c) == 0) {
-			xs_v[i] = c.share_pct;
-			ys_v[i] = c.drop_pct;
+			xv[i] = c.share_pct;
+			yv[i] = c.drop_pct;
 			cand[i] = (struct pass_cost_cand){.usable = true,
 							  .sleeps = p->maxsleep_us > 0,
 							  .drop_pct = c.drop_pct,
 							  .ns_per_pkt = c.ns_per_pkt,
 							  .share_pct = c.share_pct};
 		} else {
-			xs_v[i] = p->cpu_sum / p->secs;
-			ys_v[i] = p->drop_sum / p->secs;
+			xv[i] = p->cpu_sum / p->secs;
+			yv[i] = p->drop_sum / p->secs;
 		}
-		xmax = xs_v[i] > xmax ? xs_v[i] : xmax;
-		ymax = ys_v[i] > ymax ? ys_v[i] : ymax;
+		*xmax = xv[i] > *xmax ? xv[i] : *xmax;
+		*ymax = yv[i] > *ymax ? yv[i] : *ymax;
 	}
 	size_t b = pass_cost_cheapest(cand, (size_t)to->npoints, PASS_DROP_BUDGET_PCT);
-	int best = b < (size_t)to->npoints ? (int)b : -1;
-	struct chart_scale xs, ys;
-	chart_scale_make(0, xmax * 1.05, gw / 10 > 1 ? gw / 10 : 1, 0, &xs);
-	chart_scale_make(0, ymax, gh > 4 ? 4 : gh, 0, &ys);
+	return b < (size_t)to->npoints ? (int)b : -1;
+}
+
+static void tradeoff_header(struct ui *ui, const struct ui_tradeoff *to, int y)
+{
+	move(y, 0);
+	ui_put(ui, ROLE_LABEL,
+	       "trade-off: drop%% vs PMD CPU%% share (maxsleep us/slack, budget %g%%)",
+	       PASS_DROP_BUDGET_PCT);
+	if (to->state == TRADEOFF_RUN)
+		ui_put(ui, ROLE_VALUE, "  measuring %d of %d, o cancels", to->point + 1,
+		       to->npoints);
+	else
+		ui_put(ui, ROLE_DIM, "  (o runs it again)");
+}
+
+/* The x axis: its figures under their places. */
+static void tradeoff_xaxis(struct ui *ui, const struct chart_scale *xs, int y, int axis, int gw)
+{
 	char num[24];
-	if (row == h - 1) {
-		/* The x axis: its figures under their places. */
-		move(y, 0);
-		attrset(ui->attr[ROLE_DIM]);
-		printw("%*s", axis + 1, "");
-		int col = 0;
-		for (int i = 0; i < xs.nticks; i++) {
-			double v = xs.lo + i * xs.step;
-			int at = (int)lround((v - xs.lo) / (xs.hi - xs.lo) * (gw - 1));
-			chart_fmt_tick(v, xs.step, num, sizeof(num));
-			strcat(num, "%");
-			if (at < col || at + (int)strlen(num) > gw)
-				continue;
-			printw("%*s%s", at - col, "", num);
-			col = at + (int)strlen(num);
-		}
-		attrset(ui->attr[ROLE_NORMAL]);
-		return;
+	int col = 0;
+	move(y, 0);
+	attrset(ui->attr[ROLE_DIM]);
+	printw("%*s", axis + 1, "");
+	for (int i = 0; i < xs->nticks; i++) {
+		double v = xs->lo + i * xs->step;
+		int at = (int)lround((v - xs->lo) / (xs->hi - xs->lo) * (gw - 1));
+		chart_fmt_tick(v, xs->step, num, sizeof(num));
+		strcat(num, "%");
+		if (at < col || at + (int)strlen(num) > gw)
+			continue;
+		printw("%*s%s", at - col, "", num);
+		col = at + (int)strlen(num);
 	}
-	/* One grid a frame (now_ns changes every frame), drawn row by row. */
-	static struct chart_grid g;
-	static uint64_t built_ns;
-	static int built_w, built_h;
-	if (g.cells && built_ns == ui->now_ns && built_w == gw && built_h == gh)
-		goto draw;
-	chart_grid_free(&g);
-	chart_grid_init(&g, gw, gh, ui->ascii);
-	built_ns = ui->now_ns;
-	built_w = gw;
-	built_h = gh;
-	/* The points first, then their labels where they hide no point. */
+	attrset(ui->attr[ROLE_NORMAL]);
+}
+
+/* The points first, then their labels where they hide no point. */
+static void tradeoff_grid(const struct ui_tradeoff *to, struct chart_grid *g,
+			  const struct chart_scale *xs, const struct chart_scale *ys,
+			  const double *xv, const double *yv, int best)
+{
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < to->npoints; i++) {
 			const struct ui_tradeoff_pt *p = &to->pts[i];
@@ -281,16 +272,48 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 			if (!p->done)
 				continue;
 			tradeoff_label(p, i == best, label, sizeof(label));
-			double cpu = xs_v[i], drop = ys_v[i];
 			if (pass == 0)
-				chart_grid_point(&g, &xs, &ys, cpu, drop, i == best ? '*' : 'o',
+				chart_grid_point(g, xs, ys, xv[i], yv[i], i == best ? '*' : 'o',
 						 NULL);
 			else
-				chart_grid_label(&g, &xs, &ys, cpu, drop, label);
+				chart_grid_label(g, xs, ys, xv[i], yv[i], label);
 		}
-draw:;
+}
+
+void ui_tradeoff_row(struct ui *ui, int row, int h)
+{
+	const struct ui_tradeoff *to = &ui->charts.to;
+	int y = getcury(stdscr), w = COLS;
+	if (row == 0) {
+		tradeoff_header(ui, to, y);
+		return;
+	}
+	int gh = h - 2, axis = 6, gw = w - axis - 1;
+	if (gh < 1 || gw < 10)
+		return;
+	double xmax, ymax, xv[UI_TRADEOFF_MAX], yv[UI_TRADEOFF_MAX];
+	int best = tradeoff_points(to, xv, yv, &xmax, &ymax);
+	struct chart_scale xs, ys;
+	chart_scale_make(0, xmax * 1.05, gw / 10 > 1 ? gw / 10 : 1, 0, &xs);
+	chart_scale_make(0, ymax, gh > 4 ? 4 : gh, 0, &ys);
+	if (row == h - 1) {
+		tradeoff_xaxis(ui, &xs, y, axis, gw);
+		return;
+	}
+	/* One grid a frame (now_ns changes every frame), drawn row by row. */
+	static struct chart_grid g;
+	static uint64_t built_ns;
+	static int built_w, built_h;
+	if (!g.cells || built_ns != ui->now_ns || built_w != gw || built_h != gh) {
+		chart_grid_free(&g);
+		chart_grid_init(&g, gw, gh, ui->ascii);
+		built_ns = ui->now_ns;
+		built_w = gw;
+		built_h = gh;
+		tradeoff_grid(to, &g, &xs, &ys, xv, yv, best);
+	}
 	int gr = row - 1;
-	char label[32] = "";
+	char label[32] = "", num[24];
 	if (gr == 0 || gr == gh - 1) {
 		chart_fmt_tick(gr == 0 ? ys.hi : ys.lo, ys.step, num, sizeof(num));
 		snprintf(label, sizeof(label), "%s%%", num);
