@@ -34,106 +34,122 @@ static void pass_judge(struct pass_run *r, const struct pass_ops *ops, void *ctx
 	ops->judge(ctx, l->arm, v, slot);
 }
 
-/* Measure arm a's window and log it: 0 and *l, or 1 when the run ends here (an error, a
- * stop; a window that measured nothing is not logged). */
-static int pass_window(struct pass_run *r, const struct pass_ops *ops, void *ctx, size_t a,
-		       struct pass_log **l)
+void pass_begin(struct pass_run *r, const struct pass_conf *conf)
 {
-	struct pass_obs obs = {.took_pct = NAN};
-	if (ops->stop && ops->stop(ctx)) {
-		r->stopped = true;
-		return 1;
-	}
-	int rc = ops->measure(ctx, a, &obs);
-	if (rc != 0 || obs.void_) {
-		r->rc = rc;
-		r->stopped = rc == 0;
-		return 1;
-	}
-	if (r->nlog == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 16;
-		r->log = xrealloc(r->log, r->cap * sizeof(*r->log));
-	}
-	*l = &r->log[r->nlog++];
-	**l = (struct pass_log){.arm = a,
-				.pass = r->arm[a].kept,
-				.took_pct = obs.took_pct,
-				.over = !obs.hung &&
-					pass_set_aside(obs.took_pct, r->conf.took_limit_pct),
-				.verdict = obs.hung ? PASS_HUNG : PASS_KEPT};
-	r->arm[a].tries++;
-	r->arm[a].over += (*l)->over;
-	if (obs.hung && !r->hang) {
-		r->hang = true;
-		r->hang_arm = a;
-	}
-	if (ops->progress)
-		ops->progress(ctx, r->nlog, r->conf.narms * pass_max_tries(&r->conf));
-	return 0;
+	*r = (struct pass_run){.conf = *conf};
+	r->arm = xcalloc(conf->narms ? conf->narms : 1, sizeof(*r->arm));
+	r->over = conf->narms == 0;
 }
 
-/* One round of PASS_ROUNDS: every arm once, then the round judged whole. */
-static bool pass_round(struct pass_run *r, const struct pass_ops *ops, void *ctx)
+bool pass_next(struct pass_run *r, size_t *arm)
 {
-	size_t first = r->nlog;
-	bool over = false;
-	for (size_t a = 0; a < r->conf.narms; a++) {
-		struct pass_log *l;
-		if (pass_window(r, ops, ctx, a, &l) != 0)
-			return false;
-		if (l->verdict == PASS_HUNG && r->conf.hang_stops) {
-			pass_judge(r, ops, ctx, l, PASS_HUNG);
+	if (r->over)
+		return false;
+	if (r->conf.order == PASS_ROUNDS) {
+		/* Every arm runs in every round, so one arm's count says the round's. */
+		if (r->cursor == 0) {
+			if (!pass_wants(r, 0)) {
+				r->over = true;
+				return false;
+			}
+			r->rounds++;
+			r->round_first = r->nlog;
+		}
+		*arm = r->cursor;
+		return true;
+	}
+	/* The arms still short, from the cursor on; past the last a new round begins, and a
+	 * round that found none ends the run. */
+	for (;;) {
+		for (; r->cursor < r->conf.narms; r->cursor++) {
+			if (!pass_wants(r, r->cursor))
+				continue;
+			if (!r->round_any) {
+				r->rounds++;
+				r->round_any = true;
+			}
+			*arm = r->cursor;
+			return true;
+		}
+		if (!r->round_any) {
+			r->over = true;
 			return false;
 		}
-		over = over || l->over;
+		r->cursor = 0;
+		r->round_any = false;
 	}
-	for (size_t i = first; i < r->nlog; i++)
+}
+
+/* PASS_ROUNDS: the round's windows judged together once its last arm has run. */
+static void pass_round_end(struct pass_run *r, const struct pass_ops *ops, void *ctx)
+{
+	bool over = false;
+	for (size_t i = r->round_first; i < r->nlog; i++)
+		over = over || r->log[i].over;
+	for (size_t i = r->round_first; i < r->nlog; i++)
 		pass_judge(r, ops, ctx, &r->log[i],
 			   r->log[i].verdict == PASS_HUNG ? PASS_HUNG
 			   : over			  ? PASS_ASIDE
 							  : PASS_KEPT);
-	return true;
+	r->cursor = 0;
 }
 
-/* One round of PASS_EACH: a window of every arm still short, each judged at once. */
-static bool pass_each(struct pass_run *r, const struct pass_ops *ops, void *ctx, bool *more)
+void pass_add(struct pass_run *r, size_t a, const struct pass_obs *obs, const struct pass_ops *ops,
+	      void *ctx)
 {
-	*more = false;
-	for (size_t a = 0; a < r->conf.narms; a++) {
-		struct pass_log *l;
-		if (!pass_wants(r, a))
-			continue;
-		*more = true;
-		if (pass_window(r, ops, ctx, a, &l) != 0)
-			return false;
+	if (r->nlog == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->log = xrealloc(r->log, r->cap * sizeof(*r->log));
+	}
+	struct pass_log *l = &r->log[r->nlog++];
+	*l = (struct pass_log){.arm = a,
+			       .pass = r->arm[a].kept,
+			       .took_pct = obs->took_pct,
+			       .over = !obs->hung &&
+				       pass_set_aside(obs->took_pct, r->conf.took_limit_pct),
+			       .verdict = obs->hung ? PASS_HUNG : PASS_KEPT};
+	r->arm[a].tries++;
+	r->arm[a].over += l->over;
+	if (obs->hung && !r->hang) {
+		r->hang = true;
+		r->hang_arm = a;
+	}
+	if (obs->hung && r->conf.hang_stops) {
+		pass_judge(r, ops, ctx, l, PASS_HUNG); /* the round's others are not judged */
+		r->over = true;
+	} else if (r->conf.order == PASS_EACH) {
 		pass_judge(r, ops, ctx, l,
 			   l->verdict == PASS_HUNG ? PASS_HUNG
 			   : l->over		   ? PASS_ASIDE
 						   : PASS_KEPT);
-		if (l->verdict == PASS_HUNG && r->conf.hang_stops)
-			return false;
+		r->cursor = a + 1;
+	} else if (++r->cursor == r->conf.narms) {
+		pass_round_end(r, ops, ctx);
 	}
-	return true;
+	if (ops->progress)
+		ops->progress(ctx, r->nlog, r->conf.narms * pass_max_tries(&r->conf));
 }
 
 int pass_run(struct pass_run *r, const struct pass_conf *conf, const struct pass_ops *ops,
 	     void *ctx)
 {
-	*r = (struct pass_run){.conf = *conf};
-	r->arm = xcalloc(conf->narms ? conf->narms : 1, sizeof(*r->arm));
-	for (bool more = conf->narms > 0; more;) {
-		if (conf->order == PASS_ROUNDS) {
-			/* Every arm runs in every round, so one arm's count says the round's. */
-			if (!pass_wants(r, 0))
-				break;
-			r->rounds++;
-			more = pass_round(r, ops, ctx);
-		} else {
-			r->rounds++;
-			if (!pass_each(r, ops, ctx, &more))
-				break;
+	size_t a;
+	pass_begin(r, conf);
+	while (pass_next(r, &a)) {
+		struct pass_obs obs = {.took_pct = NAN};
+		if (ops->stop && ops->stop(ctx)) {
+			r->stopped = true;
+			break;
 		}
+		int rc = ops->measure(ctx, a, &obs);
+		if (rc != 0 || obs.void_) {
+			r->rc = rc;
+			r->stopped = rc == 0;
+			break;
+		}
+		pass_add(r, a, &obs, ops, ctx);
 	}
+	r->over = true;
 	return r->rc;
 }
 

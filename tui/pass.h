@@ -77,6 +77,10 @@ struct pass_run {
 	struct pass_log *log; /* [nlog], in the order the windows ran */
 	size_t nlog, cap;
 	size_t rounds; /* rounds begun */
+	size_t cursor; /* the arm pass_next considers next, in this round */
+	size_t round_first; /* PASS_ROUNDS: the round's first window in log */
+	bool round_any; /* PASS_EACH: this round measured a window */
+	bool over; /* the run is over: pass_next gives no arm */
 	size_t hang_arm; /* with hang: the arm whose window hung first */
 	bool hang, stopped;
 	int rc; /* what measure returned to end the run, else 0 */
@@ -85,6 +89,14 @@ struct pass_run {
 /* The set-aside rule, the one place it is written: the host took more than limit_pct % of
  * the window. A window whose host took is unknown (NAN) is never set aside. */
 bool pass_set_aside(double took_pct, double limit_pct);
+/* Step by step, for a caller that cannot wait (the console's `o`, fed a snapshot at a time):
+ * pass_begin, then while pass_next gives an arm, measure a window of it and pass_add what it
+ * said (ops->judge is called from pass_add; measure and stop are not used). pass_run is that
+ * loop for a caller that can. Free r with pass_run_free either way. */
+void pass_begin(struct pass_run *r, const struct pass_conf *conf);
+bool pass_next(struct pass_run *r, size_t *arm);
+void pass_add(struct pass_run *r, size_t arm, const struct pass_obs *obs,
+	      const struct pass_ops *ops, void *ctx);
 /* Run the passes: r is filled (free it with pass_run_free). Returns r->rc. */
 int pass_run(struct pass_run *r, const struct pass_conf *conf, const struct pass_ops *ops,
 	     void *ctx);

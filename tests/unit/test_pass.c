@@ -171,12 +171,37 @@ static void test_stop(void **state)
 	pass_run_free(&r);
 }
 
+/* Stepped, as the console's `o` runs it a snapshot at a time: the same order and verdicts,
+ * and a set-aside point is rerun once after the others, at most. */
+static void test_stepped(void **state)
+{
+	(void)state;
+	static const double took[] = {1, 50, 2, 60};
+	struct script s = {took, 4, 0, "", "", {0}, 0};
+	struct pass_conf c = {.narms = 3, .passes = 1, .took_limit_pct = 30, .order = PASS_EACH};
+	struct pass_run r;
+	size_t a;
+	pass_begin(&r, &c);
+	while (pass_next(&r, &a)) {
+		struct pass_obs obs;
+		assert_int_equal(s_measure(&s, a, &obs), 0);
+		pass_add(&r, a, &obs, &ops, &s);
+	}
+	assert_string_equal(s.order, "ABCB");
+	assert_string_equal(s.verdicts, "KAKA");
+	assert_int_equal(r.arm[1].tries, 2);
+	assert_false(pass_complete(&r));
+	assert_false(pass_next(&r, &a));
+	pass_run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rule),	 cmocka_unit_test(test_rounds),
 	    cmocka_unit_test(test_rounds_bound), cmocka_unit_test(test_each),
 	    cmocka_unit_test(test_hang_stops),	 cmocka_unit_test(test_stop),
+	    cmocka_unit_test(test_stepped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

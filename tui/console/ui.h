@@ -14,6 +14,7 @@
 #include "core/governor.h"
 #include "core/limits.h"
 #include "tui/options.h"
+#include "tui/pass.h"
 #include "tui/pass_cost.h"
 #include "tui/tune.h"
 #include "tui/theme.h"
@@ -108,6 +109,7 @@ struct ui_tradeoff_pt {
 	double drop_sum, cpu_sum, secs; /* interval-weighted sums over the measured seconds */
 	struct pass_pmd_acc acc; /* the measured intervals' counters (tui/pass_cost.h) */
 	bool done;
+	bool aside; /* the host took more than the limit of its window: drawn, never the best */
 };
 
 /* The `o` key's sweep: a state machine the sampling loop steps, never waiting. */
@@ -119,6 +121,9 @@ struct ui_tradeoff {
 	int64_t saved_maxsleep_us, saved_slack_ns; /* restored at the end */
 	bool confirm; /* a real machine: Enter said yes to the question (ui_confirm.c) */
 	struct ui_tradeoff_pt pts[UI_TRADEOFF_MAX];
+	/* Which point runs next and whether a window is kept: the pass runner, stepped
+	 * (tui/pass.h), so a window the host took too much of is set aside as the sweep's are. */
+	struct pass_run run;
 };
 
 /* The `A` key's live tuner (ui_tune.c): the state machine of tui/tune.h, stepped by the

@@ -50,7 +50,11 @@ static void tradeoff_end(struct ui *ui, const char *why)
 {
 	struct ui_tradeoff *to = &ui->charts.to;
 	int rc = tradeoff_put(ui, to->saved_maxsleep_us, to->saved_slack_ns);
-	to->state = to->point > 0 ? TRADEOFF_DONE : TRADEOFF_OFF;
+	bool any = false;
+	for (int i = 0; i < to->npoints; i++)
+		any = any || to->pts[i].done;
+	to->state = any ? TRADEOFF_DONE : TRADEOFF_OFF;
+	pass_run_free(&to->run);
 	if (rc != 0)
 		ui_status(ui, true, "trade-off %s; restoring the knobs failed: %.180s", why,
 			  ui->status);
@@ -66,6 +70,7 @@ void ui_tradeoff_quit(struct ui *ui)
 	if (to->state != TRADEOFF_RUN)
 		return;
 	to->state = TRADEOFF_OFF;
+	pass_run_free(&to->run);
 	if (source_knob_set(ui->src, K_PMD_MAXSLEEP_US, to->saved_maxsleep_us, NULL, err,
 			    sizeof(err)) != 0 ||
 	    source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, NULL, err,
@@ -117,6 +122,7 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 		    ui, tradeoff_confirmed, -1, 0,
 		    "o: sweep pmd.maxsleep_us x pmd.timer_slack_ns on this machine "
 		    "(restored after): Enter starts, Esc cancels");
+	pass_run_free(&to->run);
 	memset(to, 0, sizeof(*to));
 	to->saved_maxsleep_us = ui->snap->knobs[K_PMD_MAXSLEEP_US];
 	to->saved_slack_ns = ui->snap->knobs[K_PMD_TIMER_SLACK_NS];
@@ -127,14 +133,69 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 			to->pts[to->npoints++] = (struct ui_tradeoff_pt){
 			    .maxsleep_us = tradeoff_ms[m], .slack_ns = tradeoff_slack[s]};
 		}
-	if (tradeoff_set(ui, &to->pts[0]) != 0)
+	/* One pass a point, in order; a set-aside one is run again after the others, at most
+	 * once (tui/pass.h). */
+	struct pass_conf pc = {.narms = (size_t)to->npoints,
+			       .passes = 1,
+			       .took_limit_pct = PASS_HOST_TOOK_LIMIT_PCT,
+			       .order = PASS_EACH};
+	size_t first = 0;
+	pass_begin(&to->run, &pc);
+	pass_next(&to->run, &first);
+	if (tradeoff_set(ui, &to->pts[first]) != 0) {
+		pass_run_free(&to->run);
 		return UI_REDRAW;
+	}
 	to->state = TRADEOFF_RUN;
 	ui->view = VIEW_PMD;
 	ui->view_top = 0;
 	ui_status(ui, false, "trade-off: %d settings of maxsleep x slack (o or Esc cancels)",
 		  to->npoints);
 	return UI_KNOB | UI_REDRAW;
+}
+
+/* The runner's verdict on a point's window: kept, or set aside (drawn as such until its rerun
+ * after the other points; never the best). */
+static void tradeoff_judge(void *ctx, size_t i, enum pass_verdict v, size_t slot)
+{
+	struct ui_tradeoff_pt *p = &((struct ui_tradeoff *)ctx)->pts[i];
+	(void)slot;
+	p->done = true;
+	p->aside = v != PASS_KEPT;
+}
+
+/* A point's window is measured: judged by the pass runner, then the next point set. */
+static void tradeoff_judged(struct ui *ui, struct ui_tradeoff *to, struct ui_tradeoff_pt *p)
+{
+	static const struct pass_ops ops = {NULL, tradeoff_judge, NULL, NULL};
+	struct pass_pmd_cost c;
+	struct pass_obs obs = {.took_pct = NAN};
+	if (pass_pmd_cost_of(&p->acc, &c) == 0)
+		obs.took_pct = c.host_took_pct;
+	pass_add(&to->run, (size_t)to->point, &obs, &ops, to);
+	size_t next;
+	if (!pass_next(&to->run, &next)) {
+		tradeoff_end(ui, "done");
+		return;
+	}
+	to->point = (int)next;
+	if (to->run.arm[next].tries > 0) /* a rerun starts from nothing */
+		to->pts[next] = (struct ui_tradeoff_pt){.maxsleep_us = to->pts[next].maxsleep_us,
+							.slack_ns = to->pts[next].slack_ns};
+	if (tradeoff_set(ui, &to->pts[to->point]) != 0)
+		tradeoff_end(ui, "stopped");
+	else if (to->run.arm[next].tries > 0)
+		ui_status(ui, false,
+			  "trade-off: %d of %d again (the host took more than %g%% of its "
+			  "window): maxsleep %lld us, slack %lld ns (o cancels)",
+			  to->point + 1, to->npoints, PASS_HOST_TOOK_LIMIT_PCT,
+			  (long long)to->pts[to->point].maxsleep_us,
+			  (long long)to->pts[to->point].slack_ns);
+	else
+		ui_status(ui, false,
+			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (o cancels)",
+			  to->point + 1, to->npoints, (long long)to->pts[to->point].maxsleep_us,
+			  (long long)to->pts[to->point].slack_ns);
 }
 
 void ui_tradeoff_step(struct ui *ui)
@@ -162,18 +223,7 @@ void ui_tradeoff_step(struct ui *ui)
 	p->secs += s->interval_s;
 	if (p->secs < TRADEOFF_MEASURE_S)
 		return;
-	p->done = true;
-	if (++to->point == to->npoints) {
-		tradeoff_end(ui, "done");
-		return;
-	}
-	if (tradeoff_set(ui, &to->pts[to->point]) != 0)
-		tradeoff_end(ui, "stopped");
-	else
-		ui_status(ui, false,
-			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (o cancels)",
-			  to->point + 1, to->npoints, (long long)to->pts[to->point].maxsleep_us,
-			  (long long)to->pts[to->point].slack_ns);
+	tradeoff_judged(ui, to, p);
 }
 
 static enum theme_role tradeoff_role(unsigned kind)
@@ -189,7 +239,10 @@ static void tradeoff_label(const struct ui_tradeoff_pt *p, bool best, char *buf,
 		snprintf(sl, sizeof(sl), "%lldk", (long long)(p->slack_ns / 1000));
 	else
 		snprintf(sl, sizeof(sl), "%lld", (long long)p->slack_ns);
-	snprintf(buf, len, "%lld/%s%s", (long long)p->maxsleep_us, sl, best ? " best" : "");
+	snprintf(buf, len, "%lld/%s%s", (long long)p->maxsleep_us, sl,
+		 best	    ? " best"
+		 : p->aside ? " aside"
+			    : "");
 }
 
 /* The points measured, where they go: x the CPU share, y the drop %; each as its counters say
@@ -210,7 +263,7 @@ static int tradeoff_points(const struct ui_tradeoff *to, double *xv, double *yv,
 		if (pass_pmd_cost_of(&p->acc, &c) == 0) {
 			xv[i] = c.share_pct;
 			yv[i] = c.drop_pct;
-			cand[i] = (struct pass_cost_cand){.usable = true,
+			cand[i] = (struct pass_cost_cand){.usable = !p->aside,
 							  .sleeps = p->maxsleep_us > 0,
 							  .drop_pct = c.drop_pct,
 							  .ns_per_pkt = c.ns_per_pkt,
