@@ -120,6 +120,8 @@ static void tune_print(const struct tune_run *r, const char *backend, const char
 		       (unsigned long long)s->offered, d, c, n, tune_verdict_name(s->verdict));
 	}
 	printf("%s\n", t->why);
+	if (t->hint[0])
+		printf("%s\n", t->hint);
 }
 
 static json_t *tune_json(const struct tune_run *r, const char *backend, const char *scenario,
@@ -140,6 +142,11 @@ static json_t *tune_json(const struct tune_run *r, const char *backend, const ch
 			      "cpu_pct", s->cpu_pct, "cpu_ns_per_pkt",
 			      s->cpu_ns_pkt >= 0 ? json_real(s->cpu_ns_pkt) : json_null(),
 			      "verdict", tune_verdict_name(s->verdict)));
+		json_t *js = json_array_get(steps, i);
+		json_object_set_new(js, "host_took_pct",
+				    s->host_took_pct >= 0 ? json_real(s->host_took_pct)
+							  : json_null());
+		json_object_set_new(js, "set_aside", json_integer(s->set_aside));
 	}
 	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:{s:f}, s:f, s:o, s:o}", "experiment", "tune",
 			      "knob", knob_table[id].name, "backend", backend, "scenario",
@@ -151,6 +158,7 @@ static json_t *tune_json(const struct tune_run *r, const char *backend, const ch
 	json_object_set_new(o, "final", tune_value_json(id, final));
 	json_object_set_new(o, "result", json_string(tune_state_name(t->state)));
 	json_object_set_new(o, "why", json_string(t->why));
+	json_object_set_new(o, "hint", t->hint[0] ? json_string(t->hint) : json_null());
 	json_object_set_new(o, "ok", json_boolean(t->state == TUNE_DONE));
 	json_object_set_new(o, "events", json_incref(r->events));
 	return o;
