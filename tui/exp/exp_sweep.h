@@ -33,7 +33,7 @@ struct sweep_col {
 	 * histogram's open top bucket: sleep_overshoot_us.p99_at_least in docs/json.md). */
 	const char *at_least;
 };
-/* The columns of the seed's tables, in order (exp_sweep.c). */
+/* The columns of the seed's tables, in order (exp_sweep_report.c). */
 extern const struct sweep_col exp_sweep_cols[SWEEP_NCOLS];
 
 struct sweep_point {

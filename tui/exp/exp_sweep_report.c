@@ -11,6 +11,22 @@
 #include "tui/exp/exp_sweep.h"
 #include "tui/pass_cost.h"
 
+/* What the seed's tables put side by side. */
+const struct sweep_col exp_sweep_cols[SWEEP_NCOLS] = {
+    {"offered_pps", "pmd.offered_pps", NULL},
+    {"drop%", "pmd.drop_pct", NULL},
+    {"drops_asleep", "pmd.threads[*].drops_while_asleep", NULL},
+    {"pmd_cpu%", "pmd.threads[*].cpu_pct", NULL},
+    {"sleep_iter%", "pmd.threads[avg].sleep_iter_pct", NULL},
+    {"sleep_us_avg", "pmd.threads[avg].sleep_us_avg", NULL},
+    {"oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99",
+     "pmd.threads[*].sleep_overshoot_us.p99_at_least"},
+    /* The window's cost from its counters (tui/pass_cost.h). */
+    {"cpu_ns/pkt", "pass.cpu_ns_per_pkt", NULL},
+    {"cpu_share%", "pass.cpu_share_pct", NULL},
+    {"host_took%", "pass.host_took_pct", NULL},
+};
+
 struct sweep_pic {
 	const struct sweep_point *pts;
 	size_t n, best;
