@@ -205,10 +205,12 @@ static json_t *ab_took_table(const struct ab *ab, const struct pass_run *r,
 		if (!ab->c.json && ab->done)
 			printf("%-12s %12.1f %12zu\n", ab->values[v], took_sum[v].median,
 			       r->arm[v].over);
-		json_array_append_new(jarms, json_pack("{s:o, s:f, s:i}", "value",
-						       exp_ab_value_json(ab->id, ab->values[v]),
-						       "host_took_pct", took_sum[v].median,
-						       "set_aside", (int)r->arm[v].over));
+		/* No pass kept: no figure (null), never a median of nothing printed as 0. */
+		json_array_append_new(
+		    jarms, json_pack("{s:o, s:o, s:i}", "value",
+				     exp_ab_value_json(ab->id, ab->values[v]), "host_took_pct",
+				     ab->done ? json_real(took_sum[v].median) : json_null(),
+				     "set_aside", (int)r->arm[v].over));
 	}
 	return jarms;
 }
