@@ -2,8 +2,8 @@
 /* pass.h: the pass runner: arms (the settings compared) times passes (windows of each),
  * interleaved so that a spell of host load falls on every arm, a window the host took too much
  * of set aside and run again up to a stated bound, and a hang kept apart from both. Every
- * "set a knob, settle, measure a window, judge" loop calls it: the experiments ab and sweep
- * (tui/exp/) run it whole (pass_run), the console's `o` steps it a snapshot at a time
+ * "set a knob, settle, measure a window, judge" loop calls it: the experiments ab, sweep and
+ * calib (tui/exp/) run it whole (pass_run), the console's `o` steps it a snapshot at a time
  * (pass_next, pass_add), and the live tuner (tui/tune.c) applies its set-aside rule
  * (docs/experiments.md "Passes"). Curses-free and I/O-free: the caller measures a window through
  * ops->measure, so a test drives it with a scripted source and no clock at all. */

@@ -11,6 +11,7 @@
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/experiment.h"
+#include "tui/pass.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
@@ -323,6 +324,45 @@ static int calib_check_govs(const char *const *govs, size_t ngov)
 	return 0;
 }
 
+/* The run the pass runner drives: a governor is an arm, its calibrations one pass. */
+struct calib_run {
+	const struct exp_common *c;
+	size_t runs;
+	long for_count;
+	const char *const *govs;
+	json_t *jg; /* the governors' results */
+};
+
+static int calib_measure(void *ctx, size_t i, struct pass_obs *obs)
+{
+	struct calib_run *cr = ctx;
+	struct calib_gov g = {.name = cr->govs[i],
+			      .chain = xcalloc(cr->runs, sizeof(int)),
+			      .single = xcalloc(cr->runs, sizeof(double))};
+	int rc = calib_governor(cr->c, cr->runs, cr->for_count, &g);
+	if (g.measured) {
+		json_t *hist = calib_histogram(&g);
+		if (!cr->c->json)
+			calib_print(&g, hist);
+		json_array_append_new(cr->jg, calib_json(&g, hist));
+	}
+	free(g.chain);
+	free(g.single);
+	obs->void_ = rc == 0 && sig_quit;
+	return rc;
+}
+
+static void calib_judge(void *ctx, size_t i, enum pass_verdict v, size_t slot)
+{
+	(void)ctx, (void)i, (void)v, (void)slot; /* each governor's result is written as it ends */
+}
+
+static bool calib_stop(void *ctx)
+{
+	(void)ctx;
+	return sig_quit != 0;
+}
+
 int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 {
 	struct exp_common c = *c0;
@@ -343,20 +383,14 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	size_t runs = (size_t)runs_l;
 	json_t *jg = json_array();
-	for (size_t i = 0; i < ngov && rc == 0 && !sig_quit; i++) {
-		struct calib_gov g = {.name = govs[i],
-				      .chain = xcalloc(runs, sizeof(int)),
-				      .single = xcalloc(runs, sizeof(double))};
-		rc = calib_governor(&c, runs, for_count, &g);
-		if (g.measured) {
-			json_t *hist = calib_histogram(&g);
-			if (!c.json)
-				calib_print(&g, hist);
-			json_array_append_new(jg, calib_json(&g, hist));
-		}
-		free(g.chain);
-		free(g.single);
-	}
+	/* One pass a governor, in order, each on a fresh engine (tui/pass.h); a governor that
+	 * fails (too few calibrations, a hang) ends the run after its result is written. */
+	struct calib_run cr = {&c, runs, for_count, govs, jg};
+	struct pass_conf pc = {.narms = ngov, .passes = 1, .order = PASS_EACH, .hang_stops = true};
+	static const struct pass_ops ops = {calib_measure, calib_judge, calib_stop, NULL};
+	struct pass_run r;
+	rc = pass_run(&r, &pc, &ops, &cr);
+	pass_run_free(&r);
 	struct calib_pic cp = {ngov, govs, jg};
 	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, &cp) != 0)
 		rc = 1;
