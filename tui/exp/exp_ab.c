@@ -313,12 +313,6 @@ static void ab_judge(void *ctx, size_t v, enum pass_verdict verdict, size_t slot
 	}
 }
 
-static bool ab_stop(void *ctx)
-{
-	(void)ctx;
-	return sig_quit != 0;
-}
-
 int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 {
 	struct ab ab = {.c = *c0, .limit = PASS_HOST_TOOK_LIMIT_PCT};
@@ -356,7 +350,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 			       .order = PASS_ROUNDS,
 			       .hang_stops = true};
 	struct pass_run r;
-	static const struct pass_ops ops = {ab_measure, ab_judge, ab_stop, NULL};
+	static const struct pass_ops ops = {ab_measure, ab_judge, exp_stopped, NULL};
 	rc = pass_run(&r, &pc, &ops, &ab);
 	if (r.hang)
 		rc = 1;

@@ -357,12 +357,6 @@ static void calib_judge(void *ctx, size_t i, enum pass_verdict v, size_t slot)
 	(void)ctx, (void)i, (void)v, (void)slot; /* each governor's result is written as it ends */
 }
 
-static bool calib_stop(void *ctx)
-{
-	(void)ctx;
-	return sig_quit != 0;
-}
-
 int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 {
 	struct exp_common c = *c0;
@@ -387,7 +381,7 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 	 * fails (too few calibrations, a hang) ends the run after its result is written. */
 	struct calib_run cr = {&c, runs, for_count, govs, jg};
 	struct pass_conf pc = {.narms = ngov, .passes = 1, .order = PASS_EACH, .hang_stops = true};
-	static const struct pass_ops ops = {calib_measure, calib_judge, calib_stop, NULL};
+	static const struct pass_ops ops = {calib_measure, calib_judge, exp_stopped, NULL};
 	struct pass_run r;
 	rc = pass_run(&r, &pc, &ops, &cr);
 	pass_run_free(&r);

@@ -88,12 +88,6 @@ static void sweep_judge(void *ctx, size_t i, enum pass_verdict v, size_t slot)
 	sw->snap = NULL;
 }
 
-static bool sweep_stop(void *ctx)
-{
-	(void)ctx;
-	return sig_quit != 0;
-}
-
 static void sweep_progress(void *ctx, size_t windows, size_t most)
 {
 	const struct sweep *sw = ctx;
@@ -193,7 +187,7 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 				       .passes = sw.passes,
 				       .took_limit_pct = sw.limit,
 				       .order = PASS_EACH};
-		static const struct pass_ops ops = {sweep_measure, sweep_judge, sweep_stop,
+		static const struct pass_ops ops = {sweep_measure, sweep_judge, exp_stopped,
 						    sweep_progress};
 		struct pass_run r;
 		rc = pass_run(&r, &pc, &ops, &sw);

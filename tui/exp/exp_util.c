@@ -214,3 +214,9 @@ json_t *exp_window(struct source *src, double warmup, double seconds, char *hang
 	json_decref(first);
 	return j;
 }
+
+bool exp_stopped(void *ctx)
+{
+	(void)ctx;
+	return sig_quit != 0;
+}

@@ -75,6 +75,8 @@ int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
 int exp_pictures(const struct exp_common *c, const char *exp,
 		 int (*draw)(const char *path, bool svg, void *arg, char *err, size_t errlen),
 		 void *arg);
+/* Ctrl-C was pressed (sig_quit): the pass runner's ops->stop (tui/pass.h). */
+bool exp_stopped(void *ctx);
 /* One value formatted for a table cell. */
 void exp_fmt(char *buf, size_t len, double v);
 /* A median and its spread as a table cell, "12.5 +-3.00"; when at_least (a pass's figure fell in a
