@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "core/pmd_cost.h"
+#include "tui/pass.h"
+#include "tui/pass_cost.h"
 
 /* The window's packets from counters, not from the snapshots' rates: a rate is the last
  * interval's, a total minus the window's first total counts every packet once. The engine
@@ -41,7 +43,7 @@ static void tune_base(struct tune *t, const struct snapshot *s)
 {
 	double cpu;
 	tune_totals(s, &t->base_offered, &t->base_dropped, &t->base_forwarded, &cpu);
-	t->cpu_s = 0;
+	t->cpu_s = t->stolen_s = t->thread_s = 0;
 }
 
 /* Cheaper: CPU per packet when both windows forwarded packets, else CPU% (a host with no
@@ -105,6 +107,7 @@ void tune_start(struct tune *t, const struct tune_conf *conf, int64_t start, int
 		t->steps[i] = (struct tune_step){.value = conf->steps[i],
 						 .stored = conf->steps[i],
 						 .cpu_ns_pkt = -1,
+						 .host_took_pct = -1,
 						 .verdict = TUNE_V_PENDING};
 	t->start_value = t->last_good = t->best = start;
 	t->best_i = -1;
@@ -178,10 +181,32 @@ static bool tune_measure(struct tune *t, struct tune_step *st, const struct snap
 	st->drop_pct = st->offered ? 100.0 * (double)st->dropped / (double)st->offered : 0;
 	st->cpu_pct = st->secs > 0 ? 100.0 * t->cpu_s / st->secs : 0;
 	st->cpu_ns_pkt = pmd_cost_ns_per(t->cpu_s * 1e9, (double)st->forwarded);
+	for (int i = 0; i < s->pmd.nthreads && i < PMD_SNAP_MAX; i++) {
+		t->stolen_s += fmax(s->pmd.threads[i].stolen_pct, 0) / 100.0 * s->interval_s;
+		t->thread_s += s->interval_s;
+	}
+	st->host_took_pct = pmd_cost_took_pct(t->stolen_s, t->thread_s);
 	if (st->secs <= 0 || !st->offered)
 		return false;
 	double projected = (double)st->offered * fmax(1.0, t->conf.window_s / st->secs);
 	return 100.0 * (double)st->dropped > t->conf.budget_drop_pct * projected;
+}
+
+/* The budget broke while the tuner stepped the PMDs' maximum sleep: with a coarse timer slack
+ * every sleep overshoots by about the slack and the ring overflows whatever the maximum (docs/
+ * pmd.md), so the cheaper fix is the slack, before busy polling. Said, not stepped: the tuner
+ * steps one knob. */
+static void tune_slack_hint(struct tune *t, const struct snapshot *s)
+{
+	int64_t slack = s->knobs[K_PMD_TIMER_SLACK_NS];
+	t->hint[0] = '\0';
+	if (t->conf.knob != K_PMD_MAXSLEEP_US || s->knob_absent[K_PMD_TIMER_SLACK_NS] ||
+	    slack <= TUNE_FINE_SLACK_NS)
+		return;
+	snprintf(t->hint, sizeof(t->hint),
+		 "the PMDs sleep with a timer slack of %lld ns, so each sleep overshoots by about "
+		 "that: try pmd.timer_slack_ns=%d before busy polling",
+		 (long long)slack, TUNE_FINE_SLACK_NS);
 }
 
 bool tune_feed(struct tune *t, const struct snapshot *s, int64_t *set)
@@ -236,6 +261,7 @@ bool tune_feed(struct tune *t, const struct snapshot *s, int64_t *set)
 	}
 	bool broken = tune_measure(t, st, s);
 	if (broken) {
+		tune_slack_hint(t, s);
 		st->verdict = TUNE_V_OVER;
 		t->state = TUNE_FINAL;
 		snprintf(t->why, sizeof(t->why), "budget broken at %s: rolled back to %s",
@@ -246,6 +272,14 @@ bool tune_feed(struct tune *t, const struct snapshot *s, int64_t *set)
 	}
 	if (st->secs < t->conf.window_s)
 		return false;
+	if (st->set_aside < TUNE_ASIDE_MAX &&
+	    pass_set_aside(st->host_took_pct, PASS_HOST_TOOK_LIMIT_PCT)) {
+		/* The host took the window, not the step: measured again from here. */
+		st->set_aside++;
+		st->secs = 0;
+		tune_base(t, s);
+		return false;
+	}
 	st->verdict = TUNE_V_OK;
 	t->last_good = st->stored;
 	if (t->best_i < 0 || tune_cheaper(st, &t->steps[t->best_i])) {

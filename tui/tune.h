@@ -19,6 +19,11 @@
 /* Samples waited for the value to show in a snapshot before the step is given up: a source
  * that never reads it back cannot be measured under it. */
 #define TUNE_READBACK_SAMPLES 20
+/* A step's windows set aside at most: one the host took more than PASS_HOST_TOOK_LIMIT_PCT of
+ * is measured again, once (tui/pass.h's rule); the second stands, with its host took. */
+#define TUNE_ASIDE_MAX 1
+/* A timer slack this fine lets a PMD sleep as long as it asks (the seed's fix, docs/pmd.md). */
+#define TUNE_FINE_SLACK_NS 1000
 
 enum tune_state {
 	TUNE_OFF,
@@ -48,6 +53,8 @@ struct tune_step {
 	double drop_pct; /* dropped / offered */
 	double cpu_pct; /* the PMDs' CPU over the window, % of one core */
 	double cpu_ns_pkt; /* PMD CPU time per forwarded packet; < 0 when none was forwarded */
+	double host_took_pct; /* what the host took of the PMDs' window, %; < 0 unknown */
+	int set_aside; /* windows of this step set aside before the one measured (pass.h's rule) */
 	enum tune_verdict verdict;
 };
 
@@ -70,7 +77,10 @@ struct tune {
 	int no_pmd; /* samples in a row without the PMD section */
 	uint64_t base_offered, base_dropped, base_forwarded; /* totals at the window's start */
 	double cpu_s; /* PMD CPU seconds in the window */
+	double stolen_s, thread_s; /* the PMDs' time the host took, and their time, in it */
 	char why[160]; /* how it ended ("ended on the best: 200") */
+	char hint[200]; /* when the budget broke on pmd.maxsleep_us with a coarse timer slack: try
+			 * the slack first (docs/pmd.md), else "" */
 };
 
 /* The start of a run: knob values of conf, start the value in force now. *set is the first

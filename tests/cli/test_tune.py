@@ -23,7 +23,7 @@ def run(*args, timeout=120):
 
 
 FIELDS = {"step", "value", "stored", "window_s", "offered", "dropped", "forwarded", "drop_pct",
-          "cpu_pct", "cpu_ns_per_pkt", "verdict"}
+          "cpu_pct", "cpu_ns_per_pkt", "host_took_pct", "set_aside", "verdict"}
 
 # 1. A budget nothing breaks (drop <= 100%): every step measured over its window, the best is
 # the cheapest of them, and it is the value in force at the end.
@@ -78,6 +78,8 @@ else:
     check(o["rollback"]["to"] == o["start"] and o["final"] == o["start"],
           f"nothing in budget: back to the start value ({o['rollback']}, {o['final']})")
 check("rolled back" in o["why"], f"the result says so ({o['why']})")
+# pmd-seed sleeps with a 50 us timer slack: the break says to try the slack before busy polling.
+check("pmd.timer_slack_ns=1000" in (o.get("hint") or ""), f"the slack is named ({o.get('hint')})")
 writes = [t for t in (e["text"] for e in o["events"] if e["kind"] == "knob")
           if "pmd.maxsleep_us" in t]
 check(len(writes) >= len(steps) + 1, f"each write and the rollback logged ({writes})")

@@ -25,6 +25,8 @@ struct sim {
 	int samples; /* fed so far */
 	int gap_every; /* > 0: every gap_every-th sample lacks the PMD section (counters go on) */
 	int gone_from; /* > 0: from this sample on, no PMD section at all */
+	const double *stolen_pct; /* NULL: the host takes nothing; else per step, % */
+	int64_t slack_ns; /* pmd.timer_slack_ns in force */
 };
 
 #define SIM_PPS 100000.0
@@ -49,6 +51,8 @@ static void sim_sample(struct sim *m, struct snapshot *s)
 	s->interval_s = SIM_INTERVAL_S;
 	s->pmd.nthreads = 1;
 	s->pmd.threads[0].cpu_pct = m->cpu_pct[i];
+	s->pmd.threads[0].stolen_pct = m->stolen_pct ? m->stolen_pct[i] : 0;
+	s->knobs[K_PMD_TIMER_SLACK_NS] = m->slack_ns;
 	s->pmd.generated = m->generated;
 	s->pmd.dropped = m->dropped;
 	s->pmd.forwarded = m->generated - m->dropped;
@@ -251,13 +255,61 @@ static void test_pmd_gaps(void **state)
 	assert_int_equal(g.samples, 10 + TUNE_READBACK_SAMPLES - 1);
 }
 
+/* The host took half of step 100's first window: that window is set aside (pass.h's rule) and
+ * the step measured again; the second window stands, with what the host took of it, since a
+ * step is set aside once at most. The other steps' windows are kept at once. */
+static void test_host_took_set_aside(void **state)
+{
+	(void)state;
+	static const double drop[] = {0, 0, 0, 0}, cpu[] = {100, 60, 30, 20},
+			    stolen[] = {0, 50, 10, 30};
+	struct sim m = {
+	    .values = vals, .drop_pct = drop, .cpu_pct = cpu, .n = 4, .stolen_pct = stolen};
+	struct tune t;
+	struct tune_conf c = conf4(0.1);
+	sim_run(&m, &t, &c, 0, 1000, 0);
+	assert_int_equal(t.state, TUNE_DONE);
+	assert_int_equal(t.steps[0].set_aside, 0);
+	assert_int_equal(t.steps[1].set_aside, 1);
+	assert_int_equal(t.steps[2].set_aside, 0);
+	assert_int_equal(t.steps[3].set_aside, 0); /* exactly the limit is kept */
+	assert_true(t.steps[1].host_took_pct > 49.9 && t.steps[1].host_took_pct < 50.1);
+	assert_true(t.steps[2].host_took_pct > 9.9 && t.steps[2].host_took_pct < 10.1);
+	assert_true(t.steps[1].secs >= 1.0 && t.steps[1].secs < 1.5); /* one window, not two */
+	/* Four 1 s windows of 0.25 s samples and one more set aside: 20 samples of windows,
+	 * each step behind a read-back and a settling sample. */
+	assert_int_equal(m.samples, 4 * 2 + 5 * 4);
+}
+
+/* The budget breaks while stepping the maximum sleep with a 50 us timer slack: the tuner says
+ * to try the slack first; with a 1 us slack it has nothing to say. */
+static void test_slack_hint(void **state)
+{
+	(void)state;
+	static const double drop[] = {0, 5, 10, 20}, cpu[] = {100, 60, 30, 20};
+	struct sim m = {
+	    .values = vals, .drop_pct = drop, .cpu_pct = cpu, .n = 4, .slack_ns = 50000};
+	struct tune t;
+	struct tune_conf c = conf4(0.1);
+	sim_run(&m, &t, &c, 0, 1000, 0);
+	assert_int_equal(t.steps[1].verdict, TUNE_V_OVER);
+	assert_non_null(strstr(t.hint, "pmd.timer_slack_ns=1000"));
+	assert_non_null(strstr(t.hint, "50000 ns"));
+	m = (struct sim){
+	    .values = vals, .drop_pct = drop, .cpu_pct = cpu, .n = 4, .slack_ns = 1000};
+	sim_run(&m, &t, &c, 0, 1000, 0);
+	assert_int_equal(t.steps[1].verdict, TUNE_V_OVER);
+	assert_string_equal(t.hint, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cheapest_in_budget), cmocka_unit_test(test_rollback_at_once),
-	    cmocka_unit_test(test_ends_on_best),       cmocka_unit_test(test_none_in_budget),
-	    cmocka_unit_test(test_abort_restores),     cmocka_unit_test(test_refused),
-	    cmocka_unit_test(test_steps_and_budget),   cmocka_unit_test(test_pmd_gaps),
+	    cmocka_unit_test(test_cheapest_in_budget),	cmocka_unit_test(test_rollback_at_once),
+	    cmocka_unit_test(test_ends_on_best),	cmocka_unit_test(test_none_in_budget),
+	    cmocka_unit_test(test_abort_restores),	cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_steps_and_budget),	cmocka_unit_test(test_pmd_gaps),
+	    cmocka_unit_test(test_host_took_set_aside), cmocka_unit_test(test_slack_hint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,7 +14,8 @@
 #include "core/governor.h"
 #include "core/limits.h"
 #include "tui/options.h"
-#include "tui/exp/exp_cost.h"
+#include "tui/pass.h"
+#include "tui/pass_cost.h"
 #include "tui/tune.h"
 #include "tui/theme.h"
 #include "tui/history.h"
@@ -106,8 +107,9 @@ enum ui_tradeoff_state { TRADEOFF_OFF, TRADEOFF_RUN, TRADEOFF_DONE };
 struct ui_tradeoff_pt {
 	int64_t maxsleep_us, slack_ns;
 	double drop_sum, cpu_sum, secs; /* interval-weighted sums over the measured seconds */
-	struct exp_pmd_acc acc; /* the measured intervals' counters (tui/exp/exp_cost.h) */
+	struct pass_pmd_acc acc; /* the measured intervals' counters (tui/pass_cost.h) */
 	bool done;
+	bool aside; /* the host took more than the limit of its window: drawn, never the best */
 };
 
 /* The `o` key's sweep: a state machine the sampling loop steps, never waiting. */
@@ -115,10 +117,13 @@ struct ui_tradeoff {
 	enum ui_tradeoff_state state;
 	int point, npoints;
 	uint64_t set_ns; /* when this point's knobs were set */
-	struct exp_pmd_mark last; /* the previous snapshot's counters: an interval's start */
+	struct pass_pmd_mark last; /* the previous snapshot's counters: an interval's start */
 	int64_t saved_maxsleep_us, saved_slack_ns; /* restored at the end */
 	bool confirm; /* a real machine: Enter said yes to the question (ui_confirm.c) */
 	struct ui_tradeoff_pt pts[UI_TRADEOFF_MAX];
+	/* Which point runs next and whether a window is kept: the pass runner, stepped
+	 * (tui/pass.h), so a window the host took too much of is set aside as the sweep's are. */
+	struct pass_run run;
 };
 
 /* The `A` key's live tuner (ui_tune.c): the state machine of tui/tune.h, stepped by the

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "tui/exp/exp_cost.h"
+#include "tui/pass_cost.h"
 #include "tui/chart.h"
 #include "tui/console/ui.h"
 #include "tui/rowfmt_host.h"
@@ -50,7 +50,11 @@ static void tradeoff_end(struct ui *ui, const char *why)
 {
 	struct ui_tradeoff *to = &ui->charts.to;
 	int rc = tradeoff_put(ui, to->saved_maxsleep_us, to->saved_slack_ns);
-	to->state = to->point > 0 ? TRADEOFF_DONE : TRADEOFF_OFF;
+	bool any = false;
+	for (int i = 0; i < to->npoints; i++)
+		any = any || to->pts[i].done;
+	to->state = any ? TRADEOFF_DONE : TRADEOFF_OFF;
+	pass_run_free(&to->run);
 	if (rc != 0)
 		ui_status(ui, true, "trade-off %s; restoring the knobs failed: %.180s", why,
 			  ui->status);
@@ -66,6 +70,7 @@ void ui_tradeoff_quit(struct ui *ui)
 	if (to->state != TRADEOFF_RUN)
 		return;
 	to->state = TRADEOFF_OFF;
+	pass_run_free(&to->run);
 	if (source_knob_set(ui->src, K_PMD_MAXSLEEP_US, to->saved_maxsleep_us, NULL, err,
 			    sizeof(err)) != 0 ||
 	    source_knob_set(ui->src, K_PMD_TIMER_SLACK_NS, to->saved_slack_ns, NULL, err,
@@ -117,6 +122,7 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 		    ui, tradeoff_confirmed, -1, 0,
 		    "o: sweep pmd.maxsleep_us x pmd.timer_slack_ns on this machine "
 		    "(restored after): Enter starts, Esc cancels");
+	pass_run_free(&to->run);
 	memset(to, 0, sizeof(*to));
 	to->saved_maxsleep_us = ui->snap->knobs[K_PMD_MAXSLEEP_US];
 	to->saved_slack_ns = ui->snap->knobs[K_PMD_TIMER_SLACK_NS];
@@ -127,14 +133,69 @@ int ui_tradeoff_key(struct ui *ui, int ch)
 			to->pts[to->npoints++] = (struct ui_tradeoff_pt){
 			    .maxsleep_us = tradeoff_ms[m], .slack_ns = tradeoff_slack[s]};
 		}
-	if (tradeoff_set(ui, &to->pts[0]) != 0)
+	/* One pass a point, in order; a set-aside one is run again after the others, at most
+	 * once (tui/pass.h). */
+	struct pass_conf pc = {.narms = (size_t)to->npoints,
+			       .passes = 1,
+			       .took_limit_pct = PASS_HOST_TOOK_LIMIT_PCT,
+			       .order = PASS_EACH};
+	size_t first = 0;
+	pass_begin(&to->run, &pc);
+	pass_next(&to->run, &first);
+	if (tradeoff_set(ui, &to->pts[first]) != 0) {
+		pass_run_free(&to->run);
 		return UI_REDRAW;
+	}
 	to->state = TRADEOFF_RUN;
 	ui->view = VIEW_PMD;
 	ui->view_top = 0;
 	ui_status(ui, false, "trade-off: %d settings of maxsleep x slack (o or Esc cancels)",
 		  to->npoints);
 	return UI_KNOB | UI_REDRAW;
+}
+
+/* The runner's verdict on a point's window: kept, or set aside (drawn as such until its rerun
+ * after the other points; never the best). */
+static void tradeoff_judge(void *ctx, size_t i, enum pass_verdict v, size_t slot)
+{
+	struct ui_tradeoff_pt *p = &((struct ui_tradeoff *)ctx)->pts[i];
+	(void)slot;
+	p->done = true;
+	p->aside = v != PASS_KEPT;
+}
+
+/* A point's window is measured: judged by the pass runner, then the next point set. */
+static void tradeoff_judged(struct ui *ui, struct ui_tradeoff *to, struct ui_tradeoff_pt *p)
+{
+	static const struct pass_ops ops = {NULL, tradeoff_judge, NULL, NULL};
+	struct pass_pmd_cost c;
+	struct pass_obs obs = {.took_pct = NAN};
+	if (pass_pmd_cost_of(&p->acc, &c) == 0)
+		obs.took_pct = c.host_took_pct;
+	pass_add(&to->run, (size_t)to->point, &obs, &ops, to);
+	size_t next;
+	if (!pass_next(&to->run, &next)) {
+		tradeoff_end(ui, "done");
+		return;
+	}
+	to->point = (int)next;
+	if (to->run.arm[next].tries > 0) /* a rerun starts from nothing */
+		to->pts[next] = (struct ui_tradeoff_pt){.maxsleep_us = to->pts[next].maxsleep_us,
+							.slack_ns = to->pts[next].slack_ns};
+	if (tradeoff_set(ui, &to->pts[to->point]) != 0)
+		tradeoff_end(ui, "stopped");
+	else if (to->run.arm[next].tries > 0)
+		ui_status(ui, false,
+			  "trade-off: %d of %d again (the host took more than %g%% of its "
+			  "window): maxsleep %lld us, slack %lld ns (o cancels)",
+			  to->point + 1, to->npoints, PASS_HOST_TOOK_LIMIT_PCT,
+			  (long long)to->pts[to->point].maxsleep_us,
+			  (long long)to->pts[to->point].slack_ns);
+	else
+		ui_status(ui, false,
+			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (o cancels)",
+			  to->point + 1, to->npoints, (long long)to->pts[to->point].maxsleep_us,
+			  (long long)to->pts[to->point].slack_ns);
 }
 
 void ui_tradeoff_step(struct ui *ui)
@@ -149,11 +210,11 @@ void ui_tradeoff_step(struct ui *ui)
 	}
 	struct ui_tradeoff_pt *p = &to->pts[to->point];
 	uint64_t start = s->mono_ns - (uint64_t)(s->interval_s * 1e9);
-	struct exp_pmd_mark from = to->last;
-	exp_pmd_mark_read(s, &to->last); /* the next interval starts here */
+	struct pass_pmd_mark from = to->last;
+	pass_pmd_mark_read(s, &to->last); /* the next interval starts here */
 	if (s->interval_s <= 0 || start < to->set_ns + TRADEOFF_SETTLE_NS)
 		return; /* still settling: this interval saw the previous setting */
-	exp_pmd_acc_add(&p->acc, &from, s);
+	pass_pmd_acc_add(&p->acc, &from, s);
 	double cpu = 0;
 	for (int i = 0; i < s->pmd.nthreads; i++)
 		cpu += s->pmd.threads[i].cpu_pct;
@@ -162,18 +223,7 @@ void ui_tradeoff_step(struct ui *ui)
 	p->secs += s->interval_s;
 	if (p->secs < TRADEOFF_MEASURE_S)
 		return;
-	p->done = true;
-	if (++to->point == to->npoints) {
-		tradeoff_end(ui, "done");
-		return;
-	}
-	if (tradeoff_set(ui, &to->pts[to->point]) != 0)
-		tradeoff_end(ui, "stopped");
-	else
-		ui_status(ui, false,
-			  "trade-off: %d of %d: maxsleep %lld us, slack %lld ns (o cancels)",
-			  to->point + 1, to->npoints, (long long)to->pts[to->point].maxsleep_us,
-			  (long long)to->pts[to->point].slack_ns);
+	tradeoff_judged(ui, to, p);
 }
 
 static enum theme_role tradeoff_role(unsigned kind)
@@ -189,91 +239,85 @@ static void tradeoff_label(const struct ui_tradeoff_pt *p, bool best, char *buf,
 		snprintf(sl, sizeof(sl), "%lldk", (long long)(p->slack_ns / 1000));
 	else
 		snprintf(sl, sizeof(sl), "%lld", (long long)p->slack_ns);
-	snprintf(buf, len, "%lld/%s%s", (long long)p->maxsleep_us, sl, best ? " best" : "");
+	snprintf(buf, len, "%lld/%s%s", (long long)p->maxsleep_us, sl,
+		 best	    ? " best"
+		 : p->aside ? " aside"
+			    : "");
 }
 
-void ui_tradeoff_row(struct ui *ui, int row, int h)
+/* The points measured, where they go: x the CPU share, y the drop %; each as its counters say
+ * (pass_cost.h), the interval sums when it has none (no interval of it started after a mark).
+ * Returns the cheapest within the budget, ranked as `experiment sweep` ranks, or -1. */
+static int tradeoff_points(const struct ui_tradeoff *to, double *xv, double *yv, double *xmax,
+			   double *ymax)
 {
-	const struct ui_tradeoff *to = &ui->charts.to;
-	int y = getcury(stdscr), w = COLS;
-	if (row == 0) {
-		move(y, 0);
-		ui_put(ui, ROLE_LABEL,
-		       "trade-off: drop%% vs PMD CPU%% share (maxsleep us/slack, budget %g%%)",
-		       EXP_DROP_BUDGET_PCT);
-		if (to->state == TRADEOFF_RUN)
-			ui_put(ui, ROLE_VALUE, "  measuring %d of %d, o cancels", to->point + 1,
-			       to->npoints);
-		else
-			ui_put(ui, ROLE_DIM, "  (o runs it again)");
-		return;
-	}
-	int gh = h - 2, axis = 6, gw = w - axis - 1;
-	if (gh < 1 || gw < 10)
-		return;
-	double xmax = 10, ymax = 1;
-	struct exp_cost_cand cand[UI_TRADEOFF_MAX];
-	double xs_v[UI_TRADEOFF_MAX], ys_v[UI_TRADEOFF_MAX];
+	struct pass_cost_cand cand[UI_TRADEOFF_MAX];
+	*xmax = 10;
+	*ymax = 1;
 	for (int i = 0; i < to->npoints; i++) {
 		const struct ui_tradeoff_pt *p = &to->pts[i];
-		struct exp_pmd_cost c;
-		cand[i] = (struct exp_cost_cand){0};
+		struct pass_pmd_cost c;
+		cand[i] = (struct pass_cost_cand){0};
 		if (!p->done)
 			continue;
-		/* Each point as its counters say (exp_cost.h); the interval sums when it has
-		 * none (no interval of it started after a mark). */
-		if (exp_pmd_cost_of(&p->acc, &c) == 0) {
-			xs_v[i] = c.share_pct;
-			ys_v[i] = c.drop_pct;
-			cand[i] = (struct exp_cost_cand){.usable = true,
-							 .sleeps = p->maxsleep_us > 0,
-							 .drop_pct = c.drop_pct,
-							 .ns_per_pkt = c.ns_per_pkt,
-							 .share_pct = c.share_pct};
+		if (pass_pmd_cost_of(&p->acc, &c) == 0) {
+			xv[i] = c.share_pct;
+			yv[i] = c.drop_pct;
+			cand[i] = (struct pass_cost_cand){.usable = !p->aside,
+							  .sleeps = p->maxsleep_us > 0,
+							  .drop_pct = c.drop_pct,
+							  .ns_per_pkt = c.ns_per_pkt,
+							  .share_pct = c.share_pct};
 		} else {
-			xs_v[i] = p->cpu_sum / p->secs;
-			ys_v[i] = p->drop_sum / p->secs;
+			xv[i] = p->cpu_sum / p->secs;
+			yv[i] = p->drop_sum / p->secs;
 		}
-		xmax = xs_v[i] > xmax ? xs_v[i] : xmax;
-		ymax = ys_v[i] > ymax ? ys_v[i] : ymax;
+		*xmax = xv[i] > *xmax ? xv[i] : *xmax;
+		*ymax = yv[i] > *ymax ? yv[i] : *ymax;
 	}
-	size_t b = exp_cost_cheapest(cand, (size_t)to->npoints, EXP_DROP_BUDGET_PCT);
-	int best = b < (size_t)to->npoints ? (int)b : -1;
-	struct chart_scale xs, ys;
-	chart_scale_make(0, xmax * 1.05, gw / 10 > 1 ? gw / 10 : 1, 0, &xs);
-	chart_scale_make(0, ymax, gh > 4 ? 4 : gh, 0, &ys);
+	size_t b = pass_cost_cheapest(cand, (size_t)to->npoints, PASS_DROP_BUDGET_PCT);
+	return b < (size_t)to->npoints ? (int)b : -1;
+}
+
+static void tradeoff_header(struct ui *ui, const struct ui_tradeoff *to, int y)
+{
+	move(y, 0);
+	ui_put(ui, ROLE_LABEL,
+	       "trade-off: drop%% vs PMD CPU%% share (maxsleep us/slack, budget %g%%)",
+	       PASS_DROP_BUDGET_PCT);
+	if (to->state == TRADEOFF_RUN)
+		ui_put(ui, ROLE_VALUE, "  measuring %d of %d, o cancels", to->point + 1,
+		       to->npoints);
+	else
+		ui_put(ui, ROLE_DIM, "  (o runs it again)");
+}
+
+/* The x axis: its figures under their places. */
+static void tradeoff_xaxis(struct ui *ui, const struct chart_scale *xs, int y, int axis, int gw)
+{
 	char num[24];
-	if (row == h - 1) {
-		/* The x axis: its figures under their places. */
-		move(y, 0);
-		attrset(ui->attr[ROLE_DIM]);
-		printw("%*s", axis + 1, "");
-		int col = 0;
-		for (int i = 0; i < xs.nticks; i++) {
-			double v = xs.lo + i * xs.step;
-			int at = (int)lround((v - xs.lo) / (xs.hi - xs.lo) * (gw - 1));
-			chart_fmt_tick(v, xs.step, num, sizeof(num));
-			strcat(num, "%");
-			if (at < col || at + (int)strlen(num) > gw)
-				continue;
-			printw("%*s%s", at - col, "", num);
-			col = at + (int)strlen(num);
-		}
-		attrset(ui->attr[ROLE_NORMAL]);
-		return;
+	int col = 0;
+	move(y, 0);
+	attrset(ui->attr[ROLE_DIM]);
+	printw("%*s", axis + 1, "");
+	for (int i = 0; i < xs->nticks; i++) {
+		double v = xs->lo + i * xs->step;
+		int at = (int)lround((v - xs->lo) / (xs->hi - xs->lo) * (gw - 1));
+		chart_fmt_tick(v, xs->step, num, sizeof(num));
+		strcat(num, "%");
+		if (at < col || at + (int)strlen(num) > gw)
+			continue;
+		printw("%*s%s", at - col, "", num);
+		col = at + (int)strlen(num);
 	}
-	/* One grid a frame (now_ns changes every frame), drawn row by row. */
-	static struct chart_grid g;
-	static uint64_t built_ns;
-	static int built_w, built_h;
-	if (g.cells && built_ns == ui->now_ns && built_w == gw && built_h == gh)
-		goto draw;
-	chart_grid_free(&g);
-	chart_grid_init(&g, gw, gh, ui->ascii);
-	built_ns = ui->now_ns;
-	built_w = gw;
-	built_h = gh;
-	/* The points first, then their labels where they hide no point. */
+	attrset(ui->attr[ROLE_NORMAL]);
+}
+
+/* The points first, then their labels where they hide no point. */
+static void tradeoff_grid(const struct ui_tradeoff *to, struct chart_grid *g,
+			  const struct chart_scale *xs, const struct chart_scale *ys,
+			  const double *xv, const double *yv, int best)
+{
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < to->npoints; i++) {
 			const struct ui_tradeoff_pt *p = &to->pts[i];
@@ -281,16 +325,48 @@ void ui_tradeoff_row(struct ui *ui, int row, int h)
 			if (!p->done)
 				continue;
 			tradeoff_label(p, i == best, label, sizeof(label));
-			double cpu = xs_v[i], drop = ys_v[i];
 			if (pass == 0)
-				chart_grid_point(&g, &xs, &ys, cpu, drop, i == best ? '*' : 'o',
+				chart_grid_point(g, xs, ys, xv[i], yv[i], i == best ? '*' : 'o',
 						 NULL);
 			else
-				chart_grid_label(&g, &xs, &ys, cpu, drop, label);
+				chart_grid_label(g, xs, ys, xv[i], yv[i], label);
 		}
-draw:;
+}
+
+void ui_tradeoff_row(struct ui *ui, int row, int h)
+{
+	const struct ui_tradeoff *to = &ui->charts.to;
+	int y = getcury(stdscr), w = COLS;
+	if (row == 0) {
+		tradeoff_header(ui, to, y);
+		return;
+	}
+	int gh = h - 2, axis = 6, gw = w - axis - 1;
+	if (gh < 1 || gw < 10)
+		return;
+	double xmax, ymax, xv[UI_TRADEOFF_MAX], yv[UI_TRADEOFF_MAX];
+	int best = tradeoff_points(to, xv, yv, &xmax, &ymax);
+	struct chart_scale xs, ys;
+	chart_scale_make(0, xmax * 1.05, gw / 10 > 1 ? gw / 10 : 1, 0, &xs);
+	chart_scale_make(0, ymax, gh > 4 ? 4 : gh, 0, &ys);
+	if (row == h - 1) {
+		tradeoff_xaxis(ui, &xs, y, axis, gw);
+		return;
+	}
+	/* One grid a frame (now_ns changes every frame), drawn row by row. */
+	static struct chart_grid g;
+	static uint64_t built_ns;
+	static int built_w, built_h;
+	if (!g.cells || built_ns != ui->now_ns || built_w != gw || built_h != gh) {
+		chart_grid_free(&g);
+		chart_grid_init(&g, gw, gh, ui->ascii);
+		built_ns = ui->now_ns;
+		built_w = gw;
+		built_h = gh;
+		tradeoff_grid(to, &g, &xs, &ys, xv, yv, best);
+	}
 	int gr = row - 1;
-	char label[32] = "";
+	char label[32] = "", num[24];
 	if (gr == 0 || gr == gh - 1) {
 		chart_fmt_tick(gr == 0 ? ys.hi : ys.lo, ys.step, num, sizeof(num));
 		snprintf(label, sizeof(label), "%s%%", num);

@@ -34,8 +34,9 @@ static void tune_progress(struct ui *ui)
 	char v[KNOB_VALUE_MAX];
 	knob_format(UI_TUNE_KNOB, st->value, v, sizeof(v));
 	if (!tune_running(t)) {
-		ui_status(ui, t->state == TUNE_FAILED, "tune %s: %s (%zu steps)",
-			  knob_table[UI_TUNE_KNOB].name, t->why, tune_nsteps_done(t));
+		ui_status(ui, t->state == TUNE_FAILED, "tune %s: %s (%zu steps)%s%s",
+			  knob_table[UI_TUNE_KNOB].name, t->why, tune_nsteps_done(t),
+			  t->hint[0] ? "; " : "", t->hint);
 		return;
 	}
 	ui_status(ui, false,

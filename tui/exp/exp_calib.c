@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_calib.c: calibration stability: recalibrate N times per governor (docs/est.md §7). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/experiment.h"
+#include "tui/pass.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
@@ -116,187 +118,273 @@ static bool calib_has_est(struct source *src)
 	return has;
 }
 
-int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
-{
-	struct exp_common c = *c0;
-	const char *gov_list = "performance,ondemand", *govs[EXP_MAX_LIST];
-	long runs_l = 10, for_count = -1;
-	char *gov_copy, err[512], hang[256];
-	int rc = 0;
+/* What one governor's runs gave: the result both the text and the JSON are written from. */
+struct calib_gov {
+	const char *name;
+	int *chain; /* [runs]: chain_max of each calibration seen */
+	double *single; /* [runs]: single_est_ns of each */
+	size_t got;
+	/* The window after the last run. */
+	double tick_avg, tick_max, cpu, per_kt, ests, max_kt, cm_last, est_cpus;
+	double want; /* the estimators asked about: --count, else the scenario's */
+	long kt_need; /* kthreads they take; -1 unknown */
+	bool measured; /* the source ran est: the figures above are its */
+};
 
-	if (!c.scenario)
-		c.scenario = "est-only";
+static int calib_parse(int argc, char **argv, const char **gov_list, long *runs, long *count)
+{
 	for (int i = 0; i < argc; i++) {
 		if (i + 1 < argc && strcmp(argv[i], "--governors") == 0) {
-			gov_list = argv[++i];
+			*gov_list = argv[++i];
 		} else if (i + 1 < argc && strcmp(argv[i], "--runs") == 0) {
-			if (exp_parse_count("--runs", argv[++i], 1, CALIB_MAX_RUNS, &runs_l))
+			if (exp_parse_count("--runs", argv[++i], 1, CALIB_MAX_RUNS, runs))
 				return 2;
 		} else if (i + 1 < argc && strcmp(argv[i], "--count") == 0) {
-			if (exp_parse_count("--count", argv[++i], 1, 100000000, &for_count))
+			if (exp_parse_count("--count", argv[++i], 1, 100000000, count))
 				return 2;
 		} else {
 			fprintf(stderr,
 				"tunetop: experiment calib: unknown option '%s' (valid: "
-				"--governors LIST, "
-				"--runs N, --count N and the common options)\n",
+				"--governors LIST, --runs N, --count N and the common options)\n",
 				argv[i]);
 			return 2;
 		}
 	}
-	size_t ngov =
-	    exp_parse_list("calib", "--governors", gov_list, -1, &gov_copy, govs, EXP_MAX_LIST);
-	if (ngov == 0)
+	return 0;
+}
+
+/* runs calibrations on src: the one at start, then a recalibration each. */
+static void calib_runs(struct source *src, size_t runs, struct calib_gov *g)
+{
+	char err[512];
+	json_t *j = calib_wait(src, 0); /* the calibration at start */
+	double count = 0;
+	for (size_t r = 0; r < runs && j && !sig_quit; r++) {
+		double cm = 0, se = 0;
+		exp_metric(j, "est.calibration.count", &count);
+		exp_metric(j, "est.calibration.chain_max", &cm);
+		exp_metric(j, "est.calibration.single_est_ns", &se);
+		g->chain[g->got] = (int)cm;
+		g->single[g->got++] = se;
+		json_decref(j);
+		j = NULL;
+		if (r + 1 < runs) {
+			source_knob_set(src, K_EST_RECALIBRATE, 1, NULL, err, sizeof(err));
+			j = calib_wait(src, count);
+		}
+	}
+	json_decref(j);
+}
+
+/* The tick time that chain_max gives, measured after the last run. A relink places every
+ * estimator with the initial delay of about 2 s (49 ticks), and a row comes round once per
+ * 2 s period: wait out the one, span the other. */
+static void calib_window(const struct exp_common *c, struct source *src, struct calib_gov *g,
+			 char *hang, size_t hanglen)
+{
+	json_t *w = exp_window(src, c->warmup > CALIB_MIN_SETTLE_S ? c->warmup : CALIB_MIN_SETTLE_S,
+			       c->seconds > CALIB_MIN_WINDOW_S ? c->seconds : CALIB_MIN_WINDOW_S,
+			       hang, hanglen);
+	static const struct {
+		const char *path;
+		size_t off;
+	} f[] = {{"est.est_cpus", offsetof(struct calib_gov, est_cpus)},
+		 {"est.max_per_kthread", offsetof(struct calib_gov, per_kt)},
+		 {"est.estimators", offsetof(struct calib_gov, ests)},
+		 {"est.max_threads", offsetof(struct calib_gov, max_kt)},
+		 {"est.chain_max", offsetof(struct calib_gov, cm_last)},
+		 {"est.tick_ns.avg", offsetof(struct calib_gov, tick_avg)},
+		 {"est.tick_ns.max", offsetof(struct calib_gov, tick_max)},
+		 {"est.cpu_pct", offsetof(struct calib_gov, cpu)}};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		exp_metric(w, f[i].path, (double *)((char *)g + f[i].off));
+	json_decref(w);
+}
+
+/* One governor's runs on a fresh engine: 0, or an exit status (the source, a scenario
+ * without est, too few calibrations, a hang). */
+static int calib_governor(const struct exp_common *c, size_t runs, long for_count,
+			  struct calib_gov *g)
+{
+	char set_gov[64], err[512], hang[256] = "";
+	const char *extra[] = {set_gov};
+	int rc = 0;
+	snprintf(set_gov, sizeof(set_gov), "cpu.governor=%s", g->name);
+	struct source *src = exp_source(c, extra, 1, err, sizeof(err), &rc);
+	if (!src) {
+		fprintf(stderr, "tunetop: experiment calib: %s\n", err);
+		return rc;
+	}
+	if (!calib_has_est(src)) {
+		fprintf(stderr,
+			"tunetop: experiment calib: scenario '%s' does not run est, so nothing "
+			"calibrates (valid: a scenario with est, e.g. est-only or default, or "
+			"--set est.enabled=on)\n",
+			c->scenario);
+		source_close(src);
 		return 2;
+	}
+	g->measured = true;
+	calib_runs(src, runs, g);
+	calib_window(c, src, g, hang, sizeof(hang));
+	source_close(src);
+	if (g->got < runs && !sig_quit) {
+		fprintf(stderr, "tunetop: experiment calib: %s: %zu of %zu calibrations seen\n",
+			g->name, g->got, runs);
+		rc = 1;
+	}
+	if (hang[0]) {
+		fprintf(stderr, "tunetop: experiment calib: %s: %s\n", g->name, hang);
+		rc = 1;
+	}
+	/* What the IPVS thread's readers ask of a calibration: how many kthreads a given
+	 * number of estimators takes under this governor (one kthread holds
+	 * est.max_per_kthread: 50 rows of chain_max x tick_chains). */
+	g->want = for_count > 0 ? (double)for_count : g->ests;
+	g->kt_need = g->per_kt > 0 ? (long)((g->want + g->per_kt - 1) / g->per_kt) : -1;
+	return rc;
+}
+
+/* chain_max values and how often each came, by chain_max ascending: the object keeps
+ * insertion order, in the text and the JSON (in run order it read "390 x1 358 x2 368 x1"). */
+static json_t *calib_histogram(const struct calib_gov *g)
+{
+	json_t *hist = json_object();
+	int *sorted = xcalloc(g->got ? g->got : 1, sizeof(int));
+	memcpy(sorted, g->chain, g->got * sizeof(int));
+	qsort(sorted, g->got, sizeof(int), calib_int_cmp);
+	for (size_t i = 0; i < g->got; i++) {
+		char key[16];
+		snprintf(key, sizeof(key), "%d", sorted[i]);
+		json_t *cur = json_object_get(hist, key);
+		json_object_set_new(hist, key, json_integer(cur ? json_integer_value(cur) + 1 : 1));
+	}
+	free(sorted);
+	return hist;
+}
+
+static void calib_print(const struct calib_gov *g, const json_t *hist)
+{
+	const char *key;
+	json_t *val;
+	/* chain_max scales with the CPUs each estimator sums: at the default 16 it is in the
+	 * hundreds, at the IPVS thread's 128 near its 22; say which it was. */
+	printf("%s: %zu calibration%s at est.cpus %.0f%s\n  chain_max histogram:", g->name, g->got,
+	       g->got == 1 ? "" : "s", g->est_cpus,
+	       g->est_cpus == CALIB_IPVS_CPUS ? " (the IPVS thread's)"
+					      : " (the IPVS thread's 128: --scenario est-ipvs)");
+	json_object_foreach ((json_t *)hist, key, val)
+		printf(" %s x%lld", key, (long long)json_integer_value(val));
+	double single_min = g->got ? g->single[0] : 0;
+	for (size_t i = 1; i < g->got; i++)
+		if (g->single[i] < single_min)
+			single_min = g->single[i];
+	printf("\n  single est (min over runs) %.0f ns; tick time avg %.0f us, max %.0f us; est "
+	       "CPU %.1f%%\n",
+	       single_min, g->tick_avg / 1000, g->tick_max / 1000, g->cpu);
+	if (g->kt_need >= 0)
+		printf("  %.0f estimators need %ld kthread%s at chain_max %.0f (%.0f estimators "
+		       "per kthread)%s\n",
+		       g->want, g->kt_need, g->kt_need == 1 ? "" : "s", g->cm_last, g->per_kt,
+		       g->max_kt > 0 && g->kt_need > g->max_kt ? ": more than the kthread limit"
+							       : "");
+}
+
+static json_t *calib_json(const struct calib_gov *g, json_t *hist)
+{
+	json_t *jc = json_array(), *js = json_array();
+	for (size_t i = 0; i < g->got; i++) {
+		json_array_append_new(jc, json_integer(g->chain[i]));
+		json_array_append_new(js, json_real(g->single[i]));
+	}
+	json_t *o =
+	    json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor", g->name, "chain_max", jc,
+		      "single_est_ns", js, "histogram", hist, "tick_ns_avg", g->tick_avg,
+		      "tick_ns_max", g->tick_max, "est_cpu_pct", g->cpu);
+	json_object_set_new(o, "est_cpus", json_integer((json_int_t)g->est_cpus));
+	json_object_set_new(o, "estimators_for", json_integer((json_int_t)g->want));
+	json_object_set_new(o, "estimators_per_kthread",
+			    g->per_kt > 0 ? json_integer((json_int_t)g->per_kt) : json_null());
+	json_object_set_new(o, "kthreads_needed",
+			    g->kt_need >= 0 ? json_integer(g->kt_need) : json_null());
+	return o;
+}
+
+static int calib_check_govs(const char *const *govs, size_t ngov)
+{
 	for (size_t g = 0; g < ngov; g++) {
 		if (cpu_governor_parse(govs[g]) < 0) {
 			fprintf(stderr,
 				"tunetop: experiment calib: --governors: '%s' is not valid "
 				"(valid: performance, powersave, ondemand, schedutil)\n",
 				govs[g]);
-			free(gov_copy);
 			return 2;
 		}
 	}
+	return 0;
+}
+
+/* The run the pass runner drives: a governor is an arm, its calibrations one pass. */
+struct calib_run {
+	const struct exp_common *c;
+	size_t runs;
+	long for_count;
+	const char *const *govs;
+	json_t *jg; /* the governors' results */
+};
+
+static int calib_measure(void *ctx, size_t i, struct pass_obs *obs)
+{
+	struct calib_run *cr = ctx;
+	struct calib_gov g = {.name = cr->govs[i],
+			      .chain = xcalloc(cr->runs, sizeof(int)),
+			      .single = xcalloc(cr->runs, sizeof(double))};
+	int rc = calib_governor(cr->c, cr->runs, cr->for_count, &g);
+	if (g.measured) {
+		json_t *hist = calib_histogram(&g);
+		if (!cr->c->json)
+			calib_print(&g, hist);
+		json_array_append_new(cr->jg, calib_json(&g, hist));
+	}
+	free(g.chain);
+	free(g.single);
+	obs->void_ = rc == 0 && sig_quit;
+	return rc;
+}
+
+static void calib_judge(void *ctx, size_t i, enum pass_verdict v, size_t slot)
+{
+	(void)ctx, (void)i, (void)v, (void)slot; /* each governor's result is written as it ends */
+}
+
+int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
+{
+	struct exp_common c = *c0;
+	const char *gov_list = "performance,ondemand", *govs[EXP_MAX_LIST];
+	long runs_l = 10, for_count = -1;
+	char *gov_copy = NULL;
+	int rc = 0;
+
+	if (!c.scenario)
+		c.scenario = "est-only";
+	if (calib_parse(argc, argv, &gov_list, &runs_l, &for_count))
+		return 2;
+	size_t ngov =
+	    exp_parse_list("calib", "--governors", gov_list, -1, &gov_copy, govs, EXP_MAX_LIST);
+	if (ngov == 0 || calib_check_govs(govs, ngov)) {
+		free(gov_copy);
+		return 2;
+	}
 	size_t runs = (size_t)runs_l;
 	json_t *jg = json_array();
-	for (size_t g = 0; g < ngov && rc == 0 && !sig_quit; g++) {
-		char set_gov[64];
-		const char *extra[] = {set_gov};
-		snprintf(set_gov, sizeof(set_gov), "cpu.governor=%s", govs[g]);
-		struct source *src = exp_source(&c, extra, 1, err, sizeof(err), &rc);
-		if (!src) {
-			fprintf(stderr, "tunetop: experiment calib: %s\n", err);
-			break;
-		}
-		if (!calib_has_est(src)) {
-			fprintf(
-			    stderr,
-			    "tunetop: experiment calib: scenario '%s' does not run est, so nothing "
-			    "calibrates (valid: a scenario with est, e.g. est-only or default, or "
-			    "--set est.enabled=on)\n",
-			    c.scenario);
-			source_close(src);
-			rc = 2;
-			break;
-		}
-		int *chain = xcalloc(runs, sizeof(int));
-		double *single = xcalloc(runs, sizeof(double));
-		size_t got = 0;
-		json_t *j = calib_wait(src, 0); /* the calibration at start */
-		double count = 0;
-		for (size_t r = 0; r < runs && j && !sig_quit; r++) {
-			double cm = 0, se = 0;
-			exp_metric(j, "est.calibration.count", &count);
-			exp_metric(j, "est.calibration.chain_max", &cm);
-			exp_metric(j, "est.calibration.single_est_ns", &se);
-			chain[got] = (int)cm;
-			single[got++] = se;
-			json_decref(j);
-			j = NULL;
-			if (r + 1 < runs) {
-				source_knob_set(src, K_EST_RECALIBRATE, 1, NULL, err, sizeof(err));
-				j = calib_wait(src, count);
-			}
-		}
-		json_decref(j);
-		/* The tick time that chain_max gives, measured after the last run. A relink
-		 * places every estimator with the initial delay of about 2 s (49 ticks), and
-		 * a row comes round once per 2 s period: wait out the one, span the other. */
-		json_t *w =
-		    exp_window(src, c.warmup > CALIB_MIN_SETTLE_S ? c.warmup : CALIB_MIN_SETTLE_S,
-			       c.seconds > CALIB_MIN_WINDOW_S ? c.seconds : CALIB_MIN_WINDOW_S,
-			       hang, sizeof(hang));
-		double tick_avg = 0, tick_max = 0, cpu = 0, per_kt = 0, ests = 0, max_kt = 0;
-		double cm_last = 0, est_cpus = 0;
-		exp_metric(w, "est.est_cpus", &est_cpus);
-		exp_metric(w, "est.max_per_kthread", &per_kt);
-		exp_metric(w, "est.estimators", &ests);
-		exp_metric(w, "est.max_threads", &max_kt);
-		exp_metric(w, "est.chain_max", &cm_last);
-		exp_metric(w, "est.tick_ns.avg", &tick_avg);
-		exp_metric(w, "est.tick_ns.max", &tick_max);
-		exp_metric(w, "est.cpu_pct", &cpu);
-		json_decref(w);
-		source_close(src);
-
-		if (got < runs && !sig_quit) {
-			fprintf(stderr,
-				"tunetop: experiment calib: %s: %zu of %zu calibrations seen\n",
-				govs[g], got, runs);
-			rc = 1;
-		}
-		if (hang[0]) {
-			fprintf(stderr, "tunetop: experiment calib: %s: %s\n", govs[g], hang);
-			rc = 1;
-		}
-		json_t *hist = json_object();
-		/* chain_max scales with the CPUs each estimator sums: at the default 16 it is in
-		 * the hundreds, at the IPVS thread's 128 near its 22; say which it was. */
-		if (!c.json)
-			printf("%s: %zu calibration%s at est.cpus %.0f%s\n  chain_max histogram:",
-			       govs[g], got, got == 1 ? "" : "s", est_cpus,
-			       est_cpus == CALIB_IPVS_CPUS
-				   ? " (the IPVS thread's)"
-				   : " (the IPVS thread's 128: --scenario est-ipvs)");
-		/* By chain_max, ascending: the object keeps insertion order, in the text and
-		 * the JSON (in run order it read "390 x1 358 x2 368 x1"). */
-		int *sorted = xcalloc(got ? got : 1, sizeof(int));
-		memcpy(sorted, chain, got * sizeof(int));
-		qsort(sorted, got, sizeof(int), calib_int_cmp);
-		for (size_t i = 0; i < got; i++) {
-			char key[16];
-			snprintf(key, sizeof(key), "%d", sorted[i]);
-			json_t *cur = json_object_get(hist, key);
-			json_object_set_new(hist, key,
-					    json_integer(cur ? json_integer_value(cur) + 1 : 1));
-		}
-		free(sorted);
-		const char *key;
-		json_t *val;
-		json_object_foreach (hist, key, val) {
-			if (!c.json)
-				printf(" %s x%lld", key, (long long)json_integer_value(val));
-		}
-		double single_min = got ? single[0] : 0;
-		for (size_t i = 1; i < got; i++)
-			if (single[i] < single_min)
-				single_min = single[i];
-		if (!c.json)
-			printf("\n  single est (min over runs) %.0f ns; tick time avg %.0f us, max "
-			       "%.0f us; "
-			       "est CPU %.1f%%\n",
-			       single_min, tick_avg / 1000, tick_max / 1000, cpu);
-		/* What the IPVS thread's readers ask of a calibration: how many kthreads a
-		 * given number of estimators takes under this governor (one kthread holds
-		 * est.max_per_kthread: 50 rows of chain_max x tick_chains). */
-		double want = for_count > 0 ? (double)for_count : ests;
-		long kt_need = per_kt > 0 ? (long)((want + per_kt - 1) / per_kt) : -1;
-		if (!c.json && kt_need >= 0)
-			printf("  %.0f estimators need %ld kthread%s at chain_max %.0f (%.0f "
-			       "estimators per kthread)%s\n",
-			       want, kt_need, kt_need == 1 ? "" : "s", cm_last, per_kt,
-			       max_kt > 0 && kt_need > max_kt ? ": more than the kthread limit"
-							      : "");
-		json_t *jc = json_array(), *js = json_array();
-		for (size_t i = 0; i < got; i++) {
-			json_array_append_new(jc, json_integer(chain[i]));
-			json_array_append_new(js, json_real(single[i]));
-		}
-		json_t *jgov =
-		    json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor", govs[g],
-			      "chain_max", jc, "single_est_ns", js, "histogram", hist,
-			      "tick_ns_avg", tick_avg, "tick_ns_max", tick_max, "est_cpu_pct", cpu);
-		json_object_set_new(jgov, "est_cpus", json_integer((json_int_t)est_cpus));
-		json_object_set_new(jgov, "estimators_for", json_integer((json_int_t)want));
-		json_object_set_new(jgov, "estimators_per_kthread",
-				    per_kt > 0 ? json_integer((json_int_t)per_kt) : json_null());
-		json_object_set_new(jgov, "kthreads_needed",
-				    kt_need >= 0 ? json_integer(kt_need) : json_null());
-		json_array_append_new(jg, jgov);
-		free(chain);
-		free(single);
-	}
+	/* One pass a governor, in order, each on a fresh engine (tui/pass.h); a governor that
+	 * fails (too few calibrations, a hang) ends the run after its result is written. */
+	struct calib_run cr = {&c, runs, for_count, govs, jg};
+	struct pass_conf pc = {.narms = ngov, .passes = 1, .order = PASS_EACH, .hang_stops = true};
+	static const struct pass_ops ops = {calib_measure, calib_judge, exp_stopped, NULL};
+	struct pass_run r;
+	rc = pass_run(&r, &pc, &ops, &cr);
+	pass_run_free(&r);
 	struct calib_pic cp = {ngov, govs, jg};
 	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, &cp) != 0)
 		rc = 1;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exp_sweep.c: the sleep/drop sweep: maxsleep x timer slack x offered load, N passes a point
- * run round-robin over the points (host load falls on all of them), passes the host took
- * too much of set aside and rerun, median and spread side by side, the trade-off table with
- * the cheapest setting within a drop budget, and the drop%-vs-CPU-share picture. */
+ * run round-robin over the points by the pass runner (host load falls on all of them), passes
+ * the host took too much of set aside and rerun; its results are exp_sweep_report.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,337 +9,92 @@
 #include <unistd.h>
 
 #include "core/xalloc.h"
-#include "tui/exp/chart_cairo.h"
-#include "tui/exp/exp_cost.h"
 #include "tui/exp/exp_metric.h"
-#include "tui/exp/exp_stats.h"
-#include "tui/exp/exp_diag.h"
+#include "tui/exp/exp_sweep.h"
 #include "tui/exp/experiment.h"
+#include "tui/pass.h"
+#include "tui/pass_cost.h"
 #include "tui/sig.h"
 
-#define SWEEP_MAX_PASSES 100
-#define SWEEP_DEFAULT_PASSES 3
-/* "Zero drop" for cheapest_zero_drop: every pass under this drop%. A rounding floor, not a
- * goal (docs/pmd.md: drops come in whole packets over ~10^5 a second); the answer is the
- * cheapest setting within --drop-budget. */
-#define SWEEP_ZERO_DROP_PCT 0.01
-/* A point's attempts at most: its passes and as many reruns of set-aside ones. */
-#define SWEEP_ATTEMPTS(passes) (2 * (passes))
-
-struct sweep_col {
-	const char *title;
-	const char *path;
-	/* When non-NULL: above 0, the figure of that pass is a lower bound (it fell in a
-	 * histogram's open top bucket: sleep_overshoot_us.p99_at_least in docs/json.md). */
-	const char *at_least;
-};
-
-/* What the seed's tables put side by side. */
-static const struct sweep_col sweep_cols[] = {
-    {"offered_pps", "pmd.offered_pps", NULL},
-    {"drop%", "pmd.drop_pct", NULL},
-    {"drops_asleep", "pmd.threads[*].drops_while_asleep", NULL},
-    {"pmd_cpu%", "pmd.threads[*].cpu_pct", NULL},
-    {"sleep_iter%", "pmd.threads[avg].sleep_iter_pct", NULL},
-    {"sleep_us_avg", "pmd.threads[avg].sleep_us_avg", NULL},
-    {"oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99",
-     "pmd.threads[*].sleep_overshoot_us.p99_at_least"},
-    /* The window's cost from its counters (tui/exp/exp_cost.h). */
-    {"cpu_ns/pkt", "pass.cpu_ns_per_pkt", NULL},
-    {"cpu_share%", "pass.cpu_share_pct", NULL},
-    {"host_took%", "pass.host_took_pct", NULL},
-};
-#define SWEEP_NCOLS (sizeof(sweep_cols) / sizeof(sweep_cols[0]))
-#define SWEEP_COL_DROP 1
-#define SWEEP_COL_CPU 3
-#define SWEEP_COL_NSPKT 7
-#define SWEEP_COL_SHARE 8
-#define SWEEP_COL_TOOK 9
-
-struct sweep_point {
-	int64_t ms, slack, rate; /* rate -1: the scenario's */
-	double rate_v;
-	size_t ok, failed, attempts;
-	size_t set_aside; /* passes the host took more than the limit of */
-	double aside_took[2 * SWEEP_MAX_PASSES]; /* their host took % */
-	bool have[SWEEP_NCOLS];
-	bool at_least[SWEEP_NCOLS]; /* a kept pass's figure was a lower bound: so is the median */
-	double v[SWEEP_NCOLS][SWEEP_MAX_PASSES];
-	struct exp_summary sum[SWEEP_NCOLS];
-	char hang[256]; /* the first hang seen at this point */
-	struct exp_findings diag; /* what the rules said of its passes */
-};
-
-struct sweep_pic {
-	const struct sweep_point *pts;
-	size_t n, best;
-	bool many_rates;
-	const char *scenario;
-	size_t passes;
-	double budget;
-};
-
-/* One pass in the order it ran: the JSON's pass_log shows the interleaving. */
-struct sweep_log {
-	size_t point;
-	double took;
-	bool aside, hung, have_took;
-};
-
-void exp_sweep_label(const struct exp_sweep_pt_label *l, char *buf, size_t len)
+/* The runner's window of point i (tui/pass.h): a fresh engine each pass, so passes are
+ * independent samples of the point. */
+static int sweep_measure(void *ctx, size_t i, struct pass_obs *obs)
 {
-	char took[24] = "";
-	if (l->measured && l->took_pct >= 0)
-		snprintf(took, sizeof(took), ", host %.0f%%", l->took_pct);
-	else if (!l->measured)
-		snprintf(took, sizeof(took), "%s", l->hung ? " (hung)" : " (set aside)");
-	if (l->rates)
-		snprintf(buf, len, "%lld us / %lld ns / %.0f pps%s", l->maxsleep_us, l->slack_ns,
-			 l->rate_pps, took);
-	else
-		snprintf(buf, len, "%lld us / %lld ns%s", l->maxsleep_us, l->slack_ns, took);
-}
-
-static void sweep_label(const struct sweep_point *p, bool rate, char *buf, size_t len)
-{
-	struct exp_sweep_pt_label l = {
-	    .maxsleep_us = (long long)p->ms,
-	    .slack_ns = (long long)p->slack,
-	    .rate_pps = p->rate_v,
-	    .rates = rate,
-	    .measured = p->ok > 0,
-	    .hung = p->failed > 0,
-	    .took_pct = p->ok && p->have[SWEEP_COL_TOOK] ? p->sum[SWEEP_COL_TOOK].median : -1};
-	exp_sweep_label(&l, buf, len);
-}
-
-static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
-{
-	const struct sweep_pic *sp = arg;
-	struct chart_pt *pts = xcalloc(sp->n + 1, sizeof(*pts));
-	char note[160];
-	for (size_t i = 0; i < sp->n; i++) {
-		const struct sweep_point *p = &sp->pts[i];
-		/* x: CPU share of the time the host left the PMDs, comparable under load. */
-		const struct exp_summary
-		    *d = &p->sum[SWEEP_COL_DROP],
-		    *c = &p->sum[p->have[SWEEP_COL_SHARE] ? SWEEP_COL_SHARE : SWEEP_COL_CPU];
-		pts[i] = (struct chart_pt){.x = c->median,
-					   .y = d->median,
-					   .x_lo = c->min,
-					   .x_hi = c->max,
-					   .y_lo = d->min,
-					   .y_hi = d->max,
-					   .mark = i == sp->best,
-					   .failed = p->ok == 0};
-		sweep_label(p, sp->many_rates, pts[i].label, sizeof(pts[i].label));
-	}
-	snprintf(note, sizeof(note),
-		 "scenario %s; maxsleep / timer slack%s, host took; median of %zu passes, lines "
-		 "min to max; drop budget %g%%",
-		 sp->scenario, sp->many_rates ? " / offered load" : "", sp->passes, sp->budget);
-	int rc = chart_cairo_scatter(path, svg, "PMD drops against PMD CPU share", note,
-				     "PMD CPU % of the time the host left the PMD threads",
-				     "drop %", pts, sp->n, err, errlen);
-	free(pts);
-	return rc;
-}
-
-static void sweep_measure(const struct exp_common *c, struct sweep_point *pt, size_t pass,
-			  size_t passes, double limit, struct sweep_log *log, int *rc)
-{
+	struct sweep *sw = ctx;
+	struct sweep_point *pt = &sw->pts[i];
 	char a_ms[64], a_sl[64], a_rt[64], err[512], hang[256];
 	const char *extra[3] = {a_ms, a_sl, a_rt};
+	int rc = 0;
 	snprintf(a_ms, sizeof(a_ms), "pmd.maxsleep_us=%lld", (long long)pt->ms);
 	snprintf(a_sl, sizeof(a_sl), "pmd.timer_slack_ns=%lld", (long long)pt->slack);
 	snprintf(a_rt, sizeof(a_rt), "gen.rate_pps=%lld", (long long)pt->rate);
-	/* A fresh engine each pass: passes are independent samples of the point. */
-	struct source *src = exp_source(c, extra, pt->rate >= 0 ? 3 : 2, err, sizeof(err), rc);
+	struct source *src =
+	    exp_source(&sw->c, extra, pt->rate >= 0 ? 3 : 2, err, sizeof(err), &rc);
 	if (!src) {
 		fprintf(stderr, "tunetop: experiment sweep: %s\n", err);
-		return;
+		return rc;
 	}
-	json_t *snap = exp_window(src, c->warmup, c->seconds, hang, sizeof(hang));
+	json_t *snap = exp_window(src, sw->c.warmup, sw->c.seconds, hang, sizeof(hang));
 	source_close(src);
 	if (sig_quit) {
 		json_decref(snap);
-		return;
+		obs->void_ = true;
+		return 0;
 	}
 	exp_metric(snap, "knobs.gen.rate_pps", &pt->rate_v);
-	pt->attempts++;
-	log->have_took = exp_metric(snap, "pass.host_took_pct", &log->took) == 0;
-	log->hung = hang[0] != '\0';
-	if (!hang[0] && log->have_took && log->took > limit) {
-		/* The host took more than the limit: the pass measured the host, not the
-		 * setting. Set aside (counted, its host took kept) and run again. */
-		pt->aside_took[pt->set_aside++] = log->took;
-		log->aside = true;
-	} else if (hang[0]) {
+	if (exp_metric(snap, "pass.host_took_pct", &obs->took_pct) != 0)
+		obs->took_pct = NAN;
+	sw->took = obs->took_pct;
+	obs->hung = hang[0] != '\0';
+	if (obs->hung) {
 		fprintf(stderr,
 			"tunetop: experiment sweep: maxsleep %lld us slack %lld ns, pass %zu of "
 			"%zu: %s\n",
-			(long long)pt->ms, (long long)pt->slack, pass + 1, passes, hang);
+			(long long)pt->ms, (long long)pt->slack, pt->ok + pt->failed + 1,
+			sw->passes, hang);
 		if (!pt->hang[0])
 			snprintf(pt->hang, sizeof(pt->hang), "%s", hang);
+	}
+	json_decref(sw->snap);
+	sw->snap = snap;
+	return 0;
+}
+
+/* The verdict on point i's window: its columns kept, or (the host took more than the limit:
+ * the pass measured the host, not the setting) its host took kept and the pass run again. */
+static void sweep_judge(void *ctx, size_t i, enum pass_verdict v, size_t slot)
+{
+	struct sweep *sw = ctx;
+	struct sweep_point *pt = &sw->pts[i];
+	if (v == PASS_ASIDE) {
+		pt->aside_took[pt->set_aside++] = sw->took;
+	} else if (v == PASS_HUNG) {
 		pt->failed++;
 	} else {
 		for (size_t k = 0; k < SWEEP_NCOLS; k++) {
-			double v = 0;
-			double bound = 0;
-			if (exp_metric(snap, sweep_cols[k].path, &v) == 0)
+			double x = 0, bound = 0;
+			if (exp_metric(sw->snap, exp_sweep_cols[k].path, &x) == 0)
 				pt->have[k] = true;
-			pt->v[k][pt->ok] = v;
-			if (sweep_cols[k].at_least &&
-			    exp_metric(snap, sweep_cols[k].at_least, &bound) == 0 && bound > 0)
+			pt->v[k][slot] = x;
+			if (exp_sweep_cols[k].at_least &&
+			    exp_metric(sw->snap, exp_sweep_cols[k].at_least, &bound) == 0 &&
+			    bound > 0)
 				pt->at_least[k] = true;
 		}
-		exp_findings_add(&pt->diag, snap);
+		exp_findings_add(&pt->diag, sw->snap);
 		pt->ok++;
 	}
-	json_decref(snap);
+	json_decref(sw->snap);
+	sw->snap = NULL;
 }
 
-static json_t *sweep_row_json(const struct sweep_point *p, bool within)
+static void sweep_progress(void *ctx, size_t windows, size_t most)
 {
-	json_t *row = json_pack("{s:f, s:I, s:I, s:i, s:i}", "rate_pps", p->rate_v, "maxsleep_us",
-				(json_int_t)p->ms, "timer_slack_ns", (json_int_t)p->slack, "passes",
-				(int)p->ok, "failed", (int)p->failed);
-	json_t *aside = json_array();
-	for (size_t i = 0; i < p->set_aside; i++)
-		json_array_append_new(aside, json_real(p->aside_took[i]));
-	json_object_set_new(row, "set_aside", json_integer((json_int_t)p->set_aside));
-	json_object_set_new(row, "set_aside_host_took_pct", aside);
-	json_object_set_new(row, "within_budget", json_boolean(within));
-	json_t *spread = json_object(), *mins = json_object(), *maxs = json_object(),
-	       *each = json_object();
-	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
-		const char *path = sweep_cols[k].path;
-		bool have = p->ok && p->have[k];
-		json_object_set_new(row, path, have ? json_real(p->sum[k].median) : json_null());
-		json_object_set_new(spread, path,
-				    have ? json_real(p->sum[k].max - p->sum[k].min) : json_null());
-		json_object_set_new(mins, path, have ? json_real(p->sum[k].min) : json_null());
-		json_object_set_new(maxs, path, have ? json_real(p->sum[k].max) : json_null());
-		json_t *arr = json_array();
-		for (size_t i = 0; have && i < p->ok; i++)
-			json_array_append_new(arr, json_real(p->v[k][i]));
-		json_object_set_new(each, path, arr);
+	const struct sweep *sw = ctx;
+	if (sw->tty) {
+		fprintf(stderr, "\rpass %zu of at most %zu", windows, most);
+		fflush(stderr);
 	}
-	json_t *bounds = json_object();
-	for (size_t k = 0; k < SWEEP_NCOLS; k++)
-		if (sweep_cols[k].at_least)
-			json_object_set_new(bounds, sweep_cols[k].path,
-					    json_boolean(p->ok && p->have[k] && p->at_least[k]));
-	json_object_set_new(row, "at_least", bounds);
-	json_object_set_new(row, "spread", spread);
-	json_object_set_new(row, "min", mins);
-	json_object_set_new(row, "max", maxs);
-	json_object_set_new(row, "pass_values", each);
-	json_object_set_new(row, "hang", p->hang[0] ? json_string(p->hang) : json_null());
-	json_object_set_new(row, "diagnoses", exp_findings_json(&p->diag));
-	return row;
-}
-
-/* The per-point table: medians +- half the range, passes set aside by host load. */
-static void sweep_print_row(const struct sweep_point *p, long passes)
-{
-	printf("%-10.0f %-11lld %-9lld %3zu/%-2ld %5zu", p->rate_v, (long long)p->ms,
-	       (long long)p->slack, p->ok, passes, p->set_aside);
-	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
-		char cell[80];
-		if (!p->ok || !p->have[k]) {
-			printf(" %17s", p->ok ? "-" : p->failed ? "hung" : "set aside");
-			continue;
-		}
-		exp_fmt_spread(cell, sizeof(cell), p->sum[k].median,
-			       (p->sum[k].max - p->sum[k].min) / 2, p->at_least[k]);
-		/* (%17s counts bytes: a 3-byte "≥" takes 1 column, so pad by 2 more) */
-		printf(" %*s", p->at_least[k] ? 19 : 17, cell);
-	}
-	printf("\n");
-	char found[1024];
-	exp_findings_text(&p->diag, p->ok, found, sizeof(found));
-	if (found[0])
-		printf("  %s\n", found);
-}
-
-/* The trade-off table: what each setting costs, which are within the budget, the answer. */
-static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const bool *within,
-				 size_t best, double budget, double limit)
-{
-	printf("\ntrade-off (drop budget %g%%; CPU per packet and CPU share of the time the host "
-	       "left the PMDs, medians)\n",
-	       budget);
-	printf("%-10s %-11s %-9s %9s %11s %11s %11s %9s\n", "rate_pps", "maxsleep_us", "slack_ns",
-	       "drop%", "cpu_ns/pkt", "cpu_share%", "host_took%", "set_aside");
-	for (size_t i = 0; i < n; i++) {
-		const struct sweep_point *p = &pts[i];
-		char d[32] = "-", c[32] = "-", sh[32] = "-", t[32] = "-";
-		if (p->ok) {
-			exp_fmt(d, sizeof(d), p->sum[SWEEP_COL_DROP].median);
-			if (p->have[SWEEP_COL_NSPKT])
-				exp_fmt(c, sizeof(c), p->sum[SWEEP_COL_NSPKT].median);
-			if (p->have[SWEEP_COL_SHARE])
-				exp_fmt(sh, sizeof(sh), p->sum[SWEEP_COL_SHARE].median);
-			if (p->have[SWEEP_COL_TOOK])
-				exp_fmt(t, sizeof(t), p->sum[SWEEP_COL_TOOK].median);
-		} else if (p->set_aside) {
-			/* Every pass set aside: what the host took of them says why. */
-			struct exp_summary a;
-			exp_summarize(p->aside_took, p->set_aside, &a);
-			exp_fmt(t, sizeof(t), a.median);
-		}
-		printf("%-10.0f %-11lld %-9lld %9s %11s %11s %11s %9zu%s\n", p->rate_v,
-		       (long long)p->ms, (long long)p->slack,
-		       p->ok	   ? d
-		       : p->failed ? "hung"
-				   : "-",
-		       c, sh, t, p->set_aside,
-		       i == best		? "  <- cheapest within the budget"
-		       : !p->ok && p->set_aside ? "  every pass set aside"
-		       : !p->ok			? ""
-		       : !within[i]		? "  over the budget"
-						: "");
-	}
-	if (best < n)
-		printf("cheapest within the drop budget (%g%%): maxsleep %lld us, slack %lld ns: "
-		       "%.0f ns per packet, CPU share %.1f%% (host took %.1f%%)\n",
-		       budget, (long long)pts[best].ms, (long long)pts[best].slack,
-		       pts[best].sum[SWEEP_COL_NSPKT].median, pts[best].sum[SWEEP_COL_SHARE].median,
-		       pts[best].sum[SWEEP_COL_TOOK].median);
-	size_t aside = 0, all_aside = 0;
-	for (size_t i = 0; i < n; i++) {
-		aside += pts[i].set_aside;
-		all_aside += !pts[i].ok && pts[i].set_aside;
-	}
-	if (best >= n && all_aside)
-		printf("no setting stayed within the drop budget (%g%%); %zu had every pass set "
-		       "aside (a quieter host, or a higher --host-took-limit)\n",
-		       budget, all_aside);
-	else if (best >= n)
-		printf("no setting stayed within the drop budget (%g%%)\n", budget);
-	if (aside)
-		printf("%zu passes set aside: the host took more than %g%% of the PMDs' time "
-		       "(--host-took-limit)\n",
-		       aside, limit);
-}
-
-static json_t *sweep_setting_json(const struct sweep_point *p)
-{
-	json_t *o = json_pack("{s:I, s:I, s:f}", "maxsleep_us", (json_int_t)p->ms, "timer_slack_ns",
-			      (json_int_t)p->slack, "rate_pps", p->rate_v);
-	static const struct {
-		const char *key;
-		size_t col;
-	} f[] = {{"drop_pct", SWEEP_COL_DROP},
-		 {"cpu_ns_per_pkt", SWEEP_COL_NSPKT},
-		 {"cpu_share_pct", SWEEP_COL_SHARE},
-		 {"host_took_pct", SWEEP_COL_TOOK}};
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		json_object_set_new(o, f[i].key,
-				    p->ok && p->have[f[i].col] ? json_real(p->sum[f[i].col].median)
-							       : json_null());
-	return o;
 }
 
 static int sweep_parse(int argc, char **argv, const char **ms_list, const char **slack_list,
@@ -374,39 +128,13 @@ static int sweep_parse(int argc, char **argv, const char **ms_list, const char *
 	return 0;
 }
 
-int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
+/* The points, rate by slack by maxsleep, from the parsed lists. */
+static struct sweep_point *sweep_points(const char *const *ms, size_t nms, const char *const *slack,
+					size_t nslack, const char *const *rate, size_t nrate)
 {
-	struct exp_common c = *c0;
-	const char *ms_list = "0,50,500", *slack_list = "1000,50000", *rate_list = NULL;
-	const char *ms[EXP_MAX_LIST], *slack[EXP_MAX_LIST], *rate[EXP_MAX_LIST] = {NULL};
-	char *ms_copy = NULL, *slack_copy = NULL, *rate_copy = NULL;
-	size_t nms, nslack, nrate = 1;
-	long passes = SWEEP_DEFAULT_PASSES;
-	double budget = EXP_DROP_BUDGET_PCT, limit = EXP_HOST_TOOK_LIMIT_PCT;
-	int rc = 0;
-
-	if (!c.scenario)
-		c.scenario = "pmd-seed";
-	if (sweep_parse(argc, argv, &ms_list, &slack_list, &rate_list, &passes, &budget, &limit))
-		return 2;
-	nms = exp_parse_list("sweep", "--maxsleep", ms_list, K_PMD_MAXSLEEP_US, &ms_copy, ms,
-			     EXP_MAX_LIST);
-	nslack = nms ? exp_parse_list("sweep", "--slack", slack_list, K_PMD_TIMER_SLACK_NS,
-				      &slack_copy, slack, EXP_MAX_LIST)
-		     : 0;
-	if (nslack && rate_list)
-		nrate = exp_parse_list("sweep", "--rate", rate_list, K_GEN_RATE_PPS, &rate_copy,
-				       rate, EXP_MAX_LIST);
-	if (!nms || !nslack || !nrate) {
-		free(ms_copy);
-		free(slack_copy);
-		free(rate_copy);
-		return 2;
-	}
-
-	size_t npts = nrate * nslack * nms, n = 0;
-	struct sweep_point *pts = xcalloc(npts, sizeof(*pts));
+	struct sweep_point *pts = xcalloc(nrate * nslack * nms, sizeof(*pts));
 	char err[512];
+	size_t n = 0;
 	for (size_t r = 0; r < nrate; r++)
 		for (size_t s = 0; s < nslack; s++)
 			for (size_t m = 0; m < nms; m++) {
@@ -419,139 +147,60 @@ int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
 					knob_parse(K_GEN_RATE_PPS, rate[r], &p->rate, err,
 						   sizeof(err));
 			}
+	return pts;
+}
 
-	/* Round-robin: pass 1 of every point, then pass 2 of every point, ...; a point's
-	 * set-aside passes are rerun in later rounds, up to SWEEP_ATTEMPTS. So a spell of
-	 * host load lands on every point, not on the one that happened to be running. */
-	size_t nlog = 0, cap = npts * SWEEP_ATTEMPTS((size_t)passes);
-	struct sweep_log *log = xcalloc(cap, sizeof(*log));
-	bool tty = !c.json && isatty(STDERR_FILENO) == 1;
-	for (bool more = true; more && rc == 0 && !sig_quit;) {
-		more = false;
-		for (size_t i = 0; i < npts && rc == 0 && !sig_quit; i++) {
-			struct sweep_point *p = &pts[i];
-			if (p->ok + p->failed >= (size_t)passes ||
-			    p->attempts >= SWEEP_ATTEMPTS((size_t)passes))
-				continue;
-			more = true;
-			struct sweep_log *l = &log[nlog];
-			l->point = i;
-			size_t before = p->attempts;
-			sweep_measure(&c, p, p->ok + p->failed, (size_t)passes, limit, l, &rc);
-			if (p->attempts > before)
-				nlog++;
-			if (tty) {
-				fprintf(stderr, "\rpass %zu of at most %zu", nlog, cap);
-				fflush(stderr);
-			}
-		}
-	}
-	if (tty)
-		fprintf(stderr, "\n");
-	size_t failed_pts = 0;
-	for (size_t i = 0; i < npts; i++) {
-		for (size_t k = 0; k < SWEEP_NCOLS; k++)
-			exp_summarize(pts[i].v[k], pts[i].ok, &pts[i].sum[k]);
-		failed_pts += pts[i].failed > 0;
-	}
+int exp_sweep_run(const struct exp_common *c0, int argc, char **argv)
+{
+	struct sweep sw = {
+	    .c = *c0, .budget = PASS_DROP_BUDGET_PCT, .limit = PASS_HOST_TOOK_LIMIT_PCT};
+	const char *ms_list = "0,50,500", *slack_list = "1000,50000", *rate_list = NULL;
+	const char *ms[EXP_MAX_LIST], *slack[EXP_MAX_LIST], *rate[EXP_MAX_LIST] = {NULL};
+	char *ms_copy = NULL, *slack_copy = NULL, *rate_copy = NULL;
+	size_t nms, nslack, nrate = 1;
+	long passes = SWEEP_DEFAULT_PASSES;
+	int rc = 0;
 
-	/* The answer: the cheapest setting within the drop budget (tui/exp/exp_cost.h). */
-	struct exp_cost_cand *cand = xcalloc(npts, sizeof(*cand));
-	bool *within = xcalloc(npts, sizeof(*within));
-	for (size_t i = 0; i < n; i++) {
-		const struct sweep_point *p = &pts[i];
-		cand[i] = (struct exp_cost_cand){
-		    .usable =
-			p->ok && !p->failed && p->have[SWEEP_COL_DROP] && p->have[SWEEP_COL_SHARE],
-		    .sleeps = p->ms > 0,
-		    .drop_pct = p->sum[SWEEP_COL_DROP].median,
-		    .ns_per_pkt = p->have[SWEEP_COL_NSPKT] ? p->sum[SWEEP_COL_NSPKT].median : -1,
-		    .share_pct = p->sum[SWEEP_COL_SHARE].median};
-		within[i] = cand[i].usable && cand[i].drop_pct <= budget;
+	if (!sw.c.scenario)
+		sw.c.scenario = "pmd-seed";
+	if (sweep_parse(argc, argv, &ms_list, &slack_list, &rate_list, &passes, &sw.budget,
+			&sw.limit))
+		return 2;
+	nms = exp_parse_list("sweep", "--maxsleep", ms_list, K_PMD_MAXSLEEP_US, &ms_copy, ms,
+			     EXP_MAX_LIST);
+	nslack = nms ? exp_parse_list("sweep", "--slack", slack_list, K_PMD_TIMER_SLACK_NS,
+				      &slack_copy, slack, EXP_MAX_LIST)
+		     : 0;
+	if (nslack && rate_list)
+		nrate = exp_parse_list("sweep", "--rate", rate_list, K_GEN_RATE_PPS, &rate_copy,
+				       rate, EXP_MAX_LIST);
+	if (nms && nslack && nrate) {
+		sw.passes = (size_t)passes;
+		sw.npts = nrate * nslack * nms;
+		sw.pts = sweep_points(ms, nms, slack, nslack, rate, nrate);
+		sw.tty = !sw.c.json && isatty(STDERR_FILENO) == 1;
+		/* Round-robin: pass 1 of every point, then pass 2 of every point, ...; a point's
+		 * set-aside passes are rerun in later rounds, up to twice its passes in all
+		 * (tui/pass.h). So a spell of host load lands on every point, not on the one
+		 * that happened to be running. */
+		struct pass_conf pc = {.narms = sw.npts,
+				       .passes = sw.passes,
+				       .took_limit_pct = sw.limit,
+				       .order = PASS_EACH};
+		static const struct pass_ops ops = {sweep_measure, sweep_judge, exp_stopped,
+						    sweep_progress};
+		struct pass_run r;
+		rc = pass_run(&r, &pc, &ops, &sw);
+		json_decref(sw.snap);
+		if (sw.tty)
+			fprintf(stderr, "\n");
+		if (rc == 0 && !sig_quit)
+			rc = exp_sweep_report(&sw, &r, nrate);
+		pass_run_free(&r);
+		free(sw.pts);
+	} else {
+		rc = 2;
 	}
-	size_t best = exp_cost_cheapest(cand, n, budget);
-	/* cheapest_zero_drop, kept for its readers: every pass under the rounding floor,
-	 * ranked as the answer is. */
-	for (size_t i = 0; i < n; i++)
-		cand[i].usable =
-		    cand[i].usable && pts[i].sum[SWEEP_COL_DROP].max < SWEEP_ZERO_DROP_PCT;
-	size_t zero = exp_cost_cheapest(cand, n, SWEEP_ZERO_DROP_PCT);
-	free(cand);
-
-	if (rc == 0 && !sig_quit) {
-		if (!c.json) {
-			printf("median over %ld passes, +- half the range (min to max); passes "
-			       "run round-robin over the points\n",
-			       passes);
-			printf("%-10s %-11s %-9s %6s %5s", "rate_pps", "maxsleep_us", "slack_ns",
-			       "passes", "aside");
-			for (size_t k = 0; k < SWEEP_NCOLS; k++)
-				printf(" %17s", sweep_cols[k].title);
-			printf("\n");
-			for (size_t i = 0; i < n; i++)
-				sweep_print_row(&pts[i], passes);
-			sweep_print_tradeoff(pts, n, within, best, budget, limit);
-			fflush(stdout);
-		}
-		if (c.json) {
-			json_t *rows = json_array(), *jl = json_array();
-			size_t aside = 0;
-			for (size_t i = 0; i < n; i++) {
-				json_array_append_new(rows, sweep_row_json(&pts[i], within[i]));
-				aside += pts[i].set_aside;
-			}
-			for (size_t i = 0; i < nlog; i++) {
-				const struct sweep_point *p = &pts[log[i].point];
-				json_array_append_new(
-				    jl, json_pack(
-					    "{s:i, s:I, s:I, s:f, s:o, s:b, s:b}", "point",
-					    (int)log[i].point, "maxsleep_us", (json_int_t)p->ms,
-					    "timer_slack_ns", (json_int_t)p->slack, "rate_pps",
-					    p->rate_v, "host_took_pct",
-					    log[i].have_took ? json_real(log[i].took) : json_null(),
-					    "set_aside", log[i].aside, "hung", log[i].hung));
-			}
-			json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:i, s:b, s:o}", "experiment",
-					      "sweep", "scenario", c.scenario, "seconds", c.seconds,
-					      "warmup_s", c.warmup, "passes", (int)passes, "ok",
-					      failed_pts == 0, "rows", rows);
-			json_object_set_new(o, "zero_drop_pct", json_real(SWEEP_ZERO_DROP_PCT));
-			json_object_set_new(o, "cheapest_zero_drop",
-					    zero < npts ? sweep_setting_json(&pts[zero])
-							: json_null());
-			json_object_set_new(o, "drop_budget_pct", json_real(budget));
-			json_object_set_new(o, "host_took_limit_pct", json_real(limit));
-			json_object_set_new(o, "set_aside", json_integer((json_int_t)aside));
-			json_object_set_new(o, "cheapest",
-					    best < npts ? sweep_setting_json(&pts[best])
-							: json_null());
-			json_object_set_new(o, "pass_log", jl);
-			json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-			printf("\n");
-			json_decref(o);
-		}
-		struct sweep_pic sp = {pts, n, best, nrate > 1, c.scenario, (size_t)passes, budget};
-		if (exp_pictures(&c, "sweep", sweep_draw, &sp) != 0)
-			rc = 1;
-		if (failed_pts) {
-			fprintf(
-			    stderr,
-			    "tunetop: experiment sweep: %zu of %zu settings had a hung pass (those "
-			    "passes are left out):\n",
-			    failed_pts, n);
-			for (size_t i = 0; i < n; i++)
-				if (pts[i].failed) {
-					fprintf(stderr, "  maxsleep %lld us slack %lld ns: %s\n",
-						(long long)pts[i].ms, (long long)pts[i].slack,
-						pts[i].hang);
-				}
-			if (rc == 0)
-				rc = 1;
-		}
-	}
-	free(within);
-	free(log);
-	free(pts);
 	free(ms_copy);
 	free(slack_copy);
 	free(rate_copy);

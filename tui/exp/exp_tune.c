@@ -120,6 +120,8 @@ static void tune_print(const struct tune_run *r, const char *backend, const char
 		       (unsigned long long)s->offered, d, c, n, tune_verdict_name(s->verdict));
 	}
 	printf("%s\n", t->why);
+	if (t->hint[0])
+		printf("%s\n", t->hint);
 }
 
 static json_t *tune_json(const struct tune_run *r, const char *backend, const char *scenario,
@@ -140,6 +142,11 @@ static json_t *tune_json(const struct tune_run *r, const char *backend, const ch
 			      "cpu_pct", s->cpu_pct, "cpu_ns_per_pkt",
 			      s->cpu_ns_pkt >= 0 ? json_real(s->cpu_ns_pkt) : json_null(),
 			      "verdict", tune_verdict_name(s->verdict)));
+		json_t *js = json_array_get(steps, i);
+		json_object_set_new(js, "host_took_pct",
+				    s->host_took_pct >= 0 ? json_real(s->host_took_pct)
+							  : json_null());
+		json_object_set_new(js, "set_aside", json_integer(s->set_aside));
 	}
 	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:{s:f}, s:f, s:o, s:o}", "experiment", "tune",
 			      "knob", knob_table[id].name, "backend", backend, "scenario",
@@ -151,6 +158,7 @@ static json_t *tune_json(const struct tune_run *r, const char *backend, const ch
 	json_object_set_new(o, "final", tune_value_json(id, final));
 	json_object_set_new(o, "result", json_string(tune_state_name(t->state)));
 	json_object_set_new(o, "why", json_string(t->why));
+	json_object_set_new(o, "hint", t->hint[0] ? json_string(t->hint) : json_null());
 	json_object_set_new(o, "ok", json_boolean(t->state == TUNE_DONE));
 	json_object_set_new(o, "events", json_incref(r->events));
 	return o;
@@ -208,32 +216,32 @@ static struct source *tune_host_source(const struct exp_common *c, bool write, c
 	return src;
 }
 
-int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
-{
-	struct exp_common c = *c0;
-	const char *knob = "pmd.maxsleep_us", *budget = NULL, *steps_list = NULL;
-	bool host = false, write = false, yes = false;
-	double window = c0->seconds; /* --window, else the common --seconds */
-	char err[512];
-	int rc = 0;
+/* The tune's own options. */
+struct tune_opts {
+	const char *knob, *budget, *steps;
+	double window;
+	bool host, write, yes;
+};
 
+static int tune_parse(int argc, char **argv, struct tune_opts *o)
+{
 	for (int i = 0; i < argc; i++) {
 		bool v = i + 1 < argc;
 		if (v && strcmp(argv[i], "--knob") == 0) {
-			knob = argv[++i];
+			o->knob = argv[++i];
 		} else if (v && strcmp(argv[i], "--budget") == 0) {
-			budget = argv[++i];
+			o->budget = argv[++i];
 		} else if (v && strcmp(argv[i], "--steps") == 0) {
-			steps_list = argv[++i];
+			o->steps = argv[++i];
 		} else if (v && strcmp(argv[i], "--window") == 0) {
-			if (exp_parse_double("--window", argv[++i], 0.1, 3600, &window))
+			if (exp_parse_double("--window", argv[++i], 0.1, 3600, &o->window))
 				return 2;
 		} else if (strcmp(argv[i], "--host") == 0) {
-			host = true;
+			o->host = true;
 		} else if (strcmp(argv[i], "--write") == 0) {
-			write = true;
+			o->write = true;
 		} else if (strcmp(argv[i], "--yes") == 0) {
-			yes = true;
+			o->yes = true;
 		} else {
 			fprintf(
 			    stderr,
@@ -244,111 +252,139 @@ int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 			return 2;
 		}
 	}
-	int id = knob_find(knob);
+	return 0;
+}
+
+/* The tuner's conf from the options: 0, or 2 (usage) after saying why. */
+static int tune_conf_of(const struct tune_opts *o, struct tune_conf *conf)
+{
+	char err[512];
+	int id = knob_find(o->knob);
 	if (id < 0 || knob_table[id].type == KNOB_ACTION) {
 		fprintf(stderr,
 			"tunetop: experiment tune: --knob: '%s' is not a knob with values "
 			"(see --list-knobs)\n",
-			knob);
+			o->knob);
 		return 2;
 	}
-	struct tune_conf conf = {.knob = (enum knob_id)id, .window_s = window};
-	if (!budget) {
+	*conf = (struct tune_conf){.knob = (enum knob_id)id, .window_s = o->window};
+	if (!o->budget) {
 		fprintf(stderr, "tunetop: experiment tune: needs --budget drop=PCT (e.g. "
 				"drop=0.1%%)\n");
 		return 2;
 	}
-	if (tune_parse_budget(budget, &conf.budget_drop_pct, err, sizeof(err)) != 0) {
+	if (tune_parse_budget(o->budget, &conf->budget_drop_pct, err, sizeof(err)) != 0) {
 		fprintf(stderr, "tunetop: experiment tune: --budget: %s\n", err);
 		return 2;
 	}
-	if (steps_list) {
-		const char *items[EXP_MAX_LIST];
-		char *copy;
-		size_t n =
-		    exp_parse_list("tune", "--steps", steps_list, id, &copy, items,
-				   EXP_MAX_LIST < TUNE_MAX_STEPS ? EXP_MAX_LIST : TUNE_MAX_STEPS);
-		if (n == 0)
-			return 2;
-		for (size_t i = 0; i < n; i++)
-			knob_parse(id, items[i], &conf.steps[i], err, sizeof(err));
-		conf.nsteps = n;
-		free(copy);
-	} else {
-		conf.nsteps = tune_default_steps(id, conf.steps, TUNE_MAX_STEPS);
+	if (!o->steps) {
+		conf->nsteps = tune_default_steps(id, conf->steps, TUNE_MAX_STEPS);
+		return 0;
 	}
-	if (host && c.scenario) {
+	const char *items[EXP_MAX_LIST];
+	char *copy;
+	size_t n = exp_parse_list("tune", "--steps", o->steps, id, &copy, items,
+				  EXP_MAX_LIST < TUNE_MAX_STEPS ? EXP_MAX_LIST : TUNE_MAX_STEPS);
+	if (n == 0)
+		return 2;
+	for (size_t i = 0; i < n; i++)
+		knob_parse(id, items[i], &conf->steps[i], err, sizeof(err));
+	conf->nsteps = n;
+	free(copy);
+	return 0;
+}
+
+/* The run: a sample every period, fed to the tuner, each value it asks for put in force;
+ * returns the value in force at the end, read from the source. */
+static int64_t tune_loop(struct tune_run *r, const struct tune_conf *conf, double warmup)
+{
+	double period = conf->window_s / TUNE_SAMPLES_PER_WINDOW;
+	period = period < TUNE_SAMPLE_MIN_S   ? TUNE_SAMPLE_MIN_S
+		 : period > TUNE_SAMPLE_MAX_S ? TUNE_SAMPLE_MAX_S
+					      : period;
+	struct snapshot *snap = snapshot_new();
+	tune_sleep(warmup); /* the source's own start (threads, rings) is no step's cost */
+	source_sample(r->src, snap); /* the first interval's baseline, and the value in force */
+	tune_collect(r, snap);
+	int64_t v, start = snap->knob_absent[conf->knob] ? source_knob(r->src, conf->knob)
+							 : snap->knobs[conf->knob];
+	tune_start(&r->t, conf, start, &v);
+	tune_put(r, v);
+	while (tune_running(&r->t)) {
+		tune_sleep(period);
+		if (sig_quit) {
+			if (tune_abort(&r->t, &v))
+				tune_put(r, v);
+			break;
+		}
+		source_sample(r->src, snap);
+		tune_collect(r, snap);
+		size_t before = tune_nsteps_done(&r->t);
+		enum tune_state was = r->t.state;
+		bool put = tune_feed(&r->t, snap, &v);
+		size_t done = tune_nsteps_done(&r->t);
+		if (!r->json && done > before)
+			fprintf(stderr, "tune: step %zu/%zu measured: %s\n", done, conf->nsteps,
+				tune_verdict_name(r->t.steps[done - 1].verdict));
+		if (put && r->t.state == TUNE_FINAL && was == TUNE_MEASURE)
+			r->rollback =
+			    json_pack("{s:o, s:o}", "from",
+				      tune_value_json(conf->knob, r->t.steps[r->t.cur].stored),
+				      "to", tune_value_json(conf->knob, v));
+		if (put)
+			tune_put(r, v);
+	}
+	/* One sample more: the source's word on the last write joins the trace. */
+	source_sample(r->src, snap);
+	tune_collect(r, snap);
+	snapshot_free(snap);
+	return source_knob(r->src, conf->knob);
+}
+
+int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
+{
+	struct exp_common c = *c0;
+	/* --window, else the common --seconds */
+	struct tune_opts o = {.knob = "pmd.maxsleep_us", .window = c0->seconds};
+	struct tune_conf conf;
+	char err[512];
+	int rc = 0;
+
+	if (tune_parse(argc, argv, &o) || tune_conf_of(&o, &conf))
+		return 2;
+	if (o.host && c.scenario) {
 		fprintf(stderr, "tunetop: experiment tune: --scenario is the engine's: the live "
 				"machine runs as it is (--set still applies)\n");
 		return 2;
 	}
-	if (host && (rc = tune_host_ok(write, yes, conf.knob, conf.nsteps)) != 0)
+	if (o.host && (rc = tune_host_ok(o.write, o.yes, conf.knob, conf.nsteps)) != 0)
 		return rc;
-	if (!host && !c.scenario)
+	if (!o.host && !c.scenario)
 		c.scenario = "pmd-seed";
 
 	struct tune_run r = {.json = c.json};
-	r.src = host ? tune_host_source(&c, write, err, sizeof(err), &rc)
-		     : exp_source(&c, NULL, 0, err, sizeof(err), &rc);
+	r.src = o.host ? tune_host_source(&c, o.write, err, sizeof(err), &rc)
+		       : exp_source(&c, NULL, 0, err, sizeof(err), &rc);
 	if (!r.src) {
 		fprintf(stderr, "tunetop: experiment tune: %s\n", err);
 		return rc;
 	}
 	const char *refused = source_knob_refusal(r.src, conf.knob);
 	if (refused) {
-		fprintf(stderr, "tunetop: experiment tune: %s: %s\n", knob, refused);
+		fprintf(stderr, "tunetop: experiment tune: %s: %s\n", o.knob, refused);
 		source_close(r.src);
 		return 2;
 	}
 	r.events = json_array();
-	double period = window / TUNE_SAMPLES_PER_WINDOW;
-	period = period < TUNE_SAMPLE_MIN_S   ? TUNE_SAMPLE_MIN_S
-		 : period > TUNE_SAMPLE_MAX_S ? TUNE_SAMPLE_MAX_S
-					      : period;
-	struct snapshot *snap = snapshot_new();
-	tune_sleep(c.warmup); /* the source's own start (threads, rings) is no step's cost */
-	source_sample(r.src, snap); /* the first interval's baseline, and the value in force */
-	tune_collect(&r, snap);
-	int64_t v, start = snap->knob_absent[id] ? source_knob(r.src, conf.knob) : snap->knobs[id];
-	tune_start(&r.t, &conf, start, &v);
-	tune_put(&r, v);
-	while (tune_running(&r.t)) {
-		tune_sleep(period);
-		if (sig_quit) {
-			if (tune_abort(&r.t, &v))
-				tune_put(&r, v);
-			break;
-		}
-		source_sample(r.src, snap);
-		tune_collect(&r, snap);
-		size_t before = tune_nsteps_done(&r.t);
-		enum tune_state was = r.t.state;
-		bool put = tune_feed(&r.t, snap, &v);
-		if (!c.json && tune_nsteps_done(&r.t) > before)
-			fprintf(stderr, "tune: step %zu/%zu measured: %s\n", tune_nsteps_done(&r.t),
-				conf.nsteps,
-				tune_verdict_name(r.t.steps[tune_nsteps_done(&r.t) - 1].verdict));
-		if (put && r.t.state == TUNE_FINAL && was == TUNE_MEASURE)
-			r.rollback =
-			    json_pack("{s:o, s:o}", "from",
-				      tune_value_json(conf.knob, r.t.steps[r.t.cur].stored), "to",
-				      tune_value_json(conf.knob, v));
-		if (put)
-			tune_put(&r, v);
-	}
-	/* One sample more: the source's word on the last write joins the trace. */
-	source_sample(r.src, snap);
-	tune_collect(&r, snap);
-	int64_t final = source_knob(r.src, conf.knob);
-	snapshot_free(snap);
+	int64_t final = tune_loop(&r, &conf, c.warmup);
 	source_close(r.src);
 
-	const char *backend = host ? "host" : "engine";
+	const char *backend = o.host ? "host" : "engine";
 	if (c.json) {
-		json_t *o = tune_json(&r, backend, c.scenario, final);
-		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+		json_t *j = tune_json(&r, backend, c.scenario, final);
+		json_dumpf(j, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 		printf("\n");
-		json_decref(o);
+		json_decref(j);
 	} else {
 		tune_print(&r, backend, c.scenario);
 	}

@@ -53,7 +53,7 @@ struct source *exp_source(const struct exp_common *c, const char *const *extra, 
  * Sleep warmup, sample, sleep seconds, sample: the window's JSON (decref it). hang
  * (hanglen bytes) gets the reason the window cannot be trusted (exp_check.h), or "".
  */
-/* With PMDs, its "pass" object holds the window's cost from its counters (exp_cost.h):
+/* With PMDs, its "pass" object holds the window's cost from its counters (pass_cost.h):
  * drop_pct, cpu_ns_per_pkt, cpu_share_pct, host_took_pct, window_s, packets. With a hang
  * the watchdog timed, "hang_since_s" says when it began (exp_hang_since). */
 json_t *exp_window(struct source *src, double warmup, double seconds, char *hang, size_t hanglen);
@@ -75,6 +75,8 @@ int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
 int exp_pictures(const struct exp_common *c, const char *exp,
 		 int (*draw)(const char *path, bool svg, void *arg, char *err, size_t errlen),
 		 void *arg);
+/* Ctrl-C was pressed (sig_quit): the pass runner's ops->stop (tui/pass.h). */
+bool exp_stopped(void *ctx);
 /* One value formatted for a table cell. */
 void exp_fmt(char *buf, size_t len, double v);
 /* A median and its spread as a table cell, "12.5 +-3.00"; when at_least (a pass's figure fell in a

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* exp_cost.c: a PMD setting's cost over a window from its start and end counters, and the
+/* pass_cost.c: a PMD setting's cost over a window from its start and end counters, and the
  * cheapest setting within a drop budget (the sweep's and the console's trade-off). */
-#include "tui/exp/exp_cost.h"
+#include "tui/pass_cost.h"
 
 #include <string.h>
 
 #include "core/pmd_cost.h"
 
-void exp_pmd_mark_read(const struct snapshot *s, struct exp_pmd_mark *m)
+void pass_pmd_mark_read(const struct snapshot *s, struct pass_pmd_mark *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->cpu_ns = -1;
@@ -33,13 +33,13 @@ void exp_pmd_mark_read(const struct snapshot *s, struct exp_pmd_mark *m)
 	}
 }
 
-void exp_pmd_acc_add(struct exp_pmd_acc *acc, const struct exp_pmd_mark *a,
-		     const struct snapshot *b)
+void pass_pmd_acc_add(struct pass_pmd_acc *acc, const struct pass_pmd_mark *a,
+		      const struct snapshot *b)
 {
-	struct exp_pmd_mark e;
+	struct pass_pmd_mark e;
 	if (!a->valid || !b->has_pmd || b->mono_ns <= a->mono_ns)
 		return;
-	exp_pmd_mark_read(b, &e);
+	pass_pmd_mark_read(b, &e);
 	double wall = (double)(b->mono_ns - a->mono_ns) / 1e9, cpu_pct = 0, stolen_pct = 0;
 	int n = b->pmd.nthreads;
 	for (int i = 0; i < n; i++) {
@@ -65,7 +65,7 @@ void exp_pmd_acc_add(struct exp_pmd_acc *acc, const struct exp_pmd_mark *a,
 	}
 }
 
-int exp_pmd_cost_of(const struct exp_pmd_acc *acc, struct exp_pmd_cost *c)
+int pass_pmd_cost_of(const struct pass_pmd_acc *acc, struct pass_pmd_cost *c)
 {
 	memset(c, 0, sizeof(*c));
 	if (acc->wall_s <= 0 || acc->thread_s <= 0)
@@ -81,7 +81,7 @@ int exp_pmd_cost_of(const struct exp_pmd_acc *acc, struct exp_pmd_cost *c)
 }
 
 /* Is a cheaper than b? Sleeping first, then CPU per packet, then CPU share. */
-static int cost_better(const struct exp_cost_cand *a, const struct exp_cost_cand *b)
+static int cost_better(const struct pass_cost_cand *a, const struct pass_cost_cand *b)
 {
 	if (a->sleeps != b->sleeps)
 		return a->sleeps;
@@ -93,7 +93,7 @@ static int cost_better(const struct exp_cost_cand *a, const struct exp_cost_cand
 	return a->share_pct < b->share_pct;
 }
 
-size_t exp_cost_cheapest(const struct exp_cost_cand *c, size_t n, double budget_pct)
+size_t pass_cost_cheapest(const struct pass_cost_cand *c, size_t n, double budget_pct)
 {
 	size_t best = n;
 	for (size_t i = 0; i < n; i++) {

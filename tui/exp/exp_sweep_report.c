@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* exp_sweep_report.c: a sweep's results: per point the median and spread of each column, the
+ * trade-off table with the cheapest setting within the drop budget, as text or one JSON object,
+ * and the drop%-vs-CPU-share picture. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/xalloc.h"
+#include "tui/exp/chart_cairo.h"
+#include "tui/exp/exp_sweep.h"
+#include "tui/pass_cost.h"
+
+/* What the seed's tables put side by side. */
+const struct sweep_col exp_sweep_cols[SWEEP_NCOLS] = {
+    {"offered_pps", "pmd.offered_pps", NULL},
+    {"drop%", "pmd.drop_pct", NULL},
+    {"drops_asleep", "pmd.threads[*].drops_while_asleep", NULL},
+    {"pmd_cpu%", "pmd.threads[*].cpu_pct", NULL},
+    {"sleep_iter%", "pmd.threads[avg].sleep_iter_pct", NULL},
+    {"sleep_us_avg", "pmd.threads[avg].sleep_us_avg", NULL},
+    {"oversh_p99_us", "pmd.threads[avg].sleep_overshoot_us.p99",
+     "pmd.threads[*].sleep_overshoot_us.p99_at_least"},
+    /* The window's cost from its counters (tui/pass_cost.h). */
+    {"cpu_ns/pkt", "pass.cpu_ns_per_pkt", NULL},
+    {"cpu_share%", "pass.cpu_share_pct", NULL},
+    {"host_took%", "pass.host_took_pct", NULL},
+};
+
+struct sweep_pic {
+	const struct sweep_point *pts;
+	size_t n, best;
+	bool many_rates;
+	const char *scenario;
+	size_t passes;
+	double budget;
+};
+
+void exp_sweep_label(const struct exp_sweep_pt_label *l, char *buf, size_t len)
+{
+	char took[24] = "";
+	if (l->measured && l->took_pct >= 0)
+		snprintf(took, sizeof(took), ", host %.0f%%", l->took_pct);
+	else if (!l->measured)
+		snprintf(took, sizeof(took), "%s", l->hung ? " (hung)" : " (set aside)");
+	if (l->rates)
+		snprintf(buf, len, "%lld us / %lld ns / %.0f pps%s", l->maxsleep_us, l->slack_ns,
+			 l->rate_pps, took);
+	else
+		snprintf(buf, len, "%lld us / %lld ns%s", l->maxsleep_us, l->slack_ns, took);
+}
+
+static void sweep_label(const struct sweep_point *p, bool rate, char *buf, size_t len)
+{
+	struct exp_sweep_pt_label l = {
+	    .maxsleep_us = (long long)p->ms,
+	    .slack_ns = (long long)p->slack,
+	    .rate_pps = p->rate_v,
+	    .rates = rate,
+	    .measured = p->ok > 0,
+	    .hung = p->failed > 0,
+	    .took_pct = p->ok && p->have[SWEEP_COL_TOOK] ? p->sum[SWEEP_COL_TOOK].median : -1};
+	exp_sweep_label(&l, buf, len);
+}
+
+static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
+{
+	const struct sweep_pic *sp = arg;
+	struct chart_pt *pts = xcalloc(sp->n + 1, sizeof(*pts));
+	char note[160];
+	for (size_t i = 0; i < sp->n; i++) {
+		const struct sweep_point *p = &sp->pts[i];
+		/* x: CPU share of the time the host left the PMDs, comparable under load. */
+		const struct exp_summary
+		    *d = &p->sum[SWEEP_COL_DROP],
+		    *c = &p->sum[p->have[SWEEP_COL_SHARE] ? SWEEP_COL_SHARE : SWEEP_COL_CPU];
+		pts[i] = (struct chart_pt){.x = c->median,
+					   .y = d->median,
+					   .x_lo = c->min,
+					   .x_hi = c->max,
+					   .y_lo = d->min,
+					   .y_hi = d->max,
+					   .mark = i == sp->best,
+					   .failed = p->ok == 0};
+		sweep_label(p, sp->many_rates, pts[i].label, sizeof(pts[i].label));
+	}
+	snprintf(note, sizeof(note),
+		 "scenario %s; maxsleep / timer slack%s, host took; median of %zu passes, lines "
+		 "min to max; drop budget %g%%",
+		 sp->scenario, sp->many_rates ? " / offered load" : "", sp->passes, sp->budget);
+	int rc = chart_cairo_scatter(path, svg, "PMD drops against PMD CPU share", note,
+				     "PMD CPU % of the time the host left the PMD threads",
+				     "drop %", pts, sp->n, err, errlen);
+	free(pts);
+	return rc;
+}
+
+static json_t *sweep_row_json(const struct sweep_point *p, bool within)
+{
+	json_t *row = json_pack("{s:f, s:I, s:I, s:i, s:i}", "rate_pps", p->rate_v, "maxsleep_us",
+				(json_int_t)p->ms, "timer_slack_ns", (json_int_t)p->slack, "passes",
+				(int)p->ok, "failed", (int)p->failed);
+	json_t *aside = json_array();
+	for (size_t i = 0; i < p->set_aside; i++)
+		json_array_append_new(aside, json_real(p->aside_took[i]));
+	json_object_set_new(row, "set_aside", json_integer((json_int_t)p->set_aside));
+	json_object_set_new(row, "set_aside_host_took_pct", aside);
+	json_object_set_new(row, "within_budget", json_boolean(within));
+	json_t *spread = json_object(), *mins = json_object(), *maxs = json_object(),
+	       *each = json_object();
+	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
+		const char *path = exp_sweep_cols[k].path;
+		bool have = p->ok && p->have[k];
+		json_object_set_new(row, path, have ? json_real(p->sum[k].median) : json_null());
+		json_object_set_new(spread, path,
+				    have ? json_real(p->sum[k].max - p->sum[k].min) : json_null());
+		json_object_set_new(mins, path, have ? json_real(p->sum[k].min) : json_null());
+		json_object_set_new(maxs, path, have ? json_real(p->sum[k].max) : json_null());
+		json_t *arr = json_array();
+		for (size_t i = 0; have && i < p->ok; i++)
+			json_array_append_new(arr, json_real(p->v[k][i]));
+		json_object_set_new(each, path, arr);
+	}
+	json_t *bounds = json_object();
+	for (size_t k = 0; k < SWEEP_NCOLS; k++)
+		if (exp_sweep_cols[k].at_least)
+			json_object_set_new(bounds, exp_sweep_cols[k].path,
+					    json_boolean(p->ok && p->have[k] && p->at_least[k]));
+	json_object_set_new(row, "at_least", bounds);
+	json_object_set_new(row, "spread", spread);
+	json_object_set_new(row, "min", mins);
+	json_object_set_new(row, "max", maxs);
+	json_object_set_new(row, "pass_values", each);
+	json_object_set_new(row, "hang", p->hang[0] ? json_string(p->hang) : json_null());
+	json_object_set_new(row, "diagnoses", exp_findings_json(&p->diag));
+	return row;
+}
+
+/* The per-point table: medians +- half the range, passes set aside by host load. */
+static void sweep_print_row(const struct sweep_point *p, long passes)
+{
+	printf("%-10.0f %-11lld %-9lld %3zu/%-2ld %5zu", p->rate_v, (long long)p->ms,
+	       (long long)p->slack, p->ok, passes, p->set_aside);
+	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
+		char cell[80];
+		if (!p->ok || !p->have[k]) {
+			printf(" %17s", p->ok ? "-" : p->failed ? "hung" : "set aside");
+			continue;
+		}
+		exp_fmt_spread(cell, sizeof(cell), p->sum[k].median,
+			       (p->sum[k].max - p->sum[k].min) / 2, p->at_least[k]);
+		/* (%17s counts bytes: a 3-byte "≥" takes 1 column, so pad by 2 more) */
+		printf(" %*s", p->at_least[k] ? 19 : 17, cell);
+	}
+	printf("\n");
+	char found[1024];
+	exp_findings_text(&p->diag, p->ok, found, sizeof(found));
+	if (found[0])
+		printf("  %s\n", found);
+}
+
+/* The trade-off table: what each setting costs, which are within the budget, the answer. */
+static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const bool *within,
+				 size_t best, double budget, double limit)
+{
+	printf("\ntrade-off (drop budget %g%%; CPU per packet and CPU share of the time the host "
+	       "left the PMDs, medians)\n",
+	       budget);
+	printf("%-10s %-11s %-9s %9s %11s %11s %11s %9s\n", "rate_pps", "maxsleep_us", "slack_ns",
+	       "drop%", "cpu_ns/pkt", "cpu_share%", "host_took%", "set_aside");
+	for (size_t i = 0; i < n; i++) {
+		const struct sweep_point *p = &pts[i];
+		char d[32] = "-", c[32] = "-", sh[32] = "-", t[32] = "-";
+		if (p->ok) {
+			exp_fmt(d, sizeof(d), p->sum[SWEEP_COL_DROP].median);
+			if (p->have[SWEEP_COL_NSPKT])
+				exp_fmt(c, sizeof(c), p->sum[SWEEP_COL_NSPKT].median);
+			if (p->have[SWEEP_COL_SHARE])
+				exp_fmt(sh, sizeof(sh), p->sum[SWEEP_COL_SHARE].median);
+			if (p->have[SWEEP_COL_TOOK])
+				exp_fmt(t, sizeof(t), p->sum[SWEEP_COL_TOOK].median);
+		} else if (p->set_aside) {
+			/* Every pass set aside: what the host took of them says why. */
+			struct exp_summary a;
+			exp_summarize(p->aside_took, p->set_aside, &a);
+			exp_fmt(t, sizeof(t), a.median);
+		}
+		printf("%-10.0f %-11lld %-9lld %9s %11s %11s %11s %9zu%s\n", p->rate_v,
+		       (long long)p->ms, (long long)p->slack,
+		       p->ok	   ? d
+		       : p->failed ? "hung"
+				   : "-",
+		       c, sh, t, p->set_aside,
+		       i == best		? "  <- cheapest within the budget"
+		       : !p->ok && p->set_aside ? "  every pass set aside"
+		       : !p->ok			? ""
+		       : !within[i]		? "  over the budget"
+						: "");
+	}
+	if (best < n)
+		printf("cheapest within the drop budget (%g%%): maxsleep %lld us, slack %lld ns: "
+		       "%.0f ns per packet, CPU share %.1f%% (host took %.1f%%)\n",
+		       budget, (long long)pts[best].ms, (long long)pts[best].slack,
+		       pts[best].sum[SWEEP_COL_NSPKT].median, pts[best].sum[SWEEP_COL_SHARE].median,
+		       pts[best].sum[SWEEP_COL_TOOK].median);
+	size_t aside = 0, all_aside = 0;
+	for (size_t i = 0; i < n; i++) {
+		aside += pts[i].set_aside;
+		all_aside += !pts[i].ok && pts[i].set_aside;
+	}
+	if (best >= n && all_aside)
+		printf("no setting stayed within the drop budget (%g%%); %zu had every pass set "
+		       "aside (a quieter host, or a higher --host-took-limit)\n",
+		       budget, all_aside);
+	else if (best >= n)
+		printf("no setting stayed within the drop budget (%g%%)\n", budget);
+	if (aside)
+		printf("%zu passes set aside: the host took more than %g%% of the PMDs' time "
+		       "(--host-took-limit)\n",
+		       aside, limit);
+}
+
+static json_t *sweep_setting_json(const struct sweep_point *p)
+{
+	json_t *o = json_pack("{s:I, s:I, s:f}", "maxsleep_us", (json_int_t)p->ms, "timer_slack_ns",
+			      (json_int_t)p->slack, "rate_pps", p->rate_v);
+	static const struct {
+		const char *key;
+		size_t col;
+	} f[] = {{"drop_pct", SWEEP_COL_DROP},
+		 {"cpu_ns_per_pkt", SWEEP_COL_NSPKT},
+		 {"cpu_share_pct", SWEEP_COL_SHARE},
+		 {"host_took_pct", SWEEP_COL_TOOK}};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		json_object_set_new(o, f[i].key,
+				    p->ok && p->have[f[i].col] ? json_real(p->sum[f[i].col].median)
+							       : json_null());
+	return o;
+}
+
+/* The answer: the cheapest setting within the drop budget (tui/pass_cost.h), and
+ * cheapest_zero_drop, kept for its readers: every pass under the rounding floor, ranked as
+ * the answer is. within[i] says which points met the budget. */
+static void sweep_answer(const struct sweep *sw, bool *within, size_t *best, size_t *zero)
+{
+	size_t n = sw->npts;
+	struct pass_cost_cand *cand = xcalloc(n, sizeof(*cand));
+	for (size_t i = 0; i < n; i++) {
+		const struct sweep_point *p = &sw->pts[i];
+		cand[i] = (struct pass_cost_cand){
+		    .usable =
+			p->ok && !p->failed && p->have[SWEEP_COL_DROP] && p->have[SWEEP_COL_SHARE],
+		    .sleeps = p->ms > 0,
+		    .drop_pct = p->sum[SWEEP_COL_DROP].median,
+		    .ns_per_pkt = p->have[SWEEP_COL_NSPKT] ? p->sum[SWEEP_COL_NSPKT].median : -1,
+		    .share_pct = p->sum[SWEEP_COL_SHARE].median};
+		within[i] = cand[i].usable && cand[i].drop_pct <= sw->budget;
+	}
+	*best = pass_cost_cheapest(cand, n, sw->budget);
+	for (size_t i = 0; i < n; i++)
+		cand[i].usable =
+		    cand[i].usable && sw->pts[i].sum[SWEEP_COL_DROP].max < SWEEP_ZERO_DROP_PCT;
+	*zero = pass_cost_cheapest(cand, n, SWEEP_ZERO_DROP_PCT);
+	free(cand);
+}
+
+static void sweep_print_table(const struct sweep *sw, const bool *within, size_t best)
+{
+	printf("median over %zu passes, +- half the range (min to max); passes run round-robin "
+	       "over the points\n",
+	       sw->passes);
+	printf("%-10s %-11s %-9s %6s %5s", "rate_pps", "maxsleep_us", "slack_ns", "passes",
+	       "aside");
+	for (size_t k = 0; k < SWEEP_NCOLS; k++)
+		printf(" %17s", exp_sweep_cols[k].title);
+	printf("\n");
+	for (size_t i = 0; i < sw->npts; i++)
+		sweep_print_row(&sw->pts[i], (long)sw->passes);
+	sweep_print_tradeoff(sw->pts, sw->npts, within, best, sw->budget, sw->limit);
+	fflush(stdout);
+}
+
+static void sweep_print_json(const struct sweep *sw, const struct pass_run *r, const bool *within,
+			     size_t best, size_t zero, bool ok)
+{
+	json_t *rows = json_array(), *jl = json_array();
+	for (size_t i = 0; i < sw->npts; i++)
+		json_array_append_new(rows, sweep_row_json(&sw->pts[i], within[i]));
+	for (size_t i = 0; i < r->nlog; i++) {
+		const struct pass_log *l = &r->log[i];
+		const struct sweep_point *p = &sw->pts[l->arm];
+		json_array_append_new(
+		    jl, json_pack("{s:i, s:I, s:I, s:f, s:o, s:b, s:b}", "point", (int)l->arm,
+				  "maxsleep_us", (json_int_t)p->ms, "timer_slack_ns",
+				  (json_int_t)p->slack, "rate_pps", p->rate_v, "host_took_pct",
+				  isfinite(l->took_pct) ? json_real(l->took_pct) : json_null(),
+				  "set_aside", l->verdict == PASS_ASIDE, "hung",
+				  l->verdict == PASS_HUNG));
+	}
+	json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:i, s:b, s:o}", "experiment", "sweep",
+			      "scenario", sw->c.scenario, "seconds", sw->c.seconds, "warmup_s",
+			      sw->c.warmup, "passes", (int)sw->passes, "ok", ok, "rows", rows);
+	json_object_set_new(o, "zero_drop_pct", json_real(SWEEP_ZERO_DROP_PCT));
+	json_object_set_new(o, "cheapest_zero_drop",
+			    zero < sw->npts ? sweep_setting_json(&sw->pts[zero]) : json_null());
+	json_object_set_new(o, "drop_budget_pct", json_real(sw->budget));
+	json_object_set_new(o, "host_took_limit_pct", json_real(sw->limit));
+	json_object_set_new(o, "set_aside", json_integer((json_int_t)pass_aside_total(r)));
+	json_object_set_new(o, "cheapest",
+			    best < sw->npts ? sweep_setting_json(&sw->pts[best]) : json_null());
+	json_object_set_new(o, "pass_log", jl);
+	json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	printf("\n");
+	json_decref(o);
+}
+
+/* The settings with a hung pass, on stderr: 1 when there was one. */
+static int sweep_hangs(const struct sweep *sw)
+{
+	size_t failed = 0;
+	for (size_t i = 0; i < sw->npts; i++)
+		failed += sw->pts[i].failed > 0;
+	if (!failed)
+		return 0;
+	fprintf(stderr,
+		"tunetop: experiment sweep: %zu of %zu settings had a hung pass (those passes "
+		"are left out):\n",
+		failed, sw->npts);
+	for (size_t i = 0; i < sw->npts; i++)
+		if (sw->pts[i].failed)
+			fprintf(stderr, "  maxsleep %lld us slack %lld ns: %s\n",
+				(long long)sw->pts[i].ms, (long long)sw->pts[i].slack,
+				sw->pts[i].hang);
+	return 1;
+}
+
+int exp_sweep_report(struct sweep *sw, const struct pass_run *r, size_t nrate)
+{
+	bool *within = xcalloc(sw->npts, sizeof(*within));
+	size_t best, zero, failed = 0;
+	int rc = 0;
+	for (size_t i = 0; i < sw->npts; i++) {
+		for (size_t k = 0; k < SWEEP_NCOLS; k++)
+			exp_summarize(sw->pts[i].v[k], sw->pts[i].ok, &sw->pts[i].sum[k]);
+		failed += sw->pts[i].failed > 0;
+	}
+	sweep_answer(sw, within, &best, &zero);
+	if (!sw->c.json)
+		sweep_print_table(sw, within, best);
+	else
+		sweep_print_json(sw, r, within, best, zero, failed == 0);
+	struct sweep_pic sp = {sw->pts,	       sw->npts,   best,      nrate > 1,
+			       sw->c.scenario, sw->passes, sw->budget};
+	if (exp_pictures(&sw->c, "sweep", sweep_draw, &sp) != 0)
+		rc = 1;
+	if (sweep_hangs(sw) && rc == 0)
+		rc = 1;
+	free(within);
+	return rc;
+}

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* exp_util.c: what every experiment calls: option values parsed, the source set up, a pass's
+ * window measured, a cell formatted, the pictures written. A leaf: experiment.c dispatches to
+ * the experiments, and they call down to here, never back into it. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/scenario.h"
+#include "core/xalloc.h"
+#include "diag/diag.h"
+#include "tui/batch_diag.h"
+#include "tui/exp/exp_check.h"
+#include "tui/exp/experiment.h"
+#include "tui/pass_cost.h"
+#include "tui/sig.h"
+#include "tui/snapjson.h"
+
+int exp_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi) {
+		fprintf(stderr, "tunetop: experiment: %s: '%s' is not valid (valid: %g to %g)\n",
+			opt, s, lo, hi);
+		return 2;
+	}
+	*out = v;
+	return 0;
+}
+
+int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		fprintf(stderr,
+			"tunetop: experiment: %s: '%s' is not valid (valid: a whole number, %ld to "
+			"%ld)\n",
+			opt, s, lo, hi);
+		return 2;
+	}
+	*out = v;
+	return 0;
+}
+
+size_t exp_parse_list(const char *exp, const char *opt, const char *list, int id, char **copy,
+		      const char **out, size_t max)
+{
+	char err[512], range[128];
+	size_t n = 0;
+	const char *p = list;
+
+	*copy = NULL;
+	if (id >= 0)
+		knob_range_text(id, range, sizeof(range));
+	else
+		snprintf(range, sizeof(range), "any text");
+	/* An empty item anywhere ("", "0,,5", "5,") is a mistake, not a value to skip. */
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		if (len == 0) {
+			fprintf(stderr,
+				"tunetop: experiment %s: %s: '%s' has an empty item (valid: a "
+				"comma-separated list of %s)\n",
+				exp, opt, list, range);
+			return 0;
+		}
+		if (++n > max) {
+			fprintf(stderr, "tunetop: experiment %s: %s: at most %zu items\n", exp, opt,
+				max);
+			return 0;
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	n = exp_split_list(list, copy, out, max);
+	for (size_t i = 0; id >= 0 && i < n; i++) {
+		int64_t v;
+		if (knob_parse(id, out[i], &v, err, sizeof(err)) != 0) {
+			fprintf(stderr, "tunetop: experiment %s: %s: %s\n", exp, opt, err);
+			free(*copy);
+			*copy = NULL;
+			return 0;
+		}
+	}
+	return n;
+}
+
+int exp_pictures(const struct exp_common *c, const char *exp,
+		 int (*draw)(const char *path, bool svg, void *arg, char *err, size_t errlen),
+		 void *arg)
+{
+	char err[512];
+	const char *paths[2] = {c->png, c->svg};
+	for (int i = 0; i < 2; i++) {
+		if (paths[i] && draw(paths[i], i == 1, arg, err, sizeof(err)) != 0) {
+			fprintf(stderr, "tunetop: experiment %s: cannot write the picture: %s\n",
+				exp, err);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+size_t exp_split_list(const char *list, char **copy, const char **out, size_t max)
+{
+	size_t n = 0;
+	*copy = xstrdup(list);
+	for (char *save = NULL, *tok = strtok_r(*copy, ",", &save); tok && n < max;
+	     tok = strtok_r(NULL, ",", &save))
+		out[n++] = tok;
+	return n;
+}
+
+void exp_fmt(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1e6)
+		snprintf(buf, len, "%.4g", v);
+	else if (fabs(v) >= 100 || v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+void exp_fmt_spread(char *buf, size_t len, double median, double half, bool at_least)
+{
+	char med[32], hw[32];
+	exp_fmt(med, sizeof(med), median);
+	exp_fmt(hw, sizeof(hw), half);
+	if (at_least)
+		snprintf(buf, len, "\u2265%s", med);
+	else
+		snprintf(buf, len, "%s +-%s", med, hw);
+}
+
+struct source *exp_source(const struct exp_common *c, const char *const *extra, size_t nextra,
+			  char *err, size_t errlen, int *status)
+{
+	struct source *src = source_open(&source_engine_ops, NULL, err, errlen);
+	if (!src) {
+		*status = 1;
+		return NULL;
+	}
+	int rc = scenario_apply(c->scenario, source_scenario_assign, src, err, errlen);
+
+	for (size_t i = 0; rc == 0 && i < c->nsets; i++)
+		rc = source_knob_assign(src, c->sets[i], err, errlen);
+	for (size_t i = 0; rc == 0 && i < nextra; i++)
+		rc = source_knob_assign(src, extra[i], err, errlen);
+	if (rc != 0) {
+		*status = rc == KNOB_ERR_USAGE ? 2 : 1;
+		source_close(src);
+		return NULL;
+	}
+	if (source_start(src, err, errlen) != 0) {
+		*status = 1;
+		source_close(src);
+		return NULL;
+	}
+	return src;
+}
+
+static void exp_sleep(double s)
+{
+	uint64_t end = clock_mono_ns() + (uint64_t)(s * 1e9);
+	while (!sig_quit && clock_mono_ns() < end)
+		clock_sleep_ns(20 * NS_PER_MS);
+}
+
+json_t *exp_window(struct source *src, double warmup, double seconds, char *hang, size_t hanglen)
+{
+	struct snapshot *snap = snapshot_new();
+	exp_sleep(warmup);
+	source_sample(src, snap); /* start of the window: deltas from here */
+	/* Kept for the hang check: its events are the warm-up's, its totals the start's. */
+	json_t *first = snapjson_build(snap);
+	struct pass_pmd_mark start;
+	pass_pmd_mark_read(snap, &start);
+	exp_sleep(seconds);
+	source_sample(src, snap);
+	json_t *j = snapjson_build(snap);
+	/* The pass's PMD cost from the window's counters (tui/pass_cost.h). */
+	struct pass_pmd_acc acc = {0};
+	struct pass_pmd_cost cost;
+	pass_pmd_acc_add(&acc, &start, snap);
+	if (pass_pmd_cost_of(&acc, &cost) == 0)
+		json_object_set_new(
+		    j, "pass",
+		    json_pack("{s:f, s:o, s:f, s:f, s:f, s:f}", "drop_pct", cost.drop_pct,
+			      "cpu_ns_per_pkt",
+			      cost.ns_per_pkt >= 0 ? json_real(cost.ns_per_pkt) : json_null(),
+			      "cpu_share_pct", cost.share_pct, "host_took_pct", cost.host_took_pct,
+			      "window_s", acc.wall_s, "packets", acc.packets));
+	/* What the rules see in the window: the pass's findings go out with its figures. */
+	struct diag_finding f[DIAG_MAX_FINDINGS];
+	int nf = diag_eval_window(snap, f, DIAG_MAX_FINDINGS);
+	json_object_set_new(j, "diagnoses", batch_diag_json(f, nf));
+	snapshot_free(snap);
+	double since;
+	char flag[160];
+	if (exp_hang_check(first, j, hang, hanglen) && exp_hang_since(first, j, &since) == 0)
+		json_object_set_new(j, "hang_since_s", json_real(since));
+	/* Hung already over the warm-up (which spans a knob change): a stall older than the
+	 * window, for an A/B's arm (exp_ab.c). */
+	json_object_set_new(j, "hung_at_start",
+			    json_boolean(exp_hung_flag(first, flag, sizeof(flag))));
+	json_decref(first);
+	return j;
+}
+
+bool exp_stopped(void *ctx)
+{
+	(void)ctx;
+	return sig_quit != 0;
+}
