@@ -106,6 +106,10 @@ double schedstat_runq_pct(struct schedstat_fds *f, uint64_t now_mono_ns)
 	if (f->have_prev && now_mono_ns > f->prev_mono_ns && s.runq_wait_ns >= f->prev_wait_ns)
 		pct = 100.0 * (double)(s.runq_wait_ns - f->prev_wait_ns) /
 		      (double)(now_mono_ns - f->prev_mono_ns);
+	/* The kernel adds a wait when the thread gets a CPU, so a wait that began before the
+	 * window lands whole in it: the window itself holds at most 100 %. */
+	if (pct > 100.0)
+		pct = 100.0;
 	f->prev_wait_ns = s.runq_wait_ns;
 	f->prev_mono_ns = now_mono_ns;
 	f->have_prev = 1;

@@ -85,7 +85,7 @@ static void test_runq_delay_real(void **state)
 	atomic_store(&stop, 1);
 	pthread_join(t, NULL);
 	print_message("spinner sharing a CPU waited %.1f%% on the run queue\n", pct);
-	assert_true(pct > 20.0 && pct <= 101.0);
+	assert_true(pct > 20.0 && pct <= 100.0); /* of the window: never more */
 	struct schedstat s;
 	assert_int_equal(schedstat_read(&idle, &s), 0);
 	assert_true(s.run_ns > 0);
