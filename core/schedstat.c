@@ -43,7 +43,7 @@ int schedstat_parse(const char *text, size_t len, struct schedstat *out)
 	return 0;
 }
 
-void schedstat_fds_init(struct schedstat_fds *f)
+static void schedstat_fds_init(struct schedstat_fds *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->sched_fd = f->slack_fd = -1;

@@ -27,7 +27,6 @@ struct schedstat_fds {
 	int have_prev;
 };
 
-void schedstat_fds_init(struct schedstat_fds *f);
 /* Open both files of tid (pid = its process, 0 = this one). Missing files leave -1. */
 void schedstat_fds_open(struct schedstat_fds *f, pid_t pid, pid_t tid);
 void schedstat_fds_close(struct schedstat_fds *f);

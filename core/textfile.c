@@ -12,7 +12,8 @@
 #include "core/safefile.h"
 #include "core/xalloc.h"
 
-size_t textfile_strip_bom(char *buf, size_t len)
+/* Strip a leading UTF-8 BOM (EF BB BF) in place; returns the new length. */
+static size_t textfile_strip_bom(char *buf, size_t len)
 {
 	if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
 	    (unsigned char)buf[2] == 0xBF) {

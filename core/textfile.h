@@ -16,7 +16,4 @@
 int textfile_read(const char *path, size_t max_bytes, char **buf, size_t *len, char *err,
 		  size_t errlen);
 
-/* Strip a leading UTF-8 BOM (EF BB BF) in place; returns the new length. */
-size_t textfile_strip_bom(char *buf, size_t len);
-
 #endif

@@ -137,7 +137,5 @@ int engine_invariant_check(struct engine *eng, enum subsys s, int64_t *missing, 
 
 /* Watchdog pass (the watchdog thread calls it; tests call it directly). */
 void engine_watchdog_check(struct engine *eng, uint64_t now_ns);
-/* Governor model pass over one period (the cpu-gov thread calls it; tests too). */
-void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns);
 
 #endif

@@ -130,7 +130,8 @@ const struct subsys_ops cpu_ops = {
     .knob_apply = engine_cpu_knob_apply,
 };
 
-void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns)
+/* Governor model pass over one period (the cpu-gov thread calls it). */
+static void engine_governor_step(struct engine *eng, uint64_t now_ns, uint64_t dt_ns)
 {
 	struct cpu_model *m = &eng->cpu;
 	uint64_t *busy = m->gov_busy_ns; /* 100 times a second: no allocation */

@@ -17,8 +17,8 @@
 
 const char *const settings_view_names[SETTINGS_NVIEWS] = {"overview", "est", "pmd", "blk",
 							  "events"};
-const char *const settings_sort_names[SETTINGS_NSORTS] = {"tid",     "name",  "subsys",	 "cpu",
-							  "cpu_pct", "state", "runq_pct"};
+static const char *const settings_sort_names[SETTINGS_NSORTS] = {
+    "tid", "name", "subsys", "cpu", "cpu_pct", "state", "runq_pct"};
 
 void settings_defaults(struct settings *s)
 {

@@ -22,7 +22,6 @@
 #define SETTINGS_NVIEWS 5
 #define SETTINGS_NSORTS 7
 extern const char *const settings_view_names[SETTINGS_NVIEWS];
-extern const char *const settings_sort_names[SETTINGS_NSORTS];
 
 struct settings {
 	int view; /* index into settings_view_names */

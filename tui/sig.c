@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 volatile sig_atomic_t sig_quit;
-volatile sig_atomic_t sig_quit_signo;
+/* The number of the signal that set sig_quit. */
+static volatile sig_atomic_t sig_quit_signo;
 volatile sig_atomic_t sig_winch;
 
 /* The self-pipe: a quit signal writes a byte, so a wait in poll() on any thread sees it

@@ -7,8 +7,6 @@
 
 /* Set by SIGINT, SIGTERM and SIGHUP: the main loop leaves cleanly. */
 extern volatile sig_atomic_t sig_quit;
-/* The number of the signal that set sig_quit. */
-extern volatile sig_atomic_t sig_quit_signo;
 /* Set by SIGWINCH. */
 extern volatile sig_atomic_t sig_winch;
 

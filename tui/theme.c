@@ -52,7 +52,8 @@ static const int ansi_rgb[16][3] = {
     {92, 92, 255}, {255, 0, 255},   {0, 255, 255},   {255, 255, 255},
 };
 
-int theme_role_find(const char *name)
+/* A role by its name (any case); -1 if unknown. */
+static int theme_role_find(const char *name)
 {
 	for (int i = 0; i < ROLE_COUNT; i++)
 		if (strcasecmp(role_names[i], name) == 0)

@@ -71,8 +71,6 @@ struct theme_builtin {
 extern const struct theme_builtin theme_builtins[];
 extern const size_t theme_builtin_count;
 
-int theme_role_find(const char *name); /* -1 if unknown */
-
 /*
  * Parse theme text over t (which holds the base values): a bad line is
  * skipped, its role keeps the value it had, and the line is reported in diag

@@ -272,6 +272,7 @@ static void host_thread_row(struct host_state *h, struct snapshot *snap,
 	const struct host_tprev *nx = &h->next[i];
 	struct snap_thread *st = &snap->threads[snap->nthreads++];
 	st->tid = t->tid;
+	st->pid = t->pid;
 	memcpy(st->name, t->comm, sizeof(st->name) - 1); /* pthread names: 15 + NUL */
 	st->name[sizeof(st->name) - 1] = '\0';
 	st->subsys = host_thread_subsys(t->comm);

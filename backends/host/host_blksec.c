@@ -27,7 +27,9 @@ bool host_blksec_rows(uint64_t *block, uint64_t *cal, bool *cal_ok)
 	return a >= 0;
 }
 
-double host_blksec_rate(uint64_t now, uint64_t prev, double dt_s)
+/* A counter's rate per second over dt_s: -1 when no time passed or it went back (a CPU
+ * taken offline and back, a counter that wrapped). Pure. */
+static double host_blksec_rate(uint64_t now, uint64_t prev, double dt_s)
 {
 	return dt_s > 0 && now >= prev ? (double)(now - prev) / dt_s : -1;
 }

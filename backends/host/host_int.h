@@ -167,17 +167,12 @@ bool host_estsec_parse(const char *text, int *chain_max, uint64_t *per_kthread, 
 
 /* host_blksec.c: the blk section from /proc/softirqs, /proc/interrupts, diskstats, sysfs. */
 bool host_blksec_rows(uint64_t *block, uint64_t *cal, bool *cal_ok);
-/* A counter's rate per second over dt_s: -1 when no time passed or it went back (a CPU
- * taken offline and back, a counter that wrapped). Pure. */
-double host_blksec_rate(uint64_t now, uint64_t prev, double dt_s);
 bool host_blksec_disk(const char *dev, struct host_diskstat *d);
 void host_blksec_sample(struct host_state *h, struct snapshot *snap, double dt_s);
 
 /* host_pmdsec.c: the pmd section from ovs-vswitchd's pmd-perf-show and pmd-sleep-show. */
 void host_pmdsec_probe(struct host_state *h);
 void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s);
-/* The other_config key this OVS reads (pmd-sleep-max on 3.2+, pmd-maxsleep on 3.1). */
-const char *host_pmdsec_key(const struct host_state *h);
 /* Read other_config and Interface statistics from ovsdb (host_pmdsec.c). */
 void host_pmdsec_dbread(struct host_state *h);
 /* host_pmdextra.c: the OVS extras of the pmd section (see there). */

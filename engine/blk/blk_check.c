@@ -4,6 +4,8 @@
 
 #include "engine/blk/blk_int.h"
 
+static void blk_resume(struct blk_state *st);
+
 /* Longest a pause may wait: every wait in the subsystem is at most BLK_WAIT_SLICE_NS. */
 #define BLK_PAUSE_DEADLINE_NS (2 * NS_PER_S)
 
@@ -41,7 +43,8 @@ void blk_park_if_asked(struct blk_state *st, struct ethread *self)
 	ethread_set_state(self, state);
 }
 
-int blk_pause(struct blk_state *st)
+/* Park every blk thread (deadline 2 s); blk_resume lets them go. */
+static int blk_pause(struct blk_state *st)
 {
 	atomic_store_explicit(&st->pause_req, true, memory_order_release);
 	blk_kick_all(st); /* out of their waits, to the top of their loops */
@@ -56,7 +59,7 @@ int blk_pause(struct blk_state *st)
 	return 0;
 }
 
-void blk_resume(struct blk_state *st)
+static void blk_resume(struct blk_state *st)
 {
 	atomic_store_explicit(&st->pause_req, false, memory_order_release);
 	blk_wake_kick(&st->pause_wake);

@@ -160,17 +160,9 @@ void blk_ipi_send(struct blk_state *st, struct blk_cpu *target);
 int blk_ipi_irq_exit(struct blk_state *st, struct blk_cpu *cpu, struct blk_sub *self);
 /* blk_mq_complete_request() on cur for rq (the IRQ CPU's hard IRQ handler). */
 void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cur);
-/* ->complete: runs on cpu, reads the data, accounts, hands the request back. */
-void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
-		 struct blk_sub *self);
-/* The decision inputs of rq completing on cur (fills in from live state). */
-void blk_decide_fill(struct blk_state *st, const struct blk_req *rq, const struct blk_cpu *cur,
-		     struct blk_decide_in *in);
 
-/* blk_check.c: park every blk thread (deadline 2 s) / let them go; the
- * thread side; the exact check (subsys_ops.check). */
-int blk_pause(struct blk_state *st);
-void blk_resume(struct blk_state *st);
+/* blk_check.c: the thread side of pausing (blk_pause, blk_resume: static there); the exact
+ * check (subsys_ops.check). */
 void blk_park_if_asked(struct blk_state *st, struct ethread *self);
 int blk_check(struct engine *eng, int64_t *missing, char *err, size_t errlen);
 /* Re-send the IPI to every CPU whose done list holds requests; returns how many. */

@@ -5,8 +5,9 @@
 
 #include "core/clock.h"
 
-void blk_decide_fill(struct blk_state *st, const struct blk_req *rq, const struct blk_cpu *cur,
-		     struct blk_decide_in *in)
+/* The decision inputs of rq completing on cur (fills in from live state). */
+static void blk_decide_fill(struct blk_state *st, const struct blk_req *rq,
+			    const struct blk_cpu *cur, struct blk_decide_in *in)
 {
 	const struct blk_cpu *sc = &st->cpus[rq->submit_cpu];
 	struct engine *eng = st->eng;
@@ -28,8 +29,9 @@ void blk_decide_fill(struct blk_state *st, const struct blk_req *rq, const struc
 	in->flags = atomic_load_explicit(&st->flags, memory_order_relaxed);
 }
 
-void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
-		 struct blk_sub *self)
+/* ->complete: runs on cpu, reads the data, accounts, hands the request back. */
+static void blk_req_end(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cpu,
+			struct blk_sub *self)
 {
 	struct blk_sub *owner = rq->owner;
 	uint64_t t0 = clock_mono_ns(), sum = 0;

@@ -40,7 +40,8 @@ static void est_kt_wait_locked(struct est_kd *kd, struct ethread *self, uint64_t
 			break;
 }
 
-int est_tick_hist_bucket(uint64_t tick_ns)
+/* Histogram bucket of a tick time: 0 below 2 us, else floor(log2(us)). */
+static int est_tick_hist_bucket(uint64_t tick_ns)
 {
 	uint64_t us = tick_ns / NS_PER_US;
 	int b = us < 2 ? 0 : 63 - __builtin_clzll(us);

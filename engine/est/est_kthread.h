@@ -11,7 +11,5 @@
 int est_kt_task_start(struct est_state *st, struct est_kd *kd);
 /* ip_vs_chain_estimation(): sum and update every estimator of one chain. */
 uint32_t est_chain_estimate(struct est_state *st, struct est_estimator *head);
-/* Histogram bucket of a tick time: 0 below 2 us, else floor(log2(us)). */
-int est_tick_hist_bucket(uint64_t tick_ns);
 
 #endif

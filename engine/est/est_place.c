@@ -271,7 +271,8 @@ void est_reap(struct est_state *st)
 	}
 }
 
-int est_add_kthread(struct est_state *st)
+/* A new kthread slot (st->mutex held): 0, or -1 at the thread limit. */
+static int est_add_kthread(struct est_state *st)
 {
 	int id = st->kt_count;
 
@@ -314,7 +315,7 @@ int est_add_kthread(struct est_state *st)
 	return 0;
 }
 
-void est_update_ktid(struct est_state *st)
+static void est_update_ktid(struct est_state *st)
 {
 	int best = st->kt_count;
 
@@ -362,7 +363,8 @@ static int est_pick_row(struct est_kd *kd, int delay)
 	return row;
 }
 
-int est_enqueue(struct est_state *st, struct est_estimator *e)
+/* Place e on a kthread (st->mutex held): 0 or -1. */
+static int est_enqueue(struct est_state *st, struct est_estimator *e)
 {
 	struct est_kd *kd;
 	int delay = e->ktrow;

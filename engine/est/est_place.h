@@ -32,9 +32,6 @@ void est_config_give_way(struct est_state *st);
 
 /* The rest is called with st->mutex held. */
 void est_set_params(struct est_state *st, struct est_kd *kd);
-int est_add_kthread(struct est_state *st); /* 0, or -1 at the thread limit */
-void est_update_ktid(struct est_state *st);
-int est_enqueue(struct est_state *st, struct est_estimator *e); /* 0 or -1 */
 int est_start_estimator(struct est_state *st, struct est_estimator *e);
 void est_stop_estimator(struct est_state *st, struct est_estimator *e);
 /* Place up to max entries from the temp list; -1 when one could not be placed. */

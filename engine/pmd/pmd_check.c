@@ -9,7 +9,15 @@
  * leaves a PMD thread off its CPU for a while (seen: > 200 ms at load 25). */
 #define PMD_PAUSE_DEADLINE_NS (2 * NS_PER_S)
 
-int pmd_pause(struct pmd_state *ps)
+/* Let the parked PMDs go. */
+static void pmd_resume(struct pmd_state *ps)
+{
+	/* release: the pauser's reads are done before any PMD moves again. */
+	atomic_store_explicit(&ps->pause_req, false, memory_order_release);
+}
+
+/* Park every PMD at its next iteration (deadline 2 s): 0, or -1 (then let go) past it. */
+static int pmd_pause(struct pmd_state *ps)
 {
 	/* release: pairs with each PMD's acquire load at the top of its iteration. */
 	atomic_store_explicit(&ps->pause_req, true, memory_order_release);
@@ -28,12 +36,6 @@ int pmd_pause(struct pmd_state *ps)
 		}
 		clock_sleep_ns(100 * NS_PER_US);
 	}
-}
-
-void pmd_resume(struct pmd_state *ps)
-{
-	/* release: the pauser's reads are done before any PMD moves again. */
-	atomic_store_explicit(&ps->pause_req, false, memory_order_release);
 }
 
 int64_t pmd_missing_quiescent(struct pmd_state *ps)

@@ -117,13 +117,8 @@ void pmd_feed_init(struct pmd_feed *f, int id, enum pmd_src_kind kind, struct ge
  * [sleep_from_ns, sleep_to_ns] are added to *asleep. */
 void pmd_feed_poll(struct engine *eng, struct pmd_feed *f, uint64_t now_ns, uint64_t stolen_ns,
 		   uint64_t sleep_from_ns, uint64_t sleep_to_ns, uint64_t *asleep);
-/* Arrivals of a txonly pattern in (base, base + d_ns], for tests of the arithmetic. */
-uint64_t pmd_feed_arrivals(int64_t rate_pps, int pattern, unsigned burst, uint64_t d_ns);
 
-/* pmd_check.c: park every PMD at its next iteration (deadline 2 s), and let them go. */
-int pmd_pause(struct pmd_state *ps);
-void pmd_resume(struct pmd_state *ps);
-/* generated - forwarded - dropped - in rings, with every PMD parked or joined. */
+/* pmd_check.c: generated - forwarded - dropped - in rings, with every PMD parked or joined. */
 int64_t pmd_missing_quiescent(struct pmd_state *ps);
 /* subsys_ops.check: pause, count, resume; logs an `invariant` event when work is missing. */
 int pmd_check(struct engine *eng, int64_t *missing, char *err, size_t errlen);

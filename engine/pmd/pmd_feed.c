@@ -35,7 +35,8 @@ static uint64_t const_time(int64_t rate, uint64_t k)
 	return const_count(rate, d) >= k + 1 ? d : d + 1;
 }
 
-uint64_t pmd_feed_arrivals(int64_t rate_pps, int pattern, unsigned burst, uint64_t d_ns)
+/* Arrivals of a txonly pattern in (base, base + d_ns]. */
+static uint64_t pmd_feed_arrivals(int64_t rate_pps, int pattern, unsigned burst, uint64_t d_ns)
 {
 	if (rate_pps <= 0)
 		return 0;

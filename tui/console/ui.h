@@ -299,7 +299,6 @@ void ui_colors_apply(struct ui *ui);
 
 /* ui_hist.c */
 void ui_hist_push(struct ui *ui);
-double ui_hist_last(const struct ui_hist *h);
 /* The value of series s at the sample shown: the newest, or the frozen sample's. */
 double ui_hist_shown(const struct ui *ui, enum ui_series s);
 /* Draw the last w values of h at (y, x) as a one-line sparkline; max <= 0: auto scale. */
@@ -349,7 +348,6 @@ size_t ui_chart_marks(const struct ui *ui, unsigned mask, size_t n, size_t skip,
 struct chart_grid;
 void ui_chart_cells(struct ui *ui, struct chart_grid *g, int row,
 		    enum theme_role (*role)(unsigned kind));
-enum theme_role ui_chart_role(unsigned kind); /* data, goal, marker colours */
 
 /* ui_chart_tradeoff.c: the `o` key's maxsleep x slack sweep. */
 int ui_tradeoff_key(struct ui *ui, int ch); /* t: start or cancel; Esc: cancel */
@@ -448,8 +446,6 @@ void ui_freeze_init(struct ui *ui);
 void ui_freeze_free(struct ui *ui);
 /* Keep the live snapshot just taken (and record it with --record). */
 void ui_freeze_note(struct ui *ui);
-/* Show sample id (clamped to what is kept); returns redo flags. */
-int ui_freeze_at(struct ui *ui, uint64_t id);
 int ui_live(struct ui *ui);
 /* A knob key or :set while frozen went live (ui_live()) before writing: the status line
  * says so ahead of the write's own answer. */
@@ -480,7 +476,6 @@ int ui_diag_fix_key(struct ui *ui, int ch); /* X: the worst finding's fix */
 /* Before the theme and the terminal: read the file, put its looks into *eff (ui->opt's copy,
  * the command line winning), the view and the sort into ui. */
 void ui_setup_init(struct ui *ui, struct options *eff);
-int ui_setup_open(struct ui *ui); /* returns redo flags */
 int ui_setup_key(struct ui *ui, int ch); /* the key table's entry: opens the screen */
 int ui_setup_keys(struct ui *ui, int ch); /* its keys while open */
 void ui_setup_draw(struct ui *ui);

@@ -15,7 +15,8 @@
 /* A graph this high has a time axis row: the title, two rows of data and the axis. */
 #define VIEW_AXIS_MIN_H 4
 
-enum theme_role ui_chart_role(unsigned kind)
+/* A chart cell kind's colour role: data, goal, marker colours. */
+static enum theme_role ui_chart_role(unsigned kind)
 {
 	switch (kind) {
 	case CELL_DATA:

@@ -13,6 +13,8 @@
 #include "core/xalloc.h"
 #include "tui/console/ui.h"
 
+static int ui_freeze_at(struct ui *ui, uint64_t id);
+
 /* Samples { and } step over. */
 #define UI_FREEZE_BIG_STEP 10
 
@@ -69,7 +71,8 @@ void ui_freeze_note(struct ui *ui)
 	}
 }
 
-int ui_freeze_at(struct ui *ui, uint64_t id)
+/* Show sample id (clamped to what is kept); returns redo flags. */
+static int ui_freeze_at(struct ui *ui, uint64_t id)
 {
 	uint64_t lo = history_oldest(&ui->history), hi = history_newest(&ui->history);
 	if (!hi)

@@ -19,7 +19,8 @@ static void hist_add(struct ui_hist *h, double v)
 		h->n++;
 }
 
-double ui_hist_last(const struct ui_hist *h)
+/* The newest value of h. */
+static double ui_hist_last(const struct ui_hist *h)
 {
 	return h->n ? h->v[(h->head + UI_HIST_LEN - 1) % UI_HIST_LEN] : 0;
 }

@@ -101,7 +101,8 @@ int ui_setup_save(struct ui *ui, char *err, size_t errlen)
 	return 0;
 }
 
-int ui_setup_open(struct ui *ui)
+/* Open the setup screen; returns redo flags. */
+static int ui_setup_open(struct ui *ui)
 {
 	ui->setup = true;
 	ui->setup_sel = 0;

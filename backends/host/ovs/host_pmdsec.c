@@ -38,7 +38,8 @@ void host_pmdsec_probe(struct host_state *h)
 		host_pmdsec_probe_now(h);
 }
 
-const char *host_pmdsec_key(const struct host_state *h)
+/* The other_config key this OVS reads (pmd-sleep-max on 3.2+, pmd-maxsleep on 3.1). */
+static const char *host_pmdsec_key(const struct host_state *h)
 {
 	return h->ovs_sleep_show ? "pmd-sleep-max" : "pmd-maxsleep";
 }
