@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "backends/replay/recread.h"
 #include "backends/replay/recstore.h"
 #include "backends/replay/replay_index.h"
 #include "backends/replay/replay_follow.h"
@@ -18,6 +17,7 @@
 #include "core/clock.h"
 #include "core/safefile.h"
 #include "core/xalloc.h"
+#include "core/zread.h"
 
 /* The longest pause replay keeps between two samples: a recording stopped for an hour
  * plays on after this. */
@@ -27,10 +27,10 @@
 #define REPLAY_FOLLOW_FIRST_S 2.0
 #define REPLAY_FOLLOW_POLL_S 0.2
 
-/* A file of the recording, read again as lines are played (backends/replay/recread.h). */
+/* A file of the recording, read again as lines are played (core/zread.h). */
 struct replay_file {
 	char *path;
-	struct recread *rd;
+	struct zread *rd;
 };
 
 struct replay {
@@ -76,25 +76,25 @@ static int replay_bound(const char *s, uint64_t first_ns, uint64_t *out, char *e
 
 /* Open one file and index its lines into *ix (as file number fno). */
 static int replay_open_file(struct replay *r, const char *path, uint32_t fno,
-			    struct replay_index *ix, struct recread **rd, uint64_t *bytes,
-			    char *err, size_t errlen)
+			    struct replay_index *ix, struct zread **rd, uint64_t *bytes, char *err,
+			    size_t errlen)
 {
-	int rc = recread_open(path, rd, err, errlen);
+	int rc = zread_open(path, &safefile_recording, rd, err, errlen);
 	if (rc != 0)
 		return rc;
-	if (replay_index_file(*rd, path, fno, ix, bytes, err, errlen) != 0) {
-		recread_close(*rd);
+	if (replay_index_file(*rd, fno, ix, bytes, err, errlen) != 0) {
+		zread_close(*rd);
 		*rd = NULL;
 		return -1;
 	}
-	if (recread_damage(*rd)[0] && !r->damaged[0])
-		snprintf(r->damaged, sizeof(r->damaged), "%.290s", recread_damage(*rd));
-	recread_idle(*rd); /* no decoder held for a file until it is played */
+	if (zread_damage(*rd)[0] && !r->damaged[0])
+		snprintf(r->damaged, sizeof(r->damaged), "%.290s", zread_damage(*rd));
+	zread_idle(*rd); /* no decoder held for a file until it is played */
 	return 0;
 }
 
 /* Take file rd (indexed into ix with file number 0) as the next file of the recording. */
-static void replay_take_file(struct replay *r, const char *path, struct recread *rd,
+static void replay_take_file(struct replay *r, const char *path, struct zread *rd,
 			     struct replay_index *ix)
 {
 	uint32_t fno = (uint32_t)r->nfv;
@@ -140,7 +140,7 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 		while (lo + 1 < n && recstore_name_time(names[lo + 1]) * 1000000000ull <= from)
 			lo++;
 	struct replay_index *ixs = xcalloc(n ? n : 1, sizeof(*ixs));
-	struct recread **rds = xcalloc(n ? n : 1, sizeof(*rds));
+	struct zread **rds = xcalloc(n ? n : 1, sizeof(*rds));
 	uint64_t total = 0;
 	size_t first = n;
 	char path[4200];
@@ -153,7 +153,7 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 			break;
 		}
 		if (total && total + bytes > SAFEFILE_REC_MAX_BYTES) {
-			recread_close(rds[i]);
+			zread_close(rds[i]);
 			rds[i] = NULL;
 			break;
 		}
@@ -165,7 +165,7 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 		if (rc == 0)
 			replay_take_file(r, path, rds[i], &ixs[i]);
 		else
-			recread_close(rds[i]);
+			zread_close(rds[i]);
 	}
 	for (size_t i = 0; i < n; i++)
 		replay_index_free(&ixs[i]);
@@ -186,7 +186,7 @@ static void replay_free(struct replay *r)
 {
 	rfollow_stop(r->fw);
 	for (size_t i = 0; i < r->nfv; i++) {
-		recread_close(r->fv[i].rd);
+		zread_close(r->fv[i].rd);
 		free(r->fv[i].path);
 	}
 	free(r->fv);
@@ -233,7 +233,7 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 			goto fail;
 	} else {
 		struct replay_index ix = {0};
-		struct recread *rd;
+		struct zread *rd;
 		uint64_t bytes;
 		if ((rc = replay_open_file(r, r->path, 0, &ix, &rd, &bytes, err, errlen)) != 0) {
 			/* A FIFO or a device named on the command line is a usage error. */
@@ -343,24 +343,23 @@ static void replay_sample_follow(struct replay *r, struct snapshot *snap)
 static int replay_fetch(struct replay *r, const struct replay_line *l, char *err, size_t errlen)
 {
 	if (l->file != r->active && r->active < r->nfv)
-		recread_idle(r->fv[r->active].rd);
+		zread_idle(r->fv[r->active].rd);
 	r->active = l->file;
-	struct recread *rd = r->fv[l->file].rd;
+	struct zread *rd = r->fv[l->file].rd;
 	if ((size_t)l->len + 1 > r->buf_cap) {
 		r->buf_cap = (size_t)l->len + 1;
 		r->buf = xrealloc(r->buf, r->buf_cap);
 	}
-	if (recread_seek(rd, l->off, err, errlen) != 0)
+	const char *s;
+	size_t len = 0;
+	int rc = zread_seek(rd, l->off, err, errlen);
+	if (rc == 0 && (rc = zread_line(rd, &s, &len, err, errlen)) >= 0 && len < l->len) {
+		snprintf(err, errlen, "the file ends inside it");
 		return -1;
-	for (size_t got = 0; got < l->len;) {
-		ssize_t n = recread_read(rd, r->buf + got, l->len - got, err, errlen);
-		if (n <= 0) {
-			if (n == 0)
-				snprintf(err, errlen, "the file ends inside it");
-			return -1;
-		}
-		got += (size_t)n;
 	}
+	if (rc < 0)
+		return -1;
+	memcpy(r->buf, s, l->len);
 	r->buf[l->len] = '\0';
 	return 0;
 }
