@@ -59,6 +59,7 @@ struct zread {
 	uint64_t idle_pos; /* the cursor while not live */
 	char *line; /* a line that spans windows */
 	size_t line_len, line_cap;
+	bool given; /* line was given: the next call starts another */
 	bool skipping; /* past a line's cap: skipped to its end */
 	uint64_t lineno; /* lines given (for messages) */
 	struct zr_restart *rs;
@@ -387,12 +388,10 @@ static int zr_wait(struct zread *z, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: truncated (a writer started it again)", z->path);
 		return ZREAD_TRUNCATED;
 	}
-	if (z->wait(z, z->arg))
-		return 1;
-	z->in_eof = false;
+	z->in_eof = false; /* look again on the next read */
 	if (z->kind == ZR_UNKNOWN && (zr_detect(z, false), z->kind != ZR_UNKNOWN))
 		return zr_start_at(z, 0, 0, err, errlen);
-	return 0;
+	return z->wait(z, z->arg) ? 1 : 0;
 }
 
 /* Up to n expanded bytes within the caps: > 0, 0 at the end, or < 0 with a message. */
@@ -473,15 +472,19 @@ int zread_line(struct zread *z, const char **line, size_t *len, char *err, size_
 	if (!z->live && zread_seek(z, z->idle_pos, err, errlen) != 0)
 		return -1;
 	size_t cap = z->lim->max_line;
-	z->line_len = 0;
+	if (z->given)
+		z->line_len = 0;
+	z->given = true;
 	for (;;) {
 		if (z->win_off == z->win_len) {
 			z->win_len = z->win_off = 0;
 			ssize_t got = zr_decode(z, z->win, ZR_CHUNK, err, errlen);
 			if (got < 0)
 				return (int)got;
-			if (got == 0 && (!z->line_len || z->wait))
-				return 0; /* following: a line cut by the end is no line */
+			if (got == 0 && (!z->line_len || z->wait)) {
+				z->given = false; /* following: a cut line is kept until it ends */
+				return 0;
+			}
 			if (got == 0)
 				break; /* a last line without its newline */
 			z->win_len = (size_t)got;
@@ -499,6 +502,7 @@ int zread_line(struct zread *z, const char **line, size_t *len, char *err, size_
 			snprintf(err, errlen, "%s: line %llu is longer than the cap of %s", z->path,
 				 (unsigned long long)++z->lineno, a);
 			z->skipping = !nl;
+			z->line_len = 0;
 			return ZREAD_LONG;
 		}
 		if (nl && !z->line_len) {

@@ -28,9 +28,10 @@
  * says what was wrong ("FILE: zstd: Restored data doesn't match checksum"); corrupt before
  * anything came, it is an error.
  *
- * Following (zread_follow): at the end the reader asks wait() (which sleeps, bounded) and
- * reads on from where it was, a line cut by the end kept until it ends; damage then waits the
- * same way. A file shorter than what was read (a writer started it again) is ZREAD_TRUNCATED.
+ * Following (zread_follow): at the end the reader asks wait() (which may sleep, bounded) and
+ * reads on from where it was; when wait() says to stop, zread_line gives 0 and a later call
+ * reads on, a line cut by the end kept until it ends. Damage then waits the same way. A file
+ * shorter than what was read (a writer started it again) is ZREAD_TRUNCATED.
  */
 struct zread;
 
@@ -40,7 +41,7 @@ struct zread;
 /* 0 and *out, or -1 / SAFEFILE_REFUSED with a message. lim is kept (a static table). */
 int zread_open(const char *path, const struct safefile_limits *lim, struct zread **out, char *err,
 	       size_t errlen);
-/* Follow: wait(z, arg) at the end, true to end the read (zread_line then gives 0). */
+/* Follow: wait(z, arg) at the end, true to stop reading for now (zread_line gives 0). */
 void zread_follow(struct zread *z, bool (*wait)(struct zread *z, void *arg), void *arg);
 /* The next line with its '\n' (none on a last line that has none): 1, *line valid until the
  * next call; 0 at the end; -1, ZREAD_LONG or ZREAD_TRUNCATED with a message. */

@@ -292,6 +292,45 @@ static void test_follow(void **state)
 		    (const char *const[]){"{\"a\":1}\n", NULL}, ZREAD_TRUNCATED);
 }
 
+static bool stop_now(struct zread *z, void *arg)
+{
+	(*(int *)arg)++;
+	return true;
+}
+
+/* Following a zstd stream that its writer flushes: a read that stopped at the end (a cut line
+ * and all) goes on when more was appended. */
+static void test_follow_zstd(void **state)
+{
+	char z[512];
+	const char *text = "{\"a\":1}\n{\"b\"", *more = ":2}\n";
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	ZSTD_outBuffer ob = {z, sizeof(z), 0};
+	ZSTD_inBuffer ib = {text, strlen(text), 0};
+	assert_int_equal(ZSTD_compressStream2(c, &ob, &ib, ZSTD_e_flush), 0);
+	put_bytes(tt_at("live.zst"), z, ob.pos);
+	size_t first = ob.pos;
+	ib = (ZSTD_inBuffer){more, strlen(more), 0};
+	assert_int_equal(ZSTD_compressStream2(c, &ob, &ib, ZSTD_e_end), 0);
+	ZSTD_freeCCtx(c);
+	struct zread *r;
+	int waits = 0;
+	const char *line;
+	size_t len;
+	assert_int_equal(zread_open(tt_at("live.zst"), &safefile_recording, &r, err, sizeof(err)),
+			 0);
+	zread_follow(r, stop_now, &waits);
+	next_is(r, "{\"a\":1}\n");
+	assert_int_equal(zread_line(r, &line, &len, err, sizeof(err)), 0);
+	assert_int_equal(waits, 1);
+	FILE *f = fopen(tt_at("live.zst"), "ab");
+	assert_int_equal(fwrite(z + first, 1, ob.pos - first, f), ob.pos - first);
+	fclose(f);
+	next_is(r, "{\"b\":2}\n");
+	assert_int_equal(zread_line(r, &line, &len, err, sizeof(err)), 0);
+	zread_close(r);
+}
+
 /* A line past the cap is said (with its number) and skipped; the next one is read. */
 static void test_line_cap(void **state)
 {
@@ -319,6 +358,7 @@ int main(void)
 	    cmocka_unit_test(test_peek),
 	    cmocka_unit_test_setup_teardown(test_index, tt_dir_setup, tt_dir_teardown),
 	    cmocka_unit_test_setup_teardown(test_follow, tt_dir_setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_follow_zstd, tt_dir_setup, tt_dir_teardown),
 	    cmocka_unit_test_setup_teardown(test_line_cap, tt_dir_setup, tt_dir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
