@@ -41,8 +41,6 @@ struct replay {
 	struct replay_index ix; /* every snapshot line, in play order */
 	struct replay_line *lines; /* == ix.lines */
 	size_t n, cur; /* cur: the next line to play */
-	char *buf; /* the line being played */
-	size_t buf_cap;
 	uint64_t skipped; /* lines that are no snapshot, found at open or when played */
 	char first_skip[160]; /* why the first skipped line was skipped */
 	char refusal[200];
@@ -191,7 +189,6 @@ static void replay_free(struct replay *r)
 	}
 	free(r->fv);
 	replay_index_free(&r->ix);
-	free(r->buf);
 	free(r->fline);
 	free(r->path);
 	free(r->name);
@@ -338,30 +335,22 @@ static void replay_sample_follow(struct replay *r, struct snapshot *snap)
 	snap->mono_ns = clock_mono_ns();
 }
 
-/* Line l's text into r->buf (NUL-terminated). The file's decoder is kept only for the file
- * being played: moving to the next file of a store frees the last one's. */
-static int replay_fetch(struct replay *r, const struct replay_line *l, char *err, size_t errlen)
+/* Line l's text (l->len bytes, valid until the file is read again), or NULL with why. The
+ * file's decoder is kept only for the file being played: moving to the next file of a store
+ * frees the last one's. */
+static const char *replay_fetch(struct replay *r, const struct replay_line *l, char *err,
+				size_t errlen)
 {
 	if (l->file != r->active && r->active < r->nfv)
 		zread_idle(r->fv[r->active].rd);
 	r->active = l->file;
 	struct zread *rd = r->fv[l->file].rd;
-	if ((size_t)l->len + 1 > r->buf_cap) {
-		r->buf_cap = (size_t)l->len + 1;
-		r->buf = xrealloc(r->buf, r->buf_cap);
-	}
-	const char *s;
+	const char *s = NULL;
 	size_t len = 0;
 	int rc = zread_seek(rd, l->off, err, errlen);
-	if (rc == 0 && (rc = zread_line(rd, &s, &len, err, errlen)) >= 0 && len < l->len) {
+	if (rc == 0 && (rc = zread_line(rd, &s, &len, err, errlen)) >= 0 && len < l->len)
 		snprintf(err, errlen, "the file ends inside it");
-		return -1;
-	}
-	if (rc < 0)
-		return -1;
-	memcpy(r->buf, s, l->len);
-	r->buf[l->len] = '\0';
-	return 0;
+	return rc > 0 && len >= l->len ? s : NULL;
 }
 
 static void replay_sample(struct source *src, struct snapshot *snap)
@@ -377,8 +366,9 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 	bool ok = false;
 	for (;;) {
 		size_t i = r->cur < r->n ? r->cur : r->n - 1;
-		if (replay_fetch(r, &r->lines[i], err, sizeof(err)) == 0 &&
-		    snapdec_line(r->buf, r->lines[i].len, snap, err, sizeof(err)) == SNAPDEC_OK) {
+		const char *line = replay_fetch(r, &r->lines[i], err, sizeof(err));
+		if (line &&
+		    snapdec_line(line, r->lines[i].len, snap, err, sizeof(err)) == SNAPDEC_OK) {
 			ok = true;
 			break;
 		}
