@@ -274,24 +274,23 @@ static int zr_fill(struct zread *z, char *err, size_t errlen)
 static int zr_caps(struct zread *z, char *err, size_t errlen)
 {
 	const struct safefile_limits *lim = z->lim;
-	char cap[32];
-	zr_size(cap, sizeof(cap), lim->max_bytes);
-	if (z->dec_pos > lim->max_bytes) {
-		snprintf(err, errlen, "%s: %s the cap of %s", z->path,
-			 z->kind == ZR_PLAIN ? "is larger than" : "expands past", cap);
-		return -1;
-	}
 	unsigned ratio = z->kind == ZR_GZIP ? lim->gz_ratio : lim->zstd_ratio;
 	uint64_t in = zr_in_bytes(z);
-	if (z->kind != ZR_PLAIN && ratio && z->dec_pos > lim->ratio_floor &&
-	    z->dec_pos / ratio > (in ? in : 1)) {
+	bool big = z->dec_pos > lim->max_bytes;
+	if (!big && (z->kind == ZR_PLAIN || !ratio || z->dec_pos <= lim->ratio_floor ||
+		     z->dec_pos / ratio <= (in ? in : 1)))
+		return 0;
+	char cap[32];
+	zr_size(cap, sizeof(cap), lim->max_bytes);
+	if (big)
+		snprintf(err, errlen, "%s: %s the cap of %s", z->path,
+			 z->kind == ZR_PLAIN ? "is larger than" : "expands past", cap);
+	else
 		snprintf(err, errlen,
 			 "%s: expands to more than %u times its compressed size (the caps for %s: "
 			 "%ux its size, %s in all)",
 			 z->path, ratio, zread_format(z), ratio, cap);
-		return -1;
-	}
-	return 0;
+	return -1;
 }
 
 /* A stream corrupt from here on: what came before stands (-1 only when nothing came). */
