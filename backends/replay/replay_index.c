@@ -160,20 +160,32 @@ static void ri_line(struct replay_index *ix, uint32_t file, uint64_t off, const 
 						  .interval_s = interval};
 }
 
-int replay_index_file(struct zread *rd, uint32_t file, struct replay_index *ix, uint64_t *bytes,
-		      char *err, size_t errlen)
+int replay_index_more(struct zread *rd, uint32_t file, struct replay_index *ix, size_t want,
+		      uint64_t ahead, bool *done, char *err, size_t errlen)
 {
 	const char *s;
 	size_t len;
-	int rc = zread_seek(rd, 0, err, errlen);
-	for (uint64_t off = 0; rc == 0; off = zread_tell(rd)) {
-		if ((rc = zread_line(rd, &s, &len, err, errlen)) <= 0)
+	int rc = 0;
+	uint64_t off = zread_tell(rd), stop = off + ahead;
+	for (*done = false; ix->n <= want || off < stop; off = zread_tell(rd)) {
+		if ((rc = zread_line(rd, &s, &len, err, errlen)) <= 0) {
+			*done = true;
 			break;
+		}
 		ri_line(ix, file, off, s, len);
-		rc = 0;
 	}
+	return rc < 0 ? -1 : 0;
+}
+
+int replay_index_file(struct zread *rd, uint32_t file, struct replay_index *ix, uint64_t *bytes,
+		      char *err, size_t errlen)
+{
+	bool done;
+	if (zread_seek(rd, 0, err, errlen) != 0 ||
+	    replay_index_more(rd, file, ix, SIZE_MAX, 0, &done, err, errlen) != 0)
+		return -1;
 	*bytes = zread_tell(rd);
-	return rc == 0 ? 0 : -1;
+	return 0;
 }
 
 void replay_index_free(struct replay_index *ix)

@@ -4,6 +4,7 @@
 #ifndef TT_REPLAY_INDEX_H
 #define TT_REPLAY_INDEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,11 @@ struct replay_index {
 #define REPLAY_INDEX_HEAD 1024
 int replay_index_file(struct zread *rd, uint32_t file, struct replay_index *ix, uint64_t *bytes,
 		      char *err, size_t errlen);
+/* The same a step at a time, from rd's cursor (a reader of the index's own): on until ix holds
+ * more than want lines and `ahead` more bytes were read, or rd ends (*done; damage is
+ * zread_damage's). 0, or -1 with a message. */
+int replay_index_more(struct zread *rd, uint32_t file, struct replay_index *ix, size_t want,
+		      uint64_t ahead, bool *done, char *err, size_t errlen);
 /* The top-level fields of one line's head (exposed for tests). 0, or -1 with why. */
 int replay_index_peek(const char *head, size_t len, uint64_t *wall_ns, double *interval_s,
 		      char *why, size_t whylen);

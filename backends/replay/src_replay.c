@@ -25,6 +25,9 @@
  * looks again while nothing new has come. */
 #define REPLAY_FOLLOW_FIRST_S 2.0
 #define REPLAY_FOLLOW_POLL_S 0.2
+/* A single file is indexed as it is played: each sample indexes this much more of it, so the
+ * count is whole after a few samples (an hour of a host, 45.7 MB: 12). */
+#define REPLAY_AHEAD ((uint64_t)4 << 20)
 
 /* A file of the recording, read again as lines are played (core/zread.h). */
 struct replay_file {
@@ -38,6 +41,7 @@ struct replay {
 	size_t nfv;
 	size_t active; /* the file last read from (its decoder is the one kept) */
 	struct replay_index ix; /* every snapshot line, in play order */
+	struct zread *ixrd; /* a single file still being indexed: the index's own reader */
 	struct replay_line *lines; /* == ix.lines */
 	size_t n, cur; /* cur: the next line to play */
 	uint64_t skipped; /* lines that are no snapshot, found at open or when played */
@@ -92,6 +96,48 @@ static void replay_take_file(struct replay *r, const char *path, struct zread *r
 		r->ix.lines[r->ix.n++].file = fno;
 	}
 	replay_index_free(ix);
+}
+
+/* A single file indexed as it is played, so a recording of any length shows its first
+ * sample at once: on until the index holds line want (and `ahead` bytes more), or to its end.
+ * An error once lines were found ends the recording there, said as damage. */
+static int replay_more(struct replay *r, size_t want, uint64_t ahead, char *err, size_t errlen)
+{
+	bool done;
+	uint64_t skipped = r->ix.skipped;
+	if (!r->ixrd || (r->n > want && !ahead))
+		return 0;
+	int rc = replay_index_more(r->ixrd, 0, &r->ix, want, ahead, &done, err, errlen);
+	if (rc != 0 && r->ix.n && !r->damaged[0])
+		snprintf(r->damaged, sizeof(r->damaged), "%.290s", err);
+	if (!r->skipped && r->ix.skipped > skipped)
+		memcpy(r->first_skip, r->ix.first_skip, sizeof(r->first_skip));
+	r->skipped += r->ix.skipped - skipped;
+	r->lines = r->ix.lines;
+	r->n = r->ix.n;
+	if (rc != 0 || done) {
+		if (zread_damage(r->ixrd)[0] && !r->damaged[0])
+			snprintf(r->damaged, sizeof(r->damaged), "%.290s", zread_damage(r->ixrd));
+		zread_close(r->ixrd);
+		r->ixrd = NULL;
+	}
+	return r->ix.n ? 0 : rc;
+}
+
+/* A single file: opened twice, a reader for the index as it grows and one to play. */
+static int replay_open_lazy(struct replay *r, char *err, size_t errlen)
+{
+	struct replay_index none = {0};
+	struct zread *rd;
+	int rc = zread_open(r->path, &safefile_recording, &rd, err, errlen);
+	if (rc != 0)
+		return rc;
+	if ((rc = zread_open(r->path, &safefile_recording, &r->ixrd, err, errlen)) != 0) {
+		zread_close(rd);
+		return rc;
+	}
+	replay_take_file(r, r->path, rd, &none);
+	return replay_more(r, 1, 0, err, errlen);
 }
 
 /*
@@ -164,6 +210,7 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 static void replay_free(struct replay *r)
 {
 	rfollow_stop(r->fw);
+	zread_close(r->ixrd);
 	for (size_t i = 0; i < r->nfv; i++) {
 		zread_close(r->fv[i].rd);
 		free(r->fv[i].path);
@@ -209,6 +256,11 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	if (dir) {
 		if ((rc = replay_load_dir(r, conf, err, errlen)) != 0)
 			goto fail;
+	} else if (!conf->replay_from && !conf->replay_to) {
+		if ((rc = replay_open_lazy(r, err, errlen)) != 0) {
+			rc = rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
+			goto fail;
+		}
 	} else {
 		struct replay_index ix = {0};
 		struct zread *rd;
@@ -345,6 +397,7 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 	/* Past the end: the last one again. A line that does not decode when its turn comes
 	 * is skipped then (the index only looked at its head). */
 	bool ok = false;
+	replay_more(r, r->cur + 1, REPLAY_AHEAD, err, sizeof(err));
 	for (;;) {
 		size_t i = r->cur < r->n ? r->cur : r->n - 1;
 		const char *line = replay_fetch(r, &r->lines[i], err, sizeof(err));
@@ -359,7 +412,7 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 			snprintf(r->first_skip, sizeof(r->first_skip), "sample %zu: %s", i + 1,
 				 err);
 		r->skipped++;
-		if (r->cur + 1 >= r->n)
+		if (replay_more(r, r->cur + 1, 0, err, sizeof(err)) == 0 && r->cur + 1 >= r->n)
 			break; /* the last line is bad: the one before it stays shown */
 		r->cur++;
 	}
@@ -372,7 +425,7 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 		r->cur++;
 	else
 		snap->nevents = 0; /* the same events once only */
-	if (!r->told) {
+	if (!r->told && !r->ixrd) { /* once the index is whole: its counts are */
 		r->told = true;
 		/* Only when lines were skipped: a clean recording re-emits byte for byte. */
 		char msg[400];
@@ -397,6 +450,8 @@ static double replay_pace(struct source *src)
 	/* Following: what the file holds at once, then each line as it comes. */
 	if (r->fw)
 		return rfollow_ready(r->fw) ? 0 : REPLAY_FOLLOW_POLL_S;
+	char err[300];
+	replay_more(r, r->cur, 0, err, sizeof(err));
 	if (r->cur == 0)
 		return 0;
 	if (r->cur >= r->n)
@@ -430,8 +485,9 @@ static size_t replay_status(struct source *src, char *buf, size_t len)
 		n = snprintf(buf, len, "follow %s %zu%s%s", file[0] ? file : r->name, r->played,
 			     note[0] ? ", damaged: " : "", note);
 	} else {
-		n = snprintf(buf, len, "replay %s %zu/%zu%s", r->name, r->cur, r->n,
-			     r->cur >= r->n ? " (end)" : "");
+		/* "+": a single file still being indexed (REPLAY_AHEAD a sample). */
+		n = snprintf(buf, len, "replay %s %zu/%zu%s%s", r->name, r->cur, r->n,
+			     r->ixrd ? "+" : "", r->cur >= r->n ? " (end)" : "");
 		if (r->files_left && n >= 0 && (size_t)n < len)
 			n += snprintf(buf + n, len - (size_t)n,
 				      ", %zu older files left out (--from)", r->files_left);
@@ -453,6 +509,7 @@ static int replay_seek(struct source *src, const char *to, char *msg, size_t len
 		snprintf(msg, len, "goto: not with --follow (it plays what is appended)");
 		return KNOB_ERR_USAGE;
 	}
+	replay_more(r, SIZE_MAX, 0, msg, len); /* the whole index: where a time is */
 	const struct replay_line *shown = &r->lines[r->cur ? r->cur - 1 : 0];
 	if (replay_goto_time(to, shown->wall_ns, &t) != 0) {
 		snprintf(msg, len,
