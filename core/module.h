@@ -7,10 +7,12 @@
 
 /*
  * What a library is wanted for decides when it is loaded (docs/design.md "Modules"): cairo,
- * libbpf and libmicrohttpd each live in a module of their own that the binary dlopen()s when
- * a run asks for it. Every module keeps the same contract: one exported function, named by
- * entry, that takes the ABI number the program speaks and returns a table whose first member
- * is that number (an unsigned), or NULL when the module speaks another (a stale build).
+ * libbpf, libnl-route and libmicrohttpd each live in a module of their own that the binary
+ * dlopen()s when a run asks for it. Every module keeps the same contract: it exports one
+ * symbol, its table of functions, whose first member is the ABI number it was built for (an
+ * unsigned) and whose other members are function pointers, none NULL; it calls nothing in
+ * tunetop (linked with -z defs), what it needs of the program coming through a host table of
+ * its own; and it says which thread calls what.
  *
  * Where a module is looked for, first found wins: $TUNETOP_LIBDIR alone when it is set (the
  * tests point it at a build or an empty directory); else the executable's own directory (the
@@ -18,20 +20,25 @@
  * package built without one), then the PKGLIBDIR the binary was built for.
  */
 struct mod_spec {
-	const char *name; /* "picture module": the messages' "no picture module ..." */
-	const char *a_name; /* "a picture module": "...: not a picture module of this tunetop" */
+	const char *name; /* "picture": the messages' "no picture module ..." */
 	const char *file; /* "tunetop-cairo.so" */
-	const char *entry; /* "tunetop_pic_module" */
+	const char *symbol; /* "tunetop_pic_module": the table */
 	unsigned abi;
+	size_t size; /* the table's */
+	const void *table; /* once loaded */
 };
+#define MOD_SPEC(name, file, symbol, abi, type)                                                    \
+	{                                                                                          \
+		name, file, symbol, abi, sizeof(type), NULL                                        \
+	}
 
 /*
  * The module's table, the module kept loaded for the process (its libraries' state may be
- * process-wide); NULL with why in err: "no NAME (TUNETOP_LIBDIR=DIR): WHY" or "no NAME FILE
- * beside the executable, in DIR or in PKGLIBDIR (WHY)", WHY being dlopen's reason or "PATH:
- * not A_NAME of this tunetop (ABI N)". Not thread-safe: each module's caller loads it from one
- * thread, and keeps the table.
+ * process-wide) and the table in spec; NULL with why in err: "no NAME module
+ * (TUNETOP_LIBDIR=DIR): WHY" or "no NAME module FILE beside the executable, in DIR or in
+ * PKGLIBDIR (WHY)", WHY being dlopen's reason or "PATH: not a NAME module of this tunetop (ABI
+ * N)". Not thread-safe: each module's caller loads it from one thread.
  */
-const void *mod_load(const struct mod_spec *spec, char *err, size_t errlen);
+const void *mod_load(struct mod_spec *spec, char *err, size_t errlen);
 
 #endif

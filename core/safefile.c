@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* safefile.c: opening a file to write (checked target, stream or atomic replacement) or to read
- * (regular files only); the bounded whole-file read is in safefile_read.c. */
+ * (regular files only); the bounded whole-file read is in zread.c. */
 #include "core/safefile.h"
 
 #include <errno.h>

@@ -10,12 +10,9 @@
  * slack, run-queue delay and the eBPF sleep probe"): a run with the probe off maps neither
  * library and puts nothing into the kernel.
  *
- * What the module promises (as the picture module does, tui/exp/pic_module.h):
- * - It exports one symbol, BPF_MODULE_ENTRY, returning its table for the ABI asked for, or
- *   NULL when it does not speak that ABI (a stale module from another build).
- * - It calls nothing in tunetop (linked with -z defs against libbpf and libc): memory comes
- *   from struct bpf_mod_host.
- * - Each call is made from one thread at a time (the sampler's), so it keeps no lock.
+ * Beside core/module.h's contract (one symbol, its table; linked with -z defs against libbpf
+ * and libc, memory from struct bpf_mod_host), each call is made from one thread at a time
+ * (the sampler's), so it keeps no lock.
  */
 
 #include <stdbool.h>
@@ -27,7 +24,7 @@
 /* Raised on any change of the structs below or of sleep_probe.h's. */
 #define BPF_MODULE_ABI 1u
 #define BPF_MODULE_FILE "tunetop-bpf.so"
-#define BPF_MODULE_ENTRY "tunetop_bpf_module"
+#define BPF_MODULE_SYMBOL "tunetop_bpf_module"
 
 /* What the program lends the module. */
 struct bpf_mod_host {
@@ -61,7 +58,7 @@ struct bpf_module {
 	uint64_t (*run_ns)(const struct bpf_probe *p);
 };
 
-/* The one exported symbol (BPF_MODULE_ENTRY). */
-const struct bpf_module *tunetop_bpf_module(unsigned abi);
+/* The one exported symbol (BPF_MODULE_SYMBOL). */
+extern const struct bpf_module tunetop_bpf_module;
 
 #endif

@@ -76,21 +76,9 @@ struct host_bpf {
 
 /* Loaded at the first probe and kept for the process (libbpf's state is process-wide); only
  * the sampler thread opens probes, so no lock. */
+static struct mod_spec hb_spec =
+    MOD_SPEC("eBPF", BPF_MODULE_FILE, BPF_MODULE_SYMBOL, BPF_MODULE_ABI, struct bpf_module);
 static const struct bpf_module *hb_mod;
-
-static const struct mod_spec hb_spec = {.name = "eBPF module",
-					.a_name = "an eBPF module",
-					.file = BPF_MODULE_FILE,
-					.entry = BPF_MODULE_ENTRY,
-					.abi = BPF_MODULE_ABI};
-
-/* The module, from where every module is looked for (core/module.h). */
-static int hb_load(char *err, size_t errlen)
-{
-	if (!hb_mod)
-		hb_mod = mod_load(&hb_spec, err, errlen);
-	return hb_mod ? 0 : -1;
-}
 
 /* CapEff has bit cap (from /proc/self/status). */
 static bool host_bpf_has_cap(int cap)
@@ -125,7 +113,7 @@ struct host_bpf *host_bpf_open(char *why, size_t len)
 			 "no BTF: /sys/kernel/btf/vmlinux missing (CONFIG_DEBUG_INFO_BTF)");
 		return NULL;
 	}
-	if (hb_load(why, len) != 0)
+	if (!(hb_mod = mod_load(&hb_spec, why, len)))
 		return NULL;
 	static const struct bpf_mod_host host = {.xcalloc = hb_xcalloc};
 	/* TUNETOP_BPF_HOOK=tp|fentry|kprobe|raw: that hook alone (bench/probe_tax.sh). */

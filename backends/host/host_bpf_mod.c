@@ -238,7 +238,7 @@ static uint64_t mod_run_ns(const struct bpf_probe *p)
 	return sum;
 }
 
-static const struct bpf_module mod_table = {
+const struct bpf_module tunetop_bpf_module = {
     .abi = BPF_MODULE_ABI,
     .open = mod_open,
     .close = mod_close,
@@ -251,8 +251,3 @@ static const struct bpf_module mod_table = {
     .read = mod_read,
     .run_ns = mod_run_ns,
 };
-
-const struct bpf_module *tunetop_bpf_module(unsigned abi)
-{
-	return abi == BPF_MODULE_ABI ? &mod_table : NULL;
-}

@@ -8,20 +8,15 @@
 #include "backends/host/link_module.h"
 #include "core/module.h"
 
-static const struct mod_spec hl_spec = {.name = "link module",
-					.a_name = "a link module",
-					.file = LINK_MODULE_FILE,
-					.entry = LINK_MODULE_ENTRY,
-					.abi = LINK_MODULE_ABI};
-
 /* Loaded once and kept (core/module.h): host mode opens its links on one thread, at start. */
+static struct mod_spec hl_spec =
+    MOD_SPEC("link", LINK_MODULE_FILE, LINK_MODULE_SYMBOL, LINK_MODULE_ABI, struct link_module);
 static const struct link_module *hl_mod;
 
 struct host_links *host_link_open(char *err, size_t errlen)
 {
-	if (!hl_mod && !(hl_mod = mod_load(&hl_spec, err, errlen)))
-		return NULL;
-	return hl_mod->open(err, errlen);
+	hl_mod = mod_load(&hl_spec, err, errlen);
+	return hl_mod ? hl_mod->open(err, errlen) : NULL;
 }
 
 void host_link_close(struct host_links *l)

@@ -71,14 +71,9 @@ static int mod_read(struct host_links *l, struct host_link_stat *out, int max, c
 	return n;
 }
 
-static const struct link_module mod_table = {
+const struct link_module tunetop_link_module = {
     .abi = LINK_MODULE_ABI,
     .open = mod_open,
     .close = mod_close,
     .read = mod_read,
 };
-
-const struct link_module *tunetop_link_module(unsigned abi)
-{
-	return abi == LINK_MODULE_ABI ? &mod_table : NULL;
-}

@@ -10,11 +10,9 @@
  * when host mode opens its links (docs/design.md "Modules"): the engine console and -b map none of
  * it.
  *
- * What the module promises (as the eBPF module does, backends/host/bpf_module.h):
- * - It exports one symbol, LINK_MODULE_ENTRY, returning its table for the ABI asked for, or
- *   NULL when it does not speak that ABI (a stale module from another build).
- * - It calls nothing in tunetop (linked with -z defs against libnl and libc).
- * - Each call on one struct host_links is made from one thread at a time (the sampler's).
+ * Beside core/module.h's contract (one symbol, its table; linked with -z defs against libnl
+ * and libc), each call on one struct host_links is made from one thread at a time (the
+ * sampler's).
  */
 
 #include <stddef.h>
@@ -24,7 +22,7 @@
 /* Raised on any change of the struct below or of struct host_link_stat. */
 #define LINK_MODULE_ABI 1u
 #define LINK_MODULE_FILE "tunetop-link.so"
-#define LINK_MODULE_ENTRY "tunetop_link_module"
+#define LINK_MODULE_SYMBOL "tunetop_link_module"
 
 struct link_module {
 	unsigned abi; /* LINK_MODULE_ABI */
@@ -36,7 +34,7 @@ struct link_module {
 		    size_t errlen);
 };
 
-/* The one exported symbol (LINK_MODULE_ENTRY). */
-const struct link_module *tunetop_link_module(unsigned abi);
+/* The one exported symbol (LINK_MODULE_SYMBOL). */
+extern const struct link_module tunetop_link_module;
 
 #endif

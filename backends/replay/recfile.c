@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* recfile.c: the recording writer thread (plain, gzip, zstd); backends/replay/recread.c reads. */
+/* recfile.c: the recording writer thread (plain, gzip, zstd); core/zread.c reads. */
 #include "backends/replay/recfile.h"
 
 #include <errno.h>
@@ -15,7 +15,6 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "backends/replay/recread.h"
 #include "backends/replay/recstore.h"
 #include "core/safefile.h"
 #include "core/xalloc.h"
@@ -251,10 +250,9 @@ static void *writer_main(void *arg)
 		int rc = 0;
 		if (store_due(w) && store_rotate(w, why, sizeof(why)) != 0)
 			rc = -1;
-		/* A zstd frame ends every RECREAD_FRAME_LINES lines: each is a place a reader can
-		 * start expanding from (backends/replay/recread.h), and its checksum is checked
-		 * then. */
-		bool frame_end = ++w->frame_lines % RECREAD_FRAME_LINES == 0;
+		/* A zstd frame ends every RECFILE_FRAME_LINES lines: each is a place a reader can
+		 * start expanding from (core/zread.h), and its checksum is checked then. */
+		bool frame_end = ++w->frame_lines % RECFILE_FRAME_LINES == 0;
 		if (rc == 0 && (w->f || w->gz))
 			rc = writer_emit(w, line, frame_end ? ZSTD_e_end : ZSTD_e_flush);
 		free(line);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* recfile.h: recordings on disk: JSON Lines, plain or compressed (.zst with libzstd, .gz with
- * zlib), written by a thread that flushes every line (backends/replay/recread.h reads them). */
+ * zlib), written by a thread that flushes every line (core/zread.h reads them). */
 #ifndef TT_RECFILE_H
 #define TT_RECFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Lines per zstd frame the writer writes: a reader's restart point each (core/zread.h). */
+#define RECFILE_FRAME_LINES 60
 
 enum recfile_kind { RECFILE_PLAIN, RECFILE_GZ, RECFILE_ZSTD };
 /* By the name's ending: ".zst", ".gz", anything else plain. */
@@ -16,7 +19,7 @@ struct recfile_writer;
 struct recstore_conf;
 /* Create (truncate) path and start the writer thread; NULL with a message and *status: 2 for
  * a target refused for what it is (a symlink, a FIFO, a device: core/safefile.h), 1 else; 0
- * when it opens. A .zst stream is a frame with a checksum every RECREAD_FRAME_LINES lines
+ * when it opens. A .zst stream is a frame with a checksum every RECFILE_FRAME_LINES lines
  * (docs/recording.md). */
 struct recfile_writer *recfile_open(const char *path, int *status, char *err, size_t errlen);
 /* The same into a store (backends/replay/recstore.h): DIR checked (and made), its first file

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* replay_index.c: one pass over a recording's expanded text, a chunk at a time: each line's
- * place, and the few top-level fields read from its head. */
+/* replay_index.c: one pass over a recording's lines (core/zread.h): each line's place, and
+ * the few top-level fields read from its head. */
 #include "backends/replay/replay_index.h"
 
 #include <stdbool.h>
@@ -9,10 +9,7 @@
 #include <string.h>
 
 #include "backends/replay/snapdec.h"
-#include "core/safefile.h"
 #include "core/xalloc.h"
-
-#define RI_CHUNK (1u << 16)
 
 static bool ri_ws(char c)
 {
@@ -121,13 +118,6 @@ int replay_index_peek(const char *s, size_t len, uint64_t *wall_ns, double *inte
 	return 0;
 }
 
-struct ri_line {
-	uint64_t off, len;
-	char head[REPLAY_INDEX_HEAD + 1];
-	size_t hlen;
-	char last; /* the last character that is not white space */
-};
-
 static void ri_skip(struct replay_index *ix, const char *why)
 {
 	if (!ix->skipped)
@@ -136,21 +126,26 @@ static void ri_skip(struct replay_index *ix, const char *why)
 	ix->skipped++;
 }
 
-/* A line ends (at a newline or the end of the text). */
-static void ri_finish(struct replay_index *ix, uint32_t file, struct ri_line *l)
+/* One line s[0..len) (its newline, if any, included) at expanded offset off. */
+static void ri_line(struct replay_index *ix, uint32_t file, uint64_t off, const char *s, size_t len)
 {
-	ix->lineno++;
-	if (l->len == 0 || (l->len == 1 && l->head[0] == '\r'))
-		return; /* an empty line is nothing, not a bad one */
 	char why[120];
 	uint64_t wall;
 	double interval;
-	l->head[l->hlen] = '\0';
-	if (l->last != '}') {
+	if (len && s[len - 1] == '\n')
+		len--;
+	size_t e = len;
+	ix->lineno++;
+	if (len == 0 || (len == 1 && s[0] == '\r'))
+		return; /* an empty line is nothing, not a bad one */
+	while (e && ri_ws(s[e - 1]))
+		e--;
+	if (!e || s[e - 1] != '}') {
 		ri_skip(ix, "not JSON (the line does not end its object: cut short?)");
 		return;
 	}
-	if (replay_index_peek(l->head, l->hlen, &wall, &interval, why, sizeof(why)) != 0) {
+	if (replay_index_peek(s, len < REPLAY_INDEX_HEAD ? len : REPLAY_INDEX_HEAD, &wall,
+			      &interval, why, sizeof(why)) != 0) {
 		ri_skip(ix, why);
 		return;
 	}
@@ -158,81 +153,39 @@ static void ri_finish(struct replay_index *ix, uint32_t file, struct ri_line *l)
 		ix->cap = ix->cap ? ix->cap * 2 : 256;
 		ix->lines = xreallocarray(ix->lines, ix->cap, sizeof(*ix->lines));
 	}
-	ix->lines[ix->n++] = (struct replay_line){.off = l->off,
-						  .len = (uint32_t)l->len,
+	ix->lines[ix->n++] = (struct replay_line){.off = off,
+						  .len = (uint32_t)len,
 						  .file = file,
 						  .wall_ns = wall,
 						  .interval_s = interval};
 }
 
-/* Add seg[0..n) (no newline in it) to the line. 0, or -1 past the line cap. */
-static int ri_add(struct ri_line *l, const char *seg, size_t n)
+int replay_index_more(struct zread *rd, uint32_t file, struct replay_index *ix, size_t want,
+		      uint64_t ahead, bool *done, char *err, size_t errlen)
 {
-	if (n > SAFEFILE_LINE_MAX - l->len)
-		return -1;
-	if (l->hlen < REPLAY_INDEX_HEAD) {
-		size_t take = n < REPLAY_INDEX_HEAD - l->hlen ? n : REPLAY_INDEX_HEAD - l->hlen;
-		memcpy(l->head + l->hlen, seg, take);
-		l->hlen += take;
-	}
-	for (size_t j = n; j-- > 0;)
-		if (!ri_ws(seg[j])) {
-			l->last = seg[j];
+	const char *s;
+	size_t len;
+	int rc = 0;
+	uint64_t off = zread_tell(rd), stop = off + ahead;
+	for (*done = false; ix->n <= want || off < stop; off = zread_tell(rd)) {
+		if ((rc = zread_line(rd, &s, &len, err, errlen)) <= 0) {
+			*done = true;
 			break;
 		}
-	l->len += n;
-	return 0;
+		ri_line(ix, file, off, s, len);
+	}
+	return rc < 0 ? -1 : 0;
 }
 
-int replay_index_file(struct recread *rd, const char *path, uint32_t file, struct replay_index *ix,
-		      uint64_t *bytes, char *err, size_t errlen)
+int replay_index_file(struct zread *rd, uint32_t file, struct replay_index *ix, uint64_t *bytes,
+		      char *err, size_t errlen)
 {
-	char *buf = xmalloc(RI_CHUNK);
-	struct ri_line *l = xcalloc(1, sizeof(*l));
-	int rc = 0;
-	if (recread_seek(rd, 0, err, errlen) != 0) {
-		rc = -1;
-		goto out;
-	}
-	uint64_t pos = 0;
-	for (;;) {
-		ssize_t n = recread_read(rd, buf, RI_CHUNK, err, errlen);
-		if (n < 0) {
-			rc = -1;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		for (size_t i = 0; i < (size_t)n;) {
-			const char *nl = memchr(buf + i, '\n', (size_t)n - i);
-			size_t seg = (size_t)((nl ? nl - buf : n) - (ssize_t)i);
-			if (ri_add(l, buf + i, seg) != 0) {
-				snprintf(err, errlen,
-					 "%s: line %llu is longer than the cap of %u MiB", path,
-					 (unsigned long long)(ix->lineno + 1),
-					 SAFEFILE_LINE_MAX >> 20);
-				rc = -1;
-				goto out;
-			}
-			i += seg;
-			pos += seg;
-			if (!nl)
-				break;
-			ri_finish(ix, file, l);
-			i++;
-			pos++;
-			l->off = pos;
-			l->len = l->hlen = 0;
-			l->last = 0;
-		}
-	}
-	if (l->len)
-		ri_finish(ix, file, l); /* a last line without its newline */
-	*bytes = pos;
-out:
-	free(l);
-	free(buf);
-	return rc;
+	bool done;
+	if (zread_seek(rd, 0, err, errlen) != 0 ||
+	    replay_index_more(rd, file, ix, SIZE_MAX, 0, &done, err, errlen) != 0)
+		return -1;
+	*bytes = zread_tell(rd);
+	return 0;
 }
 
 void replay_index_free(struct replay_index *ix)

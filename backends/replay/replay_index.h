@@ -4,10 +4,11 @@
 #ifndef TT_REPLAY_INDEX_H
 #define TT_REPLAY_INDEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backends/replay/recread.h"
+#include "core/zread.h"
 
 /* One line that looks like a snapshot: its place in file `file`'s expanded text, and the
  * figures replay paces and seeks by. */
@@ -28,17 +29,21 @@ struct replay_index {
 };
 
 /*
- * Read rd (the file at path, for messages) from its start to its end and append file `file`'s
- * snapshot lines to ix. A line is taken when it is a JSON object (starts with '{', ends with '}')
- * whose top-level "schema" is 1; its top-level "time" and "interval_s" are read from its first
- * REPLAY_INDEX_HEAD bytes (tunetop writes them first). Anything else is counted as skipped,
- * with the reason. Whether the whole line decodes is learnt when it is played. The line
- * cap (core/safefile.h) and the reader's caps are errors: -1 with a message. *bytes: the
- * expanded size.
+ * Read rd from its start to its end and append file `file`'s snapshot lines to ix. A line is taken
+ * when it is a JSON object (starts with '{', ends with '}') whose top-level "schema" is 1; its
+ * top-level "time" and "interval_s" are read from its first REPLAY_INDEX_HEAD bytes (tunetop writes
+ * them first). Anything else is counted as skipped, with the reason. Whether the whole line decodes
+ * is learnt when it is played. The line cap (core/safefile.h) and the reader's caps are errors: -1
+ * with a message. *bytes: the expanded size.
  */
 #define REPLAY_INDEX_HEAD 1024
-int replay_index_file(struct recread *rd, const char *path, uint32_t file, struct replay_index *ix,
-		      uint64_t *bytes, char *err, size_t errlen);
+int replay_index_file(struct zread *rd, uint32_t file, struct replay_index *ix, uint64_t *bytes,
+		      char *err, size_t errlen);
+/* The same a step at a time, from rd's cursor (a reader of the index's own): on until ix holds
+ * more than want lines and `ahead` more bytes were read, or rd ends (*done; damage is
+ * zread_damage's). 0, or -1 with a message. */
+int replay_index_more(struct zread *rd, uint32_t file, struct replay_index *ix, size_t want,
+		      uint64_t ahead, bool *done, char *err, size_t errlen);
 /* The top-level fields of one line's head (exposed for tests). 0, or -1 with why. */
 int replay_index_peek(const char *head, size_t len, uint64_t *wall_ns, double *interval_s,
 		      char *why, size_t whylen);

@@ -2,22 +2,21 @@
 /* src_replay.c: a recording (JSON Lines, plain/.gz/.zst, or a --record-dir store) as a source:
  * its snapshots in order, paced by their recorded times, with :goto; or with --follow the
  * lines a writer appends. Knobs are refused (a recording cannot change). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
-#include "backends/replay/recread.h"
 #include "backends/replay/recstore.h"
 #include "backends/replay/replay_index.h"
+#include "backends/replay/replay_time.h"
 #include "backends/replay/replay_follow.h"
 #include "backends/replay/snapdec.h"
 #include "backends/source.h"
 #include "core/clock.h"
 #include "core/safefile.h"
 #include "core/xalloc.h"
+#include "core/zread.h"
 
 /* The longest pause replay keeps between two samples: a recording stopped for an hour
  * plays on after this. */
@@ -26,11 +25,14 @@
  * looks again while nothing new has come. */
 #define REPLAY_FOLLOW_FIRST_S 2.0
 #define REPLAY_FOLLOW_POLL_S 0.2
+/* A single file is indexed as it is played: each sample indexes this much more of it, so the
+ * count is whole after a few samples (an hour of a host, 45.7 MB: 12). */
+#define REPLAY_AHEAD ((uint64_t)4 << 20)
 
-/* A file of the recording, read again as lines are played (backends/replay/recread.h). */
+/* A file of the recording, read again as lines are played (core/zread.h). */
 struct replay_file {
 	char *path;
-	struct recread *rd;
+	struct zread *rd;
 };
 
 struct replay {
@@ -39,10 +41,9 @@ struct replay {
 	size_t nfv;
 	size_t active; /* the file last read from (its decoder is the one kept) */
 	struct replay_index ix; /* every snapshot line, in play order */
+	struct zread *ixrd; /* a single file still being indexed: the index's own reader */
 	struct replay_line *lines; /* == ix.lines */
 	size_t n, cur; /* cur: the next line to play */
-	char *buf; /* the line being played */
-	size_t buf_cap;
 	uint64_t skipped; /* lines that are no snapshot, found at open or when played */
 	char first_skip[160]; /* why the first skipped line was skipped */
 	char refusal[200];
@@ -56,45 +57,27 @@ struct replay {
 	uint64_t decoded; /* samples given that decoded */
 };
 
-/* --from / --to: seconds after the first sample ("90", "+90"), saturating at the end of
- * time, or an ISO 8601 UTC time. */
-static int replay_bound(const char *s, uint64_t first_ns, uint64_t *out, char *err, size_t errlen)
-{
-	char *end;
-	double sec = strtod(s, &end);
-	if (end != s && *end == '\0' && sec >= 0 && isfinite(sec)) {
-		double room = (double)(UINT64_MAX - first_ns) / 1e9;
-		*out = sec >= room ? UINT64_MAX : first_ns + (uint64_t)(sec * 1e9);
-		return 0;
-	}
-	if (snapdec_iso8601_strict(s, out) == 0)
-		return 0;
-	snprintf(err, errlen,
-		 "'%s' is not a time (seconds into the recording, or 2026-12-01T10:00:00Z)", s);
-	return KNOB_ERR_USAGE;
-}
-
 /* Open one file and index its lines into *ix (as file number fno). */
 static int replay_open_file(struct replay *r, const char *path, uint32_t fno,
-			    struct replay_index *ix, struct recread **rd, uint64_t *bytes,
-			    char *err, size_t errlen)
+			    struct replay_index *ix, struct zread **rd, uint64_t *bytes, char *err,
+			    size_t errlen)
 {
-	int rc = recread_open(path, rd, err, errlen);
+	int rc = zread_open(path, &safefile_recording, rd, err, errlen);
 	if (rc != 0)
 		return rc;
-	if (replay_index_file(*rd, path, fno, ix, bytes, err, errlen) != 0) {
-		recread_close(*rd);
+	if (replay_index_file(*rd, fno, ix, bytes, err, errlen) != 0) {
+		zread_close(*rd);
 		*rd = NULL;
 		return -1;
 	}
-	if (recread_damage(*rd)[0] && !r->damaged[0])
-		snprintf(r->damaged, sizeof(r->damaged), "%.290s", recread_damage(*rd));
-	recread_idle(*rd); /* no decoder held for a file until it is played */
+	if (zread_damage(*rd)[0] && !r->damaged[0])
+		snprintf(r->damaged, sizeof(r->damaged), "%.290s", zread_damage(*rd));
+	zread_idle(*rd); /* no decoder held for a file until it is played */
 	return 0;
 }
 
 /* Take file rd (indexed into ix with file number 0) as the next file of the recording. */
-static void replay_take_file(struct replay *r, const char *path, struct recread *rd,
+static void replay_take_file(struct replay *r, const char *path, struct zread *rd,
 			     struct replay_index *ix)
 {
 	uint32_t fno = (uint32_t)r->nfv;
@@ -113,6 +96,48 @@ static void replay_take_file(struct replay *r, const char *path, struct recread 
 		r->ix.lines[r->ix.n++].file = fno;
 	}
 	replay_index_free(ix);
+}
+
+/* A single file indexed as it is played, so a recording of any length shows its first
+ * sample at once: on until the index holds line want (and `ahead` bytes more), or to its end.
+ * An error once lines were found ends the recording there, said as damage. */
+static int replay_more(struct replay *r, size_t want, uint64_t ahead, char *err, size_t errlen)
+{
+	bool done;
+	uint64_t skipped = r->ix.skipped;
+	if (!r->ixrd || (r->n > want && !ahead))
+		return 0;
+	int rc = replay_index_more(r->ixrd, 0, &r->ix, want, ahead, &done, err, errlen);
+	if (rc != 0 && r->ix.n && !r->damaged[0])
+		snprintf(r->damaged, sizeof(r->damaged), "%.290s", err);
+	if (!r->skipped && r->ix.skipped > skipped)
+		memcpy(r->first_skip, r->ix.first_skip, sizeof(r->first_skip));
+	r->skipped += r->ix.skipped - skipped;
+	r->lines = r->ix.lines;
+	r->n = r->ix.n;
+	if (rc != 0 || done) {
+		if (zread_damage(r->ixrd)[0] && !r->damaged[0])
+			snprintf(r->damaged, sizeof(r->damaged), "%.290s", zread_damage(r->ixrd));
+		zread_close(r->ixrd);
+		r->ixrd = NULL;
+	}
+	return r->ix.n ? 0 : rc;
+}
+
+/* A single file: opened twice, a reader for the index as it grows and one to play. */
+static int replay_open_lazy(struct replay *r, char *err, size_t errlen)
+{
+	struct replay_index none = {0};
+	struct zread *rd;
+	int rc = zread_open(r->path, &safefile_recording, &rd, err, errlen);
+	if (rc != 0)
+		return rc;
+	if ((rc = zread_open(r->path, &safefile_recording, &r->ixrd, err, errlen)) != 0) {
+		zread_close(rd);
+		return rc;
+	}
+	replay_take_file(r, r->path, rd, &none);
+	return replay_more(r, 1, 0, err, errlen);
 }
 
 /*
@@ -140,7 +165,7 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 		while (lo + 1 < n && recstore_name_time(names[lo + 1]) * 1000000000ull <= from)
 			lo++;
 	struct replay_index *ixs = xcalloc(n ? n : 1, sizeof(*ixs));
-	struct recread **rds = xcalloc(n ? n : 1, sizeof(*rds));
+	struct zread **rds = xcalloc(n ? n : 1, sizeof(*rds));
 	uint64_t total = 0;
 	size_t first = n;
 	char path[4200];
@@ -153,7 +178,7 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 			break;
 		}
 		if (total && total + bytes > SAFEFILE_REC_MAX_BYTES) {
-			recread_close(rds[i]);
+			zread_close(rds[i]);
 			rds[i] = NULL;
 			break;
 		}
@@ -165,7 +190,7 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 		if (rc == 0)
 			replay_take_file(r, path, rds[i], &ixs[i]);
 		else
-			recread_close(rds[i]);
+			zread_close(rds[i]);
 	}
 	for (size_t i = 0; i < n; i++)
 		replay_index_free(&ixs[i]);
@@ -185,13 +210,13 @@ static int replay_load_dir(struct replay *r, const struct source_conf *conf, cha
 static void replay_free(struct replay *r)
 {
 	rfollow_stop(r->fw);
+	zread_close(r->ixrd);
 	for (size_t i = 0; i < r->nfv; i++) {
-		recread_close(r->fv[i].rd);
+		zread_close(r->fv[i].rd);
 		free(r->fv[i].path);
 	}
 	free(r->fv);
 	replay_index_free(&r->ix);
-	free(r->buf);
 	free(r->fline);
 	free(r->path);
 	free(r->name);
@@ -231,9 +256,14 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 	if (dir) {
 		if ((rc = replay_load_dir(r, conf, err, errlen)) != 0)
 			goto fail;
+	} else if (!conf->replay_from && !conf->replay_to) {
+		if ((rc = replay_open_lazy(r, err, errlen)) != 0) {
+			rc = rc == SAFEFILE_REFUSED ? KNOB_ERR_USAGE : -1;
+			goto fail;
+		}
 	} else {
 		struct replay_index ix = {0};
-		struct recread *rd;
+		struct zread *rd;
 		uint64_t bytes;
 		if ((rc = replay_open_file(r, r->path, 0, &ix, &rd, &bytes, err, errlen)) != 0) {
 			/* A FIFO or a device named on the command line is a usage error. */
@@ -338,31 +368,22 @@ static void replay_sample_follow(struct replay *r, struct snapshot *snap)
 	snap->mono_ns = clock_mono_ns();
 }
 
-/* Line l's text into r->buf (NUL-terminated). The file's decoder is kept only for the file
- * being played: moving to the next file of a store frees the last one's. */
-static int replay_fetch(struct replay *r, const struct replay_line *l, char *err, size_t errlen)
+/* Line l's text (l->len bytes, valid until the file is read again), or NULL with why. The
+ * file's decoder is kept only for the file being played: moving to the next file of a store
+ * frees the last one's. */
+static const char *replay_fetch(struct replay *r, const struct replay_line *l, char *err,
+				size_t errlen)
 {
 	if (l->file != r->active && r->active < r->nfv)
-		recread_idle(r->fv[r->active].rd);
+		zread_idle(r->fv[r->active].rd);
 	r->active = l->file;
-	struct recread *rd = r->fv[l->file].rd;
-	if ((size_t)l->len + 1 > r->buf_cap) {
-		r->buf_cap = (size_t)l->len + 1;
-		r->buf = xrealloc(r->buf, r->buf_cap);
-	}
-	if (recread_seek(rd, l->off, err, errlen) != 0)
-		return -1;
-	for (size_t got = 0; got < l->len;) {
-		ssize_t n = recread_read(rd, r->buf + got, l->len - got, err, errlen);
-		if (n <= 0) {
-			if (n == 0)
-				snprintf(err, errlen, "the file ends inside it");
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	r->buf[l->len] = '\0';
-	return 0;
+	struct zread *rd = r->fv[l->file].rd;
+	const char *s = NULL;
+	size_t len = 0;
+	int rc = zread_seek(rd, l->off, err, errlen);
+	if (rc == 0 && (rc = zread_line(rd, &s, &len, err, errlen)) >= 0 && len < l->len)
+		snprintf(err, errlen, "the file ends inside it");
+	return rc > 0 && len >= l->len ? s : NULL;
 }
 
 static void replay_sample(struct source *src, struct snapshot *snap)
@@ -376,10 +397,12 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 	/* Past the end: the last one again. A line that does not decode when its turn comes
 	 * is skipped then (the index only looked at its head). */
 	bool ok = false;
+	replay_more(r, r->cur + 1, REPLAY_AHEAD, err, sizeof(err));
 	for (;;) {
 		size_t i = r->cur < r->n ? r->cur : r->n - 1;
-		if (replay_fetch(r, &r->lines[i], err, sizeof(err)) == 0 &&
-		    snapdec_line(r->buf, r->lines[i].len, snap, err, sizeof(err)) == SNAPDEC_OK) {
+		const char *line = replay_fetch(r, &r->lines[i], err, sizeof(err));
+		if (line &&
+		    snapdec_line(line, r->lines[i].len, snap, err, sizeof(err)) == SNAPDEC_OK) {
 			ok = true;
 			break;
 		}
@@ -389,7 +412,7 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 			snprintf(r->first_skip, sizeof(r->first_skip), "sample %zu: %s", i + 1,
 				 err);
 		r->skipped++;
-		if (r->cur + 1 >= r->n)
+		if (replay_more(r, r->cur + 1, 0, err, sizeof(err)) == 0 && r->cur + 1 >= r->n)
 			break; /* the last line is bad: the one before it stays shown */
 		r->cur++;
 	}
@@ -402,7 +425,7 @@ static void replay_sample(struct source *src, struct snapshot *snap)
 		r->cur++;
 	else
 		snap->nevents = 0; /* the same events once only */
-	if (!r->told) {
+	if (!r->told && !r->ixrd) { /* once the index is whole: its counts are */
 		r->told = true;
 		/* Only when lines were skipped: a clean recording re-emits byte for byte. */
 		char msg[400];
@@ -427,6 +450,8 @@ static double replay_pace(struct source *src)
 	/* Following: what the file holds at once, then each line as it comes. */
 	if (r->fw)
 		return rfollow_ready(r->fw) ? 0 : REPLAY_FOLLOW_POLL_S;
+	char err[300];
+	replay_more(r, r->cur, 0, err, sizeof(err));
 	if (r->cur == 0)
 		return 0;
 	if (r->cur >= r->n)
@@ -460,8 +485,9 @@ static size_t replay_status(struct source *src, char *buf, size_t len)
 		n = snprintf(buf, len, "follow %s %zu%s%s", file[0] ? file : r->name, r->played,
 			     note[0] ? ", damaged: " : "", note);
 	} else {
-		n = snprintf(buf, len, "replay %s %zu/%zu%s", r->name, r->cur, r->n,
-			     r->cur >= r->n ? " (end)" : "");
+		/* "+": a single file still being indexed (REPLAY_AHEAD a sample). */
+		n = snprintf(buf, len, "replay %s %zu/%zu%s%s", r->name, r->cur, r->n,
+			     r->ixrd ? "+" : "", r->cur >= r->n ? " (end)" : "");
 		if (r->files_left && n >= 0 && (size_t)n < len)
 			n += snprintf(buf + n, len - (size_t)n,
 				      ", %zu older files left out (--from)", r->files_left);
@@ -474,47 +500,6 @@ static size_t replay_status(struct source *src, char *buf, size_t len)
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
-/* A sample's time as the events view shows it (local), for messages. */
-static void replay_hms(uint64_t wall_ns, char *buf, size_t len)
-{
-	time_t t = (time_t)(wall_ns / 1000000000ull);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(buf, len, "%H:%M:%S", &tm);
-}
-
-/* :goto's time: "-5m"/"+30s" from the sample shown, "10:42[:30]" on that sample's day (local
- * time, as the events view shows), or an ISO 8601 UTC time. -1 when it is none of these. */
-static int replay_goto_time(const char *to, uint64_t shown_ns, uint64_t *out)
-{
-	uint64_t v;
-	if ((to[0] == '-' || to[0] == '+') && recstore_parse_age(to + 1, &v) == 0) {
-		uint64_t d = v * 1000000000ull;
-		*out = to[0] == '+' ? shown_ns + d : shown_ns > d ? shown_ns - d : 0;
-		return 0;
-	}
-	if (snapdec_iso8601_strict(to, out) == 0)
-		return 0;
-	int h, m, sec = 0, used = 0;
-	if ((sscanf(to, "%2d:%2d:%2d%n", &h, &m, &sec, &used) == 3 ||
-	     sscanf(to, "%2d:%2d%n", &h, &m, &used) == 2) &&
-	    to[used] == '\0' && h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 60) {
-		time_t t = (time_t)(shown_ns / 1000000000ull);
-		struct tm tm;
-		localtime_r(&t, &tm);
-		tm.tm_hour = h;
-		tm.tm_min = m;
-		tm.tm_sec = sec;
-		tm.tm_isdst = -1;
-		time_t at = mktime(&tm);
-		if (at < 0)
-			return -1;
-		*out = (uint64_t)at * 1000000000ull;
-		return 0;
-	}
-	return -1;
-}
-
 static int replay_seek(struct source *src, const char *to, char *msg, size_t len)
 {
 	struct replay *r = src->priv;
@@ -524,6 +509,7 @@ static int replay_seek(struct source *src, const char *to, char *msg, size_t len
 		snprintf(msg, len, "goto: not with --follow (it plays what is appended)");
 		return KNOB_ERR_USAGE;
 	}
+	replay_more(r, SIZE_MAX, 0, msg, len); /* the whole index: where a time is */
 	const struct replay_line *shown = &r->lines[r->cur ? r->cur - 1 : 0];
 	if (replay_goto_time(to, shown->wall_ns, &t) != 0) {
 		snprintf(msg, len,

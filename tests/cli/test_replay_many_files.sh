@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test_replay_many_files.sh: --replay DIR reads a store of more files than the descriptors it
 # may open (docs/recording.md): 300 files under `ulimit -n 64` replay, each file open only
-# while it is indexed or played (backends/replay/recread.h), where every file held open failed with
+# while it is indexed or played (core/zread.h), where every file held open failed with
 # "Too many open files".
 . "$(dirname "$0")/../lib/assert.sh"
 store=$TMPDIR/store

@@ -4,7 +4,8 @@
 # "How replay reads a file"): opening a 4-hour recording takes no more memory than a 1-hour
 # one (plain and .zst), both stay under 10 MB peak RSS (the text of an hour is 21 MB), the
 # first sample played is the recording's first line, and :goto-style slicing (--from) and a
-# whole replay give back the recorded lines in order, through tunetop's own 60-line frames.
+# whole replay give back the recorded lines in order, through tunetop's own 60-line frames; a
+# single file is indexed as it is played (its first sample does not wait for its end).
 # The recordings repeat 20 real snapshots with their times 1 s apart, as bench/replay.sh.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
@@ -40,6 +41,18 @@ for ext in jsonl jsonl.zst; do
 	seq1=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["seq"])' "$tmp/first")
 	check "h4.$ext plays its first line first (seq $seq1)" test "$seq1" = 1
 done
+
+# A single file is indexed as it is played: the first sample needs only its start. An hour whose
+# end is a line past the cap plays its first sample (a whole index would refuse it at open);
+# played through, it gives every line and says where it ends.
+{ cat "$tmp/h1.jsonl"; head -c $((17 << 20)) /dev/zero; } | zstd -q -o "$tmp/tail.zst"
+out=$("$TUNETOP" --replay "$tmp/tail.zst" -b -n 1 2>&1 >/dev/null)
+rc=$?
+check "tail.zst: -b -n 1 plays before the bad end is read (rc $rc: $out)" test $rc -eq 0
+n=$("$TUNETOP" --replay "$tmp/tail.zst" -b 2>"$tmp/tail.err" | wc -l)
+check "tail.zst plays its 3600 lines (got $n)" test "$n" -eq 3600
+check "tail.zst then says the line past the cap ($(cat "$tmp/tail.err"))" \
+	grep -q 'replay tail.zst 3600/3600 (end), damaged: .*tail.zst: line 3601 is longer than the cap of 16 MiB' "$tmp/tail.err"
 
 # tunetop's own .zst: 200 lines in 60-line frames; the whole replay and a slice from the
 # middle give back the recorded lines.

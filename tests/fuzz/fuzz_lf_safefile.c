@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fuzz_lf_safefile.c: libFuzzer target for core/safefile_read.c: any bytes as a file, read
+/* fuzz_lf_safefile.c: libFuzzer target for safefile_read (core/zread.c): any bytes as a file, read
  * within small caps (plain, or gzip/zstd by their magic): never more than the caps, never a
  * line past its cap, an error always says why. `make fuzz` builds it with clang
  * -fsanitize=fuzzer; otherwise it replays tests/fuzz/corpus/safefile/. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_recread.c: backends/replay/recread.h streams plain, gzip and multi-frame zstd files, seeks
- * back from its restart points, and keeps what came before a corrupt or cut part;
- * backends/replay/replay_index.h finds the snapshot lines and their times without decoding them. */
+/* test_recread.c: core/zread.h streams plain, gzip and multi-frame zstd files in lines, seeks
+ * back from its restart points, keeps what came before a corrupt or cut part, and follows a
+ * file as it grows; backends/replay/replay_index.h finds the snapshot lines and their times
+ * without decoding them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,8 +17,9 @@
 
 #include "tests/unit/tt_tmpdir.h"
 
-#include "backends/replay/recread.h"
+#include "backends/replay/recfile.h"
 #include "backends/replay/replay_index.h"
+#include "core/zread.h"
 
 static char err[512];
 
@@ -55,43 +57,51 @@ static size_t zstd_frames(const char *text, int lines, int per, char *out, size_
 }
 
 /* Read the whole stream from the cursor into buf; the bytes read. */
-static size_t read_all(struct recread *r, char *buf, size_t cap)
+static size_t read_all(struct zread *r, char *buf, size_t cap)
 {
-	size_t got = 0;
-	for (;;) {
-		ssize_t n =
-		    recread_read(r, buf + got, cap - got < 7 ? cap - got : 7, err, sizeof(err));
-		assert_true(n >= 0);
-		if (n == 0)
-			return got;
-		got += (size_t)n;
+	size_t got = 0, len;
+	const char *line;
+	int rc;
+	while ((rc = zread_line(r, &line, &len, err, sizeof(err))) > 0) {
+		assert_true(got + len <= cap);
+		memcpy(buf + got, line, len);
+		got += len;
 	}
+	assert_int_equal(rc, 0);
+	return got;
+}
+
+/* The next line is want. */
+static void next_is(struct zread *r, const char *want)
+{
+	const char *line;
+	size_t len;
+	assert_int_equal(zread_line(r, &line, &len, err, sizeof(err)), 1);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(line, want, len);
 }
 
 static void check_stream(const char *path, const char *text, size_t len, const char *fmt)
 {
-	struct recread *r;
+	struct zread *r;
 	char *buf = malloc(len + 64);
-	assert_int_equal(recread_open(path, &r, err, sizeof(err)), 0);
+	assert_int_equal(zread_open(path, &safefile_recording, &r, err, sizeof(err)), 0);
 	if (fmt)
-		assert_string_equal(recread_format(r), fmt);
+		assert_string_equal(zread_format(r), fmt);
 	else
-		assert_null(recread_format(r));
+		assert_null(zread_format(r));
 	assert_int_equal(read_all(r, buf, len + 64), len);
 	assert_memory_equal(buf, text, len);
-	assert_string_equal(recread_damage(r), "");
+	assert_string_equal(zread_damage(r), "");
 	/* Back to line 1234 and on; then idle (the decoder freed) and on from the same place. */
-	assert_int_equal(recread_seek(r, 12340, err, sizeof(err)), 0);
-	assert_int_equal(recread_tell(r), 12340);
-	assert_int_equal(recread_read(r, buf, 10, err, sizeof(err)), 10);
-	assert_memory_equal(buf, "line 1234\n", 10);
-	recread_idle(r);
-	assert_int_equal(recread_read(r, buf, 10, err, sizeof(err)), 10);
-	assert_memory_equal(buf, "line 1235\n", 10);
-	assert_int_equal(recread_seek(r, 10, err, sizeof(err)), 0);
-	assert_int_equal(recread_read(r, buf, 10, err, sizeof(err)), 10);
-	assert_memory_equal(buf, "line 0001\n", 10);
-	recread_close(r);
+	assert_int_equal(zread_seek(r, 12340, err, sizeof(err)), 0);
+	assert_int_equal(zread_tell(r), 12340);
+	next_is(r, "line 1234\n");
+	zread_idle(r);
+	next_is(r, "line 1235\n");
+	assert_int_equal(zread_seek(r, 10, err, sizeof(err)), 0);
+	next_is(r, "line 0001\n");
+	zread_close(r);
 	free(buf);
 }
 
@@ -120,16 +130,16 @@ static void test_gzip_members(void **state)
 static void test_zstd_frames(void **state)
 {
 	char *t = numbered(3000), *z = malloc(64000);
-	size_t zn = zstd_frames(t, 3000, RECREAD_FRAME_LINES, z, 64000);
+	size_t zn = zstd_frames(t, 3000, RECFILE_FRAME_LINES, z, 64000);
 	put_bytes(tt_at("f.zst"), z, zn);
 	check_stream(tt_at("f.zst"), t, 30000, "zstd");
 	/* Every frame after the first is a restart point. */
-	struct recread *r;
+	struct zread *r;
 	char *buf = malloc(30064);
-	assert_int_equal(recread_open(tt_at("f.zst"), &r, err, sizeof(err)), 0);
+	assert_int_equal(zread_open(tt_at("f.zst"), &safefile_recording, &r, err, sizeof(err)), 0);
 	assert_int_equal(read_all(r, buf, 30064), 30000);
-	assert_int_equal(recread_restarts(r), 3000 / RECREAD_FRAME_LINES);
-	recread_close(r);
+	assert_int_equal(zread_restarts(r), 3000 / RECFILE_FRAME_LINES);
+	zread_close(r);
 	/* One frame (zstd on the command line): a seek back expands from the start. */
 	size_t one = zstd_frames(t, 3000, 3000, z, 64000);
 	put_bytes(tt_at("one.zst"), z, one);
@@ -146,27 +156,29 @@ static void test_zstd_damage(void **state)
 	/* A flipped bit in the last frame: the frames before it stand, and it is said. */
 	z[zn - 8] ^= 0x10;
 	put_bytes(tt_at("d.zst"), z, zn);
-	struct recread *r;
-	assert_int_equal(recread_open(tt_at("d.zst"), &r, err, sizeof(err)), 0);
+	struct zread *r;
+	assert_int_equal(zread_open(tt_at("d.zst"), &safefile_recording, &r, err, sizeof(err)), 0);
 	size_t got = read_all(r, buf, 7000);
 	assert_true(got >= 5400 && got <= 6000);
 	assert_memory_equal(buf, t, 5400);
-	assert_non_null(strstr(recread_damage(r), "d.zst: zstd: "));
-	recread_close(r);
+	assert_non_null(strstr(zread_damage(r), "d.zst: zstd: "));
+	zread_close(r);
 	/* Cut mid-frame (a crash): what was flushed, no damage said. */
 	put_bytes(tt_at("c.zst"), z, zn / 2);
-	assert_int_equal(recread_open(tt_at("c.zst"), &r, err, sizeof(err)), 0);
+	assert_int_equal(zread_open(tt_at("c.zst"), &safefile_recording, &r, err, sizeof(err)), 0);
 	got = read_all(r, buf, 7000);
 	assert_true(got > 0 && got < 6000);
 	assert_memory_equal(buf, t, got);
-	recread_close(r);
+	zread_close(r);
 	/* Corrupt from its first byte after the magic: nothing came, an error. */
 	memset(z + 4, 0xff, 16);
 	put_bytes(tt_at("x.zst"), z, zn);
-	assert_int_equal(recread_open(tt_at("x.zst"), &r, err, sizeof(err)), 0);
-	assert_int_equal(recread_read(r, buf, 100, err, sizeof(err)), -1);
+	assert_int_equal(zread_open(tt_at("x.zst"), &safefile_recording, &r, err, sizeof(err)), 0);
+	const char *line;
+	size_t len;
+	assert_int_equal(zread_line(r, &line, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "x.zst: zstd: "));
-	recread_close(r);
+	zread_close(r);
 	free(buf);
 	free(z);
 	free(t);
@@ -174,10 +186,10 @@ static void test_zstd_damage(void **state)
 
 static void test_refused(void **state)
 {
-	struct recread *r;
-	assert_int_not_equal(recread_open("/dev/zero", &r, err, sizeof(err)), 0);
+	struct zread *r;
+	assert_int_not_equal(zread_open("/dev/zero", &safefile_recording, &r, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "not a regular file"));
-	assert_int_equal(recread_open(tt_at("none"), &r, err, sizeof(err)), -1);
+	assert_int_equal(zread_open(tt_at("none"), &safefile_recording, &r, err, sizeof(err)), -1);
 }
 
 static void test_peek(void **state)
@@ -210,12 +222,12 @@ static void test_index(void **state)
 			   "{\"schema\":1,\"time\":\"2026-12-01T10:00:01.000Z\",\"interval_s\":1}\n"
 			   "{\"schema\":1,\"time\":\"2026-12-01T10:00:02.000Z\",\"interv";
 	put_bytes(tt_at("i.jsonl"), text, strlen(text));
-	struct recread *r;
+	struct zread *r;
 	struct replay_index ix = {0};
 	uint64_t bytes;
-	assert_int_equal(recread_open(tt_at("i.jsonl"), &r, err, sizeof(err)), 0);
-	assert_int_equal(replay_index_file(r, tt_at("i.jsonl"), 3, &ix, &bytes, err, sizeof(err)),
+	assert_int_equal(zread_open(tt_at("i.jsonl"), &safefile_recording, &r, err, sizeof(err)),
 			 0);
+	assert_int_equal(replay_index_file(r, 3, &ix, &bytes, err, sizeof(err)), 0);
 	assert_int_equal(bytes, strlen(text));
 	assert_int_equal(ix.n, 2);
 	assert_int_equal(ix.skipped,
@@ -225,7 +237,114 @@ static void test_index(void **state)
 	assert_int_equal(ix.lines[1].file, 3);
 	assert_true(ix.lines[1].wall_ns - ix.lines[0].wall_ns == 1000000000ull);
 	replay_index_free(&ix);
-	recread_close(r);
+	zread_close(r);
+}
+
+/* Following: each wait appends the next piece; a line cut by the end is given once whole. */
+struct grow {
+	const char *path;
+	const char *const *pieces;
+	size_t next, waits;
+};
+
+static bool grow_wait(struct zread *z, void *arg)
+{
+	struct grow *g = arg;
+	g->waits++;
+	if (!g->pieces[g->next])
+		return true;
+	FILE *f = fopen(g->path, g->pieces[g->next][0] ? "ab" : "wb"); /* "": truncate */
+	fputs(g->pieces[g->next++], f);
+	fclose(f);
+	return false;
+}
+
+static void follow_case(const char *first, const char *const *pieces, const char *const *want,
+			int last)
+{
+	struct zread *r;
+	const char *line;
+	size_t len;
+	int rc;
+	put_bytes(tt_at("live"), first, strlen(first));
+	struct grow g = {tt_at("live"), pieces, 0, 0};
+	assert_int_equal(zread_open(tt_at("live"), &safefile_recording, &r, err, sizeof(err)), 0);
+	zread_follow(r, grow_wait, &g);
+	for (size_t i = 0; want[i]; i++) {
+		assert_int_equal(zread_line(r, &line, &len, err, sizeof(err)), 1);
+		assert_int_equal(len, strlen(want[i]));
+		assert_memory_equal(line, want[i], len);
+	}
+	rc = zread_line(r, &line, &len, err, sizeof(err));
+	assert_int_equal(rc, last);
+	if (rc == ZREAD_TRUNCATED)
+		assert_non_null(strstr(err, "live: truncated"));
+	zread_close(r);
+}
+
+static void test_follow(void **state)
+{
+	/* A file too short to tell its kind, a line cut at the end, then the end. */
+	follow_case("", (const char *const[]){"{", "\"a\":1}\n{\"b", "\":2}\n", NULL},
+		    (const char *const[]){"{\"a\":1}\n", "{\"b\":2}\n", NULL}, 0);
+	/* Shorter than what was read: a writer started it again. */
+	follow_case("{\"a\":1}\n", (const char *const[]){"", NULL},
+		    (const char *const[]){"{\"a\":1}\n", NULL}, ZREAD_TRUNCATED);
+}
+
+static bool stop_now(struct zread *z, void *arg)
+{
+	(*(int *)arg)++;
+	return true;
+}
+
+/* Following a zstd stream that its writer flushes: a read that stopped at the end (a cut line
+ * and all) goes on when more was appended. */
+static void test_follow_zstd(void **state)
+{
+	char z[512];
+	const char *text = "{\"a\":1}\n{\"b\"", *more = ":2}\n";
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	ZSTD_outBuffer ob = {z, sizeof(z), 0};
+	ZSTD_inBuffer ib = {text, strlen(text), 0};
+	assert_int_equal(ZSTD_compressStream2(c, &ob, &ib, ZSTD_e_flush), 0);
+	put_bytes(tt_at("live.zst"), z, ob.pos);
+	size_t first = ob.pos;
+	ib = (ZSTD_inBuffer){more, strlen(more), 0};
+	assert_int_equal(ZSTD_compressStream2(c, &ob, &ib, ZSTD_e_end), 0);
+	ZSTD_freeCCtx(c);
+	struct zread *r;
+	int waits = 0;
+	const char *line;
+	size_t len;
+	assert_int_equal(zread_open(tt_at("live.zst"), &safefile_recording, &r, err, sizeof(err)),
+			 0);
+	zread_follow(r, stop_now, &waits);
+	next_is(r, "{\"a\":1}\n");
+	assert_int_equal(zread_line(r, &line, &len, err, sizeof(err)), 0);
+	assert_int_equal(waits, 1);
+	FILE *f = fopen(tt_at("live.zst"), "ab");
+	assert_int_equal(fwrite(z + first, 1, ob.pos - first, f), ob.pos - first);
+	fclose(f);
+	next_is(r, "{\"b\":2}\n");
+	assert_int_equal(zread_line(r, &line, &len, err, sizeof(err)), 0);
+	zread_close(r);
+}
+
+/* A line past the cap is said (with its number) and skipped; the next one is read. */
+static void test_line_cap(void **state)
+{
+	static const struct safefile_limits lim = {.max_bytes = 1 << 20, .max_line = 8};
+	struct zread *r;
+	put_bytes(tt_at("l.txt"), "short\nmuch too long\nok\n", 24);
+	assert_int_equal(zread_open(tt_at("l.txt"), &lim, &r, err, sizeof(err)), 0);
+	next_is(r, "short\n");
+	const char *line;
+	size_t len;
+	assert_int_equal(zread_line(r, &line, &len, err, sizeof(err)), ZREAD_LONG);
+	assert_non_null(strstr(err, "l.txt: line 2 is longer than the cap of 8 bytes"));
+	next_is(r, "ok\n");
+	zread_close(r);
 }
 
 int main(void)
@@ -238,6 +357,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_refused, tt_dir_setup, tt_dir_teardown),
 	    cmocka_unit_test(test_peek),
 	    cmocka_unit_test_setup_teardown(test_index, tt_dir_setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_follow, tt_dir_setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_follow_zstd, tt_dir_setup, tt_dir_teardown),
+	    cmocka_unit_test_setup_teardown(test_line_cap, tt_dir_setup, tt_dir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

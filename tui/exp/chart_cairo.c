@@ -365,13 +365,8 @@ static int pic_bars(const struct pic_host *h, bool svg, const char *title,
 	return pic_close(&p, err, errlen);
 }
 
-static const struct pic_module pic_module_table = {
+const struct pic_module tunetop_pic_module = {
     .abi = PIC_MODULE_ABI,
     .scatter = pic_scatter,
     .bars = pic_bars,
 };
-
-const struct pic_module *tunetop_pic_module(unsigned abi)
-{
-	return abi == PIC_MODULE_ABI ? &pic_module_table : NULL;
-}

@@ -11,31 +11,15 @@
 #include "tui/exp/chart_place.h"
 #include "tui/exp/pic_module.h"
 
-/* Loaded once and kept for the process: the experiments draw from their one thread, after
- * their passes, so no lock. */
+/* Loaded once and kept for the process (core/module.h): the experiments draw from their one
+ * thread, after their passes, so no lock. */
+static struct mod_spec cl_spec =
+    MOD_SPEC("picture", PIC_MODULE_FILE, PIC_MODULE_SYMBOL, PIC_MODULE_ABI, struct pic_module);
 static const struct pic_module *cl_mod;
 
-static const struct mod_spec cl_spec = {.name = "picture module",
-					.a_name = "a picture module",
-					.file = PIC_MODULE_FILE,
-					.entry = PIC_MODULE_ENTRY,
-					.abi = PIC_MODULE_ABI};
-
-/* The module from where every module is looked for (core/module.h). */
 int chart_cairo_load(char *err, size_t errlen)
 {
-	if (cl_mod)
-		return 0;
-	const struct pic_module *m = mod_load(&cl_spec, err, errlen);
-	if (!m)
-		return -1;
-	if (!m->scatter || !m->bars) {
-		snprintf(err, errlen, "%s: not a picture module of this tunetop (ABI %u)",
-			 PIC_MODULE_FILE, PIC_MODULE_ABI);
-		return -1;
-	}
-	cl_mod = m;
-	return 0;
+	return (cl_mod = mod_load(&cl_spec, err, errlen)) ? 0 : -1;
 }
 
 static int cl_write(void *arg, const void *data, size_t len)

@@ -9,13 +9,10 @@
  * of its own that tui/exp/chart_cairo_load.c dlopen()s when a PNG or SVG is written, and the
  * console, the exporter and -b never map any of it.
  *
- * What the module promises:
- * - It exports one symbol, PIC_MODULE_ENTRY, a function that returns its table for the ABI
- *   it is asked for, or NULL when it does not speak that ABI (a stale module from another
- *   build); the caller then refuses it with a message naming the file.
- * - It calls nothing in tunetop: what it needs of the program (the axis scales, the bytes
- *   written) comes through struct pic_host, so it links against libc, libm, cairo and
- *   fontconfig alone and tests/layers/check_calls.py sees it as tui/exp code.
+ * What the module promises, beside core/module.h's contract (one symbol, its table):
+ * - What it needs of the program (the axis scales, the bytes written) comes through struct
+ *   pic_host, so it links against libc, libm, cairo and fontconfig alone and
+ *   tests/layers/check_calls.py sees it as tui/exp code.
  * - A drawing opens no file: the bytes go to host->write as cairo makes them; the caller
  *   owns the file (core/safefile.h's atomic replacement).
  * - After each drawing, no cairo or fontconfig state is left (their caches are reset), so
@@ -33,7 +30,7 @@
 #define PIC_MODULE_ABI 3u
 /* The module's file name, looked for in the directories chart_cairo_load.c lists. */
 #define PIC_MODULE_FILE "tunetop-cairo.so"
-#define PIC_MODULE_ENTRY "tunetop_pic_module"
+#define PIC_MODULE_SYMBOL "tunetop_pic_module"
 
 /* What the program lends the module for one drawing. */
 struct pic_host {
@@ -61,7 +58,7 @@ struct pic_module {
 		    const struct chart_panel *panels, size_t npanels, char *err, size_t errlen);
 };
 
-/* The one exported symbol (PIC_MODULE_ENTRY). */
-const struct pic_module *tunetop_pic_module(unsigned abi);
+/* The one exported symbol (PIC_MODULE_SYMBOL). */
+extern const struct pic_module tunetop_pic_module;
 
 #endif

@@ -277,11 +277,8 @@ const struct serve_host *serve_host_get(void)
 	return &serve_host;
 }
 
-static const struct mod_spec serve_spec = {.name = "exporter module",
-					   .a_name = "an exporter module",
-					   .file = SERVE_MODULE_FILE,
-					   .entry = SERVE_MODULE_ENTRY,
-					   .abi = SERVE_MODULE_ABI};
+static struct mod_spec serve_spec = MOD_SPEC("exporter", SERVE_MODULE_FILE, SERVE_MODULE_SYMBOL,
+					     SERVE_MODULE_ABI, struct serve_module);
 
 void serve_metrics_tid(bool on)
 {
@@ -290,14 +287,7 @@ void serve_metrics_tid(bool on)
 
 int serve_load(char *err, size_t errlen)
 {
-	if (!srv.mod)
-		srv.mod = mod_load(&serve_spec, err, errlen);
-	if (srv.mod && (!srv.mod->configure || !srv.mod->start || !srv.mod->stop)) {
-		snprintf(err, errlen, "%s: not an exporter module of this tunetop (ABI %u)",
-			 SERVE_MODULE_FILE, SERVE_MODULE_ABI);
-		srv.mod = NULL;
-	}
-	return srv.mod ? 0 : -1;
+	return (srv.mod = mod_load(&serve_spec, err, errlen)) ? 0 : -1;
 }
 
 int serve_configure(const char *web_config, char *err, size_t errlen)

@@ -337,10 +337,5 @@ static void sm_stop(void)
 	serve_webcfg_free(&sm.cfg);
 }
 
-static const struct serve_module sm_table = {
+const struct serve_module tunetop_serve_module = {
     .abi = SERVE_MODULE_ABI, .configure = sm_configure, .start = sm_start, .stop = sm_stop};
-
-const struct serve_module *tunetop_serve_module(unsigned abi)
-{
-	return abi == SERVE_MODULE_ABI ? &sm_table : NULL;
-}

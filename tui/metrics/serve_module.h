@@ -12,12 +12,10 @@
  * their publishing, the scrape-time sampling and gzip (zlib, which the recordings link
  * anyway) stay in the binary.
  *
- * What the module promises (as the picture module does, tui/exp/pic_module.h):
- * - It exports one symbol, SERVE_MODULE_ENTRY, returning its table for the ABI asked for, or
- *   NULL when it does not speak that ABI (a stale module from another build).
- * - It calls nothing in tunetop (linked with -z defs against libmicrohttpd, gnutls, libyaml,
- *   libxcrypt and libc): memory, files and the scrape's text come through struct
- *   serve_host. It includes tunetop headers for their types and constants only.
+ * What the module promises, beside core/module.h's contract (one symbol, its table):
+ * - It links against libmicrohttpd, gnutls, libyaml, libxcrypt and libc alone: memory, files
+ *   and the scrape's text come through struct serve_host. It includes tunetop headers for
+ *   their types and constants only.
  * - configure, start and stop are called from the front end's thread, in that order; a
  *   scrape calls host->scrape from libmicrohttpd's thread.
  */
@@ -30,7 +28,7 @@
 /* Raised on any change of the structs below or of serve.h's struct serve_addr. */
 #define SERVE_MODULE_ABI 1u
 #define SERVE_MODULE_FILE "tunetop-serve.so"
-#define SERVE_MODULE_ENTRY "tunetop_serve_module"
+#define SERVE_MODULE_SYMBOL "tunetop_serve_module"
 
 /* One scrape's answer, handed over by host->scrape. */
 struct serve_body {
@@ -77,7 +75,7 @@ struct serve_module {
  * module's parts directly. The module never calls it. */
 const struct serve_host *serve_host_get(void);
 
-/* The one exported symbol (SERVE_MODULE_ENTRY). */
-const struct serve_module *tunetop_serve_module(unsigned abi);
+/* The one exported symbol (SERVE_MODULE_SYMBOL). */
+extern const struct serve_module tunetop_serve_module;
 
 #endif
