@@ -228,6 +228,101 @@ const struct snap_field snap_blk_fields[] = {
 #undef T
 const size_t snap_blk_nfields = SF_N(snap_blk_fields);
 
+#define T struct host_acct_snap
+static const struct snap_field host_acct_fields[] = {V(tid), V(cpu_delay_pct), V(blkio_delay_pct),
+						     V(nvcsw_per_s), V(nivcsw_per_s)};
+#undef T
+#define T struct host_link_snap
+static const struct snap_field host_link_fields[] = {
+    V(name),   V(rx_packets), V(tx_packets),	V(rx_dropped),	 V(tx_dropped),
+    V(rx_pps), V(tx_pps),     V(rx_drop_per_s), V(tx_drop_per_s)};
+#undef T
+
+/* OVS's figures: null (-1) where OVS printed none, there is no baseline, or a counter went
+ * back. A PMD's interval shares of the datapath passes, and the same of all PMDs together. */
+#define T struct host_ovs_pmd_snap
+#define PCT(m) SF(T, #m, m, SFE_NEG, SFD_PCT_OPT)
+#define SHARES                                                                                     \
+	K("recirculations", recirc), V(phwol_hits), NEG(passes), PCT(simple_pct), PCT(emc_pct),    \
+	    PCT(smc_pct), PCT(megaflow_pct), PCT(phwol_pct)
+#define SUSP(k, m) NEGK("suspicious_iterations." k, m)
+static const struct snap_field host_ovs_pmd_fields[] = {
+    V(name),
+    V(core_id),
+    V(packets),
+    V(emc_hits),
+    V(smc_hits),
+    V(megaflow_hits),
+    V(upcalls),
+    V(lost_upcalls),
+    V(simple_hits),
+    NEG(cycles_per_pkt),
+    NEG(upcalls_per_s),
+    NEG(lost_upcalls_per_s),
+    SF_SLOT("isolated"),
+    NEG(overhead_pct),
+    SHARES,
+    SF_SLOT("histograms"),
+    SUSP("min", susp_min),
+    SUSP("max", susp_max),
+    SUSP("min_per_s", susp_min_per_s),
+    SUSP("max_per_s", susp_max_per_s),
+    SF(T, "suspicious_iterations.us_threshold", susp_us, SFE_VAL, SFD_OPT),
+    SF(T, "suspicious_iterations.qlen_threshold", susp_qlen, SFE_VAL, SFD_OPT),
+    SUSP("tsc_hz", tsc_hz),
+    SF(T, "suspicious_iterations.why", susp_why, SFE_NEG, SFD_PLAIN)};
+const struct snap_field snap_host_ovs_total_fields[] = {
+    V(packets),	    V(upcalls),	 V(lost_upcalls), NEG(upcalls_per_s), NEG(lost_upcalls_per_s),
+    V(simple_hits), V(emc_hits), V(smc_hits),	  V(megaflow_hits),   SHARES};
+const size_t snap_host_ovs_total_nfields = SF_N(snap_host_ovs_total_fields);
+#undef SUSP
+#undef SHARES
+#undef PCT
+#undef T
+#define T struct host_ovs_rxq_snap
+static const struct snap_field host_ovs_rxq_fields[] = {V(port), V(queue), V(core_id), V(enabled),
+							NEG(usage_pct)};
+#undef T
+#define T struct host_ovs_iface_snap
+static const struct snap_field host_ovs_iface_fields[] = {
+    V(name),	    NEG(rx_dropped),  NEG(tx_dropped),	     NEG(rx_errors),
+    NEG(tx_errors), SF_SLOT("drops"), SF_SLOT("drops_per_s")};
+#undef T
+
+#define T struct host_snap
+const struct snap_field snap_host_fields[] = {
+    V(cpufreq),
+    V(governor),
+    V(taskstats),
+    SF_SLOT("thread_source"),
+    V(taskstats_error),
+    V(delayacct),
+    V(threads_matched),
+    V(pid),
+    ROWS("thread_acct", acct, host_acct_fields, nacct, -1),
+    V(links_ok),
+    V(links_error),
+    ROWS("links", links, host_link_fields, nlinks, -1),
+    V(blk_dev),
+    V(blk_error),
+    V(ovs),
+    V(ovs_socket),
+    V(ovs_error),
+    V(ovs_sleep_show),
+    SF_SLOT("ovs_maxsleep_source"),
+    SF_SLOT("absent"),
+    V(bpf_probe),
+    V(bpf_probe_error),
+    SF_SLOT("ovs_pmds_total"),
+    ROWS("ovs_pmds", ovs_pmds, host_ovs_pmd_fields, novs_pmds, -1),
+    ROWS("ovs_rxqs", ovs_rxqs, host_ovs_rxq_fields, novs_rxqs, -1),
+    V(ovsdb),
+    V(ovsdb_error),
+    ROWS("ovs_interfaces", ovs_ifaces, host_ovs_iface_fields, novs_ifaces, -1),
+    V(ovs_maxsleep_value)};
+#undef T
+const size_t snap_host_nfields = SF_N(snap_host_fields);
+
 #define T struct snap_self
 const struct snap_field snap_self_fields[] = {V(cpu_pct), V(sample_us), V(render_us), V(tty_bytes),
 					      V(tty_bytes_per_s)};

@@ -98,6 +98,8 @@ extern const struct snap_field snap_cpu_fields[], snap_thread_fields[];
 extern const size_t snap_cpu_nfields, snap_thread_nfields;
 extern const struct snap_field snap_est_fields[], snap_pmd_fields[], snap_blk_fields[];
 extern const size_t snap_est_nfields, snap_pmd_nfields, snap_blk_nfields;
+extern const struct snap_field snap_host_fields[], snap_host_ovs_total_fields[];
+extern const size_t snap_host_nfields, snap_host_ovs_total_nfields;
 extern const struct snap_field snap_self_fields[];
 extern const size_t snap_self_nfields;
 

@@ -121,8 +121,8 @@ static json_t *snapjson_value(const struct snap_field *f, const char *base, bool
 
 /* Every field of a table into o, in the table's order (jansson keeps it); a slot's value is
  * null until its hand-written value replaces it in place. */
-static void snapjson_fields(json_t *o, const struct snap_field *f, size_t n, const void *base,
-			    bool no_rate)
+void snapjson_fields(json_t *o, const struct snap_field *f, size_t n, const void *base,
+		     bool no_rate)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *key = f[i].key;

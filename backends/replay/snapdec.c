@@ -97,8 +97,6 @@ static const char *event_name_i(int i)
 }
 
 /* The member at f's offset in base, read from the object its dotted key is in. */
-static void dec_fields(const json_t *o, const struct snap_field *f, size_t n, char *base);
-
 static void dec_rows(const json_t *a, const struct snap_field *f, char *base)
 {
 	const struct snap_rows *r = f->rows;
@@ -107,7 +105,7 @@ static void dec_rows(const json_t *a, const struct snap_field *f, char *base)
 		n = r->max;
 	*(int *)(base + r->count_off) = (int)n;
 	for (size_t i = 0; i < n; i++)
-		dec_fields(json_array_get(a, i), r->f, r->n, base + f->off + i * r->elem);
+		snapdec_fields(json_array_get(a, i), r->f, r->n, base + f->off + i * r->elem);
 }
 
 static double dec_real(const json_t *in, const char *key, int how)
@@ -146,7 +144,9 @@ static void dec_field(const json_t *o, const struct snap_field *f, char *base)
 		*(int64_t *)m = how == SFD_OPT ? ji_opt(in, key) : ji(in, key);
 		break;
 	case SFT_INT:
-		*(int *)m = how == SFD_POS ? (ji(in, key) > 0 ? jn(in, key) : 0) : jn(in, key);
+		*(int *)m = how == SFD_POS   ? (ji(in, key) > 0 ? jn(in, key) : 0)
+			    : how == SFD_OPT ? (int)ji_opt(in, key)
+					     : jn(in, key);
 		break;
 	case SFT_BOOL:
 		*(bool *)m = how == SFD_NOT ? json_is_false(jget(in, key)) : jb(in, key);
@@ -167,7 +167,7 @@ static void dec_field(const json_t *o, const struct snap_field *f, char *base)
 	}
 }
 
-static void dec_fields(const json_t *o, const struct snap_field *f, size_t n, char *base)
+void snapdec_fields(const json_t *o, const struct snap_field *f, size_t n, char *base)
 {
 	for (size_t i = 0; i < n; i++)
 		if (f[i].dec != SFD_NONE)
@@ -188,8 +188,8 @@ static void dec_cpu(const json_t *o, struct snapshot *s)
 	s->cpus = xcalloc(n ? n : 1, sizeof(*s->cpus));
 	s->ncpus = (int)n;
 	for (size_t i = 0; i < n; i++) {
-		dec_fields(json_array_get(a, i), snap_cpu_fields, snap_cpu_nfields,
-			   (char *)&s->cpus[i]);
+		snapdec_fields(json_array_get(a, i), snap_cpu_fields, snap_cpu_nfields,
+			       (char *)&s->cpus[i]);
 	}
 }
 
@@ -209,7 +209,7 @@ static void dec_threads(const json_t *o, struct snapshot *s)
 		int sub = name_index(js(t, "subsystem"), subsys_name_i, SUBSYS_COUNT);
 		int st = name_index(js(t, "state"), state_name_i, ETHREAD_STATE_COUNT);
 		memset(d, 0, sizeof(*d));
-		dec_fields(t, snap_thread_fields, snap_thread_nfields, (char *)d);
+		snapdec_fields(t, snap_thread_fields, snap_thread_nfields, (char *)d);
 		d->subsys = sub < 0 ? SUBSYS_ENGINE : (enum subsys)sub;
 		d->state = st < 0 ? ETHREAD_STATE_COUNT : st; /* "?" again when encoded */
 	}
@@ -220,7 +220,7 @@ static void dec_est(const json_t *e, struct est_snap *d)
 	const json_t *cal = jget(e, "calibration");
 
 	memset(d, 0, sizeof(*d));
-	dec_fields(e, snap_est_fields, snap_est_nfields, (char *)d);
+	snapdec_fields(e, snap_est_fields, snap_est_nfields, (char *)d);
 	d->calib.governor = cpu_governor_parse(js(cal, "governor"));
 	if (d->calib.governor < 0)
 		d->calib.governor = GOV_COUNT; /* "?" again when encoded */
@@ -232,7 +232,7 @@ static void dec_pmd(const json_t *p, struct pmd_snap *d)
 	const json_t *a = jget(p, "threads"), *lat = jget(p, "lat_us");
 
 	memset(d, 0, sizeof(*d));
-	dec_fields(p, snap_pmd_fields, snap_pmd_nfields, (char *)d);
+	snapdec_fields(p, snap_pmd_fields, snap_pmd_nfields, (char *)d);
 	for (int i = 0; i < d->nthreads; i++) {
 		const json_t *t = json_array_get(a, (size_t)i);
 		struct pmd_thread_snap *x = &d->threads[i];
@@ -270,7 +270,7 @@ static void dec_blk_matrix(const json_t *b, struct blk_snap *d)
 static void dec_blk(const json_t *b, struct blk_snap *d)
 {
 	memset(d, 0, sizeof(*d));
-	dec_fields(b, snap_blk_fields, snap_blk_nfields, (char *)d);
+	snapdec_fields(b, snap_blk_fields, snap_blk_nfields, (char *)d);
 	d->lat_valid = !d->hung && json_is_number(jget(jget(b, "lat_us"), "p50")); /* null: hung */
 	/* null: no completion in the interval; no blk-irq thread */
 	d->per_cpl_valid = json_is_number(jget(jget(b, "cpu_ns_per_completion"), "total"));
@@ -349,7 +349,7 @@ int snapdec_from_json(const json_t *o, struct snapshot *s, char *err, size_t err
 		snapdec_host(jget(o, "host"), &s->host);
 	dec_knobs(jget(o, "knobs"), s->knobs, s->knob_absent);
 	dec_events(o, s);
-	dec_fields(self, snap_self_fields, snap_self_nfields, (char *)&s->self);
+	snapdec_fields(self, snap_self_fields, snap_self_nfields, (char *)&s->self);
 	/* An older or foreign recording may lack one: shown "-", written back null. */
 	s->self.absent = (json_is_number(jget(self, "cpu_pct")) ? 0 : SELF_ABSENT_CPU) |
 			 (json_is_number(jget(self, "sample_us")) ? 0 : SELF_ABSENT_SAMPLE) |

@@ -148,6 +148,10 @@ static inline double jd_at(const json_t *a, size_t i)
 	return json_is_number(v) ? jclamp(json_number_value(v)) : 0;
 }
 
+struct snap_field;
+/* The fields of a core/snap_schema.h table from o into base (snapdec.c). */
+void snapdec_fields(const json_t *o, const struct snap_field *f, size_t n, char *base);
+
 /* The host section (snapdec_host.c). */
 void snapdec_host(const json_t *h, struct host_snap *d);
 
