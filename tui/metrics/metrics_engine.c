@@ -3,12 +3,9 @@
  * figure of the snapshot (offsetof) or of each of its rows, with its scale to the base unit
  * and what leaves it out; the families no row can say (histograms, sums, state the exporter
  * keeps) are functions here and in metrics_group.c and metrics_ovs.c (docs/metrics.md). */
-#include <inttypes.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "core/snap_schema.h"
 #include "tui/metrics/metrics.h"
@@ -33,16 +30,12 @@ struct mrow {
 };
 
 #define S struct snapshot
-#define ONE(i, x, m, sc, ...)                                                                      \
-	{                                                                                          \
-		.id = i, .sec = x, .type = SF_TYPE(S, m), .scale = sc, .off = offsetof(S, m),      \
-		__VA_ARGS__                                                                        \
-	}
 #define ROW(i, x, r, T, m, sc, l, ...)                                                             \
 	{                                                                                          \
 		.id = i, .sec = x, .rows = r, .type = SF_TYPE(T, m), .scale = sc,                  \
 		.off = offsetof(T, m), .label = l, __VA_ARGS__                                     \
 	}
+#define ONE(i, x, m, sc, ...) ROW(i, x, R_ONE, S, m, sc, NULL, __VA_ARGS__)
 #define FN(i, x, f, ...)                                                                           \
 	{                                                                                          \
 		.id = i, .sec = x, .fn = f, __VA_ARGS__                                            \
@@ -178,17 +171,10 @@ static const char *metrics_rows(const struct snapshot *s, int rows, int *n, size
 
 static uint64_t metrics_u64(int type, const char *m)
 {
-	switch (type) {
-	case SFT_U64:
-		return *(const uint64_t *)m;
-	case SFT_U32:
-		return *(const uint32_t *)m;
-	case SFT_INT:
-		return (uint64_t) * (const int *)m;
-	case SFT_BOOL:
-		return *(const bool *)m;
-	}
-	return 0;
+	return type == SFT_U64	 ? *(const uint64_t *)m
+	       : type == SFT_U32 ? *(const uint32_t *)m
+	       : type == SFT_INT ? (uint64_t) * (const int *)m
+				 : *(const bool *)m;
 }
 
 static double metrics_f64(int type, int scale, const char *m)
