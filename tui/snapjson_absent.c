@@ -28,8 +28,8 @@ void snapjson_null_numbers(json_t *v)
 }
 
 /* The figures at path ("rx_drop_pps", "per_cpu.completed") under v, through arrays (a field
- * of every PMD row, every CPU) and objects: their numbers become null. A name the object does
- * not hold is the field of its rows (docs/json.md: "pmd.rx_drop_pps" is every
+ * of every PMD row, every CPU) and objects: their numbers become null. A last name the object
+ * does not hold is the field of its rows (docs/json.md: "pmd.rx_drop_pps" is every
  * pmd.threads[].rx_drop_pps), so each array under it is searched the same way. */
 void snapjson_null_path(json_t *v, const char *path)
 {
@@ -53,7 +53,7 @@ void snapjson_null_path(json_t *v, const char *path)
 	x = json_object_get(v, key);
 	if (!x) {
 		json_object_foreach (v, k, x)
-			if (json_is_array(x))
+			if (!dot && json_is_array(x))
 				snapjson_null_path(x, path);
 	} else if (dot) {
 		snapjson_null_path(x, dot + 1);
