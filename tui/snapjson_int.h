@@ -59,7 +59,7 @@ static inline json_t *snapjson_str_or_null(const char *s)
 
 struct snap_field;
 /* Every field of a core/snap_schema.h table into o, in the table's order; no_rate: the row's
- * first sample (snapjson.c). */
+ * first sample (snapjson_fields.c). */
 void snapjson_fields(json_t *o, const struct snap_field *f, size_t n, const void *base,
 		     bool no_rate);
 

@@ -131,7 +131,7 @@ static inline double jd_at(const json_t *a, size_t i)
 }
 
 struct snap_field;
-/* The fields of a core/snap_schema.h table from o into base (snapdec.c). */
+/* The fields of a core/snap_schema.h table from o into base (snapdec_fields.c). */
 void snapdec_fields(const json_t *o, const struct snap_field *f, size_t n, char *base);
 
 /* The host section (snapdec_host.c). */
