@@ -28,10 +28,13 @@ void snapjson_null_numbers(json_t *v)
 }
 
 /* The figures at path ("rx_drop_pps", "per_cpu.completed") under v, through arrays (a field
- * of every PMD row, every CPU) and objects: their numbers become null. */
+ * of every PMD row, every CPU) and objects: their numbers become null. A last name the object
+ * does not hold is the field of its rows (docs/json.md: "pmd.rx_drop_pps" is every
+ * pmd.threads[].rx_drop_pps), so each array under it is searched the same way. */
 void snapjson_null_path(json_t *v, const char *path)
 {
 	size_t i;
+	const char *k;
 	json_t *x;
 	if (json_is_array(v)) {
 		json_array_foreach (v, i, x)
@@ -48,12 +51,15 @@ void snapjson_null_path(json_t *v, const char *path)
 	memcpy(key, path, n);
 	key[n] = '\0';
 	x = json_object_get(v, key);
-	if (!x)
-		return;
-	if (dot)
+	if (!x) {
+		json_object_foreach (v, k, x)
+			if (!dot && json_is_array(x))
+				snapjson_null_path(x, path);
+	} else if (dot) {
 		snapjson_null_path(x, dot + 1);
-	else if (json_is_number(x))
+	} else if (json_is_number(x)) {
 		json_object_set_new(v, key, json_null());
-	else
+	} else {
 		snapjson_null_numbers(x);
+	}
 }

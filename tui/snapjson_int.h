@@ -6,6 +6,8 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -54,6 +56,12 @@ static inline json_t *snapjson_str_or_null(const char *s)
 {
 	return s && *s ? jstr(s) : json_null();
 }
+
+struct snap_field;
+/* Every field of a core/snap_schema.h table into o, in the table's order; no_rate: the row's
+ * first sample (snapjson_fields.c). */
+void snapjson_fields(json_t *o, const struct snap_field *f, size_t n, const void *base,
+		     bool no_rate);
 
 /* The host section (snapjson_host.c). */
 json_t *snapjson_host(const struct host_snap *h);

@@ -105,28 +105,10 @@ static inline double jd_opt(const json_t *o, const char *k)
  * A share of one thing's whole (a thread's time, an interval's iterations, packets): its
  * producers keep it in 0..100 (engine/pmd/pmd_stats.c clamps a late read to 100). Outside
  * that, a far side or a file is lying, and the figure is refused rather than repeated in a
- * finding ("the host took 1e15%"): 0 as for a missing figure, -1 (unknown) for a *_opt one.
+ * finding ("the host took 1e15%"): 0 as for a missing figure, -1 (unknown) for a *_opt one
+ * (snapdec.c's SFD_PCT and SFD_PCT_OPT; an SFD_RATE, per second, is never negative: 0).
  */
 #define SNAPDEC_PCT_MAX 100.0
-
-static inline double jpct(const json_t *o, const char *k)
-{
-	double v = jd(o, k);
-	return v >= 0 && v <= SNAPDEC_PCT_MAX ? v : 0;
-}
-
-static inline double jpct_opt(const json_t *o, const char *k)
-{
-	double v = jd_opt(o, k);
-	return v >= 0 && v <= SNAPDEC_PCT_MAX ? v : -1;
-}
-
-/* A rate (per second) is never negative: a negative one reads as 0. */
-static inline double jrate(const json_t *o, const char *k)
-{
-	double v = jd(o, k);
-	return v >= 0 ? v : 0;
-}
 
 static inline int64_t ji_opt(const json_t *o, const char *k)
 {
@@ -147,6 +129,10 @@ static inline double jd_at(const json_t *a, size_t i)
 	const json_t *v = json_array_get(a, i);
 	return json_is_number(v) ? jclamp(json_number_value(v)) : 0;
 }
+
+struct snap_field;
+/* The fields of a core/snap_schema.h table from o into base (snapdec_fields.c). */
+void snapdec_fields(const json_t *o, const struct snap_field *f, size_t n, char *base);
 
 /* The host section (snapdec_host.c). */
 void snapdec_host(const json_t *h, struct host_snap *d);

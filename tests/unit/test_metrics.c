@@ -385,6 +385,35 @@ static void test_blk_irq_busy(void **state)
 	snapshot_free(s);
 }
 
+/* A figure the source lacks has no sample, never a number: a host PMD's first sample has no
+ * busy, sleep or CPU figure (-1, null in the JSON), and a sleep time the host names absent
+ * leaves its family out; the PMD's other figures stay. */
+static void test_pmd_unknown(void **state)
+{
+	(void)state;
+	struct snapshot *s = test_snap();
+	struct pmd_thread_snap *p = &s->pmd.threads[0];
+	p->no_rate = true;
+	p->busy_pct = p->idle_pct = p->cpu_pct = p->sleep_us_avg = -1;
+	p->rx_packets = 77;
+	s->has_host = true;
+	s->host.absent[s->host.nabsent++] = "pmd.sleep_us_avg";
+	char *t = render(s, METRICS_PROM);
+	assert_null(strstr(t, "tunetop_pmd_busy_ratio{"));
+	assert_null(strstr(t, "tunetop_pmd_cpu_ratio{"));
+	assert_null(strstr(t, "tunetop_pmd_sleep_average_seconds"));
+	assert_non_null(strstr(t, "\ntunetop_pmd_rx_packets_total{pmd=\"pmd-c:0\"} 77\n"));
+	free(t);
+	p->busy_pct = 50, p->cpu_pct = 25, p->sleep_us_avg = 10;
+	s->host.nabsent = 0;
+	t = render(s, METRICS_PROM);
+	assert_non_null(strstr(t, "\ntunetop_pmd_busy_ratio{pmd=\"pmd-c:0\"} 0.5\n"));
+	assert_non_null(strstr(t, "\ntunetop_pmd_cpu_ratio{pmd=\"pmd-c:0\"} 0.25\n"));
+	assert_non_null(strstr(t, "\ntunetop_pmd_sleep_average_seconds{pmd=\"pmd-c:0\"} 1e-05\n"));
+	free(t);
+	snapshot_free(s);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -421,6 +450,7 @@ int main(void)
 	    cmocka_unit_test(test_histograms),
 	    cmocka_unit_test(test_host_took_counter),
 	    cmocka_unit_test(test_blk_irq_busy),
+	    cmocka_unit_test(test_pmd_unknown),
 	    cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

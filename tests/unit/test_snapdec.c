@@ -175,6 +175,47 @@ static void test_self_absent(void **state)
 	snapshot_free(s);
 }
 
+/* A figure the host lacks is null, never a 0 that reads as measured: a name host.absent gives
+ * is the section's own field where it has one ("pmd.stolen_pct"), else that field of every row
+ * ("pmd.rx_drop_pps" is each pmd.threads[].rx_drop_pps). */
+static void test_host_absent_rows(void **state)
+{
+	(void)state;
+	struct snapshot *s = snapshot_new();
+	s->has_host = s->has_pmd = true;
+	s->pmd.nthreads = 2;
+	for (int i = 0; i < 2; i++) {
+		struct pmd_thread_snap *t = &s->pmd.threads[i];
+		snprintf(t->name, sizeof(t->name), "pmd-c0%d/id:%d", i, i);
+		t->rx_pps = 1000, t->stolen_pct = 3;
+	}
+	s->pmd.stolen_pct = -1;
+	static const char *const absent[] = {"pmd.rx_drop_pps", "pmd.tx_drop_pps",
+					     "pmd.sleep_overshoot_us", "pmd.stolen_pct"};
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		s->host.absent[s->host.nabsent++] = absent[i];
+	char *line = round_trip(s);
+	json_t *o = json_loads(line, 0, NULL);
+	json_t *th = json_object_get(json_object_get(o, "pmd"), "threads");
+	assert_int_equal(json_array_size(th), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *t = json_array_get(th, i);
+		assert_true(json_is_null(json_object_get(t, "rx_drop_pps")));
+		assert_true(json_is_null(json_object_get(t, "tx_drop_pps")));
+		json_t *ov = json_object_get(t, "sleep_overshoot_us");
+		assert_true(json_is_null(json_object_get(ov, "p50")));
+		assert_true(json_is_null(json_object_get(ov, "p99")));
+		assert_true(json_is_boolean(json_object_get(ov, "p50_at_least")));
+		/* the PMD's own figures stay: the name covers only pmd.stolen_pct */
+		assert_true(json_real_value(json_object_get(t, "stolen_pct")) == 3.0);
+		assert_true(json_real_value(json_object_get(t, "rx_pps")) == 1000.0);
+	}
+	assert_true(json_is_null(json_object_get(json_object_get(o, "pmd"), "stolen_pct")));
+	json_decref(o);
+	free(line);
+	snapshot_free(s);
+}
+
 static void test_bad_lines(void **state)
 {
 	char err[256];
@@ -310,6 +351,7 @@ int main(void)
 	    cmocka_unit_test(test_round_trip_host),
 	    cmocka_unit_test(test_round_trip_at_least),
 	    cmocka_unit_test(test_self_absent),
+	    cmocka_unit_test(test_host_absent_rows),
 	    cmocka_unit_test(test_absurd_figures),
 	    cmocka_unit_test(test_bad_lines),
 	    cmocka_unit_test(test_iso8601),

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* metrics_group.c: the families whose series are grouped: knobs by unit, thread CPU and delay
- * by thread name (tid only with --metrics-tid), host threads by what they are. */
+/* metrics_group.c: the families whose series are grouped: the info line, knobs by unit, events
+ * and diagnoses, thread CPU and delay by thread name (tid only with --metrics-tid), host
+ * threads by what they are. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "tui/options.h"
 #include "tui/rowfmt.h"
 #include "tui/metrics/metrics_int.h"
 
@@ -33,7 +35,35 @@ static enum metric_id knob_family(const struct knob_def *d)
 	return strcmp(d->unit, "pps") == 0 ? M_KNOB_PPS : M_KNOB_VALUE;
 }
 
-void metrics_knobs(struct mw *w, const struct snapshot *s)
+void metrics_info(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	mw_begin(w, "_info");
+	mw_label(w, "version", TUNETOP_VERSION);
+	mw_label(w, "backend", s->backend ? s->backend : "engine");
+	mw_label(w, "governor_source", snapshot_governor_source(s));
+	mw_label(w, "governor", snapshot_governor_name(s));
+	mw_u64(w, 1);
+}
+
+void metrics_events(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	for (int k = 0; st && k < EV_KIND_COUNT; k++)
+		mw_c1(w, "kind", event_kind_name((enum event_kind)k), st->events_total[k]);
+}
+
+void metrics_diag(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	for (int i = 0; st && i < diag_rule_count(); i++)
+		mw_g1(w, "rule", diag_rule_id(i), diag_rule_active(&st->diag, i) ? 1 : 0);
+}
+
+void metrics_knob(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	for (int k = 0; k < K_COUNT; k++)
+		mw_g1(w, "knob", knob_table[k].name, (double)s->knobs[k]);
+}
+
+void metrics_knobs(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
 {
 	for (int id = M_KNOB_SECONDS; id <= M_KNOB_CHOICE; id++) {
 		mw_family(w, (enum metric_id)id);
@@ -66,8 +96,9 @@ void metrics_knobs(struct mw *w, const struct snapshot *s)
  * The CPU time of the threads: one series per thread name (and group), summed, so that a
  * thread that restarts under a new tid keeps its series; by tid with --metrics-tid.
  */
-void metrics_threads(struct mw *w, const struct snapshot *s, bool tid)
+void metrics_threads(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
 {
+	bool tid = st && st->tid;
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
 		const char *grp = rowfmt_host_group(s, t);
@@ -104,7 +135,7 @@ static const char *thread_name(const struct snapshot *s, pid_t tid)
 }
 
 /* A TASKSTATS delay ratio: by tid with --metrics-tid, else summed by thread name. */
-void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio)
+static void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio)
 {
 	const struct host_snap *h = &s->host;
 	for (int i = 0; h->delayacct && i < h->nacct; i++) {
@@ -127,4 +158,14 @@ void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio)
 		mw_label(w, "name", name);
 		mw_f64(w, v / 100.0);
 	}
+}
+
+void metrics_cpu_delay(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	metrics_delay(w, s, st && st->tid, false);
+}
+
+void metrics_blkio_delay(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	metrics_delay(w, s, st && st->tid, true);
 }

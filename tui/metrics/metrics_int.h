@@ -103,7 +103,7 @@ enum metric_id {
 	M_COUNT
 };
 
-/* The writer (metrics.c): one family at a time, its header written with its first sample. */
+/* The writer (metrics_write.c): one family at a time, its header written with its first sample. */
 struct mw {
 	struct metrics_buf *b;
 	enum metrics_format fmt;
@@ -131,19 +131,23 @@ void mw_c1(struct mw *w, const char *k, const char *lv, uint64_t v);
 void mw_hist(struct mw *w, const char *k, const char *lv, size_t n, const double *le_s,
 	     const uint64_t *cum, uint64_t count, double sum);
 
-/* metrics_engine.c: the est, pmd and blk families. */
-void metrics_est(struct mw *w, const struct est_snap *e);
-void metrics_pmd(struct mw *w, const struct snapshot *s, const struct metrics_state *st);
-void metrics_blk(struct mw *w, const struct snapshot *s);
+/* A family written by hand: its samples (mw_family is called before; it may go on with the
+ * families that follow it). st may be NULL. */
+typedef void metrics_fn(struct mw *w, const struct snapshot *s, const struct metrics_state *st);
 
-/* metrics_group.c: knobs one family per unit; thread CPU (old: the deprecated family's
- * subsystem names) and TASKSTATS delays summed by thread name unless tid. */
-void metrics_knobs(struct mw *w, const struct snapshot *s);
-void metrics_threads(struct mw *w, const struct snapshot *s, bool tid);
-void metrics_delay(struct mw *w, const struct snapshot *s, bool tid, bool blkio);
+/* metrics_engine.c: every family, in order, from the table of what each writes. */
+void metrics_families(struct mw *w, const struct snapshot *s, const struct metrics_state *st);
+metrics_fn metrics_est_tick, metrics_pmd_iterations, metrics_pmd_host_took, metrics_pmd_overshoot,
+    metrics_blk_completions, metrics_blk_lat;
+
+/* metrics_group.c: the info line, knobs (all in one family, and one family per unit), events
+ * and diagnoses by kind; thread CPU and TASKSTATS delays summed by thread name unless
+ * --metrics-tid. */
+metrics_fn metrics_info, metrics_knob, metrics_knobs, metrics_events, metrics_diag, metrics_threads,
+    metrics_cpu_delay, metrics_blkio_delay;
 
 /* metrics_ovs.c: Open vSwitch's own counters on the host: pmd-stats-show per PMD and the
  * ovsdb Interface drop counters. */
-void metrics_ovs(struct mw *w, const struct snapshot *s);
+metrics_fn metrics_ovs_passes, metrics_ovs_hits, metrics_ovs_drops;
 
 #endif

@@ -16,17 +16,18 @@ static void mw_c2(struct mw *w, const char *k1, const char *v1, const char *k2, 
 	mw_u64(w, v);
 }
 
-void metrics_ovs(struct mw *w, const struct snapshot *s)
+void metrics_ovs_passes(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
 {
 	const struct host_snap *h = &s->host;
-	int n = h->ovs ? h->novs_pmds : 0;
-
-	mw_family(w, M_OVS_PMD_PASSES);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; h->ovs && i < h->novs_pmds; i++)
 		mw_c1(w, "pmd", h->ovs_pmds[i].name,
 		      h->ovs_pmds[i].packets + h->ovs_pmds[i].recirc);
-	mw_family(w, M_OVS_PMD_HITS);
-	for (int i = 0; i < n; i++) {
+}
+
+void metrics_ovs_hits(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	const struct host_snap *h = &s->host;
+	for (int i = 0; h->ovs && i < h->novs_pmds; i++) {
 		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[i];
 		mw_c2(w, "pmd", x->name, "lookup", "phwol", x->phwol_hits);
 		mw_c2(w, "pmd", x->name, "lookup", "simple", x->simple_hits);
@@ -34,14 +35,12 @@ void metrics_ovs(struct mw *w, const struct snapshot *s)
 		mw_c2(w, "pmd", x->name, "lookup", "smc", x->smc_hits);
 		mw_c2(w, "pmd", x->name, "lookup", "megaflow", x->megaflow_hits);
 	}
-	mw_family(w, M_OVS_PMD_UPCALLS);
-	for (int i = 0; i < n; i++)
-		mw_c1(w, "pmd", h->ovs_pmds[i].name, h->ovs_pmds[i].upcalls);
-	mw_family(w, M_OVS_PMD_LOST_UPCALLS);
-	for (int i = 0; i < n; i++)
-		mw_c1(w, "pmd", h->ovs_pmds[i].name, h->ovs_pmds[i].lost_upcalls);
-	/* Only the counters the interface has: an absent one is left out, never 0. */
-	mw_family(w, M_OVS_IFACE_DROPS);
+}
+
+/* Only the counters the interface has: an absent one is left out, never 0. */
+void metrics_ovs_drops(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	const struct host_snap *h = &s->host;
 	for (int i = 0; h->ovsdb && i < h->novs_ifaces; i++)
 		for (int k = 0; k < HOST_IFACE_NDROPS; k++)
 			if (h->ovs_ifaces[i].drops[k] >= 0)
