@@ -10,6 +10,7 @@
 
 #include "core/snap_host.h"
 #include "core/snap_blk.h"
+#include "core/snap_diag.h"
 #include "core/snap_est.h"
 #include "core/event.h"
 #include "core/knob.h"
@@ -92,6 +93,9 @@ struct snapshot {
 	/* knobs[k] is not a value the source has: a host knob the host lacks (no
 	 * cpufreq, no block device, no OVS). JSON gives null, the screen "-". */
 	bool knob_absent[K_COUNT];
+
+	/* The rules' findings on this sample, attached by the front end (core/snap_diag.h). */
+	struct snap_diag diag;
 };
 
 /*

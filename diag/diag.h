@@ -7,33 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/snap_diag.h"
 #include "core/snapshot.h"
-
-enum diag_severity { DIAG_INFO, DIAG_WARNING, DIAG_CRITICAL };
-
-#define DIAG_MAX_EVIDENCE 8
-#define DIAG_CONCLUSION_MAX 240
-#define DIAG_FIX_MAX 64
-#define DIAG_MAX_FINDINGS 16 /* at most one finding per rule */
-
-/* One figure a finding rests on, with its value and unit. */
-struct diag_evidence {
-	char figure[48]; /* a JSON path of the snapshot, or a derived name
-			    ("pmd.threads[1].ring_fill_us") */
-	double value;
-	const char *unit; /* static */
-};
-
-struct diag_finding {
-	const char *id; /* "pmd.sleep_outlasts_ring", static */
-	enum diag_severity severity;
-	uint64_t since_seq; /* seq of the first of the consecutive samples that raised it */
-	uint64_t since_wall_ns; /* that sample's CLOCK_REALTIME */
-	int nevidence;
-	struct diag_evidence evidence[DIAG_MAX_EVIDENCE];
-	char conclusion[DIAG_CONCLUSION_MAX]; /* one sentence */
-	char fix[DIAG_FIX_MAX]; /* a knob assignment ("pmd.timer_slack_ns=1000"), "" for none */
-};
 
 /* A finding starting or clearing at the last diag_eval (for the event log). */
 struct diag_change {

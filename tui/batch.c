@@ -14,7 +14,6 @@
 
 #include "backends/replay/recfile.h"
 #include "backends/replay/recstore.h"
-#include "backends/remote/src_remote.h"
 #include "core/clock.h"
 #include "core/safefile.h"
 #include "core/xalloc.h"
@@ -72,13 +71,13 @@ static bool batch_remote_notes(struct source *src, const bool *gone, int *alive)
 {
 	char note[256];
 	bool err, broken = false;
-	struct remote_row row;
+	struct fleet_row row;
 	*alive = 0;
-	for (int i = 0; remote_row(src, i, &row); i++) {
+	for (int i = 0; source_fleet_row(src, i, &row); i++) {
 		broken = broken || row.broken;
 		*alive += !row.broken && !gone[i];
 	}
-	/* After the rows: remote_row reads the links, and a host it finds broken queues its
+	/* After the rows: source_fleet_row reads the links, and a host it finds broken queues its
 	 * note then, which must be said before -b exits for it. */
 	while (source_note(src, note, sizeof(note), &err))
 		fprintf(stderr, "tunetop: %s\n", note);
@@ -95,9 +94,9 @@ static bool batch_remote_notes(struct source *src, const bool *gone, int *alive)
 
 static int batch_remote_give_up(struct source *src, bool *gone, double waited_s)
 {
-	struct remote_row row;
+	struct fleet_row row;
 	int n = 0;
-	for (int i = 0; remote_row(src, i, &row); i++) {
+	for (int i = 0; source_fleet_row(src, i, &row); i++) {
 		if (gone[i] || row.broken || row.snap)
 			continue;
 		gone[i] = true;
@@ -105,9 +104,9 @@ static int batch_remote_give_up(struct source *src, bool *gone, double waited_s)
 		fprintf(stderr,
 			"tunetop: %s: no snapshot in %.0f s, given up (-n ends the run): %s\n",
 			row.name, waited_s,
-			row.state == REMOTE_DOWN && row.reason ? row.reason
-			: row.state == REMOTE_UP	       ? "connected, nothing read"
-							       : "still connecting");
+			row.state == FLEET_DOWN && row.reason ? row.reason
+			: row.state == FLEET_UP		      ? "connected, nothing read"
+							      : "still connecting");
 	}
 	return n;
 }
@@ -121,16 +120,16 @@ static int batch_run_remote(struct source *src, const struct options *o, FILE *o
 	long n = 0;
 	int alive, rc = 0, gave_up = 0;
 	/* One diagnosis state per host: each host's findings follow its own samples. */
-	int nst = remote_count(src);
+	int nst = source_fleet_count(src);
 	struct diag_state *st = xcalloc((size_t)nst, sizeof(*st));
 	bool *gone = xcalloc((size_t)nst, sizeof(*gone));
 	double connect_s = BATCH_REMOTE_CONNECT_S + o->delay_s;
 	uint64_t connect_by = clock_mono_ns() + (uint64_t)(connect_s * NS_PER_S);
 	while (!sig_quit && (o->iterations == 0 || n < o->iterations)) {
-		struct remote_row row;
-		for (int i = 0; remote_row(src, i, &row); i++) {
+		struct fleet_row row;
+		for (int i = 0; source_fleet_row(src, i, &row); i++) {
 			const struct snapshot *s;
-			if (gone[i] || !remote_take_new(src, i, &s))
+			if (gone[i] || !source_fleet_take_new(src, i, &s))
 				continue; /* a host given up stays so: its exit status is said */
 			char *line = batch_host_line_diag(row.name, s, i < nst ? &st[i] : NULL);
 			int bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
@@ -266,7 +265,7 @@ int batch_run(struct source *src, const struct options *o)
 		snapshot_free(snap);
 		return rc;
 	}
-	if (remote_count(src)) {
+	if (source_fleet_count(src)) {
 		rc = batch_run_remote(src, o, out, rec);
 		if (out != stdout && fclose(out) != 0)
 			rc = 1;

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "backends/replay/recfile.h"
-#include "backends/remote/src_remote.h"
 #include "tui/batch.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
@@ -83,14 +82,14 @@ static void own_draw(struct ui *ui)
 static void debug_draw(struct ui *ui, int y)
 {
 	const struct snap_self *s = &ui->snap->self;
-	struct remote_row r;
+	struct fleet_row r;
 	char st[160], f[4][32];
 	move(y, 0);
 	/* The source's own line first (a recording's position, lines it skipped). */
 	if (source_status(ui->src, st, sizeof(st))[0])
 		ui_put(ui, strstr(st, "skipped") || strstr(st, "damaged") ? ROLE_WARN : ROLE_DIM,
 		       "%s  ", st);
-	if (remote_row(ui->src, remote_selected(ui->src), &r)) {
+	if (source_fleet_row(ui->src, source_fleet_selected(ui->src), &r)) {
 		/* A remote host's figures are its agent's, named by the host; the console's own
 		 * after them (they vary from run to run, the host's figures of one snapshot do
 		 * not: tests/tui/test_golden_fleet.sh masks the rest of the line from "self"). */
@@ -346,7 +345,7 @@ static int ui_wait(struct ui *ui, uint64_t deadline)
 	/* At EOF the input can only be waited out: poll no terminal, just the sampler. */
 	if (ui->stdin_eof)
 		pa[0].fd = -1;
-	bool sliced = pa[2].fd < 0 || pa[3].fd < 0 || remote_count(ui->src) > 0;
+	bool sliced = pa[2].fd < 0 || pa[3].fd < 0 || source_fleet_count(ui->src) > 0;
 	if (sliced && ms > UI_POLL_SLICE_MS)
 		ms = UI_POLL_SLICE_MS;
 	if (ms > INT_MAX)
@@ -499,7 +498,7 @@ int screen_run(struct source *src, const struct options *o)
 		/* A remote host came up, went down or answered a knob: what it holds changed, so
 		 * take it now (at -d 30 the fleet would show "connecting" for 30 s). Sampling a
 		 * remote source copies what its hosts sent; it never waits. */
-		if (noted && !ui->async && !ui->paused && remote_count(ui->src) > 0) {
+		if (noted && !ui->async && !ui->paused && source_fleet_count(ui->src) > 0) {
 			ui_sample(ui);
 			ui_table_rebuild(ui);
 		}

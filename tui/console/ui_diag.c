@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/remote/src_remote.h"
 #include "core/knob.h"
 #include "core/xalloc.h"
 #include "diag/diag.h"
@@ -87,7 +86,7 @@ void ui_diag_note(struct ui *ui)
 	const struct snapshot *s = ui->live;
 	/* With --remote, each host has its own state; only the selected host is sampled
 	 * here, so its findings follow its samples while it is selected. */
-	int i = remote_count(ui->src) > 0 ? remote_selected(ui->src) : 0;
+	int i = source_fleet_count(ui->src) > 0 ? source_fleet_selected(ui->src) : 0;
 	if (i < 0)
 		i = 0;
 	if (i >= d->nsrc) {

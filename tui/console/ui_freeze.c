@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "backends/replay/recfile.h"
-#include "backends/remote/src_remote.h"
 #include "tui/batch.h"
 #include "core/xalloc.h"
 #include "tui/console/ui.h"
@@ -36,12 +35,12 @@ void ui_freeze_free(struct ui *ui)
 void ui_freeze_note(struct ui *ui)
 {
 	const char *line = history_push(&ui->history, ui->live);
-	if (ui->rec && remote_count(ui->src)) {
+	if (ui->rec && source_fleet_count(ui->src)) {
 		/* Remote hosts: every host's new snapshot, with its "host", as -b writes them. */
-		struct remote_row row;
+		struct fleet_row row;
 		const struct snapshot *s;
-		for (int i = 0; remote_row(ui->src, i, &row); i++)
-			if (remote_take_new(ui->src, i, &s)) {
+		for (int i = 0; source_fleet_row(ui->src, i, &row); i++)
+			if (source_fleet_take_new(ui->src, i, &s)) {
 				char *l = batch_host_line(row.name, s);
 				if (l)
 					recfile_put(ui->rec, l);

@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "backends/remote/src_remote.h"
 #include "tui/console/ui.h"
 
 void ui_input_begin(struct ui *ui, enum ui_input mode)
@@ -158,7 +157,7 @@ int ui_command_run(struct ui *ui, const char *cmd)
 	if (!strncmp(a, "--all ", 6)) {
 		/* Every remote host; each one's answer comes back through ui_knob_result()
 		 * (and as an event). */
-		if (!remote_count(ui->src)) {
+		if (!source_fleet_count(ui->src)) {
 			ui_status(ui, true, "set --all: only with --remote hosts");
 			return UI_REDRAW;
 		}
@@ -168,7 +167,7 @@ int ui_command_run(struct ui *ui, const char *cmd)
 		char *sp = strchr(a, '=') ? NULL : strchr(a, ' ');
 		if (sp)
 			*sp = '=';
-		int n = remote_set_all(ui->src, a, err, sizeof(err));
+		int n = source_fleet_set_all(ui->src, a, err, sizeof(err));
 		if (n < 0)
 			ui_status(ui, true, "%s", err);
 		else
