@@ -11,15 +11,6 @@
 #include "diag/diag.h"
 #include "tui/console/ui.h"
 
-/* What the console remembers of one source's (one remote host's) diagnoses. */
-struct ui_diag_src {
-	struct diag_state st;
-	uint64_t seq; /* the last snapshot fed: a remote host's, sampled again, is not fed twice */
-	bool fed;
-	struct diag_finding live[DIAG_MAX_FINDINGS]; /* the findings of that snapshot */
-	int nlive;
-};
-
 /* The findings of one kept sample, so a frozen screen shows those of the sample it shows
  * (evaluating again would advance the hysteresis: diag/README.md). */
 struct ui_diag_keep {
@@ -29,11 +20,8 @@ struct ui_diag_keep {
 };
 
 struct ui_diag {
-	struct ui_diag_src *src; /* one per remote host (one for every other source) */
-	int nsrc;
 	struct ui_diag_keep *keep; /* a ring as long as the history's, by id % cap */
 	size_t cap;
-	int cur; /* the source (remote host) of the last snapshot noted */
 };
 
 static struct ui_diag *diag_get(struct ui *ui)
@@ -54,7 +42,6 @@ void ui_diag_free(struct ui *ui)
 	for (size_t i = 0; i < d->cap; i++)
 		free(d->keep[i].f);
 	free(d->keep);
-	free(d->src);
 	free(d);
 	ui->diag = NULL;
 }
@@ -84,32 +71,13 @@ void ui_diag_note(struct ui *ui)
 {
 	struct ui_diag *d = diag_get(ui);
 	const struct snapshot *s = ui->live;
-	/* With --remote, each host has its own state; only the selected host is sampled
-	 * here, so its findings follow its samples while it is selected. */
-	int i = source_fleet_count(ui->src) > 0 ? source_fleet_selected(ui->src) : 0;
-	if (i < 0)
-		i = 0;
-	if (i >= d->nsrc) {
-		d->src = xrealloc(d->src, (size_t)(i + 1) * sizeof(*d->src));
-		memset(d->src + d->nsrc, 0, (size_t)(i + 1 - d->nsrc) * sizeof(*d->src));
-		for (int k = d->nsrc; k <= i; k++)
-			diag_init(&d->src[k].st);
-		d->nsrc = i + 1;
-	}
-	struct ui_diag_src *ds = &d->src[i];
-	if (!ds->fed || s->seq != ds->seq) {
-		ds->nlive = diag_eval(&ds->st, s, ds->live, DIAG_MAX_FINDINGS);
-		ds->fed = true;
-		ds->seq = s->seq;
-		struct diag_change c[DIAG_MAX_FINDINGS];
-		int nc = diag_changes(&ds->st, c, DIAG_MAX_FINDINGS);
-		for (int k = 0; k < nc; k++)
-			event_put(ui, s, c[k].text);
-	}
-	d->cur = i;
+	/* The findings tui/after.c put on the snapshot: with --remote, the selected host's own
+	 * state's (each host has one, fed while it is selected). */
+	for (int k = 0; k < s->diag.nchanges; k++)
+		event_put(ui, s, s->diag.change[k]);
 	uint64_t id = history_newest(&ui->history);
 	if (id)
-		keep_put(d, id, ds->live, ds->nlive);
+		keep_put(d, id, s->diag.f, s->diag.n);
 }
 
 /* The findings of the sample shown: the live ones, or the frozen sample's. */
@@ -121,12 +89,8 @@ static int shown(struct ui *ui, const struct diag_finding **f)
 		*f = k->f;
 		return k->id == ui->frozen_id ? k->n : 0;
 	}
-	if (d->cur >= d->nsrc) {
-		*f = NULL;
-		return 0; /* no snapshot noted yet */
-	}
-	*f = d->src[d->cur].live;
-	return d->src[d->cur].nlive;
+	*f = ui->live->diag.f;
+	return ui->live->diag.evaluated ? ui->live->diag.n : 0; /* none before the first */
 }
 
 static enum theme_role sev_role(enum diag_severity s)

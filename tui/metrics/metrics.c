@@ -318,7 +318,6 @@ void metrics_note(struct metrics_state *st, const struct snapshot *snap)
 	for (size_t i = 0; i < snap->nevents; i++)
 		if ((unsigned)snap->events[i].kind < EV_KIND_COUNT)
 			st->events_total[snap->events[i].kind]++;
-	diag_eval(&st->diag, snap, NULL, 0);
 	for (int i = 0; snap->has_pmd && i < snap->pmd.nthreads; i++) {
 		const struct pmd_thread_snap *t = &snap->pmd.threads[i];
 		int j = 0;
@@ -340,6 +339,16 @@ void metrics_note(struct metrics_state *st, const struct snapshot *snap)
 			st->pmd_iter[j].host_took_ns +=
 			    (uint64_t)(t->stolen_pct / 100.0 * snap->interval_s * 1e9);
 	}
+}
+
+/* Rule id has a finding on s: the findings the front end attached, evaluated once for the
+ * line, the exporter and the screen alike (tui/after.c). */
+static bool metrics_finding(const struct snapshot *s, const char *id)
+{
+	for (int i = 0; s->diag.evaluated && i < s->diag.n; i++)
+		if (strcmp(s->diag.f[i].id, id) == 0)
+			return true;
+	return false;
 }
 
 static void metrics_self(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
@@ -378,7 +387,7 @@ static void metrics_self(struct mw *w, const struct snapshot *s, const struct me
 		mw_c1(w, "kind", event_kind_name((enum event_kind)k), st->events_total[k]);
 	mw_family(w, M_DIAG);
 	for (int i = 0; st && i < diag_rule_count(); i++)
-		mw_g1(w, "rule", diag_rule_id(i), diag_rule_active(&st->diag, i) ? 1 : 0);
+		mw_g1(w, "rule", diag_rule_id(i), metrics_finding(s, diag_rule_id(i)) ? 1 : 0);
 
 	mw_family(w, M_CPU_LOAD);
 	for (int i = 0; i < s->ncpus; i++)
