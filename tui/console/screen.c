@@ -451,7 +451,6 @@ static int screen_close(struct ui *ui)
 	ui_setup_errors_print(ui); /* the settings file's bad lines, said again once visible */
 	if (after_close(ui->after)) /* shown live by ui_freeze_note */
 		rc = 1;
-	ui_diag_free(ui);
 	ui_freeze_free(ui);
 	snapshot_free(ui->snap);
 	free(ui->rows);

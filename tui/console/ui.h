@@ -254,8 +254,7 @@ struct ui {
 	struct after *after;
 	bool rec; /* --record or --record-dir: the header says REC */
 	bool fleet; /* the fleet view (ui_fleet.c) instead of a host's view */
-	/* Diagnoses (ui_diag.c): findings per sample, the D list, X's question. */
-	struct ui_diag *diag;
+	/* Diagnoses (ui_diag.c): the D list. */
 	bool diag_list;
 	int diag_top;
 	/* Settings (tui/settings.h, ui_setup.c): the file as read, what was in force at start,
@@ -462,9 +461,8 @@ void ui_fleet_draw(struct ui *ui, int y, int h);
 int ui_fleet_key(struct ui *ui, int ch);
 
 /* ui_diag.c: the diagnoses (diag/diag.h) of the shown sample, below the key table. */
-/* Keep the findings of the live snapshot just kept (after ui_freeze_note), log their changes. */
+/* Log the starts and clears of the live snapshot's findings (tui/after.h put them on it). */
 void ui_diag_note(struct ui *ui);
-void ui_diag_free(struct ui *ui);
 /* The worst finding on row y under the header; returns the rows used (0: none active). */
 int ui_diag_line(struct ui *ui, int y);
 void ui_diag_list_draw(struct ui *ui); /* the D list, full screen like help */
