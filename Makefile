@@ -225,6 +225,9 @@ $(SERVE_TESTS): TEST_MODLIBS = $(SERVE_LIB) $(SERVE_LIBS)
 $(SERVE_TESTS): $(SERVE_LIB)
 $(SERVE_TESTS): override CFLAGS += $(SERVE_CFLAGS)
 
+# It counts the diagnosis rules' evaluations (tests/unit/test_diag_once.c).
+$(BUILD)/tests/unit/test_diag_once: TEST_LDLIBS += -Wl,--wrap=diag_eval
+
 $(BUILD)/tests/%: tests/%.c $(UI_LIB) $(EXP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(TEST_MODLIBS) $(UI_LIB) $(LIB_GROUP) $(LDFLAGS) \

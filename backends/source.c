@@ -71,8 +71,43 @@ int source_start(struct source *src, char *err, size_t errlen)
 void source_sample(struct source *src, struct snapshot *snap)
 {
 	src->ops->sample(src, snap);
+	snap->diag.evaluated = false; /* only the front end diagnoses (tui/after.c) */
 	if (!src->ops->recorded || !snap->backend)
 		snap->backend = src->ops->name;
+}
+
+int source_fleet_count(struct source *src)
+{
+	return src->ops->fleet ? src->ops->fleet->count(src) : 0;
+}
+
+bool source_fleet_row(struct source *src, int i, struct fleet_row *row)
+{
+	return src->ops->fleet && src->ops->fleet->row(src, i, row);
+}
+
+void source_fleet_select(struct source *src, int i)
+{
+	if (src->ops->fleet)
+		src->ops->fleet->select(src, i);
+}
+
+int source_fleet_selected(struct source *src)
+{
+	return src->ops->fleet ? src->ops->fleet->selected(src) : 0;
+}
+
+int source_fleet_set_all(struct source *src, const char *assignment, char *err, size_t errlen)
+{
+	if (src->ops->fleet)
+		return src->ops->fleet->set_all(src, assignment, err, errlen);
+	snprintf(err, errlen, "not a fleet of hosts (--remote)");
+	return KNOB_ERR_USAGE;
+}
+
+bool source_fleet_take_new(struct source *src, int i, const struct snapshot **out)
+{
+	return src->ops->fleet && src->ops->fleet->take_new(src, i, out);
 }
 
 void source_want_runq_all(struct source *src, bool all)

@@ -31,6 +31,32 @@ struct source_knob_result {
 	char err[256]; /* rc != 0: why */
 };
 
+/* One host of a fleet (docs/design.md "The fleet"), as source_fleet_row() gives it. */
+enum fleet_state { FLEET_CONNECTING, FLEET_UP, FLEET_DOWN };
+
+struct fleet_row {
+	const char *name; /* as given to --remote */
+	enum fleet_state state;
+	const char *reason; /* why down (ssh's last stderr line, exit status...) */
+	bool broken; /* down: not an agent we can read (reason says why) */
+	const struct snapshot *snap; /* the latest, or NULL before the first */
+	double age_s; /* since that snapshot arrived */
+	double retry_in_s; /* down: until the next try; -1: never (a far-side usage error) */
+	uint64_t rx_bytes; /* agent output received (after ssh's decompression) */
+	double rx_bytes_per_s; /* over the last few seconds */
+	uint64_t dropped_paths; /* delta paths the far side invented, dropped */
+};
+
+/* What a source of several hosts (the remote source) adds; the source_fleet_* calls below. */
+struct source_fleet_ops {
+	int (*count)(struct source *src);
+	bool (*row)(struct source *src, int i, struct fleet_row *row);
+	void (*select)(struct source *src, int i);
+	int (*selected)(struct source *src);
+	int (*set_all)(struct source *src, const char *assignment, char *err, size_t errlen);
+	bool (*take_new)(struct source *src, int i, const struct snapshot **out);
+};
+
 /* What a source needs to know when it opens (from the command line). */
 struct source_conf {
 	bool host_write; /* --write: the host source may change the live machine */
@@ -127,6 +153,8 @@ struct source_ops {
 	 * that pays per thread for it (the engine's schedstat pread) reads no more. Never
 	 * blocks; called from the front end's thread, between or during samples. */
 	void (*want_runq_all)(struct source *src, bool all);
+	/* Optional: the source is a fleet of hosts (the remote source); NULL: one host. */
+	const struct source_fleet_ops *fleet;
 };
 
 struct source {
@@ -198,6 +226,24 @@ bool source_paced(const struct source *src);
 uint64_t source_decoded(struct source *src);
 /* The source's one-line status into buf ("" when it has none); returns buf. */
 const char *source_status(struct source *src, char *buf, size_t len);
+
+/*
+ * The fleet, asked of any source (a source with no fleet ops has no hosts): the front ends
+ * call these, never a kind's own API (docs/design.md "The fleet").
+ */
+/* Hosts of the source; 0 for a source that is not a fleet. */
+int source_fleet_count(struct source *src);
+/* Read what has arrived (never blocks), then row i; false when i is out of range. */
+bool source_fleet_row(struct source *src, int i, struct fleet_row *row);
+/* The host knob sets and sample() go to (0 for a source that is not a fleet). */
+void source_fleet_select(struct source *src, int i);
+int source_fleet_selected(struct source *src);
+/* Send "NAME=VALUE" to every host that is up; the replies come through note() one per
+ * host. Returns the number of hosts it went to, or a usage error with a message. */
+int source_fleet_set_all(struct source *src, const char *assignment, char *err, size_t errlen);
+/* Host i's snapshot when one arrived since the last call for i (for -b and --record):
+ * true with *out set. */
+bool source_fleet_take_new(struct source *src, int i, const struct snapshot **out);
 
 extern const struct source_ops source_engine_ops; /* src_engine.c */
 extern const struct source_ops source_host_ops; /* src_host.c */

@@ -10,6 +10,7 @@
 
 #include "core/snap_host.h"
 #include "core/snap_blk.h"
+#include "core/snap_diag.h"
 #include "core/snap_est.h"
 #include "core/event.h"
 #include "core/knob.h"
@@ -106,6 +107,8 @@ struct snapshot {
 		double load_pct; /* busy % over the interval */
 		unsigned freq_mhz; /* 0 unknown */
 	} machine[SNAP_MACHINE_CPUS];
+	/* The rules' findings on this sample, attached by the front end (core/snap_diag.h). */
+	struct snap_diag diag;
 };
 
 /*

@@ -19,8 +19,8 @@
 #include "backends/remote/jdelta.h"
 #include "backends/source_async.h"
 #include "core/clock.h"
+#include "tui/after.h"
 #include "tui/batch.h"
-#include "tui/batch_diag.h"
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
@@ -40,7 +40,7 @@ struct agent {
 	size_t in_len;
 	bool in_overflow;
 	json_t *prev; /* the last snapshot sent, for the next delta */
-	struct diag_state diag; /* the far side's findings, as -b writes them (zero: not begun) */
+	struct after *after; /* the findings on each snapshot, as -b writes them */
 };
 
 static void agent_emit(struct agent *a, json_t *o)
@@ -285,8 +285,8 @@ static bool agent_read(struct agent *a)
 static void agent_snapshot(struct agent *a, struct snapshot *snap)
 {
 	source_sample(a->src, snap);
+	after_sample(a->after, a->src, snap, false);
 	json_t *cur = snapjson_build(snap);
-	batch_diag_add(cur, &a->diag, snap);
 	if (!a->prev || a->full_next) {
 		agent_emit(a, cur);
 		a->full_next = false;
@@ -305,6 +305,11 @@ int agent_run(struct source *src, const struct options *o)
 	struct agent a = {.src = src, .delay_s = o->delay_s};
 	struct snapshot *snap = snapshot_new();
 	char err[160];
+	int rc;
+	if (!(a.after = after_open(o, &rc))) { /* --agent records nothing: it cannot fail */
+		snapshot_free(snap);
+		return rc;
+	}
 	if (src->ops->knobs_apart && !(a.writer = source_async_start_writer(src, err, sizeof(err))))
 		fprintf(stderr, "tunetop: --agent: %s: knob writes wait between snapshots\n", err);
 	uint64_t next = clock_mono_ns() + (uint64_t)(BATCH_FIRST_INTERVAL_S * 1e9);
@@ -344,5 +349,6 @@ int agent_run(struct source *src, const struct options *o)
 	source_async_stop(a.writer); /* a write in progress ends within its own deadline */
 	json_decref(a.prev);
 	snapshot_free(snap);
+	after_close(a.after);
 	return a.failed ? 1 : 0;
 }

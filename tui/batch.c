@@ -12,17 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends/replay/recfile.h"
-#include "backends/replay/recstore.h"
-#include "backends/remote/src_remote.h"
 #include "core/clock.h"
 #include "core/safefile.h"
 #include "core/xalloc.h"
-#include "tui/batch_diag.h"
+#include "tui/after.h"
 #include "tui/metrics/metrics.h"
 #include "tui/metrics/serve.h"
 #include "tui/sig.h"
-#include "tui/snapjson.h"
 
 /* How soon a wait sees a signal when no self-pipe could be made (sig_quit_fd() < 0). */
 #define BATCH_SIGNAL_POLL_MS 50
@@ -49,36 +45,19 @@ static void batch_wait_until(uint64_t deadline)
 	}
 }
 
-/* A host's line; with st its diagnoses too (the console's frozen view passes none). */
-static char *batch_host_line_diag(const char *host, const struct snapshot *s, struct diag_state *st)
-{
-	json_t *j = snapjson_build(s);
-	if (st)
-		batch_diag_add(j, st, s);
-	json_object_set_new(j, "host", json_string(host));
-	char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
-	json_decref(j);
-	return line;
-}
-
-char *batch_host_line(const char *host, const struct snapshot *s)
-{
-	return batch_host_line_diag(host, s, NULL);
-}
-
 /* Notes (hosts going down, up again, broken) go to stderr, stdout stays JSON. True when some
  * host is broken: it will never give a line. *alive counts the others not given up. */
 static bool batch_remote_notes(struct source *src, const bool *gone, int *alive)
 {
 	char note[256];
 	bool err, broken = false;
-	struct remote_row row;
+	struct fleet_row row;
 	*alive = 0;
-	for (int i = 0; remote_row(src, i, &row); i++) {
+	for (int i = 0; source_fleet_row(src, i, &row); i++) {
 		broken = broken || row.broken;
 		*alive += !row.broken && !gone[i];
 	}
-	/* After the rows: remote_row reads the links, and a host it finds broken queues its
+	/* After the rows: source_fleet_row reads the links, and a host it finds broken queues its
 	 * note then, which must be said before -b exits for it. */
 	while (source_note(src, note, sizeof(note), &err))
 		fprintf(stderr, "tunetop: %s\n", note);
@@ -95,9 +74,9 @@ static bool batch_remote_notes(struct source *src, const bool *gone, int *alive)
 
 static int batch_remote_give_up(struct source *src, bool *gone, double waited_s)
 {
-	struct remote_row row;
+	struct fleet_row row;
 	int n = 0;
-	for (int i = 0; remote_row(src, i, &row); i++) {
+	for (int i = 0; source_fleet_row(src, i, &row); i++) {
 		if (gone[i] || row.broken || row.snap)
 			continue;
 		gone[i] = true;
@@ -105,40 +84,34 @@ static int batch_remote_give_up(struct source *src, bool *gone, double waited_s)
 		fprintf(stderr,
 			"tunetop: %s: no snapshot in %.0f s, given up (-n ends the run): %s\n",
 			row.name, waited_s,
-			row.state == REMOTE_DOWN && row.reason ? row.reason
-			: row.state == REMOTE_UP	       ? "connected, nothing read"
-							       : "still connecting");
+			row.state == FLEET_DOWN && row.reason ? row.reason
+			: row.state == FLEET_UP		      ? "connected, nothing read"
+							      : "still connecting");
 	}
 	return n;
 }
 
-/* --remote: every host's snapshots as they come, each with its "host"; -n counts lines. A
- * broken host (not an agent, a far-side usage error) or one given up (batch_remote_give_up)
- * makes the exit status 1; when every host is so there is nothing to wait for. */
+/* --remote: every host's snapshots as they come, each with its "host" and its own findings; -n
+ * counts lines. A broken host (not an agent, a far-side usage error) or one given up
+ * (batch_remote_give_up) makes the exit status 1; when every host is so there is nothing to
+ * wait for. */
 static int batch_run_remote(struct source *src, const struct options *o, FILE *out,
-			    struct recfile_writer *rec)
+			    struct after *after)
 {
 	long n = 0;
 	int alive, rc = 0, gave_up = 0;
-	/* One diagnosis state per host: each host's findings follow its own samples. */
-	int nst = remote_count(src);
-	struct diag_state *st = xcalloc((size_t)nst, sizeof(*st));
-	bool *gone = xcalloc((size_t)nst, sizeof(*gone));
+	bool *gone = xcalloc((size_t)source_fleet_count(src), sizeof(*gone));
 	double connect_s = BATCH_REMOTE_CONNECT_S + o->delay_s;
 	uint64_t connect_by = clock_mono_ns() + (uint64_t)(connect_s * NS_PER_S);
 	while (!sig_quit && (o->iterations == 0 || n < o->iterations)) {
-		struct remote_row row;
-		for (int i = 0; remote_row(src, i, &row); i++) {
-			const struct snapshot *s;
-			if (gone[i] || !remote_take_new(src, i, &s))
-				continue; /* a host given up stays so: its exit status is said */
-			char *line = batch_host_line_diag(row.name, s, i < nst ? &st[i] : NULL);
-			int bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
-				  fflush(out) == EOF;
-			if (rec && line)
-				recfile_put(rec, line);
-			free(line);
-			if (bad) {
+		struct fleet_row row;
+		const char *line;
+		for (int i = 0; source_fleet_row(src, i, &row); i++) {
+			/* A host given up stays so: its exit status is said. */
+			if (gone[i] || !after_fleet_take(after, src, i, row.name, true, &line))
+				continue;
+			if (!line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
+			    fflush(out) == EOF) {
 				if (!line)
 					fprintf(stderr, "tunetop: %s: cannot write its snapshot\n",
 						row.name);
@@ -160,7 +133,6 @@ done:
 	rc = batch_remote_notes(src, gone, &alive) || gave_up ? 1 : 0;
 out:
 	free(gone);
-	free(st);
 	return rc;
 }
 
@@ -204,174 +176,161 @@ static bool batch_discards(FILE *out)
 	       a.st_rdev == null.st_rdev;
 }
 
-struct recfile_writer *batch_record_open(const struct options *o, int *status, char *err,
-					 size_t errlen)
-{
-	*status = 0;
-	if (o->record)
-		return recfile_open(o->record, status, err, errlen);
-	if (!o->record_dir)
-		return NULL;
-	struct recstore_conf c = {.dir = o->record_dir,
-				  .rotate_s = o->record_rotate_s,
-				  .rotate_bytes = o->record_rotate_bytes,
-				  .keep_s = o->record_keep_s,
-				  .max_bytes = o->record_max_bytes};
-	return recfile_open_store(&c, status, err, errlen);
-}
+/* One -b run on one source: where it writes and how it paces itself. */
+struct batch {
+	struct source *src;
+	const struct options *o;
+	struct after *after;
+	FILE *out;
+	bool replace; /* -o FILE of a metrics text: replaced each interval */
+	bool om; /* a metrics text, not JSON */
+	bool paced; /* a recording: re-emitted as fast as the reader takes it, to its end */
+	bool on_demand; /* sampled when a scrape wants one (batch_loop) */
+	struct metrics_state mst;
+	struct metrics_buf mbuf;
+};
 
-/* Close the recording; a write that failed makes the run fail, and says why. */
-static int batch_record_close(struct recfile_writer *rec, const struct options *o)
+/* Wait until the next sample is due: a recording's next line, a scrape, or the -d grid.
+ * False: no more (a signal, the recording's end). */
+static bool batch_wait(struct batch *b, long n, uint64_t next)
 {
-	char err[256];
-	if (rec && recfile_close(rec, err, sizeof(err)) != 0) {
-		fprintf(stderr, "tunetop: --record %s: %s\n", o->record ? o->record : o->record_dir,
-			err);
-		return 1;
+	if (b->paced) {
+		/* --follow: nothing new yet; look again when the source says. */
+		double gap;
+		while ((gap = source_pace_s(b->src)) >= 0 && !source_ready(b->src) && !sig_quit)
+			clock_sleep_ns((uint64_t)(gap * 1e9));
+		if (gap < 0)
+			return false;
+	} else if (b->on_demand && n > 0) {
+		while (!sig_quit && !serve_wait_demand(sig_quit_fd()))
+			;
+	} else {
+		batch_wait_until(next);
 	}
-	return 0;
+	return !sig_quit;
 }
 
-int batch_run(struct source *src, const struct options *o)
+/* After one sample: its metrics text or its JSON line out. 0; 1 after saying why; -1 when
+ * the reader went away (EPIPE: that is how pipelines end, not an error). */
+static int batch_write(struct batch *b, struct snapshot *snap)
 {
+	char err[4200];
+	/* The lines go to /dev/null and no recording wants them: build none. */
+	bool none = b->on_demand && !after_recording(b->after);
+	const char *line = after_sample(b->after, b->src, snap, !b->om && !none);
+	int bad = 0;
+	if (none) {
+		return 0;
+	} else if (b->om) {
+		enum metrics_format f =
+		    b->o->format == OPT_FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROM;
+		metrics_note(&b->mst, snap);
+		metrics_render(snap, &b->mst, f, &b->mbuf);
+		metrics_add_process(&b->mbuf, f);
+		if (b->replace) {
+			if (safefile_replace(b->o->output, b->mbuf.p, b->mbuf.len, err,
+					     sizeof(err)) == 0)
+				return 0;
+			fprintf(stderr, "tunetop: -o %s\n", err);
+			return 1;
+		}
+		bad = fwrite(b->mbuf.p, 1, b->mbuf.len, b->out) != b->mbuf.len ||
+		      fflush(b->out) == EOF;
+	} else {
+		bad = !line || fputs(line, b->out) == EOF || fputc('\n', b->out) == EOF ||
+		      fflush(b->out) == EOF;
+	}
+	if (!bad)
+		return 0;
+	if (errno == EPIPE)
+		return -1;
+	fprintf(stderr, "tunetop: %s: %s\n", b->out == stdout ? "stdout" : b->o->output,
+		strerror(errno));
+	return 1;
+}
+
+/* Sample, write, wait, until -n lines, a signal, the reader's end or the recording's. */
+static int batch_loop(struct batch *b)
+{
+	const struct options *o = b->o;
 	struct snapshot *snap = snapshot_new();
 	uint64_t delay = (uint64_t)(o->delay_s * 1e9);
 	uint64_t first = (uint64_t)(BATCH_FIRST_INTERVAL_S * 1e9);
 	uint64_t next = clock_mono_ns() + (delay < first ? delay : first);
 	uint64_t render_us = 0;
-	bool om = o->format != OPT_FORMAT_JSON; /* a metrics text */
-	enum metrics_format mfmt =
-	    o->format == OPT_FORMAT_OPENMETRICS ? METRICS_OPENMETRICS : METRICS_PROM;
-	bool replace = false;
-	struct metrics_state mst = {.tid = o->metrics_tid};
-	struct metrics_buf mbuf = {0};
-	struct diag_state dst;
-	FILE *out = stdout;
-	char err[4200];
 	int rc = 0;
-	/* A recording re-emits as fast as the reader takes it, to its end. */
-	bool paced = source_paced(src);
-	struct recfile_writer *rec = NULL;
-
-	diag_init(&dst);
-
-	int ost = 0;
-	if ((o->record || o->record_dir) && !(rec = batch_record_open(o, &ost, err, sizeof(err)))) {
-		fprintf(stderr, "tunetop: %s: %s\n", o->record ? "--record" : "--record-dir", err);
-		snapshot_free(snap);
-		return ost;
-	}
-	if ((rc = batch_output(o, om, &out, &replace)) != 0) {
-		batch_record_close(rec, o);
-		snapshot_free(snap);
-		return rc;
-	}
-	if (remote_count(src)) {
-		rc = batch_run_remote(src, o, out, rec);
-		if (out != stdout && fclose(out) != 0)
-			rc = 1;
-		if (batch_record_close(rec, o))
-			rc = 1;
-		snapshot_free(snap);
-		return rc;
-	}
 	/* -b --serve whose lines nobody reads (-o /dev/null, as the exporter's unit) samples when a
 	 * scrape wants one (at most every -d), after a first sample that rates need as their
 	 * start: an exporter costs what its scrapes cost (docs/metrics.md, "Deploying the
 	 * exporter"). A reader of the lines gets them every -d, as without --serve; so does a run
 	 * bounded by -n, which ends after COUNT intervals whether or not anything scrapes it. */
-	bool on_demand = o->serve && !paced && !replace && batch_discards(out) && !o->iterations;
-	if (on_demand)
+	b->on_demand =
+	    o->serve && !b->paced && !b->replace && batch_discards(b->out) && !o->iterations;
+	if (b->on_demand)
 		serve_on_demand(o->delay_s);
-	for (long n = 0; (o->iterations == 0 || n < o->iterations) && !sig_quit; n++) {
-		if (paced) {
-			/* --follow: nothing new yet; look again when the source says. */
-			double gap;
-			while ((gap = source_pace_s(src)) >= 0 && !source_ready(src) && !sig_quit)
-				clock_sleep_ns((uint64_t)(gap * 1e9));
-			if (gap < 0)
-				break;
-		} else if (on_demand && n > 0) {
-			while (!sig_quit && !serve_wait_demand(sig_quit_fd()))
-				;
-		} else {
-			batch_wait_until(next);
-		}
-		if (sig_quit)
-			break;
+	for (long n = 0; (o->iterations == 0 || n < o->iterations) && batch_wait(b, n, next); n++) {
 		uint64_t taken = clock_mono_ns();
-		source_sample(src, snap);
-		if (paced && !source_decoded(src))
+		source_sample(b->src, snap);
+		if (b->paced && !source_decoded(b->src))
 			continue; /* no line of the recording decoded yet: nothing to write */
-		if (!paced) {
+		if (!b->paced) {
 			snap->self.render_us = render_us;
 			snap->self.absent &= ~(unsigned)SELF_ABSENT_RENDER; /* measured here */
 		}
 		uint64_t t0 = clock_mono_ns();
-		serve_publish(snap);
-		int bad = 0;
-		if (on_demand && !rec) {
-			/* The lines go to /dev/null and no recording wants them: build none. */
-		} else if (om) {
-			metrics_note(&mst, snap);
-			metrics_render(snap, &mst, mfmt, &mbuf);
-			metrics_add_process(&mbuf, mfmt);
-			if (replace) {
-				if (safefile_replace(o->output, mbuf.p, mbuf.len, err,
-						     sizeof(err)) != 0) {
-					fprintf(stderr, "tunetop: -o %s\n", err);
-					rc = 1;
-					break;
-				}
-				bad = 0;
-			} else {
-				bad = fwrite(mbuf.p, 1, mbuf.len, out) != mbuf.len ||
-				      fflush(out) == EOF;
-			}
-		} else {
-			json_t *j = snapjson_build(snap);
-			batch_diag_add(j, &dst, snap);
-			char *line = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(12));
-			json_decref(j);
-			bad = !line || fputs(line, out) == EOF || fputc('\n', out) == EOF ||
-			      fflush(out) == EOF;
-			if (rec && line)
-				recfile_put(rec, line);
-			free(line);
-		}
+		rc = batch_write(b, snap);
 		render_us = (clock_mono_ns() - t0) / NS_PER_US;
-		if (bad) {
-			/* The reader went away (EPIPE): that is how pipelines end, not an error. */
-			if (errno != EPIPE) {
-				fprintf(stderr, "tunetop: %s: %s\n",
-					out == stdout ? "stdout" : o->output, strerror(errno));
-				rc = 1;
-			}
+		if (rc)
 			break;
-		}
 		next = clock_next_due(next, delay, taken, clock_mono_ns());
 	}
-	if (on_demand)
+	if (b->on_demand)
 		serve_on_demand(-1);
-	if (out != stdout && fclose(out) != 0 && rc == 0) {
+	free(b->mbuf.p);
+	snapshot_free(snap);
+	return rc < 0 ? 0 : rc;
+}
+
+/* A recording re-emitted: one none of whose lines decoded gave nothing, a failure, not an
+ * empty success (docs/reference.md, exit status); lines it skipped are said. */
+static int batch_replay_end(struct source *src, int rc)
+{
+	char st[256];
+	source_status(src, st, sizeof(st));
+	if (!source_decoded(src) && !sig_quit && rc == 0) {
+		fprintf(stderr, "tunetop: %s: no line could be read as a snapshot\n", st);
+		return 1;
+	}
+	if (strstr(st, "skipped") || strstr(st, "damaged"))
+		fprintf(stderr, "tunetop: %s\n", st);
+	return rc;
+}
+
+int batch_run(struct source *src, const struct options *o)
+{
+	struct batch b = {.src = src,
+			  .o = o,
+			  .om = o->format != OPT_FORMAT_JSON,
+			  .paced = source_paced(src),
+			  .mst = {.tid = o->metrics_tid}};
+	int rc;
+	if (!(b.after = after_open(o, &rc)))
+		return rc;
+	if ((rc = batch_output(o, b.om, &b.out, &b.replace)) != 0) {
+		after_close(b.after);
+		return rc;
+	}
+	if (source_fleet_count(src))
+		rc = batch_run_remote(src, o, b.out, b.after);
+	else
+		rc = batch_loop(&b);
+	if (b.out != stdout && fclose(b.out) != 0 && rc == 0) {
 		fprintf(stderr, "tunetop: -o %s: %s\n", o->output, strerror(errno));
 		rc = 1;
 	}
-	free(mbuf.p);
-	if (paced) {
-		char st[256];
-		source_status(src, st, sizeof(st));
-		/* A recording none of whose lines decoded gave nothing: a failure, not an empty
-		 * success (docs/reference.md, exit status). */
-		if (!source_decoded(src) && !sig_quit && rc == 0) {
-			fprintf(stderr, "tunetop: %s: no line could be read as a snapshot\n", st);
-			rc = 1;
-		} else if (strstr(st, "skipped") || strstr(st, "damaged")) {
-			fprintf(stderr, "tunetop: %s\n", st);
-		}
-	}
-	if (batch_record_close(rec, o))
+	if (b.paced)
+		rc = batch_replay_end(src, rc);
+	if (after_close(b.after))
 		rc = 1;
-	snapshot_free(snap);
 	return rc;
 }

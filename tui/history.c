@@ -47,6 +47,7 @@ static void drop_oldest(struct history *h)
 	struct history_entry *e = &h->ring[h->head];
 	h->bytes -= e->zlen;
 	free(e->z);
+	free(e->findings);
 	key_unref(h, e->key);
 	memset(e, 0, sizeof(*e));
 	h->head = (h->head + 1) % h->cap;
@@ -121,7 +122,13 @@ const char *history_push(struct history *h, const struct snapshot *s)
 	if (key)
 		key->refs++;
 	struct history_entry *e = &h->ring[(h->head + h->n) % h->cap];
-	*e = (struct history_entry){z, zlen, len, key, h->next_id++, s->wall_ns};
+	*e = (struct history_entry){
+	    z, zlen, len, key, h->next_id++, s->wall_ns, NULL, 0, s->diag.evaluated};
+	if (s->diag.evaluated && s->diag.n > 0) {
+		e->nfindings = s->diag.n;
+		e->findings = xcalloc((size_t)s->diag.n, sizeof(*e->findings));
+		memcpy(e->findings, s->diag.f, (size_t)s->diag.n * sizeof(*e->findings));
+	}
 	h->n++;
 	h->bytes += zlen;
 	free(h->last);
@@ -148,12 +155,10 @@ const struct history_entry *history_find(const struct history *h, uint64_t id)
 	return &h->ring[(h->head + (size_t)(id - old)) % h->cap];
 }
 
-bool history_get(const struct history *h, uint64_t id, struct snapshot *out)
+/* The line of e, whole, into out. */
+static bool history_decode(const struct history_entry *e, struct snapshot *out)
 {
 	char err[128];
-	const struct history_entry *e = history_find(h, id);
-	if (!e)
-		return false;
 	if (!e->key) /* kept whole */
 		return snapdec_line(e->z, e->zlen, out, err, sizeof(err)) == SNAPDEC_OK;
 	/* A context per call: a freeze or a step through history, not a refresh. */
@@ -167,6 +172,19 @@ bool history_get(const struct history *h, uint64_t id, struct snapshot *out)
 	ZSTD_freeDCtx(d);
 	free(line);
 	return ok;
+}
+
+bool history_get(const struct history *h, uint64_t id, struct snapshot *out)
+{
+	const struct history_entry *e = history_find(h, id);
+	if (!e || !history_decode(e, out))
+		return false;
+	out->diag.evaluated = e->diagnosed;
+	out->diag.n = e->nfindings;
+	out->diag.nchanges = 0;
+	if (e->nfindings)
+		memcpy(out->diag.f, e->findings, (size_t)e->nfindings * sizeof(*e->findings));
+	return true;
 }
 
 size_t history_mem_bytes(const struct history *h)

@@ -29,6 +29,11 @@ struct history_entry {
 	struct history_key *key;
 	uint64_t id; /* 1, 2, ... in order of pushing: stays with the sample while it is kept */
 	uint64_t wall_ns;
+	/* The findings it was diagnosed with (tui/after.c), given back with it: a frozen screen
+	 * shows its sample's, never evaluated again (that would advance the hysteresis). */
+	struct diag_finding *findings; /* NULL when none (most samples) */
+	int nfindings;
+	bool diagnosed; /* it was diagnosed at all */
 };
 
 struct history {
@@ -52,7 +57,7 @@ uint64_t history_oldest(const struct history *h);
 uint64_t history_newest(const struct history *h);
 /* The entry with id, or NULL when it is gone (or never was). */
 const struct history_entry *history_find(const struct history *h, uint64_t id);
-/* Decode the sample id into out; false when it is gone. */
+/* Decode the sample id into out, its findings with it; false when it is gone. */
 bool history_get(const struct history *h, uint64_t id, struct snapshot *out);
 /* Bytes held: the compressed lines, their keys and the ring. */
 size_t history_mem_bytes(const struct history *h);

@@ -14,6 +14,7 @@
 #include "tui/options.h"
 #include "tui/rowfmt.h"
 #include "tui/snapjson_absent.h"
+#include "tui/snapjson_diag.h"
 #include "tui/snapjson_int.h"
 
 void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len)
@@ -147,11 +148,14 @@ json_t *snapjson_build(const struct snapshot *s)
 	snapjson_iso8601(s->wall_ns, when, sizeof(when));
 	for (size_t i = 0; i < s->nevents; i++) {
 		char t[40];
+		if (!snapjson_diag_event_kept(s, &s->events[i]))
+			continue;
 		snapjson_iso8601(s->events[i].wall_ns, t, sizeof(t));
 		json_array_append_new(events, json_pack("{s:s, s:s, s:o}", "time", t, "kind",
 							event_kind_name(s->events[i].kind), "text",
 							jstr(s->events[i].text)));
 	}
+	snapjson_diag_events(events, s);
 	json_t *o =
 	    json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:o}", "schema", SNAPJSON_SCHEMA, "tool",
 		      "tunetop", "version", TUNETOP_VERSION, "time", when, "uptime_s",
@@ -187,5 +191,8 @@ json_t *snapjson_build(const struct snapshot *s)
 	for (size_t i = 0; i < sizeof(self_absent) / sizeof(self_absent[0]); i++)
 		if (s->self.absent & self_absent[i].bit)
 			snapjson_null_path(o, self_absent[i].path);
+	/* Last, as the line always had it: the findings the front end attached (tui/after.c). */
+	if (s->diag.evaluated)
+		json_object_set_new(o, "diagnoses", snapjson_findings(s->diag.f, s->diag.n));
 	return o;
 }

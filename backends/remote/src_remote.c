@@ -216,12 +216,18 @@ static void remote_close(struct source *src)
 	src->priv = NULL;
 }
 
-int remote_count(struct source *src)
+/* The fleet's ops (backends/source.h "struct source_fleet_ops"). */
+static int remote_count(struct source *src)
 {
-	return src->ops == &source_remote_ops ? ((struct remote *)src->priv)->n : 0;
+	return ((struct remote *)src->priv)->n;
 }
 
-bool remote_row(struct source *src, int i, struct remote_row *row)
+/* The host states are the fleet's, in the same order. */
+_Static_assert((int)REMOTE_CONNECTING == (int)FLEET_CONNECTING && (int)REMOTE_UP == (int)FLEET_UP &&
+		   (int)REMOTE_DOWN == (int)FLEET_DOWN,
+	       "enum remote_state follows enum fleet_state");
+
+static bool remote_row(struct source *src, int i, struct fleet_row *row)
 {
 	if (i < 0 || i >= remote_count(src))
 		return false;
@@ -229,9 +235,9 @@ bool remote_row(struct source *src, int i, struct remote_row *row)
 	struct remote_host *h = &r->h[i];
 	uint64_t now = clock_mono_ns();
 	remote_pump(r);
-	*row = (struct remote_row){
+	*row = (struct fleet_row){
 	    .name = h->name,
-	    .state = h->state,
+	    .state = (enum fleet_state)h->state,
 	    .reason = h->reason,
 	    .broken = h->broken,
 	    .snap = h->have ? h->snap : NULL,
@@ -247,18 +253,18 @@ bool remote_row(struct source *src, int i, struct remote_row *row)
 	return true;
 }
 
-void remote_select(struct source *src, int i)
+static void remote_select(struct source *src, int i)
 {
 	if (i >= 0 && i < remote_count(src))
 		((struct remote *)src->priv)->sel = i;
 }
 
-int remote_selected(struct source *src)
+static int remote_selected(struct source *src)
 {
-	return remote_count(src) ? ((struct remote *)src->priv)->sel : 0;
+	return ((struct remote *)src->priv)->sel;
 }
 
-int remote_set_all(struct source *src, const char *assignment, char *err, size_t errlen)
+static int remote_set_all(struct source *src, const char *assignment, char *err, size_t errlen)
 {
 	struct remote *r = src->priv;
 	enum knob_id id;
@@ -282,7 +288,7 @@ int remote_set_all(struct source *src, const char *assignment, char *err, size_t
 	return sent;
 }
 
-bool remote_take_new(struct source *src, int i, const struct snapshot **out)
+static bool remote_take_new(struct source *src, int i, const struct snapshot **out)
 {
 	if (i < 0 || i >= remote_count(src))
 		return false;
@@ -295,8 +301,18 @@ bool remote_take_new(struct source *src, int i, const struct snapshot **out)
 	return true;
 }
 
+static const struct source_fleet_ops remote_fleet_ops = {
+    .count = remote_count,
+    .row = remote_row,
+    .select = remote_select,
+    .selected = remote_selected,
+    .set_all = remote_set_all,
+    .take_new = remote_take_new,
+};
+
 const struct source_ops source_remote_ops = {
     .name = "remote",
+    .fleet = &remote_fleet_ops,
     .open = remote_open,
     .start = remote_start,
     .sample = remote_sample,

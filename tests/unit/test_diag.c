@@ -16,6 +16,7 @@
 #include "core/governor.h"
 #include "core/xalloc.h"
 #include "diag/diag.h"
+#include "tui/after.h"
 #include "tui/metrics/metrics.h"
 
 #define NCPU 4
@@ -622,8 +623,10 @@ static int feed_file(const char *rel, const char *id, struct diag_finding *got)
 	diag_init(&st);
 	while ((len = getline(&line, &cap, fp)) > 0) {
 		assert_int_equal(snapdec_line(line, (size_t)len, s, err, sizeof(err)), 0);
-		struct diag_finding out[DIAG_MAX_FINDINGS];
-		int n = diag_eval(&st, s, out, DIAG_MAX_FINDINGS);
+		/* As every front end does after a sample (tui/after.h): the findings on s. */
+		after_diagnose(&st, s);
+		const struct diag_finding *out = s->diag.f;
+		int n = s->diag.n;
 		metrics_note(&mst, s);
 		lines++;
 		for (int i = 0; i < n; i++) {

@@ -11,12 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backends/replay/recfile.h"
-#include "backends/remote/src_remote.h"
-#include "tui/batch.h"
 #include "core/clock.h"
 #include "core/xalloc.h"
-#include "tui/metrics/serve.h"
+#include "tui/after.h"
 #include "tui/sig.h"
 #include "tui/console/ui.h"
 
@@ -83,14 +80,14 @@ static void own_draw(struct ui *ui)
 static void debug_draw(struct ui *ui, int y)
 {
 	const struct snap_self *s = &ui->snap->self;
-	struct remote_row r;
+	struct fleet_row r;
 	char st[160], f[4][32];
 	move(y, 0);
 	/* The source's own line first (a recording's position, lines it skipped). */
 	if (source_status(ui->src, st, sizeof(st))[0])
 		ui_put(ui, strstr(st, "skipped") || strstr(st, "damaged") ? ROLE_WARN : ROLE_DIM,
 		       "%s  ", st);
-	if (remote_row(ui->src, remote_selected(ui->src), &r)) {
+	if (source_fleet_row(ui->src, source_fleet_selected(ui->src), &r)) {
 		/* A remote host's figures are its agent's, named by the host; the console's own
 		 * after them (they vary from run to run, the host's figures of one snapshot do
 		 * not: tests/tui/test_golden_fleet.sh masks the rest of the line from "self"). */
@@ -256,7 +253,8 @@ static void ui_after_sample(struct ui *ui)
 	ui->now_ns = s->mono_ns;
 	ui_knobs_refresh(ui);
 	ui_events_note(ui);
-	serve_publish(s); /* the scrape text of this sample, rendered here once */
+	/* Its findings, the scrape text, the history and the recording (tui/after.h). */
+	after_sample(ui->after, ui->src, s, false);
 	ui_freeze_note(ui);
 	ui_diag_note(ui); /* its findings, kept with the sample's history id */
 	/* Last: it steps the `o` sweep, whose next writes patch this snapshot's knobs (the
@@ -346,7 +344,7 @@ static int ui_wait(struct ui *ui, uint64_t deadline)
 	/* At EOF the input can only be waited out: poll no terminal, just the sampler. */
 	if (ui->stdin_eof)
 		pa[0].fd = -1;
-	bool sliced = pa[2].fd < 0 || pa[3].fd < 0 || remote_count(ui->src) > 0;
+	bool sliced = pa[2].fd < 0 || pa[3].fd < 0 || source_fleet_count(ui->src) > 0;
 	if (sliced && ms > UI_POLL_SLICE_MS)
 		ms = UI_POLL_SLICE_MS;
 	if (ms > INT_MAX)
@@ -401,55 +399,195 @@ static void ui_setup_theme(struct ui *ui)
 			  diag.count > 1 ? "those lines" : "that line");
 }
 
-int screen_run(struct source *src, const struct options *o)
+/* The loop's clock: when the next sample is due, and what fades. */
+struct screen_clock {
+	uint64_t delay, next;
+	uint64_t status_set; /* when the status line shown was set */
+	uint64_t flash_end; /* when the knobs flashing stop */
+	long n; /* samples taken, for -n */
+	char last_status[sizeof(((struct ui *)0)->status)];
+};
+
+/* The console on src, up to its first frame's data; NULL with *rc (said on stderr). */
+static struct ui *screen_open(struct source *src, struct options *eff, int *rc)
 {
 	struct ui *ui = xcalloc(1, sizeof(*ui));
 	char err[512];
-	uint64_t status_set = 0;
-	char last_status[sizeof(ui->status)] = "";
-	struct options eff = *o; /* with the settings file's looks, the command line winning */
-
 	ui->src = src;
-	ui->opt = o = &eff;
-	ui_setup_init(ui, &eff);
-	uint64_t delay = ui->delay_ns;
+	ui->opt = eff;
+	ui_setup_init(ui, eff);
 	ui->snap = snapshot_new();
 	ui_freeze_init(ui);
-	int rc = 0;
-	if ((o->record || o->record_dir) &&
-	    !(ui->rec = batch_record_open(o, &rc, err, sizeof(err)))) {
-		fprintf(stderr, "tunetop: %s: %s\n", o->record ? "--record" : "--record-dir", err);
-		ui_freeze_free(ui);
-		snapshot_free(ui->snap);
-		free(ui);
-		return rc;
-	}
+	ui->after = after_open(eff, rc);
+	ui->rec = eff->record || eff->record_dir;
 	setlocale(LC_ALL, "");
-	ui_setup_theme(ui);
-	if (ui_tty_open(ui, err, sizeof(err)) != 0) {
+	if (ui->after) {
+		after_keep_history(ui->after, &ui->history);
+		ui_setup_theme(ui);
+		if (ui_tty_open(ui, err, sizeof(err)) == 0)
+			return ui;
 		fprintf(stderr, "tunetop: %s\n", err);
-		recfile_close(ui->rec, err, sizeof(err));
-		ui_freeze_free(ui);
-		snapshot_free(ui->snap);
-		free(ui);
-		return 1;
+		*rc = 1;
+		after_close(ui->after);
 	}
+	ui_freeze_free(ui);
+	snapshot_free(ui->snap);
+	free(ui);
+	return NULL;
+}
+
+/* After the loop: the terminal back, the source's threads stopped, what the run leaves
+ * said; returns the exit status (a recording that failed fails the run, as in -b). */
+static int screen_close(struct ui *ui)
+{
+	char err[512];
+	int rc = 0;
+	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
+	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
+	ui_tradeoff_quit(ui); /* a sweep cut short by q: its knobs back */
+	ui_tune_quit(ui); /* a tuner run cut short by q: its start value back */
+	if (ui_setup_save(ui, err, sizeof(err)) != 0)
+		fprintf(stderr, "tunetop: settings not saved: %s\n", err);
+	ui_setup_errors_print(ui); /* the settings file's bad lines, said again once visible */
+	if (after_close(ui->after)) /* shown live by ui_freeze_note */
+		rc = 1;
+	ui_freeze_free(ui);
+	snapshot_free(ui->snap);
+	free(ui->rows);
+	free(ui);
+	return rc;
+}
+
+/* What the sampler thread, a resample and the source's notes bring; returns redo flags. */
+static int screen_take(struct ui *ui, struct screen_clock *c, int redo)
+{
+	if (ui->async) {
+		long before = c->n;
+		if (redo & UI_ASYNC)
+			redo |= ui_async_take(ui, &c->n);
+		if ((redo & UI_RESAMPLE) && !ui->paused)
+			source_async_poke(ui->async); /* resumed: a fresh one now */
+		redo &= ~(UI_RESAMPLE | UI_KNOB | UI_ASYNC);
+		if (ui->opt->iterations && c->n >= ui->opt->iterations && c->n > before)
+			redo |= UI_LAST;
+	}
+	if ((redo & (UI_RESAMPLE | UI_KNOB)) && !ui->paused) {
+		ui_sample(ui);
+		if (source_paced(ui->src))
+			c->next = ui_next_due(ui, clock_mono_ns(), c->delay);
+		redo |= UI_REBUILD;
+	}
+	if (redo & UI_REBUILD)
+		ui_table_rebuild(ui);
+	/* A remote host's answer to a knob set, or a host gone down: never waits. */
+	struct source_knob_result kr;
+	char note[256];
+	bool note_err, noted = false;
+	while (source_knob_result(ui->src, &kr)) {
+		redo |= ui_knob_result(ui, &kr) & UI_REDRAW;
+		noted = true;
+	}
+	while (source_note(ui->src, note, sizeof(note), &note_err)) {
+		ui_status(ui, note_err, "%s", note);
+		redo |= UI_REDRAW;
+		noted = true;
+	}
+	/* A remote host came up, went down or answered a knob: what it holds changed, so
+	 * take it now (at -d 30 the fleet would show "connecting" for 30 s). Sampling a
+	 * remote source copies what its hosts sent; it never waits. */
+	if (noted && !ui->async && !ui->paused && source_fleet_count(ui->src) > 0) {
+		ui_sample(ui);
+		ui_table_rebuild(ui);
+	}
+	return redo;
+}
+
+/* Status messages fade after a while; a flash ends with one more frame. Returns redo. */
+static int screen_fade(struct ui *ui, struct screen_clock *c, uint64_t now)
+{
+	int redo = 0;
+	if (strcmp(c->last_status, ui->status) != 0) {
+		memcpy(c->last_status, ui->status, sizeof(c->last_status));
+		c->status_set = now;
+	} else if (status_fades(ui) && now - c->status_set > UI_STATUS_NS) {
+		/* ("setting X..." stays while the write is under way; a question stays open) */
+		ui->status[0] = c->last_status[0] = '\0';
+		redo |= UI_REDRAW;
+	}
+	for (int k = 0; k < K_COUNT; k++)
+		if (ui->flash_until[k] > c->flash_end)
+			c->flash_end = ui->flash_until[k];
+	if (c->flash_end && now >= c->flash_end) {
+		c->flash_end = 0;
+		memset(ui->flash_until, 0, sizeof(ui->flash_until));
+		redo |= UI_REDRAW;
+	}
+	return redo;
+}
+
+/* A frame when something changed, and the key-to-frame time of the keys that asked for it. */
+static void screen_frame(struct ui *ui, int redo)
+{
+	if (!(redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD)))
+		return;
+	frame_draw(ui);
+	if (ui->key_ns) {
+		ui->key_us = (clock_mono_ns() - ui->key_ns) / NS_PER_US;
+		if (ui->key_us > ui->key_max_us)
+			ui->key_max_us = ui->key_us;
+		ui->key_ns = 0;
+	}
+}
+
+/* Until the next thing due: a sample (redo flags to take it), or input. -1: -n reached. */
+static int screen_next(struct ui *ui, struct screen_clock *c)
+{
+	uint64_t t = clock_mono_ns();
+	if (ui->async && t >= c->next) {
+		/* The sampler keeps its own time: only the periodic checks run here. */
+		c->next = t + c->delay;
+		return 0;
+	}
+	if (t >= c->next) {
+		if (ui->opt->iterations && ++c->n >= ui->opt->iterations)
+			return -1;
+		/* On the -d grid, and after a stall no burst of samples nor one a moment after
+		 * the late one (a paced source sets its own after sampling). */
+		c->next = clock_next_due(c->next, c->delay, t, t);
+		return UI_RESAMPLE | UI_REDRAW;
+	}
+	/* Awake for what is due: the next sample, a status's fade, a flash's end. */
+	uint64_t wake = c->next;
+	if (status_fades(ui) && c->status_set + UI_STATUS_NS + 1 < wake)
+		wake = c->status_set + UI_STATUS_NS + 1;
+	if (c->flash_end && c->flash_end < wake)
+		wake = c->flash_end;
+	return ui_wait(ui, wake);
+}
+
+int screen_run(struct source *src, const struct options *o)
+{
+	struct options eff = *o; /* with the settings file's looks, the command line winning */
+	struct screen_clock c = {0};
+	char err[512];
+	int rc = 0;
+	struct ui *ui = screen_open(src, &eff, &rc);
+	if (!ui)
+		return rc;
+	c.delay = ui->delay_ns;
 	ui_tty_resize(ui);
-	long n = 0;
 	ui->fleet = ui_fleet_active(ui);
 	/* A source that may block on I/O samples on its own thread (backends/source_async.h);
 	 * the others are sampled here (source_ops.blocks). */
-	if (src->ops->blocks && !(ui->async = source_async_start(src, delay, err, sizeof(err))))
+	if (src->ops->blocks && !(ui->async = source_async_start(src, c.delay, err, sizeof(err))))
 		ui_status(ui, true, "%s: sampling on this thread", err);
 	ui->ui_cpu_ns = clock_thread_ns();
 	if (!ui->async)
 		ui_sample(ui);
 	ui_table_rebuild(ui);
-
-	uint64_t next = ui_next_due(ui, clock_mono_ns(), delay);
+	c.next = ui_next_due(ui, clock_mono_ns(), c.delay);
 	int redo = UI_REDRAW;
-	uint64_t flash_end = 0;
-	while (!sig_quit && !ui->tty.dead) {
+	while (!sig_quit && !ui->tty.dead && redo >= 0) {
 		if (sig_winch) {
 			sig_winch = 0;
 			redo |= UI_RESIZE | UI_REDRAW;
@@ -458,121 +596,19 @@ int screen_run(struct source *src, const struct options *o)
 			break;
 		if (ui_tty_resize(ui))
 			redo |= UI_REDRAW;
-		if (ui->delay_ns != delay) { /* the setup screen chose another refresh */
-			delay = ui->delay_ns;
+		if (ui->delay_ns != c.delay) { /* the setup screen chose another refresh */
+			c.delay = ui->delay_ns;
 			if (ui->async)
-				source_async_interval(ui->async, delay);
+				source_async_interval(ui->async, c.delay);
 			if (!source_paced(ui->src))
-				next = clock_mono_ns() + delay;
+				c.next = clock_mono_ns() + c.delay;
 		}
-		if (ui->async) {
-			long before = n;
-			if (redo & UI_ASYNC)
-				redo |= ui_async_take(ui, &n);
-			if ((redo & UI_RESAMPLE) && !ui->paused)
-				source_async_poke(ui->async); /* resumed: a fresh one now */
-			redo &= ~(UI_RESAMPLE | UI_KNOB | UI_ASYNC);
-			if (o->iterations && n >= o->iterations && n > before)
-				redo |= UI_LAST;
-		}
-		if ((redo & (UI_RESAMPLE | UI_KNOB)) && !ui->paused) {
-			ui_sample(ui);
-			if (source_paced(ui->src))
-				next = ui_next_due(ui, clock_mono_ns(), delay);
-			redo |= UI_REBUILD;
-		}
-		if (redo & UI_REBUILD)
-			ui_table_rebuild(ui);
-		/* A remote host's answer to a knob set, or a host gone down: never waits. */
-		struct source_knob_result kr;
-		char note[256];
-		bool note_err, noted = false;
-		while (source_knob_result(ui->src, &kr)) {
-			redo |= ui_knob_result(ui, &kr) & UI_REDRAW;
-			noted = true;
-		}
-		while (source_note(ui->src, note, sizeof(note), &note_err)) {
-			ui_status(ui, note_err, "%s", note);
-			redo |= UI_REDRAW;
-			noted = true;
-		}
-		/* A remote host came up, went down or answered a knob: what it holds changed, so
-		 * take it now (at -d 30 the fleet would show "connecting" for 30 s). Sampling a
-		 * remote source copies what its hosts sent; it never waits. */
-		if (noted && !ui->async && !ui->paused && remote_count(ui->src) > 0) {
-			ui_sample(ui);
-			ui_table_rebuild(ui);
-		}
-		uint64_t now = clock_mono_ns();
-		/* Status messages fade after a while; a flash ends with one more frame. */
-		if (strcmp(last_status, ui->status) != 0) {
-			memcpy(last_status, ui->status, sizeof(last_status));
-			status_set = now;
-		} else if (status_fades(ui) && now - status_set > UI_STATUS_NS) {
-			/* ("setting X..." stays while the write is under way; a question stays
-			 * open) */
-			ui->status[0] = last_status[0] = '\0';
-			redo |= UI_REDRAW;
-		}
-		for (int k = 0; k < K_COUNT; k++)
-			if (ui->flash_until[k] > flash_end)
-				flash_end = ui->flash_until[k];
-		if (flash_end && now >= flash_end) {
-			flash_end = 0;
-			memset(ui->flash_until, 0, sizeof(ui->flash_until));
-			redo |= UI_REDRAW;
-		}
-		if (redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD))
-			frame_draw(ui);
-		if (ui->key_ns && (redo & (UI_REDRAW | UI_RESIZE | UI_REBUILD))) {
-			ui->key_us = (clock_mono_ns() - ui->key_ns) / NS_PER_US;
-			if (ui->key_us > ui->key_max_us)
-				ui->key_max_us = ui->key_us;
-			ui->key_ns = 0;
-		}
+		redo = screen_take(ui, &c, redo);
+		redo |= screen_fade(ui, &c, clock_mono_ns());
+		screen_frame(ui, redo);
 		if (redo & UI_LAST)
 			break;
-		redo = 0;
-		if (ui->async && clock_mono_ns() >= next) {
-			/* The sampler keeps its own time: only the periodic checks run here. */
-			next = clock_mono_ns() + delay;
-			continue;
-		}
-		uint64_t t = clock_mono_ns();
-		if (t >= next) {
-			if (o->iterations && ++n >= o->iterations)
-				break;
-			/* On the -d grid, and after a stall no burst of samples nor one a moment
-			 * after the late one (a paced source sets its own after sampling). */
-			next = clock_next_due(next, delay, t, t);
-			redo = UI_RESAMPLE | UI_REDRAW;
-			continue;
-		}
-		/* Awake for what is due: the next sample, a status's fade, a flash's end. */
-		uint64_t wake = next;
-		if (status_fades(ui) && status_set + UI_STATUS_NS + 1 < wake)
-			wake = status_set + UI_STATUS_NS + 1;
-		if (flash_end && flash_end < wake)
-			wake = flash_end;
-		redo = ui_wait(ui, wake);
+		redo = screen_next(ui, &c);
 	}
-	ui_tty_close(ui); /* the terminal back at once, even while a sample is under way */
-	source_async_stop(ui->async); /* before the source closes: the sampler uses it */
-	ui_tradeoff_quit(ui); /* a sweep cut short by q: its knobs back */
-	ui_tune_quit(ui); /* a tuner run cut short by q: its start value back */
-	if (ui_setup_save(ui, err, sizeof(err)) != 0)
-		fprintf(stderr, "tunetop: settings not saved: %s\n", err);
-	ui_setup_errors_print(ui); /* the settings file's bad lines, said again once visible */
-	/* A recording that failed fails the run, as in -b (shown live by ui_freeze_note). */
-	if (ui->rec && recfile_close(ui->rec, err, sizeof(err)) != 0) {
-		fprintf(stderr, "tunetop: --record %s: %s\n", o->record ? o->record : o->record_dir,
-			err);
-		rc = 1;
-	}
-	ui_diag_free(ui);
-	ui_freeze_free(ui);
-	snapshot_free(ui->snap);
-	free(ui->rows);
-	free(ui);
-	return rc;
+	return screen_close(ui) || rc;
 }

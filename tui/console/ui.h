@@ -21,7 +21,7 @@
 #include "tui/history.h"
 #include "tui/settings.h"
 
-struct recfile_writer;
+struct after;
 
 /* Below this the console shows "terminal too small" (an 80x24 terminal fits easily). */
 #define UI_MIN_COLS 60
@@ -256,11 +256,11 @@ struct ui {
 	uint64_t frozen_lo, frozen_hi;
 	double speed; /* replay speed (1 = as recorded) */
 	bool source_done; /* a recording played to its end */
-	struct recfile_writer *rec; /* --record, or NULL */
-	bool rec_failed; /* its first write error was shown */
+	/* What follows every sample (tui/after.h): findings, --serve, the history, --record. */
+	struct after *after;
+	bool rec; /* --record or --record-dir: the header says REC */
 	bool fleet; /* the fleet view (ui_fleet.c) instead of a host's view */
-	/* Diagnoses (ui_diag.c): findings per sample, the D list, X's question. */
-	struct ui_diag *diag;
+	/* Diagnoses (ui_diag.c): the D list. */
 	bool diag_list;
 	int diag_top;
 	/* Settings (tui/settings.h, ui_setup.c): the file as read, what was in force at start,
@@ -444,7 +444,7 @@ int ui_knob_result(struct ui *ui, const struct source_knob_result *r);
 /* ui_freeze.c: Space freezes on the shown sample, [ ] { } step through the history. */
 void ui_freeze_init(struct ui *ui);
 void ui_freeze_free(struct ui *ui);
-/* Keep the live snapshot just taken (and record it with --record). */
+/* After the live snapshot was kept (tui/after.c): the recording's news, the frozen window. */
 void ui_freeze_note(struct ui *ui);
 int ui_live(struct ui *ui);
 /* A knob key or :set while frozen went live (ui_live()) before writing: the status line
@@ -462,9 +462,8 @@ void ui_fleet_draw(struct ui *ui, int y, int h);
 int ui_fleet_key(struct ui *ui, int ch);
 
 /* ui_diag.c: the diagnoses (diag/diag.h) of the shown sample, below the key table. */
-/* Evaluate the live snapshot just kept (after ui_freeze_note) and keep its findings. */
+/* Log the starts and clears of the live snapshot's findings (tui/after.h put them on it). */
 void ui_diag_note(struct ui *ui);
-void ui_diag_free(struct ui *ui);
 /* The worst finding on row y under the header; returns the rows used (0: none active). */
 int ui_diag_line(struct ui *ui, int y);
 void ui_diag_list_draw(struct ui *ui); /* the D list, full screen like help */

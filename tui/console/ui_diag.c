@@ -1,77 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ui_diag.c: the diagnoses in the console: findings kept per sample, the line under the
- * header, the `D` list with the evidence and the `X` key that applies the worst fix. Below the
- * key table and the loop: it calls only the knob path and the drawing primitives. */
+/* ui_diag.c: the diagnoses in the console: their events, the line under the header, the `D`
+ * list with the evidence and the `X` key that applies the worst fix. Below the key table and
+ * the loop: it calls only the knob path and the drawing primitives. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/remote/src_remote.h"
 #include "core/knob.h"
-#include "core/xalloc.h"
 #include "diag/diag.h"
 #include "tui/console/ui.h"
-
-/* What the console remembers of one source's (one remote host's) diagnoses. */
-struct ui_diag_src {
-	struct diag_state st;
-	uint64_t seq; /* the last snapshot fed: a remote host's, sampled again, is not fed twice */
-	bool fed;
-	struct diag_finding live[DIAG_MAX_FINDINGS]; /* the findings of that snapshot */
-	int nlive;
-};
-
-/* The findings of one kept sample, so a frozen screen shows those of the sample it shows
- * (evaluating again would advance the hysteresis: diag/README.md). */
-struct ui_diag_keep {
-	uint64_t id; /* the history id, 0: empty */
-	int n;
-	struct diag_finding *f; /* n findings, NULL when none (most samples) */
-};
-
-struct ui_diag {
-	struct ui_diag_src *src; /* one per remote host (one for every other source) */
-	int nsrc;
-	struct ui_diag_keep *keep; /* a ring as long as the history's, by id % cap */
-	size_t cap;
-	int cur; /* the source (remote host) of the last snapshot noted */
-};
-
-static struct ui_diag *diag_get(struct ui *ui)
-{
-	if (!ui->diag) {
-		ui->diag = xcalloc(1, sizeof(*ui->diag));
-		ui->diag->cap = ui->history.cap ? ui->history.cap : 1;
-		ui->diag->keep = xcalloc(ui->diag->cap, sizeof(*ui->diag->keep));
-	}
-	return ui->diag;
-}
-
-void ui_diag_free(struct ui *ui)
-{
-	struct ui_diag *d = ui->diag;
-	if (!d)
-		return;
-	for (size_t i = 0; i < d->cap; i++)
-		free(d->keep[i].f);
-	free(d->keep);
-	free(d->src);
-	free(d);
-	ui->diag = NULL;
-}
-
-static void keep_put(struct ui_diag *d, uint64_t id, const struct diag_finding *f, int n)
-{
-	struct ui_diag_keep *k = &d->keep[id % d->cap];
-	free(k->f);
-	k->f = NULL;
-	k->id = id;
-	k->n = n;
-	if (n > 0) {
-		k->f = xcalloc((size_t)n, sizeof(*f));
-		memcpy(k->f, f, (size_t)n * sizeof(*f));
-	}
-}
 
 /* A finding starting or clearing goes to the events view, as -b puts it on its line. */
 static void event_put(struct ui *ui, const struct snapshot *s, const char *text)
@@ -83,51 +20,19 @@ static void event_put(struct ui *ui, const struct snapshot *s, const char *text)
 
 void ui_diag_note(struct ui *ui)
 {
-	struct ui_diag *d = diag_get(ui);
 	const struct snapshot *s = ui->live;
-	/* With --remote, each host has its own state; only the selected host is sampled
-	 * here, so its findings follow its samples while it is selected. */
-	int i = remote_count(ui->src) > 0 ? remote_selected(ui->src) : 0;
-	if (i < 0)
-		i = 0;
-	if (i >= d->nsrc) {
-		d->src = xrealloc(d->src, (size_t)(i + 1) * sizeof(*d->src));
-		memset(d->src + d->nsrc, 0, (size_t)(i + 1 - d->nsrc) * sizeof(*d->src));
-		for (int k = d->nsrc; k <= i; k++)
-			diag_init(&d->src[k].st);
-		d->nsrc = i + 1;
-	}
-	struct ui_diag_src *ds = &d->src[i];
-	if (!ds->fed || s->seq != ds->seq) {
-		ds->nlive = diag_eval(&ds->st, s, ds->live, DIAG_MAX_FINDINGS);
-		ds->fed = true;
-		ds->seq = s->seq;
-		struct diag_change c[DIAG_MAX_FINDINGS];
-		int nc = diag_changes(&ds->st, c, DIAG_MAX_FINDINGS);
-		for (int k = 0; k < nc; k++)
-			event_put(ui, s, c[k].text);
-	}
-	d->cur = i;
-	uint64_t id = history_newest(&ui->history);
-	if (id)
-		keep_put(d, id, ds->live, ds->nlive);
+	/* The findings tui/after.c put on the snapshot (with --remote, from the selected host's
+	 * own state, fed while it is selected) started or cleared: to the events view. */
+	for (int k = 0; k < s->diag.nchanges; k++)
+		event_put(ui, s, s->diag.change[k]);
 }
 
-/* The findings of the sample shown: the live ones, or the frozen sample's. */
+/* The findings of the sample shown: the live ones, or the frozen sample's (kept with it in
+ * the history, tui/history.h). */
 static int shown(struct ui *ui, const struct diag_finding **f)
 {
-	struct ui_diag *d = diag_get(ui);
-	if (ui->frozen) {
-		const struct ui_diag_keep *k = &d->keep[ui->frozen_id % d->cap];
-		*f = k->f;
-		return k->id == ui->frozen_id ? k->n : 0;
-	}
-	if (d->cur >= d->nsrc) {
-		*f = NULL;
-		return 0; /* no snapshot noted yet */
-	}
-	*f = d->src[d->cur].live;
-	return d->src[d->cur].nlive;
+	*f = ui->snap->diag.f;
+	return ui->snap->diag.evaluated ? ui->snap->diag.n : 0; /* none before the first */
 }
 
 static enum theme_role sev_role(enum diag_severity s)

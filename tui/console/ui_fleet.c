@@ -3,26 +3,26 @@
  * and the figures a tuning session compares; Enter dives into a host, Esc comes back. */
 #include <string.h>
 
-#include "backends/remote/src_remote.h"
 #include "tui/rowfmt.h"
 #include "tui/console/ui.h"
 
 bool ui_fleet_active(const struct ui *ui)
 {
-	return remote_count(ui->src) >= 2;
+	return source_fleet_count(ui->src) >= 2;
 }
 
 const char *ui_fleet_host(const struct ui *ui)
 {
-	struct remote_row r;
-	if (!ui_fleet_active(ui) || ui->fleet || !remote_row(ui->src, remote_selected(ui->src), &r))
+	struct fleet_row r;
+	if (!ui_fleet_active(ui) || ui->fleet ||
+	    !source_fleet_row(ui->src, source_fleet_selected(ui->src), &r))
 		return NULL;
 	return r.name;
 }
 
-static const char *state_name(enum remote_state s)
+static const char *state_name(enum fleet_state s)
 {
-	return s == REMOTE_UP ? "up" : s == REMOTE_DOWN ? "down" : "conn";
+	return s == FLEET_UP ? "up" : s == FLEET_DOWN ? "down" : "conn";
 }
 
 /* The HOST column's width: with the others, a row is 80 columns, so AGE shows at 80x24. */
@@ -40,8 +40,8 @@ static const char *host_cell(const struct ui *ui, const char *name, char *buf, s
 
 void ui_fleet_draw(struct ui *ui, int y, int h)
 {
-	int sel = remote_selected(ui->src);
-	struct remote_row r;
+	int sel = source_fleet_selected(ui->src);
+	struct fleet_row r;
 	char a[16], b[16], line[256], host[FLEET_HOST_W + 8];
 
 	move(y, 0);
@@ -50,21 +50,21 @@ void ui_fleet_draw(struct ui *ui, int y, int h)
 	ui_put(ui, ROLE_TABLE_HEAD, "%-*s %-4s %-11s %-14s %6s %6s %7s %6s %5s", FLEET_HOST_W,
 	       "HOST", "LINK", "GOVERNOR", "EST TICK/GOAL", "DROP%", "PMDCPU", "BLKP99", "MSLPus",
 	       "AGE");
-	for (int i = 0; remote_row(ui->src, i, &r) && i + 1 < h; i++) {
+	for (int i = 0; source_fleet_row(ui->src, i, &r) && i + 1 < h; i++) {
 		const struct snapshot *s = r.snap;
 		enum theme_role role = i == sel ? ROLE_SELECTED : ROLE_NORMAL;
 		move(y + 1 + i, 0);
 		if (i == sel)
 			mvhline(y + 1 + i, 0, ' ' | ui->attr[ROLE_SELECTED], COLS);
-		if (r.state == REMOTE_DOWN || !s) {
+		if (r.state == FLEET_DOWN || !s) {
 			snprintf(line, sizeof(line), "%s %-4s %s%s",
 				 host_cell(ui, r.name, host, sizeof(host)), state_name(r.state),
-				 r.state == REMOTE_DOWN ? r.reason
-							: "waiting for the first snapshot",
+				 r.state == FLEET_DOWN ? r.reason
+						       : "waiting for the first snapshot",
 				 "");
-			ui_put(ui, r.state == REMOTE_DOWN && i != sel ? ROLE_ERROR : role, "%s",
+			ui_put(ui, r.state == FLEET_DOWN && i != sel ? ROLE_ERROR : role, "%s",
 			       line);
-			if (r.state == REMOTE_DOWN && r.retry_in_s >= 0) /* < 0: never again */
+			if (r.state == FLEET_DOWN && r.retry_in_s >= 0) /* < 0: never again */
 				ui_put(ui, role, " (retry in %.0fs)", r.retry_in_s);
 			continue;
 		}
@@ -89,7 +89,7 @@ void ui_fleet_draw(struct ui *ui, int y, int h)
 
 int ui_fleet_key(struct ui *ui, int ch)
 {
-	int n = remote_count(ui->src), sel = remote_selected(ui->src);
+	int n = source_fleet_count(ui->src), sel = source_fleet_selected(ui->src);
 	switch (ch) {
 	case KEY_UP:
 		sel = sel > 0 ? sel - 1 : 0;
@@ -114,6 +114,6 @@ int ui_fleet_key(struct ui *ui, int ch)
 		return 0;
 	}
 	/* The cursor's host is the one knob keys act on, and the one the header shows. */
-	remote_select(ui->src, sel);
+	source_fleet_select(ui->src, sel);
 	return UI_RESAMPLE | UI_REDRAW;
 }

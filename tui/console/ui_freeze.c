@@ -7,10 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends/replay/recfile.h"
-#include "backends/remote/src_remote.h"
-#include "tui/batch.h"
 #include "core/xalloc.h"
+#include "tui/after.h"
 #include "tui/console/ui.h"
 
 static int ui_freeze_at(struct ui *ui, uint64_t id);
@@ -37,30 +35,10 @@ void ui_freeze_free(struct ui *ui)
 
 void ui_freeze_note(struct ui *ui)
 {
-	const char *line = history_push(&ui->history, ui->live);
-	if (ui->rec && remote_count(ui->src)) {
-		/* Remote hosts: every host's new snapshot, with its "host", as -b writes them. */
-		struct remote_row row;
-		const struct snapshot *s;
-		for (int i = 0; remote_row(ui->src, i, &row); i++)
-			if (remote_take_new(ui->src, i, &s)) {
-				char *l = batch_host_line(row.name, s);
-				if (l)
-					recfile_put(ui->rec, l);
-				free(l);
-			}
-		line = NULL;
-	}
-	if (ui->rec && line && !recfile_put(ui->rec, line))
-		ui_status(ui, true, "--record: the disk is behind; %llu lines dropped",
-			  (unsigned long long)recfile_dropped(ui->rec));
-	/* The writer's first error, once, on screen (the exit status is 1 then too). */
-	char why[128];
-	if (ui->rec && !ui->rec_failed && (recfile_error(ui->rec, why, sizeof(why)), why[0])) {
-		ui->rec_failed = true;
-		ui_status(ui, true, "--record %s: %s",
-			  ui->opt->record ? ui->opt->record : ui->opt->record_dir, why);
-	}
+	char msg[sizeof(ui->status)];
+	bool err;
+	if (after_record_note(ui->after, msg, sizeof(msg), &err))
+		ui_status(ui, err, "%s", msg);
 	/* The frozen sample fell out of the window: hold on to the oldest kept. */
 	uint64_t oldest = history_oldest(&ui->history);
 	if (ui->frozen && ui->frozen_id < oldest) {

@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "backends/remote/src_remote.h"
 #include "tui/console/ui.h"
 
 void ui_input_begin(struct ui *ui, enum ui_input mode)
@@ -141,7 +140,7 @@ static int command_goto(struct ui *ui, const char *buf)
 static int command_set_all(struct ui *ui, char *a)
 {
 	char err[512];
-	if (!remote_count(ui->src)) {
+	if (!source_fleet_count(ui->src)) {
 		ui_status(ui, true, "set --all: only with --remote hosts");
 		return UI_REDRAW;
 	}
@@ -150,7 +149,7 @@ static int command_set_all(struct ui *ui, char *a)
 	char *sp = strchr(a, '=') ? NULL : strchr(a, ' ');
 	if (sp)
 		*sp = '=';
-	int n = remote_set_all(ui->src, a, err, sizeof(err));
+	int n = source_fleet_set_all(ui->src, a, err, sizeof(err));
 	if (n < 0)
 		ui_status(ui, true, "%s", err);
 	else

@@ -12,7 +12,7 @@
 #include "core/scenario.h"
 #include "core/xalloc.h"
 #include "diag/diag.h"
-#include "tui/batch_diag.h"
+#include "tui/snapjson_diag.h"
 #include "tui/exp/exp_check.h"
 #include "tui/exp/experiment.h"
 #include "tui/pass_cost.h"
@@ -201,7 +201,7 @@ json_t *exp_window(struct source *src, double warmup, double seconds, char *hang
 	/* What the rules see in the window: the pass's findings go out with its figures. */
 	struct diag_finding f[DIAG_MAX_FINDINGS];
 	int nf = diag_eval_window(snap, f, DIAG_MAX_FINDINGS);
-	json_object_set_new(j, "diagnoses", batch_diag_json(f, nf));
+	json_object_set_new(j, "diagnoses", snapjson_findings(f, nf));
 	snapshot_free(snap);
 	double since;
 	char flag[160];

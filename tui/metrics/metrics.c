@@ -14,7 +14,6 @@ void metrics_note(struct metrics_state *st, const struct snapshot *snap)
 	for (size_t i = 0; i < snap->nevents; i++)
 		if ((unsigned)snap->events[i].kind < EV_KIND_COUNT)
 			st->events_total[snap->events[i].kind]++;
-	diag_eval(&st->diag, snap, NULL, 0);
 	for (int i = 0; snap->has_pmd && i < snap->pmd.nthreads; i++) {
 		const struct pmd_thread_snap *t = &snap->pmd.threads[i];
 		int j = 0;

@@ -34,7 +34,6 @@ extern const size_t metric_nfamilies;
 /* What the exporter counts across snapshots itself (snapshots carry only new events). */
 struct metrics_state {
 	uint64_t events_total[EV_KIND_COUNT];
-	struct diag_state diag; /* the diagnosis rules' hysteresis (zero: not begun) */
 	bool tid; /* --metrics-tid: thread series by tid rather than summed by thread name */
 	/* PMD loop iterations since tunetop started, summed from the snapshots' interval
 	 * counts by PMD name (the sources keep no running total of them). */
@@ -47,8 +46,8 @@ struct metrics_state {
 	} pmd_iter[PMD_SNAP_MAX];
 };
 
-/* Add this snapshot's new events to the totals and run the diagnosis rules on it (call
- * once per snapshot). */
+/* Add this snapshot's new events to the totals (call once per snapshot). The diagnosis gauge
+ * reads the findings the front end put on the snapshot (tui/after.h). */
 void metrics_note(struct metrics_state *st, const struct snapshot *snap);
 
 /* A growing text buffer (the caller frees p). */

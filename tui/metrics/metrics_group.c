@@ -51,10 +51,20 @@ void metrics_events(struct mw *w, const struct snapshot *s, const struct metrics
 		mw_c1(w, "kind", event_kind_name((enum event_kind)k), st->events_total[k]);
 }
 
+/* Rule id has a finding on s: the findings the front end attached, evaluated once for the
+ * line, the exporter and the screen alike (tui/after.c). */
+static bool metrics_finding(const struct snapshot *s, const char *id)
+{
+	for (int i = 0; s->diag.evaluated && i < s->diag.n; i++)
+		if (strcmp(s->diag.f[i].id, id) == 0)
+			return true;
+	return false;
+}
+
 void metrics_diag(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
 {
 	for (int i = 0; st && i < diag_rule_count(); i++)
-		mw_g1(w, "rule", diag_rule_id(i), diag_rule_active(&st->diag, i) ? 1 : 0);
+		mw_g1(w, "rule", diag_rule_id(i), metrics_finding(s, diag_rule_id(i)) ? 1 : 0);
 }
 
 void metrics_knob(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
