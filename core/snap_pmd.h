@@ -69,6 +69,7 @@ struct pmd_thread_snap {
 	 * interval: never offered, so in neither rx nor drops (docs/pmd.md "What the host
 	 * took"); -1 unknown (a live OVS, a recording without it). */
 	double host_lost_pps;
+	uint64_t host_lost; /* the same, since start (the exporter's counter) */
 };
 
 struct pmd_snap {

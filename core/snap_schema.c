@@ -121,7 +121,9 @@ static const struct snap_field pmd_thread_fields[] = {
     K2(bpf_overshoot_us, p50, bpf_overshoot_p50_us),
     K2(bpf_overshoot_us, p99, bpf_overshoot_p99_us),
     V(bpf_sleeps),
-    K(bpf_overshoot_hist_us_log2, bpf_hist)};
+    K(bpf_overshoot_hist_us_log2, bpf_hist),
+    NEG(host_lost_pps),
+    V(host_lost)};
 #undef RATE2
 #undef RATE
 #undef R
@@ -164,7 +166,9 @@ const struct snap_field snap_pmd_fields[] = {
     NEG(cpu_pct),
     F(stolen_pct, stolen_pct, SFE_NEG, SFD_PCT_OPT),
     NEG(cpu_ns_per_pkt),
-    F(cpu_left_pct, cpu_left_pct, SFE_NEG, SFD_PCT_OPT)};
+    F(cpu_left_pct, cpu_left_pct, SFE_NEG, SFD_PCT_OPT),
+    NEG(host_lost_pps),
+    F(host_lost_pct, host_lost_pct, SFE_NEG, SFD_PCT_OPT)};
 #undef LAT2
 #undef T
 const size_t snap_pmd_nfields = SF_N(snap_pmd_fields);

@@ -125,6 +125,7 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->rx_drop_pps = dt_s > 0 ? (double)rxd / dt_s : 0;
 	t->tx_drop_pps = dt_s > 0 ? (double)txd / dt_s : 0;
 	t->host_lost_pps = dt_s > 0 ? (double)(cur.host_lost - pv->host_lost) / dt_s : 0;
+	t->host_lost = cur.host_lost;
 	t->drop_pct = pmd_pct(rxd + txd, rx + rxd); /* of what was offered to it */
 	t->iterations = it;
 	t->busy_pct = pmd_pct(busy, busy + idle);

@@ -95,6 +95,7 @@ static const struct mrow metric_rows[] = {
     PMD(M_PMD_SLEEP_ITERS, sleep_iters_total, SC_1),
     FN(M_PMD_ITERATIONS, SEC_PMD, metrics_pmd_iterations),
     FN(M_PMD_HOST_TOOK, SEC_PMD, metrics_pmd_host_took, .absent = "pmd.stolen_pct"),
+    FN(M_PMD_HOST_LOST, SEC_PMD, metrics_pmd_host_lost, .absent = "pmd.host_lost_pps"),
     PMD(M_PMD_THREAD_DROP, drop_pct, SC_PCT, .absent = "pmd.rx_drop_pps"),
     PMD(M_PMD_BUSY, busy_pct, SC_PCT, .skip_neg = true),
     PMD(M_PMD_SLEEP_AVG, sleep_us_avg, SC_US, .absent = "pmd.sleep_us_avg", .skip_neg = true),
@@ -260,6 +261,19 @@ void metrics_pmd_host_took(struct mw *w, const struct snapshot *s, const struct 
 		mw_begin(w, "_total");
 		mw_label(w, "pmd", st->pmd_iter[i].name);
 		mw_ns_s(w, st->pmd_iter[i].host_took_ns);
+	}
+}
+
+/* The total of a PMD whose rate is known: a recording without the figure reads -1 there. */
+void metrics_pmd_host_lost(struct mw *w, const struct snapshot *s, const struct metrics_state *st)
+{
+	for (int i = 0; i < s->pmd.nthreads; i++) {
+		const struct pmd_thread_snap *t = &s->pmd.threads[i];
+		if (t->host_lost_pps < 0)
+			continue;
+		mw_begin(w, "_total");
+		mw_label(w, "pmd", t->name);
+		mw_u64(w, t->host_lost);
 	}
 }
 

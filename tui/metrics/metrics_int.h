@@ -55,6 +55,7 @@ enum metric_id {
 	M_PMD_SLEEP_ITERS,
 	M_PMD_ITERATIONS,
 	M_PMD_HOST_TOOK,
+	M_PMD_HOST_LOST,
 	M_PMD_THREAD_DROP,
 	M_PMD_BUSY,
 	M_PMD_SLEEP_AVG,
@@ -137,8 +138,8 @@ typedef void metrics_fn(struct mw *w, const struct snapshot *s, const struct met
 
 /* metrics_engine.c: every family, in order, from the table of what each writes. */
 void metrics_families(struct mw *w, const struct snapshot *s, const struct metrics_state *st);
-metrics_fn metrics_est_tick, metrics_pmd_iterations, metrics_pmd_host_took, metrics_pmd_overshoot,
-    metrics_blk_completions, metrics_blk_lat;
+metrics_fn metrics_est_tick, metrics_pmd_iterations, metrics_pmd_host_took, metrics_pmd_host_lost,
+    metrics_pmd_overshoot, metrics_blk_completions, metrics_blk_lat;
 
 /* metrics_group.c: the info line, knobs (all in one family, and one family per unit), events
  * and diagnoses by kind; thread CPU and TASKSTATS delays summed by thread name unless

@@ -125,6 +125,9 @@ const struct metric_family metric_families[M_COUNT] = {
 	 "Wall time the host held a PMD thread (run-queue delay, interrupts, a held "
 	 "vCPU; on a live OVS its run-queue delay), summed from each snapshot's "
 	 "interval; rate() of it against its CPU seconds compares CPU across loads."},
+    [M_PMD_HOST_LOST] = {"tunetop_pmd_host_lost_packets", MT_COUNTER, "packets", "pmd",
+			 "Arrivals a PMD's source had while the host held the PMD's thread: never "
+			 "offered, so in neither rx nor drops (the engine; docs/pmd.md)."},
     [M_PMD_THREAD_DROP] =
 	{"tunetop_pmd_thread_drop_ratio", MT_GAUGE, "ratio", "pmd",
 	 "A PMD's drops over what was offered to it, over the interval (deprecated: use "

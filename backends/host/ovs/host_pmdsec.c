@@ -335,6 +335,7 @@ static void host_pmdsec_absent(struct host_state *h, struct snapshot *snap, cons
 		host_absent(hs, "pmd.timer_slack_ns");
 	host_absent(hs, "pmd.rx_drop_pps");
 	host_absent(hs, "pmd.tx_drop_pps");
+	host_absent(hs, "pmd.host_lost_pps");
 	if (host_bpf_pmdsec(h->bpf, h->bpf_err, snap, row_tid)) {
 		/* The kernel's figure is the only one the host has: shown as the PMD's own. */
 		for (int i = 0; i < p->nthreads; i++) {
@@ -384,6 +385,9 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 	host_pmdsec_maxsleep(h, hs, p);
 	p->sleep_inc_us = 1; /* PMD_SLEEP_INC_US in every release (docs/pmd.md §1.1) */
 	p->timer_slack_ns = -1;
+	/* A real NIC drops what arrives while the host holds a PMD into its own counters: no
+	 * traffic is lost to the host apart (docs/pmd.md "What the host took"). */
+	p->host_lost_pps = p->host_lost_pct = -1;
 
 	p->nthreads = r->perf.npmds < PMD_SNAP_MAX ? r->perf.npmds : PMD_SNAP_MAX;
 	pid_t vpid = host_slack_ovs_pid(h);
@@ -392,8 +396,10 @@ void host_pmdsec_sample(struct host_state *h, struct snapshot *snap, double dt_s
 		sleep_bad |= host_pmdsec_thread(h, snap, r, i, vpid, dt_s);
 	pid_t row_tid[PMD_SNAP_MAX];
 	host_slack_pmdsec(h, snap, row_tid);
-	for (int i = 0; i < p->nthreads; i++)
+	for (int i = 0; i < p->nthreads; i++) {
 		p->threads[i].tid = row_tid[i];
+		p->threads[i].host_lost_pps = -1;
+	}
 	host_pmdsec_extras(h, snap, r->st_dt_s, &r->st, r->st_ok, &r->rq, r->rq_ok);
 	host_pmdsec_hists(h, hs, &r->hists, &r->perf);
 	if (r->st_ok)
