@@ -138,6 +138,7 @@ static void dec_threads(const json_t *o, struct snapshot *s)
 		d->tid = (pid_t)jn(t, "tid");
 		jcopy(d->name, sizeof(d->name), t, "name");
 		d->subsys = sub < 0 ? SUBSYS_ENGINE : (enum subsys)sub;
+		d->ovs = js(t, "subsystem") && strcmp(js(t, "subsystem"), "ovs") == 0;
 		d->cpu_pct = jd(t, "cpu_pct");
 		d->cpu_ns = ju(t, "cpu_ns");
 		d->state = st < 0 ? ETHREAD_STATE_COUNT : st; /* "?" again when encoded */
