@@ -26,9 +26,9 @@ struct snap_cpu {
 
 struct snap_thread {
 	pid_t tid;
-	/* Its process (thread group id); 0 when the source does not say: the engine, and a
-	 * recording or a remote host (the JSON line has no pid). */
-	pid_t pid;
+	/* A thread of the watched ovs-vswitchd (host: of the one behind the control socket; a
+	 * recording or a remote host: its JSON subsystem is "ovs"). */
+	bool ovs;
 	char name[16];
 	enum subsys subsys;
 	double cpu_pct; /* of one core, from the thread's CPU clock */

@@ -68,7 +68,7 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 		uint64_t dw = now - t->smp_mono_ns;
 
 		st->tid = t->tid;
-		st->pid = 0; /* the engine's own threads: no process to tell apart */
+		st->ovs = false;
 		memcpy(st->name, t->name, sizeof(st->name));
 		st->subsys = t->subsys;
 		st->cpu_pct = engine_cpu_pct(dc, dw);

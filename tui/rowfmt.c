@@ -158,8 +158,7 @@ const char *rowfmt_host_group(const struct snapshot *s, const struct snap_thread
 {
 	/* PMDs are OVS's when the host backend says so (subsys pmd: a thread of ovs-vswitchd),
 	 * not by their name, which any user can give a thread of theirs. So are the other
-	 * threads named as OVS names them, when they are the watched ovs-vswitchd's (its pid);
-	 * only a source that gives no pid (a recording, a remote host) is taken at its name. */
+	 * threads named as OVS names them, when they are the watched ovs-vswitchd's (t->ovs). */
 	static const char *const ovs[] = {"handler",  "revalidator", "urcu", "ovs",
 					  "ct_clean", "ipf_clean",   "dpdk"};
 	static const char *const kernel[] = {"kworker", "ksoftirqd",  "kthreadd",
@@ -168,8 +167,7 @@ const char *rowfmt_host_group(const struct snapshot *s, const struct snap_thread
 		return subsys_name(t->subsys);
 	if (t->subsys == SUBSYS_PMD)
 		return "ovs";
-	bool of_ovs = t->pid ? s->host.ovs_pid != 0 && t->pid == s->host.ovs_pid : true;
-	for (size_t i = 0; of_ovs && i < sizeof(ovs) / sizeof(ovs[0]); i++)
+	for (size_t i = 0; t->ovs && i < sizeof(ovs) / sizeof(ovs[0]); i++)
 		if (strncmp(t->name, ovs[i], strlen(ovs[i])) == 0)
 			return "ovs";
 	for (size_t i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++)

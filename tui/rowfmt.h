@@ -30,7 +30,7 @@ const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t,
 const char *rowfmt_thread_group(const struct snapshot *s, const struct snap_thread *t);
 /* The same for every host thread, PMDs included (the exporter's subsystem label). A thread
  * named as OVS names its own (handler*, revalidator*, urcu*, ...) is "ovs" only when it is
- * the watched ovs-vswitchd's (host.ovs_pid); one of another process is "other". */
+ * the watched ovs-vswitchd's (snap_thread.ovs); one of another process is "other". */
 const char *rowfmt_host_group(const struct snapshot *s, const struct snap_thread *t);
 /* A whole thread row of width w, columns as rowfmt_head(). */
 const char *rowfmt_thread(const struct snapshot *s, const struct snap_thread *t, char *buf,

@@ -272,7 +272,9 @@ static void host_thread_row(struct host_state *h, struct snapshot *snap,
 	const struct host_tprev *nx = &h->next[i];
 	struct snap_thread *st = &snap->threads[snap->nthreads++];
 	st->tid = t->tid;
-	st->pid = t->pid;
+	/* The watched ovs-vswitchd's: the one behind the control socket (none while there is
+	 * none: a thread's name, or a --pid, makes no process OVS). */
+	st->ovs = ps->ovs_pid != 0 && t->pid == ps->ovs_pid;
 	memcpy(st->name, t->comm, sizeof(st->name) - 1); /* pthread names: 15 + NUL */
 	st->name[sizeof(st->name) - 1] = '\0';
 	st->subsys = host_thread_subsys(t->comm);

@@ -134,6 +134,7 @@ static void dec_threads(const json_t *o, struct snapshot *s)
 		memset(d, 0, sizeof(*d));
 		snapdec_fields(t, snap_thread_fields, snap_thread_nfields, (char *)d);
 		d->subsys = sub < 0 ? SUBSYS_ENGINE : (enum subsys)sub;
+		d->ovs = js(t, "subsystem") && strcmp(js(t, "subsystem"), "ovs") == 0;
 		d->state = st < 0 ? ETHREAD_STATE_COUNT : st; /* "?" again when encoded */
 	}
 }

@@ -184,32 +184,27 @@ static void test_host_took(void **state)
 	assert_null(rowfmt_host_took(&p, b, sizeof(b)));
 }
 
-/* A thread named as OVS names its own is "ovs" only when it is the watched ovs-vswitchd's: a
- * "handler1" of any other process is "other" (any user can name a thread so). */
-static void test_host_group_ovs_pid(void **state)
+/* A thread named as OVS names its own is "ovs" only when it is the watched ovs-vswitchd's
+ * (snap_thread.ovs): a "handler1" of any other process is "other" (any user can name a
+ * thread so). */
+static void test_host_group_ovs_thread(void **state)
 {
 	(void)state;
 	struct snapshot s;
 	memset(&s, 0, sizeof(s));
 	s.backend = "host";
-	s.host.ovs_pid = 4242;
 	static const char *const names[] = {"handler1", "revalidator5", "urcu3"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct snap_thread t = {.tid = 5000, .pid = 4242, .subsys = SUBSYS_ENGINE};
+		struct snap_thread t = {.tid = 5000, .ovs = true, .subsys = SUBSYS_ENGINE};
 		snprintf(t.name, sizeof(t.name), "%s", names[i]);
 		assert_string_equal(rowfmt_host_group(&s, &t), "ovs");
 		assert_string_equal(rowfmt_thread_group(&s, &t), "ovs");
-		t.pid = 777; /* another process's thread of that name */
+		t.ovs = false; /* another process's thread of that name */
 		assert_string_equal(rowfmt_host_group(&s, &t), "other");
 		assert_string_equal(rowfmt_thread_group(&s, &t), "other");
-		s.host.ovs_pid = 0; /* no ovs-vswitchd watched: no thread is its */
-		assert_string_equal(rowfmt_host_group(&s, &t), "other");
-		t.pid = 0; /* a source that gives no pid (a recording): taken at its name */
-		assert_string_equal(rowfmt_host_group(&s, &t), "ovs");
-		s.host.ovs_pid = 4242;
 	}
-	/* A PMD is OVS's by the host backend's word (subsys pmd), whatever its pid. */
-	struct snap_thread pmd = {.tid = 5001, .pid = 777, .subsys = SUBSYS_PMD};
+	/* A PMD is OVS's by the host backend's word (subsys pmd). */
+	struct snap_thread pmd = {.tid = 5001, .subsys = SUBSYS_PMD};
 	snprintf(pmd.name, sizeof(pmd.name), "pmd-c02/id:9");
 	assert_string_equal(rowfmt_host_group(&s, &pmd), "ovs");
 }
@@ -217,11 +212,15 @@ static void test_host_group_ovs_pid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_thread_row_odd_names), cmocka_unit_test(test_pmd_row_odd_name),
-	    cmocka_unit_test(test_name_bounds),		 cmocka_unit_test(test_name_invalid_utf8),
-	    cmocka_unit_test(test_est_detail),		 cmocka_unit_test(test_pmd_row_bound),
-	    cmocka_unit_test(test_cost_parts),		 cmocka_unit_test(test_host_took),
-	    cmocka_unit_test(test_host_group_ovs_pid),
+	    cmocka_unit_test(test_thread_row_odd_names),
+	    cmocka_unit_test(test_pmd_row_odd_name),
+	    cmocka_unit_test(test_name_bounds),
+	    cmocka_unit_test(test_name_invalid_utf8),
+	    cmocka_unit_test(test_est_detail),
+	    cmocka_unit_test(test_pmd_row_bound),
+	    cmocka_unit_test(test_cost_parts),
+	    cmocka_unit_test(test_host_took),
+	    cmocka_unit_test(test_host_group_ovs_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
