@@ -3,6 +3,8 @@
 #include "core/clock.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <time.h>
 
 uint64_t clock_cpu_ns(clockid_t clk)
 {
@@ -39,4 +41,14 @@ void clock_spin_ns(uint64_t ns)
 	uint64_t end = clock_mono_ns() + ns;
 	while (clock_mono_ns() < end)
 		;
+}
+
+void clock_iso8601(uint64_t wall_ns, char *buf, size_t len)
+{
+	time_t sec = (time_t)(wall_ns / 1000000000ULL);
+	struct tm tm;
+	gmtime_r(&sec, &tm);
+	size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len > n ? len - n : 0, ".%03uZ",
+		 (unsigned)(wall_ns / 1000000ULL % 1000ULL));
 }

@@ -55,5 +55,8 @@ uint64_t clock_next_due(uint64_t due, uint64_t delay, uint64_t taken, uint64_t n
 
 /* Spin (busy, on CPU) for ns: used to stretch work on a slow emulated CPU. */
 void clock_spin_ns(uint64_t ns);
+/* CLOCK_REALTIME ns as ISO 8601 UTC with milliseconds ("2026-12-06T07:34:45.781Z"), as JSON
+ * and the events write times. */
+void clock_iso8601(uint64_t wall_ns, char *buf, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/governor.h"
 #include "core/snap_schema.h"
 #include "core/thread_state.h"
@@ -16,16 +17,6 @@
 #include "tui/snapjson_absent.h"
 #include "tui/snapjson_diag.h"
 #include "tui/snapjson_int.h"
-
-void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len)
-{
-	time_t sec = (time_t)(wall_ns / 1000000000ULL);
-	struct tm tm;
-	gmtime_r(&sec, &tm);
-	size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len > n ? len - n : 0, ".%03uZ",
-		 (unsigned)(wall_ns / 1000000ULL % 1000ULL));
-}
 
 json_t *snapjson_knobs(const int64_t *values)
 {
@@ -96,7 +87,7 @@ static json_t *snapjson_est(const struct est_snap *e)
 	snapjson_fields(o, snap_est_fields, snap_est_nfields, e, false);
 	for (int i = 0; i < e->nkt; i++)
 		json_array_append_new(kt_pct, jreal(e->kt[i].cpu_pct));
-	snapjson_iso8601(e->calib.wall_ns, when, sizeof(when));
+	clock_iso8601(e->calib.wall_ns, when, sizeof(when));
 	json_t *cal = json_object_get(o, "calibration");
 	json_object_set_new(cal, "governor", json_string(cpu_governor_name(e->calib.governor)));
 	json_object_set_new(cal, "time", json_string(e->calib.wall_ns ? when : ""));
@@ -145,12 +136,12 @@ json_t *snapjson_build(const struct snapshot *s)
 	char when[40];
 	json_t *events = json_array();
 
-	snapjson_iso8601(s->wall_ns, when, sizeof(when));
+	clock_iso8601(s->wall_ns, when, sizeof(when));
 	for (size_t i = 0; i < s->nevents; i++) {
 		char t[40];
 		if (!snapjson_diag_event_kept(s, &s->events[i]))
 			continue;
-		snapjson_iso8601(s->events[i].wall_ns, t, sizeof(t));
+		clock_iso8601(s->events[i].wall_ns, t, sizeof(t));
 		json_array_append_new(events, json_pack("{s:s, s:s, s:o}", "time", t, "kind",
 							event_kind_name(s->events[i].kind), "text",
 							jstr(s->events[i].text)));

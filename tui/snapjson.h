@@ -11,8 +11,6 @@
 
 /* A new object (json_decref it). Sections appear only when their subsystem runs. */
 json_t *snapjson_build(const struct snapshot *snap);
-/* "2026-11-30T05:05:28.123Z" */
-void snapjson_iso8601(uint64_t wall_ns, char *buf, size_t len);
 /* The knobs object alone: {"cpu.governor": "ondemand", "pmd.maxsleep_us": 500, ...}. */
 json_t *snapjson_knobs(const int64_t *values);
 /* The same, with null for each knob absent[k] (NULL: none absent). */

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "core/clock.h"
 #include "diag/diag.h"
 #include "tui/snapjson.h"
 
@@ -25,7 +26,7 @@ json_t *snapjson_findings(const struct diag_finding *f, int n)
 							    "value", diag_real(e->value), "unit",
 							    e->unit ? e->unit : ""));
 		}
-		snapjson_iso8601(f[i].since_wall_ns, when, sizeof(when));
+		clock_iso8601(f[i].since_wall_ns, when, sizeof(when));
 		json_t *o = json_pack("{s:s, s:s, s:I, s:s, s:o, s:s}", "id", f[i].id, "severity",
 				      diag_severity_name(f[i].severity), "since",
 				      (json_int_t)f[i].since_seq, "since_time", when, "evidence",
@@ -46,7 +47,7 @@ void snapjson_diag_events(json_t *events, const struct snapshot *s)
 	char when[40];
 	if (!s->diag.evaluated)
 		return;
-	snapjson_iso8601(s->wall_ns, when, sizeof(when));
+	clock_iso8601(s->wall_ns, when, sizeof(when));
 	for (int i = 0; i < s->diag.nchanges; i++)
 		json_array_append_new(events, json_pack("{s:s, s:s, s:s}", "time", when, "kind",
 							event_kind_name(EV_DIAG), "text",

@@ -271,7 +271,7 @@ static void test_iso8601(void **state)
 	char buf[40];
 	(void)state;
 	uint64_t t = 1764561928123000000ULL;
-	snapjson_iso8601(t, buf, sizeof(buf));
+	clock_iso8601(t, buf, sizeof(buf));
 	assert_int_equal(snapdec_iso8601(buf), t);
 	assert_int_equal(snapdec_iso8601("yesterday"), 0);
 	assert_int_equal(snapdec_iso8601(""), 0);
