@@ -70,5 +70,15 @@ k = next(i for i in range(149, len(t)) if t[i] > t[i - 1])
 print(k + 1, t[k])' "$tmp/own.plain")
 "$TUNETOP" --replay "$tmp/own.zst" -b --from "$t150" > "$tmp/own.tail" 2>/dev/null
 got=$(wc -l < "$tmp/own.tail")
-check "--from line $k's time gives lines $k to 200 (got $got lines)" cmp "$tmp/own.tail" <(sed -n "$k,\$p" "$tmp/own.plain")
+# The rules run again on what is replayed (docs/design.md "After a sample"), and a slice starts
+# their hysteresis afresh: a finding the whole run had since line 140 starts later in it. So the
+# lines are compared without diagnoses[] and the diag events (test_diag.c judges those); on a
+# machine where no rule fires they are byte for byte the same anyway.
+strip='import json, sys
+for l in sys.stdin:
+    o = json.loads(l)
+    o.pop("diagnoses", None)
+    o["events"] = [e for e in o.get("events", []) if e.get("kind") != "diag"]
+    print(json.dumps(o, sort_keys=True))'
+check "--from line $k's time gives lines $k to 200 (got $got lines)" cmp <(python3 -c "$strip" < "$tmp/own.tail") <(sed -n "$k,\$p" "$tmp/own.plain" | python3 -c "$strip")
 finish
