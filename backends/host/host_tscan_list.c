@@ -149,7 +149,7 @@ static void proc_know(struct tscan_proc *p, const pid_t *tids, size_t n)
 void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid,
 			    nlink_t nlink, bool all)
 {
-	char path[64], pcomm[32];
+	char path[64], pcomm[64];
 	all = all || p->picked_for != extra_pid || !p->nknown;
 	p->nlink = nlink;
 	p->picked_for = extra_pid;
@@ -172,11 +172,13 @@ void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t e
 	p->vswitchd = strcmp(pcomm, "ovs-vswitchd") == 0;
 	p->ovs = host_thread_pick("", pcomm, p->pid, extra_pid); /* every thread of OVS's */
 	size_t nt = list_tids(sc, td), nq = 0;
+	/* One thread, the process's own (every kthread): its name is the process's, just read. */
+	bool alone = nt == 1 && sc->tids[0] == p->pid;
 	for (size_t i = 0; i < nt; i++)
 		if (all || !tid_known(p, sc->tids[i]))
 			sc->qtids[nq++] = sc->tids[i];
 	sc->named += (int)nq;
-	bool by_ts = sc->tc && !p->ovs && nq &&
+	bool by_ts = sc->tc && !p->ovs && nq && !alone &&
 		     host_tscomm_get(sc->tc, sc->qtids, nq, sc->tcomm, sc->tok) == 0;
 	struct tscan_thread *old = p->t;
 	size_t nold = p->nt;
@@ -195,7 +197,9 @@ void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t e
 		if (by_ts && sc->tok[qi] && !host_thread_pick(sc->tcomm[qi], pcomm, p->pid, extra_pid))
 			continue;
 		snprintf(path, sizeof(path), "%d/comm", (int)tid);
-		if (read_line_at(dirfd(td), path, comm, sizeof(comm)) &&
+		if (alone)
+			memcpy(comm, pcomm, sizeof(comm));
+		if ((alone || read_line_at(dirfd(td), path, comm, sizeof(comm))) &&
 		    host_thread_pick(comm, pcomm, p->pid, extra_pid))
 			proc_add(sc, p, dirfd(td), tid, comm, was);
 	}
