@@ -93,6 +93,7 @@ def exporter(binary):
                 break
             except OSError:
                 if time.monotonic() > end or p.poll() is not None:
+                    print(f"host_idle: {binary} --serve answered no scrape", flush=True)
                     return None, None
                 time.sleep(0.1)
         lat, c0 = [], ticks(p.pid)
@@ -105,6 +106,7 @@ def exporter(binary):
         p.wait()
 
 
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the cleanup below runs
 progs = [("tunetop", tt)] + ([("base", base)] if base else [])
 res = {}  # (name, with) -> list
 def add(k, v):
