@@ -74,14 +74,20 @@ def ticks(pid):
 
 
 def scrape(port):
+    """Seconds to the answer, and the sample time the answer reports."""
     t0 = time.monotonic()
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
-        r.read()
-    return time.monotonic() - t0
+        body = r.read()
+    took = time.monotonic() - t0
+    for line in body.decode("utf-8", "replace").splitlines():
+        if line.startswith("tunetop_sample_duration_seconds "):
+            return took, float(line.split()[1])
+    return took, 0.0
 
 
 def exporter(binary):
-    """Median scrape latency (s) and CPU per scrape (s) of the exporter."""
+    """Median scrape latency (s), CPU per scrape (s) and median sample time (s) of the
+    exporter."""
     port = free_port()
     p = subprocess.Popen([binary, "--host", "--serve", str(port), "-b", "-o", "/dev/null"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -94,13 +100,15 @@ def exporter(binary):
             except OSError:
                 if time.monotonic() > end or p.poll() is not None:
                     print(f"host_idle: {binary} --serve answered no scrape", flush=True)
-                    return None, None
+                    return None, None, None, None
                 time.sleep(0.1)
-        lat, c0 = [], ticks(p.pid)
+        lat, smp, c0 = [], [], ticks(p.pid)
         for _ in range(nscrape):
             time.sleep(gap)
-            lat.append(scrape(port))
-        return statistics.median(lat), (ticks(p.pid) - c0) / HZ / nscrape
+            took, sample = scrape(port)
+            lat.append(took)
+            smp.append(sample)
+        return statistics.median(lat), (ticks(p.pid) - c0) / HZ / nscrape, statistics.median(smp)
     finally:
         p.terminate()
         p.wait()
@@ -124,10 +132,11 @@ try:
                 for n, c in cmds:
                     add((n, withp), cpu(c))
                 for n, b in progs:
-                    lat, per = exporter(b)
+                    lat, per, smp = exporter(b)
                     if lat is not None:
                         add((n + " scrape", withp), lat)
                         add((n + " scrape cpu", withp), per)
+                        add((n + " scrape's sample", withp), smp)
             finally:
                 if park:
                     park_stop(park)
@@ -139,12 +148,17 @@ finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
 print(f"{nthreads} idle threads of another user, {rounds} rounds, medians (load {os.getloadavg()[0]:.1f}):")
-for n in [n for n, _ in progs] + ["top", "tunetop scrape", "tunetop scrape cpu"] + \
-        (["base scrape", "base scrape cpu"] if base else []):
+for n in [n for n, _ in progs] + ["top"] + [f"{p} {k}" for p, _ in progs
+                                            for k in ("scrape", "scrape's sample", "scrape cpu")]:
     a, b = res.get((n, False)), res.get((n, True))
     if not a or not b:
         continue
-    ratios = [y / x for x, y in zip(a, b) if x > 0]
-    print(f"  {n:20s} without {statistics.median(a) * 1000:8.1f} ms  with {statistics.median(b) * 1000:8.1f} ms"
-          f"  with/without {statistics.median(ratios):.2f}" if ratios else "")
+    ma, mb = statistics.median(a), statistics.median(b)
+    # The median of each round's ratio; CPU per scrape is in clock ticks and may read 0 in a
+    # round: then the ratio of the medians.
+    if all(x > 0 for x in a):
+        ratio = f"{statistics.median(y / x for x, y in zip(a, b)):.2f}"
+    else:
+        ratio = f"{mb / ma:.2f}" if ma > 0 else "-"
+    print(f"  {n:24s} without {ma * 1000:8.1f} ms  with {mb * 1000:8.1f} ms  with/without {ratio}")
 PY

@@ -220,20 +220,17 @@ static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full
 	return true;
 }
 
-/* The known processes' activity figures into ssig/sok (by index), at a full rescan; at
- * other runs all unknown (unused: proc_visit reads them at a full rescan only). */
+/* The known processes' activity figures into ssig/sok (by index), at a full rescan (the
+ * only run at which proc_visit reads them). */
 static void tscan_sigs(struct host_tscan *sc, bool full)
 {
+	if (!full)
+		return;
 	if (sc->np > sc->capsig) {
 		sc->capsig = sc->np + 64;
 		sc->spid = xreallocarray(sc->spid, sc->capsig, sizeof(*sc->spid));
 		sc->ssig = xreallocarray(sc->ssig, sc->capsig, sizeof(*sc->ssig));
 		sc->sok = xreallocarray(sc->sok, sc->capsig, sizeof(*sc->sok));
-	}
-	if (!full) {
-		if (sc->np)
-			memset(sc->sok, 0, sc->np * sizeof(*sc->sok));
-		return;
 	}
 	for (size_t i = 0; i < sc->np; i++)
 		sc->spid[i] = sc->p[i].pid;
