@@ -194,7 +194,8 @@ void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t e
 			continue;
 		}
 		size_t qi = q++;
-		if (by_ts && sc->tok[qi] && !host_thread_pick(sc->tcomm[qi], pcomm, p->pid, extra_pid))
+		if (by_ts && sc->tok[qi] &&
+		    !host_thread_pick(sc->tcomm[qi], pcomm, p->pid, extra_pid))
 			continue;
 		snprintf(path, sizeof(path), "%d/comm", (int)tid);
 		if (alone)
@@ -212,4 +213,3 @@ void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t e
 	proc_know(p, sc->tids, nt);
 	closedir(td);
 }
-
