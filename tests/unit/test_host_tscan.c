@@ -12,11 +12,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "backends/host/host_psig.h"
 #include "backends/host/host_threads.h"
+#include "backends/host/host_tscomm.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
@@ -498,12 +503,80 @@ static void test_quiet_procs(void **state)
 	free(arr);
 }
 
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* The figure for a process (TASKSTATS as root, else /proc/PID/stat's ticks) stands still while
+ * it sleeps and moves once it ran, however briefly (TASKSTATS: the scheduler's run time). */
+static void test_psig(void **state)
+{
+	(void)state;
+	int rootfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(rootfd >= 0);
+	long last = 0;
+	assert_true(host_psig_last_pid(rootfd, &last));
+	int go[2];
+	assert_int_equal(pipe(go), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		signal(SIGUSR1, on_usr1);
+		char c = 1;
+		if (write(go[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	char c;
+	assert_int_equal(read(go[0], &c, 1), 1);
+	long now = 0;
+	assert_true(host_psig_last_pid(rootfd, &now) && now != last); /* the fork took a pid */
+	/* Asleep in pause() once its state says so. */
+	for (;;) {
+		char path[64], buf[512];
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		FILE *f = fopen(path, "re");
+		assert_non_null(f);
+		size_t r = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[r] = '\0';
+		if (strstr(buf, ") S "))
+			break;
+		sched_yield();
+	}
+	struct host_tscomm *tc = host_tscomm_open(); /* NULL unless root */
+	uint64_t a = 0, b = 0, d = 0;
+	bool ok = false;
+	host_psig_read(rootfd, tc, &child, 1, &a, &ok);
+	assert_true(ok);
+	host_psig_read(rootfd, tc, &child, 1, &b, &ok);
+	assert_true(ok);
+	assert_true(a == b);
+	if (tc) {
+		kill(child, SIGUSR1); /* a handler run, microseconds: the figure moves */
+		for (int i = 0; i < 1000000 && d == b; i++) {
+			host_psig_read(rootfd, tc, &child, 1, &d, &ok);
+			sched_yield();
+		}
+		assert_true(d != b);
+		host_tscomm_close(tc);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(go[0]);
+	close(go[1]);
+	close(rootfd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tscan),    cmocka_unit_test(test_root_listing),
 	    cmocka_unit_test(test_stat_age), cmocka_unit_test(test_stat_gone),
 	    cmocka_unit_test(test_stat_due), cmocka_unit_test(test_watch_set),
-	    cmocka_unit_test(test_watched),  cmocka_unit_test(test_quiet_procs)};
+	    cmocka_unit_test(test_watched),  cmocka_unit_test(test_quiet_procs),
+	    cmocka_unit_test(test_psig)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
