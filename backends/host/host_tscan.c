@@ -114,7 +114,12 @@ static uint64_t stat_ticks(const struct host_taskstat *ts)
 }
 
 /* Read t's stat file into its last read, at now_ns, with the ticks it took since the read
- * before (its busyness when the run has more threads than it lists); false when gone. */
+ * before (its busyness when the run has more threads than it lists); false when gone. The
+ * stat's comm is the task's (15 bytes): a listed thread renamed since its name was read (a
+ * PMD named just after it was created, its name read before) takes it at once; one whose
+ * comm file says more (a kworker's "-queue") keeps that while its comm starts it, and a name
+ * the stat cut at 15 bytes waits for the next list read (host_thread_subsys reads a kworker's
+ * queue past them). */
 static bool thread_read(struct host_tscan *sc, pid_t pid, struct tscan_thread *t, uint64_t now_ns)
 {
 	uint64_t was = stat_ticks(&t->last);
@@ -123,6 +128,9 @@ static bool thread_read(struct host_tscan *sc, pid_t pid, struct tscan_thread *t
 		t->stat_ns = 0;
 		return false;
 	}
+	size_t cl = strlen(t->last.comm);
+	if (cl < sizeof(t->last.comm) - 1 && strncmp(t->comm, t->last.comm, cl) != 0)
+		snprintf(t->comm, sizeof(t->comm), "%s", t->last.comm);
 	uint64_t now = stat_ticks(&t->last);
 	t->busy_ticks = had && now >= was ? now - was : 0;
 	t->stat_ns = now_ns;

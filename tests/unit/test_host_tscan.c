@@ -481,6 +481,12 @@ static void test_quiet_procs(void **state)
 	assert_int_equal(host_tscan_named(sc), 3);
 	assert_true(has_tid(arr, n, 501));
 
+	/* A listed thread renamed (its stat's comm): the next run names it so, no list read. */
+	fake_stat(100, "pmd-c07/id:3", 'S');
+	assert_int_equal(host_tscan_run(sc, 0, t + 1, &arr, &cap, 16, &n), 3);
+	assert_int_equal(host_tscan_rescanned(sc), 0);
+	assert_string_equal(find_tid(arr, n, 100)->comm, "pmd-c07/id:3");
+
 	/* A thread more (its task directory's link count moved): its name alone is read. */
 	fake_thread(500, 503, "pmd-c03/id:10");
 	put("sys/kernel/ns_last_pid", "503\n");
