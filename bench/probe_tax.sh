@@ -4,7 +4,8 @@
 # getppid() in an unrelated process (bench_getppid.c) without tunetop and with
 # `tunetop --host --set pmd.sleep_probe=on` running, alternated, PROBE_TAX_ROUNDS (5) rounds,
 # medians and their ratio; the goal is 1.03 at most (docs/pmd.md "Timer slack, run-queue
-# delay and the eBPF sleep probe"). TUNETOP_BPF_HOOK=tp|fentry|kprobe|raw picks one hook.
+# delay and the eBPF sleep probe"). TUNETOP_BPF_HOOK=fentry|kprobe|sched|tp|raw picks
+# one hook; the hook taken is printed (the load event's words).
 set -u
 rounds=${PROBE_TAX_ROUNDS:-5}
 loop="$TT_BUILD/bench/bench_getppid"
@@ -36,6 +37,10 @@ for r in $(seq "$rounds"); do
 	wait "$pid" 2>/dev/null
 	pid=
 done
+# The hook it took, from the load event (docs/pmd.md: cheapest for the rest of the host first).
+hook=$("$TUNETOP" --host -b -n 2 -d 0.2 --set pmd.sleep_probe=on 2>/dev/null |
+	grep -o 'eBPF sleep probe loaded on [^)"]*' | head -1)
+echo "hook: ${hook#eBPF sleep probe loaded on }"
 python3 - "${off[*]}" "${on[*]}" "$(cat /proc/loadavg)" <<'PY'
 import statistics, sys
 off = [float(x) for x in sys.argv[1].split()]

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/startup.sh: what a run loads and what starting costs. Shared objects the binary needs
 # (ldd) and those mapped by -b and by --serve once each is running (/proc/PID/maps); CPU
-# (user + system, from wait4) of `tunetop -b -n 1` in the engine and with --host against
+# (user + system, from wait4) of `tunetop -b -n 1` in the engine (idle scenario, and the default
+# one, whose workload threads run until the first sample) and with --host against
 # `top -b -n 1`, alternated run by run, medians of STARTUP_RUNS (5).
 set -u
 runs=${STARTUP_RUNS:-5}
@@ -60,6 +61,8 @@ import os, statistics, subprocess, sys
 
 tt, runs = sys.argv[1], int(sys.argv[2])
 cmds = {"tunetop -b -n 1": [tt, "-b", "-n", "1", "-d", "0.1", "--scenario", "idle"],
+        # The default scenario: its workload threads run until the first sample (0.1 s).
+        "tunetop -b -n 1 (default)": [tt, "-b", "-n", "1"],
         "tunetop -b -n 1 --host": [tt, "-b", "-n", "1", "-d", "0.1", "--host"],
         "top -b -n 1": ["top", "-b", "-n", "1"]}
 cpu = {k: [] for k in cmds}
@@ -71,5 +74,5 @@ for _ in range(runs):
 top = statistics.median(cpu["top -b -n 1"])
 for k, v in cpu.items():
     m = statistics.median(v)
-    print(f"   {k:24} {m:6.1f} ms  {m / top if top else float('nan'):5.2f}x top")
+    print(f"   {k:28} {m:6.1f} ms  {m / top if top else float('nan'):5.2f}x top")
 PY

@@ -116,7 +116,7 @@ struct host_bpf *host_bpf_open(char *why, size_t len)
 	if (!(hb_mod = mod_load(&hb_spec, why, len)))
 		return NULL;
 	static const struct bpf_mod_host host = {.xcalloc = hb_xcalloc};
-	/* TUNETOP_BPF_HOOK=tp|fentry|kprobe|raw: that hook alone (bench/probe_tax.sh). */
+	/* TUNETOP_BPF_HOOK=fentry|kprobe|sched|tp|raw: that hook alone (bench/probe_tax.sh). */
 	struct bpf_probe *p = hb_mod->open(&host, getenv("TUNETOP_BPF_HOOK"), why, len);
 	if (!p)
 		return NULL;

@@ -17,15 +17,18 @@
 /*
  * The hooks, cheapest for the rest of the host first (docs/pmd.md "Timer slack, run-queue
  * delay and the eBPF sleep probe"). fentry/fexit and kprobes run only on the two sleep
- * calls. Any syscall tracepoint, even the per-syscall events, switches the kernel's syscall
- * tracing work on for every task, so every system call on the host takes the slow path
- * (getppid() +47 % measured, bench/probe_tax.sh); the raw ones also run the program there.
+ * calls. The sched hook (raw tracepoints hrtimer_start, hrtimer_cancel and sched_switch, by
+ * BTF: no tracefs) runs on every timer start and context switch, and on no system call. Any
+ * syscall tracepoint, even the per-syscall events, switches the kernel's syscall tracing
+ * work on for every task, so every system call on the host takes the slow path (getppid()
+ * +47 % measured, bench/probe_tax.sh); the raw ones also run the program there.
  */
-enum mod_hook { HOOK_FENTRY, HOOK_KPROBE, HOOK_TP, HOOK_RAW, HOOK_N };
-static const char *const mod_hook_key[HOOK_N] = {"fentry", "kprobe", "tp", "raw"};
+enum mod_hook { HOOK_FENTRY, HOOK_KPROBE, HOOK_SCHED, HOOK_TP, HOOK_RAW, HOOK_N };
+static const char *const mod_hook_key[HOOK_N] = {"fentry", "kprobe", "sched", "tp", "raw"};
 static const char *const mod_hook_name[HOOK_N] = {
     "fentry/fexit *sys_*nanosleep", "kprobes *sys_*nanosleep",
-    "syscalls:sys_{enter,exit}_*nanosleep", "raw sys_enter/sys_exit"};
+    "sched_switch and hrtimer_start/cancel", "syscalls:sys_{enter,exit}_*nanosleep",
+    "raw sys_enter/sys_exit"};
 
 struct bpf_probe {
 	struct sleep_probe *skel;
@@ -62,6 +65,8 @@ static void mod_hook_progs(struct sleep_probe *s, enum mod_hook k, struct bpf_pr
 	     s->progs.fexit_clock_nanosleep},
 	    {s->progs.kp_nanosleep, s->progs.kp_clock_nanosleep, s->progs.kret_nanosleep,
 	     s->progs.kret_clock_nanosleep},
+	    {s->progs.sched_timer_start, s->progs.sched_timer_cancel, s->progs.sched_switch_in,
+	     NULL},
 	    {s->progs.tp_enter_nanosleep, s->progs.tp_enter_clock_nanosleep,
 	     s->progs.tp_exit_nanosleep, s->progs.tp_exit_clock_nanosleep},
 	    {s->progs.raw_enter, s->progs.raw_exit, NULL, NULL}};

@@ -58,12 +58,13 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 
 /*
  * The same scan made cheap for thousands of threads: the root is listed again only when
- * its link count (which counts the processes) changed, or every HOST_TSCAN_LIST_NS (one
- * process gone while another came); a process's task list is read again only when
- * /proc/PID/task's link count (2 + its threads) changed, or every HOST_TSCAN_FULL_NS
- * (renames, pid reuse); picked threads keep their stat file open and are pread() each
- * scan (or, with host_tscan_set_stat_age, when their last read is old or the caller saw
- * them run). Unpicked threads cost nothing between rescans.
+ * its link count (which counts the processes) changed, or every HOST_TSCAN_LIST_NS when a
+ * pid was handed out since (one process gone while another came); a process's task list is
+ * read again only when /proc/PID/task's link count (2 + its threads) changed (the new
+ * threads' names read), or every HOST_TSCAN_FULL_NS when one of its threads ran since its
+ * names were read (renames: host_psig.h; every name read); picked threads keep their stat file open
+ * and are pread() each scan (or, with host_tscan_set_stat_age, when their last read is old or the
+ * caller saw them run). Unpicked threads cost nothing between rescans.
  */
 #define HOST_TSCAN_FULL_NS (10ULL * 1000000000ULL)
 #define HOST_TSCAN_LIST_NS (1000000000ULL)
@@ -111,5 +112,7 @@ void host_tscan_set_watch(struct host_tscan *sc, pid_t ovs_pid);
 int host_tscan_rescanned(const struct host_tscan *sc);
 /* 1 when the last run listed the root, 0 when it visited the known processes only (tests). */
 int host_tscan_listed(const struct host_tscan *sc);
+/* Threads whose names the last run read (tests). */
+int host_tscan_named(const struct host_tscan *sc);
 
 #endif

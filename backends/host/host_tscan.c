@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_tscan.c: the host thread scan with a per-process cache: /proc listed again only when its
- * link count changes (or every second), task lists re-read only when /proc/PID/task's link
- * count changes (or every 10 s), picked threads' stat files kept open and, with a stat age
- * set, read only when old or asked for (host_tscan_restat). */
+ * link count changes (or every second when a pid was handed out since), task lists re-read
+ * only when /proc/PID/task's link count changes (the new threads' names alone) or, every
+ * 10 s, for a process that ran since (host_psig.h), picked threads' stat files kept open and,
+ * with a stat age set, read only when old or asked for (host_tscan_restat). */
 #include "backends/host/host_threads.h"
+#include "backends/host/host_tscan_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,58 +19,8 @@
 
 #include "core/xalloc.h"
 #include "backends/host/host_proc.h"
+#include "backends/host/host_psig.h"
 #include "backends/host/host_tscomm.h"
-
-/* Stat files kept open at most (the rest are opened per scan), within host_fd_budget(). */
-#define TSCAN_MAX_FDS 2048
-
-struct tscan_thread {
-	pid_t tid;
-	char comm[64];
-	int fd; /* its stat file, -1 when not kept open */
-	struct host_taskstat last; /* its last read, at stat_ns (0: none yet) */
-	uint64_t stat_ns;
-	uint64_t busy_ticks; /* utime + stime between its last two reads (0 after the first) */
-	bool last_cached; /* at this run, its stat fields came from an earlier read */
-};
-
-struct tscan_proc {
-	pid_t pid;
-	nlink_t nlink; /* of /proc/PID/task when its list was read */
-	pid_t picked_for; /* the extra_pid the picks were made for */
-	bool ovs; /* ovs-vswitchd (extra_pid, or named so) */
-	bool seen; /* in /proc at this run */
-	bool vswitchd; /* its comm is ovs-vswitchd (host_thread_watched) */
-	struct tscan_thread *t; /* picked threads only */
-	size_t nt, capt;
-};
-
-struct host_tscan {
-	char root[256];
-	int rootfd;
-	struct tscan_proc *p; /* sorted by pid */
-	size_t np, capp;
-	uint64_t full_at_ns; /* next full rescan */
-	uint64_t list_at_ns; /* next listing of the root however its link count stands */
-	nlink_t root_nlink; /* of the root when it was last listed */
-	int nfds, max_fds, rescanned, listed;
-	long tck;
-	uint64_t stat_max_ns; /* host_tscan_set_stat_age */
-	struct host_tscomm *tc; /* names by TASKSTATS (real /proc, as root), else NULL */
-	pid_t *tids; /* a task list being read */
-	char (*tcomm)[HOST_TSCOMM_LEN]; /* and its names from tc */
-	bool *tok;
-	size_t captids;
-	pid_t watch_ovs; /* host_tscan_set_watch */
-	/* The picked threads of a run, when more than its max: which are listed. */
-	struct tscan_pick {
-		uint32_t p, t;
-		bool watched;
-		uint64_t busy;
-		pid_t tid;
-	} * picks;
-	size_t cappicks;
-};
 
 struct host_tscan *host_tscan_new(const char *proc_root)
 {
@@ -94,29 +46,24 @@ int host_fd_budget(int want)
 	return want;
 }
 
-static void proc_drop_threads(struct host_tscan *sc, struct tscan_proc *p)
-{
-	for (size_t i = 0; i < p->nt; i++)
-		if (p->t[i].fd >= 0) {
-			close(p->t[i].fd);
-			sc->nfds--;
-		}
-	p->nt = 0;
-}
-
 void host_tscan_free(struct host_tscan *sc)
 {
 	if (!sc)
 		return;
 	for (size_t i = 0; i < sc->np; i++) {
-		proc_drop_threads(sc, &sc->p[i]);
+		host_tscan_proc_drop(sc, &sc->p[i]);
 		free(sc->p[i].t);
+		free(sc->p[i].known);
 	}
 	free(sc->p);
 	host_tscomm_close(sc->tc);
 	free(sc->tids);
 	free(sc->tcomm);
 	free(sc->tok);
+	free(sc->qtids);
+	free(sc->spid);
+	free(sc->ssig);
+	free(sc->sok);
 	free(sc->picks);
 	if (sc->rootfd >= 0)
 		close(sc->rootfd);
@@ -133,107 +80,9 @@ int host_tscan_listed(const struct host_tscan *sc)
 	return sc->listed;
 }
 
-static bool all_digits(const char *s)
+int host_tscan_named(const struct host_tscan *sc)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-/* The first line of a small file under dirfd, newline stripped. */
-static bool read_line_at(int dirfd, const char *path, char *buf, size_t len)
-{
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t r = read(fd, buf, len - 1);
-	close(fd);
-	if (r <= 0)
-		return false;
-	buf[r] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
-}
-
-/* The tids in the task directory td into sc->tids; how many. */
-static size_t list_tids(struct host_tscan *sc, DIR *td)
-{
-	size_t n = 0;
-	struct dirent *te;
-	while ((te = readdir(td))) {
-		if (!all_digits(te->d_name))
-			continue;
-		if (n == sc->captids) {
-			sc->captids = sc->captids ? sc->captids * 2 : 256;
-			sc->tids = xreallocarray(sc->tids, sc->captids, sizeof(*sc->tids));
-			sc->tcomm = xreallocarray(sc->tcomm, sc->captids, sizeof(*sc->tcomm));
-			sc->tok = xreallocarray(sc->tok, sc->captids, sizeof(*sc->tok));
-		}
-		sc->tids[n++] = (pid_t)atol(te->d_name);
-	}
-	return n;
-}
-
-/*
- * Re-read the task list of p: the picked threads, their stat files opened. A thread's name
- * is its comm file's; with TASKSTATS at hand, the threads whose task comm picks nothing
- * (host_thread_pick tests prefixes, which the comm file's text shares: host_tscomm.h) are
- * passed over without opening anything of theirs. A process whose every thread is picked
- * (ovs-vswitchd, extra_pid) needs no such test.
- */
-static void proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid, nlink_t nlink)
-{
-	char path[64], pcomm[32];
-	proc_drop_threads(sc, p);
-	p->nlink = nlink;
-	p->picked_for = extra_pid;
-	sc->rescanned++;
-	snprintf(path, sizeof(path), "%d/comm", (int)p->pid);
-	if (!read_line_at(sc->rootfd, path, pcomm, sizeof(pcomm)))
-		return;
-	p->vswitchd = strcmp(pcomm, "ovs-vswitchd") == 0;
-	p->ovs = host_thread_pick("", pcomm, p->pid, extra_pid); /* every thread of OVS's */
-	snprintf(path, sizeof(path), "%d/task", (int)p->pid);
-	int tfd = openat(sc->rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *td = tfd >= 0 ? fdopendir(tfd) : NULL;
-	if (!td) {
-		if (tfd >= 0)
-			close(tfd);
-		return;
-	}
-	size_t nt = list_tids(sc, td);
-	bool by_ts = sc->tc && !host_thread_pick("", pcomm, p->pid, extra_pid) &&
-		     host_tscomm_get(sc->tc, sc->tids, nt, sc->tcomm, sc->tok) == 0;
-	for (size_t i = 0; i < nt; i++) {
-		char tpath[64], comm[64];
-		pid_t tid = sc->tids[i];
-		if (by_ts && sc->tok[i] &&
-		    !host_thread_pick(sc->tcomm[i], pcomm, p->pid, extra_pid))
-			continue;
-		snprintf(tpath, sizeof(tpath), "%d/comm", (int)tid);
-		if (!read_line_at(dirfd(td), tpath, comm, sizeof(comm)) ||
-		    !host_thread_pick(comm, pcomm, p->pid, extra_pid))
-			continue;
-		if (p->nt == p->capt) {
-			p->capt = p->capt ? p->capt * 2 : 4;
-			p->t = xreallocarray(p->t, p->capt, sizeof(*p->t));
-		}
-		struct tscan_thread *t = &p->t[p->nt++];
-		t->tid = tid;
-		memcpy(t->comm, comm, sizeof(t->comm));
-		t->fd = -1;
-		t->stat_ns = 0;
-		if (sc->nfds < sc->max_fds) {
-			snprintf(tpath, sizeof(tpath), "%d/stat", (int)tid);
-			t->fd = openat(dirfd(td), tpath, O_RDONLY | O_CLOEXEC);
-			if (t->fd >= 0)
-				sc->nfds++;
-		}
-	}
-	closedir(td);
+	return sc->named;
 }
 
 /* One thread's stat: pread of the file kept open, else open, read, close. */
@@ -265,7 +114,12 @@ static uint64_t stat_ticks(const struct host_taskstat *ts)
 }
 
 /* Read t's stat file into its last read, at now_ns, with the ticks it took since the read
- * before (its busyness when the run has more threads than it lists); false when gone. */
+ * before (its busyness when the run has more threads than it lists); false when gone. The
+ * stat's comm is the task's (15 bytes): a listed thread renamed since its name was read (a
+ * PMD named just after it was created, its name read before) takes it at once; one whose
+ * comm file says more (a kworker's "-queue") keeps that while its comm starts it, and a name
+ * the stat cut at 15 bytes waits for the next list read (host_thread_subsys reads a kworker's
+ * queue past them). */
 static bool thread_read(struct host_tscan *sc, pid_t pid, struct tscan_thread *t, uint64_t now_ns)
 {
 	uint64_t was = stat_ticks(&t->last);
@@ -274,6 +128,9 @@ static bool thread_read(struct host_tscan *sc, pid_t pid, struct tscan_thread *t
 		t->stat_ns = 0;
 		return false;
 	}
+	size_t cl = strlen(t->last.comm);
+	if (cl < sizeof(t->last.comm) - 1 && strncmp(t->comm, t->last.comm, cl) != 0)
+		snprintf(t->comm, sizeof(t->comm), "%s", t->last.comm);
 	uint64_t now = stat_ticks(&t->last);
 	t->busy_ticks = had && now >= was ? now - was : 0;
 	t->stat_ns = now_ns;
@@ -337,7 +194,8 @@ static int by_pid(const void *a, const void *b)
 }
 
 /* Process pid, listed in the root or known from before: its task list re-read when new, when
- * its thread count changed, at a full rescan or for another extra_pid; false when gone. */
+ * its thread count changed (the new threads' names), for another extra_pid, or at a full
+ * rescan when it ran since its names were read (every name: host_psig.h); false when gone. */
 static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full, pid_t extra_pid)
 {
 	char path[64];
@@ -355,12 +213,61 @@ static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full
 		p = &sc->p[sc->np++];
 		memset(p, 0, sizeof(*p));
 		p->pid = pid;
-		proc_rescan(sc, p, extra_pid, st.st_nlink);
-	} else if (full || st.st_nlink != p->nlink || p->picked_for != extra_pid) {
-		proc_rescan(sc, p, extra_pid, st.st_nlink);
+		host_tscan_proc_rescan(sc, p, extra_pid, st.st_nlink, true);
+	} else {
+		size_t i = (size_t)(p - sc->p); /* < known: the figures of tscan_sigs */
+		bool ran = full && (!sc->sok[i] || !p->sig_ok || sc->ssig[i] != p->sig);
+		if (ran || st.st_nlink != p->nlink || p->picked_for != extra_pid)
+			host_tscan_proc_rescan(sc, p, extra_pid, st.st_nlink, ran);
+		if (ran) {
+			p->sig = sc->ssig[i];
+			p->sig_ok = sc->sok[i];
+		}
 	}
 	p->seen = true;
 	return true;
+}
+
+/* The known processes' activity figures into ssig/sok (by index), at a full rescan (the
+ * only run at which proc_visit reads them). */
+static void tscan_sigs(struct host_tscan *sc, bool full)
+{
+	if (!full)
+		return;
+	if (sc->np > sc->capsig) {
+		sc->capsig = sc->np + 64;
+		sc->spid = xreallocarray(sc->spid, sc->capsig, sizeof(*sc->spid));
+		sc->ssig = xreallocarray(sc->ssig, sc->capsig, sizeof(*sc->ssig));
+		sc->sok = xreallocarray(sc->sok, sc->capsig, sizeof(*sc->sok));
+	}
+	for (size_t i = 0; i < sc->np; i++)
+		sc->spid[i] = sc->p[i].pid;
+	host_psig_read(sc->rootfd, sc->tc, sc->spid, sc->np, sc->ssig, sc->sok);
+}
+
+/* The figures of the processes first read at this run (every name read, none known): taken
+ * after their names, so a rename in between is seen when the process next runs. */
+static void tscan_new_sigs(struct host_tscan *sc)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sc->np; i++)
+		if (!sc->p[i].sig_ok && sc->p[i].nknown) {
+			if (n == sc->capsig) {
+				sc->capsig = sc->np + 64;
+				sc->spid = xreallocarray(sc->spid, sc->capsig, sizeof(*sc->spid));
+				sc->ssig = xreallocarray(sc->ssig, sc->capsig, sizeof(*sc->ssig));
+				sc->sok = xreallocarray(sc->sok, sc->capsig, sizeof(*sc->sok));
+			}
+			sc->spid[n++] = sc->p[i].pid;
+		}
+	if (!n)
+		return;
+	host_psig_read(sc->rootfd, sc->tc, sc->spid, n, sc->ssig, sc->sok);
+	for (size_t i = 0, k = 0; i < sc->np && k < n; i++)
+		if (sc->p[i].pid == sc->spid[k]) {
+			sc->p[i].sig = sc->ssig[k];
+			sc->p[i].sig_ok = sc->sok[k++];
+		}
 }
 
 /*
@@ -368,18 +275,25 @@ static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full
  * processes, plus a constant) is the one of the last listing, by the known pids alone. A
  * getdents64 of /proc walks every pid of the namespace, threads included (next_tgid), so at
  * 5000 threads it was a tenth of a refresh; the count misses a process that exited while
- * another started, which the listing every HOST_TSCAN_LIST_NS catches.
+ * another started, which the listing every HOST_TSCAN_LIST_NS catches, and only when a pid
+ * was handed out since the last listing (host_psig_last_pid): on a host whose other
+ * users' threads only sleep, the root is listed when a process comes or goes.
  */
 static void tscan_visit(struct host_tscan *sc, uint64_t now_ns, bool full, pid_t extra_pid)
 {
 	struct stat rst;
 	bool have_nlink = fstat(sc->rootfd, &rst) == 0;
+	long last_pid = 0;
+	bool have_last = host_psig_last_pid(sc->rootfd, &last_pid);
+	bool no_new = have_last && sc->have_last_pid && last_pid == sc->last_pid;
 	size_t known = sc->np; /* new processes are appended, then sorted in */
 	for (size_t i = 0; i < sc->np; i++)
 		sc->p[i].seen = false;
-	if (!full && have_nlink && rst.st_nlink == sc->root_nlink && now_ns < sc->list_at_ns) {
+	tscan_sigs(sc, full);
+	if (have_nlink && rst.st_nlink == sc->root_nlink &&
+	    (no_new || (!full && now_ns < sc->list_at_ns))) {
 		for (size_t i = 0; i < known; i++)
-			proc_visit(sc, sc->p[i].pid, known, false, extra_pid);
+			proc_visit(sc, sc->p[i].pid, known, full, extra_pid);
 		return;
 	}
 	int dfd = dup(sc->rootfd);
@@ -393,11 +307,13 @@ static void tscan_visit(struct host_tscan *sc, uint64_t now_ns, bool full, pid_t
 	}
 	sc->listed = 1;
 	sc->root_nlink = have_nlink ? rst.st_nlink : 0;
+	sc->last_pid = last_pid;
+	sc->have_last_pid = have_last;
 	sc->list_at_ns = now_ns + HOST_TSCAN_LIST_NS;
 	rewinddir(d);
 	struct dirent *de;
 	while ((de = readdir(d)))
-		if (all_digits(de->d_name))
+		if (host_tscan_digits(de->d_name))
 			proc_visit(sc, (pid_t)atol(de->d_name), known, full, extra_pid);
 	closedir(d);
 }
@@ -443,6 +359,7 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 	*n = 0;
 	sc->rescanned = 0;
 	sc->listed = 0;
+	sc->named = 0;
 	if (sc->rootfd < 0)
 		return 0;
 	if (full)
@@ -452,8 +369,9 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 	size_t w = 0;
 	for (size_t i = 0; i < sc->np; i++) {
 		if (!sc->p[i].seen) {
-			proc_drop_threads(sc, &sc->p[i]);
+			host_tscan_proc_drop(sc, &sc->p[i]);
 			free(sc->p[i].t);
+			free(sc->p[i].known);
 			continue;
 		}
 		sc->p[w++] = sc->p[i];
@@ -461,6 +379,7 @@ int host_tscan_run(struct host_tscan *sc, pid_t extra_pid, uint64_t now_ns,
 	sc->np = w;
 	if (sc->np > 1)
 		qsort(sc->p, sc->np, sizeof(*sc->p), by_pid);
+	tscan_new_sigs(sc);
 
 	size_t npicks = 0;
 	for (size_t i = 0; i < sc->np; i++) {

@@ -97,7 +97,7 @@ static bool reply_parse(const struct nlmsghdr *nh, char *comm, struct host_ts_ac
 		if (a->nla_len < NLA_HDRLEN || a->nla_len > e - p)
 			return false;
 		int type = a->nla_type & NLA_TYPE_MASK;
-		if (type == TASKSTATS_TYPE_AGGR_PID) {
+		if (type == TASKSTATS_TYPE_AGGR_PID || type == TASKSTATS_TYPE_AGGR_TGID) {
 			e = p + a->nla_len; /* into the nest */
 			p += NLA_HDRLEN;
 			continue;
@@ -126,9 +126,11 @@ static bool reply_parse(const struct nlmsghdr *nh, char *comm, struct host_ts_ac
 	return false;
 }
 
-/* One batch: n requests (n <= HOST_TSCOMM_BATCH) sent at once, their n answers read. */
+/* One batch: n requests (n <= HOST_TSCOMM_BATCH) sent at once, their n answers read; attr
+ * TASKSTATS_CMD_ATTR_PID (a thread's) or _TGID (a process's, its threads summed). */
 static int tscomm_batch(struct host_tscomm *tc, const pid_t *tids, size_t n,
-			char (*comm)[HOST_TSCOMM_LEN], struct host_ts_acct *acct, bool *ok)
+			char (*comm)[HOST_TSCOMM_LEN], struct host_ts_acct *acct, bool *ok,
+			uint16_t attr)
 {
 	char cbuf[HOST_TSCOMM_BATCH][HOST_TSCOMM_LEN];
 	struct host_ts_acct abuf[HOST_TSCOMM_BATCH];
@@ -143,7 +145,7 @@ static int tscomm_batch(struct host_tscomm *tc, const pid_t *tids, size_t n,
 		req[i].gh.cmd = TASKSTATS_CMD_GET;
 		req[i].gh.version = TASKSTATS_GENL_VERSION;
 		req[i].na.nla_len = NLA_HDRLEN + sizeof(uint32_t);
-		req[i].na.nla_type = TASKSTATS_CMD_ATTR_PID;
+		req[i].na.nla_type = attr;
 		req[i].pid = (uint32_t)tids[i];
 		ok[i] = false;
 	}
@@ -190,12 +192,13 @@ static int tscomm_batch(struct host_tscomm *tc, const pid_t *tids, size_t n,
 
 /* Batches of n threads' answers: comm or acct may be NULL (not wanted). */
 static int tscomm_many(struct host_tscomm *tc, const pid_t *tids, size_t n,
-		       char (*comm)[HOST_TSCOMM_LEN], struct host_ts_acct *acct, bool *ok)
+		       char (*comm)[HOST_TSCOMM_LEN], struct host_ts_acct *acct, bool *ok,
+		       uint16_t attr)
 {
 	for (size_t i = 0; i < n; i += HOST_TSCOMM_BATCH) {
 		size_t m = n - i < HOST_TSCOMM_BATCH ? n - i : HOST_TSCOMM_BATCH;
 		if (tscomm_batch(tc, tids + i, m, comm ? comm + i : NULL, acct ? acct + i : NULL,
-				 ok + i) != 0) {
+				 ok + i, attr) != 0) {
 			for (size_t j = i + m; j < n; j++)
 				ok[j] = false;
 			return -1;
@@ -207,7 +210,7 @@ static int tscomm_many(struct host_tscomm *tc, const pid_t *tids, size_t n,
 int host_tscomm_get(struct host_tscomm *tc, const pid_t *tids, size_t n,
 		    char (*comm)[HOST_TSCOMM_LEN], bool *ok)
 {
-	return tscomm_many(tc, tids, n, comm, NULL, ok);
+	return tscomm_many(tc, tids, n, comm, NULL, ok, TASKSTATS_CMD_ATTR_PID);
 }
 
 int host_tscomm_acct(struct host_tscomm *tc, const pid_t *tids, size_t n, struct host_ts_acct *out,
@@ -215,5 +218,13 @@ int host_tscomm_acct(struct host_tscomm *tc, const pid_t *tids, size_t n, struct
 {
 	for (size_t i = 0; i < n; i++)
 		memset(&out[i], 0, sizeof(out[i]));
-	return tscomm_many(tc, tids, n, NULL, out, ok);
+	return tscomm_many(tc, tids, n, NULL, out, ok, TASKSTATS_CMD_ATTR_PID);
+}
+
+int host_tscomm_tgid_acct(struct host_tscomm *tc, const pid_t *pids, size_t n,
+			  struct host_ts_acct *out, bool *ok)
+{
+	for (size_t i = 0; i < n; i++)
+		memset(&out[i], 0, sizeof(out[i]));
+	return tscomm_many(tc, pids, n, NULL, out, ok, TASKSTATS_CMD_ATTR_TGID);
 }

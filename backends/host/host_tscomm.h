@@ -33,5 +33,10 @@ int host_tscomm_get(struct host_tscomm *tc, const pid_t *tids, size_t n,
  * host_ts_query's, ok[i] false for one without an answer. */
 int host_tscomm_acct(struct host_tscomm *tc, const pid_t *tids, size_t n, struct host_ts_acct *out,
 		     bool *ok);
+/* The same for n processes (TASKSTATS_CMD_ATTR_TGID): each its live threads' figures summed
+ * with those of its threads that exited, so cpu_run_ns, nvcsw and nivcsw move whenever any
+ * of its threads ran (the kernel walks its threads: no per-thread request or file). */
+int host_tscomm_tgid_acct(struct host_tscomm *tc, const pid_t *pids, size_t n,
+			  struct host_ts_acct *out, bool *ok);
 
 #endif

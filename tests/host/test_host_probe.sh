@@ -70,6 +70,21 @@ if grep -qE "loaded on (raw sys_enter|syscalls:)" <<<"$ev"; then
 	check "a syscall tracepoint: the events say every system call pays" grep -q "every system call" <<<"$ev"
 fi
 
+# The sched hook (timer and scheduler raw tracepoints, by BTF): loads where fentry and
+# kprobes do not, names itself, and no system call pays for it.
+TUNETOP_BPF_HOOK=sched "$TUNETOP" --host -b -n 20 -d 0.3 --set pmd.sleep_probe=on >"$dir/sched.json" 2>"$dir/sched.err" &
+pid=$!
+pids+=($pid)
+wait_lines "$dir/sched.json" 2
+n=$(progs $pid)
+check "TUNETOP_BPF_HOOK=sched: its three programs are loaded ($n; $(head -c 200 "$dir/sched.err"))" test "$n" -ge 3
+kill $pid
+wait $pid 2>/dev/null
+ev=$(python3 -c 'import json,sys; print("\n".join(e["text"] for l in open(sys.argv[1]) if l.strip() for e in json.loads(l)["events"]))' "$dir/sched.json")
+check "the sched hook's load event names it ($(grep -m1 'off -> on' <<<"$ev"))" \
+	grep -q "loaded on sched_switch and hrtimer_start/cancel" <<<"$ev"
+check "the sched hook: no event says every system call pays" bash -c "! grep -q 'every system call' <<<\"\$1\"" _ "$ev"
+
 # Without the module: the reason, never a crash.
 mkdir "$dir/empty"
 TUNETOP_LIBDIR="$dir/empty" "$TUNETOP" --host -b -n 1 -d 0.2 --set pmd.sleep_probe=on >/dev/null 2>"$dir/nomod.err"

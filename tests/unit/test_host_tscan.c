@@ -12,11 +12,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "backends/host/host_psig.h"
 #include "backends/host/host_threads.h"
+#include "backends/host/host_tscomm.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
@@ -102,9 +107,10 @@ static void test_tscan(void **state)
 	assert_false(has_tid(arr, n, child_tid));
 	assert_true(has_tid(arr, n, getpid()));
 
-	/* The slow timer: a full rescan reads every list again. */
+	/* The slow timer: a full rescan reads again the lists of the processes that ran, this
+	 * one among them. */
 	host_tscan_run(sc, getpid(), t + HOST_TSCAN_FULL_NS + 10, &arr, &cap, 4096, &n);
-	assert_true(host_tscan_rescanned(sc) > 1);
+	assert_true(host_tscan_rescanned(sc) >= 1);
 	host_tscan_free(sc);
 
 	/* No such root: nothing, no crash. */
@@ -400,12 +406,183 @@ static void test_watched(void **state)
 	assert_false(host_thread_watched("pmd-c:0", "tunetop", 50, 40, 0));
 }
 
+/* The process-wide stat file of fake process pid, utime ticks its activity (host_psig.h). */
+static void fake_pstat(int pid, int utime)
+{
+	char rel[64], text[512];
+	int k = snprintf(text, sizeof(text), "%d (p) S", pid);
+	for (int field = 4; field <= 52; field++)
+		k += snprintf(text + k, sizeof(text) - (size_t)k, " %d", field == 14 ? utime : 1);
+	snprintf(text + k, sizeof(text) - (size_t)k, "\n");
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	put(rel, text);
+}
+
+/* A thread more of fake process pid, named comm. */
+static void fake_thread(int pid, int tid, const char *comm)
+{
+	char rel[128], text[64];
+	snprintf(rel, sizeof(rel), "%s/%d/task/%d", root, pid, tid);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	snprintf(rel, sizeof(rel), "%d/task/%d/comm", pid, tid);
+	snprintf(text, sizeof(text), "%s\n", comm);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "%d/task/%d/stat", pid, tid);
+	put(rel,
+	    "1 (t) S 1 1 1 1 1 1 1 1 1 1 5 1 1 1 1 1 1 1 77 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "
+	    "1 1 1 1 1 1 1 1 1 1 1 1\n");
+}
+
+/*
+ * Another user's idle threads cost nothing after the first run: with the last pid handed out
+ * unchanged, the root is not listed even past HOST_TSCAN_LIST_NS or at a full rescan; at a
+ * full rescan, only a process that ran (its stat's ticks moved) has its names read again
+ * (a rename in one that did not run is seen once it runs); a thread more has its own name
+ * read, not its siblings'.
+ */
+static void test_quiet_procs(void **state)
+{
+	struct host_thread_info *arr = NULL;
+	size_t cap = 0, n = 0;
+	uint64_t t = 1000;
+	(void)state;
+	struct host_tscan *sc = fake_root_new("tt-tscan-quiet");
+	char rel[128];
+	snprintf(rel, sizeof(rel), "%s/sys", root);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	snprintf(rel, sizeof(rel), "%s/sys/kernel", root);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	put("sys/kernel/ns_last_pid", "502\n");
+	fake_proc(500, "python3", "python3");
+	fake_thread(500, 501, "python3");
+	fake_thread(500, 502, "python3");
+	fake_pstat(100, 1);
+	fake_pstat(200, 1);
+	fake_pstat(500, 1);
+
+	assert_int_equal(host_tscan_run(sc, 0, t, &arr, &cap, 16, &n), 2);
+	assert_int_equal(host_tscan_listed(sc), 1);
+	assert_int_equal(host_tscan_named(sc), 5);
+
+	/* Renamed without running: a full rescan, past the listing's second, reads nothing. */
+	put("500/task/501/comm", "pmd-c02/id:9\n");
+	t += HOST_TSCAN_FULL_NS + 1;
+	assert_int_equal(host_tscan_run(sc, 0, t, &arr, &cap, 16, &n), 2);
+	assert_int_equal(host_tscan_listed(sc), 0);
+	assert_int_equal(host_tscan_rescanned(sc), 0);
+	assert_int_equal(host_tscan_named(sc), 0);
+	assert_false(has_tid(arr, n, 501));
+
+	/* It ran: at the next full rescan its names are read again, its own alone. */
+	fake_pstat(500, 2);
+	t += HOST_TSCAN_FULL_NS + 1;
+	assert_int_equal(host_tscan_run(sc, 0, t, &arr, &cap, 16, &n), 3);
+	assert_int_equal(host_tscan_rescanned(sc), 1);
+	assert_int_equal(host_tscan_named(sc), 3);
+	assert_true(has_tid(arr, n, 501));
+
+	/* A listed thread renamed (its stat's comm): the next run names it so, no list read. */
+	fake_stat(100, "pmd-c07/id:3", 'S');
+	assert_int_equal(host_tscan_run(sc, 0, t + 1, &arr, &cap, 16, &n), 3);
+	assert_int_equal(host_tscan_rescanned(sc), 0);
+	assert_string_equal(find_tid(arr, n, 100)->comm, "pmd-c07/id:3");
+
+	/* A thread more (its task directory's link count moved): its name alone is read. */
+	fake_thread(500, 503, "pmd-c03/id:10");
+	put("sys/kernel/ns_last_pid", "503\n");
+	assert_int_equal(host_tscan_run(sc, 0, t + 1, &arr, &cap, 16, &n), 4);
+	assert_int_equal(host_tscan_named(sc), 1);
+	assert_true(has_tid(arr, n, 501) && has_tid(arr, n, 503));
+
+	/* A pid handed out (that run listed the root: past its second, a pid handed out): listed
+	 * again a second after, and a new process found. */
+	fake_proc(600, "ksoftirqd/1", "ksoftirqd/1");
+	gone_proc(200); /* the same count of processes */
+	put("sys/kernel/ns_last_pid", "600\n");
+	assert_int_equal(host_tscan_run(sc, 0, t + 1 + HOST_TSCAN_LIST_NS / 2, &arr, &cap, 16, &n),
+			 3);
+	assert_int_equal(host_tscan_listed(sc), 0); /* within the second of the last listing */
+	assert_int_equal(host_tscan_run(sc, 0, t + 1 + HOST_TSCAN_LIST_NS, &arr, &cap, 16, &n), 4);
+	assert_int_equal(host_tscan_listed(sc), 1);
+	assert_true(has_tid(arr, n, 600));
+	fake_root_drop(sc);
+	free(arr);
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* The figure for a process (TASKSTATS as root, else /proc/PID/stat's ticks) stands still while
+ * it sleeps and moves once it ran, however briefly (TASKSTATS: the scheduler's run time). */
+static void test_psig(void **state)
+{
+	(void)state;
+	int rootfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(rootfd >= 0);
+	long last = 0;
+	assert_true(host_psig_last_pid(rootfd, &last));
+	int go[2];
+	assert_int_equal(pipe(go), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		signal(SIGUSR1, on_usr1);
+		char c = 1;
+		if (write(go[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	char c;
+	assert_int_equal(read(go[0], &c, 1), 1);
+	long now = 0;
+	assert_true(host_psig_last_pid(rootfd, &now) && now != last); /* the fork took a pid */
+	/* Asleep in pause() once its state says so. */
+	for (;;) {
+		char path[64], buf[512];
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		FILE *f = fopen(path, "re");
+		assert_non_null(f);
+		size_t r = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[r] = '\0';
+		if (strstr(buf, ") S "))
+			break;
+		sched_yield();
+	}
+	struct host_tscomm *tc = host_tscomm_open(); /* NULL unless root */
+	uint64_t a = 0, b = 0, d = 0;
+	bool ok = false;
+	host_psig_read(rootfd, tc, &child, 1, &a, &ok);
+	assert_true(ok);
+	host_psig_read(rootfd, tc, &child, 1, &b, &ok);
+	assert_true(ok);
+	assert_true(a == b);
+	if (tc) {
+		kill(child, SIGUSR1); /* a handler run, microseconds: the figure moves */
+		for (int i = 0; i < 1000000 && d == b; i++) {
+			host_psig_read(rootfd, tc, &child, 1, &d, &ok);
+			sched_yield();
+		}
+		assert_true(d != b);
+		host_tscomm_close(tc);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(go[0]);
+	close(go[1]);
+	close(rootfd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tscan),    cmocka_unit_test(test_root_listing),
 	    cmocka_unit_test(test_stat_age), cmocka_unit_test(test_stat_gone),
 	    cmocka_unit_test(test_stat_due), cmocka_unit_test(test_watch_set),
-	    cmocka_unit_test(test_watched)};
+	    cmocka_unit_test(test_watched),  cmocka_unit_test(test_quiet_procs),
+	    cmocka_unit_test(test_psig)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

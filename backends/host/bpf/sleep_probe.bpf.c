@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sleep_probe.bpf.c: real sleep overshoot per watched thread, measured in the kernel: on
- * nanosleep and clock_nanosleep, requested duration vs time from syscall entry to return,
- * into a log2 histogram per thread (a hash map keyed by tid that user space fills). */
+ * nanosleep and clock_nanosleep, requested duration vs time from syscall entry to return, or
+ * (the sched hook) the sleep timer's soft expiry vs when the thread ran again, into a log2
+ * histogram per thread (a hash map keyed by tid that user space fills). */
 #include <vmlinux.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -229,5 +230,77 @@ int BPF_PROG(raw_exit, struct pt_regs *regs, long ret)
 	long id = SYSCALL_ID(regs);
 	if (id == NR_NANOSLEEP || id == NR_CLOCK_NANOSLEEP)
 		sleep_exit(ret);
+	return 0;
+}
+
+/*
+ * No syscall hook at all: the sleep's own timer and the scheduler. A sleeping thread arms an
+ * hrtimer_sleeper (nanosleep, clock_nanosleep, and poll/epoll/select timeouts alike) from its
+ * own context: hrtimer_start there gives the soft expiry, the earliest the kernel may wake it;
+ * when it is next switched in at or past that, the overshoot is that time minus the soft
+ * expiry (what the syscall hooks measure, but for the syscall's own return, well under a
+ * microsecond). A cancel of the armed timer (a signal, an event before a poll's timeout) ends
+ * the sleep unmeasured. These run on every timer start and context switch of the host, one
+ * hash lookup each, and on no system call: the syscall tracing work stays off.
+ */
+#define TT_CLOCK_MONOTONIC_BASE 1
+
+SEC("tp_btf/hrtimer_start")
+int BPF_PROG(sched_timer_start, struct hrtimer *timer, int mode)
+{
+	__u32 tid = current_tid();
+	struct sleep_probe_hist *h = bpf_map_lookup_elem(&watch, &tid);
+	struct hrtimer_sleeper *sl = (struct hrtimer_sleeper *)(void *)timer;
+
+	if (!h)
+		return 0;
+	/* A sleeper's timer names the task it wakes: this thread's own sleep, not a timer it
+	 * arms for something else (timerfd, a POSIX timer). */
+	if ((void *)BPF_CORE_READ(sl, task) != (void *)bpf_get_current_task_btf())
+		return 0;
+	if (BPF_CORE_READ(timer, base, clockid) != TT_CLOCK_MONOTONIC_BASE) {
+		h->unmeasured++; /* a CLOCK_REALTIME/BOOTTIME/TAI deadline: another time base */
+		h->enter_ns = 0;
+		return 0;
+	}
+	h->enter_ns = BPF_CORE_READ(timer, _softexpires); /* armed: the soft expiry */
+	h->req_ns = (__u64)(unsigned long)timer;
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_cancel")
+int BPF_PROG(sched_timer_cancel, struct hrtimer *timer)
+{
+	__u32 tid = current_tid();
+	struct sleep_probe_hist *h = bpf_map_lookup_elem(&watch, &tid);
+
+	if (!h || !h->enter_ns || h->req_ns != (__u64)(unsigned long)timer)
+		return 0;
+	h->interrupted++; /* woken before its time */
+	h->enter_ns = 0;
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_in, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 tid = (__u32)next->pid;
+	struct sleep_probe_hist *h = bpf_map_lookup_elem(&watch, &tid);
+	__u64 now, over;
+	unsigned b;
+
+	if (!h || !h->enter_ns)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (now < h->enter_ns)
+		return 0; /* back on a CPU before its time (preempted while arming): still asleep */
+	over = now - h->enter_ns;
+	b = hist_log2_bucket(over);
+	if (b >= HIST_LOG2_BUCKETS)
+		b = HIST_LOG2_BUCKETS - 1;
+	h->buckets[b]++;
+	h->sleeps++;
+	h->over_sum_ns += over;
+	h->enter_ns = 0;
 	return 0;
 }

@@ -15,8 +15,10 @@
  * copy torn between two counters is off by one sleep for one sample.
  */
 struct sleep_probe_hist {
-	hist_log2_u64 enter_ns; /* CLOCK_MONOTONIC at syscall entry, 0 when not in a sleep */
-	hist_log2_u64 req_ns; /* what the current sleep asked for */
+	/* CLOCK_MONOTONIC at syscall entry (the sched hook: the sleep timer's soft expiry), 0
+	 * when not in a sleep */
+	hist_log2_u64 enter_ns;
+	hist_log2_u64 req_ns; /* what the current sleep asked for (sched hook: its timer) */
 	hist_log2_u64 sleeps; /* returned 0: measured */
 	hist_log2_u64 interrupted; /* returned an error (EINTR, restart): not measured */
 	hist_log2_u64 unmeasured; /* unreadable request, or an absolute CLOCK_REALTIME one */
