@@ -134,6 +134,7 @@ struct host_snap {
 
 	bool bpf_probe; /* the eBPF sleep probe is attached (pmd.sleep_probe) */
 	char bpf_probe_error[128]; /* why not ("not root: no CAP_BPF ...", "" when it is) */
+	char bpf_probe_hook[48]; /* what it hooks when attached, "" when not */
 	int novs_pmds;
 	struct host_ovs_pmd_snap ovs_pmds[HOST_SNAP_MAX_OVS_PMDS];
 	/* The PMDs together (name "total"): sums, shares of the summed passes; present when

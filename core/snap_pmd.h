@@ -99,6 +99,8 @@ struct pmd_snap {
 	/* The eBPF sleep probe: on, or why not ("not root", "built without eBPF", ...). */
 	bool bpf_probe;
 	char bpf_probe_error[128];
+	char bpf_probe_hook[48]; /* what it hooks ("sched_switch and hrtimer_start/cancel"), "" off
+				  */
 	double bpf_cost_ns_per_sleep; /* kernel run time of its programs per sleep, -1 unknown */
 	int64_t timer_slack_differs; /* host: PMDs whose slack is not what was set, 0 none */
 	/* lat_p50_us/p99_us fell in the histogram's open top bucket (4095 us and up): the

@@ -11,11 +11,15 @@
 const char *rowfmt_sleep_probe(const struct snapshot *s, char *buf, size_t len)
 {
 	const struct pmd_snap *p = &s->pmd;
-	if (p->bpf_probe && p->bpf_cost_ns_per_sleep >= 0)
+	if (p->bpf_probe && p->bpf_probe_hook[0] && p->bpf_cost_ns_per_sleep >= 0)
+		snprintf(buf, len, "sleep probe (eBPF): on %s, %.0f ns of kernel time per sleep",
+			 p->bpf_probe_hook, p->bpf_cost_ns_per_sleep);
+	else if (p->bpf_probe && p->bpf_cost_ns_per_sleep >= 0)
 		snprintf(buf, len, "sleep probe (eBPF): on, %.0f ns of kernel time per sleep",
 			 p->bpf_cost_ns_per_sleep);
 	else if (p->bpf_probe)
-		snprintf(buf, len, "sleep probe (eBPF): on");
+		snprintf(buf, len, "sleep probe (eBPF): on%s%s", p->bpf_probe_hook[0] ? " " : "",
+			 p->bpf_probe_hook);
 	else
 		snprintf(buf, len, "sleep probe (eBPF): absent: %s",
 			 p->bpf_probe_error[0] ? p->bpf_probe_error : "unknown");

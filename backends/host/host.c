@@ -439,6 +439,8 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 	hs->ovs_pid = hs->ovs ? host_slack_ovs_pid(h) : 0;
 	hs->ovs_sleep_show = h->ovs_sleep_show;
 	hs->bpf_probe = host_bpf_enabled(h->bpf);
+	snprintf(hs->bpf_probe_hook, sizeof(hs->bpf_probe_hook), "%s",
+		 hs->bpf_probe ? host_bpf_hook(h->bpf) : "");
 	snprintf(hs->bpf_probe_error, sizeof(hs->bpf_probe_error), "%s",
 		 !h->bpf	 ? h->bpf_err
 		 : hs->bpf_probe ? ""

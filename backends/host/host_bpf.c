@@ -239,6 +239,8 @@ bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot
 
 	p->bpf_probe = host_bpf_enabled(b);
 	p->bpf_cost_ns_per_sleep = -1;
+	snprintf(p->bpf_probe_hook, sizeof(p->bpf_probe_hook), "%s",
+		 p->bpf_probe ? host_bpf_hook(b) : "");
 	snprintf(p->bpf_probe_error, sizeof(p->bpf_probe_error), "%s",
 		 !b	 ? why_absent
 		 : b->on ? ""
@@ -282,6 +284,7 @@ bool host_bpf_pmdsec(struct host_bpf *b, const char *why_absent, struct snapshot
 	(void)row_tid_in;
 	p->bpf_probe = false;
 	p->bpf_cost_ns_per_sleep = -1;
+	p->bpf_probe_hook[0] = '\0';
 	snprintf(p->bpf_probe_error, sizeof(p->bpf_probe_error), "%s", why_absent);
 	for (int i = 0; i < p->nthreads; i++) {
 		p->threads[i].bpf = false;

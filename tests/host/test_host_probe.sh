@@ -84,6 +84,8 @@ ev=$(python3 -c 'import json,sys; print("\n".join(e["text"] for l in open(sys.ar
 check "the sched hook's load event names it ($(grep -m1 'off -> on' <<<"$ev"))" \
 	grep -q "loaded on sched_switch and hrtimer_start/cancel" <<<"$ev"
 check "the sched hook: no event says every system call pays" bash -c "! grep -q 'every system call' <<<\"\$1\"" _ "$ev"
+hook=$(python3 -c 'import json,sys; print([json.loads(l)["host"].get("bpf_probe_hook") for l in open(sys.argv[1]) if l.strip()][-1])' "$dir/sched.json")
+check "the sched hook is named in JSON, host.bpf_probe_hook ($hook)" test "$hook" = "sched_switch and hrtimer_start/cancel"
 
 # Without the module: the reason, never a crash.
 mkdir "$dir/empty"
