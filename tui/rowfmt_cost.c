@@ -3,7 +3,6 @@
 #include "tui/rowfmt_cost.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "core/pmd_cost.h"
 #include "tui/rowfmt.h"
@@ -31,14 +30,16 @@ static const char *host_took_fmt(const struct pmd_snap *p, const char *between, 
 
 const char *rowfmt_host_took(const struct pmd_snap *p, char *buf, size_t len)
 {
-	if (!host_took_fmt(p, " of ", buf, len))
-		return NULL;
-	/* The host's part of the traffic, counted apart (docs/pmd.md "What the host took"). */
+	return host_took_fmt(p, " of ", buf, len);
+}
+
+const char *rowfmt_host_lost(const struct pmd_snap *p, char *buf, size_t len)
+{
 	char l[16];
-	size_t at = strlen(buf);
-	if (p->host_lost_pps > 0 && at + 1 < len)
-		snprintf(buf + at, len - at, " (%s pps lost to it, %.0f%%)",
-			 rowfmt_count(p->host_lost_pps, l, sizeof(l)), p->host_lost_pct);
+	if (!(p->host_lost_pps > 0))
+		return NULL;
+	snprintf(buf, len, "lost to the host %s/s (%.0f%%)",
+		 rowfmt_count(p->host_lost_pps, l, sizeof(l)), p->host_lost_pct);
 	return buf;
 }
 

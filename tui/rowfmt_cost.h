@@ -13,6 +13,9 @@
 const char *rowfmt_host_took(const struct pmd_snap *p, char *buf, size_t len);
 /* The same as the header's summary line says it: "offered 322k/600k: host took 40%". */
 const char *rowfmt_host_took_short(const struct pmd_snap *p, char *buf, size_t len);
+/* The traffic's part lost to the host ("lost to the host 2.86M/s (95%)"), beside drop %, the
+ * knobs' part (docs/pmd.md "What the host took"); NULL when none or unknown (a live OVS). */
+const char *rowfmt_host_lost(const struct pmd_snap *p, char *buf, size_t len);
 /* The cost line, "cost: ns/pkt 928/704 all 1253  cpu-left% 43.9/38.5 all 41.5  host took
  * 55%/63%", given as its three groups one by one (part 0, 1, 2, joined by two spaces) so a
  * screen shows each whole or not at all; NULL past the last. Up to four PMDs and the PMDs

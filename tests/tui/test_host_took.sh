@@ -4,7 +4,9 @@
 # header and the pmd view say how much the host took and the offered load against the target
 # ("offered 322.1k of 600.0k: host took 40%"; the header "offered 322.1k/600.0k"), and the pmd view's cost line gives each PMD's
 # CPU ns per packet and CPU share of the time the host left it (docs/pmd.md "CPU that can be
-# compared"). At 80 columns, so the phrase must show whole where the lines are cut.
+# compared"), and the traffic lost to the host on a line of its own ("lost to the host 277.9k/s
+# (46%)", docs/pmd.md "What the host took"). At 80 columns, so the phrase must show whole where
+# the lines are cut.
 . "$(dirname "$0")/lib/tmux.sh"
 
 # Four spinners per CPU of this machine: the two PMDs get far less than their cores.
@@ -18,6 +20,8 @@ ht='offered [0-9.]+[kM]? of 600\.0k: host took [0-9]+%'
 # (A knob that does not fit whole is left out with the marker: slack 50000ns at 500k pps.)
 tt_wait "^pmd offered [0-9.]+[kM]?/600\.0k: host took [0-9]+% drop [0-9.]+% maxsleep [0-9]+us( slack [0-9]+ns)?( |$)" 30
 tt_wait "^$ht  maxsleep [0-9]+us" 30
+# The traffic lost to the host, beside drop % (the part the knobs control).
+tt_wait "^lost to the host [0-9.]+[kM]?/s \([0-9]+%\), not offered" 30
 # Per PMD and all: numbers once the PMDs have a baseline (the first sample has none).
 num='[0-9]+(\.[0-9])?'
 whole="^cost: ns/pkt [0-9]+/[0-9]+ all [0-9]+  cpu-left% $num/$num all $num  host took [0-9]+%/[0-9]+%"

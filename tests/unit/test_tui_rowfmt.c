@@ -174,10 +174,12 @@ static void test_host_took(void **state)
 	(void)state;
 	assert_string_equal(rowfmt_host_took(&p, b, sizeof(b)),
 			    "offered 141.0k of 3.00M: host took 94%");
+	assert_null(rowfmt_host_lost(&p, b, sizeof(b)));
 	p.host_lost_pps = 2859000;
 	p.host_lost_pct = 95.3;
+	assert_string_equal(rowfmt_host_lost(&p, b, sizeof(b)), "lost to the host 2.86M/s (95%)");
 	assert_string_equal(rowfmt_host_took(&p, b, sizeof(b)),
-			    "offered 141.0k of 3.00M: host took 94% (2.86M pps lost to it, 95%)");
+			    "offered 141.0k of 3.00M: host took 94%");
 	assert_string_equal(rowfmt_host_took_short(&p, b, sizeof(b)),
 			    "offered 141.0k/3.00M: host took 94%");
 	p.stolen_pct = 1;

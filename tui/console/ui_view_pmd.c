@@ -206,6 +206,11 @@ void ui_view_pmd(struct body *b)
 		pmd_offered_line(ui, p);
 	if (body_line(b))
 		pmd_drop_line(ui, p);
+	/* The host's part of the traffic beside the knobs' (drop %): a line of its own while the
+	 * host takes any (docs/pmd.md "What the host took"). */
+	char lost[64];
+	if (rowfmt_host_lost(p, lost, sizeof(lost)) && body_line(b))
+		ui_put(ui, ROLE_WARN, "%s, not offered (so in neither offered nor drop %%)", lost);
 	if (body_line(b)) {
 		/* in flight is what the rings hold; the remainder is in the PMDs' hands
 		 * (exactly 0 when paused: the engine's invariant check). */
