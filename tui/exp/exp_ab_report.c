@@ -10,6 +10,7 @@
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_ab.h"
+#include "tui/exp/exp_result.h"
 #include "tui/exp/exp_stats.h"
 #include "tui/sig.h"
 
@@ -84,24 +85,27 @@ static json_t *ab_summary_json(const struct ab *t, size_t v, const struct exp_su
 static json_t *ab_metric(const struct ab *t, const char *metric, bool missing,
 			 const double *samples, struct exp_summary *sum, bool quiet)
 {
+	const struct exp_col cols[] = {{"value", t->knob, -12, NULL},
+				       {"min", "MIN", 12, NULL},
+				       {"avg", "AVG", 12, NULL},
+				       {"max", "MAX", 12, NULL},
+				       {"dev", "Dev", 12, NULL}};
 	json_t *jv = json_array(), *tests = json_array();
 	bool text = !t->c.json && !quiet;
-	if (text)
-		printf("\n%s%s (%zu passes of %.1f s)\n%-12s %12s %12s %12s %12s\n", metric,
+	if (text) {
+		printf("\n%s%s (%zu passes of %.1f s)\n", metric,
 		       missing ? " [not in the snapshot: is its subsystem running?]" : "", t->done,
-		       t->c.seconds, t->knob, "MIN", "AVG", "MAX", "Dev");
+		       t->c.seconds);
+		exp_table_head(cols, 5);
+	}
 	for (size_t v = 0; v < t->nvalues; v++) {
-		char a[32], b[32], cc[32], d[32];
 		exp_summarize_finite(&samples[v * t->passes], t->done, &sum[v]);
-		exp_fmt(a, sizeof(a), sum[v].min);
-		exp_fmt(b, sizeof(b), sum[v].avg);
-		exp_fmt(cc, sizeof(cc), sum[v].max);
-		exp_fmt(d, sizeof(d), sum[v].dev);
+		json_t *row = ab_summary_json(t, v, &sum[v]);
 		if (text && sum[v].n)
-			printf("%-12s %12s %12s %12s %12s\n", t->values[v], a, b, cc, d);
+			exp_table_row(cols, 5, row, &t->values[v], NULL, NULL);
 		else if (text)
 			printf("%-12s %12s\n", t->values[v], "no usable pass (no number in any)");
-		json_array_append_new(jv, ab_summary_json(t, v, &sum[v]));
+		json_array_append_new(jv, row);
 	}
 	for (size_t v = 1; v < t->nvalues; v++) {
 		double tt, df, pv;
@@ -195,22 +199,27 @@ static json_t *ab_log_json(const struct ab *ab, const struct pass_run *r)
 static json_t *ab_took_table(const struct ab *ab, const struct pass_run *r,
 			     struct exp_summary *took_sum)
 {
+	const struct exp_col cols[] = {{"value", ab->knob, -12, NULL},
+				       {"host_took_pct", "host_took%", 12, "%.1f"},
+				       {"set_aside", "set_aside", 12, NULL}};
 	json_t *jarms = json_array();
-	if (!ab->c.json && ab->done)
+	bool text = !ab->c.json && ab->done;
+	if (text) {
 		printf("host took (%% of the window, medians; a window over %g%% set aside and its "
-		       "pass run again)\n%-12s %12s %12s\n",
-		       ab->limit, ab->knob, "host_took%", "set_aside");
+		       "pass run again)\n",
+		       ab->limit);
+		exp_table_head(cols, 3);
+	}
 	for (size_t v = 0; v < ab->nvalues; v++) {
 		exp_summarize(&ab->took[v * ab->passes], ab->done, &took_sum[v]);
-		if (!ab->c.json && ab->done)
-			printf("%-12s %12.1f %12zu\n", ab->values[v], took_sum[v].median,
-			       r->arm[v].over);
 		/* No pass kept: no figure (null), never a median of nothing printed as 0. */
-		json_array_append_new(
-		    jarms, json_pack("{s:o, s:o, s:i}", "value",
-				     exp_ab_value_json(ab->id, ab->values[v]), "host_took_pct",
-				     ab->done ? json_real(took_sum[v].median) : json_null(),
-				     "set_aside", (int)r->arm[v].over));
+		json_t *row = json_pack("{s:o, s:o, s:i}", "value",
+					exp_ab_value_json(ab->id, ab->values[v]), "host_took_pct",
+					ab->done ? json_real(took_sum[v].median) : json_null(),
+					"set_aside", (int)r->arm[v].over);
+		if (text)
+			exp_table_row(cols, 3, row, &ab->values[v], NULL, NULL);
+		json_array_append_new(jarms, row);
 	}
 	return jarms;
 }
@@ -252,9 +261,7 @@ static void ab_print_json(const struct ab *ab, json_t *jm, json_t *jd, json_t *j
 				 : json_null());
 	json_object_set_new(o, "hang_pass",
 			    hung ? json_integer((json_int_t)ab->hang_pass + 1) : json_null());
-	json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-	printf("\n");
-	json_decref(o);
+	exp_result_emit(o);
 }
 
 int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc)
