@@ -102,7 +102,7 @@ static json_t *ab_metric(const struct ab *t, const char *metric, bool missing,
 		exp_summarize_finite(&samples[v * t->passes], t->done, &sum[v]);
 		json_t *row = ab_summary_json(t, v, &sum[v]);
 		if (text && sum[v].n)
-			exp_table_row(cols, 5, row, &t->values[v], NULL, NULL);
+			exp_table_row(cols, 5, row, (const char *[5]){t->values[v]}, NULL, NULL);
 		else if (text)
 			printf("%-12s %12s\n", t->values[v], "no usable pass (no number in any)");
 		json_array_append_new(jv, row);
@@ -218,7 +218,7 @@ static json_t *ab_took_table(const struct ab *ab, const struct pass_run *r,
 					ab->done ? json_real(took_sum[v].median) : json_null(),
 					"set_aside", (int)r->arm[v].over);
 		if (text)
-			exp_table_row(cols, 3, row, &ab->values[v], NULL, NULL);
+			exp_table_row(cols, 3, row, (const char *[3]){ab->values[v]}, NULL, NULL);
 		json_array_append_new(jarms, row);
 	}
 	return jarms;

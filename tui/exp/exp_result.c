@@ -24,8 +24,8 @@ void exp_table_head(const struct exp_col *cols, size_t n)
 	printf("\n");
 }
 
-void exp_table_row(const struct exp_col *cols, size_t n, const json_t *row,
-		   const char *const *text, const char *none, const char *tail)
+void exp_table_row(const struct exp_col *cols, size_t n, const json_t *row, const char *const *text,
+		   const char *none, const char *tail)
 {
 	for (size_t k = 0; k < n; k++) {
 		const json_t *v = cols[k].key ? json_object_get(row, cols[k].key) : NULL;

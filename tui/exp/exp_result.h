@@ -24,8 +24,8 @@ void exp_table_head(const struct exp_col *cols, size_t n);
  * cols[k].key (a string as is, an integer in full, a real by cols[k].fmt), and none ("-" when
  * NULL) when that is null or absent. tail, when given, follows the last cell.
  */
-void exp_table_row(const struct exp_col *cols, size_t n, const json_t *row,
-		   const char *const *text, const char *none, const char *tail);
+void exp_table_row(const struct exp_col *cols, size_t n, const json_t *row, const char *const *text,
+		   const char *none, const char *tail);
 /* A figure, or null when there is none (never a 0 standing in for it). */
 json_t *exp_real(bool have, double v);
 /* The result object on stdout, one line (--json), and let go of. */
