@@ -70,13 +70,11 @@ static int ab_draw(const char *path, bool svg, void *arg, char *err, size_t errl
 /* A summary as JSON: its figures, or nulls when the arm had no usable pass (never zeros). */
 static json_t *ab_summary_json(const struct ab *t, size_t v, const struct exp_summary *s)
 {
-	json_t *o = json_pack("{s:o, s:i}", "value", exp_ab_value_json(t->id, t->values[v]),
-			      "passes", (int)s->n);
-	const char *names[] = {"min", "avg", "max", "dev", "median"};
-	const double figs[] = {s->min, s->avg, s->max, s->dev, s->median};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		json_object_set_new(o, names[i], s->n ? json_real(figs[i]) : json_null());
-	return o;
+	return json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o}", "value",
+			 exp_ab_value_json(t->id, t->values[v]), "passes", (int)s->n, "min",
+			 exp_real(s->n, s->min), "avg", exp_real(s->n, s->avg), "max",
+			 exp_real(s->n, s->max), "dev", exp_real(s->n, s->dev), "median",
+			 exp_real(s->n, s->median));
 }
 
 /* One metric: its MIN/AVG/MAX/Dev table over the kept passes (an arm without a usable pass
@@ -240,30 +238,6 @@ static json_t *ab_diag_table(const struct ab *ab)
 	return jd;
 }
 
-/* The run's one JSON object (--json). */
-static void ab_print_json(const struct ab *ab, json_t *jm, json_t *jd, json_t *jarms, json_t *jlog,
-			  json_t *jrank, const char *why)
-{
-	bool hung = ab->hang[0] != 0;
-	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o}", "experiment", "ab", "knob",
-			      ab->knob, "scenario", ab->c.scenario, "passes", (int)ab->done,
-			      "seconds", ab->c.seconds, "metrics", jm);
-	json_object_set_new(o, "ok", json_boolean(!hung && !why[0]));
-	json_object_set_new(o, "inconclusive", why[0] ? json_string(why) : json_null());
-	json_object_set_new(o, "ranking", jrank ? jrank : json_null());
-	json_object_set_new(o, "hang", hung ? json_string(ab->hang) : json_null());
-	json_object_set_new(o, "diagnoses", jd);
-	json_object_set_new(o, "host_took_limit_pct", json_real(ab->limit));
-	json_object_set_new(o, "arms", jarms);
-	json_object_set_new(o, "pass_log", jlog);
-	json_object_set_new(o, "hang_value",
-			    hung ? exp_ab_value_json(ab->id, ab->values[ab->hang_value])
-				 : json_null());
-	json_object_set_new(o, "hang_pass",
-			    hung ? json_integer((json_int_t)ab->hang_pass + 1) : json_null());
-	exp_result_emit(o);
-}
-
 int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc)
 {
 	struct exp_summary *took_sum = xcalloc(ab->nvalues, sizeof(*took_sum));
@@ -287,16 +261,20 @@ int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc)
 		if (ab->done && exp_pictures(&ab->c, "ab", ab_draw, &ap) != 0 && rc == 0)
 			rc = 1;
 	}
-	json_t *jlog = ab_log_json(ab, r);
-	if (ab->c.json && (rc == 0 || hung || why[0])) {
-		ab_print_json(ab, jm, jd, jarms, jlog, jrank, why);
-	} else {
-		json_decref(jm);
-		json_decref(jd);
-		json_decref(jarms);
-		json_decref(jlog);
-		json_decref(jrank);
-	}
+	/* The result, whole: the JSON as is (--json); the text was written as it was built. */
+	json_t *o = json_pack(
+	    "{s:s, s:s, s:s, s:i, s:f, s:o, s:b, s:s?, s:o?, s:s?, s:o, s:f, s:o, s:o, s:o?, s:o?}",
+	    "experiment", "ab", "knob", ab->knob, "scenario", ab->c.scenario, "passes",
+	    (int)ab->done, "seconds", ab->c.seconds, "metrics", jm, "ok", !hung && !why[0],
+	    "inconclusive", why[0] ? why : NULL, "ranking", jrank, "hang", hung ? ab->hang : NULL,
+	    "diagnoses", jd, "host_took_limit_pct", ab->limit, "arms", jarms, "pass_log",
+	    ab_log_json(ab, r), "hang_value",
+	    hung ? exp_ab_value_json(ab->id, ab->values[ab->hang_value]) : NULL, "hang_pass",
+	    hung ? json_integer((json_int_t)ab->hang_pass + 1) : NULL);
+	if (ab->c.json && (rc == 0 || hung || why[0]))
+		exp_result_emit(o);
+	else
+		json_decref(o);
 	free(sums);
 	free(took_sum);
 	return rc;

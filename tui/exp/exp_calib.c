@@ -10,6 +10,7 @@
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_metric.h"
+#include "tui/exp/exp_result.h"
 #include "tui/exp/experiment.h"
 #include "tui/pass.h"
 #include "tui/sig.h"
@@ -297,17 +298,13 @@ static json_t *calib_json(const struct calib_gov *g, json_t *hist)
 		json_array_append_new(jc, json_integer(g->chain[i]));
 		json_array_append_new(js, json_real(g->single[i]));
 	}
-	json_t *o =
-	    json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor", g->name, "chain_max", jc,
-		      "single_est_ns", js, "histogram", hist, "tick_ns_avg", g->tick_avg,
-		      "tick_ns_max", g->tick_max, "est_cpu_pct", g->cpu);
-	json_object_set_new(o, "est_cpus", json_integer((json_int_t)g->est_cpus));
-	json_object_set_new(o, "estimators_for", json_integer((json_int_t)g->want));
-	json_object_set_new(o, "estimators_per_kthread",
-			    g->per_kt > 0 ? json_integer((json_int_t)g->per_kt) : json_null());
-	json_object_set_new(o, "kthreads_needed",
-			    g->kt_need >= 0 ? json_integer(g->kt_need) : json_null());
-	return o;
+	return json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f, s:I, s:I, s:o?, s:o?}", "governor",
+			 g->name, "chain_max", jc, "single_est_ns", js, "histogram", hist,
+			 "tick_ns_avg", g->tick_avg, "tick_ns_max", g->tick_max, "est_cpu_pct",
+			 g->cpu, "est_cpus", (json_int_t)g->est_cpus, "estimators_for",
+			 (json_int_t)g->want, "estimators_per_kthread",
+			 g->per_kt > 0 ? json_integer((json_int_t)g->per_kt) : NULL,
+			 "kthreads_needed", g->kt_need >= 0 ? json_integer(g->kt_need) : NULL);
 }
 
 static int calib_check_govs(const char *const *govs, size_t ngov)
@@ -389,12 +386,9 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, &cp) != 0)
 		rc = 1;
 	if (c.json && (rc == 0 || json_array_size(jg))) {
-		json_t *o = json_pack("{s:s, s:s, s:i, s:o}", "experiment", "calib", "scenario",
-				      c.scenario, "runs", (int)runs, "governors", jg);
-		json_object_set_new(o, "ok", json_boolean(rc == 0));
-		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-		printf("\n");
-		json_decref(o);
+		exp_result_emit(json_pack("{s:s, s:s, s:i, s:o, s:b}", "experiment", "calib",
+					  "scenario", c.scenario, "runs", (int)runs, "governors",
+					  jg, "ok", rc == 0));
 	} else {
 		json_decref(jg);
 	}
