@@ -44,53 +44,43 @@ static json_t *calib_wait(struct source *src, double after)
 	return j;
 }
 
-struct calib_pic {
-	size_t ngov;
-	const char *const *govs;
-	json_t *jg; /* the governors' results, each with "chain_max": [...] */
-};
+static int calib_int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
 
-/* A chain_max histogram per governor, over the same categories (every value seen under
- * any governor), so the governors read against each other. */
+/* A chain_max histogram per governor (from the result's "histogram"s), over the same categories
+ * (every value seen under any governor), so the governors read against each other. */
 static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
 {
-	const struct calib_pic *cp = arg;
+	json_t *jg = arg, *g, *x;
 	int vals[CALIB_MAX_RUNS * 4];
-	size_t nv = 0;
-	size_t i, k;
-	json_t *g, *x;
-	json_array_foreach (cp->jg, i, g) {
-		json_array_foreach (json_object_get(g, "chain_max"), k, x) {
-			int v = (int)json_integer_value(x);
+	size_t nv = 0, i, ng = json_array_size(jg);
+	const char *key;
+	json_array_foreach (jg, i, g) {
+		json_object_foreach (json_object_get(g, "histogram"), key, x) {
 			size_t j = 0;
-			while (j < nv && vals[j] != v)
+			while (j < nv && vals[j] != atoi(key))
 				j++;
 			if (j == nv && nv < sizeof(vals) / sizeof(vals[0]))
-				vals[nv++] = v;
+				vals[nv++] = atoi(key);
 		}
 	}
-	for (size_t a = 1; a < nv; a++) /* ascending: a histogram's x axis */
-		for (size_t b = a; b > 0 && vals[b - 1] > vals[b]; b--) {
-			int t = vals[b];
-			vals[b] = vals[b - 1];
-			vals[b - 1] = t;
-		}
-	size_t ng = json_array_size(cp->jg);
+	qsort(vals, nv, sizeof(int), calib_int_cmp); /* ascending: a histogram's x axis */
 	struct chart_panel *pn = xcalloc(ng + 1, sizeof(*pn));
 	struct chart_bar *bars = xcalloc((ng + 1) * (nv + 1), sizeof(*bars));
-	json_array_foreach (cp->jg, i, g) {
-		json_t *chain = json_object_get(g, "chain_max");
+	json_array_foreach (jg, i, g) {
 		for (size_t j = 0; j < nv; j++) {
 			struct chart_bar *b = &bars[i * nv + j];
 			snprintf(b->label, sizeof(b->label), "%d", vals[j]);
-			json_array_foreach (chain, k, x)
-				if ((int)json_integer_value(x) == vals[j])
-					b->mid++;
-			b->lo = b->hi = b->mid;
+			b->lo = b->mid = b->hi = (double)json_integer_value(
+			    json_object_get(json_object_get(g, "histogram"), b->label));
 		}
 		snprintf(pn[i].title, sizeof(pn[i].title),
 			 "%s: calibrations per chain_max (%zu runs), tick avg %.0f us",
-			 json_string_value(json_object_get(g, "governor")), json_array_size(chain),
+			 json_string_value(json_object_get(g, "governor")),
+			 json_array_size(json_object_get(g, "chain_max")),
 			 json_number_value(json_object_get(g, "tick_ns_avg")) / 1000);
 		pn[i].bars = &bars[i * nv];
 		pn[i].nbars = nv;
@@ -101,12 +91,6 @@ static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t e
 	free(bars);
 	free(pn);
 	return rc;
-}
-
-static int calib_int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
 }
 
 /* Does the scenario run est at all? (A calibration never comes otherwise.) */
@@ -382,8 +366,7 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 	struct pass_run r;
 	rc = pass_run(&r, &pc, &ops, &cr);
 	pass_run_free(&r);
-	struct calib_pic cp = {ngov, govs, jg};
-	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, &cp) != 0)
+	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, jg) != 0)
 		rc = 1;
 	if (c.json && (rc == 0 || json_array_size(jg))) {
 		exp_result_emit(json_pack("{s:s, s:s, s:i, s:o, s:b}", "experiment", "calib",

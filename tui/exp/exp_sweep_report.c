@@ -168,20 +168,20 @@ static void sweep_print_rows(const struct sweep *sw, const json_t *rows)
 	}
 }
 
-/* A setting and its answer's figures (medians), as the JSON's cheapest and the trade-off
- * table's row. */
+static json_t *sweep_med(const struct sweep_point *p, size_t k)
+{
+	return exp_real(p->ok && p->have[k], p->sum[k].median);
+}
+
+/* A setting and its answer's figures (medians): the JSON's cheapest, a trade-off table row. */
 static json_t *sweep_setting_json(const struct sweep_point *p)
 {
-	return json_pack(
-	    "{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "maxsleep_us", (json_int_t)p->ms,
-	    "timer_slack_ns", (json_int_t)p->slack, "rate_pps", p->rate_v, "drop_pct",
-	    exp_real(p->ok && p->have[SWEEP_COL_DROP], p->sum[SWEEP_COL_DROP].median),
-	    "cpu_ns_per_pkt",
-	    exp_real(p->ok && p->have[SWEEP_COL_NSPKT], p->sum[SWEEP_COL_NSPKT].median),
-	    "cpu_share_pct",
-	    exp_real(p->ok && p->have[SWEEP_COL_SHARE], p->sum[SWEEP_COL_SHARE].median),
-	    "host_took_pct",
-	    exp_real(p->ok && p->have[SWEEP_COL_TOOK], p->sum[SWEEP_COL_TOOK].median));
+	return json_pack("{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "maxsleep_us", (json_int_t)p->ms,
+			 "timer_slack_ns", (json_int_t)p->slack, "rate_pps", p->rate_v, "drop_pct",
+			 sweep_med(p, SWEEP_COL_DROP), "cpu_ns_per_pkt",
+			 sweep_med(p, SWEEP_COL_NSPKT), "cpu_share_pct",
+			 sweep_med(p, SWEEP_COL_SHARE), "host_took_pct",
+			 sweep_med(p, SWEEP_COL_TOOK));
 }
 
 /* The trade-off table: what each setting costs, which are within the budget, the answer. */
