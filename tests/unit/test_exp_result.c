@@ -58,8 +58,8 @@ static void test_table(void **state)
 {
 	char buf[256];
 	(void)state;
-	json_t *row = json_pack("{s:s, s:f, s:i, s:f}", "name", "a", "pct", 12.345, "n", 3, "fig",
-				1234.5678);
+	json_t *row =
+	    json_pack("{s:s, s:f, s:i, s:f}", "name", "a", "pct", 12.345, "n", 3, "fig", 1234.5678);
 	capture(head, NULL, buf, sizeof(buf));
 	assert_string_equal(buf, "name      pct%    n      fig   note\n");
 	capture(plain, row, buf, sizeof(buf));

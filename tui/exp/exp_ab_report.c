@@ -29,39 +29,30 @@ json_t *exp_ab_value_json(int id, const char *text)
 	}
 }
 
-struct ab_pic {
-	const char *knob;
-	const char *const *metrics;
-	size_t nmetrics, nvalues, done;
-	const char *const *values;
-	const struct exp_summary *sums; /* [metric][value] */
-	const struct exp_summary *took; /* [value]: host took */
-};
-
 /* One panel per metric, a MIN/AVG/MAX bar per value. */
 static int ab_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
 {
-	const struct ab_pic *ap = arg;
-	struct chart_panel *pn = xcalloc(ap->nmetrics, sizeof(*pn));
-	struct chart_bar *bars = xcalloc(ap->nmetrics * ap->nvalues, sizeof(*bars));
+	const struct ab *ab = arg;
+	struct chart_panel *pn = xcalloc(ab->nmetrics, sizeof(*pn));
+	struct chart_bar *bars = xcalloc(ab->nmetrics * ab->nvalues, sizeof(*bars));
 	char title[160];
-	for (size_t m = 0; m < ap->nmetrics; m++) {
-		for (size_t v = 0; v < ap->nvalues; v++) {
-			const struct exp_summary *s = &ap->sums[m * ap->nvalues + v];
-			struct chart_bar *b = &bars[m * ap->nvalues + v];
-			snprintf(b->label, sizeof(b->label), "%s = %s, host %.0f%%", ap->knob,
-				 ap->values[v], ap->took[v].median);
+	for (size_t m = 0; m < ab->nmetrics; m++) {
+		for (size_t v = 0; v < ab->nvalues; v++) {
+			const struct exp_summary *s = &ab->sums[m * ab->nvalues + v];
+			struct chart_bar *b = &bars[m * ab->nvalues + v];
+			snprintf(b->label, sizeof(b->label), "%s = %s, host %.0f%%", ab->knob,
+				 ab->values[v], ab->took_sum[v].median);
 			b->lo = s->min;
 			b->mid = s->avg;
 			b->hi = s->max;
 		}
 		snprintf(pn[m].title, sizeof(pn[m].title), "%s: bar AVG, whisker MIN to MAX",
-			 ap->metrics[m]);
-		pn[m].bars = &bars[m * ap->nvalues];
-		pn[m].nbars = ap->nvalues;
+			 ab->metrics[m]);
+		pn[m].bars = &bars[m * ab->nvalues];
+		pn[m].nbars = ab->nvalues;
 	}
-	snprintf(title, sizeof(title), "A/B passes of %s (%zu passes)", ap->knob, ap->done);
-	int rc = chart_cairo_bars(path, svg, title, pn, ap->nmetrics, err, errlen);
+	snprintf(title, sizeof(title), "A/B passes of %s (%zu passes)", ab->knob, ab->done);
+	int rc = chart_cairo_bars(path, svg, title, pn, ab->nmetrics, err, errlen);
 	free(bars);
 	free(pn);
 	return rc;
@@ -256,9 +247,9 @@ int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc)
 	}
 	json_t *jd = ab_diag_table(ab);
 	if (rc == 0 || hung) { /* an inconclusive run draws no bars of zeros */
-		struct ab_pic ap = {ab->knob, ab->metrics, ab->nmetrics, ab->nvalues,
-				    ab->done, ab->values,  sums,	 took_sum};
-		if (ab->done && exp_pictures(&ab->c, "ab", ab_draw, &ap) != 0 && rc == 0)
+		ab->sums = sums;
+		ab->took_sum = took_sum;
+		if (ab->done && exp_pictures(&ab->c, "ab", ab_draw, ab) != 0 && rc == 0)
 			rc = 1;
 	}
 	/* The result, whole: the JSON as is (--json); the text was written as it was built. */

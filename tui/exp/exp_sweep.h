@@ -58,7 +58,8 @@ struct sweep {
 	double budget, limit;
 	json_t *snap; /* the last window, until judged */
 	double took; /* its host took, NAN unknown */
-	bool tty;
+	bool tty, many_rates;
+	size_t best; /* the answer, npts when none: the picture marks it */
 };
 
 /* The results: the tables or the JSON, the picture, and the hangs; returns the status. */

@@ -28,15 +28,6 @@ const struct sweep_col exp_sweep_cols[SWEEP_NCOLS] = {
     {"host_took%", "pass.host_took_pct", NULL},
 };
 
-struct sweep_pic {
-	const struct sweep_point *pts;
-	size_t n, best;
-	bool many_rates;
-	const char *scenario;
-	size_t passes;
-	double budget;
-};
-
 void exp_sweep_label(const struct exp_sweep_pt_label *l, char *buf, size_t len)
 {
 	char took[24] = "";
@@ -66,11 +57,11 @@ static void sweep_label(const struct sweep_point *p, bool rate, char *buf, size_
 
 static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
 {
-	const struct sweep_pic *sp = arg;
-	struct chart_pt *pts = xcalloc(sp->n + 1, sizeof(*pts));
+	const struct sweep *sw = arg;
+	struct chart_pt *pts = xcalloc(sw->npts + 1, sizeof(*pts));
 	char note[160];
-	for (size_t i = 0; i < sp->n; i++) {
-		const struct sweep_point *p = &sp->pts[i];
+	for (size_t i = 0; i < sw->npts; i++) {
+		const struct sweep_point *p = &sw->pts[i];
 		/* x: CPU share of the time the host left the PMDs, comparable under load. */
 		const struct exp_summary
 		    *d = &p->sum[SWEEP_COL_DROP],
@@ -81,17 +72,17 @@ static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t e
 					   .x_hi = c->max,
 					   .y_lo = d->min,
 					   .y_hi = d->max,
-					   .mark = i == sp->best,
+					   .mark = i == sw->best,
 					   .failed = p->ok == 0};
-		sweep_label(p, sp->many_rates, pts[i].label, sizeof(pts[i].label));
+		sweep_label(p, sw->many_rates, pts[i].label, sizeof(pts[i].label));
 	}
 	snprintf(note, sizeof(note),
 		 "scenario %s; maxsleep / timer slack%s, host took; median of %zu passes, lines "
 		 "min to max; drop budget %g%%",
-		 sp->scenario, sp->many_rates ? " / offered load" : "", sp->passes, sp->budget);
+		 sw->c.scenario, sw->many_rates ? " / offered load" : "", sw->passes, sw->budget);
 	int rc = chart_cairo_scatter(path, svg, "PMD drops against PMD CPU share", note,
 				     "PMD CPU % of the time the host left the PMD threads",
-				     "drop %", pts, sp->n, err, errlen);
+				     "drop %", pts, sw->npts, err, errlen);
 	free(pts);
 	return rc;
 }
@@ -333,9 +324,9 @@ int exp_sweep_report(struct sweep *sw, const struct pass_run *r, size_t nrate)
 	}
 	sweep_answer(sw, within, &best, &zero);
 	sweep_print(sw, r, within, best, zero, failed == 0);
-	struct sweep_pic sp = {sw->pts,	       sw->npts,   best,      nrate > 1,
-			       sw->c.scenario, sw->passes, sw->budget};
-	if (exp_pictures(&sw->c, "sweep", sweep_draw, &sp) != 0)
+	sw->best = best;
+	sw->many_rates = nrate > 1;
+	if (exp_pictures(&sw->c, "sweep", sweep_draw, sw) != 0)
 		rc = 1;
 	if (sweep_hangs(sw) && rc == 0)
 		rc = 1;
