@@ -90,10 +90,12 @@ static json_t *ab_metric(const struct ab *t, const char *metric, bool missing,
 	for (size_t v = 0; v < t->nvalues; v++) {
 		exp_summarize_finite(&samples[v * t->passes], t->done, &sum[v]);
 		json_t *row = ab_summary_json(t, v, &sum[v]);
-		if (text && sum[v].n)
-			exp_table_row(cols, 5, row, (const char *[5]){t->values[v]}, NULL, NULL);
-		else if (text)
-			printf("%-12s %12s\n", t->values[v], "no usable pass (no number in any)");
+		if (text) /* an arm with no usable pass says so in place of its figures */
+			exp_table_row(cols, sum[v].n ? 5 : 2, row,
+				      (const char *[5]){
+					  t->values[v],
+					  sum[v].n ? NULL : "no usable pass (no number in any)"},
+				      NULL, NULL);
 		json_array_append_new(jv, row);
 	}
 	for (size_t v = 1; v < t->nvalues; v++) {
@@ -263,9 +265,8 @@ int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc)
 	    hung ? exp_ab_value_json(ab->id, ab->values[ab->hang_value]) : NULL, "hang_pass",
 	    hung ? json_integer((json_int_t)ab->hang_pass + 1) : NULL);
 	if (ab->c.json && (rc == 0 || hung || why[0]))
-		exp_result_emit(o);
-	else
-		json_decref(o);
+		exp_result_print(o);
+	json_decref(o);
 	free(sums);
 	free(took_sum);
 	return rc;

@@ -232,19 +232,16 @@ static int calib_governor(const struct exp_common *c, size_t runs, long for_coun
 
 /* chain_max values and how often each came, by chain_max ascending: the object keeps
  * insertion order, in the text and the JSON (in run order it read "390 x1 358 x2 368 x1"). */
-static json_t *calib_histogram(const struct calib_gov *g)
+static json_t *calib_histogram(struct calib_gov *g)
 {
 	json_t *hist = json_object();
-	int *sorted = xcalloc(g->got ? g->got : 1, sizeof(int));
-	memcpy(sorted, g->chain, g->got * sizeof(int));
-	qsort(sorted, g->got, sizeof(int), calib_int_cmp);
+	qsort(g->chain, g->got, sizeof(int), calib_int_cmp);
 	for (size_t i = 0; i < g->got; i++) {
 		char key[16];
-		snprintf(key, sizeof(key), "%d", sorted[i]);
+		snprintf(key, sizeof(key), "%d", g->chain[i]);
 		json_t *cur = json_object_get(hist, key);
 		json_object_set_new(hist, key, json_integer(cur ? json_integer_value(cur) + 1 : 1));
 	}
-	free(sorted);
 	return hist;
 }
 
@@ -275,13 +272,15 @@ static void calib_print(const struct calib_gov *g, const json_t *hist)
 							       : "");
 }
 
-static json_t *calib_json(const struct calib_gov *g, json_t *hist)
+/* A governor's result: its calibrations in run order, then their histogram (chain_max sorted). */
+static json_t *calib_json(struct calib_gov *g)
 {
 	json_t *jc = json_array(), *js = json_array();
 	for (size_t i = 0; i < g->got; i++) {
 		json_array_append_new(jc, json_integer(g->chain[i]));
 		json_array_append_new(js, json_real(g->single[i]));
 	}
+	json_t *hist = calib_histogram(g);
 	return json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f, s:I, s:I, s:o?, s:o?}", "governor",
 			 g->name, "chain_max", jc, "single_est_ns", js, "histogram", hist,
 			 "tick_ns_avg", g->tick_avg, "tick_ns_max", g->tick_max, "est_cpu_pct",
@@ -322,10 +321,10 @@ static int calib_measure(void *ctx, size_t i, struct pass_obs *obs)
 			      .single = xcalloc(cr->runs, sizeof(double))};
 	int rc = calib_governor(cr->c, cr->runs, cr->for_count, &g);
 	if (g.measured) {
-		json_t *hist = calib_histogram(&g);
+		json_t *row = calib_json(&g);
 		if (!cr->c->json)
-			calib_print(&g, hist);
-		json_array_append_new(cr->jg, calib_json(&g, hist));
+			calib_print(&g, json_object_get(row, "histogram"));
+		json_array_append_new(cr->jg, row);
 	}
 	free(g.chain);
 	free(g.single);
@@ -368,13 +367,11 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 	pass_run_free(&r);
 	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, jg) != 0)
 		rc = 1;
-	if (c.json && (rc == 0 || json_array_size(jg))) {
-		exp_result_emit(json_pack("{s:s, s:s, s:i, s:o, s:b}", "experiment", "calib",
-					  "scenario", c.scenario, "runs", (int)runs, "governors",
-					  jg, "ok", rc == 0));
-	} else {
-		json_decref(jg);
-	}
+	json_t *o = json_pack("{s:s, s:s, s:i, s:o, s:b}", "experiment", "calib", "scenario",
+			      c.scenario, "runs", (int)runs, "governors", jg, "ok", rc == 0);
+	if (c.json && (rc == 0 || json_array_size(jg)))
+		exp_result_print(o);
+	json_decref(o);
 	free(gov_copy);
 	return rc;
 }

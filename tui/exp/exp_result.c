@@ -53,9 +53,8 @@ json_t *exp_real(bool have, double v)
 	return have ? json_real(v) : json_null();
 }
 
-void exp_result_emit(json_t *o)
+void exp_result_print(const json_t *o)
 {
 	json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 	printf("\n");
-	json_decref(o);
 }

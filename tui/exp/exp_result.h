@@ -22,7 +22,7 @@ void exp_table_row(const struct exp_col *cols, size_t n, const json_t *row, cons
 		   const char *none, const char *tail);
 /* A figure, or null when there is none (never a 0 standing in for it). */
 json_t *exp_real(bool have, double v);
-/* The result on stdout as one line (--json), then let go of. */
-void exp_result_emit(json_t *o);
+/* The result on stdout as one line (--json). */
+void exp_result_print(const json_t *o);
 
 #endif

@@ -60,6 +60,7 @@ struct sweep {
 	double took; /* its host took, NAN unknown */
 	bool tty, many_rates;
 	size_t best; /* the answer, npts when none: the picture marks it */
+	json_t *result; /* the result (exp_sweep_report.c): its rows label the picture */
 };
 
 /* The results: the tables or the JSON, the picture, and the hangs; returns the status. */

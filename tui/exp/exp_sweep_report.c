@@ -28,31 +28,22 @@ const struct sweep_col exp_sweep_cols[SWEEP_NCOLS] = {
     {"host_took%", "pass.host_took_pct", NULL},
 };
 
-void exp_sweep_label(const struct exp_sweep_pt_label *l, char *buf, size_t len)
+void exp_sweep_label(const json_t *row, bool rates, char *buf, size_t len)
 {
-	char took[24] = "";
-	if (l->measured && l->took_pct >= 0)
-		snprintf(took, sizeof(took), ", host %.0f%%", l->took_pct);
-	else if (!l->measured)
-		snprintf(took, sizeof(took), "%s", l->hung ? " (hung)" : " (set aside)");
-	if (l->rates)
-		snprintf(buf, len, "%lld us / %lld ns / %.0f pps%s", l->maxsleep_us, l->slack_ns,
-			 l->rate_pps, took);
-	else
-		snprintf(buf, len, "%lld us / %lld ns%s", l->maxsleep_us, l->slack_ns, took);
-}
-
-static void sweep_label(const struct sweep_point *p, bool rate, char *buf, size_t len)
-{
-	struct exp_sweep_pt_label l = {
-	    .maxsleep_us = (long long)p->ms,
-	    .slack_ns = (long long)p->slack,
-	    .rate_pps = p->rate_v,
-	    .rates = rate,
-	    .measured = p->ok > 0,
-	    .hung = p->failed > 0,
-	    .took_pct = p->ok && p->have[SWEEP_COL_TOOK] ? p->sum[SWEEP_COL_TOOK].median : -1};
-	exp_sweep_label(&l, buf, len);
+	char took[24] = "", rate[32] = "";
+	const json_t *t = json_object_get(row, "pass.host_took_pct");
+	if (json_integer_value(json_object_get(row, "passes")) == 0)
+		snprintf(took, sizeof(took), "%s",
+			 json_integer_value(json_object_get(row, "failed")) ? " (hung)"
+									    : " (set aside)");
+	else if (json_is_number(t))
+		snprintf(took, sizeof(took), ", host %.0f%%", json_number_value(t));
+	if (rates)
+		snprintf(rate, sizeof(rate), " / %.0f pps",
+			 json_number_value(json_object_get(row, "rate_pps")));
+	snprintf(buf, len, "%lld us / %lld ns%s%s",
+		 (long long)json_integer_value(json_object_get(row, "maxsleep_us")),
+		 (long long)json_integer_value(json_object_get(row, "timer_slack_ns")), rate, took);
 }
 
 static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
@@ -74,7 +65,8 @@ static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t e
 					   .y_hi = d->max,
 					   .mark = i == sw->best,
 					   .failed = p->ok == 0};
-		sweep_label(p, sw->many_rates, pts[i].label, sizeof(pts[i].label));
+		exp_sweep_label(json_array_get(json_object_get(sw->result, "rows"), i),
+				sw->many_rates, pts[i].label, sizeof(pts[i].label));
 	}
 	snprintf(note, sizeof(note),
 		 "scenario %s; maxsleep / timer slack%s, host took; median of %zu passes, lines "
@@ -257,8 +249,8 @@ static void sweep_answer(const struct sweep *sw, bool *within, size_t *best, siz
 
 /* The result: one row a point, the answer and the pass log; the JSON as is (--json) or its
  * tables. */
-static void sweep_print(const struct sweep *sw, const struct pass_run *r, const bool *within,
-			size_t best, size_t zero, bool ok)
+static void sweep_print(struct sweep *sw, const struct pass_run *r, const bool *within, size_t best,
+			size_t zero, bool ok)
 {
 	json_t *rows = json_array(), *jl = json_array();
 	for (size_t i = 0; i < sw->npts; i++)
@@ -282,14 +274,14 @@ static void sweep_print(const struct sweep *sw, const struct pass_run *r, const 
 		      "drop_budget_pct", sw->budget, "host_took_limit_pct", sw->limit, "set_aside",
 		      (json_int_t)pass_aside_total(r), "cheapest",
 		      best < sw->npts ? sweep_setting_json(&sw->pts[best]) : NULL, "pass_log", jl);
+	sw->result = o;
 	if (sw->c.json) {
-		exp_result_emit(o);
+		exp_result_print(o);
 		return;
 	}
 	sweep_print_rows(sw, rows);
 	sweep_print_tradeoff(sw->pts, sw->npts, within, best, sw->budget, sw->limit);
 	fflush(stdout);
-	json_decref(o);
 }
 
 /* The settings with a hung pass, on stderr: 1 when there was one. */
@@ -330,6 +322,7 @@ int exp_sweep_report(struct sweep *sw, const struct pass_run *r, size_t nrate)
 		rc = 1;
 	if (sweep_hangs(sw) && rc == 0)
 		rc = 1;
+	json_decref(sw->result);
 	free(within);
 	return rc;
 }
