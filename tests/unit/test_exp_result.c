@@ -39,8 +39,7 @@ static const struct exp_col cols[] = {{"name", "name", -6, NULL},
 
 static void head(const json_t *row)
 {
-	(void)row;
-	exp_table_head(cols, 5);
+	exp_table_row(cols, 5, row, NULL, NULL, NULL);
 }
 
 static void plain(const json_t *row)

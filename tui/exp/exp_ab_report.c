@@ -85,7 +85,7 @@ static json_t *ab_metric(const struct ab *t, const char *metric, bool missing,
 		printf("\n%s%s (%zu passes of %.1f s)\n", metric,
 		       missing ? " [not in the snapshot: is its subsystem running?]" : "", t->done,
 		       t->c.seconds);
-		exp_table_head(cols, 5);
+		exp_table_row(cols, 5, NULL, NULL, NULL, NULL);
 	}
 	for (size_t v = 0; v < t->nvalues; v++) {
 		exp_summarize_finite(&samples[v * t->passes], t->done, &sum[v]);
@@ -199,7 +199,7 @@ static json_t *ab_took_table(const struct ab *ab, const struct pass_run *r,
 		printf("host took (%% of the window, medians; a window over %g%% set aside and its "
 		       "pass run again)\n",
 		       ab->limit);
-		exp_table_head(cols, 3);
+		exp_table_row(cols, 3, NULL, NULL, NULL, NULL);
 	}
 	for (size_t v = 0; v < ab->nvalues; v++) {
 		exp_summarize(&ab->took[v * ab->passes], ab->done, &took_sum[v]);

@@ -170,19 +170,14 @@ static void calib_window(const struct exp_common *c, struct source *src, struct 
 	json_t *w = exp_window(src, c->warmup > CALIB_MIN_SETTLE_S ? c->warmup : CALIB_MIN_SETTLE_S,
 			       c->seconds > CALIB_MIN_WINDOW_S ? c->seconds : CALIB_MIN_WINDOW_S,
 			       hang, hanglen);
-	static const struct {
-		const char *path;
-		size_t off;
-	} f[] = {{"est.est_cpus", offsetof(struct calib_gov, est_cpus)},
-		 {"est.max_per_kthread", offsetof(struct calib_gov, per_kt)},
-		 {"est.estimators", offsetof(struct calib_gov, ests)},
-		 {"est.max_threads", offsetof(struct calib_gov, max_kt)},
-		 {"est.chain_max", offsetof(struct calib_gov, cm_last)},
-		 {"est.tick_ns.avg", offsetof(struct calib_gov, tick_avg)},
-		 {"est.tick_ns.max", offsetof(struct calib_gov, tick_max)},
-		 {"est.cpu_pct", offsetof(struct calib_gov, cpu)}};
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		exp_metric(w, f[i].path, (double *)((char *)g + f[i].off));
+	exp_metric(w, "est.est_cpus", &g->est_cpus);
+	exp_metric(w, "est.max_per_kthread", &g->per_kt);
+	exp_metric(w, "est.estimators", &g->ests);
+	exp_metric(w, "est.max_threads", &g->max_kt);
+	exp_metric(w, "est.chain_max", &g->cm_last);
+	exp_metric(w, "est.tick_ns.avg", &g->tick_avg);
+	exp_metric(w, "est.tick_ns.max", &g->tick_max);
+	exp_metric(w, "est.cpu_pct", &g->cpu);
 	json_decref(w);
 }
 

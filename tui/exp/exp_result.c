@@ -17,13 +17,6 @@ static void cell_print(bool first, const char *s, int w)
 	       w < 0 && pad > 0 ? pad : 0, "");
 }
 
-void exp_table_head(const struct exp_col *cols, size_t n)
-{
-	for (size_t k = 0; k < n; k++)
-		cell_print(k == 0, cols[k].title, cols[k].width);
-	printf("\n");
-}
-
 void exp_table_row(const struct exp_col *cols, size_t n, const json_t *row, const char *const *text,
 		   const char *none, const char *tail)
 {
@@ -31,7 +24,9 @@ void exp_table_row(const struct exp_col *cols, size_t n, const json_t *row, cons
 		const json_t *v = cols[k].key ? json_object_get(row, cols[k].key) : NULL;
 		char buf[64];
 		const char *s = buf;
-		if (text && text[k])
+		if (!row)
+			s = cols[k].title;
+		else if (text && text[k])
 			s = text[k];
 		else if (json_is_string(v))
 			s = json_string_value(v);

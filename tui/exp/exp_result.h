@@ -15,9 +15,9 @@ struct exp_col {
 	const char *fmt; /* a real's printf format; NULL: exp_fmt's */
 };
 
-void exp_table_head(const struct exp_col *cols, size_t n);
-/* Cell k is text[k] when given, else the row's value at cols[k].key (a string, an integer, a
- * real by fmt), or none ("-" when NULL) when that is null or absent; tail follows the row. */
+/* A table line. No row: the header (the titles). Else cell k is text[k] when given, else the
+ * row's value at cols[k].key (a string, an integer, a real by fmt), or none ("-" when NULL)
+ * when that is null or absent; tail follows the last cell. */
 void exp_table_row(const struct exp_col *cols, size_t n, const json_t *row, const char *const *text,
 		   const char *none, const char *tail);
 /* A figure, or null when there is none (never a 0 standing in for it). */

@@ -128,7 +128,7 @@ static void sweep_print_rows(const struct sweep *sw, const json_t *rows)
 	printf("median over %zu passes, +- half the range (min to max); passes run round-robin "
 	       "over the points\n",
 	       sw->passes);
-	exp_table_head(cols, 5 + SWEEP_NCOLS);
+	exp_table_row(cols, 5 + SWEEP_NCOLS, NULL, NULL, NULL, NULL);
 	for (size_t i = 0; i < sw->npts; i++) {
 		const struct sweep_point *p = &sw->pts[i];
 		char cell[5 + SWEEP_NCOLS][64], found[1024];
@@ -180,7 +180,7 @@ static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const 
 	printf("\ntrade-off (drop budget %g%%; CPU per packet and CPU share of the time the host "
 	       "left the PMDs, medians)\n",
 	       budget);
-	exp_table_head(cols, 8);
+	exp_table_row(cols, 8, NULL, NULL, NULL, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct sweep_point *p = &pts[i];
 		char took[32], nasid[24];
