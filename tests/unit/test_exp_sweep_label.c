@@ -14,26 +14,24 @@ static void test_labels(void **state)
 {
 	char buf[48];
 	(void)state;
-	struct exp_sweep_pt_label l = {.maxsleep_us = 500,
-				       .slack_ns = 50000,
-				       .rate_pps = 20000,
-				       .measured = true,
-				       .took_pct = 12.4};
-	exp_sweep_label(&l, buf, sizeof(buf));
+	/* A row of the sweep's result, as `experiment sweep --json` writes it in "rows". */
+	json_t *row = json_pack("{s:I, s:I, s:f, s:i, s:i, s:f}", "maxsleep_us", (json_int_t)500,
+				"timer_slack_ns", (json_int_t)50000, "rate_pps", 20000.0, "passes",
+				3, "failed", 0, "pass.host_took_pct", 12.4);
+	exp_sweep_label(row, false, buf, sizeof(buf));
 	assert_string_equal(buf, "500 us / 50000 ns, host 12%");
-	l.rates = true;
-	exp_sweep_label(&l, buf, sizeof(buf));
+	exp_sweep_label(row, true, buf, sizeof(buf));
 	assert_string_equal(buf, "500 us / 50000 ns / 20000 pps, host 12%");
-	l.rates = false;
-	l.took_pct = -1;
-	exp_sweep_label(&l, buf, sizeof(buf));
+	json_object_set_new(row, "pass.host_took_pct", json_null());
+	exp_sweep_label(row, false, buf, sizeof(buf));
 	assert_string_equal(buf, "500 us / 50000 ns");
-	l.measured = false; /* every pass set aside: the host took too much of each */
-	exp_sweep_label(&l, buf, sizeof(buf));
+	json_object_set_new(row, "passes", json_integer(0)); /* every pass set aside */
+	exp_sweep_label(row, false, buf, sizeof(buf));
 	assert_string_equal(buf, "500 us / 50000 ns (set aside)");
-	l.hung = true;
-	exp_sweep_label(&l, buf, sizeof(buf));
+	json_object_set_new(row, "failed", json_integer(1));
+	exp_sweep_label(row, false, buf, sizeof(buf));
 	assert_string_equal(buf, "500 us / 50000 ns (hung)");
+	json_decref(row);
 }
 
 int main(void)

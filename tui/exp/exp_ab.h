@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "tui/exp/exp_diag.h"
+#include "tui/exp/exp_stats.h"
 #include "tui/exp/experiment.h"
 #include "tui/pass.h"
 
@@ -39,6 +40,7 @@ struct ab {
 	bool *missing; /* [metric] */
 	struct exp_findings *found; /* [value] */
 	struct ab_arm *arms;
+	const struct exp_summary *sums, *took_sum; /* the report's: [metric][value], [value] */
 	size_t narms, hang_value, hang_pass, done;
 	char hang[256];
 	bool tty;

@@ -10,6 +10,7 @@
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_ab.h"
+#include "tui/exp/exp_result.h"
 #include "tui/exp/exp_stats.h"
 #include "tui/sig.h"
 
@@ -28,39 +29,30 @@ json_t *exp_ab_value_json(int id, const char *text)
 	}
 }
 
-struct ab_pic {
-	const char *knob;
-	const char *const *metrics;
-	size_t nmetrics, nvalues, done;
-	const char *const *values;
-	const struct exp_summary *sums; /* [metric][value] */
-	const struct exp_summary *took; /* [value]: host took */
-};
-
 /* One panel per metric, a MIN/AVG/MAX bar per value. */
 static int ab_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
 {
-	const struct ab_pic *ap = arg;
-	struct chart_panel *pn = xcalloc(ap->nmetrics, sizeof(*pn));
-	struct chart_bar *bars = xcalloc(ap->nmetrics * ap->nvalues, sizeof(*bars));
+	const struct ab *ab = arg;
+	struct chart_panel *pn = xcalloc(ab->nmetrics, sizeof(*pn));
+	struct chart_bar *bars = xcalloc(ab->nmetrics * ab->nvalues, sizeof(*bars));
 	char title[160];
-	for (size_t m = 0; m < ap->nmetrics; m++) {
-		for (size_t v = 0; v < ap->nvalues; v++) {
-			const struct exp_summary *s = &ap->sums[m * ap->nvalues + v];
-			struct chart_bar *b = &bars[m * ap->nvalues + v];
-			snprintf(b->label, sizeof(b->label), "%s = %s, host %.0f%%", ap->knob,
-				 ap->values[v], ap->took[v].median);
+	for (size_t m = 0; m < ab->nmetrics; m++) {
+		for (size_t v = 0; v < ab->nvalues; v++) {
+			const struct exp_summary *s = &ab->sums[m * ab->nvalues + v];
+			struct chart_bar *b = &bars[m * ab->nvalues + v];
+			snprintf(b->label, sizeof(b->label), "%s = %s, host %.0f%%", ab->knob,
+				 ab->values[v], ab->took_sum[v].median);
 			b->lo = s->min;
 			b->mid = s->avg;
 			b->hi = s->max;
 		}
 		snprintf(pn[m].title, sizeof(pn[m].title), "%s: bar AVG, whisker MIN to MAX",
-			 ap->metrics[m]);
-		pn[m].bars = &bars[m * ap->nvalues];
-		pn[m].nbars = ap->nvalues;
+			 ab->metrics[m]);
+		pn[m].bars = &bars[m * ab->nvalues];
+		pn[m].nbars = ab->nvalues;
 	}
-	snprintf(title, sizeof(title), "A/B passes of %s (%zu passes)", ap->knob, ap->done);
-	int rc = chart_cairo_bars(path, svg, title, pn, ap->nmetrics, err, errlen);
+	snprintf(title, sizeof(title), "A/B passes of %s (%zu passes)", ab->knob, ab->done);
+	int rc = chart_cairo_bars(path, svg, title, pn, ab->nmetrics, err, errlen);
 	free(bars);
 	free(pn);
 	return rc;
@@ -69,13 +61,11 @@ static int ab_draw(const char *path, bool svg, void *arg, char *err, size_t errl
 /* A summary as JSON: its figures, or nulls when the arm had no usable pass (never zeros). */
 static json_t *ab_summary_json(const struct ab *t, size_t v, const struct exp_summary *s)
 {
-	json_t *o = json_pack("{s:o, s:i}", "value", exp_ab_value_json(t->id, t->values[v]),
-			      "passes", (int)s->n);
-	const char *names[] = {"min", "avg", "max", "dev", "median"};
-	const double figs[] = {s->min, s->avg, s->max, s->dev, s->median};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		json_object_set_new(o, names[i], s->n ? json_real(figs[i]) : json_null());
-	return o;
+	return json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o}", "value",
+			 exp_ab_value_json(t->id, t->values[v]), "passes", (int)s->n, "min",
+			 exp_real(s->n, s->min), "avg", exp_real(s->n, s->avg), "max",
+			 exp_real(s->n, s->max), "dev", exp_real(s->n, s->dev), "median",
+			 exp_real(s->n, s->median));
 }
 
 /* One metric: its MIN/AVG/MAX/Dev table over the kept passes (an arm without a usable pass
@@ -84,24 +74,29 @@ static json_t *ab_summary_json(const struct ab *t, size_t v, const struct exp_su
 static json_t *ab_metric(const struct ab *t, const char *metric, bool missing,
 			 const double *samples, struct exp_summary *sum, bool quiet)
 {
+	const struct exp_col cols[] = {{"value", t->knob, -12, NULL},
+				       {"min", "MIN", 12, NULL},
+				       {"avg", "AVG", 12, NULL},
+				       {"max", "MAX", 12, NULL},
+				       {"dev", "Dev", 12, NULL}};
 	json_t *jv = json_array(), *tests = json_array();
 	bool text = !t->c.json && !quiet;
-	if (text)
-		printf("\n%s%s (%zu passes of %.1f s)\n%-12s %12s %12s %12s %12s\n", metric,
+	if (text) {
+		printf("\n%s%s (%zu passes of %.1f s)\n", metric,
 		       missing ? " [not in the snapshot: is its subsystem running?]" : "", t->done,
-		       t->c.seconds, t->knob, "MIN", "AVG", "MAX", "Dev");
+		       t->c.seconds);
+		exp_table_row(cols, 5, NULL, NULL, NULL, NULL);
+	}
 	for (size_t v = 0; v < t->nvalues; v++) {
-		char a[32], b[32], cc[32], d[32];
 		exp_summarize_finite(&samples[v * t->passes], t->done, &sum[v]);
-		exp_fmt(a, sizeof(a), sum[v].min);
-		exp_fmt(b, sizeof(b), sum[v].avg);
-		exp_fmt(cc, sizeof(cc), sum[v].max);
-		exp_fmt(d, sizeof(d), sum[v].dev);
-		if (text && sum[v].n)
-			printf("%-12s %12s %12s %12s %12s\n", t->values[v], a, b, cc, d);
-		else if (text)
-			printf("%-12s %12s\n", t->values[v], "no usable pass (no number in any)");
-		json_array_append_new(jv, ab_summary_json(t, v, &sum[v]));
+		json_t *row = ab_summary_json(t, v, &sum[v]);
+		if (text) /* an arm with no usable pass says so in place of its figures */
+			exp_table_row(cols, sum[v].n ? 5 : 2, row,
+				      (const char *[5]){
+					  t->values[v],
+					  sum[v].n ? NULL : "no usable pass (no number in any)"},
+				      NULL, NULL);
+		json_array_append_new(jv, row);
 	}
 	for (size_t v = 1; v < t->nvalues; v++) {
 		double tt, df, pv;
@@ -195,22 +190,27 @@ static json_t *ab_log_json(const struct ab *ab, const struct pass_run *r)
 static json_t *ab_took_table(const struct ab *ab, const struct pass_run *r,
 			     struct exp_summary *took_sum)
 {
+	const struct exp_col cols[] = {{"value", ab->knob, -12, NULL},
+				       {"host_took_pct", "host_took%", 12, "%.1f"},
+				       {"set_aside", "set_aside", 12, NULL}};
 	json_t *jarms = json_array();
-	if (!ab->c.json && ab->done)
+	bool text = !ab->c.json && ab->done;
+	if (text) {
 		printf("host took (%% of the window, medians; a window over %g%% set aside and its "
-		       "pass run again)\n%-12s %12s %12s\n",
-		       ab->limit, ab->knob, "host_took%", "set_aside");
+		       "pass run again)\n",
+		       ab->limit);
+		exp_table_row(cols, 3, NULL, NULL, NULL, NULL);
+	}
 	for (size_t v = 0; v < ab->nvalues; v++) {
 		exp_summarize(&ab->took[v * ab->passes], ab->done, &took_sum[v]);
-		if (!ab->c.json && ab->done)
-			printf("%-12s %12.1f %12zu\n", ab->values[v], took_sum[v].median,
-			       r->arm[v].over);
 		/* No pass kept: no figure (null), never a median of nothing printed as 0. */
-		json_array_append_new(
-		    jarms, json_pack("{s:o, s:o, s:i}", "value",
-				     exp_ab_value_json(ab->id, ab->values[v]), "host_took_pct",
-				     ab->done ? json_real(took_sum[v].median) : json_null(),
-				     "set_aside", (int)r->arm[v].over));
+		json_t *row = json_pack("{s:o, s:o, s:i}", "value",
+					exp_ab_value_json(ab->id, ab->values[v]), "host_took_pct",
+					ab->done ? json_real(took_sum[v].median) : json_null(),
+					"set_aside", (int)r->arm[v].over);
+		if (text)
+			exp_table_row(cols, 3, row, (const char *[3]){ab->values[v]}, NULL, NULL);
+		json_array_append_new(jarms, row);
 	}
 	return jarms;
 }
@@ -231,32 +231,6 @@ static json_t *ab_diag_table(const struct ab *ab)
 	return jd;
 }
 
-/* The run's one JSON object (--json). */
-static void ab_print_json(const struct ab *ab, json_t *jm, json_t *jd, json_t *jarms, json_t *jlog,
-			  json_t *jrank, const char *why)
-{
-	bool hung = ab->hang[0] != 0;
-	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:f, s:o}", "experiment", "ab", "knob",
-			      ab->knob, "scenario", ab->c.scenario, "passes", (int)ab->done,
-			      "seconds", ab->c.seconds, "metrics", jm);
-	json_object_set_new(o, "ok", json_boolean(!hung && !why[0]));
-	json_object_set_new(o, "inconclusive", why[0] ? json_string(why) : json_null());
-	json_object_set_new(o, "ranking", jrank ? jrank : json_null());
-	json_object_set_new(o, "hang", hung ? json_string(ab->hang) : json_null());
-	json_object_set_new(o, "diagnoses", jd);
-	json_object_set_new(o, "host_took_limit_pct", json_real(ab->limit));
-	json_object_set_new(o, "arms", jarms);
-	json_object_set_new(o, "pass_log", jlog);
-	json_object_set_new(o, "hang_value",
-			    hung ? exp_ab_value_json(ab->id, ab->values[ab->hang_value])
-				 : json_null());
-	json_object_set_new(o, "hang_pass",
-			    hung ? json_integer((json_int_t)ab->hang_pass + 1) : json_null());
-	json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-	printf("\n");
-	json_decref(o);
-}
-
 int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc)
 {
 	struct exp_summary *took_sum = xcalloc(ab->nvalues, sizeof(*took_sum));
@@ -275,21 +249,24 @@ int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc)
 	}
 	json_t *jd = ab_diag_table(ab);
 	if (rc == 0 || hung) { /* an inconclusive run draws no bars of zeros */
-		struct ab_pic ap = {ab->knob, ab->metrics, ab->nmetrics, ab->nvalues,
-				    ab->done, ab->values,  sums,	 took_sum};
-		if (ab->done && exp_pictures(&ab->c, "ab", ab_draw, &ap) != 0 && rc == 0)
+		ab->sums = sums;
+		ab->took_sum = took_sum;
+		if (ab->done && exp_pictures(&ab->c, "ab", ab_draw, ab) != 0 && rc == 0)
 			rc = 1;
 	}
-	json_t *jlog = ab_log_json(ab, r);
-	if (ab->c.json && (rc == 0 || hung || why[0])) {
-		ab_print_json(ab, jm, jd, jarms, jlog, jrank, why);
-	} else {
-		json_decref(jm);
-		json_decref(jd);
-		json_decref(jarms);
-		json_decref(jlog);
-		json_decref(jrank);
-	}
+	/* The result, whole: the JSON as is (--json); the text was written as it was built. */
+	json_t *o = json_pack(
+	    "{s:s, s:s, s:s, s:i, s:f, s:o, s:b, s:s?, s:o?, s:s?, s:o, s:f, s:o, s:o, s:o?, s:o?}",
+	    "experiment", "ab", "knob", ab->knob, "scenario", ab->c.scenario, "passes",
+	    (int)ab->done, "seconds", ab->c.seconds, "metrics", jm, "ok", !hung && !why[0],
+	    "inconclusive", why[0] ? why : NULL, "ranking", jrank, "hang", hung ? ab->hang : NULL,
+	    "diagnoses", jd, "host_took_limit_pct", ab->limit, "arms", jarms, "pass_log",
+	    ab_log_json(ab, r), "hang_value",
+	    hung ? exp_ab_value_json(ab->id, ab->values[ab->hang_value]) : NULL, "hang_pass",
+	    hung ? json_integer((json_int_t)ab->hang_pass + 1) : NULL);
+	if (ab->c.json && (rc == 0 || hung || why[0]))
+		exp_result_print(o);
+	json_decref(o);
 	free(sums);
 	free(took_sum);
 	return rc;

@@ -10,6 +10,7 @@
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
 #include "tui/exp/exp_metric.h"
+#include "tui/exp/exp_result.h"
 #include "tui/exp/experiment.h"
 #include "tui/pass.h"
 #include "tui/sig.h"
@@ -43,53 +44,43 @@ static json_t *calib_wait(struct source *src, double after)
 	return j;
 }
 
-struct calib_pic {
-	size_t ngov;
-	const char *const *govs;
-	json_t *jg; /* the governors' results, each with "chain_max": [...] */
-};
+static int calib_int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
 
-/* A chain_max histogram per governor, over the same categories (every value seen under
- * any governor), so the governors read against each other. */
+/* A chain_max histogram per governor (from the result's "histogram"s), over the same categories
+ * (every value seen under any governor), so the governors read against each other. */
 static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
 {
-	const struct calib_pic *cp = arg;
+	json_t *jg = arg, *g, *x;
 	int vals[CALIB_MAX_RUNS * 4];
-	size_t nv = 0;
-	size_t i, k;
-	json_t *g, *x;
-	json_array_foreach (cp->jg, i, g) {
-		json_array_foreach (json_object_get(g, "chain_max"), k, x) {
-			int v = (int)json_integer_value(x);
+	size_t nv = 0, i, ng = json_array_size(jg);
+	const char *key;
+	json_array_foreach (jg, i, g) {
+		json_object_foreach (json_object_get(g, "histogram"), key, x) {
 			size_t j = 0;
-			while (j < nv && vals[j] != v)
+			while (j < nv && vals[j] != atoi(key))
 				j++;
 			if (j == nv && nv < sizeof(vals) / sizeof(vals[0]))
-				vals[nv++] = v;
+				vals[nv++] = atoi(key);
 		}
 	}
-	for (size_t a = 1; a < nv; a++) /* ascending: a histogram's x axis */
-		for (size_t b = a; b > 0 && vals[b - 1] > vals[b]; b--) {
-			int t = vals[b];
-			vals[b] = vals[b - 1];
-			vals[b - 1] = t;
-		}
-	size_t ng = json_array_size(cp->jg);
+	qsort(vals, nv, sizeof(int), calib_int_cmp); /* ascending: a histogram's x axis */
 	struct chart_panel *pn = xcalloc(ng + 1, sizeof(*pn));
 	struct chart_bar *bars = xcalloc((ng + 1) * (nv + 1), sizeof(*bars));
-	json_array_foreach (cp->jg, i, g) {
-		json_t *chain = json_object_get(g, "chain_max");
+	json_array_foreach (jg, i, g) {
 		for (size_t j = 0; j < nv; j++) {
 			struct chart_bar *b = &bars[i * nv + j];
 			snprintf(b->label, sizeof(b->label), "%d", vals[j]);
-			json_array_foreach (chain, k, x)
-				if ((int)json_integer_value(x) == vals[j])
-					b->mid++;
-			b->lo = b->hi = b->mid;
+			b->lo = b->mid = b->hi = (double)json_integer_value(
+			    json_object_get(json_object_get(g, "histogram"), b->label));
 		}
 		snprintf(pn[i].title, sizeof(pn[i].title),
 			 "%s: calibrations per chain_max (%zu runs), tick avg %.0f us",
-			 json_string_value(json_object_get(g, "governor")), json_array_size(chain),
+			 json_string_value(json_object_get(g, "governor")),
+			 json_array_size(json_object_get(g, "chain_max")),
 			 json_number_value(json_object_get(g, "tick_ns_avg")) / 1000);
 		pn[i].bars = &bars[i * nv];
 		pn[i].nbars = nv;
@@ -100,12 +91,6 @@ static int calib_draw(const char *path, bool svg, void *arg, char *err, size_t e
 	free(bars);
 	free(pn);
 	return rc;
-}
-
-static int calib_int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
 }
 
 /* Does the scenario run est at all? (A calibration never comes otherwise.) */
@@ -185,19 +170,14 @@ static void calib_window(const struct exp_common *c, struct source *src, struct 
 	json_t *w = exp_window(src, c->warmup > CALIB_MIN_SETTLE_S ? c->warmup : CALIB_MIN_SETTLE_S,
 			       c->seconds > CALIB_MIN_WINDOW_S ? c->seconds : CALIB_MIN_WINDOW_S,
 			       hang, hanglen);
-	static const struct {
-		const char *path;
-		size_t off;
-	} f[] = {{"est.est_cpus", offsetof(struct calib_gov, est_cpus)},
-		 {"est.max_per_kthread", offsetof(struct calib_gov, per_kt)},
-		 {"est.estimators", offsetof(struct calib_gov, ests)},
-		 {"est.max_threads", offsetof(struct calib_gov, max_kt)},
-		 {"est.chain_max", offsetof(struct calib_gov, cm_last)},
-		 {"est.tick_ns.avg", offsetof(struct calib_gov, tick_avg)},
-		 {"est.tick_ns.max", offsetof(struct calib_gov, tick_max)},
-		 {"est.cpu_pct", offsetof(struct calib_gov, cpu)}};
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		exp_metric(w, f[i].path, (double *)((char *)g + f[i].off));
+	exp_metric(w, "est.est_cpus", &g->est_cpus);
+	exp_metric(w, "est.max_per_kthread", &g->per_kt);
+	exp_metric(w, "est.estimators", &g->ests);
+	exp_metric(w, "est.max_threads", &g->max_kt);
+	exp_metric(w, "est.chain_max", &g->cm_last);
+	exp_metric(w, "est.tick_ns.avg", &g->tick_avg);
+	exp_metric(w, "est.tick_ns.max", &g->tick_max);
+	exp_metric(w, "est.cpu_pct", &g->cpu);
 	json_decref(w);
 }
 
@@ -247,19 +227,16 @@ static int calib_governor(const struct exp_common *c, size_t runs, long for_coun
 
 /* chain_max values and how often each came, by chain_max ascending: the object keeps
  * insertion order, in the text and the JSON (in run order it read "390 x1 358 x2 368 x1"). */
-static json_t *calib_histogram(const struct calib_gov *g)
+static json_t *calib_histogram(struct calib_gov *g)
 {
 	json_t *hist = json_object();
-	int *sorted = xcalloc(g->got ? g->got : 1, sizeof(int));
-	memcpy(sorted, g->chain, g->got * sizeof(int));
-	qsort(sorted, g->got, sizeof(int), calib_int_cmp);
+	qsort(g->chain, g->got, sizeof(int), calib_int_cmp);
 	for (size_t i = 0; i < g->got; i++) {
 		char key[16];
-		snprintf(key, sizeof(key), "%d", sorted[i]);
+		snprintf(key, sizeof(key), "%d", g->chain[i]);
 		json_t *cur = json_object_get(hist, key);
 		json_object_set_new(hist, key, json_integer(cur ? json_integer_value(cur) + 1 : 1));
 	}
-	free(sorted);
 	return hist;
 }
 
@@ -290,24 +267,22 @@ static void calib_print(const struct calib_gov *g, const json_t *hist)
 							       : "");
 }
 
-static json_t *calib_json(const struct calib_gov *g, json_t *hist)
+/* A governor's result: its calibrations in run order, then their histogram (chain_max sorted). */
+static json_t *calib_json(struct calib_gov *g)
 {
 	json_t *jc = json_array(), *js = json_array();
 	for (size_t i = 0; i < g->got; i++) {
 		json_array_append_new(jc, json_integer(g->chain[i]));
 		json_array_append_new(js, json_real(g->single[i]));
 	}
-	json_t *o =
-	    json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f}", "governor", g->name, "chain_max", jc,
-		      "single_est_ns", js, "histogram", hist, "tick_ns_avg", g->tick_avg,
-		      "tick_ns_max", g->tick_max, "est_cpu_pct", g->cpu);
-	json_object_set_new(o, "est_cpus", json_integer((json_int_t)g->est_cpus));
-	json_object_set_new(o, "estimators_for", json_integer((json_int_t)g->want));
-	json_object_set_new(o, "estimators_per_kthread",
-			    g->per_kt > 0 ? json_integer((json_int_t)g->per_kt) : json_null());
-	json_object_set_new(o, "kthreads_needed",
-			    g->kt_need >= 0 ? json_integer(g->kt_need) : json_null());
-	return o;
+	json_t *hist = calib_histogram(g);
+	return json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f, s:I, s:I, s:o?, s:o?}", "governor",
+			 g->name, "chain_max", jc, "single_est_ns", js, "histogram", hist,
+			 "tick_ns_avg", g->tick_avg, "tick_ns_max", g->tick_max, "est_cpu_pct",
+			 g->cpu, "est_cpus", (json_int_t)g->est_cpus, "estimators_for",
+			 (json_int_t)g->want, "estimators_per_kthread",
+			 g->per_kt > 0 ? json_integer((json_int_t)g->per_kt) : NULL,
+			 "kthreads_needed", g->kt_need >= 0 ? json_integer(g->kt_need) : NULL);
 }
 
 static int calib_check_govs(const char *const *govs, size_t ngov)
@@ -341,10 +316,10 @@ static int calib_measure(void *ctx, size_t i, struct pass_obs *obs)
 			      .single = xcalloc(cr->runs, sizeof(double))};
 	int rc = calib_governor(cr->c, cr->runs, cr->for_count, &g);
 	if (g.measured) {
-		json_t *hist = calib_histogram(&g);
+		json_t *row = calib_json(&g);
 		if (!cr->c->json)
-			calib_print(&g, hist);
-		json_array_append_new(cr->jg, calib_json(&g, hist));
+			calib_print(&g, json_object_get(row, "histogram"));
+		json_array_append_new(cr->jg, row);
 	}
 	free(g.chain);
 	free(g.single);
@@ -385,19 +360,13 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 	struct pass_run r;
 	rc = pass_run(&r, &pc, &ops, &cr);
 	pass_run_free(&r);
-	struct calib_pic cp = {ngov, govs, jg};
-	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, &cp) != 0)
+	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, jg) != 0)
 		rc = 1;
-	if (c.json && (rc == 0 || json_array_size(jg))) {
-		json_t *o = json_pack("{s:s, s:s, s:i, s:o}", "experiment", "calib", "scenario",
-				      c.scenario, "runs", (int)runs, "governors", jg);
-		json_object_set_new(o, "ok", json_boolean(rc == 0));
-		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-		printf("\n");
-		json_decref(o);
-	} else {
-		json_decref(jg);
-	}
+	json_t *o = json_pack("{s:s, s:s, s:i, s:o, s:b}", "experiment", "calib", "scenario",
+			      c.scenario, "runs", (int)runs, "governors", jg, "ok", rc == 0);
+	if (c.json && (rc == 0 || json_array_size(jg)))
+		exp_result_print(o);
+	json_decref(o);
 	free(gov_copy);
 	return rc;
 }

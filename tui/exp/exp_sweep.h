@@ -58,7 +58,9 @@ struct sweep {
 	double budget, limit;
 	json_t *snap; /* the last window, until judged */
 	double took; /* its host took, NAN unknown */
-	bool tty;
+	bool tty, many_rates;
+	size_t best; /* the answer, npts when none: the picture marks it */
+	json_t *result; /* the result (exp_sweep_report.c): its rows label the picture */
 };
 
 /* The results: the tables or the JSON, the picture, and the hangs; returns the status. */

@@ -8,6 +8,7 @@
 
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
+#include "tui/exp/exp_result.h"
 #include "tui/exp/exp_sweep.h"
 #include "tui/pass_cost.h"
 
@@ -27,49 +28,31 @@ const struct sweep_col exp_sweep_cols[SWEEP_NCOLS] = {
     {"host_took%", "pass.host_took_pct", NULL},
 };
 
-struct sweep_pic {
-	const struct sweep_point *pts;
-	size_t n, best;
-	bool many_rates;
-	const char *scenario;
-	size_t passes;
-	double budget;
-};
-
-void exp_sweep_label(const struct exp_sweep_pt_label *l, char *buf, size_t len)
+void exp_sweep_label(const json_t *row, bool rates, char *buf, size_t len)
 {
-	char took[24] = "";
-	if (l->measured && l->took_pct >= 0)
-		snprintf(took, sizeof(took), ", host %.0f%%", l->took_pct);
-	else if (!l->measured)
-		snprintf(took, sizeof(took), "%s", l->hung ? " (hung)" : " (set aside)");
-	if (l->rates)
-		snprintf(buf, len, "%lld us / %lld ns / %.0f pps%s", l->maxsleep_us, l->slack_ns,
-			 l->rate_pps, took);
-	else
-		snprintf(buf, len, "%lld us / %lld ns%s", l->maxsleep_us, l->slack_ns, took);
-}
-
-static void sweep_label(const struct sweep_point *p, bool rate, char *buf, size_t len)
-{
-	struct exp_sweep_pt_label l = {
-	    .maxsleep_us = (long long)p->ms,
-	    .slack_ns = (long long)p->slack,
-	    .rate_pps = p->rate_v,
-	    .rates = rate,
-	    .measured = p->ok > 0,
-	    .hung = p->failed > 0,
-	    .took_pct = p->ok && p->have[SWEEP_COL_TOOK] ? p->sum[SWEEP_COL_TOOK].median : -1};
-	exp_sweep_label(&l, buf, len);
+	char took[24] = "", rate[32] = "";
+	const json_t *t = json_object_get(row, "pass.host_took_pct");
+	if (json_integer_value(json_object_get(row, "passes")) == 0)
+		snprintf(took, sizeof(took), "%s",
+			 json_integer_value(json_object_get(row, "failed")) ? " (hung)"
+									    : " (set aside)");
+	else if (json_is_number(t))
+		snprintf(took, sizeof(took), ", host %.0f%%", json_number_value(t));
+	if (rates)
+		snprintf(rate, sizeof(rate), " / %.0f pps",
+			 json_number_value(json_object_get(row, "rate_pps")));
+	snprintf(buf, len, "%lld us / %lld ns%s%s",
+		 (long long)json_integer_value(json_object_get(row, "maxsleep_us")),
+		 (long long)json_integer_value(json_object_get(row, "timer_slack_ns")), rate, took);
 }
 
 static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
 {
-	const struct sweep_pic *sp = arg;
-	struct chart_pt *pts = xcalloc(sp->n + 1, sizeof(*pts));
+	const struct sweep *sw = arg;
+	struct chart_pt *pts = xcalloc(sw->npts + 1, sizeof(*pts));
 	char note[160];
-	for (size_t i = 0; i < sp->n; i++) {
-		const struct sweep_point *p = &sp->pts[i];
+	for (size_t i = 0; i < sw->npts; i++) {
+		const struct sweep_point *p = &sw->pts[i];
 		/* x: CPU share of the time the host left the PMDs, comparable under load. */
 		const struct exp_summary
 		    *d = &p->sum[SWEEP_COL_DROP],
@@ -80,122 +63,145 @@ static int sweep_draw(const char *path, bool svg, void *arg, char *err, size_t e
 					   .x_hi = c->max,
 					   .y_lo = d->min,
 					   .y_hi = d->max,
-					   .mark = i == sp->best,
+					   .mark = i == sw->best,
 					   .failed = p->ok == 0};
-		sweep_label(p, sp->many_rates, pts[i].label, sizeof(pts[i].label));
+		exp_sweep_label(json_array_get(json_object_get(sw->result, "rows"), i),
+				sw->many_rates, pts[i].label, sizeof(pts[i].label));
 	}
 	snprintf(note, sizeof(note),
 		 "scenario %s; maxsleep / timer slack%s, host took; median of %zu passes, lines "
 		 "min to max; drop budget %g%%",
-		 sp->scenario, sp->many_rates ? " / offered load" : "", sp->passes, sp->budget);
+		 sw->c.scenario, sw->many_rates ? " / offered load" : "", sw->passes, sw->budget);
 	int rc = chart_cairo_scatter(path, svg, "PMD drops against PMD CPU share", note,
 				     "PMD CPU % of the time the host left the PMD threads",
-				     "drop %", pts, sp->n, err, errlen);
+				     "drop %", pts, sw->npts, err, errlen);
 	free(pts);
 	return rc;
 }
 
+/* A point's row of the result: its setting, passes, and per column the median, spread, min,
+ * max and every kept pass's figure (null and empty when it has none). */
 static json_t *sweep_row_json(const struct sweep_point *p, bool within)
 {
-	json_t *row = json_pack("{s:f, s:I, s:I, s:i, s:i}", "rate_pps", p->rate_v, "maxsleep_us",
-				(json_int_t)p->ms, "timer_slack_ns", (json_int_t)p->slack, "passes",
-				(int)p->ok, "failed", (int)p->failed);
-	json_t *aside = json_array();
+	json_t *aside = json_array(), *spread = json_object(), *mins = json_object(),
+	       *maxs = json_object(), *each = json_object(), *bounds = json_object();
 	for (size_t i = 0; i < p->set_aside; i++)
 		json_array_append_new(aside, json_real(p->aside_took[i]));
-	json_object_set_new(row, "set_aside", json_integer((json_int_t)p->set_aside));
-	json_object_set_new(row, "set_aside_host_took_pct", aside);
-	json_object_set_new(row, "within_budget", json_boolean(within));
-	json_t *spread = json_object(), *mins = json_object(), *maxs = json_object(),
-	       *each = json_object();
+	json_t *row =
+	    json_pack("{s:f, s:I, s:I, s:i, s:i, s:i, s:o, s:b}", "rate_pps", p->rate_v,
+		      "maxsleep_us", (json_int_t)p->ms, "timer_slack_ns", (json_int_t)p->slack,
+		      "passes", (int)p->ok, "failed", (int)p->failed, "set_aside",
+		      (int)p->set_aside, "set_aside_host_took_pct", aside, "within_budget", within);
 	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
 		const char *path = exp_sweep_cols[k].path;
+		const struct exp_summary *s = &p->sum[k];
 		bool have = p->ok && p->have[k];
-		json_object_set_new(row, path, have ? json_real(p->sum[k].median) : json_null());
-		json_object_set_new(spread, path,
-				    have ? json_real(p->sum[k].max - p->sum[k].min) : json_null());
-		json_object_set_new(mins, path, have ? json_real(p->sum[k].min) : json_null());
-		json_object_set_new(maxs, path, have ? json_real(p->sum[k].max) : json_null());
+		json_object_set_new(row, path, exp_real(have, s->median));
+		json_object_set_new(spread, path, exp_real(have, s->max - s->min));
+		json_object_set_new(mins, path, exp_real(have, s->min));
+		json_object_set_new(maxs, path, exp_real(have, s->max));
 		json_t *arr = json_array();
 		for (size_t i = 0; have && i < p->ok; i++)
 			json_array_append_new(arr, json_real(p->v[k][i]));
 		json_object_set_new(each, path, arr);
-	}
-	json_t *bounds = json_object();
-	for (size_t k = 0; k < SWEEP_NCOLS; k++)
 		if (exp_sweep_cols[k].at_least)
-			json_object_set_new(bounds, exp_sweep_cols[k].path,
-					    json_boolean(p->ok && p->have[k] && p->at_least[k]));
-	json_object_set_new(row, "at_least", bounds);
-	json_object_set_new(row, "spread", spread);
-	json_object_set_new(row, "min", mins);
-	json_object_set_new(row, "max", maxs);
-	json_object_set_new(row, "pass_values", each);
-	json_object_set_new(row, "hang", p->hang[0] ? json_string(p->hang) : json_null());
-	json_object_set_new(row, "diagnoses", exp_findings_json(&p->diag));
+			json_object_set_new(bounds, path, json_boolean(have && p->at_least[k]));
+	}
+	json_object_update_new(
+	    row, json_pack("{s:o, s:o, s:o, s:o, s:o, s:s?, s:o}", "at_least", bounds, "spread",
+			   spread, "min", mins, "max", maxs, "pass_values", each, "hang",
+			   p->hang[0] ? p->hang : NULL, "diagnoses", exp_findings_json(&p->diag)));
 	return row;
 }
 
-/* The per-point table: medians +- half the range, passes set aside by host load. */
-static void sweep_print_row(const struct sweep_point *p, long passes)
+/* The per-point table, written from the rows: medians +- half the range, passes set aside. */
+static void sweep_print_rows(const struct sweep *sw, const json_t *rows)
 {
-	printf("%-10.0f %-11lld %-9lld %3zu/%-2ld %5zu", p->rate_v, (long long)p->ms,
-	       (long long)p->slack, p->ok, passes, p->set_aside);
-	for (size_t k = 0; k < SWEEP_NCOLS; k++) {
-		char cell[80];
-		if (!p->ok || !p->have[k]) {
-			printf(" %17s", p->ok ? "-" : p->failed ? "hung" : "set aside");
-			continue;
-		}
-		exp_fmt_spread(cell, sizeof(cell), p->sum[k].median,
-			       (p->sum[k].max - p->sum[k].min) / 2, p->at_least[k]);
-		/* (%17s counts bytes: a 3-byte "≥" takes 1 column, so pad by 2 more) */
-		printf(" %*s", p->at_least[k] ? 19 : 17, cell);
+	struct exp_col cols[5 + SWEEP_NCOLS] = {{"rate_pps", "rate_pps", -10, "%.0f"},
+						{"maxsleep_us", "maxsleep_us", -11, NULL},
+						{"timer_slack_ns", "slack_ns", -9, NULL},
+						{NULL, "passes", 6, NULL},
+						{"set_aside", "aside", 5, NULL}};
+	for (size_t k = 0; k < SWEEP_NCOLS; k++)
+		cols[5 + k] =
+		    (struct exp_col){exp_sweep_cols[k].path, exp_sweep_cols[k].title, 17, NULL};
+	printf("median over %zu passes, +- half the range (min to max); passes run round-robin "
+	       "over the points\n",
+	       sw->passes);
+	exp_table_row(cols, 5 + SWEEP_NCOLS, NULL, NULL, NULL, NULL);
+	for (size_t i = 0; i < sw->npts; i++) {
+		const struct sweep_point *p = &sw->pts[i];
+		char cell[5 + SWEEP_NCOLS][64], found[1024];
+		const char *text[5 + SWEEP_NCOLS] = {[3] = cell[3]};
+		snprintf(cell[3], sizeof(cell[3]), "%3zu/%-2zu", p->ok, sw->passes);
+		for (size_t k = 0; k < SWEEP_NCOLS; k++)
+			if (p->ok && p->have[k]) {
+				exp_fmt_spread(cell[5 + k], sizeof(cell[0]), p->sum[k].median,
+					       (p->sum[k].max - p->sum[k].min) / 2, p->at_least[k]);
+				text[5 + k] = cell[5 + k];
+			}
+		exp_table_row(cols, 5 + SWEEP_NCOLS, json_array_get(rows, i), text,
+			      p->ok	  ? "-"
+			      : p->failed ? "hung"
+					  : "set aside",
+			      NULL);
+		exp_findings_text(&p->diag, p->ok, found, sizeof(found));
+		if (found[0])
+			printf("  %s\n", found);
 	}
-	printf("\n");
-	char found[1024];
-	exp_findings_text(&p->diag, p->ok, found, sizeof(found));
-	if (found[0])
-		printf("  %s\n", found);
+}
+
+static json_t *sweep_med(const struct sweep_point *p, size_t k)
+{
+	return exp_real(p->ok && p->have[k], p->sum[k].median);
+}
+
+/* A setting and its answer's figures (medians): the JSON's cheapest, a trade-off table row. */
+static json_t *sweep_setting_json(const struct sweep_point *p)
+{
+	return json_pack("{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "maxsleep_us", (json_int_t)p->ms,
+			 "timer_slack_ns", (json_int_t)p->slack, "rate_pps", p->rate_v, "drop_pct",
+			 sweep_med(p, SWEEP_COL_DROP), "cpu_ns_per_pkt",
+			 sweep_med(p, SWEEP_COL_NSPKT), "cpu_share_pct",
+			 sweep_med(p, SWEEP_COL_SHARE), "host_took_pct",
+			 sweep_med(p, SWEEP_COL_TOOK));
 }
 
 /* The trade-off table: what each setting costs, which are within the budget, the answer. */
 static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const bool *within,
 				 size_t best, double budget, double limit)
 {
+	static const struct exp_col cols[] = {
+	    {"rate_pps", "rate_pps", -10, "%.0f"},	{"maxsleep_us", "maxsleep_us", -11, NULL},
+	    {"timer_slack_ns", "slack_ns", -9, NULL},	{"drop_pct", "drop%", 9, NULL},
+	    {"cpu_ns_per_pkt", "cpu_ns/pkt", 11, NULL}, {"cpu_share_pct", "cpu_share%", 11, NULL},
+	    {"host_took_pct", "host_took%", 11, NULL},	{NULL, "set_aside", 9, NULL}};
+	size_t aside = 0, all_aside = 0;
 	printf("\ntrade-off (drop budget %g%%; CPU per packet and CPU share of the time the host "
 	       "left the PMDs, medians)\n",
 	       budget);
-	printf("%-10s %-11s %-9s %9s %11s %11s %11s %9s\n", "rate_pps", "maxsleep_us", "slack_ns",
-	       "drop%", "cpu_ns/pkt", "cpu_share%", "host_took%", "set_aside");
+	exp_table_row(cols, 8, NULL, NULL, NULL, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct sweep_point *p = &pts[i];
-		char d[32] = "-", c[32] = "-", sh[32] = "-", t[32] = "-";
-		if (p->ok) {
-			exp_fmt(d, sizeof(d), p->sum[SWEEP_COL_DROP].median);
-			if (p->have[SWEEP_COL_NSPKT])
-				exp_fmt(c, sizeof(c), p->sum[SWEEP_COL_NSPKT].median);
-			if (p->have[SWEEP_COL_SHARE])
-				exp_fmt(sh, sizeof(sh), p->sum[SWEEP_COL_SHARE].median);
-			if (p->have[SWEEP_COL_TOOK])
-				exp_fmt(t, sizeof(t), p->sum[SWEEP_COL_TOOK].median);
-		} else if (p->set_aside) {
-			/* Every pass set aside: what the host took of them says why. */
+		char took[32], nasid[24];
+		const char *text[8] = {[3] = !p->ok && p->failed ? "hung" : NULL, [7] = nasid};
+		snprintf(nasid, sizeof(nasid), "%zu", p->set_aside);
+		if (!p->ok &&
+		    p->set_aside) { /* every pass set aside: what the host took says why */
 			struct exp_summary a;
 			exp_summarize(p->aside_took, p->set_aside, &a);
-			exp_fmt(t, sizeof(t), a.median);
+			exp_fmt(took, sizeof(took), a.median);
+			text[6] = took;
 		}
-		printf("%-10.0f %-11lld %-9lld %9s %11s %11s %11s %9zu%s\n", p->rate_v,
-		       (long long)p->ms, (long long)p->slack,
-		       p->ok	   ? d
-		       : p->failed ? "hung"
-				   : "-",
-		       c, sh, t, p->set_aside,
-		       i == best		? "  <- cheapest within the budget"
-		       : !p->ok && p->set_aside ? "  every pass set aside"
-		       : !p->ok			? ""
-		       : !within[i]		? "  over the budget"
-						: "");
+		json_t *row = sweep_setting_json(p);
+		exp_table_row(cols, 8, row, text, NULL,
+			      i == best		       ? "  <- cheapest within the budget"
+			      : !p->ok && p->set_aside ? "  every pass set aside"
+			      : !p->ok || within[i]    ? ""
+						       : "  over the budget");
+		json_decref(row);
+		aside += p->set_aside;
+		all_aside += !p->ok && p->set_aside;
 	}
 	if (best < n)
 		printf("cheapest within the drop budget (%g%%): maxsleep %lld us, slack %lld ns: "
@@ -203,11 +209,6 @@ static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const 
 		       budget, (long long)pts[best].ms, (long long)pts[best].slack,
 		       pts[best].sum[SWEEP_COL_NSPKT].median, pts[best].sum[SWEEP_COL_SHARE].median,
 		       pts[best].sum[SWEEP_COL_TOOK].median);
-	size_t aside = 0, all_aside = 0;
-	for (size_t i = 0; i < n; i++) {
-		aside += pts[i].set_aside;
-		all_aside += !pts[i].ok && pts[i].set_aside;
-	}
 	if (best >= n && all_aside)
 		printf("no setting stayed within the drop budget (%g%%); %zu had every pass set "
 		       "aside (a quieter host, or a higher --host-took-limit)\n",
@@ -218,24 +219,6 @@ static void sweep_print_tradeoff(const struct sweep_point *pts, size_t n, const 
 		printf("%zu passes set aside: the host took more than %g%% of the PMDs' time "
 		       "(--host-took-limit)\n",
 		       aside, limit);
-}
-
-static json_t *sweep_setting_json(const struct sweep_point *p)
-{
-	json_t *o = json_pack("{s:I, s:I, s:f}", "maxsleep_us", (json_int_t)p->ms, "timer_slack_ns",
-			      (json_int_t)p->slack, "rate_pps", p->rate_v);
-	static const struct {
-		const char *key;
-		size_t col;
-	} f[] = {{"drop_pct", SWEEP_COL_DROP},
-		 {"cpu_ns_per_pkt", SWEEP_COL_NSPKT},
-		 {"cpu_share_pct", SWEEP_COL_SHARE},
-		 {"host_took_pct", SWEEP_COL_TOOK}};
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		json_object_set_new(o, f[i].key,
-				    p->ok && p->have[f[i].col] ? json_real(p->sum[f[i].col].median)
-							       : json_null());
-	return o;
 }
 
 /* The answer: the cheapest setting within the drop budget (tui/pass_cost.h), and
@@ -264,24 +247,10 @@ static void sweep_answer(const struct sweep *sw, bool *within, size_t *best, siz
 	free(cand);
 }
 
-static void sweep_print_table(const struct sweep *sw, const bool *within, size_t best)
-{
-	printf("median over %zu passes, +- half the range (min to max); passes run round-robin "
-	       "over the points\n",
-	       sw->passes);
-	printf("%-10s %-11s %-9s %6s %5s", "rate_pps", "maxsleep_us", "slack_ns", "passes",
-	       "aside");
-	for (size_t k = 0; k < SWEEP_NCOLS; k++)
-		printf(" %17s", exp_sweep_cols[k].title);
-	printf("\n");
-	for (size_t i = 0; i < sw->npts; i++)
-		sweep_print_row(&sw->pts[i], (long)sw->passes);
-	sweep_print_tradeoff(sw->pts, sw->npts, within, best, sw->budget, sw->limit);
-	fflush(stdout);
-}
-
-static void sweep_print_json(const struct sweep *sw, const struct pass_run *r, const bool *within,
-			     size_t best, size_t zero, bool ok)
+/* The result: one row a point, the answer and the pass log; the JSON as is (--json) or its
+ * tables. */
+static void sweep_print(struct sweep *sw, const struct pass_run *r, const bool *within, size_t best,
+			size_t zero, bool ok)
 {
 	json_t *rows = json_array(), *jl = json_array();
 	for (size_t i = 0; i < sw->npts; i++)
@@ -293,25 +262,26 @@ static void sweep_print_json(const struct sweep *sw, const struct pass_run *r, c
 		    jl, json_pack("{s:i, s:I, s:I, s:f, s:o, s:b, s:b}", "point", (int)l->arm,
 				  "maxsleep_us", (json_int_t)p->ms, "timer_slack_ns",
 				  (json_int_t)p->slack, "rate_pps", p->rate_v, "host_took_pct",
-				  isfinite(l->took_pct) ? json_real(l->took_pct) : json_null(),
-				  "set_aside", l->verdict == PASS_ASIDE, "hung",
-				  l->verdict == PASS_HUNG));
+				  exp_real(isfinite(l->took_pct), l->took_pct), "set_aside",
+				  l->verdict == PASS_ASIDE, "hung", l->verdict == PASS_HUNG));
 	}
-	json_t *o = json_pack("{s:s, s:s, s:f, s:f, s:i, s:b, s:o}", "experiment", "sweep",
-			      "scenario", sw->c.scenario, "seconds", sw->c.seconds, "warmup_s",
-			      sw->c.warmup, "passes", (int)sw->passes, "ok", ok, "rows", rows);
-	json_object_set_new(o, "zero_drop_pct", json_real(SWEEP_ZERO_DROP_PCT));
-	json_object_set_new(o, "cheapest_zero_drop",
-			    zero < sw->npts ? sweep_setting_json(&sw->pts[zero]) : json_null());
-	json_object_set_new(o, "drop_budget_pct", json_real(sw->budget));
-	json_object_set_new(o, "host_took_limit_pct", json_real(sw->limit));
-	json_object_set_new(o, "set_aside", json_integer((json_int_t)pass_aside_total(r)));
-	json_object_set_new(o, "cheapest",
-			    best < sw->npts ? sweep_setting_json(&sw->pts[best]) : json_null());
-	json_object_set_new(o, "pass_log", jl);
-	json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-	printf("\n");
-	json_decref(o);
+	json_t *o =
+	    json_pack("{s:s, s:s, s:f, s:f, s:i, s:b, s:o, s:f, s:o?, s:f, s:f, s:I, s:o?, s:o}",
+		      "experiment", "sweep", "scenario", sw->c.scenario, "seconds", sw->c.seconds,
+		      "warmup_s", sw->c.warmup, "passes", (int)sw->passes, "ok", ok, "rows", rows,
+		      "zero_drop_pct", SWEEP_ZERO_DROP_PCT, "cheapest_zero_drop",
+		      zero < sw->npts ? sweep_setting_json(&sw->pts[zero]) : NULL,
+		      "drop_budget_pct", sw->budget, "host_took_limit_pct", sw->limit, "set_aside",
+		      (json_int_t)pass_aside_total(r), "cheapest",
+		      best < sw->npts ? sweep_setting_json(&sw->pts[best]) : NULL, "pass_log", jl);
+	sw->result = o;
+	if (sw->c.json) {
+		exp_result_print(o);
+		return;
+	}
+	sweep_print_rows(sw, rows);
+	sweep_print_tradeoff(sw->pts, sw->npts, within, best, sw->budget, sw->limit);
+	fflush(stdout);
 }
 
 /* The settings with a hung pass, on stderr: 1 when there was one. */
@@ -345,16 +315,14 @@ int exp_sweep_report(struct sweep *sw, const struct pass_run *r, size_t nrate)
 		failed += sw->pts[i].failed > 0;
 	}
 	sweep_answer(sw, within, &best, &zero);
-	if (!sw->c.json)
-		sweep_print_table(sw, within, best);
-	else
-		sweep_print_json(sw, r, within, best, zero, failed == 0);
-	struct sweep_pic sp = {sw->pts,	       sw->npts,   best,      nrate > 1,
-			       sw->c.scenario, sw->passes, sw->budget};
-	if (exp_pictures(&sw->c, "sweep", sweep_draw, &sp) != 0)
+	sweep_print(sw, r, within, best, zero, failed == 0);
+	sw->best = best;
+	sw->many_rates = nrate > 1;
+	if (exp_pictures(&sw->c, "sweep", sweep_draw, sw) != 0)
 		rc = 1;
 	if (sweep_hangs(sw) && rc == 0)
 		rc = 1;
+	json_decref(sw->result);
 	free(within);
 	return rc;
 }

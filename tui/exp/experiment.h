@@ -29,18 +29,10 @@ int experiment_main(int argc, char **argv);
 
 /* Experiments (exp_*.c); argv holds only their own options, already split off. */
 int exp_sweep_run(const struct exp_common *c, int argc, char **argv);
-/* How one of the sweep's picture points is labelled: what the table says for it too. */
-struct exp_sweep_pt_label {
-	long long maxsleep_us, slack_ns;
-	double rate_pps; /* shown when rates */
-	bool rates; /* the sweep has more than one offered load */
-	bool measured; /* at least one pass counted */
-	bool hung; /* a pass hung */
-	double took_pct; /* the host's share, median; < 0: none */
-};
-/* "500 us / 1000 ns, host 12%"; a point with no pass counted says why, as the table does:
- * " (hung)", or " (set aside)" when the host took every pass (exp_sweep.c). */
-void exp_sweep_label(const struct exp_sweep_pt_label *l, char *buf, size_t len);
+/* A sweep point's picture label from its result row (exp_sweep_report.c), as its table says it:
+ * "500 us / 1000 ns, host 12%" (" / 20000 pps" too when rates); a point with no pass counted
+ * says why: " (hung)", or " (set aside)" when the host took every pass. */
+void exp_sweep_label(const json_t *row, bool rates, char *buf, size_t len);
 int exp_ab_run(const struct exp_common *c, int argc, char **argv);
 int exp_calib_run(const struct exp_common *c, int argc, char **argv);
 int exp_tune_run(const struct exp_common *c, int argc, char **argv); /* exp_tune.c */
