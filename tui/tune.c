@@ -129,9 +129,13 @@ static void tune_ladder_why(struct tune *t, struct tune_ladder *l)
 {
 	char a[KNOB_VALUE_MAX], b[KNOB_VALUE_MAX], c[KNOB_VALUE_MAX], cost[48];
 	if (l->best_i < 0) {
-		snprintf(l->why, sizeof(l->why), "%s%s%sno step within the budget: %s kept",
-			 l->fix_of ? "the fix of " : "", l->fix_of ? l->fix_of : "",
-			 l->fix_of ? " broke the budget, " : "", tune_fmt(l->knob, l->start, a));
+		bool refused = l->fix_of && tune_cur(t)->verdict == TUNE_V_FAILED;
+		snprintf(l->why, sizeof(l->why), "%s%s%s: %s kept", l->fix_of ? "the fix of " : "",
+			 l->fix_of ? l->fix_of : "",
+			 refused     ? " was refused by the source"
+			 : l->fix_of ? " broke the budget, no step within the budget"
+				     : "no step within the budget",
+			 tune_fmt(l->knob, l->start, a));
 		return;
 	}
 	struct tune_step *best = &t->steps[l->best_i];
@@ -290,9 +294,17 @@ bool tune_applied(struct tune *t, int rc, int64_t stored, struct tune_puts *out)
 	out->n = 0;
 	if (t->state != TUNE_WAIT)
 		return false; /* the answer to a rollback or a best: nothing to measure */
+	struct tune_step *st = tune_cur(t);
+	if (rc != 0 && t->ladders[t->lad].fix_of) {
+		/* The source takes no such fix (a host without the right to set it): the fix is
+		 * not the run's to try, the ladder after it is. */
+		st->verdict = TUNE_V_FAILED;
+		snprintf(st->why, sizeof(st->why), "refused by the source: the fix is skipped");
+		return tune_ladder_end(t, out);
+	}
 	if (rc != 0)
 		return tune_fail(t, "the step was refused", out);
-	tune_cur(t)->stored = stored;
+	st->stored = stored;
 	return false;
 }
 

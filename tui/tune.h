@@ -130,8 +130,9 @@ struct tune {
  * (none while the diagnosis looks); the caller calls tune_applied() with each answer. */
 void tune_start(struct tune *t, const struct tune_conf *conf, const struct snapshot *s,
 		struct tune_puts *out);
-/* The answer to a value put: rc 0 and the value stored, or rc != 0 (refused): the run fails
- * and out (returns true) holds the start values to put back. */
+/* The answer to a step's value: rc 0 and the value stored, or rc != 0 (refused): the run fails
+ * and out (returns true) holds the start values to put back; a refused fix of the diagnosis is
+ * skipped instead, and out holds the next ladder's first step. */
 bool tune_applied(struct tune *t, int rc, int64_t stored, struct tune_puts *out);
 /* One snapshot more. True when out must be put in force now (the next step, the last good
  * value after a broken budget, a knob's best at the end of its ladder). */

@@ -430,6 +430,31 @@ static void test_fix_rolled_back(void **state)
 	assert_non_null(strstr(t.why, "pmd.timer_slack_ns=50000, pmd.maxsleep_us=50 put back"));
 }
 
+/* A source that refuses the fix (a host without the right to set the slack): the fix is
+ * skipped, not the run; the max sleep's ladder follows at once. */
+static void test_fix_refused(void **state)
+{
+	(void)state;
+	struct tune t;
+	struct tune_conf c = conf_fix_first();
+	struct tune_puts o;
+	static struct snapshot s;
+	s.has_pmd = true;
+	s.knobs[K_PMD_TIMER_SLACK_NS] = 50000;
+	s.knobs[K_PMD_MAXSLEEP_US] = 50;
+	tune_start(&t, &c, &s, &o);
+	assert_int_equal(o.n, 0); /* the diagnosis looks first */
+	assert_true(tune_feed(&t, &s, &o));
+	assert_int_equal(o.p[0].knob, K_PMD_TIMER_SLACK_NS);
+	assert_true(tune_applied(&t, KNOB_ERR_RUNTIME, 50000, &o));
+	assert_int_equal(o.n, 1);
+	assert_int_equal(o.p[0].knob, K_PMD_MAXSLEEP_US);
+	assert_int_equal(o.p[0].value, 0);
+	assert_int_equal(t.state, TUNE_WAIT);
+	assert_int_equal(t.steps[0].verdict, TUNE_V_FAILED);
+	assert_non_null(strstr(t.ladders[0].why, "was refused by the source: 50000 kept"));
+}
+
 /* A ladder that starts where the budget breaks: the slack's 50000 -> 10000 -> 1000 reaches
  * 1000 although 10000 broke it too; once a rung held, the next broken one ends the ladder. */
 static void test_ladder_past_broken_rungs(void **state)
@@ -468,6 +493,7 @@ int main(void)
 	    cmocka_unit_test(test_fix_first_then_ladder),
 	    cmocka_unit_test(test_fix_rolled_back),
 	    cmocka_unit_test(test_ladder_past_broken_rungs),
+	    cmocka_unit_test(test_fix_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

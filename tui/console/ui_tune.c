@@ -14,7 +14,8 @@
 
 /* The values through the console's one knob path (ui_knob.c): on the sampler thread when the
  * source blocks. A refusal of a step seen at once fails the run, which puts the start values
- * back; one that comes later leaves the step unread, and the tuner gives it up on its own. */
+ * back (or skips a refused fix); one that comes later leaves the step unread, and the tuner
+ * gives it up on its own. */
 static void tune_put(struct ui *ui, const struct tune_puts *o)
 {
 	struct tune *t = &ui->charts.tune.t;
@@ -27,8 +28,7 @@ static void tune_put(struct ui *ui, const struct tune_puts *o)
 		const struct snapshot *now = ui->frozen ? ui->live : ui->snap;
 		int64_t stored = !ui->async && rc == 0 ? now->knobs[k] : o->p[i].value;
 		if (step && tune_applied(t, rc, stored, &back))
-			for (size_t j = 0; j < back.n; j++)
-				ui_knob_set(ui, back.p[j].knob, back.p[j].value);
+			tune_put(ui, &back);
 	}
 }
 

@@ -66,7 +66,7 @@ static void tune_what(const struct tune *t, bool step, char *what, size_t len)
 }
 
 /* Put the values in force; a refused step fails the run, and the start values are put back
- * (once). */
+ * (once; a refused fix of the diagnosis is skipped, and the next step put). */
 static void tune_put(struct tune_run *r, const struct tune_puts *o)
 {
 	char err[512], buf[KNOB_VALUE_MAX], sb[KNOB_VALUE_MAX], what[48];
@@ -86,17 +86,9 @@ static void tune_put(struct tune_run *r, const struct tune_puts *o)
 				rc ? err : "",
 				!rc && stored != v ? knob_format(id, stored, sb, sizeof(sb)) : "",
 				!rc && stored != v ? ")" : "");
-		struct tune_puts back;
-		if (!step || !tune_applied(&r->t, rc, stored, &back))
-			continue;
-		for (size_t j = 0; j < back.n; j++)
-			if (source_knob_set(r->src, back.p[j].knob, back.p[j].value, NULL, err,
-					    sizeof(err)) != 0)
-				fprintf(
-				    stderr,
-				    "tunetop: experiment tune: putting back %s failed: %s\n",
-				    knob_format(back.p[j].knob, back.p[j].value, buf, sizeof(buf)),
-				    err);
+		struct tune_puts next; /* the start values back, or the step after a skipped fix */
+		if (step && tune_applied(&r->t, rc, stored, &next))
+			tune_put(r, &next);
 	}
 }
 
@@ -209,7 +201,7 @@ static json_t *tune_json(const struct tune_run *r, const char *backend, const ch
 
 /* The live machine: only with --write, and only after a yes (a terminal's answer, or --yes
  * where nobody can answer). 0 to go on, else the exit status. */
-static int tune_host_ok(bool write, bool yes, enum knob_id id, size_t nsteps)
+static int tune_host_ok(bool write, bool yes, enum knob_id id, size_t nsteps, bool fix_first)
 {
 	if (!write) {
 		fprintf(stderr,
@@ -227,9 +219,9 @@ static int tune_host_ok(bool write, bool yes, enum knob_id id, size_t nsteps)
 	}
 	char line[16] = "";
 	fprintf(stderr,
-		"tune %s on this machine through %zu values (each logged; the start value comes "
-		"back on Ctrl-C)? [y/N] ",
-		knob_table[id].name, nsteps);
+		"tune %s on this machine through %zu values%s (each logged; the start values "
+		"come back on Ctrl-C)? [y/N] ",
+		knob_table[id].name, nsteps, fix_first ? ", after the diagnosis's fix if any" : "");
 	if (!fgets(line, sizeof(line), stdin) || (line[0] != 'y' && line[0] != 'Y')) {
 		fprintf(stderr, "tunetop: experiment tune: not confirmed: nothing changed\n");
 		return 1;
@@ -427,7 +419,8 @@ int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 				"machine runs as it is (--set still applies)\n");
 		return 2;
 	}
-	if (o.host && (rc = tune_host_ok(o.write, o.yes, conf.knob, conf.nsteps)) != 0)
+	if (o.host &&
+	    (rc = tune_host_ok(o.write, o.yes, conf.knob, conf.nsteps, conf.fix_first)) != 0)
 		return rc;
 	if (!o.host && !c.scenario)
 		c.scenario = "pmd-seed";
