@@ -195,6 +195,32 @@ static void tune_from_fix(struct tune_ladder *next, int fix_i)
 	next->nrungs = n;
 }
 
+/* A fix that broke the budget alone, at the end of the ladder after it: kept when a value of
+ * that ladder held with it, else its start value put back. */
+static void tune_fix_resolve(struct tune *t, struct tune_ladder *l, const struct tune_ladder *next,
+			     struct tune_puts *out)
+{
+	char a[KNOB_VALUE_MAX], b[KNOB_VALUE_MAX];
+	const struct tune_step *st = &t->steps[l->broke_i];
+	if (!l->pending)
+		return;
+	l->pending = false;
+	if (next->best_i < 0) {
+		tune_put(out, l->knob, l->start);
+		snprintf(l->why, sizeof(l->why),
+			 "the fix of %s broke the budget and no %s held with it: %s kept",
+			 l->fix_of, knob_table[next->knob].name, tune_fmt(l->knob, l->start, a));
+		return;
+	}
+	l->best_i = l->broke_i;
+	l->best = st->stored;
+	l->broke_i = -1;
+	snprintf(l->why, sizeof(l->why),
+		 "kept the fix of %s: %s; with %s=%s within the budget (alone it dropped %.3f%%)",
+		 l->fix_of, tune_fmt(l->knob, l->best, a), knob_table[next->knob].name,
+		 tune_fmt(next->knob, next->best, b), st->drop_pct);
+}
+
 /* The ladder ends: its best in force (when it is not already), then the next ladder. */
 static bool tune_ladder_end(struct tune *t, struct tune_puts *out)
 {
@@ -210,6 +236,8 @@ static bool tune_ladder_end(struct tune *t, struct tune_puts *out)
 			return tune_step_begin(t, out);
 	}
 	t->lad = t->nladders - 1;
+	for (size_t i = 0; i + 1 < t->nladders; i++)
+		tune_fix_resolve(t, &t->ladders[i], &t->ladders[i + 1], out);
 	tune_done(t);
 	return out->n > 0;
 }
@@ -410,6 +438,21 @@ static bool tune_judge(struct tune *t, struct tune_step *st, const struct snapsh
 		st->secs = 0;
 		tune_base(t, s);
 		return false;
+	}
+	if (broken && l->fix_of && t->lad + 1 < t->nladders) {
+		/* The fix alone broke the budget at the next knob's start value. The start it would
+		 * go back to is what the diagnosis found broken: the next ladder runs with the fix
+		 * in force, from its first (safest) rung at once, and decides whether it stays. */
+		st->verdict = TUNE_V_OVER;
+		snprintf(
+		    st->why, sizeof(st->why),
+		    "drop %.3f%% over the budget %g%% after %.2f s: kept while %s's ladder runs",
+		    st->drop_pct, t->conf.budget_drop_pct, st->secs,
+		    knob_table[t->ladders[t->lad + 1].knob].name);
+		l->pending = true;
+		l->broke_i = (int)(st - t->steps);
+		t->lad++;
+		return tune_step_begin(t, out);
 	}
 	if (broken) {
 		tune_slack_hint(t, s);

@@ -89,6 +89,8 @@ struct tune_ladder {
 	int broke_i; /* the trace's index of the last step that broke the budget, -1 none */
 	int64_t broke_to; /* the value put back then */
 	const char *fix_of; /* the diagnosis whose fix this ladder is, else NULL */
+	bool pending; /* the fix broke the budget alone: kept while the next ladder runs, and at
+		       * the end only when a value of that ladder held with it */
 	char why[TUNE_WHY_MAX]; /* why it kept its value ("the cheapest within the budget") */
 };
 

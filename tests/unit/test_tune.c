@@ -342,6 +342,14 @@ static void late_model(int64_t slack, int64_t maxsleep, double *drop, double *cp
 	*cpu = maxsleep == 0 ? 100 : 40;
 }
 
+/* Every setting drops. */
+static void drop_model(int64_t slack, int64_t maxsleep, double *drop, double *cpu)
+{
+	(void)slack;
+	*drop = 5;
+	*cpu = maxsleep == 0 ? 100 : 40;
+}
+
 /* The diagnosis of the thread's case (docs/diag.md pmd.sleep_outlasts_ring), scripted. */
 static int script_diag(const struct snapshot *s, struct diag_finding *out, int max)
 {
@@ -404,10 +412,10 @@ static void test_fix_first_then_ladder(void **state)
 		assert_true(t.steps[i].why[0] != '\0');
 }
 
-/* The fix breaks the budget as well: it is rolled back at once, and the max sleep's whole
- * ladder runs on the start slack (busy polling, the only value within the budget). A stop
- * in the middle of the second ladder puts both knobs' start values back. */
-static void test_fix_rolled_back(void **state)
+/* The fix breaks the budget alone (at the start's 50 us sleep): the start slack is what the
+ * diagnosis found broken, so the max sleep's whole ladder runs at once with the fix in force;
+ * busy polling holds with it, so both are kept. */
+static void test_fix_kept_with_ladder(void **state)
 {
 	(void)state;
 	struct sim m = {.model = late_model, .slack_ns = 50000};
@@ -416,11 +424,38 @@ static void test_fix_rolled_back(void **state)
 	sim_run(&m, &t, &c, 50, 1000, 0);
 	assert_int_equal(t.state, TUNE_DONE);
 	assert_int_equal(t.steps[0].verdict, TUNE_V_OVER);
-	assert_int_equal(m.puts[1].knob, K_PMD_TIMER_SLACK_NS);
-	assert_int_equal(m.puts[1].value, 50000); /* the rollback */
-	assert_int_equal(m.slack_ns, 50000);
+	static const struct tune_put want[] = {
+	    {K_PMD_TIMER_SLACK_NS, 1000},
+	    {K_PMD_MAXSLEEP_US, 0},
+	    {K_PMD_MAXSLEEP_US, 50},
+	    {K_PMD_MAXSLEEP_US, 0}, /* the rollback */
+	};
+	assert_int_equal(m.nputs, 4);
+	for (size_t i = 0; i < m.nputs; i++) {
+		assert_int_equal(m.puts[i].knob, want[i].knob);
+		assert_int_equal(m.puts[i].value, want[i].value);
+	}
+	assert_int_equal(m.slack_ns, 1000);
 	assert_int_equal(m.in_force, 0);
-	assert_non_null(strstr(t.ladders[0].why, "no step within the budget: 50000 kept"));
+	assert_non_null(strstr(t.ladders[0].why, "kept the fix of pmd.sleep_outlasts_ring"));
+	assert_non_null(strstr(t.why, "pmd.timer_slack_ns=1000 (the fix of"));
+}
+
+/* Every window drops: nothing holds with the fix either, so both knobs end on their start
+ * values. A stop in the middle of the second ladder puts both start values back too. */
+static void test_fix_rolled_back(void **state)
+{
+	(void)state;
+	struct sim m = {.model = drop_model, .slack_ns = 50000};
+	struct tune t;
+	struct tune_conf c = conf_fix_first();
+	sim_run(&m, &t, &c, 50, 1000, 0);
+	assert_int_equal(t.state, TUNE_DONE);
+	assert_int_equal(t.nsteps, 7); /* the fix, then every rung (none held) */
+	assert_int_equal(m.slack_ns, 50000);
+	assert_int_equal(m.in_force, 50);
+	assert_non_null(strstr(t.ladders[0].why, "no pmd.maxsleep_us held with it: 50000 kept"));
+	assert_non_null(strstr(t.ladders[1].why, "no step within the budget: 50 kept"));
 
 	m = (struct sim){.model = thread_model, .slack_ns = 50000};
 	sim_run(&m, &t, &c, 50, 1000, 10);
@@ -492,6 +527,7 @@ int main(void)
 	    cmocka_unit_test(test_slack_hint),
 	    cmocka_unit_test(test_fix_first_then_ladder),
 	    cmocka_unit_test(test_fix_rolled_back),
+	    cmocka_unit_test(test_fix_kept_with_ladder),
 	    cmocka_unit_test(test_ladder_past_broken_rungs),
 	    cmocka_unit_test(test_fix_refused),
 	};
