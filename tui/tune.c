@@ -403,22 +403,6 @@ static bool tune_measure(struct tune *t, struct tune_step *st, const struct snap
 	return 100.0 * (double)st->dropped > t->conf.budget_drop_pct * projected;
 }
 
-/* The budget broke while the tuner stepped the PMDs' maximum sleep alone: with a coarse timer
- * slack every sleep overshoots by about the slack and the ring overflows whatever the maximum
- * (docs/pmd.md), so the cheaper fix is the slack, before busy polling. */
-static void tune_slack_hint(struct tune *t, const struct snapshot *s)
-{
-	int64_t slack = s->knobs[K_PMD_TIMER_SLACK_NS];
-	t->hint[0] = '\0';
-	if (t->conf.knob != K_PMD_MAXSLEEP_US || t->nladders > 1 ||
-	    s->knob_absent[K_PMD_TIMER_SLACK_NS] || slack <= TUNE_FINE_SLACK_NS)
-		return;
-	snprintf(t->hint, sizeof(t->hint),
-		 "the PMDs sleep with a timer slack of %lld ns, so each sleep overshoots by about "
-		 "that: try pmd.timer_slack_ns=%d before busy polling",
-		 (long long)slack, TUNE_FINE_SLACK_NS);
-}
-
 /* The step's window so far judged: over the budget (the last good value back at once), done
  * within it, set aside (the host took it), or not yet through. */
 static bool tune_judge(struct tune *t, struct tune_step *st, const struct snapshot *s,
@@ -455,7 +439,6 @@ static bool tune_judge(struct tune *t, struct tune_step *st, const struct snapsh
 		return tune_step_begin(t, out);
 	}
 	if (broken) {
-		tune_slack_hint(t, s);
 		st->verdict = TUNE_V_OVER;
 		snprintf(st->why, sizeof(st->why),
 			 "drop %.3f%% over the budget %g%% after %.2f s: %s put back", st->drop_pct,

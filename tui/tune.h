@@ -27,8 +27,6 @@
 /* A step's windows set aside at most: one the host took more than PASS_HOST_TOOK_LIMIT_PCT of
  * is measured again, once (tui/pass.h's rule); the second stands, with its host took. */
 #define TUNE_ASIDE_MAX 1
-/* A timer slack this fine lets a PMD sleep as long as it asks (the seed's fix, docs/pmd.md). */
-#define TUNE_FINE_SLACK_NS 1000
 #define TUNE_WHY_MAX 160
 
 enum tune_state {
@@ -124,8 +122,6 @@ struct tune {
 	double cpu_s; /* PMD CPU seconds in the window */
 	double stolen_s, thread_s; /* the PMDs' time the host took, and their time, in it */
 	char why[TUNE_WHY_MAX * TUNE_MAX_KNOBS]; /* how it ended ("ended on the best: 200") */
-	char hint[200]; /* when the budget broke on pmd.maxsleep_us with a coarse timer slack and
-			 * the slack was not stepped: try the slack first (docs/pmd.md), else "" */
 };
 
 /* The start of a run on the values in force in s (knobs[]). out: the first values to put

@@ -304,27 +304,6 @@ static void test_host_took_set_aside(void **state)
 	assert_int_equal(m.samples, 4 * 2 + 5 * 4);
 }
 
-/* The budget breaks while stepping the maximum sleep with a 50 us timer slack: the tuner says
- * to try the slack first; with a 1 us slack it has nothing to say. */
-static void test_slack_hint(void **state)
-{
-	(void)state;
-	static const double drop[] = {0, 5, 10, 20}, cpu[] = {100, 60, 30, 20};
-	struct sim m = {
-	    .values = vals, .drop_pct = drop, .cpu_pct = cpu, .n = 4, .slack_ns = 50000};
-	struct tune t;
-	struct tune_conf c = conf4(0.1);
-	sim_run(&m, &t, &c, 0, 1000, 0);
-	assert_int_equal(t.steps[1].verdict, TUNE_V_OVER);
-	assert_non_null(strstr(t.hint, "pmd.timer_slack_ns=1000"));
-	assert_non_null(strstr(t.hint, "50000 ns"));
-	m = (struct sim){
-	    .values = vals, .drop_pct = drop, .cpu_pct = cpu, .n = 4, .slack_ns = 1000};
-	sim_run(&m, &t, &c, 0, 1000, 0);
-	assert_int_equal(t.steps[1].verdict, TUNE_V_OVER);
-	assert_string_equal(t.hint, "");
-}
-
 /* The thread's engine, scripted: with a 50 us slack every sleep outlasts the ring (20 % drops
  * unless the PMD polls); with a 1 us slack sleeps up to 200 us keep it, longer ones drop 5 %.
  * CPU falls as the PMD sleeps longer. */
@@ -524,7 +503,7 @@ int main(void)
 	    cmocka_unit_test(test_steps_and_budget),
 	    cmocka_unit_test(test_pmd_gaps),
 	    cmocka_unit_test(test_host_took_set_aside),
-	    cmocka_unit_test(test_slack_hint),
+
 	    cmocka_unit_test(test_fix_first_then_ladder),
 	    cmocka_unit_test(test_fix_rolled_back),
 	    cmocka_unit_test(test_fix_kept_with_ladder),

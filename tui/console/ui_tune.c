@@ -50,9 +50,8 @@ static void tune_progress(struct ui *ui)
 	const struct tune_step *st = tune_current(t);
 	char v[KNOB_VALUE_MAX];
 	if (!tune_running(t)) {
-		ui_status(ui, t->state == TUNE_FAILED, "tune %s: %s (%zu steps)%s%s",
-			  knob_table[UI_TUNE_KNOB].name, t->why, tune_nsteps_done(t),
-			  t->hint[0] ? "; " : "", t->hint);
+		ui_status(ui, t->state == TUNE_FAILED, "tune %s: %s (%zu steps)",
+			  knob_table[UI_TUNE_KNOB].name, t->why, tune_nsteps_done(t));
 		return;
 	}
 	if (!st) {

@@ -132,8 +132,6 @@ static void tune_print(const struct tune_run *r, const char *backend, const char
 		       knob_format(t->ladders[i].knob, r->finals[i], v, sizeof(v)),
 		       t->ladders[i].why[0] ? t->ladders[i].why : "not reached");
 	printf("%s\n", t->why);
-	if (t->hint[0])
-		printf("%s\n", t->hint);
 }
 
 static json_t *tune_steps_json(const struct tune *t)
@@ -193,7 +191,6 @@ static json_t *tune_json(const struct tune_run *r, const char *backend, const ch
 	json_object_set_new(o, "final", tune_value_json(id, r->finals[t->nladders - 1]));
 	json_object_set_new(o, "result", json_string(tune_state_name(t->state)));
 	json_object_set_new(o, "why", json_string(t->why));
-	json_object_set_new(o, "hint", t->hint[0] ? json_string(t->hint) : json_null());
 	json_object_set_new(o, "ok", json_boolean(t->state == TUNE_DONE));
 	json_object_set_new(o, "events", json_incref(r->events));
 	return o;
