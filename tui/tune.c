@@ -184,7 +184,7 @@ static void tune_done(struct tune *t)
 
 /* The fix was kept: its step measured the next ladder's knob at its start value, within the
  * budget. That value is the ladder's last good and first best, and only the rungs beyond it
- * (the default ladder's cheaper ones, docs/experiments.md "Steps") are left to try. */
+ * (the default ladder's cheaper ones, docs/experiments.md "The live tuner") are left to try. */
 static void tune_from_fix(struct tune_ladder *next, int fix_i)
 {
 	size_t n = 0;

@@ -32,16 +32,19 @@ static void tune_put(struct ui *ui, const struct tune_puts *o)
 	}
 }
 
-/* A line in the events view: a step's verdict and why, or why a knob kept its value. */
+/* A line for the events view: a step's verdict and why, or why a knob kept its value. */
 static void tune_event(struct ui *ui, enum knob_id k, int64_t v, const char *verdict,
 		       const char *why)
 {
-	struct event e = {
-	    .mono_ns = ui->snap->mono_ns, .wall_ns = ui->snap->wall_ns, .kind = EV_INFO};
+	struct ui_tune *tu = &ui->charts.tune;
 	char buf[KNOB_VALUE_MAX];
-	snprintf(e.text, sizeof(e.text), "tune: %s = %s%s%s: %s", knob_table[k].name,
-		 knob_format(k, v, buf, sizeof(buf)), verdict[0] ? " " : "", verdict, why);
-	ui_event_push(ui, &e);
+	if (tu->nev == UI_TUNE_EVENTS)
+		return;
+	struct event *e = &tu->ev[tu->nev++];
+	*e = (struct event){
+	    .mono_ns = ui->snap->mono_ns, .wall_ns = ui->snap->wall_ns, .kind = EV_INFO};
+	snprintf(e->text, sizeof(e->text), "tune: %s = %s %s: %s", knob_table[k].name,
+		 knob_format(k, v, buf, sizeof(buf)), verdict, why);
 }
 
 static void tune_progress(struct ui *ui)
