@@ -66,14 +66,14 @@ static void tune_put(struct tune_puts *o, enum knob_id k, int64_t v)
 		o->p[o->n++] = (struct tune_put){.knob = k, .value = v};
 }
 
-static struct tune_step *tune_cur(struct tune *t)
+const struct tune_step *tune_current(const struct tune *t)
 {
 	return t->nsteps ? &t->steps[t->nsteps - 1] : NULL;
 }
 
-const struct tune_step *tune_current(const struct tune *t)
+static struct tune_step *tune_cur(struct tune *t)
 {
-	return t->nsteps ? &t->steps[t->nsteps - 1] : NULL;
+	return (struct tune_step *)tune_current(t);
 }
 
 /* The start values of every ladder begun, back in force (a stop, a failure). "50" for the
@@ -263,19 +263,14 @@ static bool tune_plan_fix(struct tune *t, const struct snapshot *s)
 	char err[128];
 	int n = (t->conf.diagnose ? t->conf.diagnose : diag_eval_window)(s, f, DIAG_MAX_FINDINGS);
 	for (int i = 0; i < n; i++) {
-		char name[DIAG_FIX_MAX];
-		const char *eq = strchr(f[i].fix, '=');
+		enum knob_id k;
 		int64_t v;
-		if (!eq || (size_t)(eq - f[i].fix) >= sizeof(name))
-			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - f[i].fix), f[i].fix);
-		int k = knob_find(name);
-		if (k < 0 || k == (int)t->conf.knob || s->knob_absent[k] ||
-		    knob_parse((enum knob_id)k, eq + 1, &v, err, sizeof(err)) != 0 ||
-		    v == s->knobs[k])
+		if (!f[i].fix[0] ||
+		    knob_parse_assignment(f[i].fix, &k, &v, err, sizeof(err)) != 0 ||
+		    k == t->conf.knob || s->knob_absent[k] || v == s->knobs[k])
 			continue;
 		t->ladders[1] = t->ladders[0];
-		t->ladders[0] = (struct tune_ladder){.knob = (enum knob_id)k,
+		t->ladders[0] = (struct tune_ladder){.knob = k,
 						     .rungs = {v},
 						     .nrungs = 1,
 						     .start = s->knobs[k],
