@@ -22,8 +22,9 @@
 /* Samples waited for the value to show in a snapshot before the step is given up: a source
  * that never reads it back cannot be measured under it. */
 #define TUNE_READBACK_SAMPLES 20
-/* Samples of running PMDs the diagnosis looks at before the run (the first with a fix wins). */
-#define TUNE_DIAG_SAMPLES 2
+/* Samples of running PMDs the diagnosis looks at before the run (the first with a fix wins):
+ * a rule may leave a sample undecided (a PMD that did not run in it on a busy host). */
+#define TUNE_DIAG_SAMPLES 5
 /* A step's windows set aside at most: one the host took more than PASS_HOST_TOOK_LIMIT_PCT of
  * is measured again, once (tui/pass.h's rule); the second stands, with its host took. */
 #define TUNE_ASIDE_MAX 1
