@@ -13,20 +13,23 @@
 
 #include "tui/tune.h"
 
-/* A source whose PMD drops drop_pct[i] and burns cpu_pct[i] under steps value i. */
+/* A source whose PMD drops drop_pct[i] and burns cpu_pct[i] under steps value i of the max
+ * sleep, or what model says of the slack and the max sleep in force. */
 struct sim {
-	int64_t in_force;
+	int64_t in_force; /* pmd.maxsleep_us */
+	void (*model)(int64_t slack_ns, int64_t maxsleep_us, double *drop_pct, double *cpu_pct);
 	const int64_t *values;
 	const double *drop_pct, *cpu_pct;
 	size_t n;
 	uint64_t generated, dropped;
 	int64_t sets[64]; /* every value the tuner put in force, in order */
-	size_t nsets;
+	size_t nsets, nputs;
 	int samples; /* fed so far */
 	int gap_every; /* > 0: every gap_every-th sample lacks the PMD section (counters go on) */
 	int gone_from; /* > 0: from this sample on, no PMD section at all */
 	const double *stolen_pct; /* NULL: the host takes nothing; else per step, % */
 	int64_t slack_ns; /* pmd.timer_slack_ns in force */
+	struct tune_put puts[64]; /* every value the tuner put in force, in order, with its knob */
 };
 
 #define SIM_PPS 100000.0
@@ -44,13 +47,16 @@ static void sim_sample(struct sim *m, struct snapshot *s)
 {
 	size_t i = sim_index(m);
 	uint64_t off = (uint64_t)(SIM_PPS * SIM_INTERVAL_S);
+	double drop = m->model ? 0 : m->drop_pct[i], cpu = m->model ? 0 : m->cpu_pct[i];
+	if (m->model)
+		m->model(m->slack_ns, m->in_force, &drop, &cpu);
 	m->generated += off;
-	m->dropped += (uint64_t)((double)off * m->drop_pct[i] / 100.0);
+	m->dropped += (uint64_t)((double)off * drop / 100.0);
 	memset(&s->pmd, 0, sizeof(s->pmd));
 	s->has_pmd = true;
 	s->interval_s = SIM_INTERVAL_S;
 	s->pmd.nthreads = 1;
-	s->pmd.threads[0].cpu_pct = m->cpu_pct[i];
+	s->pmd.threads[0].cpu_pct = cpu;
 	s->pmd.threads[0].stolen_pct = m->stolen_pct ? m->stolen_pct[i] : 0;
 	s->knobs[K_PMD_TIMER_SLACK_NS] = m->slack_ns;
 	s->pmd.generated = m->generated;
@@ -63,12 +69,23 @@ static void sim_sample(struct sim *m, struct snapshot *s)
 		s->has_pmd = false;
 }
 
-static void sim_set(struct sim *m, struct tune *t, int64_t v)
+/* The tuner's values in force; sets[] logs the max sleep's (the old one-knob view), puts[]
+ * every one with its knob. */
+static void sim_set(struct sim *m, struct tune *t, const struct tune_puts *o)
 {
-	int64_t again;
-	m->in_force = v;
-	m->sets[m->nsets++] = v;
-	assert_false(tune_applied(t, 0, v, &again));
+	struct tune_puts again;
+	for (size_t i = 0; i < o->n; i++) {
+		bool step = t->state == TUNE_WAIT && i + 1 == o->n;
+		m->puts[m->nputs++] = o->p[i];
+		if (o->p[i].knob == K_PMD_TIMER_SLACK_NS) {
+			m->slack_ns = o->p[i].value;
+		} else {
+			m->in_force = o->p[i].value;
+			m->sets[m->nsets++] = o->p[i].value;
+		}
+		if (step)
+			assert_false(tune_applied(t, 0, o->p[i].value, &again));
+	}
 }
 
 /* Run to the end (at most limit samples); abort_at > 0 aborts after that many samples. */
@@ -76,19 +93,21 @@ static void sim_run(struct sim *m, struct tune *t, const struct tune_conf *c, in
 		    int limit, int abort_at)
 {
 	static struct snapshot s;
-	int64_t v;
+	struct tune_puts o;
 	m->in_force = start;
-	tune_start(t, c, start, &v);
-	sim_set(m, t, v);
+	s.knobs[K_PMD_MAXSLEEP_US] = start;
+	s.knobs[K_PMD_TIMER_SLACK_NS] = m->slack_ns;
+	tune_start(t, c, &s, &o);
+	sim_set(m, t, &o);
 	while (tune_running(t) && m->samples < limit) {
 		if (abort_at > 0 && m->samples == abort_at) {
-			assert_true(tune_abort(t, &v));
-			sim_set(m, t, v);
+			assert_true(tune_abort(t, &o));
+			sim_set(m, t, &o);
 			break;
 		}
 		sim_sample(m, &s);
-		if (tune_feed(t, &s, &v))
-			sim_set(m, t, v);
+		if (tune_feed(t, &s, &o))
+			sim_set(m, t, &o);
 	}
 	assert_false(tune_running(t));
 }
@@ -115,7 +134,7 @@ static void test_cheapest_in_budget(void **state)
 	sim_run(&m, &t, &c, 0, 1000, 0);
 	assert_int_equal(t.state, TUNE_DONE);
 	assert_int_equal(tune_nsteps_done(&t), 4);
-	assert_int_equal(t.best, 400);
+	assert_int_equal(t.ladders[0].best, 400);
 	assert_int_equal(m.in_force, 400);
 	assert_int_equal(t.steps[3].verdict, TUNE_V_BEST);
 	assert_int_equal(t.steps[0].verdict, TUNE_V_OK);
@@ -140,7 +159,7 @@ static void test_rollback_at_once(void **state)
 	sim_run(&m, &t, &c, 0, 1000, 0);
 	assert_int_equal(t.state, TUNE_DONE);
 	assert_int_equal(t.steps[2].verdict, TUNE_V_OVER);
-	assert_int_equal(t.steps[3].verdict, TUNE_V_PENDING); /* never tried */
+	assert_int_equal(t.nsteps, 3); /* 400 never tried */
 	assert_int_equal(tune_nsteps_done(&t), 3);
 	assert_int_equal(m.sets[3], 100); /* the rollback, right after 200 */
 	assert_int_equal(m.in_force, 100);
@@ -193,8 +212,8 @@ static void test_abort_restores(void **state)
 	assert_int_equal(t.state, TUNE_ABORTED);
 	assert_int_equal(m.in_force, 300);
 	assert_int_equal(t.steps[1].verdict, TUNE_V_ABORTED);
-	int64_t v;
-	assert_false(tune_abort(&t, &v)); /* nothing left to stop */
+	struct tune_puts o;
+	assert_false(tune_abort(&t, &o)); /* nothing left to stop */
 }
 
 /* A refused step fails the run and puts the start value back. */
@@ -203,11 +222,15 @@ static void test_refused(void **state)
 	(void)state;
 	struct tune t;
 	struct tune_conf c = conf4(0.1);
-	int64_t v;
-	tune_start(&t, &c, 70, &v);
-	assert_int_equal(v, 0);
-	assert_true(tune_applied(&t, KNOB_ERR_RUNTIME, 70, &v));
-	assert_int_equal(v, 70);
+	struct tune_puts o;
+	static struct snapshot s;
+	s.knobs[K_PMD_MAXSLEEP_US] = 70;
+	tune_start(&t, &c, &s, &o);
+	assert_int_equal(o.n, 1);
+	assert_int_equal(o.p[0].value, 0);
+	assert_true(tune_applied(&t, KNOB_ERR_RUNTIME, 70, &o));
+	assert_int_equal(o.n, 1);
+	assert_int_equal(o.p[0].value, 70);
 	assert_int_equal(t.state, TUNE_FAILED);
 }
 
@@ -244,7 +267,7 @@ static void test_pmd_gaps(void **state)
 	struct tune_conf c = conf4(0.1);
 	sim_run(&m, &t, &c, 0, 1000, 0);
 	assert_int_equal(t.state, TUNE_DONE);
-	assert_int_equal(t.best, 400);
+	assert_int_equal(t.ladders[0].best, 400);
 	assert_int_equal(m.in_force, 400);
 	assert_true(t.steps[2].drop_pct > 0.04 && t.steps[2].drop_pct < 0.06);
 
@@ -281,35 +304,211 @@ static void test_host_took_set_aside(void **state)
 	assert_int_equal(m.samples, 4 * 2 + 5 * 4);
 }
 
-/* The budget breaks while stepping the maximum sleep with a 50 us timer slack: the tuner says
- * to try the slack first; with a 1 us slack it has nothing to say. */
-static void test_slack_hint(void **state)
+/* The thread's engine, scripted: with a 50 us slack every sleep outlasts the ring (20 % drops
+ * unless the PMD polls); with a 1 us slack sleeps up to 200 us keep it, longer ones drop 5 %.
+ * CPU falls as the PMD sleeps longer. */
+static void thread_model(int64_t slack, int64_t maxsleep, double *drop, double *cpu)
+{
+	*drop = maxsleep == 0 ? 0 : slack > 1000 ? 20 : maxsleep > 200 ? 5 : 0;
+	*cpu = maxsleep == 0 ? 100 : 100.0 - (double)maxsleep / 10.0;
+}
+
+/* A 1 us slack breaks the budget too (the host wakes the PMDs late whatever the slack). */
+static void late_model(int64_t slack, int64_t maxsleep, double *drop, double *cpu)
+{
+	(void)slack;
+	*drop = maxsleep == 0 ? 0 : 5;
+	*cpu = maxsleep == 0 ? 100 : 40;
+}
+
+/* Every setting drops. */
+static void drop_model(int64_t slack, int64_t maxsleep, double *drop, double *cpu)
+{
+	(void)slack;
+	*drop = 5;
+	*cpu = maxsleep == 0 ? 100 : 40;
+}
+
+/* The diagnosis of the thread's case (docs/diag.md pmd.sleep_outlasts_ring), scripted. */
+static int script_diag(const struct snapshot *s, struct diag_finding *out, int max)
+{
+	if (max < 1 || s->knobs[K_PMD_TIMER_SLACK_NS] <= 1000)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->id = "pmd.sleep_outlasts_ring";
+	snprintf(out->fix, sizeof(out->fix), "pmd.timer_slack_ns=1000");
+	return 1;
+}
+
+static const int64_t ladder[] = {0, 50, 100, 200, 400, 800};
+
+static struct tune_conf conf_fix_first(void)
+{
+	struct tune_conf c = {.knob = K_PMD_MAXSLEEP_US,
+			      .budget_drop_pct = 0.1,
+			      .window_s = 1,
+			      .nsteps = 6,
+			      .fix_first = true,
+			      .diagnose = script_diag};
+	memcpy(c.steps, ladder, sizeof(ladder));
+	return c;
+}
+
+/* From the thread's start (50 us slack, 50 us max sleep): the diagnosis's fix first, kept
+ * within the budget; its window measured the max sleep's start too, so the max sleep steps
+ * only the cheaper rungs above it, 400 breaks the budget and is rolled back at once, and the
+ * run ends on the cheapest within it: 1 us slack, 200 us sleep. Each kept value says why. */
+static void test_fix_first_then_ladder(void **state)
 {
 	(void)state;
-	static const double drop[] = {0, 5, 10, 20}, cpu[] = {100, 60, 30, 20};
-	struct sim m = {
-	    .values = vals, .drop_pct = drop, .cpu_pct = cpu, .n = 4, .slack_ns = 50000};
+	struct sim m = {.model = thread_model, .slack_ns = 50000};
 	struct tune t;
-	struct tune_conf c = conf4(0.1);
-	sim_run(&m, &t, &c, 0, 1000, 0);
+	struct tune_conf c = conf_fix_first();
+	sim_run(&m, &t, &c, 50, 1000, 0);
+	assert_int_equal(t.state, TUNE_DONE);
+	assert_int_equal(t.nladders, 2);
+	static const struct tune_put want[] = {
+	    {K_PMD_TIMER_SLACK_NS, 1000}, {K_PMD_MAXSLEEP_US, 100}, {K_PMD_MAXSLEEP_US, 200},
+	    {K_PMD_MAXSLEEP_US, 400},	  {K_PMD_MAXSLEEP_US, 200}, /* the rollback */
+	};
+	assert_int_equal(m.nputs, 5);
+	for (size_t i = 0; i < m.nputs; i++) {
+		assert_int_equal(m.puts[i].knob, want[i].knob);
+		assert_int_equal(m.puts[i].value, want[i].value);
+	}
+	assert_int_equal(m.slack_ns, 1000);
+	assert_int_equal(m.in_force, 200);
+	assert_int_equal(t.steps[0].knob, K_PMD_TIMER_SLACK_NS);
+	assert_int_equal(t.steps[3].verdict, TUNE_V_OVER);
+	assert_int_equal(t.steps[2].verdict, TUNE_V_BEST);
+	assert_string_equal(t.ladders[0].fix_of, "pmd.sleep_outlasts_ring");
+	assert_non_null(strstr(t.ladders[0].why, "the fix of pmd.sleep_outlasts_ring"));
+	assert_non_null(strstr(t.ladders[1].why, "budget broken at 400"));
+	assert_non_null(strstr(t.ladders[1].why, "ended on the best: 200"));
+	assert_non_null(strstr(t.why, "pmd.timer_slack_ns=1000"));
+	assert_non_null(strstr(t.why, "pmd.maxsleep_us=200"));
+	for (size_t i = 0; i < t.nsteps; i++)
+		assert_true(t.steps[i].why[0] != '\0');
+}
+
+/* The fix breaks the budget alone (at the start's 50 us sleep): the start slack is what the
+ * diagnosis found broken, so the max sleep's whole ladder runs at once with the fix in force;
+ * busy polling holds with it, so both are kept. */
+static void test_fix_kept_with_ladder(void **state)
+{
+	(void)state;
+	struct sim m = {.model = late_model, .slack_ns = 50000};
+	struct tune t;
+	struct tune_conf c = conf_fix_first();
+	sim_run(&m, &t, &c, 50, 1000, 0);
+	assert_int_equal(t.state, TUNE_DONE);
+	assert_int_equal(t.steps[0].verdict, TUNE_V_OVER);
+	static const struct tune_put want[] = {
+	    {K_PMD_TIMER_SLACK_NS, 1000},
+	    {K_PMD_MAXSLEEP_US, 0},
+	    {K_PMD_MAXSLEEP_US, 50},
+	    {K_PMD_MAXSLEEP_US, 0}, /* the rollback */
+	};
+	assert_int_equal(m.nputs, 4);
+	for (size_t i = 0; i < m.nputs; i++) {
+		assert_int_equal(m.puts[i].knob, want[i].knob);
+		assert_int_equal(m.puts[i].value, want[i].value);
+	}
+	assert_int_equal(m.slack_ns, 1000);
+	assert_int_equal(m.in_force, 0);
+	assert_non_null(strstr(t.ladders[0].why, "kept the fix of pmd.sleep_outlasts_ring"));
+	assert_non_null(strstr(t.why, "pmd.timer_slack_ns=1000 (the fix of"));
+}
+
+/* Every window drops: nothing holds with the fix either, so both knobs end on their start
+ * values. A stop in the middle of the second ladder puts both start values back too. */
+static void test_fix_rolled_back(void **state)
+{
+	(void)state;
+	struct sim m = {.model = drop_model, .slack_ns = 50000};
+	struct tune t;
+	struct tune_conf c = conf_fix_first();
+	sim_run(&m, &t, &c, 50, 1000, 0);
+	assert_int_equal(t.state, TUNE_DONE);
+	assert_int_equal(t.nsteps, 7); /* the fix, then every rung (none held) */
+	assert_int_equal(m.slack_ns, 50000);
+	assert_int_equal(m.in_force, 50);
+	assert_non_null(strstr(t.ladders[0].why, "no pmd.maxsleep_us held with it: 50000 kept"));
+	assert_non_null(strstr(t.ladders[1].why, "no step within the budget: 50 kept"));
+
+	m = (struct sim){.model = thread_model, .slack_ns = 50000};
+	sim_run(&m, &t, &c, 50, 1000, 10);
+	assert_int_equal(t.state, TUNE_ABORTED);
+	assert_int_equal(m.slack_ns, 50000);
+	assert_int_equal(m.in_force, 50);
+	assert_non_null(strstr(t.why, "pmd.timer_slack_ns=50000, pmd.maxsleep_us=50 put back"));
+}
+
+/* A source that refuses the fix (a host without the right to set the slack): the fix is
+ * skipped, not the run; the max sleep's ladder follows at once. */
+static void test_fix_refused(void **state)
+{
+	(void)state;
+	struct tune t;
+	struct tune_conf c = conf_fix_first();
+	struct tune_puts o;
+	static struct snapshot s;
+	s.has_pmd = true;
+	s.knobs[K_PMD_TIMER_SLACK_NS] = 50000;
+	s.knobs[K_PMD_MAXSLEEP_US] = 50;
+	tune_start(&t, &c, &s, &o);
+	assert_int_equal(o.n, 0); /* the diagnosis looks first */
+	assert_true(tune_feed(&t, &s, &o));
+	assert_int_equal(o.p[0].knob, K_PMD_TIMER_SLACK_NS);
+	assert_true(tune_applied(&t, KNOB_ERR_RUNTIME, 50000, &o));
+	assert_int_equal(o.n, 1);
+	assert_int_equal(o.p[0].knob, K_PMD_MAXSLEEP_US);
+	assert_int_equal(o.p[0].value, 0);
+	assert_int_equal(t.state, TUNE_WAIT);
+	assert_int_equal(t.steps[0].verdict, TUNE_V_FAILED);
+	assert_non_null(strstr(t.ladders[0].why, "was refused by the source: 50000 kept"));
+}
+
+/* A ladder that starts where the budget breaks: the slack's 50000 -> 10000 -> 1000 reaches
+ * 1000 although 10000 broke it too; once a rung held, the next broken one ends the ladder. */
+static void test_ladder_past_broken_rungs(void **state)
+{
+	(void)state;
+	static const int64_t slacks[] = {50000, 10000, 1000};
+	struct sim m = {.model = thread_model, .slack_ns = 50000};
+	struct tune t;
+	struct tune_conf c = {.knob = K_PMD_TIMER_SLACK_NS, .budget_drop_pct = 0.1, .window_s = 1};
+	memcpy(c.steps, slacks, sizeof(slacks));
+	c.nsteps = 3;
+	sim_run(&m, &t, &c, 50, 1000, 0);
+	assert_int_equal(t.state, TUNE_DONE);
+	assert_int_equal(t.nsteps, 3);
+	assert_int_equal(t.steps[0].verdict, TUNE_V_OVER);
 	assert_int_equal(t.steps[1].verdict, TUNE_V_OVER);
-	assert_non_null(strstr(t.hint, "pmd.timer_slack_ns=1000"));
-	assert_non_null(strstr(t.hint, "50000 ns"));
-	m = (struct sim){
-	    .values = vals, .drop_pct = drop, .cpu_pct = cpu, .n = 4, .slack_ns = 1000};
-	sim_run(&m, &t, &c, 0, 1000, 0);
-	assert_int_equal(t.steps[1].verdict, TUNE_V_OVER);
-	assert_string_equal(t.hint, "");
+	assert_int_equal(t.steps[2].verdict, TUNE_V_BEST);
+	assert_int_equal(m.slack_ns, 1000);
+	assert_int_equal(m.in_force, 50); /* the max sleep untouched */
+	assert_non_null(strstr(t.why, "ended on the best: 1000"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cheapest_in_budget),	cmocka_unit_test(test_rollback_at_once),
-	    cmocka_unit_test(test_ends_on_best),	cmocka_unit_test(test_none_in_budget),
-	    cmocka_unit_test(test_abort_restores),	cmocka_unit_test(test_refused),
-	    cmocka_unit_test(test_steps_and_budget),	cmocka_unit_test(test_pmd_gaps),
-	    cmocka_unit_test(test_host_took_set_aside), cmocka_unit_test(test_slack_hint),
+	    cmocka_unit_test(test_cheapest_in_budget),
+	    cmocka_unit_test(test_rollback_at_once),
+	    cmocka_unit_test(test_ends_on_best),
+	    cmocka_unit_test(test_none_in_budget),
+	    cmocka_unit_test(test_abort_restores),
+	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_steps_and_budget),
+	    cmocka_unit_test(test_pmd_gaps),
+	    cmocka_unit_test(test_host_took_set_aside),
+
+	    cmocka_unit_test(test_fix_first_then_ladder),
+	    cmocka_unit_test(test_fix_rolled_back),
+	    cmocka_unit_test(test_fix_kept_with_ladder),
+	    cmocka_unit_test(test_ladder_past_broken_rungs),
+	    cmocka_unit_test(test_fix_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

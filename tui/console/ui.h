@@ -128,8 +128,12 @@ struct ui_tradeoff {
 
 /* The `A` key's live tuner (ui_tune.c): the state machine of tui/tune.h, stepped by the
  * sampling loop one snapshot at a time. */
+#define UI_TUNE_EVENTS 8
 struct ui_tune {
 	struct tune t;
+	/* Its verdicts and whys for the events view, taken by ui_events_note (ui_views.c). */
+	struct event ev[UI_TUNE_EVENTS];
+	int nev;
 	bool confirm; /* a real machine: Enter said yes to the first step (ui_confirm.c) */
 	bool announce; /* ended: how, said again once the last write is answered */
 };

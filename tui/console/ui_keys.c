@@ -443,8 +443,8 @@ const struct ui_keydef ui_keydefs[] = {
     {"A Esc",
      {'A'}, /* Esc reaches it through the Esc row above while the tuner runs */
      -1,
-     "pmd view: the live tuner: pmd.maxsleep_us stepped, the cheapest within drop 0.1% kept "
-     "(A/Esc: stop, start value back)",
+     "pmd view: the live tuner: the diagnosis's fix, then pmd.maxsleep_us stepped, the cheapest "
+     "within drop 0.1% kept (A/Esc: stop, start values back)",
      ui_tune_key},
     {"v",
      {'v'},

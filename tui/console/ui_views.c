@@ -72,6 +72,9 @@ void ui_events_note(struct ui *ui)
 		if (s->events[i].kind != EV_DIAG)
 			ui_event_push(ui, &s->events[i]);
 	}
+	for (int i = 0; i < ui->charts.tune.nev; i++) /* the tuner's whys (ui_tune.c) */
+		ui_event_push(ui, &ui->charts.tune.ev[i]);
+	ui->charts.tune.nev = 0;
 	if (s->has_est && s->est.calib.count &&
 	    (ui->ncalib == 0 || ui->calib[ui->ncalib - 1].count != s->est.calib.count)) {
 		if (ui->ncalib == UI_CALIB_KEEP) {

@@ -25,8 +25,9 @@ struct tune_run {
 	struct tune t;
 	bool json;
 	json_t *events; /* the source's knob and error events, as logged while the tuner ran */
-	json_t *rollback; /* {from, to} once a window broke the budget, else NULL */
+	json_t *rollback; /* {from, to} the last time a window broke the budget, else NULL */
 	size_t nsets;
+	int64_t finals[TUNE_MAX_KNOBS]; /* each ladder's knob at the end, read from the source */
 };
 
 static void tune_sleep(double s)
@@ -51,38 +52,43 @@ static void tune_collect(struct tune_run *r, const struct snapshot *s)
 	}
 }
 
-/* Put v in force; a refusal fails the run, and the start value is put back (once). */
-static void tune_put(struct tune_run *r, int64_t v)
+/* What a put is, from the state the tuner is in after the call that asked for it: the last
+ * put of a step begun is the step, the others a rollback, a knob's best or a restore. */
+static void tune_what(const struct tune *t, bool step, char *what, size_t len)
 {
-	char err[512], buf[KNOB_VALUE_MAX], sb[KNOB_VALUE_MAX];
-	enum knob_id id = r->t.conf.knob;
-	int64_t stored = v, again;
-	/* What this write is, from the state the tuner is in now. */
-	char what[48];
-	if (r->t.state == TUNE_WAIT)
-		snprintf(what, sizeof(what), "step %zu/%zu", r->t.cur + 1, r->t.conf.nsteps);
+	if (step)
+		snprintf(what, len, "step %zu/%zu", t->nsteps, tune_nplanned(t));
 	else
-		snprintf(what, sizeof(what), "%s",
-			 r->t.state == TUNE_FINAL  ? "rollback"
-			 : r->t.state == TUNE_DONE ? "end"
-						   : "restore");
-	int rc = source_knob_set(r->src, id, v, &stored, err, sizeof(err));
-	r->nsets++;
-	if (!r->json)
-		fprintf(stderr, "tune: %s: %s = %s%s%s%s%s\n", what, knob_table[id].name,
-			knob_format(id, v, buf, sizeof(buf)),
-			rc	      ? " refused: "
-			: stored != v ? " (read back "
-				      : "",
-			rc ? err : "",
-			!rc && stored != v ? knob_format(id, stored, sb, sizeof(sb)) : "",
-			!rc && stored != v ? ")" : "");
-	if (tune_applied(&r->t, rc, stored, &again)) {
+		snprintf(what, len, "%s",
+			 t->state == TUNE_ROLLBACK			       ? "rollback"
+			 : t->state == TUNE_ABORTED || t->state == TUNE_FAILED ? "restore"
+									       : "kept");
+}
+
+/* Put the values in force; a refused step fails the run, and the start values are put back
+ * (once; a refused fix of the diagnosis is skipped, and the next step put). */
+static void tune_put(struct tune_run *r, const struct tune_puts *o)
+{
+	char err[512], buf[KNOB_VALUE_MAX], sb[KNOB_VALUE_MAX], what[48];
+	for (size_t i = 0; i < o->n; i++) {
+		enum knob_id id = o->p[i].knob;
+		int64_t v = o->p[i].value, stored = v;
+		bool step = r->t.state == TUNE_WAIT && i + 1 == o->n;
+		tune_what(&r->t, step, what, sizeof(what));
+		int rc = source_knob_set(r->src, id, v, &stored, err, sizeof(err));
+		r->nsets++;
 		if (!r->json)
-			fprintf(stderr, "tune: %s\n", err);
-		if (source_knob_set(r->src, id, again, NULL, err, sizeof(err)) != 0)
-			fprintf(stderr, "tunetop: experiment tune: putting back %s failed: %s\n",
-				knob_format(id, again, buf, sizeof(buf)), err);
+			fprintf(stderr, "tune: %s: %s = %s%s%s%s%s\n", what, knob_table[id].name,
+				knob_format(id, v, buf, sizeof(buf)),
+				rc	      ? " refused: "
+				: stored != v ? " (read back "
+					      : "",
+				rc ? err : "",
+				!rc && stored != v ? knob_format(id, stored, sb, sizeof(sb)) : "",
+				!rc && stored != v ? ")" : "");
+		struct tune_puts next; /* the start values back, or the step after a skipped fix */
+		if (step && tune_applied(&r->t, rc, stored, &next))
+			tune_put(r, &next);
 	}
 }
 
@@ -99,14 +105,14 @@ static json_t *tune_value_json(enum knob_id id, int64_t v)
 static void tune_print(const struct tune_run *r, const char *backend, const char *scenario)
 {
 	const struct tune *t = &r->t;
-	enum knob_id id = t->conf.knob;
 	char v[KNOB_VALUE_MAX], d[32], c[32], n[32];
 	printf("tune %s on %s%s%s%s, budget drop <= %g%%, window %.1f s, started at %s\n",
-	       knob_table[id].name, backend, scenario ? " (scenario " : "",
+	       knob_table[t->conf.knob].name, backend, scenario ? " (scenario " : "",
 	       scenario ? scenario : "", scenario ? ")" : "", t->conf.budget_drop_pct,
-	       t->conf.window_s, knob_format(id, t->start_value, v, sizeof(v)));
-	printf("%-4s %10s %9s %12s %10s %8s %12s  %s\n", "step", "value", "window_s", "offered",
-	       "drop%", "cpu%", "cpu_ns/pkt", "verdict");
+	       t->conf.window_s,
+	       knob_format(t->conf.knob, t->ladders[t->nladders - 1].start, v, sizeof(v)));
+	printf("%-4s %10s %9s %12s %10s %8s %12s  %-7s  %s\n", "step", "value", "window_s",
+	       "offered", "drop%", "cpu%", "cpu_ns/pkt", "verdict", "why");
 	for (size_t i = 0; i < tune_nsteps_done(t); i++) {
 		const struct tune_step *s = &t->steps[i];
 		snprintf(d, sizeof(d), "%.4f", s->drop_pct);
@@ -115,50 +121,76 @@ static void tune_print(const struct tune_run *r, const char *backend, const char
 			exp_fmt(n, sizeof(n), s->cpu_ns_pkt);
 		else
 			snprintf(n, sizeof(n), "-");
-		printf("%-4zu %10s %9.2f %12llu %10s %8s %12s  %s\n", i + 1,
-		       knob_format(id, s->stored, v, sizeof(v)), s->secs,
-		       (unsigned long long)s->offered, d, c, n, tune_verdict_name(s->verdict));
+		printf("%-4zu %10s %9.2f %12llu %10s %8s %12s  %-7s  %s%s%s\n", i + 1,
+		       knob_format(s->knob, s->stored, v, sizeof(v)), s->secs,
+		       (unsigned long long)s->offered, d, c, n, tune_verdict_name(s->verdict),
+		       t->nladders > 1 ? knob_table[s->knob].name : "", t->nladders > 1 ? ": " : "",
+		       s->why);
 	}
+	for (size_t i = 0; t->nladders > 1 && i < t->nladders; i++)
+		printf("%s = %s: %s\n", knob_table[t->ladders[i].knob].name,
+		       knob_format(t->ladders[i].knob, r->finals[i], v, sizeof(v)),
+		       t->ladders[i].why[0] ? t->ladders[i].why : "not reached");
 	printf("%s\n", t->why);
-	if (t->hint[0])
-		printf("%s\n", t->hint);
 }
 
-static json_t *tune_json(const struct tune_run *r, const char *backend, const char *scenario,
-			 int64_t final)
+static json_t *tune_steps_json(const struct tune *t)
 {
-	const struct tune *t = &r->t;
-	enum knob_id id = t->conf.knob;
 	json_t *steps = json_array();
 	for (size_t i = 0; i < tune_nsteps_done(t); i++) {
 		const struct tune_step *s = &t->steps[i];
-		json_array_append_new(
-		    steps,
-		    json_pack("{s:i, s:o, s:o, s:f, s:I, s:I, s:I, s:f, s:f, s:o, s:s}", "step",
-			      (int)i + 1, "value", tune_value_json(id, s->value), "stored",
-			      tune_value_json(id, s->stored), "window_s", s->secs, "offered",
-			      (json_int_t)s->offered, "dropped", (json_int_t)s->dropped,
-			      "forwarded", (json_int_t)s->forwarded, "drop_pct", s->drop_pct,
-			      "cpu_pct", s->cpu_pct, "cpu_ns_per_pkt",
-			      s->cpu_ns_pkt >= 0 ? json_real(s->cpu_ns_pkt) : json_null(),
-			      "verdict", tune_verdict_name(s->verdict)));
-		json_t *js = json_array_get(steps, i);
+		json_t *js = json_pack(
+		    "{s:i, s:s, s:o, s:o, s:f, s:I, s:I, s:I, s:f, s:f, s:o, s:s, s:s}", "step",
+		    (int)i + 1, "knob", knob_table[s->knob].name, "value",
+		    tune_value_json(s->knob, s->value), "stored",
+		    tune_value_json(s->knob, s->stored), "window_s", s->secs, "offered",
+		    (json_int_t)s->offered, "dropped", (json_int_t)s->dropped, "forwarded",
+		    (json_int_t)s->forwarded, "drop_pct", s->drop_pct, "cpu_pct", s->cpu_pct,
+		    "cpu_ns_per_pkt", s->cpu_ns_pkt >= 0 ? json_real(s->cpu_ns_pkt) : json_null(),
+		    "verdict", tune_verdict_name(s->verdict), "why", s->why);
 		json_object_set_new(js, "host_took_pct",
 				    s->host_took_pct >= 0 ? json_real(s->host_took_pct)
 							  : json_null());
 		json_object_set_new(js, "set_aside", json_integer(s->set_aside));
+		json_array_append_new(steps, js);
 	}
+	return steps;
+}
+
+/* Each knob the run stepped: where it started, what it kept (read back) and why. */
+static json_t *tune_knobs_json(const struct tune_run *r)
+{
+	const struct tune *t = &r->t;
+	json_t *knobs = json_array();
+	for (size_t i = 0; i < t->nladders; i++) {
+		const struct tune_ladder *l = &t->ladders[i];
+		json_array_append_new(
+		    knobs,
+		    json_pack("{s:s, s:o, s:o, s:o, s:o, s:s}", "knob", knob_table[l->knob].name,
+			      "start", tune_value_json(l->knob, l->start), "best",
+			      l->best_i >= 0 ? tune_value_json(l->knob, l->best) : json_null(),
+			      "final", tune_value_json(l->knob, r->finals[i]), "fix_of",
+			      l->fix_of ? json_string(l->fix_of) : json_null(), "why", l->why));
+	}
+	return knobs;
+}
+
+static json_t *tune_json(const struct tune_run *r, const char *backend, const char *scenario)
+{
+	const struct tune *t = &r->t;
+	const struct tune_ladder *l = &t->ladders[t->nladders - 1]; /* the ladder's knob */
+	enum knob_id id = t->conf.knob;
 	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:{s:f}, s:f, s:o, s:o}", "experiment", "tune",
 			      "knob", knob_table[id].name, "backend", backend, "scenario",
 			      scenario ? json_string(scenario) : json_null(), "budget", "drop_pct",
 			      t->conf.budget_drop_pct, "window_s", t->conf.window_s, "start",
-			      tune_value_json(id, t->start_value), "steps", steps);
-	json_object_set_new(o, "best", t->best_i >= 0 ? tune_value_json(id, t->best) : json_null());
+			      tune_value_json(id, l->start), "steps", tune_steps_json(t));
+	json_object_set_new(o, "knobs", tune_knobs_json(r));
+	json_object_set_new(o, "best", l->best_i >= 0 ? tune_value_json(id, l->best) : json_null());
 	json_object_set_new(o, "rollback", r->rollback ? json_incref(r->rollback) : json_null());
-	json_object_set_new(o, "final", tune_value_json(id, final));
+	json_object_set_new(o, "final", tune_value_json(id, r->finals[t->nladders - 1]));
 	json_object_set_new(o, "result", json_string(tune_state_name(t->state)));
 	json_object_set_new(o, "why", json_string(t->why));
-	json_object_set_new(o, "hint", t->hint[0] ? json_string(t->hint) : json_null());
 	json_object_set_new(o, "ok", json_boolean(t->state == TUNE_DONE));
 	json_object_set_new(o, "events", json_incref(r->events));
 	return o;
@@ -166,7 +198,7 @@ static json_t *tune_json(const struct tune_run *r, const char *backend, const ch
 
 /* The live machine: only with --write, and only after a yes (a terminal's answer, or --yes
  * where nobody can answer). 0 to go on, else the exit status. */
-static int tune_host_ok(bool write, bool yes, enum knob_id id, size_t nsteps)
+static int tune_host_ok(bool write, bool yes, enum knob_id id, size_t nsteps, bool fix_first)
 {
 	if (!write) {
 		fprintf(stderr,
@@ -184,9 +216,9 @@ static int tune_host_ok(bool write, bool yes, enum knob_id id, size_t nsteps)
 	}
 	char line[16] = "";
 	fprintf(stderr,
-		"tune %s on this machine through %zu values (each logged; the start value comes "
-		"back on Ctrl-C)? [y/N] ",
-		knob_table[id].name, nsteps);
+		"tune %s on this machine through %zu values%s (each logged; the start values "
+		"come back on Ctrl-C)? [y/N] ",
+		knob_table[id].name, nsteps, fix_first ? ", after the diagnosis's fix if any" : "");
 	if (!fgets(line, sizeof(line), stdin) || (line[0] != 'y' && line[0] != 'Y')) {
 		fprintf(stderr, "tunetop: experiment tune: not confirmed: nothing changed\n");
 		return 1;
@@ -259,7 +291,7 @@ static int tune_parse(int argc, char **argv, struct tune_opts *o)
 static int tune_conf_of(const struct tune_opts *o, struct tune_conf *conf)
 {
 	char err[512];
-	int id = knob_find(o->knob);
+	int id = knob_find(o->knob ? o->knob : "pmd.maxsleep_us");
 	if (id < 0 || knob_table[id].type == KNOB_ACTION) {
 		fprintf(stderr,
 			"tunetop: experiment tune: --knob: '%s' is not a knob with values "
@@ -267,7 +299,9 @@ static int tune_conf_of(const struct tune_opts *o, struct tune_conf *conf)
 			o->knob);
 		return 2;
 	}
-	*conf = (struct tune_conf){.knob = (enum knob_id)id, .window_s = o->window};
+	/* Unless told the knob or its ladder, the active diagnosis's fix first (docs/diag.md). */
+	*conf = (struct tune_conf){
+	    .knob = (enum knob_id)id, .window_s = o->window, .fix_first = !o->knob && !o->steps};
 	if (!o->budget) {
 		fprintf(stderr, "tunetop: experiment tune: needs --budget drop=PCT (e.g. "
 				"drop=0.1%%)\n");
@@ -294,58 +328,83 @@ static int tune_conf_of(const struct tune_opts *o, struct tune_conf *conf)
 	return 0;
 }
 
-/* The run: a sample every period, fed to the tuner, each value it asks for put in force;
- * returns the value in force at the end, read from the source. */
-static int64_t tune_loop(struct tune_run *r, const struct tune_conf *conf, double warmup)
+/* Why each knob kept its value, as an event of the trace (the console's go to its events). */
+static void tune_note_why(struct tune_run *r)
+{
+	char v[KNOB_VALUE_MAX], text[EVENT_TEXT_MAX + TUNE_WHY_MAX];
+	for (size_t i = 0; i < r->t.nladders; i++) {
+		const struct tune_ladder *l = &r->t.ladders[i];
+		r->finals[i] = source_knob(r->src, l->knob);
+		if (!l->why[0])
+			continue;
+		snprintf(text, sizeof(text), "tune: %s = %s: %s", knob_table[l->knob].name,
+			 knob_format(l->knob, r->finals[i], v, sizeof(v)), l->why);
+		json_array_append_new(r->events, json_pack("{s:s, s:s}", "kind",
+							   event_kind_name(EV_INFO), "text", text));
+	}
+}
+
+/* One sample fed to the tuner, each value it asks for put in force. */
+static void tune_feed_one(struct tune_run *r, const struct snapshot *snap)
+{
+	struct tune_puts o;
+	size_t before = tune_nsteps_done(&r->t);
+	enum tune_state was = r->t.state;
+	bool put = tune_feed(&r->t, snap, &o);
+	size_t done = tune_nsteps_done(&r->t);
+	if (!r->json && done > before)
+		fprintf(stderr, "tune: step %zu/%zu measured: %s: %s\n", done, tune_nplanned(&r->t),
+			tune_verdict_name(r->t.steps[done - 1].verdict), r->t.steps[done - 1].why);
+	if (put && r->t.state == TUNE_ROLLBACK && was == TUNE_MEASURE) {
+		const struct tune_step *st = tune_current(&r->t);
+		json_decref(r->rollback);
+		r->rollback = json_pack("{s:o, s:o}", "from", tune_value_json(st->knob, st->stored),
+					"to", tune_value_json(st->knob, o.p[0].value));
+	}
+	if (put)
+		tune_put(r, &o);
+}
+
+/* The run: a sample every period, fed to the tuner; each knob's value in force at the end,
+ * read from the source, into r->finals. */
+static void tune_loop(struct tune_run *r, const struct tune_conf *conf, double warmup)
 {
 	double period = conf->window_s / TUNE_SAMPLES_PER_WINDOW;
 	period = period < TUNE_SAMPLE_MIN_S   ? TUNE_SAMPLE_MIN_S
 		 : period > TUNE_SAMPLE_MAX_S ? TUNE_SAMPLE_MAX_S
 					      : period;
 	struct snapshot *snap = snapshot_new();
+	struct tune_puts o;
 	tune_sleep(warmup); /* the source's own start (threads, rings) is no step's cost */
-	source_sample(r->src, snap); /* the first interval's baseline, and the value in force */
+	source_sample(r->src, snap); /* the first interval's baseline, and the values in force */
 	tune_collect(r, snap);
-	int64_t v, start = snap->knob_absent[conf->knob] ? source_knob(r->src, conf->knob)
-							 : snap->knobs[conf->knob];
-	tune_start(&r->t, conf, start, &v);
-	tune_put(r, v);
+	if (snap->knob_absent[conf->knob])
+		snap->knobs[conf->knob] = source_knob(r->src, conf->knob);
+	tune_start(&r->t, conf, snap, &o);
+	tune_put(r, &o);
 	while (tune_running(&r->t)) {
 		tune_sleep(period);
 		if (sig_quit) {
-			if (tune_abort(&r->t, &v))
-				tune_put(r, v);
+			if (tune_abort(&r->t, &o))
+				tune_put(r, &o);
 			break;
 		}
 		source_sample(r->src, snap);
 		tune_collect(r, snap);
-		size_t before = tune_nsteps_done(&r->t);
-		enum tune_state was = r->t.state;
-		bool put = tune_feed(&r->t, snap, &v);
-		size_t done = tune_nsteps_done(&r->t);
-		if (!r->json && done > before)
-			fprintf(stderr, "tune: step %zu/%zu measured: %s\n", done, conf->nsteps,
-				tune_verdict_name(r->t.steps[done - 1].verdict));
-		if (put && r->t.state == TUNE_FINAL && was == TUNE_MEASURE)
-			r->rollback =
-			    json_pack("{s:o, s:o}", "from",
-				      tune_value_json(conf->knob, r->t.steps[r->t.cur].stored),
-				      "to", tune_value_json(conf->knob, v));
-		if (put)
-			tune_put(r, v);
+		tune_feed_one(r, snap);
 	}
 	/* One sample more: the source's word on the last write joins the trace. */
 	source_sample(r->src, snap);
 	tune_collect(r, snap);
 	snapshot_free(snap);
-	return source_knob(r->src, conf->knob);
+	tune_note_why(r);
 }
 
 int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 {
 	struct exp_common c = *c0;
 	/* --window, else the common --seconds */
-	struct tune_opts o = {.knob = "pmd.maxsleep_us", .window = c0->seconds};
+	struct tune_opts o = {.window = c0->seconds};
 	struct tune_conf conf;
 	char err[512];
 	int rc = 0;
@@ -357,7 +416,8 @@ int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 				"machine runs as it is (--set still applies)\n");
 		return 2;
 	}
-	if (o.host && (rc = tune_host_ok(o.write, o.yes, conf.knob, conf.nsteps)) != 0)
+	if (o.host &&
+	    (rc = tune_host_ok(o.write, o.yes, conf.knob, conf.nsteps, conf.fix_first)) != 0)
 		return rc;
 	if (!o.host && !c.scenario)
 		c.scenario = "pmd-seed";
@@ -371,17 +431,18 @@ int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 	}
 	const char *refused = source_knob_refusal(r.src, conf.knob);
 	if (refused) {
-		fprintf(stderr, "tunetop: experiment tune: %s: %s\n", o.knob, refused);
+		fprintf(stderr, "tunetop: experiment tune: %s: %s\n", knob_table[conf.knob].name,
+			refused);
 		source_close(r.src);
 		return 2;
 	}
 	r.events = json_array();
-	int64_t final = tune_loop(&r, &conf, c.warmup);
+	tune_loop(&r, &conf, c.warmup);
 	source_close(r.src);
 
 	const char *backend = o.host ? "host" : "engine";
 	if (c.json) {
-		json_t *j = tune_json(&r, backend, c.scenario, final);
+		json_t *j = tune_json(&r, backend, c.scenario);
 		json_dumpf(j, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 		printf("\n");
 		json_decref(j);
