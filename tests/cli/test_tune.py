@@ -38,10 +38,22 @@ final = {k["knob"]: k["final"] for k in o.get("knobs", [])}
 trace = [(s.get("knob"), s["value"], s["verdict"], round(s["drop_pct"], 3)) for s in o["steps"]]
 check(o["steps"][0].get("knob") == "pmd.timer_slack_ns" and o["steps"][0]["value"] == 1000,
       f"the diagnosis's fix is the first step ({trace})")
-check(final.get("pmd.timer_slack_ns", 50000) <= 1000,
-      f"the slack ends at most 1000 ns ({final}, {o['why']}; {trace})")
-check(final.get("pmd.maxsleep_us", 0) > 0 and o["final"] == final["pmd.maxsleep_us"],
-      f"the max sleep ends above 0 ({final}, {o['why']}; {trace})")
+# What it ends on follows from the windows it measured, at any load: the fix stays when a
+# window with it held the budget, and the PMDs keep sleeping when a sleeping window held it (the
+# fix's own window is one, at pmd-seed's 50 us). On a machine quiet enough for 1 us slack to
+# hold at 50 us, that is the thread's answer; a host that takes so much that only busy polling
+# holds gets busy polling, truthfully.
+held = [s for s in o["steps"] if s["verdict"] in ("ok", "best")]
+sleeping = any(s.get("knob") == "pmd.timer_slack_ns" or s["value"] > 0 for s in held)
+if held:
+    check(final.get("pmd.timer_slack_ns", 50000) <= 1000,
+          f"a window held the budget with the fix: the slack ends at most 1000 ns ({final}, "
+          f"{o['why']}; {trace})")
+check((final.get("pmd.maxsleep_us", 0) > 0) == sleeping and o["final"] == final["pmd.maxsleep_us"],
+      f"the max sleep ends above 0 exactly when a sleeping window held ({final}, {o['why']}; "
+      f"{trace})")
+if not sleeping:
+    print(f"note: the host took so much that no sleeping window held 0.1 % ({trace})")
 check(all(k["why"] for k in o.get("knobs", [{"why": ""}])),
       f"each kept value says why ({o.get('knobs')})")
 check(all(s.get("why") for s in o["steps"]), f"each step says why ({trace})")
