@@ -49,9 +49,13 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_erro
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 logdir="$top/$build/test-logs"
-statusdir="$logdir/.status"
-rm -rf "$logdir"
-mkdir -p "$logdir" "$statusdir"
+# A whole run starts the logs afresh; a run of some tests (PATTERN) replaces only theirs, so it
+# can go beside a whole run of the same build without taking its logs. The exit statuses and
+# the pipe are this run's own.
+[ -z "$pattern" ] && rm -rf "$logdir"
+mkdir -p "$logdir"
+statusdir=$(mktemp -d "${TMPDIR:-/tmp}/tt-run.XXXXXX")
+trap 'rm -rf "$statusdir"' EXIT
 # Each test's wrapper writes its index here when it ends (fd 3, open both ways: never blocks).
 mkfifo "$statusdir/ended"
 exec 3<>"$statusdir/ended"

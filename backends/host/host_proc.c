@@ -127,6 +127,16 @@ int host_proc_percpu_row(const char *text, size_t len, const char *row, uint64_t
 	return -1;
 }
 
+bool host_proc_is_pid(const char *name)
+{
+	if (!*name)
+		return false;
+	for (; *name; name++)
+		if (*name < '0' || *name > '9')
+			return false;
+	return true;
+}
+
 double host_proc_load_pct(const struct host_cpustat *now, const struct host_cpustat *prev)
 {
 	if (!now->present || !prev->present || now->total <= prev->total)

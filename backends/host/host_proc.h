@@ -21,6 +21,9 @@
 int host_proc_percpu_row(const char *text, size_t len, const char *row, uint64_t *vals,
 			 bool *present, int max);
 
+/* A /proc entry's name is a pid or tid: digits only, at least one. Pure. */
+bool host_proc_is_pid(const char *name);
+
 /* Per-CPU jiffies from /proc/stat "cpuN" lines. */
 struct host_cpustat {
 	bool present;

@@ -64,16 +64,6 @@ int host_thread_state(char st)
 	}
 }
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 static int by_tid(const void *a, const void *b)
 {
 	pid_t x = ((const struct host_thread_info *)a)->tid;
@@ -109,7 +99,7 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 		tck = 100;
 	while ((de = readdir(d))) {
 		char path[600], pcomm[32];
-		if (!all_digits(de->d_name))
+		if (!host_proc_is_pid(de->d_name))
 			continue;
 		pid_t pid = (pid_t)atol(de->d_name);
 		snprintf(path, sizeof(path), "%s/%s/comm", proc_root, de->d_name);
@@ -122,7 +112,7 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 		struct dirent *te;
 		while ((te = readdir(td))) {
 			char tpath[900], comm[64];
-			if (!all_digits(te->d_name))
+			if (!host_proc_is_pid(te->d_name))
 				continue;
 			snprintf(tpath, sizeof(tpath), "%s/%s/task/%s/comm", proc_root, de->d_name,
 				 te->d_name);

@@ -313,7 +313,7 @@ static void tscan_visit(struct host_tscan *sc, uint64_t now_ns, bool full, pid_t
 	rewinddir(d);
 	struct dirent *de;
 	while ((de = readdir(d)))
-		if (host_tscan_digits(de->d_name))
+		if (host_proc_is_pid(de->d_name))
 			proc_visit(sc, (pid_t)atol(de->d_name), known, full, extra_pid);
 	closedir(d);
 }

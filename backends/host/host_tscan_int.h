@@ -78,8 +78,6 @@ struct host_tscan {
 
 /* Close p's picked threads' stat files and forget them. */
 void host_tscan_proc_drop(struct host_tscan *sc, struct tscan_proc *p);
-/* s is a pid (all digits, not empty). */
-bool host_tscan_digits(const char *s);
 /* Re-read p's task list (host_tscan_list.c); all: every thread's name, else the new ones'. */
 void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid,
 			    nlink_t nlink, bool all);

@@ -3,6 +3,7 @@
  * of its threads are picked, their names read only when new or when the process ran since
  * they were last read. */
 #include "backends/host/host_threads.h"
+#include "backends/host/host_proc.h"
 #include "backends/host/host_tscan_int.h"
 
 #include <dirent.h>
@@ -22,16 +23,6 @@ void host_tscan_proc_drop(struct host_tscan *sc, struct tscan_proc *p)
 			sc->nfds--;
 		}
 	p->nt = 0;
-}
-
-bool host_tscan_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
 }
 
 /* The first line of a small file under dirfd, newline stripped. */
@@ -61,7 +52,7 @@ static size_t list_tids(struct host_tscan *sc, DIR *td)
 	size_t n = 0;
 	struct dirent *te;
 	while ((te = readdir(td))) {
-		if (!host_tscan_digits(te->d_name))
+		if (!host_proc_is_pid(te->d_name))
 			continue;
 		if (n == sc->captids) {
 			sc->captids = sc->captids ? sc->captids * 2 : 256;
