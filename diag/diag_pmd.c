@@ -3,6 +3,7 @@
  * (docs/diag.md). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "diag/diag_rule.h"
 
@@ -45,10 +46,44 @@ static int64_t diag_pmd_slack_ns(const struct snapshot *s, const struct pmd_thre
 	return s->knob_absent[K_PMD_TIMER_SLACK_NS] ? -1 : s->pmd.timer_slack_ns;
 }
 
-/* The overshoot p50/p99 of t, own figures first, else the eBPF probe's; false when neither. */
-static bool diag_pmd_overshoot(const struct snapshot *s, const struct pmd_thread_snap *t,
-			       double *p50, double *p99)
+/* A live OVS (docs/diag.md "On a live OVS"): the rx drops of t's ports as ovsdb counts them
+ * (rx_dropped, else rx_missed_errors), each port's rate shared among its rx queues, the share of
+ * the queues t polls; false when they cannot be joined (no queue of t's core, no counter). */
+static bool diag_pmd_host_drops(const struct snapshot *s, const struct pmd_thread_snap *t,
+				double *drop_pps)
 {
+	const struct host_snap *h = &s->host;
+	int core = -1;
+	for (int j = 0; j < h->novs_pmds && j < HOST_SNAP_MAX_OVS_PMDS; j++)
+		if (strcmp(h->ovs_pmds[j].name, t->name) == 0)
+			core = h->ovs_pmds[j].core_id;
+	bool any = false;
+	*drop_pps = 0;
+	for (int q = 0; core >= 0 && q < h->novs_rxqs && q < HOST_SNAP_MAX_RXQS; q++) {
+		const struct host_ovs_rxq_snap *rq = &h->ovs_rxqs[q];
+		if (rq->core_id != core || !rq->enabled)
+			continue;
+		int nq = 0;
+		for (int k = 0; k < h->novs_rxqs && k < HOST_SNAP_MAX_RXQS; k++)
+			nq += h->ovs_rxqs[k].enabled && strcmp(h->ovs_rxqs[k].port, rq->port) == 0;
+		for (int f = 0; f < h->novs_ifaces && f < HOST_SNAP_MAX_IFACES; f++) {
+			const struct host_ovs_iface_snap *i = &h->ovs_ifaces[f];
+			double r = i->drop_per_s[0] >= 0 ? i->drop_per_s[0] : i->drop_per_s[2];
+			if (strcmp(i->name, rq->port) != 0 || r < 0)
+				continue;
+			*drop_pps += r / (nq > 0 ? nq : 1);
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* The overshoot p50/p99 of t, own figures first, else the eBPF probe's; on a live OVS without
+ * the probe, its timer slack and a wake-up (*floor: a lower bound); false when none. */
+static bool diag_pmd_overshoot(const struct snapshot *s, const struct pmd_thread_snap *t,
+			       double *p50, double *p99, bool *floor)
+{
+	*floor = false;
 	if (!snapshot_absent(s, "pmd.sleep_overshoot_us") && t->sleep_iters > 0) {
 		*p50 = diag_fig(t->overshoot_p50_us);
 		*p99 = diag_fig(t->overshoot_p99_us);
@@ -59,87 +94,122 @@ static bool diag_pmd_overshoot(const struct snapshot *s, const struct pmd_thread
 		*p99 = diag_fig(t->bpf_overshoot_p99_us);
 		return true;
 	}
+	int64_t slack = diag_pmd_slack_ns(s, t);
+	if (s->has_host && slack >= 0) {
+		*p50 = *p99 = (double)slack / 1e3 + DIAG_PMD_WAKE_US;
+		*floor = true;
+		return true;
+	}
 	return false;
 }
 
-/*
- * The OVS report (docs/pmd.md §5): a sleep (request + overshoot) longer than the time
- * the rx ring takes to fill, with the drops falling while the PMD sleeps.
- */
-static bool diag_pmd_outlasts(const struct snapshot *s, struct diag_finding *f)
+/* One PMD judged by pmd.sleep_outlasts_ring: its sleep against its ring's fill time. */
+struct diag_sleep {
+	int i;
+	double over, s50, s99, fill, rate, os99, drop_pct, asleep_pct;
+	bool live_ovs; /* drops from ovsdb's interface counters; no "while asleep" share */
+	bool floor; /* the overshoot is the slack and a wake-up: a lower bound */
+};
+
+/* PMD i's case, or false: it drops at least DIAG_PMD_DROP_PCT, mostly while asleep (the engine
+ * says; a live OVS cannot), and its p99 sleep outlasts the ring, by more than the host took. */
+static bool diag_pmd_sleep_case(const struct snapshot *s, int i, double descs, struct diag_sleep *c)
 {
-	if (!s->has_pmd || snapshot_absent(s, "pmd.rx_drop_pps"))
+	const struct pmd_thread_snap *t = &s->pmd.threads[i];
+	double os50, drops;
+	*c = (struct diag_sleep){.i = i};
+	if (t->no_rate || !diag_pmd_overshoot(s, t, &os50, &c->os99, &c->floor))
 		return false;
-	double descs = diag_pmd_ring_descs(s);
-	int worst = -1;
-	double worst_over = 0, w50 = 0, w99 = 0, wfill = 0, wrate = 0, wos99 = 0;
-	for (int i = 0; i < s->pmd.nthreads && i < PMD_SNAP_MAX; i++) {
-		const struct pmd_thread_snap *t = &s->pmd.threads[i];
-		double os50, os99;
-		if (t->no_rate || !diag_pmd_overshoot(s, t, &os50, &os99))
-			continue;
-		double rate =
-		    diag_fig(t->rx_pps) + diag_fig(t->rx_drop_pps); /* what arrives at its rings */
-		if (rate < 1 || diag_fig(t->drop_pct) < DIAG_PMD_DROP_PCT ||
-		    diag_fig(t->drops_while_asleep_pct) < DIAG_PMD_ASLEEP_DROP_PCT)
-			continue;
-		double fill_us = descs / rate * 1e6;
-		double req = diag_fig(t->sleep_us_avg) -
-			     os50; /* the request: average sleep less the overshoot */
-		if (req < 0)
-			req = 0;
-		double s50 = req + os50, s99 = req + os99;
-		if (s99 <= fill_us || s99 - fill_us <= worst_over)
-			continue;
-		/* The host first: with the host holding the PMD, a wake-up is late by its wait
-		 * for a CPU. If the sleep the slack and a wake-up explain ends before the ring
-		 * fills, the long sleeps are the host's (host.cpu_taken names them). */
-		int64_t tslack = diag_pmd_slack_ns(s, t);
-		if (diag_fig(t->stolen_pct) >= DIAG_HOST_TAKEN_PCT && tslack >= 0 &&
-		    req + fmin(os99, (double)tslack / 1e3 + DIAG_PMD_WAKE_US) <= fill_us)
-			continue;
-		worst = i, worst_over = s99 - fill_us, w50 = s50, w99 = s99, wfill = fill_us,
-		wrate = rate, wos99 = os99;
-	}
-	if (worst < 0)
+	c->live_ovs = snapshot_absent(s, "pmd.rx_drop_pps");
+	if (c->live_ovs && !diag_pmd_host_drops(s, t, &drops))
 		return false;
-	const struct pmd_thread_snap *t = &s->pmd.threads[worst];
+	if (!c->live_ovs)
+		drops = diag_fig(t->rx_drop_pps);
+	c->rate = diag_fig(t->rx_pps) + drops; /* what arrives at its rings */
+	c->drop_pct = !c->live_ovs  ? diag_fig(t->drop_pct)
+		      : c->rate > 0 ? 100.0 * drops / c->rate
+				    : 0;
+	c->asleep_pct = c->live_ovs ? -1 : diag_fig(t->drops_while_asleep_pct);
+	if (c->rate < 1 || c->drop_pct < DIAG_PMD_DROP_PCT ||
+	    (!c->live_ovs && c->asleep_pct < DIAG_PMD_ASLEEP_DROP_PCT))
+		return false;
+	c->fill = descs / c->rate * 1e6;
+	/* The request: the average sleep less the overshoot (a live OVS without it: none). */
+	double req = fmax(0, (t->sleep_us_avg >= 0 ? diag_fig(t->sleep_us_avg) : 0) - os50);
+	c->s50 = req + os50, c->s99 = req + c->os99, c->over = c->s99 - c->fill;
+	/* The host first: with the host holding the PMD, a wake-up is late by its wait for a
+	 * CPU. If the sleep the slack and a wake-up explain ends before the ring fills, the long
+	 * sleeps are the host's (host.cpu_taken names them). */
 	int64_t slack = diag_pmd_slack_ns(s, t);
-	f->severity = w50 > wfill ? DIAG_CRITICAL : DIAG_WARNING;
-	diag_evidence_add(f, w50, "us", "pmd.threads[%d].sleep_p50_us", worst);
-	diag_evidence_add(f, w99, "us", "pmd.threads[%d].sleep_p99_us", worst);
-	diag_evidence_add(f, wfill, "us", "pmd.threads[%d].ring_fill_us", worst);
+	if (diag_fig(t->stolen_pct) >= DIAG_HOST_TAKEN_PCT && slack >= 0 &&
+	    req + fmin(c->os99, (double)slack / 1e3 + DIAG_PMD_WAKE_US) <= c->fill)
+		return false;
+	return c->over > 0;
+}
+
+/* The finding of the worst case w: evidence, the sentence, the fix. */
+static void diag_pmd_sleep_finding(const struct snapshot *s, const struct diag_sleep *w,
+				   double descs, struct diag_finding *f)
+{
+	const struct pmd_thread_snap *t = &s->pmd.threads[w->i];
+	int64_t slack = diag_pmd_slack_ns(s, t);
+	int n = w->i;
+	f->severity = w->s50 > w->fill ? DIAG_CRITICAL : DIAG_WARNING;
+	diag_evidence_add(f, w->s50, "us", "pmd.threads[%d].sleep_p50_us", n);
+	diag_evidence_add(f, w->s99, "us", "pmd.threads[%d].sleep_p99_us", n);
+	diag_evidence_add(f, w->fill, "us", "pmd.threads[%d].ring_fill_us", n);
 	diag_evidence_add(f, descs, "descs", "pmd.rxq_size");
-	diag_evidence_add(f, wrate, "pps", "pmd.threads[%d].arrival_pps", worst);
-	diag_evidence_add(f, diag_fig(t->drop_pct), "%", "pmd.threads[%d].drop_pct", worst);
-	diag_evidence_add(f, diag_fig(t->drops_while_asleep_pct), "%",
-			  "pmd.threads[%d].drops_while_asleep_pct", worst);
+	diag_evidence_add(f, w->rate, "pps", "pmd.threads[%d].arrival_pps", n);
+	diag_evidence_add(f, w->drop_pct, "%", "pmd.threads[%d].drop_pct", n);
+	if (!w->live_ovs)
+		diag_evidence_add(f, w->asleep_pct, "%", "pmd.threads[%d].drops_while_asleep_pct",
+				  n);
 	if (slack >= 0)
-		diag_evidence_add(f, (double)slack, "ns", "pmd.threads[%d].timer_slack_ns", worst);
-	char host[96] = "";
+		diag_evidence_add(f, (double)slack, "ns", "pmd.threads[%d].timer_slack_ns", n);
+	char host[96] = "", why[64] = "";
 	if (diag_fig(t->stolen_pct) >= DIAG_HOST_TAKEN_PCT) {
-		diag_evidence_add(f, diag_fig(t->stolen_pct), "%", "pmd.threads[%d].stolen_pct",
-				  worst);
+		diag_evidence_add(f, diag_fig(t->stolen_pct), "%", "pmd.threads[%d].stolen_pct", n);
 		snprintf(host, sizeof(host),
 			 " (the host took %.0f%% of its time, so part of that is the host's)",
 			 diag_fig(t->stolen_pct));
 	}
-	diag_conclude(
-	    f,
-	    "%s sleeps %.0f us (p50, %.0f us p99)%s but its %.0f-descriptor rx ring fills "
-	    "in %.0f us at %.0f kpps, so %.1f%% of its packets drop, %.0f%% of them while "
-	    "it sleeps.",
-	    t->name, w50, w99, host, descs, wfill, wrate / 1e3, diag_fig(t->drop_pct),
-	    diag_fig(t->drops_while_asleep_pct));
+	if (w->live_ovs) /* the interfaces' counters say how many, not when */
+		snprintf(why, sizeof(why), " (its ports' rx drops in ovsdb)");
+	else
+		snprintf(why, sizeof(why), ", %.0f%% of them while it sleeps", w->asleep_pct);
+	diag_conclude(f,
+		      "%s sleeps %s%.0f us (p50, %.0f us p99)%s but its %.0f-descriptor rx ring "
+		      "fills in %.0f us at %.0f kpps, so %.1f%% of its packets drop%s.",
+		      t->name, w->floor ? "at least " : "", w->s50, w->s99, host, descs, w->fill,
+		      w->rate / 1e3, w->drop_pct, why);
 	if (slack > DIAG_PMD_SLACK_FIX_NS) {
 		diag_fix(f, "pmd.timer_slack_ns=%d", DIAG_PMD_SLACK_FIX_NS);
 	} else if (!s->knob_absent[K_PMD_MAXSLEEP_US]) {
 		/* The slack is already OVS's: only a shorter sleep (or none) keeps it under. */
-		long x = (long)floor(wfill - wos99 - DIAG_PMD_WAKE_US);
+		long x = (long)floor(w->fill - w->os99 - DIAG_PMD_WAKE_US);
 		if (x >= s->pmd.maxsleep_us)
 			x = s->pmd.maxsleep_us / 2;
 		diag_fix(f, "pmd.maxsleep_us=%ld", x > 0 ? x : 0L);
 	}
+}
+
+/*
+ * The OVS report (docs/pmd.md §5): a sleep (request + overshoot) longer than the time
+ * the rx ring takes to fill, with the drops falling while the PMD sleeps. On a live OVS the
+ * drops are its ports' counters and the overshoot at least the slack (docs/diag.md).
+ */
+static bool diag_pmd_outlasts(const struct snapshot *s, struct diag_finding *f)
+{
+	if (!s->has_pmd)
+		return false;
+	double descs = diag_pmd_ring_descs(s);
+	struct diag_sleep w = {.i = -1}, c;
+	for (int i = 0; i < s->pmd.nthreads && i < PMD_SNAP_MAX; i++)
+		if (diag_pmd_sleep_case(s, i, descs, &c) && (w.i < 0 || c.over > w.over))
+			w = c;
+	if (w.i < 0)
+		return false;
+	diag_pmd_sleep_finding(s, &w, descs, f);
 	return true;
 }
 

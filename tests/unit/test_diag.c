@@ -261,7 +261,8 @@ static void test_pmd_outlasts_needs_drops(void **state)
 	snapshot_free(s);
 }
 
-/* The host lacks the drop figures: the rule says nothing. */
+/* A live OVS whose drops cannot be joined to a PMD (no rx queue, no interface counter): the
+ * rule says nothing. */
 static void test_pmd_outlasts_host_absent(void **state)
 {
 	struct snapshot *s = quiet();
@@ -271,6 +272,63 @@ static void test_pmd_outlasts_host_absent(void **state)
 	s->host.absent[0] = "pmd.rx_drop_pps";
 	for (int i = 0; i < 6; i++)
 		assert_false(has_id(s, "pmd.sleep_outlasts_ring", NULL));
+	snapshot_free(s);
+}
+
+/* A live OVS (docs/diag.md "On a live OVS"): the PMD's drops are its ports' ovsdb rx drops, a
+ * port's rate shared among its rx queues, and without the eBPF probe the overshoot is at least
+ * the slack and a wake-up. An overflowing PMD at Linux's 50 us slack gets the slack fix. */
+static void test_pmd_outlasts_live_ovs(void **state)
+{
+	struct snapshot *s = quiet();
+	struct pmd_thread_snap *t = &s->pmd.threads[0];
+	struct host_snap *h = &s->host;
+	s->has_host = true;
+	h->nabsent = 4;
+	h->absent[0] = "pmd.rx_drop_pps";
+	h->absent[1] = "pmd.sleep_overshoot_us";
+	h->absent[2] = "pmd.asleep_pct";
+	h->absent[3] = "pmd.sleep_us_avg";
+	snprintf(t->name, sizeof(t->name), "pmd-c01/id:8");
+	t->sleep_iters = 0, t->sleep_us_avg = -1, t->drops_while_asleep_pct = 0;
+	t->timer_slack_ns = 50000;
+	t->rx_pps = 300000;
+	h->novs_pmds = 1;
+	snprintf(h->ovs_pmds[0].name, sizeof(h->ovs_pmds[0].name), "pmd-c01/id:8");
+	h->ovs_pmds[0].core_id = 1;
+	h->novs_rxqs = 2; /* the tap's two queues, both on core 1 */
+	for (int q = 0; q < 2; q++) {
+		h->ovs_rxqs[q] =
+		    (struct host_ovs_rxq_snap){.queue = q, .core_id = 1, .enabled = true};
+		snprintf(h->ovs_rxqs[q].port, sizeof(h->ovs_rxqs[q].port), "peer-tap2");
+	}
+	h->novs_ifaces = 1;
+	snprintf(h->ovs_ifaces[0].name, sizeof(h->ovs_ifaces[0].name), "peer-tap2");
+	for (int k = 0; k < HOST_IFACE_NDROPS; k++)
+		h->ovs_ifaces[0].drop_per_s[k] = -1;
+	/* 300k received + 100k dropped: 32 descriptors fill in 80 us, longer than the 50 us slack
+	 * and a wake-up (70 us): the drops are not the sleep's. */
+	h->ovs_ifaces[0].drop_per_s[0] = 100000; /* rx_dropped */
+	for (int i = 0; i < 6; i++)
+		assert_false(has_id(s, "pmd.sleep_outlasts_ring", NULL));
+	/* 400k + 200k: the ring fills in 53 us, the 70 us sleep outlasts it, 33 % drop. */
+	diag_init(&st);
+	t->rx_pps = 400000;
+	h->ovs_ifaces[0].drop_per_s[0] = 200000;
+	struct diag_finding f;
+	for (int i = 0; i < 2; i++)
+		has_id(s, "pmd.sleep_outlasts_ring", NULL);
+	assert_true(has_id(s, "pmd.sleep_outlasts_ring", &f));
+	assert_string_equal(f.fix, "pmd.timer_slack_ns=1000");
+	assert_non_null(strstr(f.conclusion, "sleeps at least 70 us"));
+	assert_non_null(strstr(f.conclusion, "33.3% of its packets drop (its ports' rx drops"));
+	/* The port's other queue on another PMD: half its drops are this PMD's, 100k of 500k. */
+	diag_init(&st);
+	h->ovs_rxqs[1].core_id = 0;
+	for (int i = 0; i < 2; i++)
+		has_id(s, "pmd.sleep_outlasts_ring", NULL);
+	assert_true(has_id(s, "pmd.sleep_outlasts_ring", &f));
+	assert_non_null(strstr(f.conclusion, "20.0% of its packets drop"));
 	snapshot_free(s);
 }
 
@@ -671,6 +729,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_pmd_outlasts_maxsleep, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_needs_drops, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_host_absent, setup),
+	    cmocka_unit_test_setup(test_pmd_outlasts_live_ovs, setup),
 	    cmocka_unit_test_setup(test_hysteresis_flap, setup),
 	    cmocka_unit_test_setup(test_pmd_polling_idle, setup),
 	    cmocka_unit_test_setup(test_est_tick_miscal, setup),
