@@ -104,7 +104,8 @@ static bool serve_addr_unicast(const struct serve_addr *a, const char *host, cha
 	if (a->v6) {
 		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&a->ss;
 		if (IN6_IS_ADDR_MULTICAST(&s6->sin6_addr) ||
-		    (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr) && (s6->sin6_addr.s6_addr[12] & 0xf0) == 0xe0))
+		    (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr) &&
+		     (s6->sin6_addr.s6_addr[12] & 0xf0) == 0xe0))
 			what = "a multicast address";
 	} else {
 		in_addr_t ip = ((const struct sockaddr_in *)&a->ss)->sin_addr.s_addr;
