@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snap_schema.c: the snapshot's fields in the order tui/snapjson.c writes them (docs/json.md
  * says what each means: tools/json_fields.txt). V: the value under the member's own name; K:
- * under another key; NEG: null when negative (unknown, read back as -1). */
+ * under another key; NEG: null when negative (unknown, read back as -1); C: one thread's
+ * share of one CPU (read back within 0..100, SFD_CPU). */
 #include "core/snap_schema.h"
 
 #define V(m) SF(T, #m, m, SFE_VAL, SFD_PLAIN)
@@ -10,6 +11,7 @@
 #define F(k, m, e, d) SF(T, #k, m, e, d)
 #define F2(o, k, m, e, d) SF(T, #o "." #k, m, e, d)
 #define NEG(m) SF(T, #m, m, SFE_NEG, SFD_OPT)
+#define C(m) SF(T, #m, m, SFE_VAL, SFD_CPU)
 #define NEGK2(o, k, m) SF(T, #o "." #k, m, SFE_NEG, SFD_OPT)
 #define SLOT(k) SF_SLOT(#k)
 #define SLOT2(o, k) SF_SLOT(#o "." #k)
@@ -26,14 +28,14 @@ const size_t snap_cpu_nfields = SF_N(snap_cpu_fields);
 
 #define T struct snap_thread
 const struct snap_field snap_thread_fields[] = {
-    V(tid),	 V(name),    SLOT(subsystem),	  V(cpu_pct),	      V(cpu_ns),
+    V(tid),	 V(name),    SLOT(subsystem),	  C(cpu_pct),	      V(cpu_ns),
     SLOT(state), V(emu_cpu), NEG(runq_delay_pct), NEG(timer_slack_ns)};
 #undef T
 const size_t snap_thread_nfields = SF_N(snap_thread_fields);
 
 #define T struct est_kt_snap
 static const struct snap_field est_kt_fields[] = {V(id),	V(estimators),	 V(rows_filled),
-						  V(rows_full), V(tick_ns_last), V(cpu_pct)};
+						  V(rows_full), V(tick_ns_last), C(cpu_pct)};
 #undef T
 
 #define T struct est_snap
@@ -104,7 +106,7 @@ static const struct snap_field pmd_thread_fields[] = {
     K2(sleep_overshoot_us, p50_at_least, overshoot_p50_at_least),
     K2(sleep_overshoot_us, p99_at_least, overshoot_p99_at_least),
     V(drops_while_asleep),
-    R(cpu_pct, SFD_PLAIN),
+    R(cpu_pct, SFD_CPU),
     V(rx_packets),
     V(tx_packets),
     V(rx_drops),
@@ -219,7 +221,7 @@ const struct snap_field snap_blk_fields[] = {
     V(ipis_sent),
     V(csd_busy),
     V(data_errors),
-    K2(cpu_pct, irq, irq_cpu_pct),
+    F2(cpu_pct, irq, irq_cpu_pct, SFE_VAL, SFD_CPU),
     K2(cpu_pct, dev, dev_cpu_pct),
     K2(cpu_pct, submitters, sub_cpu_pct),
     PER2(cpu_ns_per_completion, total, cpu_ns_per_cpl),

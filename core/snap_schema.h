@@ -46,6 +46,8 @@ enum sf_dec {
 	SFD_POS, /* above 0, else 0 */
 	SFD_NOT, /* a bool that is set when the JSON says false */
 	SFD_NONE, /* hand-read */
+	SFD_CPU, /* one thread's share of one CPU: 0..100 (a late read past it, to 200: 100), else 0
+		  */
 };
 
 /* dec_null: null reads -1 (a rate on a host PMD's first sample), missing 0. */

@@ -25,6 +25,10 @@ static double dec_real(const json_t *in, const char *key, int how)
 	double v = how == SFD_OPT || how == SFD_PCT_OPT ? jd_opt(in, key) : jd(in, key);
 	if (how == SFD_PCT || how == SFD_PCT_OPT)
 		return v >= 0 && v <= SNAPDEC_PCT_MAX ? v : how == SFD_PCT ? 0 : -1;
+	if (how == SFD_CPU)
+		return v >= 0 && v <= SNAPDEC_PCT_MAX	   ? v
+		       : v > 0 && v <= 2 * SNAPDEC_PCT_MAX ? SNAPDEC_PCT_MAX
+							   : 0;
 	return how == SFD_RATE && v < 0 ? 0 : v;
 }
 

@@ -107,6 +107,10 @@ static inline double jd_opt(const json_t *o, const char *k)
  * that, a far side or a file is lying, and the figure is refused rather than repeated in a
  * finding ("the host took 1e15%"): 0 as for a missing figure, -1 (unknown) for a *_opt one
  * (snapdec.c's SFD_PCT and SFD_PCT_OPT; an SFD_RATE, per second, is never negative: 0).
+ * One thread's share of one CPU (SFD_CPU) is such a share too, but its producers divide two
+ * clocks read apart (backends/host/host.c's host_pct), so a late read a little past 100 (up
+ * to twice it) reads 100, and only beyond that is it refused ("est-k:0 takes 1e15% of a
+ * CPU").
  */
 #define SNAPDEC_PCT_MAX 100.0
 

@@ -4,7 +4,7 @@
 interval (a reader polling it never sees half a text), the Prometheus text passes promtool (what
 node_exporter's textfile collector parses), no temporary file is left; `-o FILE` with JSON
 writes the lines there; -o and --format need -b; --serve on a multicast or broadcast address
-is a usage error."""
+(IPv4 multicast mapped into IPv6, the loopback's 127.255.255.255 too) is a usage error."""
 import os
 import shutil
 import subprocess
@@ -88,7 +88,10 @@ try:
         check(f"--serve '{bad}' is a usage error: {r.stderr.strip()}", r.returncode == 2)
     # Nothing connects to a server on a multicast or broadcast address: a usage error.
     for bad, why in (("255.255.255.255:0", "broadcast"), ("224.0.0.1:0", "multicast"),
-                     ("239.255.255.250:0", "multicast"), ("[ff02::1]:0", "multicast")):
+                     ("239.255.255.250:0", "multicast"), ("[ff02::1]:0", "multicast"),
+                     ("[::ffff:224.0.0.5]:0", "multicast"),
+                     # the loopback's broadcast: lo has no IFF_BROADCAST, its /8 says it
+                     ("127.255.255.255:0", "broadcast")):
         r = subprocess.run([TUNETOP, "-b", "-n", "1", "-o", "/dev/null", "--serve", bad],
                            capture_output=True, text=True, timeout=30)
         check(f"--serve '{bad}' is a usage error naming {why}: {r.stderr.strip()}",

@@ -154,6 +154,48 @@ static void test_absurd_figures(void **state)
 	snapshot_free(s);
 }
 
+/* One thread's share of one CPU (a thread, a PMD, an estimation kthread) past 100: a late
+ * read a little past it reads 100, an absurd one (1e300, negative) is refused as 0, so no
+ * finding says "est-k:0 takes 1e15% of a CPU". */
+static void test_absurd_cpu_share(void **state)
+{
+	(void)state;
+	struct snapshot *s = snapshot_new();
+	s->has_pmd = s->has_est = true;
+	s->pmd.nthreads = 2;
+	s->pmd.threads[0].cpu_pct = s->pmd.threads[1].cpu_pct = 50;
+	s->est.nkt = 2;
+	s->est.kt[0].cpu_pct = s->est.kt[1].cpu_pct = 50;
+	s->nthreads = 2;
+	s->threads = calloc(2, sizeof(*s->threads));
+	s->threads[0].cpu_pct = s->threads[1].cpu_pct = 50;
+	char *line = dump(s);
+	json_error_t je;
+	json_t *j = json_loads(line, 0, &je);
+	json_t *pt = json_object_get(json_object_get(j, "pmd"), "threads");
+	json_t *kt = json_object_get(json_object_get(j, "est"), "kthread");
+	json_t *th = json_object_get(j, "threads");
+	json_object_set_new(json_array_get(pt, 0), "cpu_pct", json_real(1e300));
+	json_object_set_new(json_array_get(pt, 1), "cpu_pct", json_real(100.5));
+	json_object_set_new(json_array_get(kt, 0), "cpu_pct", json_real(1e300));
+	json_object_set_new(json_array_get(kt, 1), "cpu_pct", json_real(-1e300));
+	json_object_set_new(json_array_get(th, 0), "cpu_pct", json_real(1e16));
+	json_object_set_new(json_array_get(th, 1), "cpu_pct", json_real(42.5));
+	char *bad = json_dumps(j, JSON_COMPACT);
+	struct snapshot *d = snapshot_new();
+	char err[256];
+	assert_int_equal(snapdec_line(bad, strlen(bad), d, err, sizeof(err)), SNAPDEC_OK);
+	assert_true(d->pmd.threads[0].cpu_pct == 0 && d->pmd.threads[1].cpu_pct == 100);
+	assert_true(d->est.kt[0].cpu_pct == 0 && d->est.kt[1].cpu_pct == 0);
+	assert_int_equal(d->nthreads, 2);
+	assert_true(d->threads[0].cpu_pct == 0 && d->threads[1].cpu_pct == 42.5);
+	free(bad);
+	free(line);
+	json_decref(j);
+	snapshot_free(d);
+	snapshot_free(s);
+}
+
 /* A self figure the line lacks (an older recording) is absent, not 0, and stays null. */
 static void test_self_absent(void **state)
 {
@@ -353,6 +395,7 @@ int main(void)
 	    cmocka_unit_test(test_self_absent),
 	    cmocka_unit_test(test_host_absent_rows),
 	    cmocka_unit_test(test_absurd_figures),
+	    cmocka_unit_test(test_absurd_cpu_share),
 	    cmocka_unit_test(test_bad_lines),
 	    cmocka_unit_test(test_iso8601),
 	    cmocka_unit_test(test_jdelta),

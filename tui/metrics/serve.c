@@ -74,10 +74,28 @@ static void serve_text_unref(void *cls)
 		free(t);
 }
 
+/* Whether ip is the subnet broadcast of interface i: its flagged broadcast address, or the
+ * last address of its prefix (below /31). The loopback carries no IFF_BROADCAST, yet the
+ * kernel routes 127.255.255.255 as a broadcast on it ("ip route show table local"). */
+static bool serve_if_broadcast(const struct ifaddrs *i, in_addr_t ip)
+{
+	if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
+		return false;
+	if ((i->ifa_flags & IFF_BROADCAST) && i->ifa_broadaddr &&
+	    ((const struct sockaddr_in *)i->ifa_broadaddr)->sin_addr.s_addr == ip)
+		return true;
+	if (!i->ifa_netmask || i->ifa_netmask->sa_family != AF_INET)
+		return false;
+	uint32_t mask = ntohl(((const struct sockaddr_in *)i->ifa_netmask)->sin_addr.s_addr);
+	uint32_t addr = ntohl(((const struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr);
+	return (~mask & 0xfffffffeu) && ntohl(ip) == (addr | ~mask);
+}
+
 /*
  * Whether a is an address a server can listen on for one host's clients: not multicast
- * (224.0.0.0/4, ff00::/8) nor a broadcast address (255.255.255.255, or an interface's
- * subnet broadcast). Linux binds a TCP socket to either, and nothing ever connects.
+ * (224.0.0.0/4, ff00::/8, and IPv4 multicast mapped into IPv6) nor a broadcast address
+ * (255.255.255.255, or an interface's subnet broadcast). Linux binds a TCP socket to
+ * either, and nothing ever connects.
  */
 static bool serve_addr_unicast(const struct serve_addr *a, const char *host, char *err,
 			       size_t errlen)
@@ -85,7 +103,9 @@ static bool serve_addr_unicast(const struct serve_addr *a, const char *host, cha
 	const char *what = NULL;
 	if (a->v6) {
 		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&a->ss;
-		if (IN6_IS_ADDR_MULTICAST(&s6->sin6_addr))
+		if (IN6_IS_ADDR_MULTICAST(&s6->sin6_addr) ||
+		    (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr) &&
+		     (s6->sin6_addr.s6_addr[12] & 0xf0) == 0xe0))
 			what = "a multicast address";
 	} else {
 		in_addr_t ip = ((const struct sockaddr_in *)&a->ss)->sin_addr.s_addr;
@@ -96,9 +116,7 @@ static bool serve_addr_unicast(const struct serve_addr *a, const char *host, cha
 			what = "the broadcast address";
 		else if (getifaddrs(&ifs) == 0)
 			for (i = ifs; i && !what; i = i->ifa_next)
-				if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
-				    (i->ifa_flags & IFF_BROADCAST) && i->ifa_broadaddr &&
-				    ((struct sockaddr_in *)i->ifa_broadaddr)->sin_addr.s_addr == ip)
+				if (serve_if_broadcast(i, ip))
 					what = "an interface's broadcast address";
 		if (ifs)
 			freeifaddrs(ifs);

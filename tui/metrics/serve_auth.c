@@ -5,6 +5,7 @@
 
 #include <crypt.h>
 #include <gnutls/crypto.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +30,8 @@ struct serve_auth_job {
 	bool released; /* the requester is done with it */
 	bool known; /* the user exists (else the verdict is NO whatever bcrypt says) */
 	unsigned gen; /* the server run it belongs to */
+	uint64_t from; /* the client (serve_auth_client) */
+	uint64_t ticket; /* its place in the queue (serve_auth_go's order) */
 	uint8_t key[32];
 	char password[SERVE_AUTH_PW_BYTES + 1];
 	char hash[64];
@@ -47,6 +50,7 @@ static struct {
 	unsigned gen; /* a worker serves while this is its own */
 	bool serving; /* between serve_auth_start and serve_auth_stop */
 	unsigned calling; /* done callbacks running on the worker */
+	uint64_t tickets; /* jobs queued so far */
 	unsigned long runs;
 } auth = {.lock = PTHREAD_MUTEX_INITIALIZER,
 	  .work = PTHREAD_COND_INITIALIZER,
@@ -210,6 +214,40 @@ static void auth_job_finish(struct serve_auth_job *j, unsigned gen, bool ok)
 	auth_job_maybe_free(j);
 }
 
+/* Under auth.lock: the queued job to run next. The client with the fewest checks waiting goes
+ * first, and among equals the oldest: a client flooding the queue with guesses waits behind
+ * its own, not in front of everyone's (serve_auth.h). */
+static struct serve_auth_job *auth_pick(void)
+{
+	struct serve_auth_job *best = NULL;
+	int best_n = 0;
+	for (int i = 0; i < SERVE_AUTH_QUEUE; i++) {
+		struct serve_auth_job *j = &auth.job[i];
+		if (j->state != JOB_QUEUED)
+			continue;
+		int n = 0;
+		for (int k = 0; k < SERVE_AUTH_QUEUE; k++)
+			n += auth.job[k].state == JOB_QUEUED && auth.job[k].from == j->from;
+		if (!best || n < best_n || (n == best_n && j->ticket < best->ticket)) {
+			best = j;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+uint64_t serve_auth_client(const struct sockaddr *sa)
+{
+	uint64_t k = 0;
+	if (sa && sa->sa_family == AF_INET) {
+		k = ((const struct sockaddr_in *)sa)->sin_addr.s_addr;
+	} else if (sa && sa->sa_family == AF_INET6) {
+		memcpy(&k, ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr, sizeof(k));
+		k ^= (uint64_t)1 << 63 | 1; /* apart from any IPv4 key */
+	}
+	return k;
+}
+
 /* One verification at a time, as exporter-toolkit's bcrypt mutex has it. A worker whose run
  * has ended finishes the bcrypt it is in (none can be interrupted) and leaves. */
 static void *auth_main(void *arg)
@@ -220,10 +258,7 @@ static void *auth_main(void *arg)
 	setpriority(PRIO_PROCESS, (id_t)gettid(), SERVE_NICE); /* best effort */
 	pthread_mutex_lock(&auth.lock);
 	while (gen == auth.gen) {
-		struct serve_auth_job *j = NULL;
-		for (int i = 0; i < SERVE_AUTH_QUEUE && !j; i++)
-			if (auth.job[i].state == JOB_QUEUED)
-				j = &auth.job[i];
+		struct serve_auth_job *j = auth_pick();
 		if (!j) {
 			pthread_cond_wait(&auth.work, &auth.lock);
 			continue;
@@ -292,7 +327,7 @@ void serve_auth_stop(void)
 		done[i](arg[i]);
 }
 
-struct serve_auth_job *serve_auth_submit(const char *user, const char *password,
+struct serve_auth_job *serve_auth_submit(const char *user, const char *password, uint64_t from,
 					 void (*done)(void *arg), void *arg)
 {
 	struct serve_auth_job *j = NULL;
@@ -309,6 +344,7 @@ struct serve_auth_job *serve_auth_submit(const char *user, const char *password,
 	j->verdict = SERVE_AUTH_PENDING;
 	j->released = false;
 	j->gen = auth.gen;
+	j->from = from;
 	auth_key(user, password, hash, j->key);
 	snprintf(j->password, sizeof(j->password), "%s", password);
 	snprintf(j->hash, sizeof(j->hash), "%s", hash);
@@ -327,6 +363,7 @@ void serve_auth_go(struct serve_auth_job *j)
 		j->state = JOB_DONE;
 	} else {
 		j->state = JOB_QUEUED;
+		j->ticket = auth.tickets++;
 		pthread_cond_signal(&auth.work);
 	}
 	pthread_mutex_unlock(&auth.lock);

@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
 
 #include "tui/metrics/serve_webcfg.h"
 
@@ -17,9 +19,11 @@
  */
 #define SERVE_AUTH_CACHE_SLOTS 64
 #define SERVE_AUTH_CACHE_S 60
-/* Verifications waiting for (or in) the one bcrypt thread; past it a request gets 503 at once,
- * and credentials in the cache still get through. */
-#define SERVE_AUTH_QUEUE 8
+/* Verifications waiting for (or in) the one bcrypt thread: as many as the server holds
+ * connections (tui/metrics/serve.h), so a request is never refused because others flood the
+ * queue with guesses; it waits its turn, which comes first for the client with the fewest
+ * checks waiting (the oldest among equals). Credentials in the cache get through at once. */
+#define SERVE_AUTH_QUEUE 128
 /* bcrypt compares at most this many bytes of a password (the Blowfish key schedule). */
 #define SERVE_AUTH_PW_BYTES 72
 
@@ -47,11 +51,14 @@ int serve_auth_start(char *err, size_t errlen);
  * job not finished is CANCELLED and its done called (on this thread) before this returns, and
  * no done runs after. */
 void serve_auth_stop(void);
-/* Reserves a verification of user and password (NULL: the queue is full). Nothing runs until
- * serve_auth_go; then done(arg) is called once on the bcrypt thread when the verdict is in (or
- * by serve_auth_stop, or by serve_auth_go itself when the server is stopping). */
-struct serve_auth_job *serve_auth_submit(const char *user, const char *password,
+/* Reserves a verification of user and password for the client from (its address, as
+ * serve_auth_client makes it; NULL: the queue is full). Nothing runs until serve_auth_go;
+ * then done(arg) is called once on the bcrypt thread when the verdict is in (or by
+ * serve_auth_stop, or by serve_auth_go itself when the server is stopping). */
+struct serve_auth_job *serve_auth_submit(const char *user, const char *password, uint64_t from,
 					 void (*done)(void *arg), void *arg);
+/* The client key of an address (IPv4: the address; IPv6: its /64, what one host holds). */
+uint64_t serve_auth_client(const struct sockaddr *sa);
 void serve_auth_go(struct serve_auth_job *job);
 /* YES, NO, PENDING or CANCELLED. */
 enum serve_auth_verdict serve_auth_job_verdict(struct serve_auth_job *job);

@@ -127,7 +127,11 @@ static bool sm_authorized(struct MHD_Connection *c, void **con_cls, enum MHD_Res
 		v = serve_auth_job_verdict(job);
 	} else if (sm_credentials(c, buf, sizeof(buf), &user, &pass)) {
 		v = serve_auth_cached(user, pass);
-		if (v == SERVE_AUTH_MISS && (job = serve_auth_submit(user, pass, sm_resume, c))) {
+		const union MHD_ConnectionInfo *ci =
+		    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		uint64_t from = serve_auth_client(ci ? ci->client_addr : NULL);
+		if (v == SERVE_AUTH_MISS &&
+		    (job = serve_auth_submit(user, pass, from, sm_resume, c))) {
 			*con_cls = job;
 			MHD_suspend_connection(c); /* before the job can end and resume it */
 			serve_auth_go(job);
