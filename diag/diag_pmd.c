@@ -46,9 +46,10 @@ static int64_t diag_pmd_slack_ns(const struct snapshot *s, const struct pmd_thre
 	return s->knob_absent[K_PMD_TIMER_SLACK_NS] ? -1 : s->pmd.timer_slack_ns;
 }
 
-/* A live OVS (docs/diag.md "On a live OVS"): the rx drops of t's ports as ovsdb counts them
- * (rx_dropped, else rx_missed_errors), each port's rate shared among its rx queues, the share of
- * the queues t polls; false when they cannot be joined (no queue of t's core, no counter). */
+/* A live OVS (docs/diag.md, pmd.sleep_outlasts_ring on a live OVS): the rx drops of t's ports as
+ * ovsdb counts them (rx_dropped, else rx_missed_errors), each port's rate shared among its rx
+ * queues, the share of the queues t polls; false when they cannot be joined (no queue of t's core,
+ * no counter). */
 static bool diag_pmd_host_drops(const struct snapshot *s, const struct pmd_thread_snap *t,
 				double *drop_pps)
 {

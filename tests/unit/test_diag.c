@@ -275,9 +275,10 @@ static void test_pmd_outlasts_host_absent(void **state)
 	snapshot_free(s);
 }
 
-/* A live OVS (docs/diag.md "On a live OVS"): the PMD's drops are its ports' ovsdb rx drops, a
- * port's rate shared among its rx queues, and without the eBPF probe the overshoot is at least
- * the slack and a wake-up. An overflowing PMD at Linux's 50 us slack gets the slack fix. */
+/* A live OVS (docs/diag.md, pmd.sleep_outlasts_ring on a live OVS): the PMD's drops are its ports'
+ * ovsdb rx drops, a port's rate shared among its rx queues, and without the eBPF probe the
+ * overshoot is at least the slack and a wake-up. An overflowing PMD at Linux's 50 us slack gets the
+ * slack fix. */
 static void test_pmd_outlasts_live_ovs(void **state)
 {
 	struct snapshot *s = quiet();
