@@ -18,161 +18,7 @@
 #include "diag/diag.h"
 #include "tui/after.h"
 #include "tui/metrics/metrics.h"
-
-#define NCPU 4
-
-/* A snapshot of every subsystem at light load, where nothing is wrong. */
-static struct snapshot *quiet(void)
-{
-	struct snap_cpu *cpus = xcalloc(NCPU, sizeof(*cpus));
-	struct snap_thread *threads = xcalloc(4, sizeof(*threads));
-	struct snapshot *s = snapshot_new();
-	s->backend = "engine";
-	s->interval_s = 1;
-	s->governor = GOV_PERFORMANCE;
-	s->governor_emulated = true;
-	s->ncpus = NCPU;
-	for (int i = 0; i < NCPU; i++)
-		cpus[i] = (struct snap_cpu){.id = i, .llc = i / 2, .online = true, .load_pct = 20};
-	s->cpus = cpus;
-	s->nthreads = 3;
-	threads[0] = (struct snap_thread){.name = "pmd-c:0",
-					  .subsys = SUBSYS_PMD,
-					  .cpu_pct = 30,
-					  .runq_delay_pct = 2,
-					  .timer_slack_ns = 1000};
-	threads[1] = (struct snap_thread){.name = "est-k:0",
-					  .subsys = SUBSYS_EST,
-					  .cpu_pct = 5,
-					  .runq_delay_pct = 1,
-					  .timer_slack_ns = 50000};
-	threads[2] = (struct snap_thread){.name = "blk-irq",
-					  .subsys = SUBSYS_BLK,
-					  .cpu_pct = 20,
-					  .runq_delay_pct = 1,
-					  .timer_slack_ns = 50000};
-	s->threads = threads;
-	for (int k = 0; k < K_COUNT; k++)
-		s->knobs[k] = knob_table[k].def;
-
-	s->has_pmd = true;
-	struct pmd_snap *p = &s->pmd;
-	p->maxsleep_us = s->knobs[K_PMD_MAXSLEEP_US] = 50;
-	p->timer_slack_ns = s->knobs[K_PMD_TIMER_SLACK_NS] = 1000;
-	p->rxq_size = s->knobs[K_PMD_RXQ_SIZE] = 32;
-	s->knobs[K_PMD_RXQS] = 1;
-	p->nthreads = 1;
-	struct pmd_thread_snap *t = &p->threads[0];
-	snprintf(t->name, sizeof(t->name), "pmd-c:0");
-	t->rx_pps = 600000;
-	t->rx_drop_pps = 300;
-	t->drop_pct = 0.05;
-	t->iterations = 100000;
-	t->busy_pct = 60;
-	t->sleep_iters = 20000;
-	t->sleep_us_avg = 12;
-	t->overshoot_p50_us = 10;
-	t->overshoot_p99_us = 40;
-	t->drops_while_asleep_pct = 90;
-	t->cpu_pct = 60;
-	t->stolen_pct = 3;
-	t->timer_slack_ns = 1000;
-
-	s->has_est = true;
-	struct est_snap *e = &s->est;
-	e->estimators = 2000;
-	e->placed = 2000;
-	e->kthreads = e->kthread_slots = 1;
-	e->max_threads = 64;
-	e->chain_max = 24;
-	e->max_per_kthread = 57600;
-	e->ticks = 25;
-	e->tick_ns_avg = 3500000;
-	e->tick_ns_max = 4000000;
-	e->calib.count = 1;
-	e->calib.chain_max = 24;
-	e->calib.governor = GOV_PERFORMANCE;
-	e->nkt = 1;
-	e->kt[0] = (struct est_kt_snap){.id = 0, .estimators = 2000, .cpu_pct = 5};
-
-	s->has_blk = true;
-	struct blk_snap *b = &s->blk;
-	b->rq_affinity = s->knobs[K_BLK_RQ_AFFINITY] = 1;
-	b->iops = 120000;
-	b->ipis_per_s = 18000;
-	b->irq_cpu = 0;
-	b->submitters = 4;
-	b->in_flight = 40;
-	return s;
-}
-
-static struct diag_state st;
-static uint64_t seq;
-
-/* One sample of s through st: the number of findings, the first copied to *f. */
-static int feed(struct snapshot *s, struct diag_finding *f)
-{
-	struct diag_finding out[DIAG_MAX_FINDINGS];
-	s->seq = ++seq;
-	s->wall_ns = seq * 1000000000ULL;
-	int n = diag_eval(&st, s, out, DIAG_MAX_FINDINGS);
-	if (f && n > 0)
-		*f = out[0];
-	return n;
-}
-
-static int setup(void **state)
-{
-	diag_init(&st);
-	seq = 0;
-	return 0;
-}
-
-static bool has_id(struct snapshot *s, const char *id, struct diag_finding *got)
-{
-	struct diag_finding out[DIAG_MAX_FINDINGS];
-	s->seq = ++seq;
-	s->wall_ns = seq * 1000000000ULL;
-	int n = diag_eval(&st, s, out, DIAG_MAX_FINDINGS);
-	for (int i = 0; i < n; i++)
-		if (strcmp(out[i].id, id) == 0) {
-			if (got)
-				*got = out[i];
-			return true;
-		}
-	return false;
-}
-
-/* Fires on the 3rd sample of its condition (not before), since the 1st; clears on the 3rd
- * clean one; the events name the start (with the fix) and the clear. */
-static void expect_cycle(struct snapshot *bad, struct snapshot *good, const char *id, int k,
-			 const char *fix)
-{
-	struct diag_finding f;
-	uint64_t first = seq + 1;
-	for (int i = 1; i < k; i++)
-		assert_false(has_id(bad, id, NULL));
-	assert_true(has_id(bad, id, &f));
-	assert_int_equal(f.since_seq, first);
-	assert_string_equal(f.fix, fix);
-	assert_true(f.nevidence > 0);
-	assert_true(strlen(f.conclusion) > 20);
-	struct diag_change c[DIAG_MAX_FINDINGS];
-	int nc = diag_changes(&st, c, DIAG_MAX_FINDINGS);
-	bool started = false;
-	for (int i = 0; i < nc; i++)
-		started |= c[i].started && strcmp(c[i].id, id) == 0 && strstr(c[i].text, fix);
-	assert_true(started);
-	assert_true(has_id(bad, id, NULL)); /* still there: no second start */
-	assert_int_equal(diag_changes(&st, c, DIAG_MAX_FINDINGS), 0);
-	for (int i = 1; i < k; i++)
-		assert_true(has_id(good, id, NULL)); /* held through k-1 clean samples */
-	assert_false(has_id(good, id, NULL));
-	nc = diag_changes(&st, c, DIAG_MAX_FINDINGS);
-	assert_int_equal(nc, 1);
-	assert_false(c[0].started);
-	assert_string_equal(c[0].id, id);
-}
+#include "diag_fixture.h"
 
 static void test_quiet(void **state)
 {
@@ -180,20 +26,6 @@ static void test_quiet(void **state)
 	for (int i = 0; i < 20; i++)
 		assert_int_equal(feed(s, NULL), 0);
 	snapshot_free(s);
-}
-
-/* The OVS report: 50 us slack, 60+ us sleeps, a 32-descriptor ring full in 53 us. */
-static void pmd_seed(struct snapshot *s)
-{
-	struct pmd_thread_snap *t = &s->pmd.threads[0];
-	s->pmd.timer_slack_ns = s->knobs[K_PMD_TIMER_SLACK_NS] = 50000;
-	t->timer_slack_ns = 50000;
-	t->sleep_us_avg = 71;
-	t->overshoot_p50_us = 62;
-	t->overshoot_p99_us = 90;
-	t->drop_pct = 16;
-	t->rx_drop_pps = 100000;
-	t->rx_pps = 500000;
 }
 
 static void test_pmd_outlasts(void **state)
@@ -258,78 +90,6 @@ static void test_pmd_outlasts_needs_drops(void **state)
 	s->pmd.threads[0].drop_pct = 0.1;
 	for (int i = 0; i < 6; i++)
 		assert_false(has_id(s, "pmd.sleep_outlasts_ring", NULL));
-	snapshot_free(s);
-}
-
-/* A live OVS whose drops cannot be joined to a PMD (no rx queue, no interface counter): the
- * rule says nothing. */
-static void test_pmd_outlasts_host_absent(void **state)
-{
-	struct snapshot *s = quiet();
-	pmd_seed(s);
-	s->has_host = true;
-	s->host.nabsent = 1;
-	s->host.absent[0] = "pmd.rx_drop_pps";
-	for (int i = 0; i < 6; i++)
-		assert_false(has_id(s, "pmd.sleep_outlasts_ring", NULL));
-	snapshot_free(s);
-}
-
-/* A live OVS (docs/diag.md, pmd.sleep_outlasts_ring on a live OVS): the PMD's drops are its ports'
- * ovsdb rx drops, a port's rate shared among its rx queues, and without the eBPF probe the
- * overshoot is at least the slack and a wake-up. An overflowing PMD at Linux's 50 us slack gets the
- * slack fix. */
-static void test_pmd_outlasts_live_ovs(void **state)
-{
-	struct snapshot *s = quiet();
-	struct pmd_thread_snap *t = &s->pmd.threads[0];
-	struct host_snap *h = &s->host;
-	s->has_host = true;
-	h->nabsent = 4;
-	h->absent[0] = "pmd.rx_drop_pps";
-	h->absent[1] = "pmd.sleep_overshoot_us";
-	h->absent[2] = "pmd.asleep_pct";
-	h->absent[3] = "pmd.sleep_us_avg";
-	snprintf(t->name, sizeof(t->name), "pmd-c01/id:8");
-	t->sleep_iters = 0, t->sleep_us_avg = -1, t->drops_while_asleep_pct = 0;
-	t->timer_slack_ns = 50000;
-	t->rx_pps = 300000;
-	h->novs_pmds = 1;
-	snprintf(h->ovs_pmds[0].name, sizeof(h->ovs_pmds[0].name), "pmd-c01/id:8");
-	h->ovs_pmds[0].core_id = 1;
-	h->novs_rxqs = 2; /* the tap's two queues, both on core 1 */
-	for (int q = 0; q < 2; q++) {
-		h->ovs_rxqs[q] =
-		    (struct host_ovs_rxq_snap){.queue = q, .core_id = 1, .enabled = true};
-		snprintf(h->ovs_rxqs[q].port, sizeof(h->ovs_rxqs[q].port), "peer-tap2");
-	}
-	h->novs_ifaces = 1;
-	snprintf(h->ovs_ifaces[0].name, sizeof(h->ovs_ifaces[0].name), "peer-tap2");
-	for (int k = 0; k < HOST_IFACE_NDROPS; k++)
-		h->ovs_ifaces[0].drop_per_s[k] = -1;
-	/* 300k received + 100k dropped: 32 descriptors fill in 80 us, longer than the 50 us slack
-	 * and a wake-up (70 us): the drops are not the sleep's. */
-	h->ovs_ifaces[0].drop_per_s[0] = 100000; /* rx_dropped */
-	for (int i = 0; i < 6; i++)
-		assert_false(has_id(s, "pmd.sleep_outlasts_ring", NULL));
-	/* 400k + 200k: the ring fills in 53 us, the 70 us sleep outlasts it, 33 % drop. */
-	diag_init(&st);
-	t->rx_pps = 400000;
-	h->ovs_ifaces[0].drop_per_s[0] = 200000;
-	struct diag_finding f;
-	for (int i = 0; i < 2; i++)
-		has_id(s, "pmd.sleep_outlasts_ring", NULL);
-	assert_true(has_id(s, "pmd.sleep_outlasts_ring", &f));
-	assert_string_equal(f.fix, "pmd.timer_slack_ns=1000");
-	assert_non_null(strstr(f.conclusion, "sleeps at least 70 us"));
-	assert_non_null(strstr(f.conclusion, "33.3% of its packets drop (its ports' rx drops"));
-	/* The port's other queue on another PMD: half its drops are this PMD's, 100k of 500k. */
-	diag_init(&st);
-	h->ovs_rxqs[1].core_id = 0;
-	for (int i = 0; i < 2; i++)
-		has_id(s, "pmd.sleep_outlasts_ring", NULL);
-	assert_true(has_id(s, "pmd.sleep_outlasts_ring", &f));
-	assert_non_null(strstr(f.conclusion, "20.0% of its packets drop"));
 	snapshot_free(s);
 }
 
@@ -538,113 +298,6 @@ static void test_blk_ipi_costly(void **state)
 	snapshot_free(good);
 }
 
-static void test_host_taken(void **state)
-{
-	struct snapshot *bad = quiet(), *good = quiet();
-	bad->pmd.threads[0].stolen_pct = 40;
-	expect_cycle(bad, good, "host.cpu_taken", 3, "");
-	struct diag_finding f;
-	for (int i = 0; i < 3; i++)
-		has_id(bad, "host.cpu_taken", &f);
-	assert_int_equal(f.severity, DIAG_WARNING);
-	/* An est kthread waiting on the run queue counts the same. */
-	bad->pmd.threads[0].stolen_pct = 3;
-	struct snap_thread *est = &bad->threads[1];
-	est->runq_delay_pct = 42;
-	diag_init(&st);
-	expect_cycle(bad, good, "host.cpu_taken", 3, "");
-	snapshot_free(bad);
-	snapshot_free(good);
-}
-
-/* The host first (docs/diag.md "The host first"): a tick the host stretched, or a tick after
- * a move to a faster governor, is not the calibration's; the per-estimator time is taken less
- * the share of their work the kthreads waited for a CPU. */
-static void test_est_tick_host_first(void **state)
-{
-	struct snapshot *s = quiet();
-	s->est.calib.single_est_ns = 2200;
-	s->est.tick_ns_per_est = 5300; /* 2.4 x the calibration's */
-	s->est.tick_ns_avg = s->est.tick_ns_max = 3000000;
-	/* Calibrated under ondemand, now performance: a faster governor cannot do that. */
-	s->est.calib.governor = GOV_ONDEMAND;
-	s->governor = GOV_PERFORMANCE;
-	for (int i = 0; i < 6; i++)
-		assert_false(has_id(s, "est.tick_miscalibrated", NULL));
-	/* Calibrated under performance, now ondemand, but est-k:0 ran 5 % and waited 10 %
-	 * of the interval: it ran a third of its ticks' wall time, 1767 ns per estimator. */
-	diag_init(&st);
-	s->est.calib.governor = GOV_PERFORMANCE;
-	s->governor = GOV_ONDEMAND;
-	s->threads[1].runq_delay_pct = 10;
-	for (int i = 0; i < 6; i++)
-		assert_false(has_id(s, "est.tick_miscalibrated", NULL));
-	/* Waiting 2 %: 5300 x 5/7 = 3786 ns is still 1.7 x: the governor's, said less the
-	 * host's part. */
-	diag_init(&st);
-	s->threads[1].runq_delay_pct = 2;
-	struct diag_finding f;
-	for (int i = 0; i < 2; i++)
-		assert_false(has_id(s, "est.tick_miscalibrated", NULL));
-	assert_true(has_id(s, "est.tick_miscalibrated", &f));
-	assert_non_null(strstr(f.conclusion, "3786 ns (less the 2% of the interval"));
-	snapshot_free(s);
-}
-
-/* An est kthread with work only every other interval: the samples it was idle neither start
- * nor clear host.cpu_taken, so waiting 42 % whenever it runs raises it. */
-static void test_host_taken_every_other(void **state)
-{
-	struct snapshot *busy = quiet(), *idle = quiet();
-	busy->threads[1].runq_delay_pct = 42;
-	idle->threads[1].cpu_pct = 0;
-	idle->threads[1].runq_delay_pct = 0;
-	assert_false(has_id(busy, "host.cpu_taken", NULL));
-	assert_false(has_id(idle, "host.cpu_taken", NULL));
-	assert_false(has_id(busy, "host.cpu_taken", NULL));
-	assert_false(has_id(idle, "host.cpu_taken", NULL));
-	struct diag_finding f;
-	assert_true(has_id(busy, "host.cpu_taken", &f));
-	assert_non_null(strstr(f.conclusion, "est-k:0 waited 42%"));
-	/* Idle for good reads as clean after DIAG_MAX_UNDECIDED samples, then k_clear. */
-	int held = 0;
-	while (has_id(idle, "host.cpu_taken", NULL))
-		held++;
-	assert_int_equal(held, DIAG_MAX_UNDECIDED + 2);
-	snapshot_free(busy);
-	snapshot_free(idle);
-}
-
-/* A PMD the host held: sleeps its slack and a wake-up cannot explain are the host's. */
-static void test_pmd_outlasts_host_first(void **state)
-{
-	struct snapshot *s = quiet();
-	struct pmd_thread_snap *t = &s->pmd.threads[0];
-	t->stolen_pct = 90;
-	t->drop_pct = 16;
-	t->rx_drop_pps = 100000;
-	t->rx_pps = 500000;
-	/* 1 us slack, a 10 us request, sleeps of 9 ms: 10 + 1 + 20 us ends before the ring's
-	 * 53 us, so no sleep finding (the host one names it). */
-	t->sleep_us_avg = 9000;
-	t->overshoot_p50_us = 8990;
-	t->overshoot_p99_us = 9169;
-	for (int i = 0; i < 6; i++)
-		assert_false(has_id(s, "pmd.sleep_outlasts_ring", NULL));
-	/* At 50 us slack the slack alone outlasts the ring: the finding stands and says the
-	 * host's share. */
-	diag_init(&st);
-	pmd_seed(s);
-	t->stolen_pct = 40;
-	struct diag_finding f;
-	for (int i = 0; i < 2; i++)
-		has_id(s, "pmd.sleep_outlasts_ring", NULL);
-	assert_true(has_id(s, "pmd.sleep_outlasts_ring", &f));
-	assert_non_null(strstr(f.conclusion, "the host took 40% of its time"));
-	assert_string_equal(f.fix, "pmd.timer_slack_ns=1000");
-	snapshot_free(s);
-}
-
 /* Most severe first. */
 static void test_order(void **state)
 {
@@ -729,8 +382,6 @@ int main(void)
 	    cmocka_unit_test_setup(test_eval_window, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_maxsleep, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_needs_drops, setup),
-	    cmocka_unit_test_setup(test_pmd_outlasts_host_absent, setup),
-	    cmocka_unit_test_setup(test_pmd_outlasts_live_ovs, setup),
 	    cmocka_unit_test_setup(test_hysteresis_flap, setup),
 	    cmocka_unit_test_setup(test_pmd_polling_idle, setup),
 	    cmocka_unit_test_setup(test_est_tick_miscal, setup),
@@ -740,10 +391,6 @@ int main(void)
 	    cmocka_unit_test_setup(test_blk_irq_saturated, setup),
 	    cmocka_unit_test_setup(test_blk_irq_saturated_fault, setup),
 	    cmocka_unit_test_setup(test_blk_ipi_costly, setup),
-	    cmocka_unit_test_setup(test_host_taken, setup),
-	    cmocka_unit_test_setup(test_est_tick_host_first, setup),
-	    cmocka_unit_test_setup(test_host_taken_every_other, setup),
-	    cmocka_unit_test_setup(test_pmd_outlasts_host_first, setup),
 	    cmocka_unit_test_setup(test_order, setup),
 	    cmocka_unit_test_setup(test_recorded, setup),
 	};

@@ -370,6 +370,9 @@ void ui_tradeoff_row(struct ui *ui, int row, int h);
 
 /* ui_header.c: title, CPU meters, one line per running subsystem; returns rows used. */
 int ui_header_draw(struct ui *ui);
+/* ui_frame.c: draw one whole frame (header, view or overlay screen, the bottom lines) and
+ * send it; render_us is its cost. */
+void ui_frame_draw(struct ui *ui);
 
 /* ui_table.c */
 void ui_table_rebuild(struct ui *ui);
