@@ -201,10 +201,12 @@ static void tune_fix_resolve(struct tune *t, struct tune_ladder *l, const struct
 			     struct tune_puts *out)
 {
 	char a[KNOB_VALUE_MAX], b[KNOB_VALUE_MAX];
-	const struct tune_step *st = &t->steps[l->broke_i];
 	if (!l->pending)
 		return;
 	l->pending = false;
+	if (l->broke_i < 0) /* the step that broke the budget: a pending fix has one */
+		return;
+	const struct tune_step *st = &t->steps[l->broke_i];
 	if (next->best_i < 0) {
 		tune_put(out, l->knob, l->start);
 		snprintf(l->why, sizeof(l->why),

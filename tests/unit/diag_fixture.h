@@ -141,7 +141,7 @@ static inline bool has_id(struct snapshot *s, const char *id, struct diag_findin
 /* Fires on the 3rd sample of its condition (not before), since the 1st; clears on the 3rd
  * clean one; the events name the start (with the fix) and the clear. */
 static inline void expect_cycle(struct snapshot *bad, struct snapshot *good, const char *id, int k,
-			 const char *fix)
+				const char *fix)
 {
 	struct diag_finding f;
 	uint64_t first = seq + 1;

@@ -196,4 +196,3 @@ void ui_frame_draw(struct ui *ui)
 	ui_tty_count(ui);
 	ui->render_us = (clock_mono_ns() - t0) / NS_PER_US;
 }
-
