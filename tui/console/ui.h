@@ -252,6 +252,9 @@ struct ui {
 	struct snapshot *live; /* what the source fills; ui->snap when not frozen */
 	struct snapshot *frozen_snap;
 	bool frozen;
+	/* End in a view that scrolls: it stays at its end as the view grows or its rows move
+	 * down, until another move (as less +F follows a file). */
+	bool view_end;
 	bool meters_machine; /* '#' on the engine: the meters show the machine's real CPUs */
 	uint64_t frozen_id; /* the history id shown while frozen */
 	/* The window frozen with it: the ids kept when space was pressed. Stepping stays in it

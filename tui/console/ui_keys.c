@@ -65,6 +65,7 @@ static int view_set(struct ui *ui, enum ui_view v)
 	ui->view = v;
 	ui->view_top = 0;
 	ui->view_max_top = UI_VIEW_TOP_UNKNOWN;
+	ui->view_end = false;
 	return UI_REDRAW;
 }
 
@@ -133,6 +134,7 @@ static int key_move(struct ui *ui, int ch)
 	/* Held within what the last frame had to show: no scrolling into nothing that the
 	 * same number of keys back would first have to undo. */
 	ui->view_top = top < 0 ? 0 : top > ui->view_max_top ? ui->view_max_top : top;
+	ui->view_end = ch == KEY_END && dir > 0;
 	return UI_REDRAW;
 }
 

@@ -132,7 +132,7 @@ static void blk_cpus(struct body *b, const struct blk_snap *k)
 		       " CPU LLC  BLOCK runs/s   IPIs recv/s   completed/s");
 	int rows = b->end - b->y;
 	ui->view_max_top = k->ncpus > rows ? k->ncpus - rows : 0;
-	if (ui->view_top > ui->view_max_top)
+	if (ui->view_end || ui->view_top > ui->view_max_top) /* End: the last rows, as they move */
 		ui->view_top = ui->view_max_top;
 	for (int i = ui->view_top; i < k->ncpus; i++) {
 		if (!body_line(b))

@@ -10,9 +10,10 @@ static void scrolled_draw(struct ui *ui, void (*draw)(struct body *), int y, int
 	struct body b = {ui, y, y + h, ui->view_top, 0};
 	draw(&b);
 	ui->view_max_top = b.n > h ? b.n - h : 0;
-	if (ui->view_top <= ui->view_max_top)
+	if (ui->view_end ? ui->view_top == ui->view_max_top : ui->view_top <= ui->view_max_top)
 		return;
-	/* Scrolled past the end (the view got shorter or the window taller): the last page. */
+	/* Scrolled past the end (the view got shorter or the window taller), or held at its end
+	 * (End) while it grew: the last page. */
 	ui->view_top = ui->view_max_top;
 	for (int r = y; r < y + h; r++) {
 		move(r, 0);
