@@ -84,12 +84,24 @@ static __always_inline void sleep_enter(long clock, long flags, const void *uts)
 	h->enter_ns = now;
 }
 
+/* One sleep ended, over ns past its due time: counted in its log2 bucket, and the thread is
+ * awake (both hooks: the syscall's return, and the switch-in after the sleep timer). */
+static __always_inline void sleep_count(struct sleep_probe_hist *h, __u64 over)
+{
+	unsigned b = hist_log2_bucket(over);
+	if (b >= HIST_LOG2_BUCKETS)
+		b = HIST_LOG2_BUCKETS - 1;
+	h->buckets[b]++;
+	h->sleeps++;
+	h->over_sum_ns += over;
+	h->enter_ns = 0;
+}
+
 static __always_inline void sleep_exit(long ret)
 {
 	__u32 tid = current_tid();
 	struct sleep_probe_hist *h = bpf_map_lookup_elem(&watch, &tid);
 	__u64 now, elapsed, over;
-	unsigned b;
 
 	if (!h || !h->enter_ns)
 		return;
@@ -101,13 +113,7 @@ static __always_inline void sleep_exit(long ret)
 	}
 	elapsed = now - h->enter_ns;
 	over = elapsed > h->req_ns ? elapsed - h->req_ns : 0;
-	b = hist_log2_bucket(over);
-	if (b >= HIST_LOG2_BUCKETS)
-		b = HIST_LOG2_BUCKETS - 1;
-	h->buckets[b]++;
-	h->sleeps++;
-	h->over_sum_ns += over;
-	h->enter_ns = 0;
+	sleep_count(h, over);
 }
 
 /*
@@ -286,21 +292,13 @@ int BPF_PROG(sched_switch_in, bool preempt, struct task_struct *prev, struct tas
 {
 	__u32 tid = (__u32)next->pid;
 	struct sleep_probe_hist *h = bpf_map_lookup_elem(&watch, &tid);
-	__u64 now, over;
-	unsigned b;
+	__u64 now;
 
 	if (!h || !h->enter_ns)
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (now < h->enter_ns)
 		return 0; /* back on a CPU before its time (preempted while arming): still asleep */
-	over = now - h->enter_ns;
-	b = hist_log2_bucket(over);
-	if (b >= HIST_LOG2_BUCKETS)
-		b = HIST_LOG2_BUCKETS - 1;
-	h->buckets[b]++;
-	h->sleeps++;
-	h->over_sum_ns += over;
-	h->enter_ns = 0;
+	sleep_count(h, now - h->enter_ns);
 	return 0;
 }
