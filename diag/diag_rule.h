@@ -47,12 +47,31 @@ struct diag_host_share {
 	bool idle;
 };
 
+/* A thread the rules judge: an est or PMD thread, and of the PMD threads those the pmd section
+ * reports, joined by tid (on a host the watched vswitchd's, not a second daemon's PMD of the
+ * same name); every PMD thread where the section carries no tids (a recording from before). */
+static inline bool diag_watched(const struct snapshot *s, const struct snap_thread *t,
+				enum subsys subsys)
+{
+	if (t->subsys != subsys)
+		return false;
+	if (subsys != SUBSYS_PMD || !s->has_pmd)
+		return true;
+	bool tids = false;
+	for (int i = 0; i < s->pmd.nthreads && i < PMD_SNAP_MAX; i++) {
+		if (s->pmd.threads[i].tid == t->tid)
+			return true;
+		tids = tids || s->pmd.threads[i].tid > 0;
+	}
+	return !tids;
+}
+
 static inline struct diag_host_share diag_host_share(const struct snapshot *s, enum subsys subsys)
 {
 	struct diag_host_share h = {.runq_max = -1, .runq_who = ""};
 	for (size_t i = 0; i < s->nthreads; i++) {
 		const struct snap_thread *t = &s->threads[i];
-		if (t->subsys != subsys)
+		if (!diag_watched(s, t, subsys))
 			continue;
 		/* runq_delay_pct < 0: unknown (a first sample, no schedstat). */
 		double cpu = diag_fig(t->cpu_pct),

@@ -101,6 +101,42 @@ static void test_host_taken(void **state)
 	snapshot_free(good);
 }
 
+/* On a host with a second vswitchd: its PMD, of the same name and waiting longer on the same
+ * CPU, is not the one judged (the pmd section's tids are), it is the host's share, named. */
+static void test_host_taken_watched_only(void **state)
+{
+	struct snapshot *bad = quiet(), *good = quiet();
+	struct snapshot *both[] = {bad, good};
+	for (int k = 0; k < 2; k++) {
+		struct snapshot *s = both[k];
+		s->has_host = true;
+		snprintf(s->pmd.threads[0].name, sizeof(s->pmd.threads[0].name), "pmd-c01/id:8");
+		s->pmd.threads[0].tid = 100;
+		s->threads[0] = (struct snap_thread){.tid = 100,
+						     .name = "pmd-c01/id:8",
+						     .subsys = SUBSYS_PMD,
+						     .cpu_pct = 10,
+						     .runq_delay_pct = k ? 2 : 30,
+						     .emu_cpu = 1};
+		s->threads[3] = (struct snap_thread){.tid = 200,
+						     .name = "pmd-c01/id:6",
+						     .subsys = SUBSYS_PMD,
+						     .cpu_pct = 85,
+						     .runq_delay_pct = 90,
+						     .emu_cpu = 1};
+		s->nthreads = 4;
+	}
+	expect_cycle(bad, good, "host.cpu_taken", 3, "");
+	struct diag_finding f;
+	diag_init(&st);
+	for (int i = 0; i < 3; i++)
+		has_id(bad, "host.cpu_taken", &f);
+	assert_non_null(strstr(f.conclusion, "pmd-c01/id:8 waited 30%"));
+	assert_non_null(strstr(f.conclusion, "pmd-c01/id:6 (tid 200) ran 85% of that CPU"));
+	snapshot_free(bad);
+	snapshot_free(good);
+}
+
 /* The host first (docs/diag.md "The host first"): a tick the host stretched, or a tick after
  * a move to a faster governor, is not the calibration's; the per-estimator time is taken less
  * the share of their work the kthreads waited for a CPU. */
@@ -195,6 +231,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_pmd_outlasts_host_absent, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_live_ovs, setup),
 	    cmocka_unit_test_setup(test_host_taken, setup),
+	    cmocka_unit_test_setup(test_host_taken_watched_only, setup),
 	    cmocka_unit_test_setup(test_est_tick_host_first, setup),
 	    cmocka_unit_test_setup(test_host_taken_every_other, setup),
 	    cmocka_unit_test_setup(test_pmd_outlasts_host_first, setup),

@@ -333,9 +333,25 @@ static void host_pmdsec_absent(struct host_state *h, struct snapshot *snap, cons
 	struct pmd_snap *p = &snap->pmd;
 	if (p->timer_slack_ns < 0)
 		host_absent(hs, "pmd.timer_slack_ns");
-	host_absent(hs, "pmd.rx_drop_pps");
-	host_absent(hs, "pmd.tx_drop_pps");
-	host_absent(hs, "pmd.host_lost_pps");
+	/* OVS counts drops per interface (ovsdb), not per PMD: the rows' drop figures, the
+	 * section's sums of them and the engine's ring figures are not the host's to give.
+	 * The rows' drop_pct and drops_while_asleep are named by their row path, since the
+	 * section has fields of those names too. */
+	static const char *const no_drops[] = {"pmd.rx_drop_pps",
+					       "pmd.tx_drop_pps",
+					       "pmd.threads.drop_pct",
+					       "pmd.rx_drops",
+					       "pmd.tx_drops",
+					       "pmd.dropped_pps",
+					       "pmd.drops_while_asleep",
+					       "pmd.threads.drops_while_asleep",
+					       "pmd.drops_while_asleep_pct",
+					       "pmd.host_lost_pps",
+					       "pmd.host_lost",
+					       "pmd.rxq_size",
+					       "pmd.in_rings"};
+	for (size_t i = 0; i < sizeof(no_drops) / sizeof(no_drops[0]); i++)
+		host_absent(hs, no_drops[i]);
 	if (host_bpf_pmdsec(h->bpf, h->bpf_err, snap, row_tid)) {
 		/* The kernel's figure is the only one the host has: shown as the PMD's own. */
 		for (int i = 0; i < p->nthreads; i++) {
