@@ -147,6 +147,9 @@ struct host_snap {
 	int novs_ifaces;
 	struct host_ovs_iface_snap ovs_ifaces[HOST_SNAP_MAX_IFACES];
 	char ovs_maxsleep_value[128]; /* other_config value as ovsdb holds it ("50,8:0") */
+	/* Seconds between this sample's ovsdb read and the last: the interval the interfaces'
+	 * drops_per_s are over; -1 none (a first or failed read). */
+	double ovsdb_interval_s;
 };
 
 #endif

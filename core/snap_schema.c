@@ -335,7 +335,8 @@ const struct snap_field snap_host_fields[] = {
     V(ovsdb),
     V(ovsdb_error),
     ROWS(ovs_interfaces, ovs_ifaces, host_ovs_iface_fields, novs_ifaces, -1),
-    V(ovs_maxsleep_value)};
+    V(ovs_maxsleep_value),
+    NEG(ovsdb_interval_s)};
 #undef T
 const size_t snap_host_nfields = SF_N(snap_host_fields);
 

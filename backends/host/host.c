@@ -402,6 +402,7 @@ void host_sample(struct host_state *h, struct snapshot *snap, uint64_t now_ns)
 	double dt_s = (double)dt_ns / 1e9;
 
 	memset(hs, 0, sizeof(*hs));
+	hs->ovsdb_interval_s = -1; /* no ovsdb read this sample (yet) */
 	hs->taskstats = h->ts != NULL;
 	snprintf(hs->taskstats_error, sizeof(hs->taskstats_error), "%s", h->ts ? "" : h->ts_err);
 	{

@@ -83,7 +83,9 @@ for i, o in enumerate(objs):
             # The machine is shared: assert it runs, and that cpu_pct is the cpu_ns delta
             # over the interval (taskstats' exact ns), not an absolute speed.
             pct = 100.0 * (me[0]["cpu_ns"] - prev[0]["cpu_ns"]) / (o["interval_s"] * 1e9)
-            check(me[0]["cpu_pct"] > 1, "line %d: spinner runs (%.1f%%)" % (i, me[0]["cpu_pct"]))
+            # At any load a busy loop gets some CPU in 0.4 s; how much is the machine's.
+            check(me[0]["cpu_ns"] > prev[0]["cpu_ns"] and me[0]["cpu_pct"] > 0,
+                  "line %d: spinner runs (%.1f%%)" % (i, me[0]["cpu_pct"]))
             check(abs(me[0]["cpu_pct"] - pct) < 5,
                   "line %d: cpu_pct %.1f matches the cpu_ns delta %.1f" % (i, me[0]["cpu_pct"], pct))
 

@@ -114,7 +114,8 @@ for i, o in enumerate(lines):
             bad.append(("a rate on the first read", i))
         continue
     pifs = {f["name"]: f for f in lines[i - 1]["host"]["ovs_interfaces"]}
-    dt = o["uptime_s"] - lines[i - 1]["uptime_s"]
+    # over the time between the two ovsdb reads, not the samples' (a slow read moves it)
+    dt = o["host"]["ovsdb_interval_s"]
     for n, f in ifs.items():
         for k, v in f["drops"].items():
             r, pv = f["drops_per_s"][k], pifs[n]["drops"][k]
@@ -125,7 +126,8 @@ for i, o in enumerate(lines):
                 back += 1
                 if r is not None:
                     bad.append(("a rate after going back", i, n, k, r))
-            elif r is None or abs(r * dt - (v - pv)) > 0.35 * max(v - pv, 1):
+            # both printed to 2 decimals: the product is within r x 0.005 + dt x 0.005
+            elif r is None or dt is None or abs(r * dt - (v - pv)) > 0.005 * (r + dt) + 1e-4:
                 bad.append(("rate", i, n, k, r, v - pv, dt))
             else:
                 moved += v > pv

@@ -309,6 +309,9 @@ void host_pmdsec_ifaces(struct host_state *h, struct host_snap *hs)
 	snprintf(hs->ovsdb_error, sizeof(hs->ovsdb_error), "%s", h->dbread_ok ? "" : h->ovsdb_err);
 	snprintf(hs->ovs_maxsleep_value, sizeof(hs->ovs_maxsleep_value), "%s",
 		 h->have_maxsleep ? h->maxsleep_val : "");
+	hs->ovsdb_interval_s = h->dbread_ok && h->iface_prev_ns && h->dbread_ns > h->iface_prev_ns
+				   ? (double)(h->dbread_ns - h->iface_prev_ns) / 1e9
+				   : -1;
 	for (int i = 0; h->dbread_ok && i < h->dbread->nifaces && i < HOST_SNAP_MAX_IFACES; i++) {
 		const struct host_ovsdb_iface *f = &h->dbread->iface[i];
 		struct host_ovs_iface_snap *o = &hs->ovs_ifaces[hs->novs_ifaces++];
