@@ -395,7 +395,7 @@ static const struct snap_field host_ovs_pmd_fields[] = {
     SLOT(isolated, "bool", "pmd-rxq-show \"isolated\" (null: not reported)"),
     NEG(overhead_pct, "pmd-rxq-show \"overhead\" (null: NOT AVAIL)"),
     SHARES,
-    SLOT(histograms, "object",
+    SLOT(histograms, "array",
 	 "pmd-perf-show's cycles/it and packets/it (and a sleep one where OVS prints it) since the "
 	 "stats were cleared: name, edges (each bin's upper edge; the last, above them, null) and "
 	 "counts; empty when pmd-perf-metrics is off"),

@@ -111,7 +111,8 @@ extern const size_t snap_host_nfields, snap_host_ovs_total_nfields;
 extern const struct snap_field snap_self_fields[];
 extern const size_t snap_self_nfields;
 
-/* Every field of the JSON line, one a line: path, type, meaning (tunetop --list-json). */
+/* Every field of the JSON line, one a line: path, type, unit (from its name, "-" none),
+ * meaning (tunetop --list-json). */
 void snap_schema_list(FILE *out);
 
 #endif

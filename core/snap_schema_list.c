@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* snap_schema_list.c: every field of the snapshot JSON, one a line: path, type, meaning
+/* snap_schema_list.c: every field of the snapshot JSON, one a line: path, type, unit, meaning
  * (tunetop --list-json; docs/json.md's table is made from it). The sections' tables
  * (core/snap_schema.c) and, beside them, the fields tui/snapjson.c writes by hand. */
 #include <stdio.h>
@@ -85,6 +85,29 @@ static const char *snap_json_type(const struct snap_field *f)
 	}
 }
 
+/* The unit its name says (docs/json.md: "Units are in the names"): of the last part of the path
+ * that has one ("lat_us" in pmd.lat_us.p50); "-" none. */
+static const char *snap_unit(const char *path)
+{
+	static const struct {
+		const char *suffix, *unit;
+	} units[] = {{"_pct", "%"},   {"_per_s", "1/s"}, {"_pps", "packets/s"},
+		     {"_ns", "ns"},   {"_us", "us"},	 {"_bytes", "bytes"},
+		     {"_mhz", "MHz"}, {"_hz", "Hz"},	 {"_s", "s"}};
+	char p[160];
+	snprintf(p, sizeof(p), "%s", path);
+	for (char *part; (part = strrchr(p, '.')) || p[0]; *(part ? part : p) = '\0') {
+		char *name = part ? part + 1 : p, *br = strchr(name, '[');
+		size_t n = br ? (size_t)(br - name) : strlen(name);
+		for (size_t i = 0; i < SF_N(units); i++) {
+			size_t k = strlen(units[i].suffix);
+			if (n > k && strncmp(name + n - k, units[i].suffix, k) == 0)
+				return units[i].unit;
+		}
+	}
+	return "-";
+}
+
 static void snap_list_rows(FILE *out, const char *prefix, const struct snap_field *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -98,12 +121,13 @@ static void snap_list_rows(FILE *out, const char *prefix, const struct snap_fiel
 		if (f[i].type == SFT_ROWS) {
 			char sub[sizeof(path) + 4];
 			if (f[i].doc[0])
-				fprintf(out, "%s[]\tarray\t%s\n", path, f[i].doc);
+				fprintf(out, "%s[]\tarray\t-\t%s\n", path, f[i].doc);
 			snprintf(sub, sizeof(sub), "%s[].", path);
 			snap_list_rows(out, sub, f[i].rows->f, f[i].rows->n);
 			continue;
 		}
-		fprintf(out, "%s\t%.*s\t%s\n", path, (int)tlen, t, f[i].doc);
+		fprintf(out, "%s\t%.*s\t%s\t%s\n", path, (int)tlen, t,
+			strncmp(t, "number", tlen) == 0 ? snap_unit(path) : "-", f[i].doc);
 	}
 }
 

@@ -281,14 +281,14 @@ def json_fields():
 
 
 def schema_fields():
-    """tunetop --list-json: path, type, meaning, in the order the line has them."""
+    """tunetop --list-json: path, type, unit, meaning, in the order the line has them."""
     return [line.split("\t") for line in run("--list-json").splitlines()]
 
 
 def json_md():
-    rows = ["| field | type | meaning |", "|---|---|---|"]
-    for path, typ, mean in schema_fields():
-        rows.append(f"| `{path}` | {typ} | {md(mean)} |")
+    rows = ["| field | type | unit | meaning |", "|---|---|---|---|"]
+    for path, typ, unit, mean in schema_fields():
+        rows.append(f"| `{path}` | {typ} | {unit if unit != '-' else ''} | {md(mean)} |")
     return "\n".join(rows)
 
 

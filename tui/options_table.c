@@ -118,7 +118,7 @@ const struct opt_entry options_table[] = {
     {"list-figures", OPT_LIST_FIGURES, NULL, "lists", NULL,
      "print the screen's figures: view, label, unit, base, source, meaning, JSON field", NULL},
     {"list-json", OPT_LIST_JSON, NULL, "lists", NULL,
-     "print the -b JSON line's fields: path, type, meaning", NULL},
+     "print the -b JSON line's fields: path, type, unit, meaning", NULL},
     {"list-options", OPT_LIST_OPTIONS, NULL, "lists", NULL,
      "print this option table, tab-separated (docs and completion are made from it)", NULL},
     {"help", 'h', NULL, "info", NULL, "this text", NULL},

@@ -4,8 +4,9 @@
 the snapshot schema lists (tunetop --list-figures' last column against tunetop --list-json,
 whose rows are core/snap_schema.c's tables): one fact, not two that can drift apart.
 
-Also: --list-json is path, type, meaning a line with every path once; a figure whose field is
-a share (a path part ending _pct) says % in its unit."""
+Also: --list-json is path, type, unit, meaning a line with every path once; a figure whose
+field has a unit (its name says it: _pct, _us, _per_s ...) says that unit (a time may be shown
+in another unit of time, hertz as GHz)."""
 import os
 import subprocess
 import sys
@@ -23,12 +24,20 @@ def lines(opt):
 
 
 schema = [l.split("\t") for l in lines("--list-json")]
-ttcheck.check(all(len(f) == 3 and f[0] and f[1] for f in schema),
-              "--list-json: path, type, meaning on every line")
+ttcheck.check(all(len(f) == 4 and f[0] and f[1] and f[2] for f in schema),
+              "--list-json: path, type, unit, meaning on every line")
 paths = [f[0] for f in schema]
 ttcheck.check(len(paths) == len(set(paths)), "--list-json names every path once")
 ttcheck.check(len(paths) > 250, f"--list-json lists the snapshot's fields ({len(paths)})")
-known = set(paths)
+unit_of = {f[0]: f[2] for f in schema if len(f) == 4}
+TIME = {"ns", "us", "ms", "s"}
+
+
+def same_unit(json_unit, fig_unit):
+    parts = set(fig_unit.split(", "))
+    return (json_unit in parts or (json_unit in TIME and parts & TIME) or
+            (json_unit == "Hz" and any(p.endswith("Hz") for p in parts)))
+
 
 named = 0
 for line in lines("--list-figures"):
@@ -40,8 +49,10 @@ for line in lines("--list-figures"):
     if path == "-":
         continue
     named += 1
-    ttcheck.check(path in known, f"{view} '{label}': JSON field {path} is in --list-json")
-    if any(p.endswith("_pct") for p in path.replace("[]", "").split(".")):
-        ttcheck.check("%" in unit, f"{view} '{label}' ({path}) is a % (unit {unit!r})")
+    if not ttcheck.check(path in unit_of, f"{view} '{label}': JSON field {path} is in --list-json"):
+        continue
+    if unit_of[path] != "-":
+        ttcheck.check(same_unit(unit_of[path], unit),
+                      f"{view} '{label}' ({path}, {unit_of[path]}) says its unit: {unit!r}")
 ttcheck.check(named >= 100, f"figures that name their JSON field: {named}")
 finish()
