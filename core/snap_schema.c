@@ -49,12 +49,13 @@ const struct snap_field snap_thread_fields[] = {
 const size_t snap_thread_nfields = SF_N(snap_thread_fields);
 
 #define T struct est_kt_snap
-static const struct snap_field est_kt_fields[] = {V(id, "kthread id (est-k:ID)"),
-						  V(estimators, "estimators it holds"),
-						  V(rows_filled, "rows (of 50) with estimators"),
-						  V(rows_full, "rows with no room"),
-						  V(tick_ns_last, ""),
-						  C(cpu_pct, "its CPU")};
+static const struct snap_field est_kt_fields[] = {
+    V(id, "kthread id (est-k:ID)"),
+    V(estimators, "estimators it holds"),
+    V(rows_filled, "rows (of 50) with estimators"),
+    V(rows_full, "rows with no room"),
+    V(tick_ns_last, "its last tick that had a row to estimate"),
+    C(cpu_pct, "its CPU")};
 #undef T
 
 #define T struct est_snap
@@ -260,8 +261,8 @@ static const struct snap_field blk_cpu_fields[] = {
     V(block_softirq, "BLOCK softirq runs (as /proc/softirqs BLOCK)"),
     V(ipi_recv, "IPIs received (as /proc/interrupts CAL)"),
     V(completed, "completions run on it"),
-    V(remote, ""),
-    V(submitters, ""),
+    V(remote, "of the completions run on it, those steered here by IPI"),
+    V(submitters, "blk-sub threads placed on it"),
     NEG(completed_per_s, "completions run on it per second over the interval; null where the "
 			 "source has none (the host: host.absent)"),
     NEG(block_softirq_per_s,
@@ -283,7 +284,7 @@ const struct snap_field snap_blk_fields[] = {
     V(rq_affinity, "0 complete on the interrupt CPU, 1 on the submitter's LLC, 2 on the submitter"),
     V(iops, "completions per second"),
     V(ipis_per_s, "IPIs sent per second"),
-    V(irq_cpu, ""),
+    V(irq_cpu, "the CPU that takes the device's interrupt"),
     HUNG2(lat_us, p50, lat_p50_us, "completion latency, median"),
     HUNG2(lat_us, p99, lat_p99_us, "completion latency, 99th percentile"),
     HUNG2(lat_us, p999, lat_p999_us, "completion latency, 99.9th percentile"),
@@ -299,18 +300,19 @@ const struct snap_field snap_blk_fields[] = {
     K2(totals, in_flight, in_flight,
        "requests found queued to or held by the device, waiting for the interrupt CPU or on a done "
        "list"),
-    V(submitters, ""),
-    V(iodepth, ""),
-    V(nr_hw_queues, ""),
-    V(fault_lost_kick, ""),
-    V(irqs, ""),
-    V(ipis_sent, ""),
-    V(csd_busy, ""),
-    V(data_errors, ""),
-    F2(cpu_pct, irq, irq_cpu_pct, SFE_VAL, SFD_CPU, ""),
+    V(submitters, "blk-sub threads"),
+    V(iodepth, "requests each submitter keeps in flight"),
+    V(nr_hw_queues, "the device's hardware queues"),
+    V(fault_lost_kick, "the fault injection knob blk.fault_lost_kick is on"),
+    V(irqs, "device interrupts raised, since start"),
+    V(ipis_sent, "IPIs sent to steer a completion (the target's inbox was empty), since start"),
+    V(csd_busy, "remote pushes that found the call-single data in flight, since start"),
+    V(data_errors, "completions that read back wrong data: must stay 0"),
+    F2(cpu_pct, irq, irq_cpu_pct, SFE_VAL, SFD_CPU,
+       "blk-irq's CPU, % of one core over the interval"),
     K2(cpu_pct, dev, dev_cpu_pct,
        "0: the emulated device completes by the clock and has no thread"),
-    K2(cpu_pct, submitters, sub_cpu_pct, ""),
+    K2(cpu_pct, submitters, sub_cpu_pct, "all blk-sub threads' CPU together, % of one core"),
     PER2(cpu_ns_per_completion, total, cpu_ns_per_cpl,
 	 "CPU ns of every blk thread over the interval per completion in it, from the threads' own "
 	 "CPU clocks (null without completions)"),
@@ -399,24 +401,31 @@ static const struct snap_field host_ovs_pmd_fields[] = {
 	 "pmd-perf-show's cycles/it and packets/it (and a sleep one where OVS prints it) since the "
 	 "stats were cleared: name, edges (each bin's upper edge; the last, above them, null) and "
 	 "counts; empty when pmd-perf-metrics is off"),
-    SUSP(min, susp_min, ""),
-    SUSP(max, susp_max, ""),
-    SUSP(min_per_s, susp_min_per_s, ""),
-    SUSP(max_per_s, susp_max_per_s, ""),
-    F2(suspicious_iterations, us_threshold, susp_us, SFE_VAL, SFD_OPT, ""),
-    F2(suspicious_iterations, qlen_threshold, susp_qlen, SFE_VAL, SFD_OPT, ""),
-    SUSP(tsc_hz, tsc_hz, ""),
-    F2(suspicious_iterations, why, susp_why, SFE_NEG, SFD_PLAIN, "")};
-const struct snap_field snap_host_ovs_total_fields[] = {V(packets, ""),
-							V(upcalls, ""),
-							V(lost_upcalls, ""),
-							NEG(upcalls_per_s, ""),
-							NEG(lost_upcalls_per_s, ""),
-							V(simple_hits, ""),
-							V(emc_hits, ""),
-							V(smc_hits, ""),
-							V(megaflow_hits, ""),
-							SHARES};
+    SUSP(min, susp_min,
+	 "suspicious iterations (pmd-perf-log-set: cycles over us_threshold, or a vhost queue fill "
+	 "of qlen_threshold or more) since the stats were cleared, at least (a histogram bin may "
+	 "straddle the threshold); null unknown"),
+    SUSP(max, susp_max, "the same, at most"),
+    SUSP(min_per_s, susp_min_per_s, "min per second over OVS's own interval"),
+    SUSP(max_per_s, susp_max_per_s, "max per second over OVS's own interval"),
+    F2(suspicious_iterations, us_threshold, susp_us, SFE_VAL, SFD_OPT,
+       "the iteration time, us, past which one is suspicious"),
+    F2(suspicious_iterations, qlen_threshold, susp_qlen, SFE_VAL, SFD_OPT,
+       "the vhost queue fill at which one is suspicious"),
+    SUSP(tsc_hz, tsc_hz, "the TSC rate pmd-perf-show's figures imply (null unknown)"),
+    F2(suspicious_iterations, why, susp_why, SFE_NEG, SFD_PLAIN,
+       "why the counts are unknown (null when known)")};
+const struct snap_field snap_host_ovs_total_fields[] = {
+    V(packets, "host.ovs_pmds[].packets of all PMDs together"),
+    V(upcalls, "host.ovs_pmds[].upcalls of all PMDs together"),
+    V(lost_upcalls, "host.ovs_pmds[].lost_upcalls of all PMDs together"),
+    NEG(upcalls_per_s, "host.ovs_pmds[].upcalls_per_s of all PMDs together"),
+    NEG(lost_upcalls_per_s, "host.ovs_pmds[].lost_upcalls_per_s of all PMDs together"),
+    V(simple_hits, "host.ovs_pmds[].simple_hits of all PMDs together"),
+    V(emc_hits, "host.ovs_pmds[].emc_hits of all PMDs together"),
+    V(smc_hits, "host.ovs_pmds[].smc_hits of all PMDs together"),
+    V(megaflow_hits, "host.ovs_pmds[].megaflow_hits of all PMDs together"),
+    SHARES};
 const size_t snap_host_ovs_total_nfields = SF_N(snap_host_ovs_total_fields);
 #undef SUSP
 #undef SHARES
@@ -459,7 +468,7 @@ const struct snap_field snap_host_fields[] = {
     V(pid, "the extra pid followed (knob host.pid), 0 none"),
     ROWS(thread_acct, acct, host_acct_fields, nacct, -1, ""),
     V(links_ok, "rtnetlink answered"),
-    V(links_error, ""),
+    V(links_error, "why rtnetlink did not answer (\"\" when it did)"),
     ROWS(links, links, host_link_fields, nlinks, -1, ""),
     V(blk_dev, "block device whose rq_affinity is shown and set"),
     V(blk_error, "why the block device cannot be read (\"\" when it can)"),
