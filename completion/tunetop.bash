@@ -31,7 +31,7 @@ _tunetop() {
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "-d --delay -n --iterations -b --batch --set --scenario --backend --host --write --replay --follow --from --to --remote --ssh --agent-path --agent --serve --web.config.file --metrics-tid -o --output --format --record --record-dir --record-rotate --record-keep --record-max-size --theme --no-color --no-colour --ascii --mouse --no-config --list-knobs --list-themes --list-scenarios --list-keys --list-metrics --list-figures --list-options -h --help -V --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "-d --delay -n --iterations -b --batch --set --scenario --backend --host --write --replay --follow --from --to --remote --ssh --agent-path --agent --serve --web.config.file --metrics-tid -o --output --format --record --record-dir --record-rotate --record-keep --record-max-size --theme --no-color --no-colour --ascii --mouse --no-config --list-knobs --list-themes --list-scenarios --list-keys --list-metrics --list-figures --list-json --list-options -h --help -V --version" -- "$cur"))
 	elif [ "$COMP_CWORD" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "experiment" -- "$cur"))
 	elif [ "$COMP_CWORD" -eq 2 ] && [ "${COMP_WORDS[1]}" = experiment ]; then

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* snap_schema.h: the snapshot's JSON fields as tables (docs/json.md): for each field its key,
- * where it lives in the snapshot structs (core/snap_*.h), how it is written (tui/snapjson.c)
- * and how it is read back (backends/replay/snapdec.c). One table drives both directions, in
- * the order the keys are written; a field no row can say is hand-written beside the loop. */
+ * where it lives in the snapshot structs (core/snap_*.h), how it is written (tui/snapjson.c),
+ * how it is read back (backends/replay/snapdec.c) and what it means (tunetop --list-json). One
+ * table drives both directions and the docs, in the order the keys are written; a field no row
+ * can say is hand-written beside the loop (and listed in core/snap_schema_list.c). */
 #ifndef TT_SNAP_SCHEMA_H
 #define TT_SNAP_SCHEMA_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/snapshot.h"
 
@@ -63,6 +65,8 @@ struct snap_field {
 	bool cond_not;
 	uint16_t cond; /* SFE_IF: offsetof the bool that makes the figure known */
 	const struct snap_rows *rows; /* SFT_ROWS: the array's rows */
+	const char *doc; /* what it means (docs/json.md's table: tunetop --list-json) */
+	const char *jtype; /* SFE_SLOT: its JSON type, "[]" after it per array level */
 };
 
 /* An array of rows held in its parent struct: its count (an int) and its row table. */
@@ -77,22 +81,24 @@ struct snap_rows {
 #define SF_TYPE(S, m)                                                                              \
 	_Generic(((S *)0)->m, double: SFT_DBL, uint64_t: SFT_U64, int64_t: SFT_I64, int: SFT_INT, \
 		 uint32_t: SFT_U32, bool: SFT_BOOL, char *: SFT_STR, uint64_t *: SFT_U64ARR)
-#define SF(S, k, m, e, d)                                                                          \
+#define SF(S, k, m, e, d, doc)                                                                     \
 	{                                                                                          \
-		k, offsetof(S, m), sizeof(((S *)0)->m), SF_TYPE(S, m), e, d, false, 0, NULL        \
+		k, offsetof(S, m), sizeof(((S *)0)->m), SF_TYPE(S, m), e, d, false, 0, NULL, doc,  \
+		    NULL                                                                           \
 	}
-#define SF_IF(S, k, m, d, c, neg)                                                                  \
+#define SF_IF(S, k, m, d, c, neg, doc)                                                             \
 	{                                                                                          \
 		k, offsetof(S, m), sizeof(((S *)0)->m), SF_TYPE(S, m), SFE_IF, d, neg,             \
-		    offsetof(S, c), NULL                                                           \
+		    offsetof(S, c), NULL, doc, NULL                                                \
 	}
-#define SF_SLOT(k)                                                                                 \
+#define SF_SLOT(k, jt, doc)                                                                        \
 	{                                                                                          \
-		k, 0, 0, SFT_DBL, SFE_SLOT, SFD_NONE, false, 0, NULL                               \
+		k, 0, 0, SFT_DBL, SFE_SLOT, SFD_NONE, false, 0, NULL, doc, jt                      \
 	}
-#define SF_ROWS(S, k, m, r)                                                                        \
+#define SF_ROWS(S, k, m, r, doc)                                                                   \
 	{                                                                                          \
-		k, offsetof(S, m), sizeof(((S *)0)->m), SFT_ROWS, SFE_VAL, SFD_PLAIN, false, 0, &r \
+		k, offsetof(S, m), sizeof(((S *)0)->m), SFT_ROWS, SFE_VAL, SFD_PLAIN, false, 0,    \
+		    &r, doc, NULL                                                                  \
 	}
 #define SF_N(t) (sizeof(t) / sizeof((t)[0]))
 
@@ -104,5 +110,9 @@ extern const struct snap_field snap_host_fields[], snap_host_ovs_total_fields[];
 extern const size_t snap_host_nfields, snap_host_ovs_total_nfields;
 extern const struct snap_field snap_self_fields[];
 extern const size_t snap_self_nfields;
+
+/* Every field of the JSON line, one a line: path, type, unit (from its name, "-" none),
+ * meaning (tunetop --list-json). */
+void snap_schema_list(FILE *out);
 
 #endif

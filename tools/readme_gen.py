@@ -7,7 +7,7 @@ Replaces the text between BEGIN X and END X markers (<!-- --> in Markdown, .\\" 
 page, # in the bash completion) in README.md, docs/reference.md, docs/json.md,
 docs/metrics.md, docs/figures.md, tunetop.1 and completion/tunetop.bash, from tunetop
 --list-options, --list-knobs, --list-scenarios, --list-keys, --list-metrics, --list-figures,
-tunetop experiment --help, tunetop -b, the Makefile's
+--list-json, tunetop experiment --help, the Makefile's
 DEB_PKGS/DEB_TEST_PKGS and tests/tui/golden/overview.txt. With --check, exits 1 (naming
 each block) when one is not up to date.
 """
@@ -198,10 +198,10 @@ def figures():
     out = {}
     for line in run("--list-figures").splitlines():
         f = line.split("\t")
-        if len(f) != 6:
+        if len(f) != 7:
             raise SystemExit(f"cannot parse --list-figures line: {line!r}")
-        out.setdefault(f[0], []).append(dict(zip(("label", "unit", "base", "source", "meaning"),
-                                                 f[1:])))
+        out.setdefault(f[0], []).append(dict(zip(("label", "unit", "base", "source", "meaning",
+                                                  "json"), f[1:])))
     for v in out:
         if v not in FIGURE_VIEWS:
             raise SystemExit(f"--list-figures names a view readme_gen.py lacks: {v}")
@@ -220,11 +220,12 @@ def unit_base(r):
 def figures_md():
     out = []
     for v, rows in figures().items():
-        out += [f"### {FIGURE_VIEWS[v]}", "", "| label | unit, base | meaning | from |",
-                "|---|---|---|---|"]
+        out += [f"### {FIGURE_VIEWS[v]}", "", "| label | unit, base | meaning | from | JSON |",
+                "|---|---|---|---|---|"]
         for r in rows:
+            js = f"`{r['json']}`" if r["json"] != "-" else ""
             out.append(f"| `{md(r['label'])}` | {md(unit_base(r))} | {md(r['meaning'])} | "
-                       f"{md(r['source'])} |")
+                       f"{md(r['source'])} | {js} |")
         out.append("")
     return "\n".join(out).rstrip("\n")
 
@@ -237,7 +238,8 @@ def figures_man():
             ub = unit_base(r)
             out += [".TP", f"\\fB{roff(r['label'], False)}\\fR" +
                     (f" ({roff(ub, False)})" if ub else ""),
-                    roff(f"{r['meaning']} ({r['source']}).", False)]
+                    roff(f"{r['meaning']} ({r['source']}" +
+                         (f"; JSON {r['json']}" if r["json"] != "-" else "") + ").", False)]
     return "\n".join(out)
 
 
@@ -261,113 +263,47 @@ def walk(v, path, out):
 
 
 def json_fields():
+    """Paths the binary writes in a few -b runs (every section that runs here), and their types."""
     out = {}
     # Long enough for the subsystems' first events (calibration, kthread starts).
-    for line in run("-b", "-n", "3", "-d", "0.5").splitlines():
-        walk(json.loads(line), "", out)
-    # The eBPF probe's figures exist only when it is asked for (and root can load it).
-    for line in run("-b", "-n", "2", "-d", "0.3", "--set", "pmd.enabled=on",
-                    "--set", "pmd.sleep_probe=on").splitlines():
-        walk({"pmd": json.loads(line).get("pmd")}, "", out)
-    # The host section exists only with --host; only it is taken from that run.
+    runs = [run("-b", "-n", "3", "-d", "0.5"),
+            run("-b", "-n", "2", "-d", "0.3", "--set", "pmd.enabled=on",
+                "--set", "pmd.sleep_probe=on")]
+    # The host section exists only with --host.
     try:
-        for line in run("--host", "-b", "-n", "2", "-d", "0.2").splitlines():
-            host = json.loads(line).get("host")
-            if host is not None:
-                walk({"host": host}, "", out)
+        runs.append(run("--host", "-b", "-n", "2", "-d", "0.2"))
     except subprocess.CalledProcessError:
         pass
-    for f in ("time", "kind", "text"):
-        out.pop("events[]", None)
-        out.setdefault(f"events[].{f}", {"string"})
-    # diagnoses[] as docs/diag.md gives it, whatever this run raised (a loaded machine raises
-    # host.cpu_taken, whose fix is null: the field's type must not follow the machine).
-    for p in [p for p in out if p.startswith("diagnoses[]")]:
-        del out[p]
-    for f, t in (("id", "string"), ("severity", "string"), ("since", "number"),
-                 ("since_time", "string"), ("evidence[].figure", "string"),
-                 ("evidence[].value", "number"), ("evidence[].unit", "string"),
-                 ("conclusion", "string"), ("fix", "string, null")):
-        out[f"diagnoses[].{f}"] = set(t.split(", "))
-    # Paths under an array that were also seen as the empty array itself, and a figure seen
-    # null in one run and as an object in another (the object's fields are listed).
-    for p in [p for p in out if (p.endswith("[]") or out[p] == {"null"}) and
-              any(q.startswith(p + ".") or q.startswith(p + "[]") for q in out if q != p)]:
-        del out[p]
-    # A figure that is a number or a string when present and null when absent is its type.
-    for p, t in out.items():
-        if len(t) > 1:
-            t.discard("null")
-    # Figures null until their first measurement, which these short runs may not reach.
-    for p in NULL_UNTIL_MEASURED:
-        if out.get(p) == {"null"}:
-            out[p] = {"number"}
+    for text in runs:
+        for line in text.splitlines():
+            walk(json.loads(line), "", out)
     return out
 
 
-# est.tick_ns.per_est waits for the first tick with work, after the calibration.
-NULL_UNTIL_MEASURED = ("est.tick_ns.per_est",)
-
-
-def meanings():
-    out = {}
-    with open(__file__.rsplit("/", 1)[0] + "/json_fields.txt") as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            path, _, text = line.rstrip("\n").partition("\t")
-            out[path] = text
-    return out
-
-
-TOP_ORDER = ["schema", "tool", "version", "time", "uptime_s", "interval_s", "backend", "seq",
-             "cpu", "threads", "est", "pmd", "blk", "host", "knobs", "events", "diagnoses", "self"]
-
-
-def order(p):
-    head = p.split(".")[0].split("[")[0]
-    return (TOP_ORDER.index(head) if head in TOP_ORDER else 99, p)
+def schema_fields():
+    """tunetop --list-json: path, type, unit, meaning, in the order the line has them."""
+    return [line.split("\t") for line in run("--list-json").splitlines()]
 
 
 def json_md():
-    fields = json_fields()
-    mean = meanings()
-    rows = ["| field | type | meaning |", "|---|---|---|"]
-    for p in sorted(fields, key=order):
-        rows.append(f"| `{p}` | {', '.join(sorted(fields[p]))} | {mean.get(p, '')} |")
+    rows = ["| field | type | unit | meaning |", "|---|---|---|---|"]
+    for path, typ, unit, mean in schema_fields():
+        rows.append(f"| `{path}` | {typ} | {unit if unit != '-' else ''} | {md(mean)} |")
     return "\n".join(rows)
 
 
-def json_check(text):
-    """The JSON table may not name a field the binary lacks, nor miss one it writes.
-
-    Runs differ in which arrays happen to be empty, so this compares sets, not text."""
-    m = re.search(r"<!-- BEGIN JSON [^>]*-->\n(.*?)<!-- END JSON -->", text, re.S)
-    documented = set(re.findall(r"^\| `([^`]+)` \|", m.group(1), re.M))
-    produced = json_fields()
+def json_check():
+    """A field a -b line has that tunetop --list-json lacks (the schema tables,
+    core/snap_schema.c, or a hand-written one missing from core/snap_schema_list.c)."""
+    listed = {f[0] for f in schema_fields()}
     problems = []
-    for p in produced:
-        if p.endswith("[]"):
-            if not any(d.startswith(p) for d in documented):
-                problems.append(f"written but not documented: {p}")
-        elif p not in documented:
-            problems.append(f"written but not documented: {p}")
-    for d in meanings():
-        parts = d.split("[]")
-        if d not in produced and not (len(parts) > 1 and parts[0] + "[]" in produced) \
-                and not d.startswith("host."):
-            problems.append(f"tools/json_fields.txt names a field not written: {d}")
-    for d in documented:
-        if d in produced:
+    for p in json_fields():
+        # an array seen empty; a field of an object the list gives whole (a histogram)
+        if p in listed or any(d.startswith((p + ".", p + "[]")) or p.startswith((d + ".", d + "["))
+                              for d in listed):
             continue
-        # An element field of an array that was empty in this run is not a drift.
-        parts = d.split("[]")
-        if len(parts) > 1 and parts[0] + "[]" in produced:
-            continue
-        problems.append(f"documented but not written: {d}")
+        problems.append(f"written by -b but not in tunetop --list-json: {p}")
     return problems
-
-
 
 
 def knobs_man():
@@ -474,8 +410,7 @@ for path, (style, blocks) in TARGETS.items():
         if not m:
             raise SystemExit(f"{path} has no BEGIN/END {name} markers")
         if check and name == "JSON":
-            problems += [f"{path}: {p}" for p in json_check(text)]
-            continue
+            problems += [f"{path}: {p}" for p in json_check()]
         body = gen() + "\n"
         if check and m.group(2) != body:
             problems.append(f"{path}: the {name} block differs from the binary")

@@ -31,6 +31,7 @@ enum fig_view {
  */
 struct figure {
 	enum fig_view view;
+	const char *json; /* the -b JSON field it shows (tunetop --list-json), NULL none */
 	const char *label, *unit, *base, *source, *meaning;
 };
 

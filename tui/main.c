@@ -8,6 +8,7 @@
 
 #include "backends/source.h"
 #include "core/scenario.h"
+#include "core/snap_schema.h"
 #include "core/xalloc.h"
 #include "tui/agent.h"
 #include "tui/batch.h"
@@ -46,13 +47,14 @@ static void main_list_keys(void)
 	}
 }
 
-/* The screen's figures, tab-separated (docs/reference.md's and the man page's are made from it). */
+/* The screen's figures, tab-separated (docs/reference.md's and the man page's are made from it);
+ * last the -b JSON field the figure is ("-" none: tunetop --list-json names them). */
 static void main_list_figures(void)
 {
 	for (size_t i = 0; i < figure_count; i++) {
 		const struct figure *f = &figure_table[i];
-		printf("%s\t%s\t%s\t%s\t%s\t%s\n", figure_view_name(f->view), f->label, f->unit,
-		       f->base, f->source, f->meaning);
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", figure_view_name(f->view), f->label, f->unit,
+		       f->base, f->source, f->meaning, f->json ? f->json : "-");
 	}
 }
 
@@ -155,6 +157,9 @@ static int main_action(const struct options *o)
 		return 0;
 	case ACT_LIST_FIGURES:
 		main_list_figures();
+		return 0;
+	case ACT_LIST_JSON:
+		snap_schema_list(stdout);
 		return 0;
 	case ACT_LIST_OPTIONS:
 		options_list(stdout);

@@ -272,6 +272,7 @@ static bool options_action(struct options *o, int c)
 	    {OPT_LIST_SCENARIOS, ACT_LIST_SCENARIOS},
 	    {OPT_LIST_OPTIONS, ACT_LIST_OPTIONS},
 	    {OPT_LIST_FIGURES, ACT_LIST_FIGURES},
+	    {OPT_LIST_JSON, ACT_LIST_JSON},
 	    {'h', ACT_HELP},
 	    {'V', ACT_VERSION},
 	};

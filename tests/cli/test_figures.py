@@ -46,8 +46,8 @@ def table():
     words = {}
     for line in out.splitlines():
         f = line.split("\t")
-        if len(f) != 6:
-            sys.exit(f"FAIL: --list-figures line is not 6 fields: {line!r}")
+        if len(f) != 7:
+            sys.exit(f"FAIL: --list-figures line is not 7 fields: {line!r}")
         for w in f[1].split() + [f[2]]:
             words.setdefault(f[0], set()).update({w, w.strip("()[],:")})
     return words

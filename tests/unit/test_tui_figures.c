@@ -88,7 +88,8 @@ static void test_hist_labels(void **state)
 }
 
 /* Every row complete: a label, a unit, a base, a source and a meaning, no tab or newline
- * (--list-figures is tab-separated, one figure a line). */
+ * (--list-figures is tab-separated, one figure a line); a JSON field, where there is one, a
+ * path (tests/cli/test_figures_json.py checks it is the schema's). */
 static void test_rows_complete(void **state)
 {
 	(void)state;
@@ -101,6 +102,7 @@ static void test_rows_complete(void **state)
 			assert_true(fields[k][0] != '\0');
 			assert_null(strpbrk(fields[k], "\t\n"));
 		}
+		assert_true(!f->json || (f->json[0] && !strpbrk(f->json, "\t\n ")));
 	}
 }
 

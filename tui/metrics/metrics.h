@@ -20,12 +20,24 @@ enum metric_type { MT_COUNTER, MT_GAUGE, MT_HISTOGRAM, MT_INFO, MT_SUMMARY };
  * 0.0.4 text names the counter "..._total" and the info "..._info" (a gauge) in
  * its # TYPE line too. unit is the name's unit suffix ("" none).
  */
+struct mw;
+struct metrics_state;
 struct metric_family {
 	const char *name;
 	enum metric_type type;
 	const char *unit;
 	const char *labels; /* "pmd" or "tid,name,subsystem" ("" none) */
 	const char *help;
+	/* What it writes (metrics_engine.c): the figure at off of the snapshot or of each of its
+	 * rows (labelled by labels), scaled to the base unit, or what fn writes; neither: the
+	 * family before it writes this one too. */
+	uint8_t sec, rows, ftype, scale;
+	bool skip_neg; /* a negative figure is unknown: no sample (a host PMD's first) */
+	uint8_t self_bit; /* SELF_ABSENT_*: a recording that lacks it has no sample */
+	uint32_t off; /* in struct snapshot (R_ONE) or in the row's struct */
+	uint32_t valid; /* offsetof a bool in struct snapshot that makes it known, 0 none */
+	const char *absent; /* the host.absent name that leaves the family out */
+	void (*fn)(struct mw *w, const struct snapshot *s, const struct metrics_state *st);
 };
 
 extern const struct metric_family metric_families[];

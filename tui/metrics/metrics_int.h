@@ -69,14 +69,14 @@ enum metric_id {
 	M_BLK_LAT,
 	M_BLK_LAT_PCT,
 	M_BLK_LAT_SUMMARY,
+	M_BLK_IRQ_BUSY,
+	M_BLK_IRQ_HOST_TOOK,
 	M_BLK_IRQS,
 	M_BLK_IPIS,
 	M_BLK_DATA_ERRORS,
 	M_BLK_CPU_COMPLETED,
 	M_BLK_CPU_IPI,
 	M_BLK_CPU_SOFTIRQ,
-	M_BLK_IRQ_BUSY,
-	M_BLK_IRQ_HOST_TOOK,
 	M_HOST_LINK_RX,
 	M_HOST_LINK_TX,
 	M_HOST_LINK_RX_DROP,
@@ -108,6 +108,7 @@ enum metric_id {
 struct mw {
 	struct metrics_buf *b;
 	enum metrics_format fmt;
+	const struct metric_family *fams; /* metric_families (the writer does not name the table) */
 	const struct metric_family *f;
 	bool header, labels;
 };
@@ -136,8 +137,15 @@ void mw_hist(struct mw *w, const char *k, const char *lv, size_t n, const double
  * families that follow it). st may be NULL. */
 typedef void metrics_fn(struct mw *w, const struct snapshot *s, const struct metrics_state *st);
 
-/* metrics_engine.c: every family, in order, from the table of what each writes. */
-void metrics_families(struct mw *w, const struct snapshot *s, const struct metrics_state *st);
+/* The snapshot section a family needs. */
+enum { SEC_ANY, SEC_EST, SEC_PMD, SEC_BLK, SEC_HOST };
+/* Written by the family before it (or by metrics_process.c), one sample (the figure at off in
+ * the snapshot), or one per row of these. */
+enum { R_NONE, R_ONE, R_CPU, R_KT, R_PMD, R_BLKCPU, R_LINK, R_OVSPMD };
+/* To the base unit: a % to a ratio, us or ns to seconds, MHz to hertz. */
+enum { SC_1, SC_PCT, SC_US, SC_NS, SC_MHZ };
+
+/* metrics_engine.c: the engine's sections' families a function writes. */
 metrics_fn metrics_est_tick, metrics_pmd_iterations, metrics_pmd_host_took, metrics_pmd_host_lost,
     metrics_pmd_overshoot, metrics_blk_completions, metrics_blk_lat;
 

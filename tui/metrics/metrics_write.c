@@ -145,20 +145,9 @@ const char *metrics_content_type(enum metrics_format fmt)
 		   : "text/plain; version=0.0.4; charset=utf-8";
 }
 
-void metrics_list(FILE *out)
-{
-	char name[128];
-	for (size_t i = 0; i < metric_nfamilies; i++) {
-		const struct metric_family *f = &metric_families[i];
-		fprintf(out, "%s\t%s\t%s\t%s\t%s\n", metrics_prom_name(f, name, sizeof(name)),
-			metrics_type_name(f->type), f->unit[0] ? f->unit : "-",
-			f->labels[0] ? f->labels : "-", f->help);
-	}
-}
-
 void mw_family(struct mw *w, enum metric_id id)
 {
-	w->f = &metric_families[id];
+	w->f = &w->fams[id];
 	w->header = false;
 }
 
