@@ -161,6 +161,10 @@ struct source {
 	const struct source_ops *ops;
 	void *priv; /* the implementation's state */
 	bool started;
+	/* CLOCK_MONOTONIC ns the first sample's interval begins at: source_start() sets it as
+	 * it calls ops->start, which may move it to its own baseline (the engine's, taken after
+	 * it built its CPUs). The front ends time their first sample from it. */
+	uint64_t start_ns;
 };
 
 /* The kinds, by name ("engine", "host"), for --backend and the tests. */

@@ -61,7 +61,11 @@ static int src_engine_open(struct source *src, const struct source_conf *conf, c
 
 static int src_engine_start(struct source *src, char *err, size_t errlen)
 {
-	return engine_start(SRC_ENG(src), err, errlen);
+	struct engine *eng = SRC_ENG(src);
+	int rc = engine_start(eng, err, errlen);
+	if (rc == 0)
+		src->start_ns = eng->smp_clock.start_ns; /* the first sample's baseline */
+	return rc;
 }
 
 /* The kernel's view of the engine's PMD sleeps beside the engine's own (docs/pmd.md). */
