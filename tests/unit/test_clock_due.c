@@ -65,10 +65,8 @@ static void test_zero_delay(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_on_time),
-	    cmocka_unit_test(test_after_stall),
-	    cmocka_unit_test(test_slow_reader),
-	    cmocka_unit_test(test_first),
+	    cmocka_unit_test(test_on_time),	cmocka_unit_test(test_after_stall),
+	    cmocka_unit_test(test_slow_reader), cmocka_unit_test(test_first),
 	    cmocka_unit_test(test_zero_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
