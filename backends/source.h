@@ -69,6 +69,9 @@ struct source_conf {
 	const char *agent_path; /* --agent-path ("tunetop" when NULL) */
 	const char *const *agent_args; /* more arguments for the far side's --agent, NULL-ended */
 	double delay_s; /* the refresh the far side samples at */
+	/* -b and --agent: no front end shows the machine's own CPUs (snapshot.h machine[], the
+	 * console's '#' meters; the JSON has none), so the engine source reads none. */
+	bool no_machine;
 };
 
 /*
