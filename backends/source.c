@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/xalloc.h"
 
 static const struct source_ops *const source_table[] = {
@@ -61,6 +62,7 @@ int source_start(struct source *src, char *err, size_t errlen)
 {
 	if (src->started)
 		return 0;
+	src->start_ns = clock_mono_ns();
 	int rc = src->ops->start(src, err, errlen);
 	if (rc != 0)
 		return rc == KNOB_ERR_USAGE ? rc : -1;

@@ -69,6 +69,9 @@ struct source_conf {
 	const char *agent_path; /* --agent-path ("tunetop" when NULL) */
 	const char *const *agent_args; /* more arguments for the far side's --agent, NULL-ended */
 	double delay_s; /* the refresh the far side samples at */
+	/* -b and --agent: no front end shows the machine's own CPUs (snapshot.h machine[], the
+	 * console's '#' meters; the JSON has none), so the engine source reads none. */
+	bool no_machine;
 };
 
 /*
@@ -161,6 +164,10 @@ struct source {
 	const struct source_ops *ops;
 	void *priv; /* the implementation's state */
 	bool started;
+	/* CLOCK_MONOTONIC ns the first sample's interval begins at: source_start() sets it as
+	 * it calls ops->start, which may move it to its own baseline (the engine's, taken after
+	 * it built its CPUs). The front ends time their first sample from it. */
+	uint64_t start_ns;
 };
 
 /* The kinds, by name ("engine", "host"), for --backend and the tests. */

@@ -41,6 +41,7 @@ struct src_engine {
 	bool bpf_tried;
 	char bpf_err[128];
 	struct host_cpustat stat_prev[SNAP_MACHINE_CPUS]; /* the machine's CPUs, last read */
+	bool no_machine; /* source_conf's: nothing shows them */
 };
 
 #define SRC_ENG(src) (((struct src_engine *)(src)->priv)->eng)
@@ -53,6 +54,7 @@ static int src_engine_open(struct source *src, const struct source_conf *conf, c
 	struct src_engine *se = xcalloc(1, sizeof(*se));
 	se->eng = engine_new();
 	se->eng->platform = &src_engine_platform;
+	se->no_machine = conf->no_machine;
 	if (conf->delay_s > 0) /* the pace of its once-a-refresh figures */
 		se->eng->smp_refresh_ns = (uint64_t)(conf->delay_s * 1e9);
 	src->priv = se;
@@ -61,7 +63,11 @@ static int src_engine_open(struct source *src, const struct source_conf *conf, c
 
 static int src_engine_start(struct source *src, char *err, size_t errlen)
 {
-	return engine_start(SRC_ENG(src), err, errlen);
+	struct engine *eng = SRC_ENG(src);
+	int rc = engine_start(eng, err, errlen);
+	if (rc == 0)
+		src->start_ns = eng->smp_clock.start_ns; /* the first sample's baseline */
+	return rc;
 }
 
 /* The kernel's view of the engine's PMD sleeps beside the engine's own (docs/pmd.md). */
@@ -115,7 +121,8 @@ static void src_engine_sample(struct source *src, struct snapshot *snap)
 {
 	struct src_engine *se = src->priv;
 	engine_sample(se->eng, snap);
-	src_engine_machine(se, snap);
+	if (!se->no_machine) /* /proc/stat and a cpufreq file per CPU, each sample */
+		src_engine_machine(se, snap);
 	if (snap->has_pmd)
 		src_engine_probe(se, snap);
 }

@@ -7,7 +7,13 @@
 # `top -b -n 1`, alternated run by run, medians of STARTUP_RUNS (5).
 set -u
 runs=${STARTUP_RUNS:-5}
-echo "-- shared objects (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+# top's own CPU grows with the processes it reads (/proc/PID/stat and more, each): the
+# ratio's denominator; --host's with the threads (loadavg's total).
+tasks() {
+    echo "$(find /proc -maxdepth 1 -name '[0-9]*' | wc -l) processes," \
+        "$(cut -d' ' -f4 /proc/loadavg | cut -d/ -f2) threads"
+}
+echo "-- shared objects (load: $(cut -d' ' -f1-3 /proc/loadavg), $(tasks))"
 echo "   ldd tunetop: $(ldd "$TUNETOP" | grep -c '=>\|ld-linux') objects"
 python3 - "$TUNETOP" <<'PY'
 import socket, subprocess, sys, time, urllib.request
@@ -55,7 +61,8 @@ def served(p):
 count("--serve -b", ["--serve", f"127.0.0.1:{port}", "-b", "-o", "/dev/null", "-d", "0.1",
                      "-n", "600", "--scenario", "idle"], served)
 PY
-echo "-- start-up CPU of -b -n 1 against top -b -n 1 (user+sys ms, alternated, median of $runs)"
+echo "-- start-up CPU of -b -n 1 against top -b -n 1 (user+sys ms, alternated, median of $runs;" \
+    "load: $(cut -d' ' -f1-3 /proc/loadavg), $(tasks))"
 python3 - "$TUNETOP" "$runs" <<'PY'
 import os, statistics, subprocess, sys
 

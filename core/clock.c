@@ -36,6 +36,11 @@ uint64_t clock_next_due(uint64_t due, uint64_t delay, uint64_t taken, uint64_t n
 	return next < now ? now : next;
 }
 
+uint64_t clock_first_due(uint64_t start_ns, uint64_t delay, uint64_t first_max)
+{
+	return start_ns + (delay < first_max ? delay : first_max);
+}
+
 void clock_spin_ns(uint64_t ns)
 {
 	uint64_t end = clock_mono_ns() + ns;

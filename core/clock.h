@@ -53,6 +53,11 @@ void clock_sleep_until_ns(uint64_t abs_ns);
  * reader slower than the delay gets one sample per read. Pure. */
 uint64_t clock_next_due(uint64_t due, uint64_t delay, uint64_t taken, uint64_t now);
 
+/* When the first sample of such a loop is due: its interval is min(delay, first_max) from
+ * start_ns, the source's baseline (backends/source.h), so the time the source took to start
+ * counts inside it rather than on top of it. Pure. */
+uint64_t clock_first_due(uint64_t start_ns, uint64_t delay, uint64_t first_max);
+
 /* Spin (busy, on CPU) for ns: used to stretch work on a slow emulated CPU. */
 void clock_spin_ns(uint64_t ns);
 /* CLOCK_REALTIME ns as ISO 8601 UTC with milliseconds ("2026-12-06T07:34:45.781Z"), as JSON

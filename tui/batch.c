@@ -256,7 +256,10 @@ static int batch_loop(struct batch *b)
 	struct snapshot *snap = snapshot_new();
 	uint64_t delay = (uint64_t)(o->delay_s * 1e9);
 	uint64_t first = (uint64_t)(BATCH_FIRST_INTERVAL_S * 1e9);
-	uint64_t next = clock_mono_ns() + (delay < first ? delay : first);
+	/* The first line covers min(-d, 0.1 s) from the source's baseline, not from here: the
+	 * time the source took to start (the engine's threads run from its baseline on) and the
+	 * output's and the exporter's opening fall inside that interval, not on top of it. */
+	uint64_t next = clock_first_due(b->src->start_ns, delay, first);
 	uint64_t render_us = 0;
 	int rc = 0;
 	/* -b --serve whose lines nobody reads (-o /dev/null, as the exporter's unit) samples when a

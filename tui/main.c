@@ -215,7 +215,8 @@ static struct source *main_open(struct options *o, int *rc)
 				   .nremotes = o->nremotes,
 				   .ssh = o->ssh,
 				   .agent_path = o->agent_path,
-				   .delay_s = o->delay_s};
+				   .delay_s = o->delay_s,
+				   .no_machine = o->batch || o->agent};
 	/* --host, --scenario and --set go to the far side's agent. */
 	const char **far = xcalloc(2 * o->nsets + 4, sizeof(*far));
 	size_t nfar = 0;

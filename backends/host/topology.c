@@ -46,7 +46,9 @@ static int topo_llc_of(const char *cpu_root, int cpu)
 {
 	char list[256];
 	int llc_idx = -1;
-	for (int idx = 0; idx < TOPO_MAX_CACHE_INDEX; idx++)
+	/* From the top: the first list found is the highest index's, read once (each file is
+	 * an open, a read and a close, per CPU, before the engine's first thread starts). */
+	for (int idx = TOPO_MAX_CACHE_INDEX - 1; idx >= 0 && llc_idx < 0; idx--)
 		if (topo_cache_line(cpu_root, cpu, idx, "shared_cpu_list", list, sizeof(list)))
 			llc_idx = idx;
 	if (llc_idx < 0) { /* no lists: the highest index's id alone */
@@ -58,7 +60,6 @@ static int topo_llc_of(const char *cpu_root, int cpu)
 		}
 		return id;
 	}
-	topo_cache_line(cpu_root, cpu, llc_idx, "shared_cpu_list", list, sizeof(list));
 	int first = -1; /* the kernel prints a cpulist in ascending order ("0-3,8-11") */
 	if (sscanf(list, "%d", &first) != 1 || first < 0)
 		first = cpu;

@@ -89,11 +89,15 @@ static bool est_grow_batch(struct est_state *st)
 		 * mutex for ms per batch (5-11 ms at 128 CPUs), stalling kthread 0. */
 		for (uint64_t j = i; j < end; j++) {
 			struct est_estimator *e = est_at(st, j);
-			uint64_t sum[EST_NSTATS];
+			uint64_t sum[EST_NSTATS] = {0};
 			memset(e, 0, sizeof(*e));
 			e->slot = (uint32_t)j + 1;
-			/* The slot may have counted before: its totals are the zero point. */
-			est_sum_now(st, e->slot, sum);
+			/* The slot of an estimator once live may have counted: its totals
+			 * are the zero point. One never live was never counted into (the
+			 * packet path counts only below live): zero, without summing
+			 * est.cpus lines for each (a third of est_start's time). */
+			if (j < st->live_max)
+				est_sum_now(st, e->slot, sum);
 			est_ewma_zero(&e->ewma, sum);
 		}
 		est_config_lock(st);
@@ -108,6 +112,8 @@ static bool est_grow_batch(struct est_state *st)
 		pthread_mutex_unlock(&st->mutex);
 		/* Release: the packet path sees initialised counters for these. */
 		atomic_store_explicit(&st->live, (uint32_t)end, memory_order_release);
+		if (end > st->live_max)
+			st->live_max = (uint32_t)end;
 		est_mem_publish(st);
 		return end < want;
 	}

@@ -146,6 +146,7 @@ struct est_state {
 	struct est_estimator *est_chunk[EST_MAX_CHUNKS];
 	int est_nchunks;
 	_Atomic uint32_t live; /* estimators the packet path may count into (release) */
+	uint32_t live_max; /* the most ever live: slots past it never counted (grow_lock) */
 
 	struct est_counters ctr; /* slot 0: kthread 0's calc_stats */
 	struct est_tick_stats ts;

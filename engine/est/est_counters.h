@@ -51,11 +51,17 @@ struct est_counters {
 
 	/* Regions are cut from per-CPU slabs of EST_CTR_SLAB_REGIONS: 32000
 	 * separate 64 KiB mappings for est.count 2M took 1 s to unmap at exit,
-	 * 1000 slabs a fraction of that. [cpu]: the current slab, regions left. */
+	 * 1000 slabs a fraction of that. [cpu]: the current slab, regions left.
+	 * The slabs of the CPUs of one node that run out together (they do: a
+	 * chunk takes a region of every CPU) are one mapping: est.cpus 16 made
+	 * 16 mappings (mmap, mbind, munmap each) where one serves. */
 	struct est_pcpu **slab_next;
 	uint32_t *slab_left;
-	void **slabs; /* every slab, to unmap */
-	size_t nslabs, slabs_cap;
+	struct est_ctr_map {
+		void *p;
+		size_t bytes;
+	} * maps; /* every mapping, to unmap */
+	size_t nmaps, maps_cap;
 };
 #define EST_CTR_SLAB_REGIONS 32
 

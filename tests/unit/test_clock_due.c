@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_clock_due.c: clock_next_due, the grid of the -b and agent loops: on time it keeps the
  * grid, after a stall it neither catches up nor takes the next sample a moment after the
- * late one, and a reader slower than the delay gets a sample per read. Pure: no clock. */
+ * late one, and a reader slower than the delay gets a sample per read; clock_first_due, the
+ * first sample min(delay, 0.1 s) after the source's baseline. Pure: no clock. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,6 +46,16 @@ static void test_slow_reader(void **state)
 	assert_int_equal(clock_next_due(due, D, due, now), now);
 }
 
+static void test_first(void **state)
+{
+	(void)state;
+	/* A source whose baseline is at 1000 ms, -d 1 and -d 0.05: the first sample 100 ms and
+	 * 50 ms after it, wherever the loop starts (a slow start is inside the interval). */
+	uint64_t start = 1000 * NS_PER_MS, first = 100 * NS_PER_MS;
+	assert_int_equal(clock_first_due(start, NS_PER_S, first), start + first);
+	assert_int_equal(clock_first_due(start, D, first), start + D);
+}
+
 static void test_zero_delay(void **state)
 {
 	(void)state;
@@ -54,9 +65,8 @@ static void test_zero_delay(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_on_time),
-	    cmocka_unit_test(test_after_stall),
-	    cmocka_unit_test(test_slow_reader),
+	    cmocka_unit_test(test_on_time),	cmocka_unit_test(test_after_stall),
+	    cmocka_unit_test(test_slow_reader), cmocka_unit_test(test_first),
 	    cmocka_unit_test(test_zero_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,11 +61,14 @@ static void hand_over(pthread_mutex_t *m, _Atomic int *waiters, void (*lock)(voi
 	give_way(gw_arg);
 	uint64_t waited = clock_mono_ns() - t0;
 	/* The owner retakes the lock now: it must come after the waiter's turn. */
-	bool after = pthread_mutex_trylock(m) != 0 || atomic_load(&w.got);
+	bool held = pthread_mutex_trylock(m) == 0;
+	bool after = !held || atomic_load(&w.got);
 	if (!after)
 		assert_true(waited >= EST_GIVE_WAY_MAX_NS); /* gave up on an unscheduled waiter */
-	else
-		pthread_mutex_lock(m); /* wait for its release, as the owner would */
+	else if (!held) /* the waiter's turn is on: wait for its release, as the owner would */
+		pthread_mutex_lock(m);
+	/* Held with got set: the waiter had its whole turn (20 ms) while the owner gave way
+	 * (a loaded machine); locking again here was a self-deadlock (the test hung 300 s). */
 	pthread_mutex_unlock(m);
 	pthread_join(t, NULL);
 	assert_int_equal(atomic_load(waiters), 0);
