@@ -31,3 +31,26 @@ printf '%s\n' "$out" | awk '
 		printf "trade-off: interrupt CPU busy %.1f%% at 0, %.1f%% at 1, %.1f%% at 2 (medians)\n",
 			busy[0], busy[1], busy[2]
 	}'
+# The crossover (docs/blk.md "Emulated IPI cost"): at each emulated cost of BLK_CROSS_COSTS
+# (0 2000 20000), IOPS and CPU per completion at rq_affinity 2 against 0 (ratios of medians of
+# BLK_CROSS_PASSES passes, 4 x 300 ms) on two devices: blk-steer's (1 us + 0..1 us, the
+# interrupt CPU the bottleneck) and blk-seed's (100 us, the device the bottleneck, the CPUs
+# with headroom, as the 2008 tests ran). CPU-bound, the cost takes IOPS; device-bound, it
+# shows as CPU per completion at equal IOPS.
+for shape in "blk-steer 1 1" "blk-seed 100 0"; do
+	read -r name svc jit <<<"$shape"
+	for cost in ${BLK_CROSS_COSTS:-0 2000 20000}; do
+		cross=$("$bin" "${BLK_CROSS_PASSES:-4}" 300 "$svc" "$jit" "$cost") || rc=1
+		printf '%s\n' "$cross" | awk -v shape="$name" -v cost="$cost" '
+			$1 == "iops" { iops[$2] = $5 }
+			$1 == "cpl_ns" { cpl[$2] = $5 }
+			END {
+				if (iops[0] > 0 && cpl[0] > 0)
+					printf "crossover %-9s ipi_cost_ns %6d: IOPS at 2 / at 0 %.2fx, CPU per completion at 2 / at 0 %.2fx (medians)\n",
+						shape, cost, iops[2] / iops[0], cpl[2] / cpl[0]
+				else
+					printf "crossover %-9s ipi_cost_ns %6d: no completions at 0\n", shape, cost
+			}'
+	done
+done
+exit $rc

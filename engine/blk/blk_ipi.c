@@ -180,10 +180,14 @@ void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_c
 	case BLK_PATH_REMOTE:
 		/* blk_mq_complete_send_ipi(): the first producer kicks, the rest ride along. */
 		target = &st->cpus[rq->submit_cpu];
-		blk_ipi_cost_pay(st); /* the sending side, before the request can be counted */
 		atomic_fetch_add_explicit(&st->at_done, 1, memory_order_release);
 		if (blk_llist_push(&target->done, &rq->node))
 			blk_ipi_send(st, target);
+		/* The sending side's cost after the push, as the kernel sends the IPI after
+		 * llist_add: the request is already the target's, whose side of the cost runs
+		 * in its own interrupt context meanwhile (docs/blk.md "Emulated IPI cost"). rq
+		 * may be completed and reused by now: not touched again. */
+		blk_ipi_cost_pay(st);
 		break;
 	default:
 		break;
