@@ -8,6 +8,7 @@
 
 #include "core/knob.h"
 #include "diag/diag.h"
+#include "tui/rowfmt.h"
 #include "tui/console/ui.h"
 
 /* A finding starting or clearing goes to the events view, as -b puts it on its line. */
@@ -117,32 +118,6 @@ int ui_diag_line(struct ui *ui, int y)
 	return 1;
 }
 
-/* Line `row` of text wrapped at spaces to w columns, indented by 2, into buf (when buf);
- * returns the number of lines. */
-static int wrap(const char *p, int w, int row, char *buf, size_t len)
-{
-	int n = 0;
-	if (w < 20)
-		w = 20;
-	while (*p) {
-		int take = (int)strlen(p);
-		if (take > w) {
-			take = w;
-			while (take > 0 && p[take] != ' ')
-				take--;
-			if (take == 0)
-				take = w; /* one long word: cut it */
-		}
-		if (n == row && buf)
-			snprintf(buf, len, "  %.*s", take, p);
-		n++;
-		p += take;
-		while (*p == ' ')
-			p++;
-	}
-	return n ? n : 1;
-}
-
 /* Line i of the list (one block per finding) into buf; false past the end. */
 static bool list_line(struct ui *ui, int i, char *buf, size_t len, enum theme_role *role)
 {
@@ -164,7 +139,7 @@ static bool list_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 	}
 	for (int k = 0; k < n; k++) {
 		/* A block: the title, the conclusion, the fix, the evidence, a blank line. */
-		int nc = wrap(f[k].conclusion, COLS - 3, 0, NULL, 0);
+		int nc = rowfmt_wrap(f[k].conclusion, COLS - 3, 20, 2, 0, NULL, 0);
 		int lines = 3 + nc + f[k].nevidence;
 		if (i >= lines) {
 			i -= lines;
@@ -172,7 +147,7 @@ static bool list_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 		}
 		buf[0] = '\0';
 		if (i >= 1 && i <= nc) {
-			wrap(f[k].conclusion, COLS - 3, i - 1, buf, len);
+			rowfmt_wrap(f[k].conclusion, COLS - 3, 20, 2, i - 1, buf, len);
 			return true;
 		}
 		if (i > nc)
