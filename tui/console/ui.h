@@ -387,6 +387,8 @@ void ui_table_search(struct ui *ui);
 
 /* ui_views.c: the detail views (ui_view_*.c) in the rows between header and status. */
 void ui_view_draw(struct ui *ui, int y, int h);
+/* Show view v from its top (the keys and the setup screen); UI_REDRAW. */
+int ui_view_set(struct ui *ui, enum ui_view v);
 void ui_events_note(struct ui *ui);
 /* One event into the kept log of the events view (ui_views.c). */
 void ui_event_push(struct ui *ui, const struct event *e);
