@@ -91,10 +91,6 @@ const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size
 	return buf;
 }
 
-/* The hit shares' heading: each lookup's share of the interval's datapath passes. */
-static const char host_hits_head[] =
-    "hits % of passes simple%  emc%  smc% mflow% phwol% upcall/s  lost/s";
-
 static const char *host_hits_row(const struct host_ovs_pmd_snap *x, char *buf, size_t len)
 {
 	char name[sizeof(x->name)], a[16], b[16], c[16], d[16], e[16], f[16], g[16];
@@ -109,9 +105,6 @@ static const char *host_hits_row(const struct host_ovs_pmd_snap *x, char *buf, s
 		 opt(x->lost_upcalls_per_s, false, "%.1f", g, sizeof(g)));
 	return buf;
 }
-
-static const char host_drops_head[] =
-    "interface drops  counter                        total   per s";
 
 /* An interface's drop lines: one per counter it has that moved or is not 0, else one. */
 static int host_drop_lines(const struct host_ovs_iface_snap *f)
@@ -136,14 +129,6 @@ static const char *host_drop_line(const struct host_ovs_iface_snap *f, int j, ch
 		return buf;
 	}
 	snprintf(buf, len, "%-16.16s no drops (%d of its counters, all 0)", f->name, have);
-	return buf;
-}
-
-/* Suspicious iterations: the thresholds are OVS's defaults (it reports no setting). */
-static const char *host_susp_head(const struct host_snap *h, char *buf, size_t len)
-{
-	(void)h; /* the thresholds are in docs/figures.md: a heading holds only labels */
-	snprintf(buf, len, "suspicious iters  since clear     per s   TSC");
 	return buf;
 }
 
@@ -214,34 +199,6 @@ const char *rowfmt_host_hist_title(const struct host_ovs_pmd_snap *x, const stru
 	return buf;
 }
 
-int rowfmt_host_nlines(const struct snapshot *s)
-{
-	const struct host_snap *h = &s->host;
-	int n = 1 + h->novs_pmds + 1 + h->novs_pmds + (h->novs_pmds > 0) + 1 + h->novs_rxqs + 1 +
-		h->novs_ifaces + 1;
-	for (int i = 0; i < h->novs_ifaces; i++)
-		n += host_drop_lines(&h->ovs_ifaces[i]);
-	return n + 1 + h->novs_pmds;
-}
-
-bool rowfmt_host_is_head(const struct snapshot *s, int i)
-{
-	const struct host_snap *h = &s->host;
-	int at = 0;
-	int drops = 0;
-	for (int k = 0; k < h->novs_ifaces; k++)
-		drops += host_drop_lines(&h->ovs_ifaces[k]);
-	int len[] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0),
-		     h->novs_rxqs, h->novs_ifaces,
-		     drops,	   h->novs_pmds};
-	for (size_t k = 0; k < sizeof(len) / sizeof(len[0]); k++) {
-		if (i == at)
-			return true;
-		at += 1 + len[k];
-	}
-	return false;
-}
-
 /* A PMD's pmd-stats-show row. */
 static const char *host_stats_row(const struct host_ovs_pmd_snap *x, char *buf, size_t len)
 {
@@ -285,58 +242,83 @@ static const char *host_iface_row(const struct host_ovs_iface_snap *f2, char *bu
 	return buf;
 }
 
+/* The sections after the PMD table, each a heading and rows: what rowfmt_host_nlines counts,
+ * rowfmt_host_is_head marks and rowfmt_host_line writes. Suspicious iterations' thresholds are
+ * OVS's defaults, in docs/figures.md: a heading holds only labels. */
+enum { SEC_STATS, SEC_HITS, SEC_RXQ, SEC_IFACE, SEC_DROPS, SEC_SUSP, NSEC };
+static const char *const host_heads[NSEC] = {
+    "pmd-stats-show   emc hits smc hits megaflow  upcalls lost   cyc/pkt upcall/s isol ovhd%",
+    /* each lookup's share of the interval's datapath passes */
+    "hits % of passes simple%  emc%  smc% mflow% phwol% upcall/s  lost/s",
+    "pmd-rxq-show     port             queue  PMD core  usage%",
+    "ovsdb Interface  rx dropped tx dropped rx errors tx errors",
+    "interface drops  counter                        total   per s",
+    "suspicious iters  since clear     per s   TSC",
+};
+
+/* Line i as its section and row (-1: the heading); false past the last. */
+static bool host_where(const struct host_snap *h, int i, int *sec, int *row)
+{
+	int drops = 0;
+	for (int k = 0; k < h->novs_ifaces; k++)
+		drops += host_drop_lines(&h->ovs_ifaces[k]);
+	const int len[NSEC] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0),
+			       h->novs_rxqs, h->novs_ifaces,
+			       drops,	     h->novs_pmds};
+	for (*sec = 0; *sec < NSEC; i -= 1 + len[(*sec)++])
+		if (i <= len[*sec]) {
+			*row = i - 1;
+			return true;
+		}
+	return false;
+}
+
+int rowfmt_host_nlines(const struct snapshot *s)
+{
+	int n = 0, sec, row;
+	while (host_where(&s->host, n, &sec, &row))
+		n++;
+	return n;
+}
+
+bool rowfmt_host_is_head(const struct snapshot *s, int i)
+{
+	int sec, row;
+	return host_where(&s->host, i, &sec, &row) && row < 0;
+}
+
 const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len)
 {
 	const struct host_snap *h = &s->host;
-
-	if (i == 0)
-		return snprintf(buf, len, "%s",
-				"pmd-stats-show   emc hits smc hits megaflow  upcalls lost   "
-				"cyc/pkt upcall/s isol ovhd%"),
-		       buf;
-	i--;
-	if (i < h->novs_pmds)
-		return host_stats_row(&h->ovs_pmds[i], buf, len);
-	i -= h->novs_pmds;
-	if (i == 0)
-		return snprintf(buf, len, "%s", host_hits_head), buf;
-	i--;
-	if (i < h->novs_pmds)
-		return host_hits_row(&h->ovs_pmds[i], buf, len);
-	i -= h->novs_pmds;
-	if (h->novs_pmds > 0 && i-- == 0)
-		return host_hits_row(&h->ovs_total, buf, len);
-	if (i == 0)
-		return snprintf(buf, len, "%s",
-				"pmd-rxq-show     port             queue  PMD core  usage%"),
-		       buf;
-	i--;
-	if (i < h->novs_rxqs)
-		return host_rxq_row(&h->ovs_rxqs[i], buf, len);
-	i -= h->novs_rxqs;
-	if (i == 0)
-		return snprintf(buf, len, "%s%s%s",
-				"ovsdb Interface  rx dropped tx dropped rx errors tx errors",
-				h->ovsdb ? "" : "  (ovsdb: ", h->ovsdb ? "" : h->ovsdb_error),
-		       buf;
-	i--;
-	if (i < h->novs_ifaces)
-		return host_iface_row(&h->ovs_ifaces[i], buf, len);
-	i -= h->novs_ifaces;
-	if (i == 0)
-		return snprintf(buf, len, "%s", host_drops_head), buf;
-	i--;
-	for (int j = 0; j < h->novs_ifaces; j++) {
-		int n = host_drop_lines(&h->ovs_ifaces[j]);
-		if (i < n)
-			return host_drop_line(&h->ovs_ifaces[j], i, buf, len);
-		i -= n;
-	}
-	if (i == 0)
-		return host_susp_head(h, buf, len);
-	i--;
-	if (i < h->novs_pmds)
-		return host_susp_row(&h->ovs_pmds[i], buf, len);
+	int sec, row;
 	buf[0] = '\0';
-	return buf;
+	if (!host_where(h, i, &sec, &row))
+		return buf;
+	if (row < 0) {
+		bool ovsdb_err = sec == SEC_IFACE && !h->ovsdb;
+		snprintf(buf, len, "%s%s%s", host_heads[sec], ovsdb_err ? "  (ovsdb: " : "",
+			 ovsdb_err ? h->ovsdb_error : "");
+		return buf;
+	}
+	switch (sec) {
+	case SEC_STATS:
+		return host_stats_row(&h->ovs_pmds[row], buf, len);
+	case SEC_HITS:
+		return host_hits_row(row < h->novs_pmds ? &h->ovs_pmds[row] : &h->ovs_total, buf,
+				     len);
+	case SEC_RXQ:
+		return host_rxq_row(&h->ovs_rxqs[row], buf, len);
+	case SEC_IFACE:
+		return host_iface_row(&h->ovs_ifaces[row], buf, len);
+	case SEC_DROPS:
+		for (int j = 0; j < h->novs_ifaces; j++) {
+			int n = host_drop_lines(&h->ovs_ifaces[j]);
+			if (row < n)
+				return host_drop_line(&h->ovs_ifaces[j], row, buf, len);
+			row -= n;
+		}
+		return buf;
+	default:
+		return host_susp_row(&h->ovs_pmds[row], buf, len);
+	}
 }
