@@ -24,7 +24,10 @@
 #define RECFILE_QUEUE_LINES 1024
 #define RECFILE_QUEUE_BYTES (16u << 20)
 
-enum recfile_kind recfile_kind_of(const char *path)
+enum recfile_kind { RECFILE_PLAIN, RECFILE_GZ, RECFILE_ZSTD };
+
+/* By the name's ending: ".zst", ".gz", anything else plain. */
+static enum recfile_kind recfile_kind_of(const char *path)
 {
 	size_t n = strlen(path);
 	if (n > 4 && strcmp(path + n - 4, ".zst") == 0)
