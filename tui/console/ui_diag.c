@@ -185,19 +185,7 @@ static int list_lines(struct ui *ui)
 
 void ui_diag_list_draw(struct ui *ui)
 {
-	char buf[512];
-	enum theme_role role;
-	int max = list_lines(ui) - (LINES - 1);
-	if (ui->diag_top > max)
-		ui->diag_top = max;
-	if (ui->diag_top < 0)
-		ui->diag_top = 0;
-	for (int r = 0; r < LINES - 1; r++) {
-		if (!list_line(ui, ui->diag_top + r, buf, sizeof(buf), &role))
-			break;
-		move(r, 0);
-		ui_put(ui, role, "%s", buf);
-	}
+	ui_page_draw(ui, list_line, &ui->diag_top, list_lines(ui), 0, LINES - 1);
 	move(LINES - 1, 0);
 	ui_put(ui, ROLE_STATUS, "%s",
 	       ui->status[0] ? ui->status : "arrows scroll, Esc or q closes");

@@ -202,24 +202,11 @@ static int help_lines(struct ui *ui)
 
 void ui_help_draw(struct ui *ui)
 {
-	char buf[512];
-	enum theme_role role;
-	int body = LINES - 2;
-
-	if (ui->help_top > help_lines(ui) - body)
-		ui->help_top = help_lines(ui) - body;
-	if (ui->help_top < 0)
-		ui->help_top = 0;
 	ui_fill_line(ui, 0, ROLE_TITLE);
 	move(0, 0);
 	ui_put(ui, ROLE_TITLE, " tunetop %s help: Esc, q or h returns; arrows and PgUp/PgDn scroll",
 	       TUNETOP_VERSION);
-	for (int r = 0; r < body; r++) {
-		if (!help_line(ui, ui->help_top + r, buf, sizeof(buf), &role))
-			break;
-		move(1 + r, 0);
-		ui_put(ui, role, "%s", buf);
-	}
+	ui_page_draw(ui, help_line, &ui->help_top, help_lines(ui), 1, LINES - 2);
 }
 
 int ui_help_key(struct ui *ui, int ch)
