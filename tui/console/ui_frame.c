@@ -7,8 +7,6 @@
 #include "core/clock.h"
 #include "tui/console/ui.h"
 
-static const char *const view_names[VIEW_COUNT] = {"overview", "est", "pmd", "blk", "events"};
-
 static void status_draw(struct ui *ui, int y)
 {
 	if (ui->input != INPUT_NONE) {
@@ -29,7 +27,7 @@ static void status_draw(struct ui *ui, int y)
 		    ui_put(ui, ROLE_STATUS, " ");
 	for (int v = 0; v < VIEW_COUNT; v++)
 		ui_put(ui, v == (int)ui->view && !fleet ? ROLE_TABLE_SORT : ROLE_STATUS, "%d %s",
-		       v + 1, view_names[v]),
+		       v + 1, settings_view_names[v]),
 		    ui_put(ui, ROLE_STATUS, " ");
 	ui_put(ui, ROLE_STATUS, " sort %s%s  threads %zu/%zu", ui_sort_name(ui->sort),
 	       ui->sort_asc ? "+" : "-", ui->nrows, ui->snap->nthreads);
