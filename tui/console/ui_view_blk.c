@@ -36,8 +36,7 @@ static void blk_matrix(struct body *b, const struct blk_snap *k)
 			cols[nc++] = i;
 	}
 	if (nr == 0 || nc == 0) {
-		if (body_line(b))
-			ui_put(ui, ROLE_LABEL, "submit x complete: no completions in the interval");
+		body_title(b, "submit x complete: no completions in the interval");
 		return;
 	}
 	if (body_line(b)) {
