@@ -55,6 +55,15 @@ const char *rowfmt_at_least_us(double us, char *buf, size_t len)
 }
 
 /* "est-k:3" -> 3; -1 when the name is not prefix:N. */
+const char *rowfmt_opt(double v, bool absent, const char *fmt, char *buf, size_t len)
+{
+	if (absent || v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
 int rowfmt_wrap(const char *p, int w, int min_w, int indent, int row, char *buf, size_t len)
 {
 	int n = 0;

@@ -24,16 +24,6 @@ const char *rowfmt_host_no_pmd(const struct snapshot *s, char *buf, size_t len)
 	return buf;
 }
 
-/* v with fmt, or "-" when absent (negative, or no baseline). */
-static const char *opt(double v, bool absent, const char *fmt, char *buf, size_t len)
-{
-	if (absent || v < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, fmt, v);
-	return buf;
-}
-
 bool rowfmt_host_maxsleep_ovsdb(const struct snapshot *s, char *buf, size_t len)
 {
 	char applied[32];
@@ -82,12 +72,12 @@ const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size
 		 rowfmt_name(p->name, name, sizeof(name)),
 		 n ? "-" : rowfmt_count(p->rx_pps, rx, sizeof(rx)),
 		 n ? "-" : rowfmt_count(p->tx_pps, tx, sizeof(tx)),
-		 opt(p->busy_pct, n, "%.1f", bu, sizeof(bu)),
-		 opt(p->idle_pct, n, "%.1f", id, sizeof(id)),
-		 opt(p->sleep_iter_pct, n, "%.1f", sl, sizeof(sl)),
-		 opt(p->sleep_us_avg, n, "%.1fus", av, sizeof(av)),
+		 rowfmt_opt(p->busy_pct, n, "%.1f", bu, sizeof(bu)),
+		 rowfmt_opt(p->idle_pct, n, "%.1f", id, sizeof(id)),
+		 rowfmt_opt(p->sleep_iter_pct, n, "%.1f", sl, sizeof(sl)),
+		 rowfmt_opt(p->sleep_us_avg, n, "%.1fus", av, sizeof(av)),
 		 n ? "-" : rowfmt_count((double)p->iterations, it, sizeof(it)),
-		 opt(p->cpu_pct, n, "%.1f", cpu, sizeof(cpu)));
+		 rowfmt_opt(p->cpu_pct, n, "%.1f", cpu, sizeof(cpu)));
 	return buf;
 }
 
@@ -96,13 +86,13 @@ static const char *host_hits_row(const struct host_ovs_pmd_snap *x, char *buf, s
 	char name[sizeof(x->name)], a[16], b[16], c[16], d[16], e[16], f[16], g[16];
 	snprintf(buf, len, "%-16s %7s %5s %5s %6s %6s %8s %7s",
 		 rowfmt_name(x->name, name, sizeof(name)),
-		 opt(x->simple_pct, false, "%.1f", a, sizeof(a)),
-		 opt(x->emc_pct, false, "%.1f", b, sizeof(b)),
-		 opt(x->smc_pct, false, "%.1f", c, sizeof(c)),
-		 opt(x->megaflow_pct, false, "%.1f", d, sizeof(d)),
-		 opt(x->phwol_pct, false, "%.1f", e, sizeof(e)),
-		 opt(x->upcalls_per_s, false, "%.1f", f, sizeof(f)),
-		 opt(x->lost_upcalls_per_s, false, "%.1f", g, sizeof(g)));
+		 rowfmt_opt(x->simple_pct, false, "%.1f", a, sizeof(a)),
+		 rowfmt_opt(x->emc_pct, false, "%.1f", b, sizeof(b)),
+		 rowfmt_opt(x->smc_pct, false, "%.1f", c, sizeof(c)),
+		 rowfmt_opt(x->megaflow_pct, false, "%.1f", d, sizeof(d)),
+		 rowfmt_opt(x->phwol_pct, false, "%.1f", e, sizeof(e)),
+		 rowfmt_opt(x->upcalls_per_s, false, "%.1f", f, sizeof(f)),
+		 rowfmt_opt(x->lost_upcalls_per_s, false, "%.1f", g, sizeof(g)));
 	return buf;
 }
 
@@ -124,8 +114,8 @@ static const char *host_drop_line(const struct host_ovs_iface_snap *f, int j, ch
 		if (!(f->drops[k] > 0 || f->drop_per_s[k] > 0) || j--)
 			continue;
 		snprintf(buf, len, "%-16.16s %-26s %9s %7s", f->name, host_iface_drop_names[k],
-			 opt((double)f->drops[k], false, "%.0f", a, sizeof(a)),
-			 opt(f->drop_per_s[k], false, "%.1f", b, sizeof(b)));
+			 rowfmt_opt((double)f->drops[k], false, "%.0f", a, sizeof(a)),
+			 rowfmt_opt(f->drop_per_s[k], false, "%.1f", b, sizeof(b)));
 		return buf;
 	}
 	snprintf(buf, len, "%-16.16s no drops (%d of its counters, all 0)", f->name, have);
@@ -211,12 +201,12 @@ static const char *host_stats_row(const struct host_ovs_pmd_snap *x, char *buf, 
 		 rowfmt_count((double)x->megaflow_hits, c, sizeof(c)),
 		 rowfmt_count((double)x->upcalls, d, sizeof(d)),
 		 rowfmt_count((double)x->lost_upcalls, e, sizeof(e)),
-		 opt(x->cycles_per_pkt, false, "%.0f", f, sizeof(f)),
-		 opt(x->upcalls_per_s, false, "%.1f", g, sizeof(g)),
+		 rowfmt_opt(x->cycles_per_pkt, false, "%.0f", f, sizeof(f)),
+		 rowfmt_opt(x->upcalls_per_s, false, "%.1f", g, sizeof(g)),
 		 x->isolated < 0 ? "-"
 		 : x->isolated	 ? "yes"
 				 : "no",
-		 opt(x->overhead_pct, false, "%.0f", k, sizeof(k)));
+		 rowfmt_opt(x->overhead_pct, false, "%.0f", k, sizeof(k)));
 	return buf;
 }
 
@@ -225,7 +215,7 @@ static const char *host_rxq_row(const struct host_ovs_rxq_snap *q, char *buf, si
 {
 	char a[16];
 	snprintf(buf, len, "                 %-16.16s %5d  %8d  %6s%s", q->port, q->queue,
-		 q->core_id, opt(q->usage_pct, false, "%.0f", a, sizeof(a)),
+		 q->core_id, rowfmt_opt(q->usage_pct, false, "%.0f", a, sizeof(a)),
 		 q->enabled ? "" : "  (disabled)");
 	return buf;
 }
@@ -235,10 +225,10 @@ static const char *host_iface_row(const struct host_ovs_iface_snap *f2, char *bu
 {
 	char a[16], b[16], c[16], d[16];
 	snprintf(buf, len, "%-16.16s %10s %10s %9s %9s", f2->name,
-		 opt((double)f2->rx_dropped, false, "%.0f", a, sizeof(a)),
-		 opt((double)f2->tx_dropped, false, "%.0f", b, sizeof(b)),
-		 opt((double)f2->rx_errors, false, "%.0f", c, sizeof(c)),
-		 opt((double)f2->tx_errors, false, "%.0f", d, sizeof(d)));
+		 rowfmt_opt((double)f2->rx_dropped, false, "%.0f", a, sizeof(a)),
+		 rowfmt_opt((double)f2->tx_dropped, false, "%.0f", b, sizeof(b)),
+		 rowfmt_opt((double)f2->rx_errors, false, "%.0f", c, sizeof(c)),
+		 rowfmt_opt((double)f2->tx_errors, false, "%.0f", d, sizeof(d)));
 	return buf;
 }
 
