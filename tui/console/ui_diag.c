@@ -223,7 +223,8 @@ static int diag_fix_set(struct ui *ui, int knob, int64_t v)
 int ui_diag_fix_key(struct ui *ui, int ch)
 {
 	const struct diag_finding *f;
-	char name[DIAG_FIX_MAX], err[256];
+	char err[256];
+	enum knob_id id;
 	int64_t v;
 	(void)ch;
 	int n = shown(ui, &f);
@@ -232,15 +233,8 @@ int ui_diag_fix_key(struct ui *ui, int ch)
 		ui_status(ui, true, "X: no active finding has a fix");
 		return UI_REDRAW;
 	}
-	/* "knob=value", the --set syntax: the name, then the value the knob table parses. */
-	snprintf(name, sizeof(name), "%s", w->fix);
-	char *eq = strchr(name, '=');
-	int id = -1;
-	if (eq) {
-		*eq = '\0';
-		id = knob_find(name);
-	}
-	if (id < 0 || knob_parse((enum knob_id)id, eq + 1, &v, err, sizeof(err)) != 0) {
+	/* "knob=value", the --set syntax. */
+	if (knob_parse_assignment(w->fix, &id, &v, err, sizeof(err)) != 0) {
 		ui_status(ui, true, "X: %s: not a knob assignment this console knows", w->fix);
 		return UI_REDRAW;
 	}
@@ -254,5 +248,5 @@ int ui_diag_fix_key(struct ui *ui, int ch)
 		return ui_confirm_ask(ui, diag_fix_set, id, v,
 				      "X: set %s on this machine (%s): Enter applies, Esc cancels",
 				      w->fix, w->id);
-	return ui_knob_set(ui, (enum knob_id)id, v);
+	return ui_knob_set(ui, id, v);
 }
