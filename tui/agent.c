@@ -19,6 +19,7 @@
 #include "backends/remote/jdelta.h"
 #include "backends/source_async.h"
 #include "core/clock.h"
+#include "core/utf8.h"
 #include "tui/after.h"
 #include "tui/batch.h"
 #include "tui/sig.h"
@@ -94,15 +95,6 @@ static void agent_send(struct agent *a, json_t *o)
 	json_decref(o);
 }
 
-/* Well-formed UTF-8 (what json_string takes): no overlongs, no surrogates, at most U+10FFFF. */
-static bool agent_utf8(const unsigned char *s, size_t n)
-{
-	json_t *j = json_stringn((const char *)s, n);
-	bool ok = j != NULL;
-	json_decref(j);
-	return ok;
-}
-
 static void agent_parse_error(struct agent_cmd *c, const char *cmd, const char *msg)
 {
 	c->kind = AGENT_CMD_ERROR;
@@ -135,7 +127,7 @@ void agent_parse(const char *line, size_t len, struct agent_cmd *c)
 		c->kind = AGENT_CMD_NONE;
 		return;
 	}
-	bool utf8 = agent_utf8((const unsigned char *)p, strlen(p));
+	bool utf8 = utf8_valid(p);
 	if (strncmp(p, "set ", 4) == 0) {
 		c->cmd = "set";
 		if (sscanf(p + 4, "%127s %255[^\n]", c->name, c->value) != 2) {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,70 +190,55 @@ static int options_checked(struct options *o, int c, const char *arg, const char
 /* An option taken as it is (a flag, a name or a path): false when c is none. */
 static bool options_plain(struct options *o, int c, char *arg, const char **source_opt)
 {
+#define OFF(f) offsetof(struct options, f)
+	static const struct {
+		int c;
+		size_t off;
+		bool flag; /* a bool set, else the argument kept */
+	} plain[] = {
+	    {'b', OFF(batch), true},
+	    {OPT_METRICS_TID, OFF(metrics_tid), true},
+	    {OPT_NO_COLOR, OFF(no_color), true},
+	    {OPT_ASCII, OFF(ascii), true},
+	    {OPT_MOUSE, OFF(mouse), true},
+	    {OPT_WRITE, OFF(write), true},
+	    {OPT_NO_CONFIG, OFF(no_config), true},
+	    {OPT_FOLLOW, OFF(follow), true},
+	    {OPT_AGENT, OFF(agent), true},
+	    {OPT_WEB_CONFIG, OFF(web_config), false},
+	    {OPT_SCENARIO, OFF(scenario), false},
+	    {OPT_THEME, OFF(theme), false},
+	    {OPT_RECORD, OFF(record), false},
+	    {OPT_RECORD_DIR, OFF(record_dir), false},
+	    {OPT_SSH, OFF(ssh), false},
+	    {OPT_AGENT_PATH, OFF(agent_path), false},
+	};
+#undef OFF
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		if (plain[i].c != c)
+			continue;
+		if (plain[i].flag)
+			*(bool *)((char *)o + plain[i].off) = true;
+		else
+			*(const char **)((char *)o + plain[i].off) = arg;
+		return true;
+	}
 	switch (c) {
-	case 'b':
-		o->batch = true;
-		return true;
-	case OPT_METRICS_TID:
-		o->metrics_tid = true;
-		return true;
-	case OPT_WEB_CONFIG:
-		o->web_config = arg;
-		return true;
 	case OPT_SET:
 		o->sets[o->nsets++] = arg;
-		return true;
-	case OPT_SCENARIO:
-		o->scenario = arg;
 		return true;
 	case OPT_HOST:
 		o->backend = "host";
 		o->host_flag = true;
 		*source_opt = "--host";
 		return true;
-	case OPT_THEME:
-		o->theme = arg;
-		return true;
-	case OPT_NO_COLOR:
-		o->no_color = true;
-		return true;
-	case OPT_ASCII:
-		o->ascii = true;
-		return true;
-	case OPT_MOUSE:
-		o->mouse = true;
-		return true;
-	case OPT_WRITE:
-		o->write = true;
-		return true;
-	case OPT_NO_CONFIG:
-		o->no_config = true;
-		return true;
 	case OPT_REPLAY:
 		o->replay = arg;
 		o->backend = "replay";
 		return true;
-	case OPT_RECORD:
-		o->record = arg;
-		return true;
-	case OPT_RECORD_DIR:
-		o->record_dir = arg;
-		return true;
-	case OPT_FOLLOW:
-		o->follow = true;
-		return true;
-	case OPT_AGENT:
-		o->agent = true;
-		return true;
 	case OPT_REMOTE:
 		o->remotes[o->nremotes++] = arg;
 		o->backend = "remote";
-		return true;
-	case OPT_SSH:
-		o->ssh = arg;
-		return true;
-	case OPT_AGENT_PATH:
-		o->agent_path = arg;
 		return true;
 	}
 	return false;

@@ -55,6 +55,39 @@ const char *rowfmt_at_least_us(double us, char *buf, size_t len)
 }
 
 /* "est-k:3" -> 3; -1 when the name is not prefix:N. */
+const char *rowfmt_opt(double v, bool absent, const char *fmt, char *buf, size_t len)
+{
+	if (absent || v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+int rowfmt_wrap(const char *p, int w, int min_w, int indent, int row, char *buf, size_t len)
+{
+	int n = 0;
+	if (w < min_w)
+		w = min_w;
+	while (*p) {
+		int take = (int)strlen(p);
+		if (take > w) {
+			take = w;
+			while (take > 0 && p[take] != ' ')
+				take--;
+			if (take == 0)
+				take = w; /* one long word: cut it */
+		}
+		if (n == row && buf)
+			snprintf(buf, len, "%*s%.*s", indent, "", take, p);
+		n++;
+		p += take;
+		while (*p == ' ')
+			p++;
+	}
+	return n ? n : 1;
+}
+
 static int name_index(const char *name, const char *prefix)
 {
 	size_t n = strlen(prefix);

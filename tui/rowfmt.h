@@ -18,6 +18,12 @@ const char *rowfmt_at_least_us(double us, char *buf, size_t len);
 /* name with each character outside printable ASCII, and each ill-formed UTF-8 run, as one
  * '?' (one cell per character, any locale). */
 const char *rowfmt_name(const char *name, char *buf, size_t len);
+/* v with the printf format fmt, or "-" when absent or negative (a figure the source lacks,
+ * or one with no baseline yet): never a 0 that was not measured. */
+const char *rowfmt_opt(double v, bool absent, const char *fmt, char *buf, size_t len);
+/* Line `row` of text wrapped at spaces to w columns (at least min_w; a longer word is cut),
+ * indented by indent, into buf (when buf); returns the number of lines (1 for no text). */
+int rowfmt_wrap(const char *text, int w, int min_w, int indent, int row, char *buf, size_t len);
 /* The per-subsystem column of a thread row (tick work, drops, completions). */
 const char *rowfmt_detail(const struct snapshot *s, const struct snap_thread *t, char *buf,
 			  size_t len);

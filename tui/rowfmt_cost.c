@@ -63,11 +63,7 @@ static void cost_value(char *buf, size_t len, size_t *at, const char *sep, const
 {
 	char one[32];
 	cost_text(buf, len, at, sep);
-	if (v < 0)
-		snprintf(one, sizeof(one), "-");
-	else
-		snprintf(one, sizeof(one), fmt, v);
-	cost_text(buf, len, at, one);
+	cost_text(buf, len, at, rowfmt_opt(v, false, fmt, one, sizeof(one)));
 }
 
 /* A share clamped to 100 shows as "100": the clamp is exact, and the line keeps its room. */

@@ -24,16 +24,6 @@ const char *rowfmt_host_no_pmd(const struct snapshot *s, char *buf, size_t len)
 	return buf;
 }
 
-/* v with fmt, or "-" when absent (negative, or no baseline). */
-static const char *opt(double v, bool absent, const char *fmt, char *buf, size_t len)
-{
-	if (absent || v < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, fmt, v);
-	return buf;
-}
-
 bool rowfmt_host_maxsleep_ovsdb(const struct snapshot *s, char *buf, size_t len)
 {
 	char applied[32];
@@ -82,36 +72,29 @@ const char *rowfmt_host_pmd_row(const struct pmd_thread_snap *p, char *buf, size
 		 rowfmt_name(p->name, name, sizeof(name)),
 		 n ? "-" : rowfmt_count(p->rx_pps, rx, sizeof(rx)),
 		 n ? "-" : rowfmt_count(p->tx_pps, tx, sizeof(tx)),
-		 opt(p->busy_pct, n, "%.1f", bu, sizeof(bu)),
-		 opt(p->idle_pct, n, "%.1f", id, sizeof(id)),
-		 opt(p->sleep_iter_pct, n, "%.1f", sl, sizeof(sl)),
-		 opt(p->sleep_us_avg, n, "%.1fus", av, sizeof(av)),
+		 rowfmt_opt(p->busy_pct, n, "%.1f", bu, sizeof(bu)),
+		 rowfmt_opt(p->idle_pct, n, "%.1f", id, sizeof(id)),
+		 rowfmt_opt(p->sleep_iter_pct, n, "%.1f", sl, sizeof(sl)),
+		 rowfmt_opt(p->sleep_us_avg, n, "%.1fus", av, sizeof(av)),
 		 n ? "-" : rowfmt_count((double)p->iterations, it, sizeof(it)),
-		 opt(p->cpu_pct, n, "%.1f", cpu, sizeof(cpu)));
+		 rowfmt_opt(p->cpu_pct, n, "%.1f", cpu, sizeof(cpu)));
 	return buf;
 }
-
-/* The hit shares' heading: each lookup's share of the interval's datapath passes. */
-static const char host_hits_head[] =
-    "hits % of passes simple%  emc%  smc% mflow% phwol% upcall/s  lost/s";
 
 static const char *host_hits_row(const struct host_ovs_pmd_snap *x, char *buf, size_t len)
 {
 	char name[sizeof(x->name)], a[16], b[16], c[16], d[16], e[16], f[16], g[16];
 	snprintf(buf, len, "%-16s %7s %5s %5s %6s %6s %8s %7s",
 		 rowfmt_name(x->name, name, sizeof(name)),
-		 opt(x->simple_pct, false, "%.1f", a, sizeof(a)),
-		 opt(x->emc_pct, false, "%.1f", b, sizeof(b)),
-		 opt(x->smc_pct, false, "%.1f", c, sizeof(c)),
-		 opt(x->megaflow_pct, false, "%.1f", d, sizeof(d)),
-		 opt(x->phwol_pct, false, "%.1f", e, sizeof(e)),
-		 opt(x->upcalls_per_s, false, "%.1f", f, sizeof(f)),
-		 opt(x->lost_upcalls_per_s, false, "%.1f", g, sizeof(g)));
+		 rowfmt_opt(x->simple_pct, false, "%.1f", a, sizeof(a)),
+		 rowfmt_opt(x->emc_pct, false, "%.1f", b, sizeof(b)),
+		 rowfmt_opt(x->smc_pct, false, "%.1f", c, sizeof(c)),
+		 rowfmt_opt(x->megaflow_pct, false, "%.1f", d, sizeof(d)),
+		 rowfmt_opt(x->phwol_pct, false, "%.1f", e, sizeof(e)),
+		 rowfmt_opt(x->upcalls_per_s, false, "%.1f", f, sizeof(f)),
+		 rowfmt_opt(x->lost_upcalls_per_s, false, "%.1f", g, sizeof(g)));
 	return buf;
 }
-
-static const char host_drops_head[] =
-    "interface drops  counter                        total   per s";
 
 /* An interface's drop lines: one per counter it has that moved or is not 0, else one. */
 static int host_drop_lines(const struct host_ovs_iface_snap *f)
@@ -131,19 +114,11 @@ static const char *host_drop_line(const struct host_ovs_iface_snap *f, int j, ch
 		if (!(f->drops[k] > 0 || f->drop_per_s[k] > 0) || j--)
 			continue;
 		snprintf(buf, len, "%-16.16s %-26s %9s %7s", f->name, host_iface_drop_names[k],
-			 opt((double)f->drops[k], false, "%.0f", a, sizeof(a)),
-			 opt(f->drop_per_s[k], false, "%.1f", b, sizeof(b)));
+			 rowfmt_opt((double)f->drops[k], false, "%.0f", a, sizeof(a)),
+			 rowfmt_opt(f->drop_per_s[k], false, "%.1f", b, sizeof(b)));
 		return buf;
 	}
 	snprintf(buf, len, "%-16.16s no drops (%d of its counters, all 0)", f->name, have);
-	return buf;
-}
-
-/* Suspicious iterations: the thresholds are OVS's defaults (it reports no setting). */
-static const char *host_susp_head(const struct host_snap *h, char *buf, size_t len)
-{
-	(void)h; /* the thresholds are in docs/figures.md: a heading holds only labels */
-	snprintf(buf, len, "suspicious iters  since clear     per s   TSC");
 	return buf;
 }
 
@@ -214,34 +189,6 @@ const char *rowfmt_host_hist_title(const struct host_ovs_pmd_snap *x, const stru
 	return buf;
 }
 
-int rowfmt_host_nlines(const struct snapshot *s)
-{
-	const struct host_snap *h = &s->host;
-	int n = 1 + h->novs_pmds + 1 + h->novs_pmds + (h->novs_pmds > 0) + 1 + h->novs_rxqs + 1 +
-		h->novs_ifaces + 1;
-	for (int i = 0; i < h->novs_ifaces; i++)
-		n += host_drop_lines(&h->ovs_ifaces[i]);
-	return n + 1 + h->novs_pmds;
-}
-
-bool rowfmt_host_is_head(const struct snapshot *s, int i)
-{
-	const struct host_snap *h = &s->host;
-	int at = 0;
-	int drops = 0;
-	for (int k = 0; k < h->novs_ifaces; k++)
-		drops += host_drop_lines(&h->ovs_ifaces[k]);
-	int len[] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0),
-		     h->novs_rxqs, h->novs_ifaces,
-		     drops,	   h->novs_pmds};
-	for (size_t k = 0; k < sizeof(len) / sizeof(len[0]); k++) {
-		if (i == at)
-			return true;
-		at += 1 + len[k];
-	}
-	return false;
-}
-
 /* A PMD's pmd-stats-show row. */
 static const char *host_stats_row(const struct host_ovs_pmd_snap *x, char *buf, size_t len)
 {
@@ -254,12 +201,12 @@ static const char *host_stats_row(const struct host_ovs_pmd_snap *x, char *buf, 
 		 rowfmt_count((double)x->megaflow_hits, c, sizeof(c)),
 		 rowfmt_count((double)x->upcalls, d, sizeof(d)),
 		 rowfmt_count((double)x->lost_upcalls, e, sizeof(e)),
-		 opt(x->cycles_per_pkt, false, "%.0f", f, sizeof(f)),
-		 opt(x->upcalls_per_s, false, "%.1f", g, sizeof(g)),
+		 rowfmt_opt(x->cycles_per_pkt, false, "%.0f", f, sizeof(f)),
+		 rowfmt_opt(x->upcalls_per_s, false, "%.1f", g, sizeof(g)),
 		 x->isolated < 0 ? "-"
 		 : x->isolated	 ? "yes"
 				 : "no",
-		 opt(x->overhead_pct, false, "%.0f", k, sizeof(k)));
+		 rowfmt_opt(x->overhead_pct, false, "%.0f", k, sizeof(k)));
 	return buf;
 }
 
@@ -268,7 +215,7 @@ static const char *host_rxq_row(const struct host_ovs_rxq_snap *q, char *buf, si
 {
 	char a[16];
 	snprintf(buf, len, "                 %-16.16s %5d  %8d  %6s%s", q->port, q->queue,
-		 q->core_id, opt(q->usage_pct, false, "%.0f", a, sizeof(a)),
+		 q->core_id, rowfmt_opt(q->usage_pct, false, "%.0f", a, sizeof(a)),
 		 q->enabled ? "" : "  (disabled)");
 	return buf;
 }
@@ -278,65 +225,90 @@ static const char *host_iface_row(const struct host_ovs_iface_snap *f2, char *bu
 {
 	char a[16], b[16], c[16], d[16];
 	snprintf(buf, len, "%-16.16s %10s %10s %9s %9s", f2->name,
-		 opt((double)f2->rx_dropped, false, "%.0f", a, sizeof(a)),
-		 opt((double)f2->tx_dropped, false, "%.0f", b, sizeof(b)),
-		 opt((double)f2->rx_errors, false, "%.0f", c, sizeof(c)),
-		 opt((double)f2->tx_errors, false, "%.0f", d, sizeof(d)));
+		 rowfmt_opt((double)f2->rx_dropped, false, "%.0f", a, sizeof(a)),
+		 rowfmt_opt((double)f2->tx_dropped, false, "%.0f", b, sizeof(b)),
+		 rowfmt_opt((double)f2->rx_errors, false, "%.0f", c, sizeof(c)),
+		 rowfmt_opt((double)f2->tx_errors, false, "%.0f", d, sizeof(d)));
 	return buf;
+}
+
+/* The sections after the PMD table, each a heading and rows: what rowfmt_host_nlines counts,
+ * rowfmt_host_is_head marks and rowfmt_host_line writes. Suspicious iterations' thresholds are
+ * OVS's defaults, in docs/figures.md: a heading holds only labels. */
+enum { SEC_STATS, SEC_HITS, SEC_RXQ, SEC_IFACE, SEC_DROPS, SEC_SUSP, NSEC };
+static const char *const host_heads[NSEC] = {
+    "pmd-stats-show   emc hits smc hits megaflow  upcalls lost   cyc/pkt upcall/s isol ovhd%",
+    /* each lookup's share of the interval's datapath passes */
+    "hits % of passes simple%  emc%  smc% mflow% phwol% upcall/s  lost/s",
+    "pmd-rxq-show     port             queue  PMD core  usage%",
+    "ovsdb Interface  rx dropped tx dropped rx errors tx errors",
+    "interface drops  counter                        total   per s",
+    "suspicious iters  since clear     per s   TSC",
+};
+
+/* Line i as its section and row (-1: the heading); false past the last. */
+static bool host_where(const struct host_snap *h, int i, int *sec, int *row)
+{
+	int drops = 0;
+	for (int k = 0; k < h->novs_ifaces; k++)
+		drops += host_drop_lines(&h->ovs_ifaces[k]);
+	const int len[NSEC] = {h->novs_pmds, h->novs_pmds + (h->novs_pmds > 0),
+			       h->novs_rxqs, h->novs_ifaces,
+			       drops,	     h->novs_pmds};
+	for (*sec = 0; *sec < NSEC; i -= 1 + len[(*sec)++])
+		if (i <= len[*sec]) {
+			*row = i - 1;
+			return true;
+		}
+	return false;
+}
+
+int rowfmt_host_nlines(const struct snapshot *s)
+{
+	int n = 0, sec, row;
+	while (host_where(&s->host, n, &sec, &row))
+		n++;
+	return n;
+}
+
+bool rowfmt_host_is_head(const struct snapshot *s, int i)
+{
+	int sec, row;
+	return host_where(&s->host, i, &sec, &row) && row < 0;
 }
 
 const char *rowfmt_host_line(const struct snapshot *s, int i, char *buf, size_t len)
 {
 	const struct host_snap *h = &s->host;
-
-	if (i == 0)
-		return snprintf(buf, len, "%s",
-				"pmd-stats-show   emc hits smc hits megaflow  upcalls lost   "
-				"cyc/pkt upcall/s isol ovhd%"),
-		       buf;
-	i--;
-	if (i < h->novs_pmds)
-		return host_stats_row(&h->ovs_pmds[i], buf, len);
-	i -= h->novs_pmds;
-	if (i == 0)
-		return snprintf(buf, len, "%s", host_hits_head), buf;
-	i--;
-	if (i < h->novs_pmds)
-		return host_hits_row(&h->ovs_pmds[i], buf, len);
-	i -= h->novs_pmds;
-	if (h->novs_pmds > 0 && i-- == 0)
-		return host_hits_row(&h->ovs_total, buf, len);
-	if (i == 0)
-		return snprintf(buf, len, "%s",
-				"pmd-rxq-show     port             queue  PMD core  usage%"),
-		       buf;
-	i--;
-	if (i < h->novs_rxqs)
-		return host_rxq_row(&h->ovs_rxqs[i], buf, len);
-	i -= h->novs_rxqs;
-	if (i == 0)
-		return snprintf(buf, len, "%s%s%s",
-				"ovsdb Interface  rx dropped tx dropped rx errors tx errors",
-				h->ovsdb ? "" : "  (ovsdb: ", h->ovsdb ? "" : h->ovsdb_error),
-		       buf;
-	i--;
-	if (i < h->novs_ifaces)
-		return host_iface_row(&h->ovs_ifaces[i], buf, len);
-	i -= h->novs_ifaces;
-	if (i == 0)
-		return snprintf(buf, len, "%s", host_drops_head), buf;
-	i--;
-	for (int j = 0; j < h->novs_ifaces; j++) {
-		int n = host_drop_lines(&h->ovs_ifaces[j]);
-		if (i < n)
-			return host_drop_line(&h->ovs_ifaces[j], i, buf, len);
-		i -= n;
-	}
-	if (i == 0)
-		return host_susp_head(h, buf, len);
-	i--;
-	if (i < h->novs_pmds)
-		return host_susp_row(&h->ovs_pmds[i], buf, len);
+	int sec, row;
 	buf[0] = '\0';
-	return buf;
+	if (!host_where(h, i, &sec, &row))
+		return buf;
+	if (row < 0) {
+		bool ovsdb_err = sec == SEC_IFACE && !h->ovsdb;
+		snprintf(buf, len, "%s%s%s", host_heads[sec], ovsdb_err ? "  (ovsdb: " : "",
+			 ovsdb_err ? h->ovsdb_error : "");
+		return buf;
+	}
+	switch (sec) {
+	case SEC_STATS:
+		return host_stats_row(&h->ovs_pmds[row], buf, len);
+	case SEC_HITS:
+		return host_hits_row(row < h->novs_pmds ? &h->ovs_pmds[row] : &h->ovs_total, buf,
+				     len);
+	case SEC_RXQ:
+		return host_rxq_row(&h->ovs_rxqs[row], buf, len);
+	case SEC_IFACE:
+		return host_iface_row(&h->ovs_ifaces[row], buf, len);
+	case SEC_DROPS:
+		for (int j = 0; j < h->novs_ifaces; j++) {
+			int n = host_drop_lines(&h->ovs_ifaces[j]);
+			if (row < n)
+				return host_drop_line(&h->ovs_ifaces[j], row, buf, len);
+			row -= n;
+		}
+		return buf;
+	default:
+		return host_susp_row(&h->ovs_pmds[row], buf, len);
+	}
 }

@@ -18,12 +18,9 @@
 #include "tui/snapjson_diag.h"
 #include "tui/snapjson_int.h"
 
-json_t *snapjson_knobs(const int64_t *values)
-{
-	return snapjson_knobs_absent(values, NULL);
-}
-
-json_t *snapjson_knobs_absent(const int64_t *values, const bool *absent)
+/* The knobs object: {"cpu.governor": "ondemand", "pmd.maxsleep_us": 500, ...}, null for each
+ * knob absent[k]. */
+static json_t *snapjson_knobs(const int64_t *values, const bool *absent)
 {
 	json_t *o = json_object();
 	char buf[64];
@@ -165,7 +162,7 @@ json_t *snapjson_build(const struct snapshot *s)
 	/* What the host names absent it does not have: null, never a 0 that reads as measured. */
 	for (int i = 0; s->has_host && i < s->host.nabsent; i++)
 		snapjson_null_path(o, s->host.absent[i]);
-	json_object_set_new(o, "knobs", snapjson_knobs_absent(s->knobs, s->knob_absent));
+	json_object_set_new(o, "knobs", snapjson_knobs(s->knobs, s->knob_absent));
 	json_object_set_new(o, "events", events);
 	json_t *self = json_object();
 	snapjson_fields(self, snap_self_fields, snap_self_nfields, &s->self, false);

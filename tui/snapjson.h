@@ -11,9 +11,5 @@
 
 /* A new object (json_decref it). Sections appear only when their subsystem runs. */
 json_t *snapjson_build(const struct snapshot *snap);
-/* The knobs object alone: {"cpu.governor": "ondemand", "pmd.maxsleep_us": 500, ...}. */
-json_t *snapjson_knobs(const int64_t *values);
-/* The same, with null for each knob absent[k] (NULL: none absent). */
-json_t *snapjson_knobs_absent(const int64_t *values, const bool *absent);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Every number under v becomes null; objects, arrays, strings and booleans stay. */
-void snapjson_null_numbers(json_t *v)
+static void snapjson_null_numbers(json_t *v)
 {
 	const char *k;
 	json_t *x;

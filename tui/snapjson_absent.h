@@ -6,9 +6,7 @@
 
 #include <jansson.h>
 
-/* Every number under v (objects and arrays, recursively) becomes null; the rest stays. */
-void snapjson_null_numbers(json_t *v);
-/* The figures at a dotted path under v become null, as snapjson_null_numbers for an object.
+/* The figures at a dotted path under v become null (an object: every number under it).
  * A name an object does not hold is looked for in the rows of its arrays ("pmd.rx_drop_pps":
  * the field of every pmd.threads[] row). A path that is nowhere changes nothing. */
 void snapjson_null_path(json_t *v, const char *path);

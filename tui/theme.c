@@ -75,6 +75,14 @@ static void color_rgb(int c, int rgb[3])
 	}
 }
 
+static long rgb_dist(const int a[3], const int b[3])
+{
+	long d = 0;
+	for (int k = 0; k < 3; k++)
+		d += (long)(a[k] - b[k]) * (a[k] - b[k]);
+	return d;
+}
+
 static int nearest_level(int v)
 {
 	int best = 0;
@@ -92,9 +100,7 @@ int theme_color_to16(int c)
 	long bestd = -1;
 	color_rgb(c, rgb);
 	for (int i = 0; i < 16; i++) {
-		long d = 0;
-		for (int k = 0; k < 3; k++)
-			d += (long)(rgb[k] - ansi_rgb[i][k]) * (rgb[k] - ansi_rgb[i][k]);
+		long d = rgb_dist(rgb, ansi_rgb[i]);
 		if (bestd < 0 || d < bestd) {
 			bestd = d;
 			best = i;
@@ -132,13 +138,8 @@ int theme_color_parse(const char *s)
 		int crgb[3], grgb[3];
 		color_rgb(cube, crgb);
 		color_rgb(grey_idx, grgb);
-		long dc = 0, dg = 0;
 		const int want[3] = {r, g, b};
-		for (int k = 0; k < 3; k++) {
-			dc += (long)(want[k] - crgb[k]) * (want[k] - crgb[k]);
-			dg += (long)(want[k] - grgb[k]) * (want[k] - grgb[k]);
-		}
-		return dg < dc ? grey_idx : cube;
+		return rgb_dist(want, grgb) < rgb_dist(want, crgb) ? grey_idx : cube;
 	}
 	if (isdigit((unsigned char)s[0])) {
 		char *end;
@@ -183,16 +184,14 @@ static void diag_add(struct theme_diag *diag, const char *origin, int line, cons
 	diag->count++;
 }
 
+/* An attribute by its name: THEME_ATTR_BOLD, _DIM, _REVERSE, _UNDERLINE (1 << i); -1 if none. */
 static int attr_parse(const char *s)
 {
-	if (!strcasecmp(s, "bold"))
-		return THEME_ATTR_BOLD;
-	if (!strcasecmp(s, "dim"))
-		return THEME_ATTR_DIM;
-	if (!strcasecmp(s, "reverse"))
-		return THEME_ATTR_REVERSE;
-	if (!strcasecmp(s, "underline"))
-		return THEME_ATTR_UNDERLINE;
+	static const char *const names[] = {"bold", "dim", "reverse", "underline"};
+	_Static_assert(THEME_ATTR_DIM == 2 && THEME_ATTR_UNDERLINE == 8, "attrs are 1 << i");
+	for (int i = 0; i < 4; i++)
+		if (!strcasecmp(s, names[i]))
+			return 1 << i;
 	return -1;
 }
 

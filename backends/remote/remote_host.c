@@ -120,26 +120,15 @@ static void remote_host_break(struct remote *r, struct remote_host *h, const cha
 	remote_host_drop(r, h, REMOTE_DROP_BROKEN, why);
 }
 
-static void remote_host_set_nonblock(int fd)
-{
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
-
 int remote_host_spawn(struct remote *r, struct remote_host *h)
 {
-	int in[2], out[2], er[2];
-	if (pipe2(in, O_CLOEXEC) != 0)
-		return -1;
-	if (pipe2(out, O_CLOEXEC) != 0) {
-		close(in[0]);
-		close(in[1]);
-		return -1;
-	}
-	if (pipe2(er, O_CLOEXEC) != 0) {
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
+	/* The far side's stdin, stdout and stderr: p[k][k != 0] is its end, p[k][k == 0] ours. */
+	int p[3][2], k;
+	for (k = 0; k < 3 && pipe2(p[k], O_CLOEXEC) == 0; k++)
+		;
+	if (k < 3) {
+		while (k-- > 0)
+			close(p[k][0]), close(p[k][1]);
 		return -1;
 	}
 	size_t argc = 0;
@@ -155,31 +144,27 @@ int remote_host_spawn(struct remote *r, struct remote_host *h)
 	if (pid == 0) {
 		/* Its own process group: the console's Ctrl-C is for the console; we end ssh. */
 		setpgid(0, 0);
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		dup2(er[1], 2);
+		for (k = 0; k < 3; k++)
+			dup2(p[k][k != 0], k);
 		signal(SIGPIPE, SIG_DFL);
 		execvp(argv[0], (char *const *)argv);
 		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	free(argv);
-	close(in[0]);
-	close(out[1]);
-	close(er[1]);
-	if (pid < 0) {
-		close(in[1]);
-		close(out[0]);
-		close(er[0]);
-		return -1;
+	for (k = 0; k < 3; k++) {
+		close(p[k][k != 0]);
+		if (pid < 0)
+			close(p[k][k == 0]);
+		else
+			fcntl(p[k][k == 0], F_SETFL, fcntl(p[k][k == 0], F_GETFL) | O_NONBLOCK);
 	}
+	if (pid < 0)
+		return -1;
 	h->pid = pid;
-	h->to_fd = in[1];
-	h->from_fd = out[0];
-	h->err_fd = er[0];
-	remote_host_set_nonblock(h->to_fd);
-	remote_host_set_nonblock(h->from_fd);
-	remote_host_set_nonblock(h->err_fd);
+	h->to_fd = p[0][1];
+	h->from_fd = p[1][0];
+	h->err_fd = p[2][0];
 	h->state = REMOTE_CONNECTING;
 	h->kill_ns = 0;
 	h->garbage_lines = 0;

@@ -24,7 +24,10 @@
 #define RECFILE_QUEUE_LINES 1024
 #define RECFILE_QUEUE_BYTES (16u << 20)
 
-enum recfile_kind recfile_kind_of(const char *path)
+enum recfile_kind { RECFILE_PLAIN, RECFILE_GZ, RECFILE_ZSTD };
+
+/* By the name's ending: ".zst", ".gz", anything else plain. */
+static enum recfile_kind recfile_kind_of(const char *path)
 {
 	size_t n = strlen(path);
 	if (n > 4 && strcmp(path + n - 4, ".zst") == 0)
@@ -60,6 +63,23 @@ struct recfile_writer {
 	char error[128]; /* first error, under lock */
 };
 
+/* ib through w's zstd stream into its file, to ib's end (ZSTD_e_continue) or to the frame's
+ * end (ZSTD_e_flush, ZSTD_e_end): NULL, or why it failed. */
+static const char *zstd_push(struct recfile_writer *w, ZSTD_inBuffer *ib, ZSTD_EndDirective mode)
+{
+	size_t left;
+	do {
+		ZSTD_outBuffer ob = {w->zout, w->zout_cap, 0};
+		left = ZSTD_compressStream2(w->zc, &ob, ib, mode);
+		if (ZSTD_isError(left))
+			return ZSTD_getErrorName(left);
+		if (fwrite(w->zout, 1, ob.pos, w->f) != ob.pos)
+			return strerror(errno);
+		w->file_bytes += ob.pos;
+	} while (mode == ZSTD_e_continue ? ib->pos < ib->size : left != 0);
+	return NULL;
+}
+
 /* Write one line and flush it to the kernel, so a crash of tunetop loses at most the line
  * being written. Runs on the writer thread only. */
 static int writer_emit(struct recfile_writer *w, const char *line, ZSTD_EndDirective end)
@@ -72,21 +92,9 @@ static int writer_emit(struct recfile_writer *w, const char *line, ZSTD_EndDirec
 			return -1;
 		return 0;
 	case RECFILE_ZSTD: {
-		char nl = '\n';
-		ZSTD_inBuffer parts[2] = {{line, n, 0}, {&nl, 1, 0}};
-		for (int i = 0; i < 2; i++) {
-			ZSTD_EndDirective mode = i == 0 ? ZSTD_e_continue : end;
-			size_t left;
-			do {
-				ZSTD_outBuffer ob = {w->zout, w->zout_cap, 0};
-				left = ZSTD_compressStream2(w->zc, &ob, &parts[i], mode);
-				if (ZSTD_isError(left) ||
-				    fwrite(w->zout, 1, ob.pos, w->f) != ob.pos)
-					return -1;
-				w->file_bytes += ob.pos;
-			} while (mode == ZSTD_e_continue ? parts[i].pos < parts[i].size
-							 : left != 0);
-		}
+		ZSTD_inBuffer text = {line, n, 0}, nl = {"\n", 1, 0};
+		if (zstd_push(w, &text, ZSTD_e_continue) || zstd_push(w, &nl, end))
+			return -1;
 		return fflush(w->f) == 0 ? 0 : -1;
 	}
 	default:
@@ -163,18 +171,11 @@ static int stream_end(struct recfile_writer *w, char *err, size_t errlen)
 	if (w->kind == RECFILE_ZSTD) {
 		/* End the frame: an empty input with ZSTD_e_end writes the epilogue. */
 		ZSTD_inBuffer ib = {"", 0, 0};
-		size_t left;
-		do {
-			ZSTD_outBuffer ob = {w->zout, w->zout_cap, 0};
-			left = ZSTD_compressStream2(w->zc, &ob, &ib, ZSTD_e_end);
-			if (ZSTD_isError(left) || fwrite(w->zout, 1, ob.pos, w->f) != ob.pos) {
-				snprintf(err, errlen, "write: %s",
-					 ZSTD_isError(left) ? ZSTD_getErrorName(left)
-							    : strerror(errno));
-				rc = -1;
-				break;
-			}
-		} while (left != 0);
+		const char *why = zstd_push(w, &ib, ZSTD_e_end);
+		if (why) {
+			snprintf(err, errlen, "write: %s", why);
+			rc = -1;
+		}
 	}
 	if (fclose(w->f) != 0 && rc == 0) {
 		snprintf(err, errlen, "close: %s", strerror(errno));
@@ -279,13 +280,19 @@ static void writer_free(struct recfile_writer *w)
 	free(w);
 }
 
-/* The writer thread over w's open stream; NULL (w freed) when it cannot start. */
-static struct recfile_writer *writer_start(struct recfile_writer *w, char *err, size_t errlen)
+/* The writer thread over w's stream, opened with status rc; NULL (w freed) when rc is not 0 or
+ * the thread cannot start. *status: 0 once it runs, else 2 for a refused path, 1. */
+static struct recfile_writer *writer_start(struct recfile_writer *w, int rc, int *status, char *err,
+					   size_t errlen)
 {
+	*status = rc == SAFEFILE_REFUSED ? 2 : 1;
+	if (rc != 0) {
+		writer_free(w);
+		return NULL;
+	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
-	int rc = pthread_create(&w->thread, NULL, writer_main, w);
-	if (rc != 0) {
+	if ((rc = pthread_create(&w->thread, NULL, writer_main, w)) != 0) {
 		char e2[8];
 		snprintf(err, errlen, "writer thread: %s", strerror(rc));
 		stream_end(w, e2, sizeof(e2));
@@ -294,6 +301,7 @@ static struct recfile_writer *writer_start(struct recfile_writer *w, char *err, 
 		writer_free(w);
 		return NULL;
 	}
+	*status = 0;
 	return w;
 }
 
@@ -302,17 +310,7 @@ struct recfile_writer *recfile_open(const char *path, int *status, char *err, si
 	struct recfile_writer *w = xcalloc(1, sizeof(*w));
 	w->store_fd = -1;
 	w->kind = recfile_kind_of(path);
-	int rc = stream_open(w, path, err, errlen);
-	/* The status of a failure, until the writer is running (then 0). */
-	*status = rc == SAFEFILE_REFUSED ? 2 : 1;
-	if (rc != 0) {
-		writer_free(w);
-		return NULL;
-	}
-	if (!(w = writer_start(w, err, errlen)))
-		return NULL;
-	*status = 0;
-	return w;
+	return writer_start(w, stream_open(w, path, err, errlen), status, err, errlen);
 }
 
 struct recfile_writer *recfile_open_store(const struct recstore_conf *c, int *status, char *err,
@@ -339,16 +337,7 @@ struct recfile_writer *recfile_open_store(const struct recstore_conf *c, int *st
 	w->kind = RECFILE_ZSTD;
 	w->store = *c;
 	w->store.dir = xstrdup(c->dir);
-	rc = store_next(w, err, errlen);
-	if (rc != 0) {
-		*status = rc == SAFEFILE_REFUSED ? 2 : 1;
-		writer_free(w);
-		return NULL;
-	}
-	if (!(w = writer_start(w, err, errlen)))
-		return NULL;
-	*status = 0;
-	return w;
+	return writer_start(w, store_next(w, err, errlen), status, err, errlen);
 }
 
 bool recfile_put(struct recfile_writer *w, const char *line)

@@ -11,10 +11,6 @@
 /* Lines per zstd frame the writer writes: a reader's restart point each (core/zread.h). */
 #define RECFILE_FRAME_LINES 60
 
-enum recfile_kind { RECFILE_PLAIN, RECFILE_GZ, RECFILE_ZSTD };
-/* By the name's ending: ".zst", ".gz", anything else plain. */
-enum recfile_kind recfile_kind_of(const char *path);
-
 struct recfile_writer;
 struct recstore_conf;
 /* Create (truncate) path and start the writer thread; NULL with a message and *status: 2 for

@@ -90,7 +90,8 @@ static bool all_digits(const char *s, size_t n)
 	return true;
 }
 
-bool recstore_is_name(const char *name)
+/* Whether name is one of the store's files (only those are ever read or deleted). */
+static bool recstore_is_name(const char *name)
 {
 	size_t pl = strlen(RECSTORE_PREFIX), sl = strlen(RECSTORE_SUFFIX), n = strlen(name);
 	if (n < pl + 15 + sl || strncmp(name, RECSTORE_PREFIX, pl) != 0 ||

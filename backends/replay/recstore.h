@@ -32,8 +32,6 @@ int recstore_parse_age(const char *s, uint64_t *out);
 /* --record-rotate: an age ("1h") or a size ("20KB"): sets one of the two in c. */
 int recstore_parse_rotate(const char *s, struct recstore_conf *c);
 
-/* Whether name is one of the store's files (only those are ever read or deleted). */
-bool recstore_is_name(const char *name);
 /* A store name's start time (UTC seconds since the epoch); 0 when it is not one. */
 uint64_t recstore_name_time(const char *name);
 /* The name of a file started at wall_ns (UTC). */

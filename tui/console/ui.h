@@ -387,6 +387,8 @@ void ui_table_search(struct ui *ui);
 
 /* ui_views.c: the detail views (ui_view_*.c) in the rows between header and status. */
 void ui_view_draw(struct ui *ui, int y, int h);
+/* Show view v from its top (the keys and the setup screen); UI_REDRAW. */
+int ui_view_set(struct ui *ui, enum ui_view v);
 void ui_events_note(struct ui *ui);
 /* One event into the kept log of the events view (ui_views.c). */
 void ui_event_push(struct ui *ui, const struct event *e);
@@ -508,5 +510,10 @@ bool ui_flashing(const struct ui *ui, enum knob_id id);
 /* A scrolling page's keys (Up, Down, PgUp, PgDn or Space, Home, End) moved *top: a page is
  * `page` lines, End goes to `end` (the caller clamps when it draws). False for other keys. */
 bool ui_scroll_key(int ch, int *top, int page, int end);
+/* Line i of a text page into buf with its role; false past its end. */
+typedef bool (*ui_page_line)(struct ui *ui, int i, char *buf, size_t len, enum theme_role *role);
+/* A page of n lines from line *top (held within them) in rows y .. y + h - 1 (the help screen,
+ * the diagnosis list). */
+void ui_page_draw(struct ui *ui, ui_page_line line, int *top, int n, int y, int h);
 
 #endif

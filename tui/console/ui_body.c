@@ -17,11 +17,14 @@ bool body_line(struct body *b)
 	return true;
 }
 
-void body_title(struct body *b, const char *t)
+void body_text(struct body *b, enum theme_role role, const char *t)
 {
 	if (!body_line(b))
 		return;
-	ui_put(b->ui, ROLE_LABEL, "%s", t);
+	if (role == ROLE_TABLE_HEAD)
+		ui_put(b->ui, role, "%-*.*s", COLS, COLS, t);
+	else
+		ui_put(b->ui, role, "%s", t);
 }
 
 /* "label [sparkline] last" over the rest of the line. */

@@ -35,8 +35,10 @@ struct view_graph {
  * away or below the body count too (n is how long the view is, for the scroll), so call it
  * for every line and draw only when it returns true. */
 bool body_line(struct body *b);
+/* A line of text in role; a table's heading (ROLE_TABLE_HEAD) fills the line. */
+void body_text(struct body *b, enum theme_role role, const char *t);
 /* A line of label text. */
-void body_title(struct body *b, const char *t);
+#define body_title(b, t) body_text(b, ROLE_LABEL, t)
 /* "label [sparkline] last" over the rest of the line. */
 void body_chart(struct body *b, const char *label, enum ui_series s, double max, const char *unit);
 /* v held within lo..hi. */

@@ -8,6 +8,7 @@
 
 #include "core/knob.h"
 #include "diag/diag.h"
+#include "tui/rowfmt.h"
 #include "tui/console/ui.h"
 
 /* A finding starting or clearing goes to the events view, as -b puts it on its line. */
@@ -117,32 +118,6 @@ int ui_diag_line(struct ui *ui, int y)
 	return 1;
 }
 
-/* Line `row` of text wrapped at spaces to w columns, indented by 2, into buf (when buf);
- * returns the number of lines. */
-static int wrap(const char *p, int w, int row, char *buf, size_t len)
-{
-	int n = 0;
-	if (w < 20)
-		w = 20;
-	while (*p) {
-		int take = (int)strlen(p);
-		if (take > w) {
-			take = w;
-			while (take > 0 && p[take] != ' ')
-				take--;
-			if (take == 0)
-				take = w; /* one long word: cut it */
-		}
-		if (n == row && buf)
-			snprintf(buf, len, "  %.*s", take, p);
-		n++;
-		p += take;
-		while (*p == ' ')
-			p++;
-	}
-	return n ? n : 1;
-}
-
 /* Line i of the list (one block per finding) into buf; false past the end. */
 static bool list_line(struct ui *ui, int i, char *buf, size_t len, enum theme_role *role)
 {
@@ -164,7 +139,7 @@ static bool list_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 	}
 	for (int k = 0; k < n; k++) {
 		/* A block: the title, the conclusion, the fix, the evidence, a blank line. */
-		int nc = wrap(f[k].conclusion, COLS - 3, 0, NULL, 0);
+		int nc = rowfmt_wrap(f[k].conclusion, COLS - 3, 20, 2, 0, NULL, 0);
 		int lines = 3 + nc + f[k].nevidence;
 		if (i >= lines) {
 			i -= lines;
@@ -172,7 +147,7 @@ static bool list_line(struct ui *ui, int i, char *buf, size_t len, enum theme_ro
 		}
 		buf[0] = '\0';
 		if (i >= 1 && i <= nc) {
-			wrap(f[k].conclusion, COLS - 3, i - 1, buf, len);
+			rowfmt_wrap(f[k].conclusion, COLS - 3, 20, 2, i - 1, buf, len);
 			return true;
 		}
 		if (i > nc)
@@ -210,19 +185,7 @@ static int list_lines(struct ui *ui)
 
 void ui_diag_list_draw(struct ui *ui)
 {
-	char buf[512];
-	enum theme_role role;
-	int max = list_lines(ui) - (LINES - 1);
-	if (ui->diag_top > max)
-		ui->diag_top = max;
-	if (ui->diag_top < 0)
-		ui->diag_top = 0;
-	for (int r = 0; r < LINES - 1; r++) {
-		if (!list_line(ui, ui->diag_top + r, buf, sizeof(buf), &role))
-			break;
-		move(r, 0);
-		ui_put(ui, role, "%s", buf);
-	}
+	ui_page_draw(ui, list_line, &ui->diag_top, list_lines(ui), 0, LINES - 1);
 	move(LINES - 1, 0);
 	ui_put(ui, ROLE_STATUS, "%s",
 	       ui->status[0] ? ui->status : "arrows scroll, Esc or q closes");
@@ -260,7 +223,8 @@ static int diag_fix_set(struct ui *ui, int knob, int64_t v)
 int ui_diag_fix_key(struct ui *ui, int ch)
 {
 	const struct diag_finding *f;
-	char name[DIAG_FIX_MAX], err[256];
+	char err[256];
+	enum knob_id id;
 	int64_t v;
 	(void)ch;
 	int n = shown(ui, &f);
@@ -269,15 +233,8 @@ int ui_diag_fix_key(struct ui *ui, int ch)
 		ui_status(ui, true, "X: no active finding has a fix");
 		return UI_REDRAW;
 	}
-	/* "knob=value", the --set syntax: the name, then the value the knob table parses. */
-	snprintf(name, sizeof(name), "%s", w->fix);
-	char *eq = strchr(name, '=');
-	int id = -1;
-	if (eq) {
-		*eq = '\0';
-		id = knob_find(name);
-	}
-	if (id < 0 || knob_parse((enum knob_id)id, eq + 1, &v, err, sizeof(err)) != 0) {
+	/* "knob=value", the --set syntax. */
+	if (knob_parse_assignment(w->fix, &id, &v, err, sizeof(err)) != 0) {
 		ui_status(ui, true, "X: %s: not a knob assignment this console knows", w->fix);
 		return UI_REDRAW;
 	}
@@ -291,5 +248,5 @@ int ui_diag_fix_key(struct ui *ui, int ch)
 		return ui_confirm_ask(ui, diag_fix_set, id, v,
 				      "X: set %s on this machine (%s): Enter applies, Esc cancels",
 				      w->fix, w->id);
-	return ui_knob_set(ui, (enum knob_id)id, v);
+	return ui_knob_set(ui, id, v);
 }

@@ -116,6 +116,18 @@ bool ui_flashing(const struct ui *ui, enum knob_id id)
 	return ui->flash_until[id] > ui->now_ns;
 }
 
+void ui_page_draw(struct ui *ui, ui_page_line line, int *top, int n, int y, int h)
+{
+	char buf[512];
+	enum theme_role role;
+	*top = *top > n - h ? n - h : *top;
+	*top = *top < 0 ? 0 : *top;
+	for (int r = 0; r < h && line(ui, *top + r, buf, sizeof(buf), &role); r++) {
+		move(y + r, 0);
+		ui_put(ui, role, "%s", buf);
+	}
+}
+
 bool ui_scroll_key(int ch, int *top, int page, int end)
 {
 	switch (ch) {

@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "tui/rowfmt.h"
 #include "tui/console/ui.h"
-
-static const char *const view_names[VIEW_COUNT] = {"overview", "est", "pmd", "blk", "events"};
 
 static void status_draw(struct ui *ui, int y)
 {
@@ -29,7 +28,7 @@ static void status_draw(struct ui *ui, int y)
 		    ui_put(ui, ROLE_STATUS, " ");
 	for (int v = 0; v < VIEW_COUNT; v++)
 		ui_put(ui, v == (int)ui->view && !fleet ? ROLE_TABLE_SORT : ROLE_STATUS, "%d %s",
-		       v + 1, view_names[v]),
+		       v + 1, settings_view_names[v]),
 		    ui_put(ui, ROLE_STATUS, " ");
 	ui_put(ui, ROLE_STATUS, " sort %s%s  threads %zu/%zu", ui_sort_name(ui->sort),
 	       ui->sort_asc ? "+" : "-", ui->nrows, ui->snap->nthreads);
@@ -37,17 +36,6 @@ static void status_draw(struct ui *ui, int y)
 		ui_put(ui, ROLE_WARN, "  filter '%s'", ui->filter);
 	if (ui->search[0])
 		ui_put(ui, ROLE_WARN, "  search '%s'", ui->search);
-}
-
-/* One figure the source sent (a recording's, a far agent's) with its unit, or "-" when it
- * has none: a 0 would read as measured. */
-static const char *self_fig(char *b, size_t n, unsigned absent, const char *fmt, double v)
-{
-	if (absent)
-		snprintf(b, n, "-");
-	else
-		snprintf(b, n, fmt, v);
-	return b;
 }
 
 /* This console's own cost (ui->own, measured at each snapshot), after a recorded source's
@@ -80,26 +68,26 @@ static void debug_draw(struct ui *ui, int y)
 		 * not: tests/tui/test_golden_fleet.sh masks the rest of the line from "self"). */
 		if (r.snap)
 			ui_put(ui, ROLE_DIM, "%s: agent cpu %s  sample %s  ", r.name,
-			       self_fig(f[0], sizeof(f[0]), s->absent & SELF_ABSENT_CPU, "%.1f%%",
-					s->cpu_pct),
-			       self_fig(f[1], sizeof(f[1]), s->absent & SELF_ABSENT_SAMPLE,
-					"%.0f us", (double)s->sample_us));
+			       rowfmt_opt(s->cpu_pct, s->absent & SELF_ABSENT_CPU, "%.1f%%", f[0],
+					  sizeof(f[0])),
+			       rowfmt_opt((double)s->sample_us, s->absent & SELF_ABSENT_SAMPLE,
+					  "%.0f us", f[1], sizeof(f[0])));
 		own_draw(ui);
 		return;
 	}
 	if (ui->src->ops->recorded) {
 		/* A recording's figures are the recording console's, labelled so; this console's
 		 * own after them, as with a remote host. */
-		ui_put(
-		    ui, ROLE_DIM, "rec: cpu %s  sample %s  render %s  tty %s  frame %llu  ",
-		    self_fig(f[0], sizeof(f[0]), s->absent & SELF_ABSENT_CPU, "%.1f%%", s->cpu_pct),
-		    self_fig(f[1], sizeof(f[1]), s->absent & SELF_ABSENT_SAMPLE, "%.0f us",
-			     (double)s->sample_us),
-		    self_fig(f[2], sizeof(f[2]), s->absent & SELF_ABSENT_RENDER, "%.0f us",
-			     (double)s->render_us),
-		    self_fig(f[3], sizeof(f[3]), s->absent & SELF_ABSENT_TTY, "%.0f B",
-			     (double)s->tty_bytes),
-		    (unsigned long long)ui->snap->seq);
+		ui_put(ui, ROLE_DIM, "rec: cpu %s  sample %s  render %s  tty %s  frame %llu  ",
+		       rowfmt_opt(s->cpu_pct, s->absent & SELF_ABSENT_CPU, "%.1f%%", f[0],
+				  sizeof(f[0])),
+		       rowfmt_opt((double)s->sample_us, s->absent & SELF_ABSENT_SAMPLE, "%.0f us",
+				  f[1], sizeof(f[0])),
+		       rowfmt_opt((double)s->render_us, s->absent & SELF_ABSENT_RENDER, "%.0f us",
+				  f[2], sizeof(f[0])),
+		       rowfmt_opt((double)s->tty_bytes, s->absent & SELF_ABSENT_TTY, "%.0f B", f[3],
+				  sizeof(f[0])),
+		       (unsigned long long)ui->snap->seq);
 		own_draw(ui);
 		return;
 	}

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "backends/replay/replay_time.h"
 #include "core/xalloc.h"
 #include "tui/after.h"
 #include "tui/console/ui.h"
@@ -108,11 +108,8 @@ const char *ui_freeze_label(const struct ui *ui, char *buf, size_t len)
 		snprintf(buf, len, "LIVE");
 		return buf;
 	}
-	time_t t = (time_t)(e->wall_ns / 1000000000ULL);
-	struct tm tm;
 	char hms[16];
-	localtime_r(&t, &tm); /* as the events view shows times */
-	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
+	replay_hms(e->wall_ns, hms, sizeof(hms)); /* as the events view shows times */
 	/* Counted in the window frozen, not in the history that grows behind it. */
 	snprintf(buf, len, "FROZEN %llu/%llu %s",
 		 (unsigned long long)(ui->frozen_id - ui->frozen_lo + 1),

@@ -109,49 +109,36 @@ static int cells_draw(struct ui *ui, int y, int rows)
 	return rows;
 }
 
-/* '#' on the engine: the machine's own CPUs (snapshot.h machine[]), said so in each meter. */
-static int machine_meters_draw(struct ui *ui, int y)
+/* A meter per CPU, in columns; on the engine '#' shows the machine's own CPUs (snapshot.h
+ * machine[]) in place of the emulated ones, said so in each meter. Too many emulated CPUs go
+ * into cells; a big machine shows its first CPUs and "+N more". */
+static int meters_draw(struct ui *ui, int y)
 {
 	const struct snapshot *s = ui->snap;
-	int n = s->machine_ncpus, ncol = n <= 1 ? 1 : COLS >= 160 ? 4 : 2;
+	bool mach = ui->meters_machine && !s->has_host && s->machine_ncpus > 0;
+	int n = mach ? s->machine_ncpus : s->ncpus, ncol = n <= 1 ? 1 : COLS >= 160 ? 4 : 2;
 	int rows = (n + ncol - 1) / ncol, maxrows = LINES >= 30 ? UI_METER_ROWS_MAX : 2;
 	int colw = COLS / ncol;
+	const char *what = mach ? " machine" : s->has_host ? "" : " emulated";
 	char label[16];
+
+	if (!mach && n > ncol * maxrows) {
+		int need = (n + COLS - 17) / (COLS - 16);
+		return cells_draw(ui, y, need < maxrows ? need : maxrows);
+	}
 	if (rows > maxrows)
-		rows = maxrows; /* a big machine: its first CPUs; the rest "+N" */
+		rows = maxrows;
 	for (int i = 0; i < n && i < rows * ncol; i++) {
-		snprintf(label, sizeof(label), "%3d", i);
+		snprintf(label, sizeof(label), "%3d", mach ? i : s->cpus[i].id);
 		meter_draw(ui, y + i / ncol, (i % ncol) * colw, colw - 1, label,
-			   s->machine[i].load_pct, s->machine[i].freq_mhz, " machine");
+			   mach ? s->machine[i].load_pct : s->cpus[i].load_pct,
+			   mach ? s->machine[i].freq_mhz : s->cpus[i].freq_mhz, what);
 	}
 	if (n > rows * ncol) {
 		move(y + rows - 1, COLS - 10);
 		ui_put(ui, ROLE_DIM, "+%d more", n - rows * ncol);
 	}
 	return rows;
-}
-
-static int meters_draw(struct ui *ui, int y)
-{
-	const struct snapshot *s = ui->snap;
-	if (ui->meters_machine && !s->has_host && s->machine_ncpus > 0)
-		return machine_meters_draw(ui, y);
-	int ncol = s->ncpus <= 1 ? 1 : COLS >= 160 ? 4 : 2;
-	int maxrows = LINES >= 30 ? UI_METER_ROWS_MAX : 2;
-	int colw = COLS / ncol;
-	char label[16];
-
-	if (s->ncpus > ncol * maxrows) {
-		int need = (s->ncpus + COLS - 17) / (COLS - 16);
-		return cells_draw(ui, y, need < maxrows ? need : maxrows);
-	}
-	for (int i = 0; i < s->ncpus; i++) {
-		const struct snap_cpu *c = &s->cpus[i];
-		snprintf(label, sizeof(label), "%3d", c->id);
-		meter_draw(ui, y + i / ncol, (i % ncol) * colw, colw - 1, label, c->load_pct,
-			   c->freq_mhz, s->has_host ? "" : " emulated");
-	}
-	return (s->ncpus + ncol - 1) / ncol;
 }
 
 /* A host's est: its kernel's kthreads against the 1/8 goal, and chain_max where the kernel

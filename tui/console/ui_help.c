@@ -3,39 +3,18 @@
 #include <string.h>
 
 #include "tui/figures.h"
+#include "tui/rowfmt.h"
 #include "tui/rowfmt_host.h"
 #include "tui/console/ui.h"
 
 /* The indent of a knob's "what" when it goes under the knob's line. */
 #define HELP_WHAT_INDENT 8
 
-/*
- * Line `row` of text wrapped at spaces to width w into buf (the text from
- * there when w is too small to matter); returns the number of lines.
- */
-static int wrap_line(const char *text, int w, int row, char *buf, size_t len)
+/* The lines of what, wrapped under a heading line (row 0); fills line `row` of them. */
+static int what_under(const char *what, int row, char *buf, size_t len)
 {
-	int n = 0;
-	const char *p = text;
-	if (w < 10)
-		w = 10;
-	while (*p) {
-		int take = (int)strlen(p);
-		if (take > w) {
-			take = w;
-			while (take > 0 && p[take] != ' ')
-				take--;
-			if (take == 0)
-				take = w; /* one long word: cut it */
-		}
-		if (n == row && buf)
-			snprintf(buf, len, "%*s%.*s", HELP_WHAT_INDENT, "", take, p);
-		n++;
-		p += take;
-		while (*p == ' ')
-			p++;
-	}
-	return n ? n : 1;
+	return rowfmt_wrap(what, COLS - HELP_WHAT_INDENT, 10, HELP_WHAT_INDENT, row - 1,
+			   row > 0 ? buf : NULL, len);
 }
 
 /*
@@ -61,7 +40,7 @@ static int knob_help(struct ui *ui, int k, int row, char *buf, size_t len)
 		return 1;
 	if (row == 0)
 		snprintf(buf, len, "  %-22s %-11s %s", d->name, val, range);
-	return 1 + wrap_line(what, COLS - HELP_WHAT_INDENT, row - 1, row > 0 ? buf : NULL, len);
+	return 1 + what_under(what, row, buf, len);
 }
 
 /* The figures the help lists: the view's own (the fleet's, OVS's on a live OVS), then header. */
@@ -101,7 +80,7 @@ static int figure_help(int f, int row, char *buf, size_t len)
 	snprintf(what, sizeof(what), "%s (%s)", d->meaning, d->source);
 	if (row == 0)
 		snprintf(buf, len, "  %-20s %s", d->label, ub);
-	return 1 + wrap_line(what, COLS - HELP_WHAT_INDENT, row - 1, row > 0 ? buf : NULL, len);
+	return 1 + what_under(what, row, buf, len);
 }
 
 /* The figures' part: a heading, then the figures of v; line i of it, or its length when buf is
@@ -158,7 +137,7 @@ static int key_help(const struct ui *ui, int k, int row, char *buf, size_t len)
 		return 1;
 	if (row == 0)
 		snprintf(buf, len, "  %s", d->keys);
-	return 1 + wrap_line(what, COLS - HELP_WHAT_INDENT, row - 1, row > 0 ? buf : NULL, len);
+	return 1 + what_under(what, row, buf, len);
 }
 
 /* Line i of the help text into buf; false past the end. */
@@ -223,24 +202,11 @@ static int help_lines(struct ui *ui)
 
 void ui_help_draw(struct ui *ui)
 {
-	char buf[512];
-	enum theme_role role;
-	int body = LINES - 2;
-
-	if (ui->help_top > help_lines(ui) - body)
-		ui->help_top = help_lines(ui) - body;
-	if (ui->help_top < 0)
-		ui->help_top = 0;
 	ui_fill_line(ui, 0, ROLE_TITLE);
 	move(0, 0);
 	ui_put(ui, ROLE_TITLE, " tunetop %s help: Esc, q or h returns; arrows and PgUp/PgDn scroll",
 	       TUNETOP_VERSION);
-	for (int r = 0; r < body; r++) {
-		if (!help_line(ui, ui->help_top + r, buf, sizeof(buf), &role))
-			break;
-		move(1 + r, 0);
-		ui_put(ui, role, "%s", buf);
-	}
+	ui_page_draw(ui, help_line, &ui->help_top, help_lines(ui), 1, LINES - 2);
 }
 
 int ui_help_key(struct ui *ui, int ch)

@@ -28,6 +28,35 @@ static size_t common_prefix(const char *a, const char *b)
 	return n;
 }
 
+/* Complete the prefix in dst (cap bytes) among cands (n of them, or n < 0: up to a NULL): the
+ * one match whole with tail after it, or the part the matches share; hint lists the matches
+ * when more than one. Returns how many matched. */
+static int complete_among(const char *const *cands, int n, char *dst, size_t cap, const char *tail,
+			  char *hint, size_t hintlen)
+{
+	const char *first = NULL;
+	size_t pl = strlen(dst), best = 0, hl = 0;
+	int found = 0;
+	for (int i = 0; n < 0 ? cands[i] != NULL : i < n; i++) {
+		if (strncmp(cands[i], dst, pl) != 0)
+			continue;
+		size_t c = first ? common_prefix(first, cands[i]) : strlen(cands[i]);
+		best = first && best < c ? best : c;
+		first = first ? first : cands[i];
+		if (hl < hintlen)
+			hl += (size_t)snprintf(hint + hl, hintlen - hl, "%s%s", found ? " " : "",
+					       cands[i]);
+		found++;
+	}
+	if (found == 1) {
+		snprintf(dst, cap, "%s%s", first, tail);
+		hint[0] = '\0';
+	} else if (found > 1 && best > pl) {
+		snprintf(dst, cap, "%.*s", (int)best, first);
+	}
+	return found;
+}
+
 /* "name=pre" or "name pre" (eq: the '=' or ' '): complete pre among the knob's names of
  * values (enum and bool knobs). */
 static int complete_value(char *word, char *eq, size_t cap, char *hint, size_t hintlen)
@@ -43,35 +72,14 @@ static int complete_value(char *word, char *eq, size_t cap, char *hint, size_t h
 									: NULL;
 	if (!choices)
 		return 0;
-	const char *pre = eq + 1, *first = NULL;
-	size_t pl = strlen(pre), best = 0, hl = 0;
-	int found = 0;
-	for (int i = 0; choices[i]; i++) {
-		if (strncmp(choices[i], pre, pl) != 0)
-			continue;
-		if (!first)
-			best = strlen(first = choices[i]);
-		else if (common_prefix(first, choices[i]) < best)
-			best = common_prefix(first, choices[i]);
-		if (hl < hintlen)
-			hl += (size_t)snprintf(hint + hl, hintlen - hl, "%s%s", found ? " " : "",
-					       choices[i]);
-		found++;
-	}
-	size_t off = (size_t)(eq + 1 - word);
-	if (found == 1)
-		snprintf(eq + 1, cap - off, "%s", first);
-	else if (found > 1 && best > pl)
-		snprintf(eq + 1, cap - off, "%.*s", (int)best, first);
-	if (found == 1)
-		hint[0] = '\0';
-	return found;
+	return complete_among(choices, -1, eq + 1, cap - (size_t)(eq + 1 - word), "", hint,
+			      hintlen);
 }
 
 int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen)
 {
 	char *word = line;
-	size_t hl = 0;
+	const char *names[K_COUNT];
 
 	hint[0] = '\0';
 	while (*word == ' ')
@@ -92,34 +100,10 @@ int ui_input_complete(char *line, size_t cap, char *hint, size_t hintlen)
 		eq = strchr(word, ' ');
 	if (eq)
 		return complete_value(word, eq, cap - (size_t)(word - line), hint, hintlen);
-	int found = 0;
-	size_t wl = strlen(word), best = 0;
-	const char *first = NULL;
-	for (int k = 0; k < K_COUNT; k++) {
-		const char *name = knob_table[k].name;
-		if (strncmp(name, word, wl) != 0)
-			continue;
-		if (!first) {
-			first = name;
-			best = strlen(name);
-		} else {
-			size_t c = common_prefix(first, name);
-			if (c < best)
-				best = c;
-		}
-		if (hl < hintlen)
-			hl += (size_t)snprintf(hint + hl, hintlen - hl, "%s%s", found ? " " : "",
-					       name);
-		found++;
-	}
-	size_t off = (size_t)(word - line);
-	if (found == 1)
-		snprintf(word, cap - off, "%s=", first);
-	else if (found > 1 && best > wl)
-		snprintf(word, cap - off, "%.*s", (int)best, first);
-	if (found == 1)
-		hint[0] = '\0';
-	return found;
+	for (int k = 0; k < K_COUNT; k++)
+		names[k] = knob_table[k].name;
+	return complete_among(names, K_COUNT, word, cap - (size_t)(word - line), "=", hint,
+			      hintlen);
 }
 
 /* "goto TIME": a recording's position (backends/source.h seek); the next sample is there. */

@@ -16,22 +16,14 @@
 static int64_t ladder(int64_t v, bool up, int64_t first, int64_t lo, int64_t hi)
 {
 	int64_t prev = 0;
-	if (up) {
-		if (v < first)
-			return first < hi ? first : hi;
-		for (int64_t m = first;; m *= 10)
-			for (int k = 0; k < 3; k++) {
-				int64_t s = m * (k == 0 ? 1 : k == 1 ? 2 : 5);
-				if (s > v)
-					return s < hi ? s : hi;
-				if (s >= hi)
-					return hi;
-			}
-	}
+	if (up && v < first)
+		return first < hi ? first : hi;
 	for (int64_t m = first;; m *= 10)
 		for (int k = 0; k < 3; k++) {
 			int64_t s = m * (k == 0 ? 1 : k == 1 ? 2 : 5);
-			if (s >= v || s >= hi)
+			if (up && (s > v || s >= hi))
+				return s < hi ? s : hi;
+			if (!up && (s >= v || s >= hi))
 				return prev > lo ? prev : lo;
 			prev = s;
 		}
@@ -39,7 +31,6 @@ static int64_t ladder(int64_t v, bool up, int64_t first, int64_t lo, int64_t hi)
 
 /* Keys step from the value in force (the snapshot's), never from a default; while a write
  * is on its way, from the value sent (m m m goes up three steps, not one three times). */
-/* What a knob key steps from: a write on its way, else the value in force now. */
 static int64_t shown(const struct ui *ui, enum knob_id id)
 {
 	int64_t v;
@@ -52,21 +43,6 @@ static int64_t shown(const struct ui *ui, enum knob_id id)
 	if (!ui->async && source_knob_get(ui->src, id, &v) == 0)
 		return v;
 	return ui->snap->knobs[id];
-}
-
-/*
- * A new view starts at its top; how far it scrolls is known once it is drawn,
- * so until then End, PgDn... may go far (the draw clamps) and are not held at the
- * previous view's end by keys that arrive in the same read as the view key.
- */
-#define UI_VIEW_TOP_UNKNOWN (1 << 20)
-static int view_set(struct ui *ui, enum ui_view v)
-{
-	ui->view = v;
-	ui->view_top = 0;
-	ui->view_max_top = UI_VIEW_TOP_UNKNOWN;
-	ui->view_end = false;
-	return UI_REDRAW;
 }
 
 static int key_help(struct ui *ui, int ch)
@@ -96,10 +72,10 @@ static int key_view(struct ui *ui, int ch)
 	}
 	ui->fleet = false;
 	if (ch == '\t')
-		return view_set(ui, (ui->view + 1) % VIEW_COUNT);
+		return ui_view_set(ui, (ui->view + 1) % VIEW_COUNT);
 	if (ch == KEY_BTAB)
-		return view_set(ui, (ui->view + VIEW_COUNT - 1) % VIEW_COUNT);
-	return view_set(ui, (enum ui_view)(ch - '1'));
+		return ui_view_set(ui, (ui->view + VIEW_COUNT - 1) % VIEW_COUNT);
+	return ui_view_set(ui, (enum ui_view)(ch - '1'));
 }
 
 /* Arrows and paging: the thread table on the overview, else the detail view scrolls
@@ -146,7 +122,7 @@ static int key_table(struct ui *ui, int ch)
 
 static int key_search(struct ui *ui, int ch)
 {
-	view_set(ui, VIEW_OVERVIEW);
+	ui_view_set(ui, VIEW_OVERVIEW);
 	ui_input_begin(ui, ch == '/' || ch == KEY_F(3) ? INPUT_SEARCH : INPUT_FILTER);
 	return UI_REDRAW;
 }

@@ -101,18 +101,12 @@ int ui_setup_save(struct ui *ui, char *err, size_t errlen)
 	return 0;
 }
 
-/* Open the setup screen; returns redo flags. */
-static int ui_setup_open(struct ui *ui)
-{
-	ui->setup = true;
-	ui->setup_sel = 0;
-	return UI_REDRAW;
-}
-
 int ui_setup_key(struct ui *ui, int ch)
 {
 	(void)ch;
-	return ui_setup_open(ui);
+	ui->setup = true;
+	ui->setup_sel = 0;
+	return UI_REDRAW;
 }
 
 /* One row of the screen: its name, its value as text, and a step (dir -1 or +1). */
@@ -134,9 +128,7 @@ static void view_text(const struct ui *ui, char *buf, size_t len)
 
 static void view_step(struct ui *ui, int dir)
 {
-	ui->view = (enum ui_view)wrap((int)ui->view, dir, VIEW_COUNT);
-	ui->view_top = 0;
-	ui->view_max_top = 1 << 20; /* known once drawn (as ui_keys.c's view_set) */
+	ui_view_set(ui, (enum ui_view)wrap((int)ui->view, dir, VIEW_COUNT));
 	ui->fleet = false;
 }
 

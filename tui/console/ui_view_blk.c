@@ -36,8 +36,7 @@ static void blk_matrix(struct body *b, const struct blk_snap *k)
 			cols[nc++] = i;
 	}
 	if (nr == 0 || nc == 0) {
-		if (body_line(b))
-			ui_put(ui, ROLE_LABEL, "submit x complete: no completions in the interval");
+		body_title(b, "submit x complete: no completions in the interval");
 		return;
 	}
 	if (body_line(b)) {
@@ -84,11 +83,8 @@ static void blk_heading(struct ui *ui, const struct blk_snap *k)
 	const struct snapshot *s = ui->snap;
 	/* The device's own value (the header's too): a host without the device has none, and the
 	 * knob's default is not it. Figures the source lacks are "-", never 0. */
-	if (k->rq_affinity >= 0)
-		snprintf(r, sizeof(r), "%d", (int)k->rq_affinity);
-	else
-		snprintf(r, sizeof(r), "-");
-	ui_put_whole(ui, ROLE_NORMAL, "rq_affinity %s  %s IOPS", r,
+	ui_put_whole(ui, ROLE_NORMAL, "rq_affinity %s  %s IOPS",
+		     rowfmt_opt((double)k->rq_affinity, false, "%.0f", r, sizeof(r)),
 		     snapshot_absent(s, "blk.iops") ? "-" : rowfmt_count(k->iops, a, sizeof(a)));
 	/* A hung queue has no latency: its stuck requests have none yet. */
 	if (snapshot_absent(s, "blk.lat_us"))

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ui_view_events.c: the events view: the kept events as a log, newest at the bottom. */
-#include <time.h>
-
+#include "backends/replay/replay_time.h"
 #include "tui/console/ui_body.h"
 
 static enum theme_role event_role(enum event_kind k)
@@ -41,11 +40,8 @@ void ui_view_events(struct body *b)
 		    &ui->ev[(ui->ev_head + UI_EVENTS_KEEP - ui->nev + (size_t)i) % UI_EVENTS_KEEP];
 		if (!body_line(b))
 			break;
-		time_t t = (time_t)(e->wall_ns / NS_PER_S);
-		struct tm tm;
 		char ts[16];
-		localtime_r(&t, &tm);
-		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+		replay_hms(e->wall_ns, ts, sizeof(ts));
 		ui_put(ui, ROLE_DIM, "%s ", ts);
 		ui_put(ui, event_role(e->kind), "%-13s %s", event_kind_name(e->kind), e->text);
 	}

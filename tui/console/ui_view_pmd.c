@@ -59,19 +59,14 @@ static void pmd_sleep_lines(struct body *b)
 	struct ui *ui = b->ui;
 	const struct pmd_snap *p = &ui->snap->pmd;
 	char a[512];
-	if (body_line(b))
-		ui_put(ui, p->bpf_probe ? ROLE_NORMAL : ROLE_DIM, "%s",
-		       rowfmt_sleep_probe(ui->snap, a, sizeof(a)));
-	if (body_line(b))
-		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS,
-		       ui->snap->has_host ? rowfmt_sleep_head_host : rowfmt_sleep_head);
+	body_text(b, p->bpf_probe ? ROLE_NORMAL : ROLE_DIM,
+		  rowfmt_sleep_probe(ui->snap, a, sizeof(a)));
+	body_text(b, ROLE_TABLE_HEAD,
+		  ui->snap->has_host ? rowfmt_sleep_head_host : rowfmt_sleep_head);
 	for (int i = 0; i < p->nthreads; i++)
-		if (body_line(b))
-			ui_put(ui, ROLE_NORMAL, "%s", rowfmt_sleep_row(ui->snap, i, a, sizeof(a)));
+		body_text(b, ROLE_NORMAL, rowfmt_sleep_row(ui->snap, i, a, sizeof(a)));
 	for (int i = 0; p->bpf_probe && i < p->nthreads; i++)
-		if (body_line(b))
-			ui_put(ui, ROLE_CHART, "%s",
-			       rowfmt_sleep_hist(&p->threads[i], a, sizeof(a)));
+		body_text(b, ROLE_CHART, rowfmt_sleep_hist(&p->threads[i], a, sizeof(a)));
 }
 
 /* The pmd view on a live OVS: only what OVS reports, full PMD names, "-" for no baseline. */
@@ -88,18 +83,14 @@ static void pmd_host_view(struct body *b, int room)
 	}
 	if (body_line(b))
 		pmd_cost_line(ui, p);
-	if (body_line(b))
-		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_host_pmd_head);
+	body_text(b, ROLE_TABLE_HEAD, rowfmt_host_pmd_head);
 	for (int i = 0; i < p->nthreads; i++)
-		if (body_line(b))
-			ui_put(ui, ROLE_NORMAL, "%s",
-			       rowfmt_host_pmd_row(&p->threads[i], a, sizeof(a)));
+		body_text(b, ROLE_NORMAL, rowfmt_host_pmd_row(&p->threads[i], a, sizeof(a)));
 	int n = rowfmt_host_nlines(ui->snap);
 	for (int i = 0; i < n; i++) {
 		const char *t = rowfmt_host_line(ui->snap, i, a, sizeof(a));
 		bool head = rowfmt_host_is_head(ui->snap, i);
-		if (body_line(b))
-			ui_put(ui, head ? ROLE_TABLE_HEAD : ROLE_NORMAL, "%s", t);
+		body_text(b, head ? ROLE_TABLE_HEAD : ROLE_NORMAL, t);
 	}
 	ui_view_pmd_hists(b, room);
 	pmd_sleep_lines(b);
@@ -163,8 +154,7 @@ static void pmd_threads(struct body *b, const struct pmd_snap *p)
 {
 	struct ui *ui = b->ui;
 	char a[512];
-	if (body_line(b))
-		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_pmd_head);
+	body_text(b, ROLE_TABLE_HEAD, rowfmt_pmd_head);
 	for (int i = 0; i < p->nthreads; i++) {
 		if (!body_line(b))
 			continue; /* counted for the scroll */

@@ -43,8 +43,7 @@ static void pmdhist_chart(struct body *b, const struct host_ovs_pmd_snap *x,
 	struct chart_bars cb;
 	char a[256];
 	chart_bars_make(g->count, g->nbins, &cb);
-	if (body_line(b))
-		ui_put(ui, ROLE_LABEL, "%s", rowfmt_host_hist_title(x, g, a, sizeof(a)));
+	body_title(b, rowfmt_host_hist_title(x, g, a, sizeof(a)));
 	int cap = room - 1 < PMDHIST_MIN_ROWS - 1 ? PMDHIST_MIN_ROWS - 1 : room - 1;
 	int ncol = chart_bars_columns(&cb, COLS, cap);
 	int lines = (cb.nrows + ncol - 1) / ncol;
@@ -80,19 +79,17 @@ void ui_view_pmd_hists(struct body *b, int room)
 	for (int j = 0; j < h->novs_pmds; j++)
 		have += h->ovs_pmds[j].nhists > 0;
 	ui->npmd_hist_at = 0;
-	if (body_line(b))
-		ui_put(ui, ROLE_TABLE_HEAD, "%-*.*s", COLS, COLS, rowfmt_host_hist_head);
+	body_text(b, ROLE_TABLE_HEAD, rowfmt_host_hist_head);
 	if (!have) {
-		if (body_line(b))
-			ui_put(ui, ROLE_DIM, "%s", rowfmt_host_hist_none);
+		body_text(b, ROLE_DIM, rowfmt_host_hist_none);
 		return;
 	}
 	for (int j = 0; j < h->novs_pmds; j++) {
 		const struct host_ovs_pmd_snap *x = &h->ovs_pmds[j];
 		/* Where this PMD's charts start, for the key that scrolls to them. */
 		ui->pmd_hist_at[ui->npmd_hist_at++] = b->n;
-		if (!x->nhists && body_line(b))
-			ui_put(ui, ROLE_DIM, "%s", rowfmt_host_hist_title(x, NULL, a, sizeof(a)));
+		if (!x->nhists)
+			body_text(b, ROLE_DIM, rowfmt_host_hist_title(x, NULL, a, sizeof(a)));
 		for (int k = 0; k < x->nhists; k++)
 			pmdhist_chart(b, x, &x->hist[k], room);
 	}

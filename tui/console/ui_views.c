@@ -23,6 +23,21 @@ static void scrolled_draw(struct ui *ui, void (*draw)(struct body *), int y, int
 	draw(&b);
 }
 
+/*
+ * A new view starts at its top; how far it scrolls is known once it is drawn,
+ * so until then End, PgDn... may go far (the draw clamps) and are not held at the
+ * previous view's end by keys that arrive in the same read as the view key.
+ */
+#define UI_VIEW_TOP_UNKNOWN (1 << 20)
+int ui_view_set(struct ui *ui, enum ui_view v)
+{
+	ui->view = v;
+	ui->view_top = 0;
+	ui->view_max_top = UI_VIEW_TOP_UNKNOWN;
+	ui->view_end = false;
+	return UI_REDRAW;
+}
+
 void ui_view_draw(struct ui *ui, int y, int h)
 {
 	struct body b = {ui, y, y + h, 0, 0};
