@@ -7,6 +7,11 @@
 
 #include "diag/diag_rule.h"
 
+/* ... or for this long since the last sample it judged, whichever is more: an est row with work
+ * comes round once per 2 s period (docs/est.md), so at -d 0.5 three samples in four have no tick
+ * with work, and the figure that says so must still make k in a row. */
+#define DIAG_UNDECIDED_NS 2500000000ULL
+
 /* The rule lists of each subsystem, in the order findings of equal severity are listed. */
 static const struct {
 	const struct diag_rule *rules;
@@ -88,10 +93,12 @@ static void diag_step(const struct diag_rule *r, struct diag_rule_state *rs,
 	 * so a figure present every other sample still makes k in a row; bounded, so a
 	 * thread idle for good reads as clean. */
 	if (!hit && f.undecided) {
-		if (rs->undecided++ < DIAG_MAX_UNDECIDED)
+		if (rs->undecided++ < DIAG_MAX_UNDECIDED ||
+		    s->wall_ns - rs->decided_wall_ns < DIAG_UNDECIDED_NS)
 			return;
 	} else {
 		rs->undecided = 0;
+		rs->decided_wall_ns = s->wall_ns;
 	}
 	if (hit) {
 		if (rs->hits == 0) {
