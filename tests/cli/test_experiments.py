@@ -141,9 +141,12 @@ limit = 5
 r = run("sweep", "--json", "--maxsleep", "0", "--slack", "1000", "--passes", "2", "--seconds",
         "0.5", "--warmup", "0.2", "--scenario", "pmd-light", "--set", "load.spin_threads=" + spin,
         "--host-took-limit", str(limit))
-check(r.returncode == 0, f"sweep under host load exits 0 ({r.stderr[-200:]})")
-o = json.loads(r.stdout) if r.returncode == 0 else {}
+o = json.loads(r.stdout) if r.stdout.strip() else {}
 log, row = o.get("pass_log", []), (o.get("rows") or [{}])[0]
+# Its one setting with every pass set aside is inconclusive (docs/experiments.md): status 1.
+check(r.returncode == 0 or (r.returncode == 1 and row.get("passes") == 0 and
+                            "every pass set aside" in (o.get("inconclusive") or "")),
+      f"sweep under host load exits 0, or 1 inconclusive ({r.returncode}: {r.stderr[-200:]})")
 aside = [p for p in log if p["set_aside"]]
 check(len(aside) >= 1, f"sweep under {spin} spinning threads: a pass set aside ({log})")
 check(all(p["host_took_pct"] > limit for p in aside) and
