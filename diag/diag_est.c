@@ -43,22 +43,6 @@ static int diag_est_gov_rank(int g)
 	}
 }
 
-/* The kthreads' CPU per estimator visited this interval: the work of a tick without the time
- * it waited for a CPU. -1 when the source does not count visits (a live host: the wall-clock
- * figure is scaled by the run share instead), 0 when no tick had work this interval. */
-static double diag_est_cpu_per_visit(const struct snapshot *s)
-{
-	const struct est_snap *e = &s->est;
-	if (snapshot_absent(s, "est.visits"))
-		return -1;
-	if (e->visits == 0)
-		return 0;
-	double cpu = 0;
-	for (int i = 0; i < e->nkt && i < EST_SNAP_MAX_KT; i++)
-		cpu += diag_fig(e->kt[i].cpu_pct);
-	return cpu / 100.0 * s->interval_s * 1e9 / (double)e->visits;
-}
-
 /*
  * The IPVS thread (docs/est.md): chain_max calibrated under performance, then ondemand
  * runs every chain slower, so a tick takes 7 ms against 4.8. The figure compared is the

@@ -74,6 +74,22 @@ static inline double diag_host_run_share(const struct diag_host_share *h)
 	return h->cpu + h->runq > 0 ? h->cpu / (h->cpu + h->runq) : 1.0;
 }
 
+/* The kthreads' CPU per estimator visited this interval: the work of a tick without the time
+ * it waited for a CPU. -1 when the source does not count visits (a live host: the wall-clock
+ * figure is scaled by the run share instead), 0 when no tick had work this interval. */
+static inline double diag_est_cpu_per_visit(const struct snapshot *s)
+{
+	const struct est_snap *e = &s->est;
+	if (snapshot_absent(s, "est.visits"))
+		return -1;
+	if (e->visits == 0)
+		return 0;
+	double cpu = 0;
+	for (int i = 0; i < e->nkt && i < EST_SNAP_MAX_KT; i++)
+		cpu += diag_fig(e->kt[i].cpu_pct);
+	return cpu / 100.0 * s->interval_s * 1e9 / (double)e->visits;
+}
+
 /* Append a figure (printf-style name, then value and unit) to f; ignored past
  * DIAG_MAX_EVIDENCE. */
 void diag_evidence_add(struct diag_finding *f, double value, const char *unit, const char *fmt, ...)
