@@ -7,11 +7,6 @@
 
 #include "diag/diag_rule.h"
 
-/* ... or for this long since the last sample it judged, whichever is more: an est row with work
- * comes round once per 2 s period (docs/est.md), so at -d 0.5 three samples in four have no tick
- * with work, and the figure that says so must still make k in a row. */
-#define DIAG_UNDECIDED_NS 2500000000ULL
-
 /* The rule lists of each subsystem, in the order findings of equal severity are listed. */
 static const struct {
 	const struct diag_rule *rules;
@@ -94,7 +89,7 @@ static void diag_step(const struct diag_rule *r, struct diag_rule_state *rs,
 	 * thread idle for good reads as clean. */
 	if (!hit && f.undecided) {
 		if (rs->undecided++ < DIAG_MAX_UNDECIDED ||
-		    s->wall_ns - rs->decided_wall_ns < DIAG_UNDECIDED_NS)
+		    s->wall_ns - rs->decided_wall_ns < r->undecided_ns)
 			return;
 	} else {
 		rs->undecided = 0;

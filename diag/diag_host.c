@@ -68,7 +68,8 @@ static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 		/* An est kthread ticks with work only some intervals: one that neither ran nor
 		 * waited says nothing of the host, so it neither starts nor clears the finding. */
 		struct diag_host_share est = diag_host_share(s, SUBSYS_EST);
-		f->undecided = est.idle || est_idle;
+		/* ... and (engine) no tick with work, unless a PMD's figures said clean. */
+		f->undecided = est.idle || (est_idle && stolen < 0);
 		return false;
 	}
 	f->severity = DIAG_WARNING;
@@ -90,6 +91,6 @@ static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 }
 
 const struct diag_rule diag_rules_host[] = {
-    {"host.cpu_taken", diag_host_taken, 3, 3},
+    {"host.cpu_taken", diag_host_taken, 3, 3, 0},
 };
 const int diag_rules_host_n = sizeof(diag_rules_host) / sizeof(diag_rules_host[0]);

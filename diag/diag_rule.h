@@ -20,6 +20,9 @@ struct diag_rule {
 	const char *id;
 	bool (*check)(const struct snapshot *s, struct diag_finding *f);
 	int k_start, k_clear;
+	/* Samples it leaves undecided still wait, past DIAG_MAX_UNDECIDED, until this long since
+	 * the last one it judged (0: no longer): a figure that comes once per period. */
+	uint64_t undecided_ns;
 };
 
 extern const struct diag_rule diag_rules_pmd[], diag_rules_est[], diag_rules_blk[],
