@@ -45,14 +45,14 @@ static void test_ticks(void **state)
 static void test_why(void **state)
 {
 	char b[512];
-	struct calib_said perf = {"performance", 42, 2203, 3000},
-			  od = {"ondemand", 15, 5908, 1100};
+	struct calib_said perf = {"performance", 42, 2203, 3000}, od = {"ondemand", 15, 5908, 1100};
 	calib_say_why(&od, &perf, b, sizeof(b));
-	assert_string_equal(b, "ondemand: chain_max 15 against performance's 42 (2.8x lower): each "
-			       "estimator measured 2.7x slower (5908 ns against 2203), the CPU at "
-			       "1100 MHz against 3000: the calibration is a burst of 12 short tests "
-			       "that ondemand does not ramp the frequency up for, so it sizes the "
-			       "chains for a slow CPU");
+	assert_string_equal(b,
+			    "ondemand: chain_max 15 against performance's 42 (2.8x lower): each "
+			    "estimator measured 2.7x slower (5908 ns against 2203), the CPU at "
+			    "1100 MHz against 3000: the calibration is a burst of 12 short tests "
+			    "that ondemand does not ramp the frequency up for, so it sizes the "
+			    "chains for a slow CPU");
 	calib_say_why(&perf, &perf, b, sizeof(b));
 	assert_string_equal(b, "");
 	od.mhz = -1; /* a source without the frequency */

@@ -16,13 +16,14 @@ bool calib_say_spread(const int *sorted, size_t n, char *buf, size_t len)
 	       hi = med > 0 ? 100.0 * (sorted[n - 1] - med) / med : 0;
 	double pct = fmax(lo, hi);
 	bool stable = pct <= CALIB_STABLE_PCT;
-	snprintf(buf, len,
-		 "chain_max %d to %d over %zu calibration%s, within %.0f%% of the median %g: %s",
-		 sorted[0], sorted[n - 1], n, n == 1 ? "" : "s", pct, med,
-		 n < 2 ? "one run says nothing of the spread"
-		 : stable
-		     ? "stable"
-		     : "unstable (the IPVS thread's 12 tests with 20 ms gaps kept theirs within 20%)");
+	snprintf(
+	    buf, len,
+	    "chain_max %d to %d over %zu calibration%s, within %.0f%% of the median %g: %s",
+	    sorted[0], sorted[n - 1], n, n == 1 ? "" : "s", pct, med,
+	    n < 2 ? "one run says nothing of the spread"
+	    : stable
+		? "stable"
+		: "unstable (the IPVS thread's 12 tests with 20 ms gaps kept theirs within 20%)");
 	return stable && n >= 2;
 }
 
@@ -31,12 +32,14 @@ void calib_say_ticks(double avg_ns, double max_ns, double visits, double per_est
 {
 	double n = avg_ns > 0 && per_est_ns > 0 ? round(visits * per_est_ns / avg_ns) : -1;
 	if (n < 0 || !isfinite(n)) {
-		snprintf(buf, len, "tick time avg %.0f us, max %.0f us", avg_ns / 1e3, max_ns / 1e3);
+		snprintf(buf, len, "tick time avg %.0f us, max %.0f us", avg_ns / 1e3,
+			 max_ns / 1e3);
 		return;
 	}
 	snprintf(buf, len, "tick time avg %.0f us, max %.0f us over %.0f tick%s with work%s",
 		 avg_ns / 1e3, max_ns / 1e3, n, n == 1 ? "" : "s",
-		 n <= 1 ? " (one row of estimators, which comes round once per 2 s: avg is max)" : "");
+		 n <= 1 ? " (one row of estimators, which comes round once per 2 s: avg is max)"
+			: "");
 }
 
 void calib_say_why(const struct calib_said *g, const struct calib_said *ref, char *buf, size_t len)

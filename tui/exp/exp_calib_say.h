@@ -15,7 +15,8 @@
 /* One governor's result as the verdicts read it. */
 struct calib_said {
 	const char *governor;
-	double chain_median, single_min_ns, mhz; /* mhz: at the calibrations, median; <= 0 unknown */
+	double chain_median, single_min_ns,
+	    mhz; /* mhz: at the calibrations, median; <= 0 unknown */
 };
 
 /* The spread of n chain_max values sorted ascending: "chain_max 41 to 43 over 10 calibrations,
