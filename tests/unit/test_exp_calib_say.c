@@ -33,13 +33,21 @@ static void test_ticks(void **state)
 {
 	char b[256];
 	/* est-ipvs: 1056 estimators in one row, one tick in the 2.5 s window. */
-	calib_say_ticks(1456000, 1456000, 1056, 1378.8, b, sizeof(b));
+	calib_say_ticks(1456000, 1456000, 1056, 1378.8, 1800, b, sizeof(b));
 	assert_string_equal(b, "tick time avg 1456 us, max 1456 us over 1 tick with work (one row "
 			       "of estimators, which comes round once per 2 s: avg is max)");
-	calib_say_ticks(2611000, 4275000, 45000, 1450.6, b, sizeof(b));
+	calib_say_ticks(2611000, 4275000, 45000, 1450.6, -1, b, sizeof(b));
 	assert_string_equal(b, "tick time avg 2611 us, max 4275 us over 25 ticks with work");
-	calib_say_ticks(0, 0, 0, 0, b, sizeof(b)); /* no tick with work: no count */
+	calib_say_ticks(0, 0, 0, 0, -1, b, sizeof(b)); /* no tick with work: no count */
 	assert_string_equal(b, "tick time avg 0 us, max 0 us");
+	/* Beside a CPU-bound process: 24940 us by the clock for 1056 estimators at 2233 ns of CPU
+	 * each, so the tick is the host's (docs/conclusions.md, I2 loaded). */
+	calib_say_ticks(24940000, 24940000, 1056, 23617.4, 2233, b, sizeof(b));
+	assert_string_equal(b,
+			    "tick time avg 24940 us, max 24940 us over 1 tick with work (one row "
+			    "of estimators, which comes round once per 2 s: avg is max), by the "
+			    "clock: the est kthreads ran 9% of it (2233 ns of CPU per estimator "
+			    "against 23617), the host held them the rest");
 }
 
 static void test_why(void **state)

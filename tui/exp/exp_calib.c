@@ -114,6 +114,8 @@ struct calib_gov {
 	size_t got;
 	/* The window after the last run. */
 	double tick_avg, tick_max, cpu, per_kt, ests, max_kt, cm_last, est_cpus, visits, per_est;
+	double
+	    kt_cpu_ns; /* the est kthreads' CPU per estimator visited in the window, -1 unknown */
 	double want; /* the estimators asked about: --count, else the scenario's */
 	long kt_need; /* kthreads they take; -1 unknown */
 	bool measured; /* the source ran est: the figures above are its */
@@ -185,6 +187,11 @@ static void calib_window(const struct exp_common *c, struct source *src, struct 
 	exp_metric(w, "est.cpu_pct", &g->cpu);
 	exp_metric(w, "est.visits", &g->visits);
 	exp_metric(w, "est.tick_ns.per_est", &g->per_est);
+	double kt = 0, dt = 0;
+	g->kt_cpu_ns = exp_metric(w, "est.kthread[*].cpu_pct", &kt) == 0 &&
+			       exp_metric(w, "interval_s", &dt) == 0 && g->visits > 0
+			   ? kt / 100.0 * dt * 1e9 / g->visits
+			   : -1;
 	json_decref(w);
 }
 
@@ -263,9 +270,10 @@ static void calib_print(const struct calib_gov *g, const json_t *hist)
 	for (size_t i = 1; i < g->got; i++)
 		if (g->single[i] < single_min)
 			single_min = g->single[i];
-	char spread[192], ticks[192];
+	char spread[192], ticks[320];
 	calib_say_spread(g->chain, g->got, spread, sizeof(spread)); /* sorted by calib_histogram */
-	calib_say_ticks(g->tick_avg, g->tick_max, g->visits, g->per_est, ticks, sizeof(ticks));
+	calib_say_ticks(g->tick_avg, g->tick_max, g->visits, g->per_est, g->kt_cpu_ns, ticks,
+			sizeof(ticks));
 	printf("\n  %s\n  single est (min over runs) %.0f ns; %s; est CPU %.1f%%\n", spread,
 	       single_min, ticks, g->cpu);
 	if (g->kt_need >= 0)

@@ -27,19 +27,28 @@ bool calib_say_spread(const int *sorted, size_t n, char *buf, size_t len)
 	return stable && n >= 2;
 }
 
-void calib_say_ticks(double avg_ns, double max_ns, double visits, double per_est_ns, char *buf,
-		     size_t len)
+void calib_say_ticks(double avg_ns, double max_ns, double visits, double per_est_ns, double cpu_ns,
+		     char *buf, size_t len)
 {
 	double n = avg_ns > 0 && per_est_ns > 0 ? round(visits * per_est_ns / avg_ns) : -1;
-	if (n < 0 || !isfinite(n)) {
-		snprintf(buf, len, "tick time avg %.0f us, max %.0f us", avg_ns / 1e3,
-			 max_ns / 1e3);
+	int k;
+	if (n < 0 || !isfinite(n))
+		k = snprintf(buf, len, "tick time avg %.0f us, max %.0f us", avg_ns / 1e3,
+			     max_ns / 1e3);
+	else
+		k = snprintf(
+		    buf, len, "tick time avg %.0f us, max %.0f us over %.0f tick%s with work%s",
+		    avg_ns / 1e3, max_ns / 1e3, n, n == 1 ? "" : "s",
+		    n <= 1 ? " (one row of estimators, which comes round once per 2 s: avg "
+			     "is max)"
+			   : "");
+	if (k < 0 || (size_t)k >= len || cpu_ns <= 0 || per_est_ns <= 0 ||
+	    cpu_ns >= per_est_ns * 0.75)
 		return;
-	}
-	snprintf(buf, len, "tick time avg %.0f us, max %.0f us over %.0f tick%s with work%s",
-		 avg_ns / 1e3, max_ns / 1e3, n, n == 1 ? "" : "s",
-		 n <= 1 ? " (one row of estimators, which comes round once per 2 s: avg is max)"
-			: "");
+	snprintf(buf + k, len - (size_t)k,
+		 ", by the clock: the est kthreads ran %.0f%% of it (%.0f ns of CPU per estimator "
+		 "against %.0f), the host held them the rest",
+		 100.0 * cpu_ns / per_est_ns, cpu_ns, per_est_ns);
 }
 
 void calib_say_why(const struct calib_said *g, const struct calib_said *ref, char *buf, size_t len)

@@ -23,9 +23,11 @@ struct calib_said {
  * within 2% of the median 42: stable" (or "unstable"); true when stable. */
 bool calib_say_spread(const int *sorted, size_t n, char *buf, size_t len);
 /* How many ticks the tick figures span: the window's visits x per-estimator time / the average
- * tick ("over 1 tick with work: one row of estimators, which comes round once per 2 s"). */
-void calib_say_ticks(double avg_ns, double max_ns, double visits, double per_est_ns, char *buf,
-		     size_t len);
+ * tick ("over 1 tick with work: one row of estimators, which comes round once per 2 s"); and,
+ * when the est kthreads' CPU per estimator visited (cpu_ns, <= 0 unknown) is under 3/4 of the
+ * clock's, that the host held them the rest: the tick time is then the host's, not chain_max's. */
+void calib_say_ticks(double avg_ns, double max_ns, double visits, double per_est_ns, double cpu_ns,
+		     char *buf, size_t len);
 /* Why g's chain_max is lower than ref's (the one with the highest): "" when it is not lower. */
 void calib_say_why(const struct calib_said *g, const struct calib_said *ref, char *buf, size_t len);
 
