@@ -88,10 +88,12 @@ static void diag_step(const struct diag_rule *r, struct diag_rule_state *rs,
 	 * so a figure present every other sample still makes k in a row; bounded, so a
 	 * thread idle for good reads as clean. */
 	if (!hit && f.undecided) {
-		if (rs->undecided++ < DIAG_MAX_UNDECIDED)
+		if (rs->undecided++ < DIAG_MAX_UNDECIDED ||
+		    s->wall_ns - rs->decided_wall_ns < r->undecided_ns)
 			return;
 	} else {
 		rs->undecided = 0;
+		rs->decided_wall_ns = s->wall_ns;
 	}
 	if (hit) {
 		if (rs->hits == 0) {

@@ -21,6 +21,7 @@ struct diag_change {
 struct diag_rule_state {
 	int hits, clean;
 	int undecided; /* consecutive samples the rule could not judge (diag_finding.undecided) */
+	uint64_t decided_wall_ns; /* the last sample it judged */
 	bool active;
 	uint64_t first_seq, first_wall_ns; /* the first sample of the current run of hits */
 	struct diag_finding held; /* the finding as last seen while its condition held */

@@ -163,8 +163,8 @@ static bool diag_blk_ipi_costly(const struct snapshot *s, struct diag_finding *f
 }
 
 const struct diag_rule diag_rules_blk[] = {
-    {"blk.stranded_completions", diag_blk_stranded, 2, 2},
-    {"blk.irq_cpu_saturated", diag_blk_irq_saturated, 3, 3},
-    {"blk.ipi_costly", diag_blk_ipi_costly, 3, 3},
+    {"blk.stranded_completions", diag_blk_stranded, 2, 2, 0},
+    {"blk.irq_cpu_saturated", diag_blk_irq_saturated, 3, 3, 0},
+    {"blk.ipi_costly", diag_blk_ipi_costly, 3, 3, 0},
 };
 const int diag_rules_blk_n = sizeof(diag_rules_blk) / sizeof(diag_rules_blk[0]);

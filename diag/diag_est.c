@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* diag_est.c: the est rules: a chain_max from another governor, a kthread over budget, kthreads
  * short (docs/diag.md). */
+#include <math.h>
 #include <stdio.h>
 
 #include "core/governor.h"
@@ -13,6 +14,8 @@
 #define DIAG_EST_TICK_OVER 1.2
 /* A kthread 20 % over its 1/8 of a CPU (EST_KTHREAD_GOAL_PCT), for the same reason. */
 #define DIAG_EST_KT_OVER 1.2
+/* An est row comes round once per 2 s period (docs/est.md §1), and a margin. */
+#define DIAG_EST_ROW_PERIOD_NS 2500000000ULL
 /* Kthreads allowed per CPU of the cpulist (IPVS_EST_CPU_KTHREADS, docs/est.md §1). */
 #define DIAG_EST_CPU_KTHREADS 4
 
@@ -49,9 +52,12 @@ static int diag_est_gov_rank(int g)
  * row is not full never reaches 4.8 ms however slow each estimator is, and how far from
  * 4.8 ms a full row lands depends on how fast the machine is. A source without the
  * per-estimator figure (a recording from before it) is judged by the tick against the goal.
- * The host first: a tick is timed by the wall clock, so the time the kthreads waited on a
- * run queue is taken out (scaled by the share of their work they ran) before the governor
- * is blamed, and a governor faster than the calibration's cannot lengthen a tick at all.
+ * The host first: a tick is timed by the wall clock, so it includes the time the kthread
+ * waited for a CPU. The kthreads' CPU per estimator visited is the work alone: the smaller of
+ * the two is judged. (Their run-queue share over the interval says little of one tick's wait:
+ * with one row, 1 tick in 50 has work and most of the wait falls on the empty ones.) An
+ * interval with no tick with work cannot say (undecided), and a governor faster than the
+ * calibration's cannot lengthen a tick at all.
  */
 static bool diag_est_tick_miscal(const struct snapshot *s, struct diag_finding *f)
 {
@@ -60,9 +66,15 @@ static bool diag_est_tick_miscal(const struct snapshot *s, struct diag_finding *
 	    diag_est_gov_rank(s->governor) < diag_est_gov_rank(e->calib.governor))
 		return false;
 	struct diag_host_share h = diag_host_share(s, SUBSYS_EST);
-	double run = diag_host_run_share(&h);
-	double calib = (double)e->calib.single_est_ns;
+	double calib = (double)e->calib.single_est_ns, cpv = diag_est_cpu_per_visit(s);
 	bool per_est = e->tick_ns_per_est > 0 && calib > 0;
+	if (per_est && cpv == 0) {
+		f->undecided = true; /* the per-estimator figure is an older interval's */
+		return false;
+	}
+	/* The share of the wall-clock figure that was the kthreads' own work. */
+	double run =
+	    per_est && cpv > 0 ? fmin(1.0, cpv / e->tick_ns_per_est) : diag_host_run_share(&h);
 	double own_per_est = e->tick_ns_per_est * run, own_tick = (double)e->tick_ns_avg * run;
 	if (per_est ? own_per_est <= calib * DIAG_EST_PER_EST_OVER
 		    : own_tick <= DIAG_EST_TICK_GOAL_NS * DIAG_EST_TICK_OVER)
@@ -73,15 +85,18 @@ static bool diag_est_tick_miscal(const struct snapshot *s, struct diag_finding *
 	diag_evidence_add(f, DIAG_EST_TICK_GOAL_NS / 1e6, "ms", "est.tick_goal");
 	if (per_est)
 		diag_evidence_add(f, e->tick_ns_per_est, "ns", "est.tick_ns.per_est");
+	if (cpv > 0)
+		diag_evidence_add(f, cpv, "ns", "est.kthread_cpu_ns_per_visit");
 	diag_evidence_add(f, e->calib.chain_max, "ests", "est.calibration.chain_max");
 	diag_evidence_add(f, calib, "ns", "est.calibration.single_est_ns");
 	if (h.runq > 0)
 		diag_evidence_add(f, h.runq, "%", "threads[est].runq_delay_pct");
 	const char *was = cpu_governor_name((enum cpu_governor)e->calib.governor);
 	char host[96] = "";
-	if (h.runq >= 1.0)
+	if (run < 0.95)
 		snprintf(host, sizeof(host),
-			 " (less the %.0f%% of the interval they waited for a CPU)", h.runq);
+			 " of CPU (%.0f ns by the clock: the rest waited for one)",
+			 e->tick_ns_per_est);
 	if (per_est)
 		diag_conclude(
 		    f,
@@ -95,7 +110,8 @@ static bool diag_est_tick_miscal(const struct snapshot *s, struct diag_finding *
 		    f,
 		    "ticks take %.1f ms%s against the 4.8 ms goal: chain_max %d was calibrated "
 		    "under %s and the governor is now %s.",
-		    own_tick / 1e6, host, e->calib.chain_max, was, snapshot_governor_name(s));
+		    own_tick / 1e6, run < 0.95 ? " (less the time they waited for a CPU)" : "",
+		    e->calib.chain_max, was, snapshot_governor_name(s));
 	diag_fix(f, "est.recalibrate=1");
 	return true;
 }
@@ -157,8 +173,10 @@ static bool diag_est_kthreads_short(const struct snapshot *s, struct diag_findin
 }
 
 const struct diag_rule diag_rules_est[] = {
-    {"est.tick_miscalibrated", diag_est_tick_miscal, 3, 3},
-    {"est.kthread_over_budget", diag_est_kt_over, 3, 3},
-    {"est.kthreads_short", diag_est_kthreads_short, 3, 3},
+    /* An est row with work comes round once per 2 s: at -d 0.5 three samples in four have
+     * no tick with work, and the figure that says so must still make 3 in a row. */
+    {"est.tick_miscalibrated", diag_est_tick_miscal, 3, 3, DIAG_EST_ROW_PERIOD_NS},
+    {"est.kthread_over_budget", diag_est_kt_over, 3, 3, 0},
+    {"est.kthreads_short", diag_est_kthreads_short, 3, 3, 0},
 };
 const int diag_rules_est_n = sizeof(diag_rules_est) / sizeof(diag_rules_est[0]);

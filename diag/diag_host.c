@@ -23,13 +23,53 @@ static const struct snap_thread *diag_host_taker(const struct snapshot *s, pid_t
 	return taker;
 }
 
+/* The share of the est kthreads' ticks with work that they waited for a CPU: the tick time per
+ * estimator by the clock against their CPU per estimator visited (diag_rule.h). A kthread with
+ * one row ticks with work once per 2 s and idles between, so its run-queue share of the interval
+ * falls mostly on empty ticks and misses a tick the host stretched tenfold. -1: no tick with work
+ * this interval, or a source without the figures; *idle: the engine had none (undecided). */
+static double diag_host_est_held(const struct snapshot *s, bool *idle)
+{
+	*idle = false;
+	if (!s->has_est || s->est.config_held || s->est.tick_ns_per_est <= 0)
+		return -1;
+	double cpv = diag_est_cpu_per_visit(s);
+	*idle = cpv == 0;
+	if (cpv <= 0)
+		return -1;
+	return cpv >= s->est.tick_ns_per_est ? 0 : 100.0 * (1.0 - cpv / s->est.tick_ns_per_est);
+}
+
 /*
- * The PMDs' "host took" (time their feed left out) and the run-queue delay of the PMD and
- * est threads (the watched ones: diag_watched): the operator's warning that an A/B at this
- * moment compares two loads, with the thread that took the CPU where the host lists it.
+ * The PMDs' "host took" (time their feed left out), the run-queue delay of the PMD and est
+ * threads (the watched ones: diag_watched) and the wait inside the est kthreads' ticks: the
+ * operator's warning that an A/B at this moment compares two loads, with the thread that took
+ * the CPU where the host lists it.
  */
 static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 {
+	bool est_idle;
+	double held = diag_host_est_held(s, &est_idle);
+	if (held >= DIAG_HOST_TAKEN_PCT) {
+		const struct est_snap *e = &s->est;
+		double cpv = diag_est_cpu_per_visit(s);
+		char who[32];
+		if (e->nkt == 1)
+			snprintf(who, sizeof(who), "est-k:%d", e->kt[0].id);
+		else
+			snprintf(who, sizeof(who), "the %d est kthreads", e->nkt);
+		f->severity = DIAG_WARNING;
+		diag_evidence_add(f, held, "%", "est.tick_wait_pct");
+		diag_evidence_add(f, e->tick_ns_per_est, "ns", "est.tick_ns.per_est");
+		diag_evidence_add(f, cpv, "ns", "est.kthread_cpu_ns_per_visit");
+		diag_conclude(
+		    f,
+		    "%s waited %.0f%% of its ticks for a CPU (%.0f ns per estimator by the "
+		    "clock, %.0f of CPU): the tick time is skewed by the host, not by the "
+		    "knobs.",
+		    who, held, e->tick_ns_per_est, cpv);
+		return true;
+	}
 	double stolen = -1, runq = -1;
 	const char *stolen_who = "", *runq_who = "";
 	pid_t stolen_tid = 0, runq_tid = 0;
@@ -50,7 +90,8 @@ static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 		/* An est kthread ticks with work only some intervals: one that neither ran nor
 		 * waited says nothing of the host, so it neither starts nor clears the finding. */
 		struct diag_host_share est = diag_host_share(s, SUBSYS_EST);
-		f->undecided = est.idle;
+		/* ... and (engine) no tick with work, unless a PMD's figures said clean. */
+		f->undecided = est.idle || (est_idle && stolen < 0);
 		return false;
 	}
 	f->severity = DIAG_WARNING;
@@ -78,6 +119,6 @@ static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 }
 
 const struct diag_rule diag_rules_host[] = {
-    {"host.cpu_taken", diag_host_taken, 3, 3},
+    {"host.cpu_taken", diag_host_taken, 3, 3, 0},
 };
 const int diag_rules_host_n = sizeof(diag_rules_host) / sizeof(diag_rules_host[0]);

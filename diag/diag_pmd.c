@@ -9,6 +9,9 @@
 
 /* Drops this small are noise (the thread's fix leaves 0.02-0.06 %, docs/pmd.md §5). */
 #define DIAG_PMD_DROP_PCT 0.5
+/* The advice's drop budget (`experiment sweep --drop-budget`, 0.1 %): drops over it with a
+ * coarse sleep increment are the increment's (pmd.sleep_inc_coarse). */
+#define DIAG_PMD_INC_DROP_PCT 0.1
 /* Most drops fell while the PMD slept: the sleep, not the PMD's speed, lost them. */
 #define DIAG_PMD_ASLEEP_DROP_PCT 50.0
 /* OVS's own slack since v3.1.0 (PMD_TIMER_RES_NS, docs/pmd.md §1.5). */
@@ -140,12 +143,36 @@ static bool diag_pmd_sleep_case(const struct snapshot *s, int i, double descs, s
 	c->s50 = req + os50, c->s99 = req + c->os99, c->over = c->s99 - c->fill;
 	/* The host first: with the host holding the PMD, a wake-up is late by its wait for a
 	 * CPU. If the sleep the slack and a wake-up explain ends before the ring fills, the long
-	 * sleeps are the host's (host.cpu_taken names them). */
+	 * sleeps are the host's (host.cpu_taken names them). The ring fills at the traffic's rate,
+	 * the arrivals the host kept from its source too (host_lost_pps): counting only what
+	 * arrived, a loaded host's thinner traffic excused the 50 us slack that drops 14 %. */
 	int64_t slack = diag_pmd_slack_ns(s, t);
+	double lost =
+	    isfinite(t->host_lost_pps) && t->host_lost_pps > 0 ? diag_fig(t->host_lost_pps) : 0;
 	if (diag_fig(t->stolen_pct) >= DIAG_HOST_TAKEN_PCT && slack >= 0 &&
-	    req + fmin(c->os99, (double)slack / 1e3 + DIAG_PMD_WAKE_US) <= c->fill)
+	    req + fmin(c->os99, (double)slack / 1e3 + DIAG_PMD_WAKE_US) <=
+		descs / (c->rate + lost) * 1e6)
 		return false;
 	return c->over > 0;
+}
+
+/* The other PMDs whose sleeps outlast their rings too, each with its drops and busy share: the
+ * thread's two PMDs differ (one 100 % busy, one 66 % and dropping), and the one with cycles to
+ * spare is the one that sleeps (docs/pmd.md §5). "" when w is the only one. */
+static void diag_pmd_others(const struct snapshot *s, const struct diag_sleep *w, double descs,
+			    char *buf, size_t len)
+{
+	struct diag_sleep c;
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < s->pmd.nthreads && i < PMD_SNAP_MAX && n + 1 < len; i++) {
+		if (i == w->i || !diag_pmd_sleep_case(s, i, descs, &c))
+			continue;
+		const struct pmd_thread_snap *t = &s->pmd.threads[i];
+		int k = snprintf(buf + n, len - n, "; %s too: %.1f%% (busy %.0f%%)", t->name,
+				 c.drop_pct, diag_fig(t->busy_pct));
+		n = k > 0 && (size_t)k < len - n ? n + (size_t)k : n;
+	}
 }
 
 /* The finding of the worst case w: evidence, the sentence, the fix. */
@@ -167,22 +194,27 @@ static void diag_pmd_sleep_finding(const struct snapshot *s, const struct diag_s
 				  n);
 	if (slack >= 0)
 		diag_evidence_add(f, (double)slack, "ns", "pmd.threads[%d].timer_slack_ns", n);
-	char host[96] = "", why[64] = "";
+	char host[96] = "", why[96] = "";
 	if (diag_fig(t->stolen_pct) >= DIAG_HOST_TAKEN_PCT) {
 		diag_evidence_add(f, diag_fig(t->stolen_pct), "%", "pmd.threads[%d].stolen_pct", n);
 		snprintf(host, sizeof(host),
-			 " (the host took %.0f%% of its time, so part of that is the host's)",
+			 " (the host took %.0f%% of its time: part is the host's)",
 			 diag_fig(t->stolen_pct));
 	}
 	if (w->live_ovs) /* the interfaces' counters say how many, not when */
 		snprintf(why, sizeof(why), " (its ports' rx drops in ovsdb)");
-	else
-		snprintf(why, sizeof(why), ", %.0f%% of them while it sleeps", w->asleep_pct);
+	else /* the thread's point: it sleeps with CPU to spare rather than forward */
+		snprintf(why, sizeof(why),
+			 ", %.0f%% of them while it sleeps (busy %.0f%% of its waking cycles, "
+			 "%.0f%% CPU)",
+			 w->asleep_pct, diag_fig(t->busy_pct), diag_fig(t->cpu_pct));
+	char others[96];
+	diag_pmd_others(s, w, descs, others, sizeof(others));
 	diag_conclude(f,
 		      "%s sleeps %s%.0f us (p50, %.0f us p99)%s but its %.0f-descriptor rx ring "
-		      "fills in %.0f us at %.0f kpps, so %.1f%% of its packets drop%s.",
+		      "fills in %.0f us at %.0f kpps, so %.1f%% of its packets drop%s%s.",
 		      t->name, w->floor ? "at least " : "", w->s50, w->s99, host, descs, w->fill,
-		      w->rate / 1e3, w->drop_pct, why);
+		      w->rate / 1e3, w->drop_pct, why, others);
 	if (slack > DIAG_PMD_SLACK_FIX_NS) {
 		diag_fix(f, "pmd.timer_slack_ns=%d", DIAG_PMD_SLACK_FIX_NS);
 	} else if (!s->knob_absent[K_PMD_MAXSLEEP_US]) {
@@ -265,8 +297,63 @@ static bool diag_pmd_polling_idle(const struct snapshot *s, struct diag_finding 
 	return true;
 }
 
+/*
+ * The OVS report's second fix (docs/pmd.md §5): with the slack at 1 us, set the sleep increment
+ * back to 1 us. A coarser step reaches the max sleep in a few idle iterations, so a burst finds
+ * the PMD asleep: on-off traffic at 10 us drops 5 to 30 times what 1 us does, 0.2 to 3 % against
+ * 0.02 to 0.1 % (docs/conclusions.md, O5), under the 0.5 % floor of pmd.sleep_outlasts_ring but
+ * over the advice's budget (`experiment sweep --drop-budget`, 0.1 %).
+ */
+static bool diag_pmd_inc_coarse(const struct snapshot *s, struct diag_finding *f)
+{
+	if (!s->has_pmd || s->knob_absent[K_PMD_SLEEP_INC_US] ||
+	    s->knob_absent[K_PMD_MAXSLEEP_US] || s->pmd.sleep_inc_us <= 1 ||
+	    s->pmd.maxsleep_us <= 0)
+		return false;
+	int w = -1;
+	for (int i = 0; i < s->pmd.nthreads && i < PMD_SNAP_MAX; i++) {
+		const struct pmd_thread_snap *t = &s->pmd.threads[i];
+		int64_t slack = diag_pmd_slack_ns(s, t);
+		/* The slack first (pmd.sleep_outlasts_ring): the thread's order of the two fixes.
+		 */
+		if (t->no_rate || slack < 0 || slack > DIAG_PMD_SLACK_FIX_NS ||
+		    diag_fig(t->drop_pct) < DIAG_PMD_INC_DROP_PCT ||
+		    diag_fig(t->drops_while_asleep_pct) < DIAG_PMD_ASLEEP_DROP_PCT)
+			continue;
+		if (w < 0 || diag_fig(t->drop_pct) > diag_fig(s->pmd.threads[w].drop_pct))
+			w = i;
+	}
+	if (w < 0)
+		return false;
+	const struct pmd_thread_snap *t = &s->pmd.threads[w];
+	int64_t inc = s->pmd.sleep_inc_us, max = s->pmd.maxsleep_us;
+	f->severity = DIAG_WARNING;
+	diag_evidence_add(f, (double)inc, "us", "pmd.sleep_inc_us");
+	diag_evidence_add(f, (double)max, "us", "pmd.maxsleep_us");
+	diag_evidence_add(f, diag_fig(t->drop_pct), "%", "pmd.threads[%d].drop_pct", w);
+	diag_evidence_add(f, diag_fig(t->drops_while_asleep_pct), "%",
+			  "pmd.threads[%d].drops_while_asleep_pct", w);
+	diag_evidence_add(f, DIAG_PMD_INC_DROP_PCT, "%", "pmd.drop_budget_pct");
+	char host[96] = "";
+	if (diag_fig(t->stolen_pct) >= DIAG_HOST_TAKEN_PCT) {
+		diag_evidence_add(f, diag_fig(t->stolen_pct), "%", "pmd.threads[%d].stolen_pct", w);
+		snprintf(host, sizeof(host),
+			 " (the host took %.0f%% of its time: part is the host's)",
+			 diag_fig(t->stolen_pct));
+	}
+	diag_conclude(f,
+		      "%s drops %.2f%% of its packets, %.0f%% while it sleeps, over the 0.1%% "
+		      "budget%s: a %lld us sleep increment reaches the %lld us max sleep in %lld "
+		      "idle iterations, so a burst finds it asleep; 1 us ramps up smoothly.",
+		      t->name, diag_fig(t->drop_pct), diag_fig(t->drops_while_asleep_pct), host,
+		      (long long)inc, (long long)max, (long long)((max + inc - 1) / inc));
+	diag_fix(f, "pmd.sleep_inc_us=1");
+	return true;
+}
+
 const struct diag_rule diag_rules_pmd[] = {
-    {"pmd.sleep_outlasts_ring", diag_pmd_outlasts, 3, 3},
-    {"pmd.polling_idle", diag_pmd_polling_idle, 3, 3},
+    {"pmd.sleep_outlasts_ring", diag_pmd_outlasts, 3, 3, 0},
+    {"pmd.sleep_inc_coarse", diag_pmd_inc_coarse, 3, 3, 0},
+    {"pmd.polling_idle", diag_pmd_polling_idle, 3, 3, 0},
 };
 const int diag_rules_pmd_n = sizeof(diag_rules_pmd) / sizeof(diag_rules_pmd[0]);

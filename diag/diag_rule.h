@@ -20,6 +20,9 @@ struct diag_rule {
 	const char *id;
 	bool (*check)(const struct snapshot *s, struct diag_finding *f);
 	int k_start, k_clear;
+	/* Samples it leaves undecided still wait, past DIAG_MAX_UNDECIDED, until this long since
+	 * the last one it judged (0: no longer): a figure that comes once per period. */
+	uint64_t undecided_ns;
 };
 
 extern const struct diag_rule diag_rules_pmd[], diag_rules_est[], diag_rules_blk[],
@@ -91,6 +94,22 @@ static inline struct diag_host_share diag_host_share(const struct snapshot *s, e
 static inline double diag_host_run_share(const struct diag_host_share *h)
 {
 	return h->cpu + h->runq > 0 ? h->cpu / (h->cpu + h->runq) : 1.0;
+}
+
+/* The kthreads' CPU per estimator visited this interval: the work of a tick without the time
+ * it waited for a CPU. -1 when the source does not count visits (a live host: the wall-clock
+ * figure is scaled by the run share instead), 0 when no tick had work this interval. */
+static inline double diag_est_cpu_per_visit(const struct snapshot *s)
+{
+	const struct est_snap *e = &s->est;
+	if (snapshot_absent(s, "est.visits"))
+		return -1;
+	if (e->visits == 0)
+		return 0;
+	double cpu = 0;
+	for (int i = 0; i < e->nkt && i < EST_SNAP_MAX_KT; i++)
+		cpu += diag_fig(e->kt[i].cpu_pct);
+	return cpu / 100.0 * s->interval_s * 1e9 / (double)e->visits;
 }
 
 /* Append a figure (printf-style name, then value and unit) to f; ignored past

@@ -165,9 +165,12 @@ limit = 5
 r = run("sweep", "--json", "--maxsleep", "0", "--slack", "1000", "--passes", "2", "--seconds",
         "0.5", "--warmup", "0.2", "--scenario", "pmd-light", "--set", "load.spin_threads=" + spin,
         "--host-took-limit", str(limit))
-check(r.returncode == 0, f"sweep under host load exits 0 ({r.stderr[-200:]})")
-o = json.loads(r.stdout) if r.returncode == 0 else {}
+o = json.loads(r.stdout) if r.stdout.strip() else {}
 log, row = o.get("pass_log", []), (o.get("rows") or [{}])[0]
+# Its one setting with every pass set aside is inconclusive (docs/experiments.md): status 1.
+check(r.returncode == 0 or (r.returncode == 1 and row.get("passes") == 0 and
+                            "every pass set aside" in (o.get("inconclusive") or "")),
+      f"sweep under host load exits 0, or 1 inconclusive ({r.returncode}: {r.stderr[-200:]})")
 aside = [p for p in log if p["set_aside"]]
 check(len(aside) >= 1, f"sweep under {spin} spinning threads: a pass set aside ({log})")
 check(all(p["host_took_pct"] > limit for p in aside) and
@@ -176,8 +179,9 @@ check(all(p["host_took_pct"] > limit for p in aside) and
 check(row.get("set_aside") == len(aside) == o.get("set_aside") and
       len(row.get("set_aside_host_took_pct", [])) == len(aside),
       f"sweep: the row says how many were set aside ({row.get('set_aside')}, {len(aside)})")
-check(len(log) <= 4 and row.get("passes") == len(log) - len(aside),
-      f"sweep: rerun at most up to twice the passes ({len(log)} attempts)")
+hung = [p for p in log if p.get("hung")]  # a hung window is neither kept nor set aside
+check(len(log) <= 4 and row.get("passes") == len(log) - len(aside) - len(hung),
+      f"sweep: rerun at most up to twice the passes ({len(log)} attempts, {len(hung)} hung)")
 check(o.get("host_took_limit_pct") == limit, "sweep: the limit in the JSON")
 
 # The trade-off's answer on the seed: a sleeping setting with 1 us slack within the 0.1 %

@@ -109,11 +109,19 @@ class Agent:
 def host_taken_pct(s):
     """The most the host took of a PMD or est thread in snapshot s, read from the figures the
     snapshot carries (not from the finding): the PMDs' stolen_pct, the run-queue delay of the
-    pmd and est threads. 0 when none is known."""
+    pmd and est threads, and the share of the est kthreads' ticks they waited for a CPU (the
+    tick time per estimator by the clock against their CPU per estimator visited, docs/diag.md
+    "The host first"). 0 when none is known."""
     worst = 0.0
     for t in (s.get("pmd") or {}).get("threads", []):
         worst = max(worst, t.get("stolen_pct") or 0)
     for t in s.get("threads", []):
         if t.get("subsystem") in ("pmd", "est"):
             worst = max(worst, t.get("runq_delay_pct") or 0)
+    e = s.get("est") or {}
+    per_est, visits = (e.get("tick_ns") or {}).get("per_est"), e.get("visits")
+    if per_est and visits:
+        cpu = sum(k.get("cpu_pct") or 0 for k in e.get("kthread", []))
+        cpv = cpu / 100 * s.get("interval_s", 1) * 1e9 / visits
+        worst = max(worst, 100 * (1 - cpv / per_est) if cpv < per_est else 0)
     return worst

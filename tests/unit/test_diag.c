@@ -148,6 +148,7 @@ static void test_est_tick_miscal(void **state)
 	bad->est.config_held = false;
 	bad->est.calib.single_est_ns = 2200;
 	bad->est.tick_ns_per_est = 5300;
+	bad->est.visits = good->est.visits = 12000;
 	bad->est.tick_ns_avg = bad->est.tick_ns_max = 3000000;
 	good->governor = GOV_ONDEMAND;
 	good->est.calib.single_est_ns = 2200;
@@ -157,9 +158,9 @@ static void test_est_tick_miscal(void **state)
 	for (int i = 0; i < 3; i++)
 		has_id(bad, "est.tick_miscalibrated", &f);
 	assert_true(has_id(bad, "est.tick_miscalibrated", &f));
-	/* est-k:0 ran 5 % and waited 1 % of the interval: 5300 x 5/6. */
-	assert_non_null(strstr(f.conclusion, "4417 ns (less the 1% of the interval they waited "
-					     "for a CPU) against the 2200 ns"));
+	/* est-k:0 ran 5 % of the interval for 12000 visits: 4167 ns of CPU each. */
+	assert_non_null(strstr(f.conclusion, "4167 ns of CPU (5300 ns by the clock: the rest "
+					     "waited for one) against the 2200 ns"));
 	/* and a long tick whose estimators run at the calibrated speed is not its fault. */
 	diag_init(&st);
 	good->est.tick_ns_avg = 10600000;

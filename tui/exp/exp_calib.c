@@ -9,8 +9,10 @@
 #include "core/governor.h"
 #include "core/xalloc.h"
 #include "tui/exp/chart_cairo.h"
+#include "tui/exp/exp_calib_say.h"
 #include "tui/exp/exp_metric.h"
 #include "tui/exp/exp_result.h"
+#include "tui/exp/exp_stats.h"
 #include "tui/exp/experiment.h"
 #include "tui/pass.h"
 #include "tui/sig.h"
@@ -108,9 +110,12 @@ struct calib_gov {
 	const char *name;
 	int *chain; /* [runs]: chain_max of each calibration seen */
 	double *single; /* [runs]: single_est_ns of each */
+	double *mhz; /* [runs]: the frequency of CPU 0 (est-k:0's) in the sample after each */
 	size_t got;
 	/* The window after the last run. */
-	double tick_avg, tick_max, cpu, per_kt, ests, max_kt, cm_last, est_cpus;
+	double tick_avg, tick_max, cpu, per_kt, ests, max_kt, cm_last, est_cpus, visits, per_est;
+	double
+	    kt_cpu_ns; /* the est kthreads' CPU per estimator visited in the window, -1 unknown */
 	double want; /* the estimators asked about: --count, else the scenario's */
 	long kt_need; /* kthreads they take; -1 unknown */
 	bool measured; /* the source ran est: the figures above are its */
@@ -145,11 +150,13 @@ static void calib_runs(struct source *src, size_t runs, struct calib_gov *g)
 	json_t *j = calib_wait(src, 0); /* the calibration at start */
 	double count = 0;
 	for (size_t r = 0; r < runs && j && !sig_quit; r++) {
-		double cm = 0, se = 0;
+		double cm = 0, se = 0, mhz = -1;
 		exp_metric(j, "est.calibration.count", &count);
 		exp_metric(j, "est.calibration.chain_max", &cm);
 		exp_metric(j, "est.calibration.single_est_ns", &se);
+		exp_metric(j, "cpu.cpus[0].freq_mhz", &mhz);
 		g->chain[g->got] = (int)cm;
+		g->mhz[g->got] = mhz;
 		g->single[g->got++] = se;
 		json_decref(j);
 		j = NULL;
@@ -178,6 +185,13 @@ static void calib_window(const struct exp_common *c, struct source *src, struct 
 	exp_metric(w, "est.tick_ns.avg", &g->tick_avg);
 	exp_metric(w, "est.tick_ns.max", &g->tick_max);
 	exp_metric(w, "est.cpu_pct", &g->cpu);
+	exp_metric(w, "est.visits", &g->visits);
+	exp_metric(w, "est.tick_ns.per_est", &g->per_est);
+	double kt = 0, dt = 0;
+	g->kt_cpu_ns = exp_metric(w, "est.kthread[*].cpu_pct", &kt) == 0 &&
+			       exp_metric(w, "interval_s", &dt) == 0 && g->visits > 0
+			   ? kt / 100.0 * dt * 1e9 / g->visits
+			   : -1;
 	json_decref(w);
 }
 
@@ -256,9 +270,12 @@ static void calib_print(const struct calib_gov *g, const json_t *hist)
 	for (size_t i = 1; i < g->got; i++)
 		if (g->single[i] < single_min)
 			single_min = g->single[i];
-	printf("\n  single est (min over runs) %.0f ns; tick time avg %.0f us, max %.0f us; est "
-	       "CPU %.1f%%\n",
-	       single_min, g->tick_avg / 1000, g->tick_max / 1000, g->cpu);
+	char spread[192], ticks[320];
+	calib_say_spread(g->chain, g->got, spread, sizeof(spread)); /* sorted by calib_histogram */
+	calib_say_ticks(g->tick_avg, g->tick_max, g->visits, g->per_est, g->kt_cpu_ns, ticks,
+			sizeof(ticks));
+	printf("\n  %s\n  single est (min over runs) %.0f ns; %s; est CPU %.1f%%\n", spread,
+	       single_min, ticks, g->cpu);
 	if (g->kt_need >= 0)
 		printf("  %.0f estimators need %ld kthread%s at chain_max %.0f (%.0f estimators "
 		       "per kthread)%s\n",
@@ -276,13 +293,56 @@ static json_t *calib_json(struct calib_gov *g)
 		json_array_append_new(js, json_real(g->single[i]));
 	}
 	json_t *hist = calib_histogram(g);
-	return json_pack("{s:s, s:o, s:o, s:o, s:f, s:f, s:f, s:I, s:I, s:o?, s:o?}", "governor",
-			 g->name, "chain_max", jc, "single_est_ns", js, "histogram", hist,
-			 "tick_ns_avg", g->tick_avg, "tick_ns_max", g->tick_max, "est_cpu_pct",
-			 g->cpu, "est_cpus", (json_int_t)g->est_cpus, "estimators_for",
-			 (json_int_t)g->want, "estimators_per_kthread",
-			 g->per_kt > 0 ? json_integer((json_int_t)g->per_kt) : NULL,
-			 "kthreads_needed", g->kt_need >= 0 ? json_integer(g->kt_need) : NULL);
+	/* What the verdicts read (exp_calib_say.h): chain_max is sorted now. */
+	struct exp_summary mhz;
+	exp_summarize_finite(g->mhz, g->got, &mhz);
+	char spread[192];
+	bool stable = calib_say_spread(g->chain, g->got, spread, sizeof(spread));
+	double med = g->got == 0  ? 0
+		     : g->got % 2 ? g->chain[g->got / 2]
+				  : (g->chain[g->got / 2 - 1] + g->chain[g->got / 2]) / 2.0;
+	double smin = g->got ? g->single[0] : 0;
+	for (size_t i = 1; i < g->got; i++)
+		smin = g->single[i] < smin ? g->single[i] : smin;
+	json_t *said = json_pack("{s:f, s:f, s:o, s:b, s:s}", "chain_max_median", med,
+				 "single_est_ns_min", smin, "freq_mhz_median",
+				 mhz.n && mhz.median > 0 ? json_real(mhz.median) : json_null(),
+				 "stable", stable, "spread", spread);
+	return json_pack(
+	    "{s:s, s:o, s:o, s:o, s:f, s:f, s:f, s:I, s:I, s:o?, s:o?, s:o}", "governor", g->name,
+	    "chain_max", jc, "single_est_ns", js, "histogram", hist, "tick_ns_avg", g->tick_avg,
+	    "tick_ns_max", g->tick_max, "est_cpu_pct", g->cpu, "est_cpus", (json_int_t)g->est_cpus,
+	    "estimators_for", (json_int_t)g->want, "estimators_per_kthread",
+	    g->per_kt > 0 ? json_integer((json_int_t)g->per_kt) : NULL, "kthreads_needed",
+	    g->kt_need >= 0 ? json_integer(g->kt_need) : NULL, "verdict", said);
+}
+
+/* Why each governor's chain_max is lower than the highest one's (the IPVS thread's point: the
+ * calibration runs at the frequency a slowly ramping governor leaves the CPU at). */
+static void calib_compare(json_t *jg)
+{
+	size_t n = json_array_size(jg), i, ref = 0;
+	struct calib_said *g = xcalloc(n + 1, sizeof(*g));
+	json_t *row;
+	json_array_foreach (jg, i, row) {
+		json_t *v = json_object_get(row, "verdict");
+		g[i] = (struct calib_said){
+		    json_string_value(json_object_get(row, "governor")),
+		    json_number_value(json_object_get(v, "chain_max_median")),
+		    json_number_value(json_object_get(v, "single_est_ns_min")),
+		    json_is_number(json_object_get(v, "freq_mhz_median"))
+			? json_number_value(json_object_get(v, "freq_mhz_median"))
+			: -1};
+		if (g[i].chain_median > g[ref].chain_median)
+			ref = i;
+	}
+	char why[512];
+	for (i = 0; i < n; i++) {
+		calib_say_why(&g[i], &g[ref], why, sizeof(why));
+		if (why[0])
+			printf("%s\n", why);
+	}
+	free(g);
 }
 
 static int calib_check_govs(const char *const *govs, size_t ngov)
@@ -313,7 +373,8 @@ static int calib_measure(void *ctx, size_t i, struct pass_obs *obs)
 	struct calib_run *cr = ctx;
 	struct calib_gov g = {.name = cr->govs[i],
 			      .chain = xcalloc(cr->runs, sizeof(int)),
-			      .single = xcalloc(cr->runs, sizeof(double))};
+			      .single = xcalloc(cr->runs, sizeof(double)),
+			      .mhz = xcalloc(cr->runs, sizeof(double))};
 	int rc = calib_governor(cr->c, cr->runs, cr->for_count, &g);
 	if (g.measured) {
 		json_t *row = calib_json(&g);
@@ -323,6 +384,7 @@ static int calib_measure(void *ctx, size_t i, struct pass_obs *obs)
 	}
 	free(g.chain);
 	free(g.single);
+	free(g.mhz);
 	obs->void_ = rc == 0 && sig_quit;
 	return rc;
 }
@@ -360,6 +422,8 @@ int exp_calib_run(const struct exp_common *c0, int argc, char **argv)
 	struct pass_run r;
 	rc = pass_run(&r, &pc, &ops, &cr);
 	pass_run_free(&r);
+	if (!c.json && json_array_size(jg) > 1)
+		calib_compare(jg);
 	if (rc == 0 && !sig_quit && exp_pictures(&c, "calib", calib_draw, jg) != 0)
 		rc = 1;
 	json_t *o = json_pack("{s:s, s:s, s:i, s:o, s:b}", "experiment", "calib", "scenario",

@@ -247,11 +247,37 @@ static void sweep_answer(const struct sweep *sw, bool *within, size_t *best, siz
 	free(cand);
 }
 
+/* The settings whose every pass was set aside and that could have been the answer: any, when
+ * there is none; else one that sleeps (it might be cheaper than the best) or any when the best
+ * polls (pass_cost_cheapest ranks a sleeping setting first). Writes why to buf ("" when none):
+ * an answer over the settings that stayed is not the sweep's answer (docs/experiments.md). */
+static size_t sweep_inconclusive(const struct sweep *sw, size_t best, char *buf, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sw->npts; i++) {
+		const struct sweep_point *p = &sw->pts[i];
+		n += !p->ok && p->set_aside &&
+		     (best >= sw->npts || p->ms > 0 || sw->pts[best].ms == 0);
+	}
+	buf[0] = '\0';
+	if (n)
+		snprintf(
+		    buf, len,
+		    "%zu setting%s that could be the answer had every pass set aside (the host "
+		    "took more than %g%% of the PMDs' time): a quieter host, or a higher "
+		    "--host-took-limit",
+		    n, n == 1 ? "" : "s", sw->limit);
+	return n;
+}
+
 /* The result: one row a point, the answer and the pass log; the JSON as is (--json) or its
  * tables. */
 static void sweep_print(struct sweep *sw, const struct pass_run *r, const bool *within, size_t best,
 			size_t zero, bool ok)
 {
+	char why[256];
+	if (sweep_inconclusive(sw, best, why, sizeof(why)))
+		ok = false;
 	json_t *rows = json_array(), *jl = json_array();
 	for (size_t i = 0; i < sw->npts; i++)
 		json_array_append_new(rows, sweep_row_json(&sw->pts[i], within[i]));
@@ -274,6 +300,7 @@ static void sweep_print(struct sweep *sw, const struct pass_run *r, const bool *
 		      "drop_budget_pct", sw->budget, "host_took_limit_pct", sw->limit, "set_aside",
 		      (json_int_t)pass_aside_total(r), "cheapest",
 		      best < sw->npts ? sweep_setting_json(&sw->pts[best]) : NULL, "pass_log", jl);
+	json_object_set_new(o, "inconclusive", why[0] ? json_string(why) : json_null());
 	sw->result = o;
 	if (sw->c.json) {
 		exp_result_print(o);
@@ -281,6 +308,8 @@ static void sweep_print(struct sweep *sw, const struct pass_run *r, const bool *
 	}
 	sweep_print_rows(sw, rows);
 	sweep_print_tradeoff(sw->pts, sw->npts, within, best, sw->budget, sw->limit);
+	if (why[0])
+		printf("inconclusive: %s\n", why);
 	fflush(stdout);
 }
 
@@ -322,6 +351,11 @@ int exp_sweep_report(struct sweep *sw, const struct pass_run *r, size_t nrate)
 		rc = 1;
 	if (sweep_hangs(sw) && rc == 0)
 		rc = 1;
+	char why[256];
+	if (sweep_inconclusive(sw, best, why, sizeof(why))) {
+		fprintf(stderr, "tunetop: experiment sweep: inconclusive: %s\n", why);
+		rc = 1;
+	}
 	json_decref(sw->result);
 	free(within);
 	return rc;
