@@ -152,36 +152,15 @@ static const char *ab_default_scenario(enum subsys owner)
 static int ab_parse(struct ab *ab, int argc, char **argv)
 {
 	long passes = 10;
-	for (int i = 0; i < argc; i++) {
-		if (i + 1 < argc && strcmp(argv[i], "--knob") == 0) {
-			ab->knob = argv[++i];
-		} else if (i + 1 < argc && strcmp(argv[i], "--values") == 0) {
-			ab->list = argv[++i];
-		} else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
-			if (exp_parse_count("--passes", argv[++i], 2, AB_MAX_PASSES, &passes))
-				return 2;
-		} else if (i + 1 < argc && strcmp(argv[i], "--host-took-limit") == 0) {
-			if (exp_parse_double("--host-took-limit", argv[++i], 0, 100, &ab->limit))
-				return 2;
-		} else if (i + 1 < argc && strcmp(argv[i], "--metric") == 0) {
-			if (ab->nmetrics == AB_MAX_METRICS) {
-				fprintf(stderr, "tunetop: experiment ab: at most %d metrics\n",
-					AB_MAX_METRICS);
-				return 2;
-			}
-			ab->metrics[ab->nmetrics++] = argv[++i];
-		} else {
-			fprintf(
-			    stderr,
-			    "tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, "
-			    "--values A,B[,...], --passes N, --metric PATH, --host-took-limit PCT "
-			    "and the common options)\n",
-			    argv[i]);
-			return 2;
-		}
-	}
+	const struct exp_opt opts[] = {
+	    EXP_TEXT("--knob", "KNOB", &ab->knob), EXP_TEXT("--values", "A,B[,...]", &ab->list),
+	    EXP_COUNT("--passes", "N", &passes, 2, AB_MAX_PASSES),
+	    EXP_MANY("--metric", "PATH", ab->metrics, &ab->nmetrics, AB_MAX_METRICS,
+		     "tunetop: experiment ab: at most %d metrics\n"),
+	    EXP_REAL("--host-took-limit", "PCT", &ab->limit, 0, 100)};
+	int rc = exp_opts_parse("ab", opts, sizeof(opts) / sizeof(opts[0]), argc, argv);
 	ab->passes = (size_t)passes;
-	return 0;
+	return rc;
 }
 
 /* The knob and its values checked, the defaults filled in: 0 or 2 (usage). */

@@ -257,34 +257,14 @@ struct tune_opts {
 
 static int tune_parse(int argc, char **argv, struct tune_opts *o)
 {
-	for (int i = 0; i < argc; i++) {
-		bool v = i + 1 < argc;
-		if (v && strcmp(argv[i], "--knob") == 0) {
-			o->knob = argv[++i];
-		} else if (v && strcmp(argv[i], "--budget") == 0) {
-			o->budget = argv[++i];
-		} else if (v && strcmp(argv[i], "--steps") == 0) {
-			o->steps = argv[++i];
-		} else if (v && strcmp(argv[i], "--window") == 0) {
-			if (exp_parse_double("--window", argv[++i], 0.1, 3600, &o->window))
-				return 2;
-		} else if (strcmp(argv[i], "--host") == 0) {
-			o->host = true;
-		} else if (strcmp(argv[i], "--write") == 0) {
-			o->write = true;
-		} else if (strcmp(argv[i], "--yes") == 0) {
-			o->yes = true;
-		} else {
-			fprintf(
-			    stderr,
-			    "tunetop: experiment tune: unknown option '%s' (valid: --knob KNOB, "
-			    "--budget drop=PCT, --steps LIST, --window S, --host, --write, "
-			    "--yes and the common options)\n",
-			    argv[i]);
-			return 2;
-		}
-	}
-	return 0;
+	const struct exp_opt opts[] = {EXP_TEXT("--knob", "KNOB", &o->knob),
+				       EXP_TEXT("--budget", "drop=PCT", &o->budget),
+				       EXP_TEXT("--steps", "LIST", &o->steps),
+				       EXP_REAL("--window", "S", &o->window, 0.1, 3600),
+				       EXP_FLAG("--host", &o->host),
+				       EXP_FLAG("--write", &o->write),
+				       EXP_FLAG("--yes", &o->yes)};
+	return exp_opts_parse("tune", opts, sizeof(opts) / sizeof(opts[0]), argc, argv);
 }
 
 /* The tuner's conf from the options: 0, or 2 (usage) after saying why. */

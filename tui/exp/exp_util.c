@@ -33,7 +33,7 @@ int exp_parse_double(const char *opt, const char *s, double lo, double hi, doubl
 	return 0;
 }
 
-int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
+static int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
 {
 	char *end;
 	errno = 0;
@@ -47,6 +47,71 @@ int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
 	}
 	*out = v;
 	return 0;
+}
+
+/* The option names of the table, "--knob KNOB, --host, ...", for the usage error. */
+static void exp_opts_names(const struct exp_opt *opts, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+	for (size_t k = 0; k < n && off < len; k++)
+		off +=
+		    (size_t)snprintf(buf + off, len - off, "%s%s%s%s", k ? ", " : "", opts[k].name,
+				     opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");
+}
+
+/* One option's value into its place: 0 or 2 (usage). */
+static int exp_opt_set(const struct exp_opt *o, const char *v)
+{
+	switch (o->kind) {
+	case EXP_OPT_COUNT:
+		return exp_parse_count(o->name, v, (long)o->lo, (long)o->hi, o->out);
+	case EXP_OPT_REAL:
+		return exp_parse_double(o->name, v, o->lo, o->hi, o->out);
+	case EXP_OPT_MANY:
+		if (*o->n == (size_t)o->hi) {
+			fprintf(stderr, o->many, (int)o->hi);
+			return 2;
+		}
+		((const char **)o->out)[(*o->n)++] = v;
+		return 0;
+	default:
+		*(const char **)o->out = v;
+		return 0;
+	}
+}
+
+int exp_opts_parse(const char *exp, const struct exp_opt *opts, size_t n, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		size_t k = 0;
+		while (k < n && !(strcmp(argv[i], opts[k].name) == 0 &&
+				  (opts[k].kind == EXP_OPT_FLAG || i + 1 < argc)))
+			k++;
+		if (k == n) {
+			char names[512];
+			exp_opts_names(opts, n, names, sizeof(names));
+			fprintf(stderr,
+				"tunetop: experiment %s: unknown option '%s' (valid: %s and the "
+				"common options)\n",
+				exp, argv[i], names);
+			return 2;
+		}
+		if (opts[k].kind == EXP_OPT_FLAG)
+			*(bool *)opts[k].out = true;
+		else if (exp_opt_set(&opts[k], argv[++i]))
+			return 2;
+	}
+	return 0;
+}
+
+static size_t exp_split_list(const char *list, char **copy, const char **out, size_t max)
+{
+	size_t n = 0;
+	*copy = xstrdup(list);
+	for (char *save = NULL, *tok = strtok_r(*copy, ",", &save); tok && n < max;
+	     tok = strtok_r(NULL, ",", &save))
+		out[n++] = tok;
+	return n;
 }
 
 size_t exp_parse_list(const char *exp, const char *opt, const char *list, int id, char **copy,
@@ -107,16 +172,6 @@ int exp_pictures(const struct exp_common *c, const char *exp,
 		}
 	}
 	return 0;
-}
-
-size_t exp_split_list(const char *list, char **copy, const char **out, size_t max)
-{
-	size_t n = 0;
-	*copy = xstrdup(list);
-	for (char *save = NULL, *tok = strtok_r(*copy, ",", &save); tok && n < max;
-	     tok = strtok_r(NULL, ",", &save))
-		out[n++] = tok;
-	return n;
 }
 
 void exp_fmt(char *buf, size_t len, double v)

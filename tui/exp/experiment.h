@@ -49,10 +49,9 @@ struct source *exp_source(const struct exp_common *c, const char *const *extra, 
  * drop_pct, cpu_ns_per_pkt, cpu_share_pct, host_took_pct, window_s, packets. With a hang
  * the watchdog timed, "hang_since_s" says when it began (exp_hang_since). */
 json_t *exp_window(struct source *src, double warmup, double seconds, char *hang, size_t hanglen);
-/* Parse "a,b,c" into at most EXP_MAX_LIST strings (pointers into a copy you free). */
-size_t exp_split_list(const char *list, char **copy, const char **out, size_t max);
 /*
- * The same for an option's LIST whose items are values of knob id (-1: any text):
+ * Parse an option's LIST "a,b,c" whose items are values of knob id (-1: any text) into at
+ * most max strings (pointers into *copy, which you free):
  * each checked with the knob table; an empty list, an empty item or more than max
  * items is a usage error. Returns the count, or 0 after printing the error.
  */
@@ -60,8 +59,46 @@ size_t exp_parse_list(const char *exp, const char *opt, const char *list, int id
 		      const char **out, size_t max);
 /* Parse a positive decimal for an option; 2 (usage) with a message when invalid. */
 int exp_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
-/* Parse a whole number in [lo, hi] ("2.5" is refused); 2 (usage) with a message. */
-int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out);
+
+/* An experiment's own option: its kind says what out points at. */
+enum exp_opt_kind {
+	EXP_OPT_TEXT, /* const char *: the value as given */
+	EXP_OPT_FLAG, /* bool: no value */
+	EXP_OPT_COUNT, /* long: a whole number in [lo, hi] ("2.5" is refused) */
+	EXP_OPT_REAL, /* double: a decimal in [lo, hi] */
+	EXP_OPT_MANY, /* const char *[hi], its count in *n: repeatable, at most hi times */
+};
+struct exp_opt {
+	const char *name, *arg; /* "--knob", "KNOB": the usage error lists them in order */
+	enum exp_opt_kind kind;
+	void *out;
+	double lo, hi;
+	size_t *n; /* EXP_OPT_MANY: how many were given */
+	const char *many; /* EXP_OPT_MANY: the error past hi, its "%d" the limit */
+};
+#define EXP_TEXT(name, arg, out)                                                                   \
+	{                                                                                          \
+		name, arg, EXP_OPT_TEXT, out, 0, 0, NULL, NULL                                     \
+	}
+#define EXP_FLAG(name, out)                                                                        \
+	{                                                                                          \
+		name, NULL, EXP_OPT_FLAG, out, 0, 0, NULL, NULL                                    \
+	}
+#define EXP_COUNT(name, arg, out, lo, hi)                                                          \
+	{                                                                                          \
+		name, arg, EXP_OPT_COUNT, out, lo, hi, NULL, NULL                                  \
+	}
+#define EXP_REAL(name, arg, out, lo, hi)                                                           \
+	{                                                                                          \
+		name, arg, EXP_OPT_REAL, out, lo, hi, NULL, NULL                                   \
+	}
+#define EXP_MANY(name, arg, out, n, max, many)                                                     \
+	{                                                                                          \
+		name, arg, EXP_OPT_MANY, out, 0, max, n, many                                      \
+	}
+/* argv by the table opts[n] of experiment exp: 0, or 2 (usage) after saying why (an unknown
+ * option, or one that wants a value and has none, names the valid ones). */
+int exp_opts_parse(const char *exp, const struct exp_opt *opts, size_t n, int argc, char **argv);
 /* Write the result's pictures (--png, --svg) through draw(path, svg, arg, err, errlen);
  * returns 0, or 1 after printing why a file could not be written. */
 int exp_pictures(const struct exp_common *c, const char *exp,
