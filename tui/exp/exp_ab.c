@@ -308,7 +308,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	/* The engine starts at the first value: the time before the first pass is then that
 	 * value's, so a hang that began then is its own (not the scenario's value's). */
 	snprintf(first_set, sizeof(first_set), "%s=%s", ab.knob, ab.values[0]);
-	ab.src = exp_source(&ab.c, extra, 1, err, sizeof(err), &rc);
+	ab.src = exp_source(&ab.c, NULL, extra, 1, err, sizeof(err), &rc);
 	if (!ab.src)
 		fprintf(stderr, "tunetop: experiment ab: %s\n", err);
 	else

@@ -176,7 +176,7 @@ static int calib_governor(const struct exp_common *c, size_t runs, long for_coun
 	const char *extra[] = {set_gov};
 	int rc = 0;
 	snprintf(set_gov, sizeof(set_gov), "cpu.governor=%s", g->name);
-	struct source *src = exp_source(c, extra, 1, err, sizeof(err), &rc);
+	struct source *src = exp_source(c, NULL, extra, 1, err, sizeof(err), &rc);
 	if (!src) {
 		fprintf(stderr, "tunetop: experiment calib: %s\n", err);
 		return rc;

@@ -29,7 +29,7 @@ static int sweep_measure(void *ctx, size_t i, struct pass_obs *obs)
 	snprintf(a_sl, sizeof(a_sl), "pmd.timer_slack_ns=%lld", (long long)pt->slack);
 	snprintf(a_rt, sizeof(a_rt), "gen.rate_pps=%lld", (long long)pt->rate);
 	struct source *src =
-	    exp_source(&sw->c, extra, pt->rate >= 0 ? 3 : 2, err, sizeof(err), &rc);
+	    exp_source(&sw->c, NULL, extra, pt->rate >= 0 ? 3 : 2, err, sizeof(err), &rc);
 	if (!src) {
 		fprintf(stderr, "tunetop: experiment sweep: %s\n", err);
 		return rc;

@@ -174,6 +174,21 @@ int exp_pictures(const struct exp_common *c, const char *exp,
 	return 0;
 }
 
+json_t *exp_knob_json(int id, const char *text, int64_t v)
+{
+	char buf[KNOB_VALUE_MAX];
+	if (text)
+		knob_parse(id, text, &v, buf, sizeof(buf));
+	switch (knob_table[id].type) {
+	case KNOB_INT:
+		return json_integer((json_int_t)v);
+	case KNOB_BOOL:
+		return json_boolean(v != 0);
+	default:
+		return json_string(text ? text : knob_format(id, v, buf, sizeof(buf)));
+	}
+}
+
 void exp_fmt(char *buf, size_t len, double v)
 {
 	if (fabs(v) >= 1e6)
@@ -195,34 +210,31 @@ void exp_fmt_spread(char *buf, size_t len, double median, double half, bool at_l
 		snprintf(buf, len, "%s +-%s", med, hw);
 }
 
-struct source *exp_source(const struct exp_common *c, const char *const *extra, size_t nextra,
-			  char *err, size_t errlen, int *status)
+struct source *exp_source(const struct exp_common *c, const struct source_conf *host,
+			  const char *const *extra, size_t nextra, char *err, size_t errlen,
+			  int *status)
 {
-	struct source *src = source_open(&source_engine_ops, NULL, err, errlen);
-	if (!src) {
-		*status = 1;
-		return NULL;
-	}
-	int rc = scenario_apply(c->scenario, source_scenario_assign, src, err, errlen);
-
-	for (size_t i = 0; rc == 0 && i < c->nsets; i++)
+	int rc = 0;
+	struct source *src =
+	    source_open_rc(host ? &source_host_ops : &source_engine_ops, host, &rc, err, errlen);
+	if (src && c->scenario)
+		rc = scenario_apply(c->scenario, source_scenario_assign, src, err, errlen);
+	for (size_t i = 0; src && rc == 0 && i < c->nsets; i++)
 		rc = source_knob_assign(src, c->sets[i], err, errlen);
-	for (size_t i = 0; rc == 0 && i < nextra; i++)
+	for (size_t i = 0; src && rc == 0 && i < nextra; i++)
 		rc = source_knob_assign(src, extra[i], err, errlen);
-	if (rc != 0) {
+	if (src && rc == 0 && source_start(src, err, errlen) != 0)
+		rc = 1;
+	if (!src || rc != 0) {
 		*status = rc == KNOB_ERR_USAGE ? 2 : 1;
-		source_close(src);
-		return NULL;
-	}
-	if (source_start(src, err, errlen) != 0) {
-		*status = 1;
-		source_close(src);
+		if (src)
+			source_close(src);
 		return NULL;
 	}
 	return src;
 }
 
-static void exp_sleep(double s)
+void exp_sleep(double s)
 {
 	uint64_t end = clock_mono_ns() + (uint64_t)(s * 1e9);
 	while (!sig_quit && clock_mono_ns() < end)

@@ -38,9 +38,13 @@ int exp_calib_run(const struct exp_common *c, int argc, char **argv);
 int exp_tune_run(const struct exp_common *c, int argc, char **argv); /* exp_tune.c */
 
 /* Shared helpers (experiment.c). */
-/* A started engine source with the scenario, the common --set and then extra[] applied. */
-struct source *exp_source(const struct exp_common *c, const char *const *extra, size_t nextra,
-			  char *err, size_t errlen, int *status);
+/* A started source, the engine or with host the live machine, with the scenario (when one),
+ * the common --set and then extra[] applied; NULL with *status 2 (usage) or 1 and err. */
+struct source *exp_source(const struct exp_common *c, const struct source_conf *host,
+			  const char *const *extra, size_t nextra, char *err, size_t errlen,
+			  int *status);
+/* Sleep s seconds, or until Ctrl-C. */
+void exp_sleep(double s);
 /*
  * Sleep warmup, sample, sleep seconds, sample: the window's JSON (decref it). hang
  * (hanglen bytes) gets the reason the window cannot be trusted (exp_check.h), or "".
@@ -106,6 +110,9 @@ int exp_pictures(const struct exp_common *c, const char *exp,
 		 void *arg);
 /* Ctrl-C was pressed (sig_quit): the pass runner's ops->stop (tui/pass.h). */
 bool exp_stopped(void *ctx);
+/* A knob value as the snapshot's "knobs" object writes it: a number for an integer knob,
+ * true/false for a switch, the name for a choice; of text as given, else of v. */
+json_t *exp_knob_json(int id, const char *text, int64_t v);
 /* One value formatted for a table cell. */
 void exp_fmt(char *buf, size_t len, double v);
 /* A median and its spread as a table cell, "12.5 +-3.00"; when at_least (a pass's figure fell in a
