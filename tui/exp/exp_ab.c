@@ -158,7 +158,7 @@ static int ab_parse(struct ab *ab, int argc, char **argv)
 	    EXP_MANY("--metric", "PATH", ab->metrics, &ab->nmetrics, AB_MAX_METRICS,
 		     "tunetop: experiment ab: at most %d metrics\n"),
 	    EXP_REAL("--host-took-limit", "PCT", &ab->limit, 0, 100)};
-	int rc = exp_opts_parse("ab", opts, sizeof(opts) / sizeof(opts[0]), argc, argv);
+	int rc = exp_opts_parse("ab", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, NULL, NULL);
 	ab->passes = (size_t)passes;
 	return rc;
 }

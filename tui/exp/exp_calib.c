@@ -121,7 +121,8 @@ static int calib_parse(int argc, char **argv, const char **gov_list, long *runs,
 	const struct exp_opt opts[] = {EXP_TEXT("--governors", "LIST", gov_list),
 				       EXP_COUNT("--runs", "N", runs, 1, CALIB_MAX_RUNS),
 				       EXP_COUNT("--count", "N", count, 1, 100000000)};
-	return exp_opts_parse("calib", opts, sizeof(opts) / sizeof(opts[0]), argc, argv);
+	return exp_opts_parse("calib", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, NULL,
+			      NULL);
 }
 
 /* runs calibrations on src: the one at start, then a recalibration each. */

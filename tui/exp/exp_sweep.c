@@ -106,7 +106,8 @@ static int sweep_parse(int argc, char **argv, const char **ms_list, const char *
 				       EXP_COUNT("--passes", "N", passes, 1, SWEEP_MAX_PASSES),
 				       EXP_REAL("--drop-budget", "PCT", budget, 0, 100),
 				       EXP_REAL("--host-took-limit", "PCT", limit, 0, 100)};
-	return exp_opts_parse("sweep", opts, sizeof(opts) / sizeof(opts[0]), argc, argv);
+	return exp_opts_parse("sweep", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, NULL,
+			      NULL);
 }
 
 /* The points, rate by slack by maxsleep, from the parsed lists. */

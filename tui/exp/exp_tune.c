@@ -226,7 +226,7 @@ static int tune_parse(int argc, char **argv, struct tune_opts *o)
 				       EXP_FLAG("--host", &o->host),
 				       EXP_FLAG("--write", &o->write),
 				       EXP_FLAG("--yes", &o->yes)};
-	return exp_opts_parse("tune", opts, sizeof(opts) / sizeof(opts[0]), argc, argv);
+	return exp_opts_parse("tune", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, NULL, NULL);
 }
 
 /* The tuner's conf from the options: 0, or 2 (usage) after saying why. */

@@ -67,6 +67,8 @@ static int exp_opt_set(const struct exp_opt *o, const char *v)
 		return exp_parse_count(o->name, v, (long)o->lo, (long)o->hi, o->out);
 	case EXP_OPT_REAL:
 		return exp_parse_double(o->name, v, o->lo, o->hi, o->out);
+	case EXP_OPT_FN:
+		return o->fn(o, v);
 	case EXP_OPT_MANY:
 		if (*o->n == (size_t)o->hi) {
 			fprintf(stderr, o->many, (int)o->hi);
@@ -80,14 +82,17 @@ static int exp_opt_set(const struct exp_opt *o, const char *v)
 	}
 }
 
-int exp_opts_parse(const char *exp, const struct exp_opt *opts, size_t n, int argc, char **argv)
+int exp_opts_parse(const char *exp, const struct exp_opt *opts, size_t n, int argc, char **argv,
+		   char **rest, int *nrest)
 {
-	for (int i = 0; i < argc; i++) {
+	for (int i = 0, rc; i < argc; i++) {
 		size_t k = 0;
-		while (k < n && !(strcmp(argv[i], opts[k].name) == 0 &&
-				  (opts[k].kind == EXP_OPT_FLAG || i + 1 < argc)))
+		while (k < n &&
+		       !(strcmp(argv[i], opts[k].name) == 0 && (!opts[k].arg || i + 1 < argc)))
 			k++;
-		if (k == n) {
+		if (k == n && rest) {
+			rest[(*nrest)++] = argv[i];
+		} else if (k == n) {
 			char names[512];
 			exp_opts_names(opts, n, names, sizeof(names));
 			fprintf(stderr,
@@ -95,11 +100,11 @@ int exp_opts_parse(const char *exp, const struct exp_opt *opts, size_t n, int ar
 				"common options)\n",
 				exp, argv[i], names);
 			return 2;
-		}
-		if (opts[k].kind == EXP_OPT_FLAG)
+		} else if (opts[k].kind == EXP_OPT_FLAG) {
 			*(bool *)opts[k].out = true;
-		else if (exp_opt_set(&opts[k], argv[++i]))
-			return 2;
+		} else if ((rc = exp_opt_set(&opts[k], opts[k].arg ? argv[++i] : NULL)) != 0) {
+			return rc;
+		}
 	}
 	return 0;
 }

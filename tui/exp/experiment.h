@@ -71,38 +71,33 @@ enum exp_opt_kind {
 	EXP_OPT_COUNT, /* long: a whole number in [lo, hi] ("2.5" is refused) */
 	EXP_OPT_REAL, /* double: a decimal in [lo, hi] */
 	EXP_OPT_MANY, /* const char *[hi], its count in *n: repeatable, at most hi times */
+	EXP_OPT_FN, /* fn(o, value) (value NULL when arg is): 0, or what the parse returns */
 };
 struct exp_opt {
-	const char *name, *arg; /* "--knob", "KNOB": the usage error lists them in order */
+	const char *name, *arg; /* "--knob", "KNOB" (NULL: no value): the usage error's list */
 	enum exp_opt_kind kind;
 	void *out;
 	double lo, hi;
 	size_t *n; /* EXP_OPT_MANY: how many were given */
 	const char *many; /* EXP_OPT_MANY: the error past hi, its "%d" the limit */
+	int (*fn)(const struct exp_opt *o, const char *value);
 };
-#define EXP_TEXT(name, arg, out)                                                                   \
-	{                                                                                          \
-		name, arg, EXP_OPT_TEXT, out, 0, 0, NULL, NULL                                     \
-	}
-#define EXP_FLAG(name, out)                                                                        \
-	{                                                                                          \
-		name, NULL, EXP_OPT_FLAG, out, 0, 0, NULL, NULL                                    \
-	}
+#define EXP_OPT(name, arg, kind, out, lo, hi, n, many, fn)                                         \
+	((struct exp_opt){name, arg, kind, out, lo, hi, n, many, fn})
+#define EXP_TEXT(name, arg, out) EXP_OPT(name, arg, EXP_OPT_TEXT, out, 0, 0, NULL, NULL, NULL)
+#define EXP_FLAG(name, out) EXP_OPT(name, NULL, EXP_OPT_FLAG, out, 0, 0, NULL, NULL, NULL)
 #define EXP_COUNT(name, arg, out, lo, hi)                                                          \
-	{                                                                                          \
-		name, arg, EXP_OPT_COUNT, out, lo, hi, NULL, NULL                                  \
-	}
+	EXP_OPT(name, arg, EXP_OPT_COUNT, out, lo, hi, NULL, NULL, NULL)
 #define EXP_REAL(name, arg, out, lo, hi)                                                           \
-	{                                                                                          \
-		name, arg, EXP_OPT_REAL, out, lo, hi, NULL, NULL                                   \
-	}
+	EXP_OPT(name, arg, EXP_OPT_REAL, out, lo, hi, NULL, NULL, NULL)
 #define EXP_MANY(name, arg, out, n, max, many)                                                     \
-	{                                                                                          \
-		name, arg, EXP_OPT_MANY, out, 0, max, n, many                                      \
-	}
-/* argv by the table opts[n] of experiment exp: 0, or 2 (usage) after saying why (an unknown
- * option, or one that wants a value and has none, names the valid ones). */
-int exp_opts_parse(const char *exp, const struct exp_opt *opts, size_t n, int argc, char **argv);
+	EXP_OPT(name, arg, EXP_OPT_MANY, out, 0, max, n, many, NULL)
+#define EXP_FN(name, arg, out, fn) EXP_OPT(name, arg, EXP_OPT_FN, out, 0, 0, NULL, NULL, fn)
+/* argv[0..argc) by the table opts[n] of experiment exp: 0, else the status to exit with
+ * after saying why. An unknown option, or one that wants a value and has none, goes to
+ * rest[*nrest] when rest is given, else is a usage error (2) that names the valid ones. */
+int exp_opts_parse(const char *exp, const struct exp_opt *opts, size_t n, int argc, char **argv,
+		   char **rest, int *nrest);
 /* Write the result's pictures (--png, --svg) through draw(path, svg, arg, err, errlen);
  * returns 0, or 1 after printing why a file could not be written. */
 int exp_pictures(const struct exp_common *c, const char *exp,
