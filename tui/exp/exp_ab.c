@@ -20,23 +20,26 @@
 
 #define AB_MAX_PASSES 1000
 
-/* Metrics when none are named: what each seed compared. */
-static const char *const ab_default_blk[] = {"blk.iops", "blk.lat_us.p99", "blk.ipis_per_s", NULL};
-static const char *const ab_default_pmd[] = {"pmd.drop_pct", "pmd.threads[*].cpu_pct",
-					     "pmd.threads[avg].sleep_iter_pct", NULL};
-static const char *const ab_default_est[] = {"est.tick_ns.avg", "est.cpu_pct", "est.chain_max",
-					     NULL};
+/* A knob's subsystem's defaults: the scenario, and the metrics when none are named (what each
+ * seed compared); the last row for any other. */
+static const struct ab_default {
+	enum subsys owner;
+	const char *scenario, *metrics[4];
+} ab_defaults[] = {
+    {SUBSYS_BLK, "blk-steer", {"blk.iops", "blk.lat_us.p99", "blk.ipis_per_s", NULL}},
+    {SUBSYS_PMD,
+     "pmd-light",
+     {"pmd.drop_pct", "pmd.threads[*].cpu_pct", "pmd.threads[avg].sleep_iter_pct", NULL}},
+    {SUBSYS_EST, "default", {"est.tick_ns.avg", "est.cpu_pct", "est.chain_max", NULL}},
+};
 
-static const char *const *ab_defaults(enum subsys owner)
+static const struct ab_default *ab_default_of(enum subsys owner)
 {
-	switch (owner) {
-	case SUBSYS_BLK:
-		return ab_default_blk;
-	case SUBSYS_PMD:
-		return ab_default_pmd;
-	default:
-		return ab_default_est;
-	}
+	size_t i = 0;
+	while (i + 1 < sizeof(ab_defaults) / sizeof(ab_defaults[0]) &&
+	       ab_defaults[i].owner != owner)
+		i++;
+	return &ab_defaults[i];
 }
 
 static double ab_now_s(void)
@@ -137,18 +140,6 @@ static int ab_check_metrics(struct source *src, const char *const *metrics, size
 	return rc;
 }
 
-static const char *ab_default_scenario(enum subsys owner)
-{
-	switch (owner) {
-	case SUBSYS_BLK:
-		return "blk-steer";
-	case SUBSYS_PMD:
-		return "pmd-light";
-	default:
-		return "default";
-	}
-}
-
 static int ab_parse(struct ab *ab, int argc, char **argv)
 {
 	long passes = 10;
@@ -184,11 +175,12 @@ static int ab_check_args(struct ab *ab)
 		fprintf(stderr, "tunetop: experiment ab: --values needs at least two values\n");
 		return 2;
 	}
+	const struct ab_default *d = ab_default_of(knob_table[ab->id].owner);
 	if (ab->nmetrics == 0)
-		for (const char *const *d = ab_defaults(knob_table[ab->id].owner); *d; d++)
-			ab->metrics[ab->nmetrics++] = *d;
+		for (const char *const *m = d->metrics; *m; m++)
+			ab->metrics[ab->nmetrics++] = *m;
 	if (!ab->c.scenario)
-		ab->c.scenario = ab_default_scenario(knob_table[ab->id].owner);
+		ab->c.scenario = d->scenario;
 	return 0;
 }
 
