@@ -19,7 +19,7 @@
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
-int exp_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+static int exp_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
 {
 	char *end;
 	errno = 0;

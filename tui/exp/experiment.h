@@ -37,7 +37,7 @@ int exp_ab_run(const struct exp_common *c, int argc, char **argv);
 int exp_calib_run(const struct exp_common *c, int argc, char **argv);
 int exp_tune_run(const struct exp_common *c, int argc, char **argv); /* exp_tune.c */
 
-/* Shared helpers (experiment.c). */
+/* Shared helpers (exp_util.c). */
 /* A started source, the engine or with host the live machine, with the scenario (when one),
  * the common --set and then extra[] applied; NULL with *status 2 (usage) or 1 and err. */
 struct source *exp_source(const struct exp_common *c, const struct source_conf *host,
@@ -45,11 +45,9 @@ struct source *exp_source(const struct exp_common *c, const struct source_conf *
 			  int *status);
 /* Sleep s seconds, or until Ctrl-C. */
 void exp_sleep(double s);
-/*
- * Sleep warmup, sample, sleep seconds, sample: the window's JSON (decref it). hang
- * (hanglen bytes) gets the reason the window cannot be trusted (exp_check.h), or "".
- */
-/* With PMDs, its "pass" object holds the window's cost from its counters (pass_cost.h):
+/* Sleep warmup, sample, sleep seconds, sample: the window's JSON (decref it). hang (hanglen
+ * bytes) gets the reason the window cannot be trusted (exp_check.h), or "". With PMDs, its
+ * "pass" object holds the window's cost from its counters (pass_cost.h):
  * drop_pct, cpu_ns_per_pkt, cpu_share_pct, host_took_pct, window_s, packets. With a hang
  * the watchdog timed, "hang_since_s" says when it began (exp_hang_since). */
 json_t *exp_window(struct source *src, double warmup, double seconds, char *hang, size_t hanglen);
@@ -61,8 +59,6 @@ json_t *exp_window(struct source *src, double warmup, double seconds, char *hang
  */
 size_t exp_parse_list(const char *exp, const char *opt, const char *list, int id, char **copy,
 		      const char **out, size_t max);
-/* Parse a positive decimal for an option; 2 (usage) with a message when invalid. */
-int exp_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 
 /* An experiment's own option: its kind says what out points at. */
 enum exp_opt_kind {
