@@ -192,7 +192,7 @@ int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_
 	return rc;
 }
 
-static char *knob_trim(char *s)
+char *knob_trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
 		s++;

@@ -115,6 +115,8 @@ int knob_find(const char *name); /* id, or -1 */
 #define KNOB_VALUE_MAX 64
 /* Parse text into a value for knob id (no side effects); message names the valid range. */
 int knob_parse(enum knob_id id, const char *text, int64_t *out, char *err, size_t errlen);
+/* s without its leading blanks and tabs and its trailing ones and line ends (cut in place). */
+char *knob_trim(char *s);
 /* "name=value" (also "name = value"): the knob and its parsed value. */
 int knob_parse_assignment(const char *assignment, enum knob_id *id, int64_t *out, char *err,
 			  size_t errlen);

@@ -97,16 +97,6 @@ static const struct scenario *scenario_find(const char *name)
 	return NULL;
 }
 
-static char *scenario_trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-		*--e = '\0';
-	return s;
-}
-
 static int scenario_names(char *buf, size_t len)
 {
 	size_t off = 0;
@@ -187,7 +177,7 @@ static int scenario_apply_in(const char *origin, const char *dir, const char *te
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
-		char *s = scenario_trim(line);
+		char *s = knob_trim(line);
 		if (!*s)
 			continue;
 		char *eq = strchr(s, '=');
@@ -198,7 +188,7 @@ static int scenario_apply_in(const char *origin, const char *dir, const char *te
 			break;
 		}
 		*eq = '\0';
-		char *key = scenario_trim(s), *val = scenario_trim(eq + 1);
+		char *key = knob_trim(s), *val = knob_trim(eq + 1);
 		if (strcmp(key, "scenario") == 0) {
 			rc = scenario_apply_named(val, dir, depth + 1, assign, ctx, msg,
 						  sizeof(msg));

@@ -160,26 +160,10 @@ void pass_run_free(struct pass_run *r)
 	*r = (struct pass_run){0};
 }
 
-bool pass_complete(const struct pass_run *r)
-{
-	for (size_t a = 0; a < r->conf.narms; a++)
-		if (r->arm[a].kept < r->conf.passes)
-			return false;
-	return true;
-}
-
 size_t pass_aside_total(const struct pass_run *r)
 {
 	size_t n = 0;
 	for (size_t a = 0; a < r->conf.narms; a++)
 		n += r->arm[a].aside;
-	return n;
-}
-
-size_t pass_kept_min(const struct pass_run *r)
-{
-	size_t n = r->conf.narms ? r->arm[0].kept : 0;
-	for (size_t a = 1; a < r->conf.narms; a++)
-		n = r->arm[a].kept < n ? r->arm[a].kept : n;
 	return n;
 }

@@ -102,11 +102,7 @@ void pass_add(struct pass_run *r, size_t arm, const struct pass_obs *obs,
 int pass_run(struct pass_run *r, const struct pass_conf *conf, const struct pass_ops *ops,
 	     void *ctx);
 void pass_run_free(struct pass_run *r);
-/* Every arm got its passes. */
-bool pass_complete(const struct pass_run *r);
 /* Windows set aside in all. */
 size_t pass_aside_total(const struct pass_run *r);
-/* The fewest kept passes of any arm (PASS_ROUNDS: the kept rounds). */
-size_t pass_kept_min(const struct pass_run *r);
 
 #endif

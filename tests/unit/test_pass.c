@@ -25,6 +25,24 @@ struct script {
 	size_t njudged;
 };
 
+/* Every arm got its passes. */
+static bool pass_complete(const struct pass_run *r)
+{
+	for (size_t a = 0; a < r->conf.narms; a++)
+		if (r->arm[a].kept < r->conf.passes)
+			return false;
+	return true;
+}
+
+/* The fewest kept passes of any arm (PASS_ROUNDS: the kept rounds). */
+static size_t pass_kept_min(const struct pass_run *r)
+{
+	size_t n = r->conf.narms ? r->arm[0].kept : 0;
+	for (size_t a = 1; a < r->conf.narms; a++)
+		n = r->arm[a].kept < n ? r->arm[a].kept : n;
+	return n;
+}
+
 static int s_measure(void *ctx, size_t arm, struct pass_obs *obs)
 {
 	struct script *s = ctx;

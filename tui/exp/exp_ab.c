@@ -20,23 +20,26 @@
 
 #define AB_MAX_PASSES 1000
 
-/* Metrics when none are named: what each seed compared. */
-static const char *const ab_default_blk[] = {"blk.iops", "blk.lat_us.p99", "blk.ipis_per_s", NULL};
-static const char *const ab_default_pmd[] = {"pmd.drop_pct", "pmd.threads[*].cpu_pct",
-					     "pmd.threads[avg].sleep_iter_pct", NULL};
-static const char *const ab_default_est[] = {"est.tick_ns.avg", "est.cpu_pct", "est.chain_max",
-					     NULL};
+/* A knob's subsystem's defaults: the scenario, and the metrics when none are named (what each
+ * seed compared); the last row for any other. */
+static const struct ab_default {
+	enum subsys owner;
+	const char *scenario, *metrics[4];
+} ab_defaults[] = {
+    {SUBSYS_BLK, "blk-steer", {"blk.iops", "blk.lat_us.p99", "blk.ipis_per_s", NULL}},
+    {SUBSYS_PMD,
+     "pmd-light",
+     {"pmd.drop_pct", "pmd.threads[*].cpu_pct", "pmd.threads[avg].sleep_iter_pct", NULL}},
+    {SUBSYS_EST, "default", {"est.tick_ns.avg", "est.cpu_pct", "est.chain_max", NULL}},
+};
 
-static const char *const *ab_defaults(enum subsys owner)
+static const struct ab_default *ab_default_of(enum subsys owner)
 {
-	switch (owner) {
-	case SUBSYS_BLK:
-		return ab_default_blk;
-	case SUBSYS_PMD:
-		return ab_default_pmd;
-	default:
-		return ab_default_est;
-	}
+	size_t i = 0;
+	while (i + 1 < sizeof(ab_defaults) / sizeof(ab_defaults[0]) &&
+	       ab_defaults[i].owner != owner)
+		i++;
+	return &ab_defaults[i];
 }
 
 static double ab_now_s(void)
@@ -137,51 +140,18 @@ static int ab_check_metrics(struct source *src, const char *const *metrics, size
 	return rc;
 }
 
-static const char *ab_default_scenario(enum subsys owner)
-{
-	switch (owner) {
-	case SUBSYS_BLK:
-		return "blk-steer";
-	case SUBSYS_PMD:
-		return "pmd-light";
-	default:
-		return "default";
-	}
-}
-
 static int ab_parse(struct ab *ab, int argc, char **argv)
 {
 	long passes = 10;
-	for (int i = 0; i < argc; i++) {
-		if (i + 1 < argc && strcmp(argv[i], "--knob") == 0) {
-			ab->knob = argv[++i];
-		} else if (i + 1 < argc && strcmp(argv[i], "--values") == 0) {
-			ab->list = argv[++i];
-		} else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
-			if (exp_parse_count("--passes", argv[++i], 2, AB_MAX_PASSES, &passes))
-				return 2;
-		} else if (i + 1 < argc && strcmp(argv[i], "--host-took-limit") == 0) {
-			if (exp_parse_double("--host-took-limit", argv[++i], 0, 100, &ab->limit))
-				return 2;
-		} else if (i + 1 < argc && strcmp(argv[i], "--metric") == 0) {
-			if (ab->nmetrics == AB_MAX_METRICS) {
-				fprintf(stderr, "tunetop: experiment ab: at most %d metrics\n",
-					AB_MAX_METRICS);
-				return 2;
-			}
-			ab->metrics[ab->nmetrics++] = argv[++i];
-		} else {
-			fprintf(
-			    stderr,
-			    "tunetop: experiment ab: unknown option '%s' (valid: --knob KNOB, "
-			    "--values A,B[,...], --passes N, --metric PATH, --host-took-limit PCT "
-			    "and the common options)\n",
-			    argv[i]);
-			return 2;
-		}
-	}
+	const struct exp_opt opts[] = {
+	    EXP_TEXT("--knob", "KNOB", &ab->knob), EXP_TEXT("--values", "A,B[,...]", &ab->list),
+	    EXP_COUNT("--passes", "N", &passes, 2, AB_MAX_PASSES),
+	    EXP_MANY("--metric", "PATH", ab->metrics, &ab->nmetrics, AB_MAX_METRICS,
+		     "tunetop: experiment ab: at most %d metrics\n"),
+	    EXP_REAL("--host-took-limit", "PCT", &ab->limit, 0, 100)};
+	int rc = exp_opts_parse("ab", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, NULL, NULL);
 	ab->passes = (size_t)passes;
-	return 0;
+	return rc;
 }
 
 /* The knob and its values checked, the defaults filled in: 0 or 2 (usage). */
@@ -205,11 +175,12 @@ static int ab_check_args(struct ab *ab)
 		fprintf(stderr, "tunetop: experiment ab: --values needs at least two values\n");
 		return 2;
 	}
+	const struct ab_default *d = ab_default_of(knob_table[ab->id].owner);
 	if (ab->nmetrics == 0)
-		for (const char *const *d = ab_defaults(knob_table[ab->id].owner); *d; d++)
-			ab->metrics[ab->nmetrics++] = *d;
+		for (const char *const *m = d->metrics; *m; m++)
+			ab->metrics[ab->nmetrics++] = *m;
 	if (!ab->c.scenario)
-		ab->c.scenario = ab_default_scenario(knob_table[ab->id].owner);
+		ab->c.scenario = d->scenario;
 	return 0;
 }
 
@@ -329,7 +300,7 @@ int exp_ab_run(const struct exp_common *c0, int argc, char **argv)
 	/* The engine starts at the first value: the time before the first pass is then that
 	 * value's, so a hang that began then is its own (not the scenario's value's). */
 	snprintf(first_set, sizeof(first_set), "%s=%s", ab.knob, ab.values[0]);
-	ab.src = exp_source(&ab.c, extra, 1, err, sizeof(err), &rc);
+	ab.src = exp_source(&ab.c, NULL, extra, 1, err, sizeof(err), &rc);
 	if (!ab.src)
 		fprintf(stderr, "tunetop: experiment ab: %s\n", err);
 	else

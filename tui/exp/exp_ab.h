@@ -46,9 +46,6 @@ struct ab {
 	bool tty;
 };
 
-/* A knob value as the snapshot's "knobs" object writes it: a number for an integer knob,
- * true/false for a switch, the name for a choice. */
-json_t *exp_ab_value_json(int id, const char *text);
 /* The results of the kept passes: the tables (or the JSON), the verdict (inconclusive: 1) and
  * the pictures. rc is the run's status so far; returns the experiment's. */
 int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc);

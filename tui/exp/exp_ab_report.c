@@ -14,21 +14,6 @@
 #include "tui/exp/exp_stats.h"
 #include "tui/sig.h"
 
-json_t *exp_ab_value_json(int id, const char *text)
-{
-	int64_t v = 0;
-	char err[256];
-	knob_parse(id, text, &v, err, sizeof(err));
-	switch (knob_table[id].type) {
-	case KNOB_INT:
-		return json_integer((json_int_t)v);
-	case KNOB_BOOL:
-		return json_boolean(v != 0);
-	default:
-		return json_string(text);
-	}
-}
-
 /* One panel per metric, a MIN/AVG/MAX bar per value. */
 static int ab_draw(const char *path, bool svg, void *arg, char *err, size_t errlen)
 {
@@ -62,7 +47,7 @@ static int ab_draw(const char *path, bool svg, void *arg, char *err, size_t errl
 static json_t *ab_summary_json(const struct ab *t, size_t v, const struct exp_summary *s)
 {
 	return json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o}", "value",
-			 exp_ab_value_json(t->id, t->values[v]), "passes", (int)s->n, "min",
+			 exp_knob_json(t->id, t->values[v], 0), "passes", (int)s->n, "min",
 			 exp_real(s->n, s->min), "avg", exp_real(s->n, s->avg), "max",
 			 exp_real(s->n, s->max), "dev", exp_real(s->n, s->dev), "median",
 			 exp_real(s->n, s->median));
@@ -107,8 +92,8 @@ static json_t *ab_metric(const struct ab *t, const char *metric, bool missing,
 			       t->values[0], t->values[v], tt, df, pv,
 			       pv < 0.05 ? "significant" : "not significant");
 		json_array_append_new(tests, json_pack("{s:o, s:o, s:f, s:f, s:f, s:b}", "a",
-						       exp_ab_value_json(t->id, t->values[0]), "b",
-						       exp_ab_value_json(t->id, t->values[v]), "t",
+						       exp_knob_json(t->id, t->values[0], 0), "b",
+						       exp_knob_json(t->id, t->values[v], 0), "t",
 						       isfinite(tt) ? tt : 1e300, "df", df, "p", pv,
 						       "significant", pv < 0.05));
 	}
@@ -180,7 +165,7 @@ static json_t *ab_log_json(const struct ab *ab, const struct pass_run *r)
 		bool hung = l->verdict == PASS_HUNG;
 		json_array_append_new(
 		    jlog, json_pack("{s:i, s:o, s:f, s:b, s:b}", "pass", (int)l->pass + 1, "value",
-				    exp_ab_value_json(ab->id, ab->values[l->arm]), "host_took_pct",
+				    exp_knob_json(ab->id, ab->values[l->arm], 0), "host_took_pct",
 				    l->took_pct, "set_aside", l->over, "hung", hung));
 	}
 	return jlog;
@@ -205,7 +190,7 @@ static json_t *ab_took_table(const struct ab *ab, const struct pass_run *r,
 		exp_summarize(&ab->took[v * ab->passes], ab->done, &took_sum[v]);
 		/* No pass kept: no figure (null), never a median of nothing printed as 0. */
 		json_t *row = json_pack("{s:o, s:o, s:i}", "value",
-					exp_ab_value_json(ab->id, ab->values[v]), "host_took_pct",
+					exp_knob_json(ab->id, ab->values[v], 0), "host_took_pct",
 					ab->done ? json_real(took_sum[v].median) : json_null(),
 					"set_aside", (int)r->arm[v].over);
 		if (text)
@@ -225,7 +210,7 @@ static json_t *ab_diag_table(const struct ab *ab)
 		if (!ab->c.json && text[0])
 			printf("%s %s: %s\n", ab->knob, ab->values[v], text);
 		json_array_append_new(jd, json_pack("{s:o, s:o}", "value",
-						    exp_ab_value_json(ab->id, ab->values[v]),
+						    exp_knob_json(ab->id, ab->values[v], 0),
 						    "diagnoses", exp_findings_json(&ab->found[v])));
 	}
 	return jd;
@@ -262,7 +247,7 @@ int exp_ab_report(struct ab *ab, const struct pass_run *r, int rc)
 	    "inconclusive", why[0] ? why : NULL, "ranking", jrank, "hang", hung ? ab->hang : NULL,
 	    "diagnoses", jd, "host_took_limit_pct", ab->limit, "arms", jarms, "pass_log",
 	    ab_log_json(ab, r), "hang_value",
-	    hung ? exp_ab_value_json(ab->id, ab->values[ab->hang_value]) : NULL, "hang_pass",
+	    hung ? exp_knob_json(ab->id, ab->values[ab->hang_value], 0) : NULL, "hang_pass",
 	    hung ? json_integer((json_int_t)ab->hang_pass + 1) : NULL);
 	if (ab->c.json && (rc == 0 || hung || why[0]))
 		exp_result_print(o);

@@ -123,24 +123,11 @@ struct calib_gov {
 
 static int calib_parse(int argc, char **argv, const char **gov_list, long *runs, long *count)
 {
-	for (int i = 0; i < argc; i++) {
-		if (i + 1 < argc && strcmp(argv[i], "--governors") == 0) {
-			*gov_list = argv[++i];
-		} else if (i + 1 < argc && strcmp(argv[i], "--runs") == 0) {
-			if (exp_parse_count("--runs", argv[++i], 1, CALIB_MAX_RUNS, runs))
-				return 2;
-		} else if (i + 1 < argc && strcmp(argv[i], "--count") == 0) {
-			if (exp_parse_count("--count", argv[++i], 1, 100000000, count))
-				return 2;
-		} else {
-			fprintf(stderr,
-				"tunetop: experiment calib: unknown option '%s' (valid: "
-				"--governors LIST, --runs N, --count N and the common options)\n",
-				argv[i]);
-			return 2;
-		}
-	}
-	return 0;
+	const struct exp_opt opts[] = {EXP_TEXT("--governors", "LIST", gov_list),
+				       EXP_COUNT("--runs", "N", runs, 1, CALIB_MAX_RUNS),
+				       EXP_COUNT("--count", "N", count, 1, 100000000)};
+	return exp_opts_parse("calib", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, NULL,
+			      NULL);
 }
 
 /* runs calibrations on src: the one at start, then a recalibration each. */
@@ -204,7 +191,7 @@ static int calib_governor(const struct exp_common *c, size_t runs, long for_coun
 	const char *extra[] = {set_gov};
 	int rc = 0;
 	snprintf(set_gov, sizeof(set_gov), "cpu.governor=%s", g->name);
-	struct source *src = exp_source(c, extra, 1, err, sizeof(err), &rc);
+	struct source *src = exp_source(c, NULL, extra, 1, err, sizeof(err), &rc);
 	if (!src) {
 		fprintf(stderr, "tunetop: experiment calib: %s\n", err);
 		return rc;

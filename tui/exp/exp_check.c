@@ -9,17 +9,15 @@
 
 #include "tui/exp/exp_metric.h"
 
-/* The first event of kind "hang" in snap's events[], or NULL. */
-static const char *check_hang_event(json_t *snap)
+/* The n-th event of kind "hang" in snap's events[], or NULL. */
+static json_t *check_hang_event(json_t *snap, size_t n)
 {
 	size_t i;
 	json_t *ev;
 	json_array_foreach (json_object_get(snap, "events"), i, ev) {
 		const char *kind = json_string_value(json_object_get(ev, "kind"));
-		if (kind && strcmp(kind, "hang") == 0) {
-			const char *text = json_string_value(json_object_get(ev, "text"));
-			return text ? text : "(no text)";
-		}
+		if (kind && strcmp(kind, "hang") == 0 && n-- == 0)
+			return ev;
 	}
 	return NULL;
 }
@@ -72,18 +70,14 @@ static int check_iso_time(const char *t, double *out)
 
 int exp_hang_since(json_t *first, json_t *last, double *since_s)
 {
-	json_t *snaps[2] = {first, last};
+	json_t *snaps[2] = {first, last}, *ev;
 	for (int k = 0; k < 2; k++) {
-		size_t i;
-		json_t *ev;
-		json_array_foreach (json_object_get(snaps[k], "events"), i, ev) {
-			const char *kind = json_string_value(json_object_get(ev, "kind"));
+		for (size_t n = 0; (ev = check_hang_event(snaps[k], n)); n++) {
 			const char *text = json_string_value(json_object_get(ev, "text"));
 			const char *at = text ? strstr(text, "made no progress for ") : NULL;
 			unsigned long long ms;
 			double t;
-			if (!kind || strcmp(kind, "hang") != 0 || !at ||
-			    sscanf(at, "made no progress for %llu ms", &ms) != 1 ||
+			if (!at || sscanf(at, "made no progress for %llu ms", &ms) != 1 ||
 			    check_iso_time(json_string_value(json_object_get(ev, "time")), &t) != 0)
 				continue;
 			*since_s = t - (double)ms / 1000.0;
@@ -112,12 +106,13 @@ static bool num(json_t *snap, const char *path, double *v)
 
 int exp_hang_check(json_t *first, json_t *last, char *out, size_t len)
 {
-	const char *text;
+	json_t *ev = check_hang_event(first, 0);
 	char where[160];
 	double c0, c1, inflight, g0, g1, f0, f1;
 
-	if ((text = check_hang_event(first)) || (text = check_hang_event(last))) {
-		snprintf(out, len, "hang: %s", text);
+	if (ev || (ev = check_hang_event(last, 0))) {
+		const char *text = json_string_value(json_object_get(ev, "text"));
+		snprintf(out, len, "hang: %s", text ? text : "(no text)");
 		return 1;
 	}
 	if (exp_hung_flag(last, where, sizeof(where))) {

@@ -21,7 +21,7 @@ static int exp_metric_value(json_t *v, double *out)
 	return 0;
 }
 
-static int exp_metric_at(json_t *node, const char *path, double *out)
+int exp_metric(json_t *node, const char *path, double *out)
 {
 	char key[128];
 
@@ -58,7 +58,7 @@ static int exp_metric_at(json_t *node, const char *path, double *out)
 			size_t i;
 			json_t *el;
 			json_array_foreach (child, i, el) {
-				int rc = exp_metric_at(el, after, &v);
+				int rc = exp_metric(el, after, &v);
 				if (rc != 0)
 					return rc;
 				sum += v;
@@ -71,14 +71,9 @@ static int exp_metric_at(json_t *node, const char *path, double *out)
 		long idx = strtol(rest + 1, &end, 10);
 		if (end != close || idx < 0)
 			return -1;
-		return exp_metric_at(json_array_get(child, (size_t)idx), after, out);
+		return exp_metric(json_array_get(child, (size_t)idx), after, out);
 	}
 	if (*rest == '.')
 		rest++;
-	return exp_metric_at(child, rest, out);
-}
-
-int exp_metric(json_t *root, const char *path, double *out)
-{
-	return exp_metric_at(root, path, out);
+	return exp_metric(child, rest, out);
 }

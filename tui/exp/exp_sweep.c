@@ -29,7 +29,7 @@ static int sweep_measure(void *ctx, size_t i, struct pass_obs *obs)
 	snprintf(a_sl, sizeof(a_sl), "pmd.timer_slack_ns=%lld", (long long)pt->slack);
 	snprintf(a_rt, sizeof(a_rt), "gen.rate_pps=%lld", (long long)pt->rate);
 	struct source *src =
-	    exp_source(&sw->c, extra, pt->rate >= 0 ? 3 : 2, err, sizeof(err), &rc);
+	    exp_source(&sw->c, NULL, extra, pt->rate >= 0 ? 3 : 2, err, sizeof(err), &rc);
 	if (!src) {
 		fprintf(stderr, "tunetop: experiment sweep: %s\n", err);
 		return rc;
@@ -100,32 +100,14 @@ static void sweep_progress(void *ctx, size_t windows, size_t most)
 static int sweep_parse(int argc, char **argv, const char **ms_list, const char **slack_list,
 		       const char **rate_list, long *passes, double *budget, double *limit)
 {
-	for (int i = 0; i < argc; i++) {
-		if (i + 1 < argc && strcmp(argv[i], "--maxsleep") == 0)
-			*ms_list = argv[++i];
-		else if (i + 1 < argc && strcmp(argv[i], "--slack") == 0)
-			*slack_list = argv[++i];
-		else if (i + 1 < argc && strcmp(argv[i], "--rate") == 0)
-			*rate_list = argv[++i];
-		else if (i + 1 < argc && strcmp(argv[i], "--passes") == 0) {
-			if (exp_parse_count("--passes", argv[++i], 1, SWEEP_MAX_PASSES, passes))
-				return 2;
-		} else if (i + 1 < argc && strcmp(argv[i], "--drop-budget") == 0) {
-			if (exp_parse_double("--drop-budget", argv[++i], 0, 100, budget))
-				return 2;
-		} else if (i + 1 < argc && strcmp(argv[i], "--host-took-limit") == 0) {
-			if (exp_parse_double("--host-took-limit", argv[++i], 0, 100, limit))
-				return 2;
-		} else {
-			fprintf(stderr,
-				"tunetop: experiment sweep: unknown option '%s' (valid: --maxsleep "
-				"LIST, --slack LIST, --rate LIST, --passes N, --drop-budget PCT, "
-				"--host-took-limit PCT and the common options)\n",
-				argv[i]);
-			return 2;
-		}
-	}
-	return 0;
+	const struct exp_opt opts[] = {EXP_TEXT("--maxsleep", "LIST", ms_list),
+				       EXP_TEXT("--slack", "LIST", slack_list),
+				       EXP_TEXT("--rate", "LIST", rate_list),
+				       EXP_COUNT("--passes", "N", passes, 1, SWEEP_MAX_PASSES),
+				       EXP_REAL("--drop-budget", "PCT", budget, 0, 100),
+				       EXP_REAL("--host-took-limit", "PCT", limit, 0, 100)};
+	return exp_opts_parse("sweep", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, NULL,
+			      NULL);
 }
 
 /* The points, rate by slack by maxsleep, from the parsed lists. */

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/clock.h"
 #include "core/event.h"
 #include "core/xalloc.h"
+#include "tui/exp/exp_result.h"
 #include "tui/exp/experiment.h"
 #include "tui/sig.h"
 #include "tui/tune.h"
@@ -29,13 +29,6 @@ struct tune_run {
 	size_t nsets;
 	int64_t finals[TUNE_MAX_KNOBS]; /* each ladder's knob at the end, read from the source */
 };
-
-static void tune_sleep(double s)
-{
-	uint64_t end = clock_mono_ns() + (uint64_t)(s * 1e9);
-	while (!sig_quit && clock_mono_ns() < end)
-		clock_sleep_ns(20 * NS_PER_MS);
-}
 
 /* The source's own log of the writes (the host's also go to syslog): kept for the trace, so
  * each step's write can be read back from what the source said, not from what was asked. */
@@ -92,16 +85,6 @@ static void tune_put(struct tune_run *r, const struct tune_puts *o)
 	}
 }
 
-static json_t *tune_value_json(enum knob_id id, int64_t v)
-{
-	char buf[KNOB_VALUE_MAX];
-	if (knob_table[id].type == KNOB_INT)
-		return json_integer((json_int_t)v);
-	if (knob_table[id].type == KNOB_BOOL)
-		return json_boolean(v != 0);
-	return json_string(knob_format(id, v, buf, sizeof(buf)));
-}
-
 static void tune_print(const struct tune_run *r, const char *backend, const char *scenario)
 {
 	const struct tune *t = &r->t;
@@ -142,8 +125,8 @@ static json_t *tune_steps_json(const struct tune *t)
 		json_t *js = json_pack(
 		    "{s:i, s:s, s:o, s:o, s:f, s:I, s:I, s:I, s:f, s:f, s:o, s:s, s:s}", "step",
 		    (int)i + 1, "knob", knob_table[s->knob].name, "value",
-		    tune_value_json(s->knob, s->value), "stored",
-		    tune_value_json(s->knob, s->stored), "window_s", s->secs, "offered",
+		    exp_knob_json(s->knob, NULL, s->value), "stored",
+		    exp_knob_json(s->knob, NULL, s->stored), "window_s", s->secs, "offered",
 		    (json_int_t)s->offered, "dropped", (json_int_t)s->dropped, "forwarded",
 		    (json_int_t)s->forwarded, "drop_pct", s->drop_pct, "cpu_pct", s->cpu_pct,
 		    "cpu_ns_per_pkt", s->cpu_ns_pkt >= 0 ? json_real(s->cpu_ns_pkt) : json_null(),
@@ -167,9 +150,9 @@ static json_t *tune_knobs_json(const struct tune_run *r)
 		json_array_append_new(
 		    knobs,
 		    json_pack("{s:s, s:o, s:o, s:o, s:o, s:s}", "knob", knob_table[l->knob].name,
-			      "start", tune_value_json(l->knob, l->start), "best",
-			      l->best_i >= 0 ? tune_value_json(l->knob, l->best) : json_null(),
-			      "final", tune_value_json(l->knob, r->finals[i]), "fix_of",
+			      "start", exp_knob_json(l->knob, NULL, l->start), "best",
+			      l->best_i >= 0 ? exp_knob_json(l->knob, NULL, l->best) : json_null(),
+			      "final", exp_knob_json(l->knob, NULL, r->finals[i]), "fix_of",
 			      l->fix_of ? json_string(l->fix_of) : json_null(), "why", l->why));
 	}
 	return knobs;
@@ -184,11 +167,12 @@ static json_t *tune_json(const struct tune_run *r, const char *backend, const ch
 			      "knob", knob_table[id].name, "backend", backend, "scenario",
 			      scenario ? json_string(scenario) : json_null(), "budget", "drop_pct",
 			      t->conf.budget_drop_pct, "window_s", t->conf.window_s, "start",
-			      tune_value_json(id, l->start), "steps", tune_steps_json(t));
+			      exp_knob_json(id, NULL, l->start), "steps", tune_steps_json(t));
 	json_object_set_new(o, "knobs", tune_knobs_json(r));
-	json_object_set_new(o, "best", l->best_i >= 0 ? tune_value_json(id, l->best) : json_null());
+	json_object_set_new(o, "best",
+			    l->best_i >= 0 ? exp_knob_json(id, NULL, l->best) : json_null());
 	json_object_set_new(o, "rollback", r->rollback ? json_incref(r->rollback) : json_null());
-	json_object_set_new(o, "final", tune_value_json(id, r->finals[t->nladders - 1]));
+	json_object_set_new(o, "final", exp_knob_json(id, NULL, r->finals[t->nladders - 1]));
 	json_object_set_new(o, "result", json_string(tune_state_name(t->state)));
 	json_object_set_new(o, "why", json_string(t->why));
 	json_object_set_new(o, "ok", json_boolean(t->state == TUNE_DONE));
@@ -226,28 +210,6 @@ static int tune_host_ok(bool write, bool yes, enum knob_id id, size_t nsteps, bo
 	return 0;
 }
 
-static struct source *tune_host_source(const struct exp_common *c, bool write, char *err,
-				       size_t errlen, int *status)
-{
-	struct source_conf conf = {.host_write = write};
-	int rc = 0;
-	struct source *src = source_open_rc(&source_host_ops, &conf, &rc, err, errlen);
-	if (!src) {
-		*status = rc == KNOB_ERR_USAGE ? 2 : 1;
-		return NULL;
-	}
-	for (size_t i = 0; rc == 0 && i < c->nsets; i++)
-		rc = source_knob_assign(src, c->sets[i], err, errlen);
-	if (rc == 0 && source_start(src, err, errlen) != 0)
-		rc = 1;
-	if (rc != 0) {
-		*status = rc == KNOB_ERR_USAGE ? 2 : 1;
-		source_close(src);
-		return NULL;
-	}
-	return src;
-}
-
 /* The tune's own options. */
 struct tune_opts {
 	const char *knob, *budget, *steps;
@@ -257,34 +219,14 @@ struct tune_opts {
 
 static int tune_parse(int argc, char **argv, struct tune_opts *o)
 {
-	for (int i = 0; i < argc; i++) {
-		bool v = i + 1 < argc;
-		if (v && strcmp(argv[i], "--knob") == 0) {
-			o->knob = argv[++i];
-		} else if (v && strcmp(argv[i], "--budget") == 0) {
-			o->budget = argv[++i];
-		} else if (v && strcmp(argv[i], "--steps") == 0) {
-			o->steps = argv[++i];
-		} else if (v && strcmp(argv[i], "--window") == 0) {
-			if (exp_parse_double("--window", argv[++i], 0.1, 3600, &o->window))
-				return 2;
-		} else if (strcmp(argv[i], "--host") == 0) {
-			o->host = true;
-		} else if (strcmp(argv[i], "--write") == 0) {
-			o->write = true;
-		} else if (strcmp(argv[i], "--yes") == 0) {
-			o->yes = true;
-		} else {
-			fprintf(
-			    stderr,
-			    "tunetop: experiment tune: unknown option '%s' (valid: --knob KNOB, "
-			    "--budget drop=PCT, --steps LIST, --window S, --host, --write, "
-			    "--yes and the common options)\n",
-			    argv[i]);
-			return 2;
-		}
-	}
-	return 0;
+	const struct exp_opt opts[] = {EXP_TEXT("--knob", "KNOB", &o->knob),
+				       EXP_TEXT("--budget", "drop=PCT", &o->budget),
+				       EXP_TEXT("--steps", "LIST", &o->steps),
+				       EXP_REAL("--window", "S", &o->window, 0.1, 3600),
+				       EXP_FLAG("--host", &o->host),
+				       EXP_FLAG("--write", &o->write),
+				       EXP_FLAG("--yes", &o->yes)};
+	return exp_opts_parse("tune", opts, sizeof(opts) / sizeof(opts[0]), argc, argv, NULL, NULL);
 }
 
 /* The tuner's conf from the options: 0, or 2 (usage) after saying why. */
@@ -358,8 +300,9 @@ static void tune_feed_one(struct tune_run *r, const struct snapshot *snap)
 	if (put && r->t.state == TUNE_ROLLBACK && was == TUNE_MEASURE) {
 		const struct tune_step *st = tune_current(&r->t);
 		json_decref(r->rollback);
-		r->rollback = json_pack("{s:o, s:o}", "from", tune_value_json(st->knob, st->stored),
-					"to", tune_value_json(st->knob, o.p[0].value));
+		r->rollback =
+		    json_pack("{s:o, s:o}", "from", exp_knob_json(st->knob, NULL, st->stored), "to",
+			      exp_knob_json(st->knob, NULL, o.p[0].value));
 	}
 	if (put)
 		tune_put(r, &o);
@@ -375,7 +318,7 @@ static void tune_loop(struct tune_run *r, const struct tune_conf *conf, double w
 					      : period;
 	struct snapshot *snap = snapshot_new();
 	struct tune_puts o;
-	tune_sleep(warmup); /* the source's own start (threads, rings) is no step's cost */
+	exp_sleep(warmup); /* the source's own start (threads, rings) is no step's cost */
 	source_sample(r->src, snap); /* the first interval's baseline, and the values in force */
 	tune_collect(r, snap);
 	if (snap->knob_absent[conf->knob])
@@ -383,7 +326,7 @@ static void tune_loop(struct tune_run *r, const struct tune_conf *conf, double w
 	tune_start(&r->t, conf, snap, &o);
 	tune_put(r, &o);
 	while (tune_running(&r->t)) {
-		tune_sleep(period);
+		exp_sleep(period);
 		if (sig_quit) {
 			if (tune_abort(&r->t, &o))
 				tune_put(r, &o);
@@ -423,8 +366,8 @@ int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 		c.scenario = "pmd-seed";
 
 	struct tune_run r = {.json = c.json};
-	r.src = o.host ? tune_host_source(&c, o.write, err, sizeof(err), &rc)
-		       : exp_source(&c, NULL, 0, err, sizeof(err), &rc);
+	struct source_conf host = {.host_write = o.write};
+	r.src = exp_source(&c, o.host ? &host : NULL, NULL, 0, err, sizeof(err), &rc);
 	if (!r.src) {
 		fprintf(stderr, "tunetop: experiment tune: %s\n", err);
 		return rc;
@@ -443,8 +386,7 @@ int exp_tune_run(const struct exp_common *c0, int argc, char **argv)
 	const char *backend = o.host ? "host" : "engine";
 	if (c.json) {
 		json_t *j = tune_json(&r, backend, c.scenario);
-		json_dumpf(j, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
-		printf("\n");
+		exp_result_print(j);
 		json_decref(j);
 	} else {
 		tune_print(&r, backend, c.scenario);

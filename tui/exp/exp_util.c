@@ -19,7 +19,7 @@
 #include "tui/sig.h"
 #include "tui/snapjson.h"
 
-int exp_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+static int exp_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
 {
 	char *end;
 	errno = 0;
@@ -33,7 +33,7 @@ int exp_parse_double(const char *opt, const char *s, double lo, double hi, doubl
 	return 0;
 }
 
-int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
+static int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
 {
 	char *end;
 	errno = 0;
@@ -47,6 +47,76 @@ int exp_parse_count(const char *opt, const char *s, long lo, long hi, long *out)
 	}
 	*out = v;
 	return 0;
+}
+
+/* The option names of the table, "--knob KNOB, --host, ...", for the usage error. */
+static void exp_opts_names(const struct exp_opt *opts, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+	for (size_t k = 0; k < n && off < len; k++)
+		off +=
+		    (size_t)snprintf(buf + off, len - off, "%s%s%s%s", k ? ", " : "", opts[k].name,
+				     opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");
+}
+
+/* One option's value into its place: 0 or 2 (usage). */
+static int exp_opt_set(const struct exp_opt *o, const char *v)
+{
+	switch (o->kind) {
+	case EXP_OPT_COUNT:
+		return exp_parse_count(o->name, v, (long)o->lo, (long)o->hi, o->out);
+	case EXP_OPT_REAL:
+		return exp_parse_double(o->name, v, o->lo, o->hi, o->out);
+	case EXP_OPT_FN:
+		return o->fn(o, v);
+	case EXP_OPT_MANY:
+		if (*o->n == (size_t)o->hi) {
+			fprintf(stderr, o->many, (int)o->hi);
+			return 2;
+		}
+		((const char **)o->out)[(*o->n)++] = v;
+		return 0;
+	default:
+		*(const char **)o->out = v;
+		return 0;
+	}
+}
+
+int exp_opts_parse(const char *exp, const struct exp_opt *opts, size_t n, int argc, char **argv,
+		   char **rest, int *nrest)
+{
+	for (int i = 0, rc; i < argc; i++) {
+		size_t k = 0;
+		while (k < n &&
+		       !(strcmp(argv[i], opts[k].name) == 0 && (!opts[k].arg || i + 1 < argc)))
+			k++;
+		if (k == n && rest) {
+			rest[(*nrest)++] = argv[i];
+		} else if (k == n) {
+			char names[512];
+			exp_opts_names(opts, n, names, sizeof(names));
+			fprintf(stderr,
+				"tunetop: experiment %s: unknown option '%s' (valid: %s and the "
+				"common options)\n",
+				exp, argv[i], names);
+			return 2;
+		} else if (opts[k].kind == EXP_OPT_FLAG) {
+			*(bool *)opts[k].out = true;
+		} else if ((rc = exp_opt_set(&opts[k], opts[k].arg ? argv[++i] : NULL)) != 0) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static size_t exp_split_list(const char *list, char **copy, const char **out, size_t max)
+{
+	size_t n = 0;
+	*copy = xstrdup(list);
+	for (char *save = NULL, *tok = strtok_r(*copy, ",", &save); tok && n < max;
+	     tok = strtok_r(NULL, ",", &save))
+		out[n++] = tok;
+	return n;
 }
 
 size_t exp_parse_list(const char *exp, const char *opt, const char *list, int id, char **copy,
@@ -109,14 +179,19 @@ int exp_pictures(const struct exp_common *c, const char *exp,
 	return 0;
 }
 
-size_t exp_split_list(const char *list, char **copy, const char **out, size_t max)
+json_t *exp_knob_json(int id, const char *text, int64_t v)
 {
-	size_t n = 0;
-	*copy = xstrdup(list);
-	for (char *save = NULL, *tok = strtok_r(*copy, ",", &save); tok && n < max;
-	     tok = strtok_r(NULL, ",", &save))
-		out[n++] = tok;
-	return n;
+	char buf[KNOB_VALUE_MAX];
+	if (text)
+		knob_parse(id, text, &v, buf, sizeof(buf));
+	switch (knob_table[id].type) {
+	case KNOB_INT:
+		return json_integer((json_int_t)v);
+	case KNOB_BOOL:
+		return json_boolean(v != 0);
+	default:
+		return json_string(text ? text : knob_format(id, v, buf, sizeof(buf)));
+	}
 }
 
 void exp_fmt(char *buf, size_t len, double v)
@@ -140,34 +215,31 @@ void exp_fmt_spread(char *buf, size_t len, double median, double half, bool at_l
 		snprintf(buf, len, "%s +-%s", med, hw);
 }
 
-struct source *exp_source(const struct exp_common *c, const char *const *extra, size_t nextra,
-			  char *err, size_t errlen, int *status)
+struct source *exp_source(const struct exp_common *c, const struct source_conf *host,
+			  const char *const *extra, size_t nextra, char *err, size_t errlen,
+			  int *status)
 {
-	struct source *src = source_open(&source_engine_ops, NULL, err, errlen);
-	if (!src) {
-		*status = 1;
-		return NULL;
-	}
-	int rc = scenario_apply(c->scenario, source_scenario_assign, src, err, errlen);
-
-	for (size_t i = 0; rc == 0 && i < c->nsets; i++)
+	int rc = 0;
+	struct source *src =
+	    source_open_rc(host ? &source_host_ops : &source_engine_ops, host, &rc, err, errlen);
+	if (src && c->scenario)
+		rc = scenario_apply(c->scenario, source_scenario_assign, src, err, errlen);
+	for (size_t i = 0; src && rc == 0 && i < c->nsets; i++)
 		rc = source_knob_assign(src, c->sets[i], err, errlen);
-	for (size_t i = 0; rc == 0 && i < nextra; i++)
+	for (size_t i = 0; src && rc == 0 && i < nextra; i++)
 		rc = source_knob_assign(src, extra[i], err, errlen);
-	if (rc != 0) {
+	if (src && rc == 0 && source_start(src, err, errlen) != 0)
+		rc = 1;
+	if (!src || rc != 0) {
 		*status = rc == KNOB_ERR_USAGE ? 2 : 1;
-		source_close(src);
-		return NULL;
-	}
-	if (source_start(src, err, errlen) != 0) {
-		*status = 1;
-		source_close(src);
+		if (src)
+			source_close(src);
 		return NULL;
 	}
 	return src;
 }
 
-static void exp_sleep(double s)
+void exp_sleep(double s)
 {
 	uint64_t end = clock_mono_ns() + (uint64_t)(s * 1e9);
 	while (!sig_quit && clock_mono_ns() < end)

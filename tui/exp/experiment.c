@@ -56,20 +56,27 @@ static void exp_usage(FILE *out)
 	      out);
 }
 
+/* --help: the usage, and the run ends (-1). */
+static int exp_help(const struct exp_opt *o, const char *value)
+{
+	exp_usage(stdout);
+	return -1;
+}
+
 /* The picture's file, checked now, not after a run of minutes: a directory, a symlink, a FIFO
  * or a missing directory is a usage error (core/safefile.h). */
-static int exp_picture_opt(struct exp_common *c, const char *opt, const char *path)
+static int exp_picture_opt(const struct exp_opt *o, const char *path)
 {
 	char why[512];
 	if (!*path) {
-		fprintf(stderr, "tunetop: experiment: %s needs a file name\n", opt);
+		fprintf(stderr, "tunetop: experiment: %s needs a file name\n", o->name);
 		return 2;
 	}
 	if (safefile_check_target(path, 0, why, sizeof(why)) != 0) {
-		fprintf(stderr, "tunetop: experiment: %s %s\n", opt, why);
+		fprintf(stderr, "tunetop: experiment: %s %s\n", o->name, why);
 		return 2;
 	}
-	*(opt[2] == 'p' ? &c->png : &c->svg) = path;
+	*(const char **)o->out = path;
 	return 0;
 }
 
@@ -77,37 +84,19 @@ static int exp_picture_opt(struct exp_common *c, const char *opt, const char *pa
  * printed). */
 static int exp_common_parse(struct exp_common *c, int argc, char **argv, char **rest, int *nrest)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool has_val = i + 1 < argc;
-		if (strcmp(a, "--json") == 0) {
-			c->json = true;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			exp_usage(stdout);
-			return -1;
-		} else if (strcmp(a, "--scenario") == 0 && has_val) {
-			c->scenario = argv[++i];
-		} else if (strcmp(a, "--set") == 0 && has_val) {
-			if (c->nsets == EXP_MAX_SETS) {
-				fprintf(stderr, "tunetop: experiment: at most %d --set\n",
-					EXP_MAX_SETS);
-				return 2;
-			}
-			c->sets[c->nsets++] = argv[++i];
-		} else if (strcmp(a, "--seconds") == 0 && has_val) {
-			if (exp_parse_double(a, argv[++i], 0.1, 3600, &c->seconds))
-				return 2;
-		} else if (strcmp(a, "--warmup") == 0 && has_val) {
-			if (exp_parse_double(a, argv[++i], 0, 3600, &c->warmup))
-				return 2;
-		} else if ((strcmp(a, "--png") == 0 || strcmp(a, "--svg") == 0) && has_val) {
-			if (exp_picture_opt(c, a, argv[++i]))
-				return 2;
-		} else {
-			rest[(*nrest)++] = argv[i];
-		}
-	}
-	return 0;
+	const struct exp_opt opts[] = {EXP_FLAG("--json", &c->json),
+				       EXP_FN("--help", NULL, NULL, exp_help),
+				       EXP_FN("-h", NULL, NULL, exp_help),
+				       EXP_TEXT("--scenario", "NAME|FILE", &c->scenario),
+				       EXP_MANY("--set", "KNOB=VALUE", c->sets, &c->nsets,
+						EXP_MAX_SETS,
+						"tunetop: experiment: at most %d --set\n"),
+				       EXP_REAL("--seconds", "S", &c->seconds, 0.1, 3600),
+				       EXP_REAL("--warmup", "S", &c->warmup, 0, 3600),
+				       EXP_FN("--png", "FILE", &c->png, exp_picture_opt),
+				       EXP_FN("--svg", "FILE", &c->svg, exp_picture_opt)};
+	return exp_opts_parse(NULL, opts, sizeof(opts) / sizeof(opts[0]), argc - 1, argv + 1, rest,
+			      nrest);
 }
 
 int experiment_main(int argc, char **argv)

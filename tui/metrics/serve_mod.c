@@ -22,51 +22,31 @@ static struct {
 	struct serve_webcfg cfg; /* --web.config.file (all empty: plain HTTP, no auth) */
 } sm;
 
+/* A fixed reply: the landing page (HTML, it starts with '<') or a line of plain text; a 401 with
+ * WWW-Authenticate: Basic (RFC 7617), so a browser asks and a scraper says why. */
 static enum MHD_Result sm_reply(struct MHD_Connection *c, unsigned status, const char *body)
 {
 	struct MHD_Response *r =
 	    MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				body[0] == '<' ? "text/html; charset=utf-8"
+					       : "text/plain; charset=utf-8");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	enum MHD_Result rc = MHD_queue_response(c, status, r);
+	enum MHD_Result rc = status == MHD_HTTP_UNAUTHORIZED
+				 ? MHD_queue_basic_auth_fail_response(c, "tunetop", r)
+				 : MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return rc;
 }
 
 /* GET /: a page that links to /metrics, as node_exporter's landing page does, so that a
  * browser pointed at the port finds its way (docs/metrics.md "Deploying the exporter"). */
-static enum MHD_Result sm_landing(struct MHD_Connection *c)
-{
-	static const char body[] =
-	    "<!DOCTYPE html>\n<html><head><title>tunetop exporter</title></head>\n"
-	    "<body><h1>tunetop exporter</h1>\n<p><a href=\"/metrics\">Metrics</a></p></body>"
-	    "</html>\n";
-	struct MHD_Response *r =
-	    MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/html; charset=utf-8");
-	enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
-	return rc;
-}
-
-/* 401 with WWW-Authenticate: Basic (RFC 7617), so a browser asks and a scraper says why. */
-static enum MHD_Result sm_unauthorized(struct MHD_Connection *c)
-{
-	static const char body[] = "authentication needed\n";
-	struct MHD_Response *r =
-	    MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	enum MHD_Result rc = MHD_queue_basic_auth_fail_response(c, "tunetop", r);
-	MHD_destroy_response(r);
-	return rc;
-}
+static const char sm_landing[] =
+    "<!DOCTYPE html>\n<html><head><title>tunetop exporter</title></head>\n"
+    "<body><h1>tunetop exporter</h1>\n<p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 
 /* The longest "user:password" read from an Authorization header; a longer one is refused. */
 #define SM_CREDENTIALS_MAX 1024
@@ -144,7 +124,7 @@ static bool sm_authorized(struct MHD_Connection *c, void **con_cls, enum MHD_Res
 	if (v == SERVE_AUTH_YES)
 		return true;
 	if (v == SERVE_AUTH_NO)
-		*rc = sm_unauthorized(c);
+		*rc = sm_reply(c, MHD_HTTP_UNAUTHORIZED, "authentication needed\n");
 	else if (v == SERVE_AUTH_MISS) /* the queue is full */
 		*rc = sm_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE,
 			       "too many passwords being checked: try again\n");
@@ -199,7 +179,7 @@ static enum MHD_Result sm_handler(void *cls, struct MHD_Connection *c, const cha
 	if (sm.cfg.nusers && !sm_authorized(c, con_cls, &arc))
 		return arc;
 	if (strcmp(url, "/") == 0)
-		return sm_landing(c);
+		return sm_reply(c, MHD_HTTP_OK, sm_landing);
 	if (strcmp(url, "/metrics") != 0)
 		return sm_reply(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
 

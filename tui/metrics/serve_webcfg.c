@@ -158,7 +158,6 @@ static void webcfg_tls_priorities(struct serve_webcfg *cfg, int min, int max)
 static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcfg *cfg)
 {
 	int min = 2, max = 3, rc;
-	bool have_cert = false, have_key = false;
 	const yaml_node_t *auth = NULL;
 
 	if (map->type != YAML_MAPPING_NODE)
@@ -166,41 +165,28 @@ static int webcfg_tls(struct webcfg_ctx *x, yaml_node_t *map, struct serve_webcf
 				   "tls_server_config");
 	if ((rc = webcfg_unique_keys(x, map)) != 0 || (rc = webcfg_tls_known(x, map)) != 0)
 		return rc;
+	/* Every key is known and given once (checked above). */
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
 	     p++) {
-		yaml_node_t *k = yaml_document_get_node(&x->doc, p->key);
+		const char *key = webcfg_scalar(yaml_document_get_node(&x->doc, p->key));
 		yaml_node_t *v = yaml_document_get_node(&x->doc, p->value);
-		const char *key = webcfg_scalar(k);
-		if (!key)
-			return webcfg_fail(x, k, "%s: keys are names", "tls_server_config");
-		if (strcmp(key, "cert_file") == 0) {
-			if ((rc = webcfg_read_named(x, v, key, &cfg->cert_pem)) != 0)
-				return rc;
-			have_cert = true;
-		} else if (strcmp(key, "key_file") == 0) {
-			if ((rc = webcfg_read_named(x, v, key, &cfg->key_pem)) != 0)
-				return rc;
-			have_key = true;
-		} else if (strcmp(key, "client_ca_file") == 0) {
-			if ((rc = webcfg_read_named(x, v, key, &cfg->ca_pem)) != 0)
+		char **pem = strcmp(key, "cert_file") == 0	  ? &cfg->cert_pem
+			     : strcmp(key, "key_file") == 0	  ? &cfg->key_pem
+			     : strcmp(key, "client_ca_file") == 0 ? &cfg->ca_pem
+								  : NULL;
+		if (pem) {
+			if ((rc = webcfg_read_named(x, v, key, pem)) != 0)
 				return rc;
 		} else if (strcmp(key, "client_auth_type") == 0) {
 			auth = v;
-		} else if (strcmp(key, "min_version") == 0 || strcmp(key, "max_version") == 0) {
+		} else { /* min_version, max_version */
 			int ver = webcfg_tls_version(webcfg_scalar(v));
 			if (ver < 0)
 				return webcfg_fail(x, v, "%s: TLS10, TLS11, TLS12 or TLS13", key);
 			*(key[1] == 'i' ? &min : &max) = ver;
-		} else {
-			return webcfg_fail(
-			    x, k,
-			    "tls_server_config: unknown key '%s' (known: cert_file, "
-			    "key_file, client_auth_type, client_ca_file, min_version, "
-			    "max_version)",
-			    key);
 		}
 	}
-	if (!have_cert || !have_key)
+	if (!cfg->cert_pem || !cfg->key_pem)
 		return webcfg_fail(x, map, "%s: both cert_file and key_file are needed",
 				   "tls_server_config");
 	if (min > max)
