@@ -68,6 +68,15 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
  */
 #define HOST_TSCAN_FULL_NS (10ULL * 1000000000ULL)
 #define HOST_TSCAN_LIST_NS (1000000000ULL)
+/*
+ * A process of more threads than this, not ovs-vswitchd nor --pid's, has its task list read
+ * (a getdents entry and a name per thread) only once it is seen to run: its activity figure
+ * (host_psig.h) taken when it is found, compared at the next run and then at each full
+ * rescan. Thousands of another user's sleeping threads so cost a figure per process, not a
+ * name per thread; a thread in it named like a kernel thread or a PMD is listed once the
+ * process runs (never while it only sleeps).
+ */
+#define HOST_TSCAN_BIG_THREADS 256
 struct host_tscan;
 struct host_tscan *host_tscan_new(const char *proc_root);
 void host_tscan_free(struct host_tscan *sc);
