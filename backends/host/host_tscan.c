@@ -229,8 +229,8 @@ static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full
 		host_tscan_proc_rescan(sc, p, extra_pid, st.st_nlink, true, true);
 	} else {
 		size_t i = (size_t)(p - sc->p); /* < known: the figures of tscan_sigs */
-		bool ran = tscan_sig_due(p, full) &&
-			   (!sc->sok[i] || !p->sig_ok || sc->ssig[i] != p->sig);
+		bool ran =
+		    tscan_sig_due(p, full) && (!sc->sok[i] || !p->sig_ok || sc->ssig[i] != p->sig);
 		if (p->deferred && !ran && p->picked_for == extra_pid) {
 			p->defer_check = false; /* at full rescans from now on */
 			p->seen = true;
