@@ -59,7 +59,9 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 /*
  * The same scan made cheap for thousands of threads: the root is listed again only when
  * its link count (which counts the processes) changed, or every HOST_TSCAN_LIST_NS when a
- * pid was handed out since (one process gone while another came); a process's task list is
+ * pid was handed out since (one process gone while another came); on the real /proc it is
+ * listed whole at full rescans and walked over the pids handed out since otherwise; a
+ * process of more than HOST_TSCAN_BIG_THREADS threads is read once it ran; a process's task list is
  * read again only when /proc/PID/task's link count (2 + its threads) changed (the new
  * threads' names read), or every HOST_TSCAN_FULL_NS when one of its threads ran since its
  * names were read (renames: host_psig.h; every name read); picked threads keep their stat file open

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host_tscan.c: the host thread scan with a per-process cache: /proc listed again only when its
- * link count changes (or every second when a pid was handed out since), task lists re-read
- * only when /proc/PID/task's link count changes (the new threads' names alone) or, every
- * 10 s, for a process that ran since (host_psig.h), picked threads' stat files kept open and,
- * with a stat age set, read only when old or asked for (host_tscan_restat). */
+ * link count changes (or every second when a pid was handed out since; on the real /proc,
+ * walked over the pids handed out since: host_tscan_root.c), task lists re-read only when
+ * /proc/PID/task's link count changes (the new threads' names alone) or, every 10 s, for a
+ * process that ran since (host_psig.h), a big process's not before it ran
+ * (HOST_TSCAN_BIG_THREADS), picked threads' stat files kept open and, with a stat age set,
+ * read only when old or asked for (host_tscan_restat). */
 #include "backends/host/host_threads.h"
 #include "backends/host/host_tscan_int.h"
 

@@ -152,7 +152,7 @@ void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t e
 		p->vswitchd = strcmp(pcomm, "ovs-vswitchd") == 0;
 		p->ovs = host_thread_pick("", pcomm, p->pid, extra_pid); /* every thread of OVS's */
 		/* /proc/PID/task's link count is 2 and its threads (proc_task_getattr). */
-		p->deferred = may_defer && !p->nknown && !p->ovs &&
+		p->deferred = may_defer && !p->nknown && !p->ovs && p->pid != sc->watch_ovs &&
 			      nlink > (nlink_t)HOST_TSCAN_BIG_THREADS + 2;
 		if (p->deferred) {
 			p->defer_check = true;

@@ -22,10 +22,10 @@
 
 /*
  * getdents64's d_off of an entry is the position of the next: on /proc, a process's is its
- * tgid plus a constant (the kernel's TGID_OFFSET, fs/proc/base.c), the same for every pid.
- * Learnt from a whole listing (every pair of pid entries in a row must agree), so that a
- * range walk seeks to a pid; never learnt on a root other than /proc, whose positions are
- * the filesystem's.
+ * tgid plus a constant (procfs's TGID_OFFSET), the same for every pid. Learnt from a whole
+ * listing (every pair of pid entries in a row of one call must agree), so that a range walk
+ * seeks to a pid; never learnt on a root other than /proc, whose positions are the
+ * filesystem's.
  */
 struct root_learn {
 	long prev_doff, off;
@@ -67,6 +67,7 @@ int host_tscan_root_walk(struct host_tscan *sc, long from, long to, tscan_pid_fn
 		if (r == 0)
 			break;
 		long next = 0; /* the position after the last entry read */
+		l.have_prev = false; /* a process may exit between two calls */
 		for (ssize_t off = 0; off < r;) {
 			const struct dirent64 *d = (const struct dirent64 *)(sc->dents + off);
 			off += d->d_reclen;
