@@ -60,7 +60,7 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
  * The same scan made cheap for thousands of threads: the root is listed again only when
  * its link count (which counts the processes) changed, or every HOST_TSCAN_LIST_NS when a
  * pid was handed out since (one process gone while another came); on the real /proc it is
- * listed whole at full rescans and walked over the pids handed out since otherwise; a
+ * walked over the pids handed out since instead (HOST_TSCAN_WHOLE_NS); a
  * process of more than HOST_TSCAN_BIG_THREADS threads is read once it ran; a process's task list is
  * read again only when /proc/PID/task's link count (2 + its threads) changed (the new
  * threads' names read), or every HOST_TSCAN_FULL_NS when one of its threads ran since its
@@ -70,6 +70,9 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
  */
 #define HOST_TSCAN_FULL_NS (10ULL * 1000000000ULL)
 #define HOST_TSCAN_LIST_NS (1000000000ULL)
+/* On the real /proc, walked over the pids handed out since the last run, it is listed whole
+ * once this old when a pid was handed out since. */
+#define HOST_TSCAN_WHOLE_NS (60ULL * 1000000000ULL)
 /*
  * A process of more threads than this, not ovs-vswitchd nor --pid's, has its task list read
  * (a getdents entry and a name per thread) only once it is seen to run: its activity figure

@@ -327,11 +327,13 @@ static void walk_visit(struct host_tscan *sc, pid_t pid, void *arg)
  * another started, which the listing every HOST_TSCAN_LIST_NS catches, and only when a pid
  * was handed out since the last listing (host_psig_last_pid): on a host whose other
  * users' threads only sleep, the root is listed when a process comes or goes. On the real
- * /proc, between full rescans, the known pids are visited and the root walked from the
- * last pid of the run before last (a process whose pid was taken but not yet set up at the
- * last walk) to the one handed out last: the kernel hands pids out in turn, so that range
- * holds every process new since, and the walk costs the pids handed out, not the host's
- * (at 50,000 threads a whole listing took 3 ms). A pid wrap lists the whole root.
+ * /proc, the known pids are visited and the root walked from the last pid of the run before
+ * last (a process whose pid was taken but not yet set up at the last walk) to the one
+ * handed out last: the kernel hands pids out in turn, so that range holds every process new
+ * since, and the walk costs the pids handed out, not the host's (at 50,000 threads a whole
+ * listing took 3 ms, each scrape of the exporter's being a full rescan). A pid wrap lists
+ * the whole root, and so does the first pid handed out HOST_TSCAN_WHOLE_NS after the last
+ * whole listing (a pid given out of turn: a process restored with its pid).
  */
 static void tscan_visit(struct host_tscan *sc, uint64_t now_ns, bool full, pid_t extra_pid)
 {
@@ -351,8 +353,8 @@ static void tscan_visit(struct host_tscan *sc, uint64_t now_ns, bool full, pid_t
 		return;
 	}
 	long lo = sc->range_lo;
-	bool range = !full && have_last && sc->have_last_pid && sc->pid_pos_off > 0 &&
-		     lo <= sc->last_pid && sc->last_pid <= last_pid;
+	bool range = now_ns < sc->whole_at_ns && have_last && sc->have_last_pid &&
+		     sc->pid_pos_off > 0 && lo <= sc->last_pid && sc->last_pid <= last_pid;
 	if (have_last && sc->have_last_pid && sc->last_pid <= last_pid)
 		sc->range_lo = sc->last_pid;
 	else
@@ -372,6 +374,7 @@ static void tscan_visit(struct host_tscan *sc, uint64_t now_ns, bool full, pid_t
 	}
 	sc->listed = 1;
 	sc->list_at_ns = now_ns + HOST_TSCAN_LIST_NS;
+	sc->whole_at_ns = now_ns + HOST_TSCAN_WHOLE_NS;
 	if (host_tscan_root_walk(sc, -1, 0, walk_visit, &w) != 0) {
 		sc->root_nlink = 0; /* listed again at the next run */
 		for (size_t i = 0; i < w.known; i++)

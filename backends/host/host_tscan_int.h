@@ -52,6 +52,7 @@ struct host_tscan {
 	size_t np, capp;
 	uint64_t full_at_ns; /* next full rescan */
 	uint64_t list_at_ns; /* next listing of the root however its link count stands */
+	uint64_t whole_at_ns; /* real /proc: the range walks until then (HOST_TSCAN_WHOLE_NS) */
 	nlink_t root_nlink; /* of the root when it was last listed */
 	int nfds, max_fds, rescanned, listed, named;
 	long last_pid; /* ns_last_pid at the last listing (have_last_pid) */
