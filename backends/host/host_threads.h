@@ -76,10 +76,11 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 /*
  * A process of more threads than this, not ovs-vswitchd nor --pid's, has its task list read
  * (a getdents entry and a name per thread) only once it is seen to run: its activity figure
- * (host_psig.h) taken when it is found, compared at the next run and then at each full
- * rescan. Thousands of another user's sleeping threads so cost a figure per process, not a
- * name per thread; a thread in it named like a kernel thread or a PMD is listed once the
- * process runs (never while it only sleeps).
+ * (host_psig.h) taken when it is found and compared at each full rescan (the figure walks
+ * its threads in the kernel: 50,000 took about 10 ms). Thousands of another user's sleeping
+ * threads so cost a figure per process and 10 s, not a name per thread; a thread in it named
+ * like a kernel thread or a PMD is listed from the first full rescan after the process ran
+ * (never while it only sleeps).
  */
 #define HOST_TSCAN_BIG_THREADS 256
 struct host_tscan;

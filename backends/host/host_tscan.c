@@ -200,17 +200,11 @@ static int by_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Whether this run compares p's activity figure with the one it had (tscan_sigs reads it):
- * at a full rescan, and at the run after a deferred process was found. */
-static bool tscan_sig_due(const struct tscan_proc *p, bool full)
-{
-	return full || (p->deferred && p->defer_check);
-}
-
 /* Process pid, listed in the root or known from before: its task list re-read when new, when
  * its thread count changed (the new threads' names), for another extra_pid, or at a full
  * rescan when it ran since its names were read (every name: host_psig.h); false when gone.
- * A deferred one (HOST_TSCAN_BIG_THREADS) is read once it ran, its thread count aside. */
+ * A deferred one (HOST_TSCAN_BIG_THREADS) is read at a full rescan that finds it ran, its
+ * thread count aside. */
 static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full, pid_t extra_pid)
 {
 	char path[64];
@@ -231,10 +225,8 @@ static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full
 		host_tscan_proc_rescan(sc, p, extra_pid, st.st_nlink, true, true);
 	} else {
 		size_t i = (size_t)(p - sc->p); /* < known: the figures of tscan_sigs */
-		bool ran =
-		    tscan_sig_due(p, full) && (!sc->sok[i] || !p->sig_ok || sc->ssig[i] != p->sig);
+		bool ran = full && (!sc->sok[i] || !p->sig_ok || sc->ssig[i] != p->sig);
 		if (p->deferred && !ran && p->picked_for == extra_pid) {
-			p->defer_check = false; /* at full rescans from now on */
 			p->seen = true;
 			return true;
 		}
@@ -249,32 +241,21 @@ static bool proc_visit(struct host_tscan *sc, pid_t pid, size_t known, bool full
 	return true;
 }
 
-/* The known processes' activity figures into ssig/sok (by index), for those whose figure
- * proc_visit compares at this run (tscan_sig_due): every one at a full rescan. */
+/* The known processes' activity figures into ssig/sok (by index), at a full rescan (the
+ * only run at which proc_visit reads them). */
 static void tscan_sigs(struct host_tscan *sc, bool full)
 {
+	if (!full)
+		return;
 	if (sc->np > sc->capsig) {
 		sc->capsig = sc->np + 64;
 		sc->spid = xreallocarray(sc->spid, sc->capsig, sizeof(*sc->spid));
 		sc->ssig = xreallocarray(sc->ssig, sc->capsig, sizeof(*sc->ssig));
 		sc->sok = xreallocarray(sc->sok, sc->capsig, sizeof(*sc->sok));
 	}
-	size_t n = 0;
 	for (size_t i = 0; i < sc->np; i++)
-		if (tscan_sig_due(&sc->p[i], full))
-			sc->spid[n++] = sc->p[i].pid;
-	if (!n)
-		return;
-	host_psig_read(sc->rootfd, sc->tc, sc->spid, n, sc->ssig, sc->sok);
-	/* Read packed: spread to their processes' indexes, from the end (k <= i). */
-	for (size_t i = sc->np, k = n; k > 0 && i > 0;) {
-		i--;
-		if (tscan_sig_due(&sc->p[i], full)) {
-			k--;
-			sc->ssig[i] = sc->ssig[k];
-			sc->sok[i] = sc->sok[k];
-		}
-	}
+		sc->spid[i] = sc->p[i].pid;
+	host_psig_read(sc->rootfd, sc->tc, sc->spid, sc->np, sc->ssig, sc->sok);
 }
 
 /* The figures of the processes first read at this run (every name read, none known), and of

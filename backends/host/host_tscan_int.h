@@ -40,9 +40,8 @@ struct tscan_proc {
 	uint64_t sig; /* its activity when every name was last read (host_psig.h) */
 	bool sig_ok;
 	/* A process of more than HOST_TSCAN_BIG_THREADS threads, none of them watched, whose
-	 * list is not read until it is seen to run (sig moved): at the run after the one that
-	 * found it (defer_check), then at full rescans. */
-	bool deferred, defer_check;
+	 * list is not read until a full rescan sees it ran (sig moved). */
+	bool deferred;
 };
 
 struct host_tscan {

@@ -155,7 +155,6 @@ void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t e
 		p->deferred = may_defer && !p->nknown && !p->ovs && p->pid != sc->watch_ovs &&
 			      nlink > (nlink_t)HOST_TSCAN_BIG_THREADS + 2;
 		if (p->deferred) {
-			p->defer_check = true;
 			host_tscan_proc_drop(sc, p);
 			return;
 		}

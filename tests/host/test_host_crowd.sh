@@ -4,8 +4,9 @@
 # ovs-vswitchd so that its PMD has the higher pid (1100 idle threads named kworker/*, as an
 # unprivileged user could start): the PMD row of the daemon behind the socket keeps its thread,
 # full name, CPU and slack, and the list holds every thread of that daemon. The crowd's process
-# wakes every 10 ms: a process of more than 256 threads is read once it ran
-# (HOST_TSCAN_BIG_THREADS, backends/host/host_threads.h), at the second sample here.
+# wakes every 10 ms: a process of more than 256 threads is read at the first full rescan (10 s)
+# after it ran (HOST_TSCAN_BIG_THREADS, backends/host/host_threads.h), so two samples 10.5 s
+# apart.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 
@@ -46,7 +47,7 @@ for _ in $(seq 100); do
 done
 check "ovs-vswitchd $vpid has a PMD thread ($ptid)" test -n "$ptid"
 
-"$TUNETOP" -b --host -n 3 -d 0.3 >"$dir/out.json" 2>"$dir/err"
+"$TUNETOP" -b --host -n 2 -d 10.5 >"$dir/out.json" 2>"$dir/err"
 rc=$?
 check "batch runs (rc $rc: $(head -c 200 "$dir/err"))" test "$rc" -eq 0
 res=$(python3 - "$dir/out.json" "$vpid" "$ptid" <<'PY'

@@ -86,10 +86,10 @@ static bool has_tid(const struct host_thread_info *arr, size_t n, pid_t tid)
 
 /*
  * Two processes of HOST_TSCAN_BIG_THREADS + 1 threads, each with a thread named as a PMD, and
- * a kworker. Found: no thread of theirs named. The one that ran before the next run is read
- * then (its PMD-named thread listed); the one that did not is not read until a full rescan
- * finds it ran, however its thread count moves meanwhile. --pid's process is read whatever
- * its size.
+ * a kworker. Found: no thread of theirs named. One runs: it is read at the next full rescan
+ * (its PMD-named thread listed), not before, and the other, which did not run, is not read
+ * then, however its thread count moved; once it ran, at the full rescan after. --pid's
+ * process is read whatever its size.
  */
 static void test_big_idle(void **state)
 {
@@ -109,22 +109,24 @@ static void test_big_idle(void **state)
 	assert_true(has_tid(arr, n, 200) && has_tid(arr, n, 3001));
 	assert_false(has_tid(arr, n, 1001) || has_tid(arr, n, 2001));
 
-	/* 2000 ran: read at the next run; 1000 did not. */
+	/* 2000 ran, 1000 got a thread: nothing read before the full rescan. */
 	fake_pstat(2000, 2);
-	assert_int_equal(host_tscan_run(sc, 3000, t + 1, &arr, &cap, 4096, &n), 2 + big);
+	fake_thread(1000, 1000 + big, "python3");
+	assert_int_equal(host_tscan_run(sc, 3000, t + 1, &arr, &cap, 4096, &n), 1 + big);
+	assert_int_equal(host_tscan_named(sc), 0);
+	assert_false(has_tid(arr, n, 1001) || has_tid(arr, n, 2001));
+
+	t += HOST_TSCAN_FULL_NS + 1;
+	assert_int_equal(host_tscan_run(sc, 3000, t, &arr, &cap, 4096, &n), 2 + big);
 	assert_int_equal(host_tscan_named(sc), big);
 	assert_int_equal(host_tscan_rescanned(sc), 1);
 	assert_true(has_tid(arr, n, 2001));
 	assert_false(has_tid(arr, n, 1001));
 
-	/* 1000 gets a thread and runs: nothing read of it before the full rescan. */
-	fake_thread(1000, 1000 + big, "python3");
+	/* 1000 ran: read at the next full rescan. */
 	fake_pstat(1000, 3);
-	assert_int_equal(host_tscan_run(sc, 3000, t + 2, &arr, &cap, 4096, &n), 2 + big);
-	assert_int_equal(host_tscan_named(sc), 0);
-	assert_false(has_tid(arr, n, 1001));
-	assert_int_equal(host_tscan_run(sc, 3000, t + 3 + HOST_TSCAN_FULL_NS, &arr, &cap, 4096, &n),
-			 3 + big);
+	t += HOST_TSCAN_FULL_NS + 1;
+	assert_int_equal(host_tscan_run(sc, 3000, t, &arr, &cap, 4096, &n), 3 + big);
 	assert_int_equal(host_tscan_named(sc), big + 1);
 	assert_true(has_tid(arr, n, 1001));
 	host_tscan_free(sc);
