@@ -82,7 +82,7 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
  * like a kernel thread or a PMD is listed from the first full rescan after the process ran
  * (never while it only sleeps).
  */
-#define HOST_TSCAN_BIG_THREADS 256
+#define HOST_TSCAN_BIG_THREADS 1024
 struct host_tscan;
 struct host_tscan *host_tscan_new(const char *proc_root);
 void host_tscan_free(struct host_tscan *sc);

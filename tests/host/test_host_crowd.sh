@@ -4,7 +4,7 @@
 # ovs-vswitchd so that its PMD has the higher pid (1100 idle threads named kworker/*, as an
 # unprivileged user could start): the PMD row of the daemon behind the socket keeps its thread,
 # full name, CPU and slack, and the list holds every thread of that daemon. The crowd's process
-# wakes every 10 ms: a process of more than 256 threads is read at the first full rescan (10 s)
+# wakes every 10 ms: a process of more than 1024 threads is read at the first full rescan (10 s)
 # after it ran (HOST_TSCAN_BIG_THREADS, backends/host/host_threads.h), so two samples 10.5 s
 # apart.
 set -u
