@@ -13,7 +13,9 @@
 # HOST_IDLE_ROUNDS (3) rounds; figures are medians, ratios the medians of each round's
 # with/without. The goal: tunetop's with/without at most 2 (top's grows with the threads),
 # scrapes under 100 ms. HOST_IDLE_BASE=PATH runs another tunetop (a build before a change) in
-# the same rounds for a before/after.
+# the same rounds for a before/after. At 50,000 threads (HOST_IDLE_THREADS=50000) the host
+# must have room for them: kernel.pid_max and kernel.threads-max above the count and
+# vm.max_map_count above twice it (a stack and its guard page each); checked first.
 set -u
 : "${TUNETOP:?run through bench/run.sh or set TUNETOP}"
 command -v top >/dev/null || { echo "no top (procps): skipped"; exit 0; }
@@ -25,11 +27,25 @@ tt, nthreads, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 nscrape, gap, base = int(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
 HZ = os.sysconf("SC_CLK_TCK")
 PARK = ("import sys, threading, time\n"
-        "threading.stack_size(64 * 1024)\n"
+        "threading.stack_size(32 * 1024)\n"
         "for _ in range(int(sys.argv[1])):\n"
         "    threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n"
         "print('ok', flush=True)\n"
         "time.sleep(3600)\n")
+def sysctl(name):
+    try:
+        with open("/proc/sys/" + name.replace(".", "/")) as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+short = [f"{n} {v} (needs more than {need})" for n, need in
+         (("kernel.pid_max", nthreads + 5000), ("kernel.threads-max", nthreads + 5000),
+          ("vm.max_map_count", 2 * nthreads + 5000))
+         if (v := sysctl(n)) is not None and v <= need]
+if short:
+    sys.exit("host_idle: no room for %d threads: %s" % (nthreads, ", ".join(short)))
 tmp = tempfile.mkdtemp(prefix="tt-idle.")
 os.chmod(tmp, 0o755)
 park_py = os.path.join(tmp, "park.py")

@@ -59,7 +59,9 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
 /*
  * The same scan made cheap for thousands of threads: the root is listed again only when
  * its link count (which counts the processes) changed, or every HOST_TSCAN_LIST_NS when a
- * pid was handed out since (one process gone while another came); a process's task list is
+ * pid was handed out since (one process gone while another came); on the real /proc it is
+ * walked over the pids handed out since instead (HOST_TSCAN_WHOLE_NS); a
+ * process of more than HOST_TSCAN_BIG_THREADS threads is read once it ran; a process's task list is
  * read again only when /proc/PID/task's link count (2 + its threads) changed (the new
  * threads' names read), or every HOST_TSCAN_FULL_NS when one of its threads ran since its
  * names were read (renames: host_psig.h; every name read); picked threads keep their stat file open
@@ -68,6 +70,19 @@ int host_threads_scan(const char *proc_root, pid_t extra_pid, struct host_thread
  */
 #define HOST_TSCAN_FULL_NS (10ULL * 1000000000ULL)
 #define HOST_TSCAN_LIST_NS (1000000000ULL)
+/* On the real /proc, walked over the pids handed out since the last run, it is listed whole
+ * once this old when a pid was handed out since. */
+#define HOST_TSCAN_WHOLE_NS (60ULL * 1000000000ULL)
+/*
+ * A process of more threads than this, not ovs-vswitchd nor --pid's, has its task list read
+ * (a getdents entry and a name per thread) only once it is seen to run: its activity figure
+ * (host_psig.h) taken when it is found and compared at each full rescan (the figure walks
+ * its threads in the kernel: 50,000 took about 10 ms). Thousands of another user's sleeping
+ * threads so cost a figure per process and 10 s, not a name per thread; a thread in it named
+ * like a kernel thread or a PMD is listed from the first full rescan after the process ran
+ * (never while it only sleeps).
+ */
+#define HOST_TSCAN_BIG_THREADS 1024
 struct host_tscan;
 struct host_tscan *host_tscan_new(const char *proc_root);
 void host_tscan_free(struct host_tscan *sc);

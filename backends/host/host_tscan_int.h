@@ -39,6 +39,9 @@ struct tscan_proc {
 	size_t nknown, capknown;
 	uint64_t sig; /* its activity when every name was last read (host_psig.h) */
 	bool sig_ok;
+	/* A process of more than HOST_TSCAN_BIG_THREADS threads, none of them watched, whose
+	 * list is not read until a full rescan sees it ran (sig moved). */
+	bool deferred;
 };
 
 struct host_tscan {
@@ -48,10 +51,17 @@ struct host_tscan {
 	size_t np, capp;
 	uint64_t full_at_ns; /* next full rescan */
 	uint64_t list_at_ns; /* next listing of the root however its link count stands */
+	uint64_t whole_at_ns; /* real /proc: the range walks until then (HOST_TSCAN_WHOLE_NS) */
 	nlink_t root_nlink; /* of the root when it was last listed */
 	int nfds, max_fds, rescanned, listed, named;
 	long last_pid; /* ns_last_pid at the last listing (have_last_pid) */
 	bool have_last_pid;
+	/* The real /proc: its processes' positions seek to a pid (host_tscan_root.c). */
+	bool real_proc;
+	long pid_pos_off; /* a pid's position less the pid (> 0 once learnt) */
+	long range_lo; /* a range walk takes the pids after it (the last_pid before) */
+	int listfd; /* the root, opened for listing */
+	char *dents; /* getdents64's buffer */
 	/* At a full rescan: the known processes' activity (host_psig_read). */
 	pid_t *spid;
 	uint64_t *ssig;
@@ -76,10 +86,18 @@ struct host_tscan {
 	size_t cappicks;
 };
 
+/* Call fn(sc, pid, arg) for each process of the root (host_tscan_root.c): every one when from
+ * is negative (on the real /proc learning where a pid's entry lies), else those whose pid is
+ * in (from, to], by seeking to from's position; -1 when the root cannot be read so, or, for a
+ * range, before it was learnt. */
+typedef void (*tscan_pid_fn)(struct host_tscan *sc, pid_t pid, void *arg);
+int host_tscan_root_walk(struct host_tscan *sc, long from, long to, tscan_pid_fn fn, void *arg);
 /* Close p's picked threads' stat files and forget them. */
 void host_tscan_proc_drop(struct host_tscan *sc, struct tscan_proc *p);
-/* Re-read p's task list (host_tscan_list.c); all: every thread's name, else the new ones'. */
+/* Re-read p's task list (host_tscan_list.c); all: every thread's name, else the new ones'.
+ * may_defer: a process never read that has more than HOST_TSCAN_BIG_THREADS threads and no
+ * watched one is marked deferred instead, nothing of its threads read. */
 void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid,
-			    nlink_t nlink, bool all);
+			    nlink_t nlink, bool all, bool may_defer);
 
 #endif

@@ -138,21 +138,31 @@ static void proc_know(struct tscan_proc *p, const pid_t *tids, size_t n)
  * keep their pick, and a picked one its stat file and reads.
  */
 void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t extra_pid,
-			    nlink_t nlink, bool all)
+			    nlink_t nlink, bool all, bool may_defer)
 {
 	char path[64], pcomm[64];
 	all = all || p->picked_for != extra_pid || !p->nknown;
 	p->nlink = nlink;
 	p->picked_for = extra_pid;
-	sc->rescanned++;
 	snprintf(path, sizeof(path), "%d/comm", (int)p->pid);
 	int tfd = -1;
 	DIR *td = NULL;
-	if (read_line_at(sc->rootfd, path, pcomm, sizeof(pcomm))) {
+	bool named = read_line_at(sc->rootfd, path, pcomm, sizeof(pcomm));
+	if (named) {
+		p->vswitchd = strcmp(pcomm, "ovs-vswitchd") == 0;
+		p->ovs = host_thread_pick("", pcomm, p->pid, extra_pid); /* every thread of OVS's */
+		/* /proc/PID/task's link count is 2 and its threads (proc_task_getattr). */
+		p->deferred = may_defer && !p->nknown && !p->ovs && p->pid != sc->watch_ovs &&
+			      nlink > (nlink_t)HOST_TSCAN_BIG_THREADS + 2;
+		if (p->deferred) {
+			host_tscan_proc_drop(sc, p);
+			return;
+		}
 		snprintf(path, sizeof(path), "%d/task", (int)p->pid);
 		tfd = openat(sc->rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		td = tfd >= 0 ? fdopendir(tfd) : NULL;
 	}
+	sc->rescanned++;
 	if (!td) {
 		if (tfd >= 0)
 			close(tfd);
@@ -160,8 +170,6 @@ void host_tscan_proc_rescan(struct host_tscan *sc, struct tscan_proc *p, pid_t e
 		p->nknown = 0;
 		return;
 	}
-	p->vswitchd = strcmp(pcomm, "ovs-vswitchd") == 0;
-	p->ovs = host_thread_pick("", pcomm, p->pid, extra_pid); /* every thread of OVS's */
 	size_t nt = list_tids(sc, td), nq = 0;
 	/* One thread, the process's own (every kthread): its name is the process's, just read. */
 	bool alone = nt == 1 && sc->tids[0] == p->pid;

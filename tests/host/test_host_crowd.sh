@@ -3,7 +3,10 @@
 # test_host_crowd.sh: more picked threads than the host lists (1024), started before
 # ovs-vswitchd so that its PMD has the higher pid (1100 idle threads named kworker/*, as an
 # unprivileged user could start): the PMD row of the daemon behind the socket keeps its thread,
-# full name, CPU and slack, and the list holds every thread of that daemon.
+# full name, CPU and slack, and the list holds every thread of that daemon. The crowd's process
+# wakes every 10 ms: a process of more than 1024 threads is read at the first full rescan (10 s)
+# after it ran (HOST_TSCAN_BIG_THREADS, backends/host/host_threads.h), so two samples 10.5 s
+# apart.
 set -u
 . "$(dirname "$0")/../lib/assert.sh"
 
@@ -25,7 +28,9 @@ def idle(i):
 for i in range(1100):
     threading.Thread(target=idle, args=(i,), daemon=True).start()
 open(sys.argv[1], "w").write("ready\n")
-stop.wait(300)
+for _ in range(30000):
+    if stop.wait(0.01):
+        break
 PY
 crowd=$!
 for _ in $(seq 600); do [ -f "$dir/crowd.ready" ] && break; sleep 0.05; done
@@ -42,7 +47,7 @@ for _ in $(seq 100); do
 done
 check "ovs-vswitchd $vpid has a PMD thread ($ptid)" test -n "$ptid"
 
-"$TUNETOP" -b --host -n 3 -d 0.3 >"$dir/out.json" 2>"$dir/err"
+"$TUNETOP" -b --host -n 2 -d 10.5 >"$dir/out.json" 2>"$dir/err"
 rc=$?
 check "batch runs (rc $rc: $(head -c 200 "$dir/err"))" test "$rc" -eq 0
 res=$(python3 - "$dir/out.json" "$vpid" "$ptid" <<'PY'
