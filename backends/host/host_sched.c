@@ -3,6 +3,7 @@
  * written. */
 #include "backends/host/host_sched.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/host/host_proc.h"
 #include "core/schedstat.h"
 #include "core/xalloc.h"
 
@@ -239,17 +241,47 @@ static bool is_ovs_vswitchd(pid_t pid)
 	return strcmp(comm, "ovs-vswitchd") == 0;
 }
 
+/* The PMD threads of ovs-vswitchd only_pid (0: of every ovs-vswitchd) read from /proc itself,
+ * before a scan has listed any thread: one comm per process, and the task lists of the
+ * vswitchds alone, so another user's thousands of threads cost one read of their process. */
+static int ovs_pmds_proc(pid_t only_pid, pid_t *tids, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int k = 0;
+	while (d && k < max && (de = readdir(d))) {
+		if (!host_proc_is_pid(de->d_name))
+			continue;
+		pid_t pid = (pid_t)atol(de->d_name);
+		if ((only_pid && pid != only_pid) || !is_ovs_vswitchd(pid))
+			continue;
+		char path[64], comm[32];
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+		DIR *td = opendir(path);
+		struct dirent *te;
+		while (td && k < max && (te = readdir(td))) {
+			if (!host_proc_is_pid(te->d_name))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid,
+				 (int)atol(te->d_name));
+			if (read_small(path, comm, sizeof(comm)) > 0 &&
+			    strncmp(comm, "pmd", 3) == 0)
+				tids[k++] = (pid_t)atol(te->d_name);
+		}
+		if (td)
+			closedir(td);
+	}
+	if (d)
+		closedir(d);
+	return k;
+}
+
 int host_sched_ovs_pmds(const struct host_thread_info *cur, size_t n, pid_t only_pid, pid_t *tids,
 			int max)
 {
-	struct host_thread_info *scan = NULL;
-	size_t cap = 0, ns = 0;
 	int k = 0;
-	if (n == 0) {
-		host_threads_scan("/proc", 0, &scan, &cap, 4096, &ns);
-		cur = scan;
-		n = ns;
-	}
+	if (n == 0)
+		return ovs_pmds_proc(only_pid, tids, max);
 	pid_t last_pid = 0;
 	bool last_ovs = false;
 	for (size_t i = 0; i < n && k < max; i++) {
@@ -262,6 +294,5 @@ int host_sched_ovs_pmds(const struct host_thread_info *cur, size_t n, pid_t only
 		if (last_ovs)
 			tids[k++] = cur[i].tid;
 	}
-	free(scan);
 	return k;
 }
