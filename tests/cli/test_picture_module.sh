@@ -28,7 +28,7 @@ maps_clean "the exporter" "$pid"
 kill "$pid"; wait "$pid" 2>/dev/null
 
 # Pictures through the module: found beside the binary, then by TUNETOP_LIBDIR.
-sweep=(experiment sweep --maxsleep 0 --slack 1000 --rate 20000 --passes 1 --seconds 0.2
+sweep=(experiment sweep --maxsleep 0 --slack 1000 --rate 20000 --passes 1 --seconds 0.2 --host-took-limit 100
 	--warmup 0.1 --scenario pmd-light)
 pictures_ok() {
 	local label=$1 png=$TT_DIR/$2.png svg=$TT_DIR/$2.svg
