@@ -88,8 +88,11 @@ static void diag_step(const struct diag_rule *r, struct diag_rule_state *rs,
 	 * so a figure present every other sample still makes k in a row; bounded, so a
 	 * thread idle for good reads as clean. */
 	if (!hit && f.undecided) {
+		/* In whole ms, as a recording's time keeps it (core/clock.c): a replay judges the
+		 * same samples undecided as the live run did. */
 		if (rs->undecided++ < DIAG_MAX_UNDECIDED ||
-		    s->wall_ns - rs->decided_wall_ns < r->undecided_ns)
+		    s->wall_ns / 1000000 - rs->decided_wall_ns / 1000000 <
+			r->undecided_ns / 1000000)
 			return;
 	} else {
 		rs->undecided = 0;

@@ -62,20 +62,21 @@ static int diag_est_gov_rank(int g)
 static bool diag_est_tick_miscal(const struct snapshot *s, struct diag_finding *f)
 {
 	const struct est_snap *e = &s->est;
+	/* As the JSON keeps it (2 decimals), so a replay judges the same. */
+	double per_est_ns = diag_fig(e->tick_ns_per_est);
 	if (!s->has_est || e->config_held || e->ticks == 0 || !diag_est_governor_moved(s) ||
 	    diag_est_gov_rank(s->governor) < diag_est_gov_rank(e->calib.governor))
 		return false;
 	struct diag_host_share h = diag_host_share(s, SUBSYS_EST);
 	double calib = (double)e->calib.single_est_ns, cpv = diag_est_cpu_per_visit(s);
-	bool per_est = e->tick_ns_per_est > 0 && calib > 0;
+	bool per_est = per_est_ns > 0 && calib > 0;
 	if (per_est && cpv == 0) {
 		f->undecided = true; /* the per-estimator figure is an older interval's */
 		return false;
 	}
 	/* The share of the wall-clock figure that was the kthreads' own work. */
-	double run =
-	    per_est && cpv > 0 ? fmin(1.0, cpv / e->tick_ns_per_est) : diag_host_run_share(&h);
-	double own_per_est = e->tick_ns_per_est * run, own_tick = (double)e->tick_ns_avg * run;
+	double run = per_est && cpv > 0 ? fmin(1.0, cpv / per_est_ns) : diag_host_run_share(&h);
+	double own_per_est = per_est_ns * run, own_tick = (double)e->tick_ns_avg * run;
 	if (per_est ? own_per_est <= calib * DIAG_EST_PER_EST_OVER
 		    : own_tick <= DIAG_EST_TICK_GOAL_NS * DIAG_EST_TICK_OVER)
 		return false;
@@ -84,7 +85,7 @@ static bool diag_est_tick_miscal(const struct snapshot *s, struct diag_finding *
 	diag_evidence_add(f, (double)e->tick_ns_max / 1e6, "ms", "est.tick_ns.max");
 	diag_evidence_add(f, DIAG_EST_TICK_GOAL_NS / 1e6, "ms", "est.tick_goal");
 	if (per_est)
-		diag_evidence_add(f, e->tick_ns_per_est, "ns", "est.tick_ns.per_est");
+		diag_evidence_add(f, per_est_ns, "ns", "est.tick_ns.per_est");
 	if (cpv > 0)
 		diag_evidence_add(f, cpv, "ns", "est.kthread_cpu_ns_per_visit");
 	diag_evidence_add(f, e->calib.chain_max, "ests", "est.calibration.chain_max");
@@ -95,8 +96,7 @@ static bool diag_est_tick_miscal(const struct snapshot *s, struct diag_finding *
 	char host[96] = "";
 	if (run < 0.95)
 		snprintf(host, sizeof(host),
-			 " of CPU (%.0f ns by the clock: the rest waited for one)",
-			 e->tick_ns_per_est);
+			 " of CPU (%.0f ns by the clock: the rest waited for one)", per_est_ns);
 	if (per_est)
 		diag_conclude(
 		    f,

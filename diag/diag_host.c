@@ -31,13 +31,14 @@ static const struct snap_thread *diag_host_taker(const struct snapshot *s, pid_t
 static double diag_host_est_held(const struct snapshot *s, bool *idle)
 {
 	*idle = false;
-	if (!s->has_est || s->est.config_held || s->est.tick_ns_per_est <= 0)
+	double per_est = diag_fig(s->est.tick_ns_per_est);
+	if (!s->has_est || s->est.config_held || per_est <= 0)
 		return -1;
 	double cpv = diag_est_cpu_per_visit(s);
 	*idle = cpv == 0;
 	if (cpv <= 0)
 		return -1;
-	return cpv >= s->est.tick_ns_per_est ? 0 : 100.0 * (1.0 - cpv / s->est.tick_ns_per_est);
+	return cpv >= per_est ? 0 : 100.0 * (1.0 - cpv / per_est);
 }
 
 /*
@@ -60,14 +61,14 @@ static bool diag_host_taken(const struct snapshot *s, struct diag_finding *f)
 			snprintf(who, sizeof(who), "the %d est kthreads", e->nkt);
 		f->severity = DIAG_WARNING;
 		diag_evidence_add(f, held, "%", "est.tick_wait_pct");
-		diag_evidence_add(f, e->tick_ns_per_est, "ns", "est.tick_ns.per_est");
+		diag_evidence_add(f, diag_fig(e->tick_ns_per_est), "ns", "est.tick_ns.per_est");
 		diag_evidence_add(f, cpv, "ns", "est.kthread_cpu_ns_per_visit");
 		diag_conclude(
 		    f,
 		    "%s waited %.0f%% of its ticks for a CPU (%.0f ns per estimator by the "
 		    "clock, %.0f of CPU): the tick time is skewed by the host, not by the "
 		    "knobs.",
-		    who, held, e->tick_ns_per_est, cpv);
+		    who, held, diag_fig(e->tick_ns_per_est), cpv);
 		return true;
 	}
 	double stolen = -1, runq = -1;

@@ -109,7 +109,10 @@ static inline double diag_est_cpu_per_visit(const struct snapshot *s)
 	double cpu = 0;
 	for (int i = 0; i < e->nkt && i < EST_SNAP_MAX_KT; i++)
 		cpu += diag_fig(e->kt[i].cpu_pct);
-	return cpu / 100.0 * s->interval_s * 1e9 / (double)e->visits;
+	/* The interval as the JSON keeps it (ms, tui/snapjson.c), so a replay's figure is the
+	 * live one's. */
+	double interval_s = round(s->interval_s * 1000.0) / 1000.0;
+	return cpu / 100.0 * interval_s * 1e9 / (double)e->visits;
 }
 
 /* Append a figure (printf-style name, then value and unit) to f; ignored past

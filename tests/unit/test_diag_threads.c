@@ -215,6 +215,35 @@ static void test_est_ipvs_host(void **state)
 	snapshot_free(n);
 }
 
+/* A replay judges what the live run judged: the live interval (1.00049 s) and per-estimator time
+ * (26582.004 ns) against what its JSON line keeps (1.0 and 26582.0): the same conclusion and
+ * evidence, to the printed digit. */
+static void test_est_host_replayed(void **state)
+{
+	struct diag_finding live, replayed;
+	for (int k = 0; k < 2; k++) {
+		struct snapshot *t = est_ipvs(true, 17, 20), *n = est_ipvs(false, 15, 20);
+		t->est.tick_ns_per_est = n->est.tick_ns_per_est = k ? 26582.0 : 26582.004;
+		t->interval_s = n->interval_s = k ? 1.0 : 1.00049;
+		t->est.kt[0].cpu_pct = t->threads[1].cpu_pct = 0.46;
+		t->governor = n->governor = GOV_PERFORMANCE;
+		diag_init(&st);
+		for (int i = 0; i < 4; i++)
+			has_id(i % 2 ? n : t, "host.cpu_taken", NULL);
+		assert_true(has_id(t, "host.cpu_taken", k ? &replayed : &live));
+		snapshot_free(t);
+		snapshot_free(n);
+	}
+	assert_string_equal(live.conclusion, replayed.conclusion);
+	assert_int_equal(live.nevidence, replayed.nevidence);
+	for (int i = 0; i < live.nevidence; i++) {
+		char a[32], b[32];
+		snprintf(a, sizeof(a), "%.2f", live.evidence[i].value);
+		snprintf(b, sizeof(b), "%.2f", replayed.evidence[i].value);
+		assert_string_equal(a, b);
+	}
+}
+
 /* One sample at -d 0.5: the wall clock advances half a second. */
 static bool half(struct snapshot *s, const char *id)
 {
@@ -258,6 +287,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_pmd_inc_coarse_not, setup),
 	    cmocka_unit_test_setup(test_est_ipvs_ondemand, setup),
 	    cmocka_unit_test_setup(test_est_ipvs_host, setup),
+	    cmocka_unit_test_setup(test_est_host_replayed, setup),
 	    cmocka_unit_test_setup(test_est_ipvs_half_second, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
