@@ -17,7 +17,7 @@ static const struct snap_thread *diag_host_taker(const struct snapshot *s, pid_t
 		if (t == victim || t->emu_cpu != victim->emu_cpu || diag_fig(t->cpu_pct) < 1 ||
 		    diag_watched(s, t, SUBSYS_PMD) || diag_watched(s, t, SUBSYS_EST))
 			continue;
-		if (!taker || t->cpu_pct > taker->cpu_pct)
+		if (!taker || diag_fig(t->cpu_pct) > diag_fig(taker->cpu_pct))
 			taker = t;
 	}
 	return taker;
