@@ -128,7 +128,7 @@ for line in proc.stdout:
         compared += 1
         # Orderings, not speeds: on a shared 2-core machine under a parallel test run the
         # spinner may lose most of its time; the /proc agreement above is the real check.
-        check(spin["cpu_pct"] > 10 and spin["cpu_pct"] > 5 * sleep["cpu_pct"],
+        check(spin["cpu_pct"] > 5 * sleep["cpu_pct"],
               f"spinner well above the sleeper ({spin['cpu_pct']} vs {sleep['cpu_pct']})")
         check(sleep["cpu_pct"] < 5, f"sleeper near 0% ({sleep['cpu_pct']})")
     prev = now
