@@ -13,6 +13,8 @@
 	.sec = x, .rows = r, .ftype = SF_TYPE(T, m), .scale = sc, .off = offsetof(T, m)
 #define ONE(x, m, sc) AT(x, R_ONE, S, m, sc)
 #define FN(x, f) .sec = x, .fn = f
+/* Written by the family before it (no figure, no fn of its own). */
+#define BEFORE .sec = 0
 #define CPU(m, sc) AT(SEC_ANY, R_CPU, struct snap_cpu, m, sc)
 #define KT(m, sc) AT(SEC_EST, R_KT, struct est_kt_snap, m, sc)
 #define PMD(m, sc) AT(SEC_PMD, R_PMD, struct pmd_thread_snap, m, sc)
@@ -61,14 +63,16 @@ const struct metric_family metric_families[M_COUNT] = {
 			"says which), in seconds.",
 			FN(SEC_ANY, metrics_knobs)},
     [M_KNOB_PPS] = {"tunetop_knob_packets_per_second", MT_GAUGE, "", "knob",
-		    "Value in force of a knob that sets a packet rate (a setting, not a measure)."},
+		    "Value in force of a knob that sets a packet rate (a setting, not a measure).",
+		    BEFORE},
     [M_KNOB_VALUE] = {"tunetop_knob_value", MT_GAUGE, "", "knob",
 		      "Value in force of a knob that is a count or an id (CPUs, threads, "
-		      "queues, a pid)."},
+		      "queues, a pid).",
+		      BEFORE},
     [M_KNOB_ENABLED] = {"tunetop_knob_enabled", MT_GAUGE, "", "knob",
-			"1 when an on/off knob is on, else 0."},
+			"1 when an on/off knob is on, else 0.", BEFORE},
     [M_KNOB_CHOICE] = {"tunetop_knob_choice", MT_INFO, "", "knob,value",
-		       "Always 1: the choice in force of a knob that is one of a list."},
+		       "Always 1: the choice in force of a knob that is one of a list.", BEFORE},
     [M_EVENTS] = {"tunetop_events", MT_COUNTER, "", "kind",
 		  "Events the source logged since tunetop started, by kind.",
 		  FN(SEC_ANY, metrics_events)},
@@ -226,11 +230,13 @@ const struct metric_family metric_families[M_COUNT] = {
     [M_BLK_LAT_PCT] =
 	{"tunetop_blk_latency_percentile_seconds", MT_GAUGE, "seconds", "percentile",
 	 "Completion latency percentile (50, 99, 99.9) over the interval (deprecated: "
-	 "use tunetop_blk_interval_latency_seconds)."},
+	 "use tunetop_blk_interval_latency_seconds).",
+	 BEFORE},
     [M_BLK_LAT_SUMMARY] = {"tunetop_blk_interval_latency_seconds", MT_SUMMARY, "seconds",
 			   "quantile",
 			   "Completion latency: quantiles 0.5, 0.99, 0.999 over the last interval; "
-			   "_sum and _count of every request since start."},
+			   "_sum and _count of every request since start.",
+			   BEFORE},
     [M_BLK_IRQ_BUSY] = {"tunetop_blk_irq_busy_ratio", MT_GAUGE, "ratio", "",
 			"The interrupt CPU's busy time over the interval: all but blk-irq's waits "
 			"for work, so its own run time plus what the host took (engine only).",
@@ -323,15 +329,17 @@ const struct metric_family metric_families[M_COUNT] = {
 
     /* What every Prometheus client library exports about its own process (metrics_process.c). */
     [M_PROC_CPU] = {"process_cpu_seconds", MT_COUNTER, "seconds", "",
-		    "User and system CPU time of the whole tunetop process (engine threads too)."},
-    [M_PROC_RSS] = {"process_resident_memory_bytes", MT_GAUGE, "bytes", "",
-		    "Resident memory size."},
-    [M_PROC_VSZ] = {"process_virtual_memory_bytes", MT_GAUGE, "bytes", "", "Virtual memory size."},
+		    "User and system CPU time of the whole tunetop process (engine threads too).",
+		    BEFORE},
+    [M_PROC_RSS] = {"process_resident_memory_bytes", MT_GAUGE, "bytes", "", "Resident memory size.",
+		    BEFORE},
+    [M_PROC_VSZ] = {"process_virtual_memory_bytes", MT_GAUGE, "bytes", "", "Virtual memory size.",
+		    BEFORE},
     [M_PROC_START] = {"process_start_time_seconds", MT_GAUGE, "seconds", "",
-		      "Start time of the process since the Unix epoch."},
-    [M_PROC_OPEN_FDS] = {"process_open_fds", MT_GAUGE, "", "", "Open file descriptors."},
+		      "Start time of the process since the Unix epoch.", BEFORE},
+    [M_PROC_OPEN_FDS] = {"process_open_fds", MT_GAUGE, "", "", "Open file descriptors.", BEFORE},
     [M_PROC_MAX_FDS] = {"process_max_fds", MT_GAUGE, "", "",
-			"Most file descriptors the process may open (RLIMIT_NOFILE)."},
+			"Most file descriptors the process may open (RLIMIT_NOFILE).", BEFORE},
 };
 
 #undef S
