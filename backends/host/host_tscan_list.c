@@ -120,12 +120,14 @@ static void proc_add(struct host_tscan *sc, struct tscan_proc *p, int tdfd, pid_
 /* The task list just read (sc->tids, n) becomes what p knows. */
 static void proc_know(struct tscan_proc *p, const pid_t *tids, size_t n)
 {
+	p->nknown = n;
+	if (n == 0) /* its threads gone while read: nothing to copy, known may be NULL */
+		return;
 	if (n > p->capknown) {
 		p->capknown = n + 16;
 		p->known = xreallocarray(p->known, p->capknown, sizeof(*p->known));
 	}
 	memcpy(p->known, tids, n * sizeof(*tids));
-	p->nknown = n;
 }
 
 /*

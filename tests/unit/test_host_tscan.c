@@ -509,6 +509,28 @@ static void test_quiet_procs(void **state)
 	free(arr);
 }
 
+/* A process read while it exits: its task directory is there and empty. The scan passes it
+ * over (nothing of it known, nothing copied) and keeps the others. */
+static void test_empty_task(void **state)
+{
+	struct host_thread_info *arr = NULL;
+	size_t cap = 0, n = 0;
+	char rel[128];
+	(void)state;
+	struct host_tscan *sc = fake_root_new("tt-tscan-empty");
+	snprintf(rel, sizeof(rel), "%s/700", root);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	snprintf(rel, sizeof(rel), "%s/700/task", root);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	put("700/comm", "exiting\n");
+	assert_int_equal(host_tscan_run(sc, 0, 1000, &arr, &cap, 16, &n), 2);
+	assert_false(has_tid(arr, n, 700));
+	assert_int_equal(host_tscan_run(sc, 0, 1000 + HOST_TSCAN_FULL_NS + 1, &arr, &cap, 16, &n),
+			 2);
+	fake_root_drop(sc);
+	free(arr);
+}
+
 static void on_usr1(int sig)
 {
 	(void)sig;
@@ -583,6 +605,6 @@ int main(void)
 	    cmocka_unit_test(test_stat_age), cmocka_unit_test(test_stat_gone),
 	    cmocka_unit_test(test_stat_due), cmocka_unit_test(test_watch_set),
 	    cmocka_unit_test(test_watched),  cmocka_unit_test(test_quiet_procs),
-	    cmocka_unit_test(test_psig)};
+	    cmocka_unit_test(test_psig),     cmocka_unit_test(test_empty_task)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
