@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -22,6 +23,7 @@
 #include "backends/host/host_psig.h"
 #include "backends/host/host_threads.h"
 #include "backends/host/host_tscomm.h"
+#include "tests/unit/tscan_fixture.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
@@ -41,7 +43,8 @@ static void *child(void *arg)
 	return NULL;
 }
 
-/* A thread of this process that waits until end_child: its tid in child_tid. */
+/* A thread of this process that waits until end_child (which waits until it is gone from
+ * /proc): its tid in child_tid. */
 static void start_child(pthread_t *th)
 {
 	pthread_mutex_lock(&mu);
@@ -62,14 +65,21 @@ static void end_child(pthread_t th)
 	pthread_cond_broadcast(&cv);
 	pthread_mutex_unlock(&mu);
 	assert_int_equal(pthread_join(th, NULL), 0);
-}
-
-static bool has_tid(const struct host_thread_info *arr, size_t n, pid_t tid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (arr[i].tid == tid)
-			return true;
-	return false;
+	/* pthread_join returns once the kernel clears the thread's tid, before it releases the
+	 * task: its /proc entry (and a kept stat fd's reads) last until then, longer on a loaded
+	 * machine. The thread is gone when that entry is: waited for, with a deadline. */
+	char tdir[64];
+	snprintf(tdir, sizeof(tdir), "/proc/self/task/%d", (int)child_tid);
+	struct timespec dl, now, nap = {0, 1000000};
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += 30;
+	do {
+		if (access(tdir, F_OK) != 0)
+			return;
+		nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < dl.tv_sec || (now.tv_sec == dl.tv_sec && now.tv_nsec < dl.tv_nsec));
+	fail_msg("%s still there 30 s after its thread was joined", tdir);
 }
 
 static void test_tscan(void **state)
@@ -246,15 +256,6 @@ static void test_root_listing(void **state)
 
 	fake_root_drop(sc);
 	free(arr);
-}
-
-static const struct host_thread_info *find_tid(const struct host_thread_info *arr, size_t n,
-					       pid_t tid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (arr[i].tid == tid)
-			return &arr[i];
-	return NULL;
 }
 
 /* With a stat age set, a thread's stat fields come from its last read until that read is as

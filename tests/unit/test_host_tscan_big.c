@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/tt_tmpdir.h"
+#include "tests/unit/tscan_fixture.h"
 
 #include "backends/host/host_psig.h"
 #include "backends/host/host_threads.h"
@@ -74,14 +75,6 @@ static void fake_proc(int pid, const char *pcomm, int nthreads, const char *comm
 	for (int i = 0; i < nthreads; i++)
 		fake_thread(pid, pid + i, i == 1 ? comm1 : pcomm);
 	fake_pstat(pid, 1);
-}
-
-static bool has_tid(const struct host_thread_info *arr, size_t n, pid_t tid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (arr[i].tid == tid)
-			return true;
-	return false;
 }
 
 /*
