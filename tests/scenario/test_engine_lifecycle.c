@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -41,6 +42,23 @@ static int count_tasks(bool print)
 	return n;
 }
 
+/* Wait, with a deadline, until thread tid of this process is gone from /proc. */
+static void wait_task_gone(pid_t tid)
+{
+	char path[64];
+	struct timespec dl, now, nap = {0, 1000000};
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += 30;
+	do {
+		if (access(path, F_OK) != 0)
+			return;
+		nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < dl.tv_sec || (now.tv_sec == dl.tv_sec && now.tv_nsec < dl.tv_nsec));
+	fail_msg("%s still there 30 s after its thread was joined", path);
+}
+
 static void test_start_stop_100(void **state)
 {
 	char err[512];
@@ -68,15 +86,22 @@ static void test_start_stop_100(void **state)
 			assert_int_equal(s->nthreads, eng->threads.count);
 			snapshot_free(s);
 		}
+		pid_t tids[64];
+		unsigned nt = 0;
+		pthread_mutex_lock(&eng->threads.lock);
+		for (struct ethread *t = eng->threads.head; t && nt < 64; t = t->next)
+			tids[nt++] = t->tid;
+		pthread_mutex_unlock(&eng->threads.lock);
 		engine_stop(eng);
 		assert_int_equal(eng->threads.count, 0);
 		engine_free(eng);
+		/* pthread_join() returns once the thread cleared its tid; the kernel lists the
+		 * task in /proc until it has finished exiting, longer on a loaded machine. The
+		 * count is taken once every stopped thread is gone from there. */
+		for (unsigned k = 0; k < nt; k++)
+			wait_task_gone(tids[k]);
 		if (i == 0)
 			base = count_tasks(false);
-		/* pthread_join() returns once the thread cleared its tid; the kernel may
-		 * list the task in /proc a moment longer while it finishes exiting. */
-		for (int wait = 0; wait < 50 && count_tasks(false) != base; wait++)
-			usleep(2000);
 		if (count_tasks(false) != base)
 			count_tasks(true);
 		assert_int_equal(count_tasks(false), base);

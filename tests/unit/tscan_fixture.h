@@ -10,8 +10,8 @@
 
 #include "backends/host/host_threads.h"
 
-static inline const struct host_thread_info *find_tid(const struct host_thread_info *arr,
-						      size_t n, pid_t tid)
+static inline const struct host_thread_info *find_tid(const struct host_thread_info *arr, size_t n,
+						      pid_t tid)
 {
 	for (size_t i = 0; i < n; i++)
 		if (arr[i].tid == tid)
