@@ -5,6 +5,7 @@
 #   chain_max under performance and ondemand (emulated governor), 128 emulated possible CPUs
 #   tick time and kthread CPU% at 10k and 100k estimators on 128 emulated CPUs; bytes per estimator
 #   how long a config-side locker waits while est.count moves by thousands
+#   the tick grid: ticks per kthread per second (one pass of the 50 rows per 2 s)
 set -u
 : "${TUNETOP:?run through bench/run.sh or set TUNETOP}" "${TT_BUILD:?}"
 BENCH_EST="$TT_BUILD/bench/bench_est"
@@ -78,4 +79,13 @@ for i in sorted(rows):
     print(f"   {r[0][0]:>10} {med([x[1] for x in r]):>8.1f}ms {med([x[2] for x in r]):>11.3f}ms"
           f" {med([x[3] for x in r]):>11.3f}ms")
 print("   (waits include scheduling delay on a loaded machine; a tick at 128 CPUs takes ~5 ms)")
+print("\n5. The tick grid: ticks per kthread per second over 2 s lines (goal 25: each of the 50 rows")
+print("   once per 2 s period, so each estimator is visited once a period; medians of the lines)")
+print(f"   {'estimators':>10} {'kthreads':>8} {'ticks/kt/s':>10}")
+for n in (2000, 20000):
+    lines = batch(4, 2, f"est.count={n}", "est.chain_max=2")[1:]
+    rate = [l["est"]["ticks"] / l["interval_s"] / l["est"]["kthreads"] for l in lines
+            if l["est"].get("ticks") is not None and l["est"].get("kthreads")]
+    kts = [l["est"]["kthreads"] for l in lines]
+    print(f"   {n:>10} {med(kts):>8.0f} {med(rate):>10.2f}")
 EOF
