@@ -510,8 +510,8 @@ static void test_quiet_procs(void **state)
 	free(arr);
 }
 
-/* A process read while it exits: its task directory is there and empty. The scan passes it
- * over (nothing of it known, nothing copied) and keeps the others. */
+/* Processes read while they exit: a task directory there and empty, none, a thread without its
+ * files. The scan passes them over (nothing of them known, nothing copied) and keeps the others. */
 static void test_empty_task(void **state)
 {
 	struct host_thread_info *arr = NULL;
@@ -524,8 +524,18 @@ static void test_empty_task(void **state)
 	snprintf(rel, sizeof(rel), "%s/700/task", root);
 	assert_int_equal(mkdir(rel, 0700), 0);
 	put("700/comm", "exiting\n");
+	/* Further along: no task directory (701), a thread without its files (702). */
+	snprintf(rel, sizeof(rel), "%s/701", root);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	put("701/comm", "exiting\n");
+	snprintf(rel, sizeof(rel), "%s/702", root);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	snprintf(rel, sizeof(rel), "%s/702/task", root);
+	assert_int_equal(mkdir(rel, 0700), 0);
+	snprintf(rel, sizeof(rel), "%s/702/task/702", root);
+	assert_int_equal(mkdir(rel, 0700), 0);
 	assert_int_equal(host_tscan_run(sc, 0, 1000, &arr, &cap, 16, &n), 2);
-	assert_false(has_tid(arr, n, 700));
+	assert_false(has_tid(arr, n, 700) || has_tid(arr, n, 701) || has_tid(arr, n, 702));
 	assert_int_equal(host_tscan_run(sc, 0, 1000 + HOST_TSCAN_FULL_NS + 1, &arr, &cap, 16, &n),
 			 2);
 	fake_root_drop(sc);
