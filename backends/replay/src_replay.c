@@ -232,6 +232,33 @@ static int replay_open_follow(struct replay *r, bool dir, char *err, size_t errl
 	return 0;
 }
 
+/* Keep the lines between --from and --to: 0, KNOB_ERR_USAGE for a bad or reversed slice (the
+ * user's), -1 for one with nothing in it (the file's fact, as an empty file is). */
+static int replay_slice(struct replay *r, const struct source_conf *conf, char *err, size_t errlen)
+{
+	uint64_t from = 0, to = UINT64_MAX;
+	if ((conf->replay_from &&
+	     replay_bound(conf->replay_from, r->lines[0].wall_ns, &from, err, errlen) != 0) ||
+	    (conf->replay_to &&
+	     replay_bound(conf->replay_to, r->lines[0].wall_ns, &to, err, errlen) != 0))
+		return KNOB_ERR_USAGE;
+	if (from > to) {
+		snprintf(err, errlen, "--from %s is after --to %s", conf->replay_from,
+			 conf->replay_to);
+		return KNOB_ERR_USAGE;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->lines[i].wall_ns >= from && r->lines[i].wall_ns <= to)
+			r->lines[k++] = r->lines[i];
+	r->n = k;
+	if (r->n == 0) {
+		snprintf(err, errlen, "%s: no snapshot between --from and --to", r->path);
+		return -1;
+	}
+	return 0;
+}
+
 static int replay_open(struct source *src, const struct source_conf *conf, char *err, size_t errlen)
 {
 	if (!conf->replay_path) {
@@ -282,29 +309,8 @@ static int replay_open(struct source *src, const struct source_conf *conf, char 
 			 (unsigned long long)r->skipped, r->skipped ? ", " : "", r->first_skip);
 		goto fail;
 	}
-	uint64_t from = 0, to = UINT64_MAX;
-	/* The slice is the user's: a bad or reversed one is a usage error. */
-	rc = KNOB_ERR_USAGE;
-	if ((conf->replay_from &&
-	     replay_bound(conf->replay_from, r->lines[0].wall_ns, &from, err, errlen) != 0) ||
-	    (conf->replay_to &&
-	     replay_bound(conf->replay_to, r->lines[0].wall_ns, &to, err, errlen) != 0))
+	if ((rc = replay_slice(r, conf, err, errlen)) != 0)
 		goto fail;
-	if (from > to) {
-		snprintf(err, errlen, "--from %s is after --to %s", conf->replay_from,
-			 conf->replay_to);
-		goto fail;
-	}
-	size_t k = 0;
-	for (size_t i = 0; i < r->n; i++)
-		if (r->lines[i].wall_ns >= from && r->lines[i].wall_ns <= to)
-			r->lines[k++] = r->lines[i];
-	r->n = k;
-	rc = -1; /* a slice with nothing in it is the file's fact, as an empty file is */
-	if (r->n == 0) {
-		snprintf(err, errlen, "%s: no snapshot between --from and --to", r->path);
-		goto fail;
-	}
 done:
 	snprintf(r->refusal, sizeof(r->refusal), "a recording is read-only (replaying %s)",
 		 r->name);
