@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/task_gone.h"
+
 #include "engine/engine.h"
 #include "core/scenario.h"
 
@@ -40,23 +42,6 @@ static int count_tasks(bool print)
 	}
 	closedir(d);
 	return n;
-}
-
-/* Wait, with a deadline, until thread tid of this process is gone from /proc. */
-static void wait_task_gone(pid_t tid)
-{
-	char path[64];
-	struct timespec dl, now, nap = {0, 1000000};
-	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += 30;
-	do {
-		if (access(path, F_OK) != 0)
-			return;
-		nanosleep(&nap, NULL);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (now.tv_sec < dl.tv_sec || (now.tv_sec == dl.tv_sec && now.tv_nsec < dl.tv_nsec));
-	fail_msg("%s still there 30 s after its thread was joined", path);
 }
 
 static void test_start_stop_100(void **state)
@@ -99,7 +84,7 @@ static void test_start_stop_100(void **state)
 		 * task in /proc until it has finished exiting, longer on a loaded machine. The
 		 * count is taken once every stopped thread is gone from there. */
 		for (unsigned k = 0; k < nt; k++)
-			wait_task_gone(tids[k]);
+			tt_wait_task_gone(tids[k]);
 		if (i == 0)
 			base = count_tasks(false);
 		if (count_tasks(false) != base)

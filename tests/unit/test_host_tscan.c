@@ -23,6 +23,7 @@
 #include "backends/host/host_psig.h"
 #include "backends/host/host_threads.h"
 #include "backends/host/host_tscomm.h"
+#include "tests/lib/task_gone.h"
 #include "tests/unit/tscan_fixture.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -65,21 +66,7 @@ static void end_child(pthread_t th)
 	pthread_cond_broadcast(&cv);
 	pthread_mutex_unlock(&mu);
 	assert_int_equal(pthread_join(th, NULL), 0);
-	/* pthread_join returns once the kernel clears the thread's tid, before it releases the
-	 * task: its /proc entry (and a kept stat fd's reads) last until then, longer on a loaded
-	 * machine. The thread is gone when that entry is: waited for, with a deadline. */
-	char tdir[64];
-	snprintf(tdir, sizeof(tdir), "/proc/self/task/%d", (int)child_tid);
-	struct timespec dl, now, nap = {0, 1000000};
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += 30;
-	do {
-		if (access(tdir, F_OK) != 0)
-			return;
-		nanosleep(&nap, NULL);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (now.tv_sec < dl.tv_sec || (now.tv_sec == dl.tv_sec && now.tv_nsec < dl.tv_nsec));
-	fail_msg("%s still there 30 s after its thread was joined", tdir);
+	tt_wait_task_gone(child_tid); /* gone from /proc, not only joined */
 }
 
 static void test_tscan(void **state)
