@@ -15,7 +15,6 @@
 #include <sys/wait.h>
 #include <signal.h>
 #include <fcntl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -398,10 +397,7 @@ static void test_watched(void **state)
 static void fake_pstat(int pid, int utime)
 {
 	char rel[64], text[512];
-	int k = snprintf(text, sizeof(text), "%d (p) S", pid);
-	for (int field = 4; field <= 52; field++)
-		k += snprintf(text + k, sizeof(text) - (size_t)k, " %d", field == 14 ? utime : 1);
-	snprintf(text + k, sizeof(text) - (size_t)k, "\n");
+	pstat_text(text, sizeof(text), pid, utime);
 	snprintf(rel, sizeof(rel), "%d/stat", pid);
 	put(rel, text);
 }
@@ -503,24 +499,14 @@ static void test_empty_task(void **state)
 {
 	struct host_thread_info *arr = NULL;
 	size_t cap = 0, n = 0;
-	char rel[128];
+	char cmd[512];
 	(void)state;
 	struct host_tscan *sc = fake_root_new("tt-tscan-empty");
-	snprintf(rel, sizeof(rel), "%s/700", root);
-	assert_int_equal(mkdir(rel, 0700), 0);
-	snprintf(rel, sizeof(rel), "%s/700/task", root);
-	assert_int_equal(mkdir(rel, 0700), 0);
+	/* Task directory empty (700), none (701), a thread without its files (702). */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/700/task %s/701 %s/702/task/702", root, root, root);
+	assert_int_equal(system(cmd), 0);
 	put("700/comm", "exiting\n");
-	/* Further along: no task directory (701), a thread without its files (702). */
-	snprintf(rel, sizeof(rel), "%s/701", root);
-	assert_int_equal(mkdir(rel, 0700), 0);
 	put("701/comm", "exiting\n");
-	snprintf(rel, sizeof(rel), "%s/702", root);
-	assert_int_equal(mkdir(rel, 0700), 0);
-	snprintf(rel, sizeof(rel), "%s/702/task", root);
-	assert_int_equal(mkdir(rel, 0700), 0);
-	snprintf(rel, sizeof(rel), "%s/702/task/702", root);
-	assert_int_equal(mkdir(rel, 0700), 0);
 	assert_int_equal(host_tscan_run(sc, 0, 1000, &arr, &cap, 16, &n), 2);
 	assert_false(has_tid(arr, n, 700) || has_tid(arr, n, 701) || has_tid(arr, n, 702));
 	assert_int_equal(host_tscan_run(sc, 0, 1000 + HOST_TSCAN_FULL_NS + 1, &arr, &cap, 16, &n),

@@ -54,10 +54,7 @@ static void fake_thread(int pid, int tid, const char *comm)
 static void fake_pstat(int pid, int utime)
 {
 	char rel[64], text[512];
-	int k = snprintf(text, sizeof(text), "%d (p) S", pid);
-	for (int field = 4; field <= 52; field++)
-		k += snprintf(text + k, sizeof(text) - (size_t)k, " %d", field == 14 ? utime : 1);
-	snprintf(text + k, sizeof(text) - (size_t)k, "\n");
+	pstat_text(text, sizeof(text), pid, utime);
 	snprintf(rel, sizeof(rel), "%d/stat", pid);
 	tt_put(tt_at(rel), text);
 }
