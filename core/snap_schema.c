@@ -222,7 +222,7 @@ const struct snap_field snap_pmd_fields[] = {
     K2(totals, capacity, capacity, "what the rings and the PMDs' hands can hold"),
     F2(totals, bound_ok, bound_broken, SFE_NOT, SFD_NOT,
        "0 <= unaccounted <= capacity held (else an `invariant` event)"),
-    V(hung, "a PMD made no iteration in the interval"),
+    V(hung, "a PMD made no iteration in the interval, and the host did not hold it off its CPU"),
     LAT2(lat_us, p50, lat_p50_us,
 	 "packet latency from arrival to the sink, median (null: none or hung)"),
     LAT2(lat_us, p99, lat_p99_us,
@@ -331,7 +331,8 @@ const struct snap_field snap_blk_fields[] = {
     IRQ(irq_host_took_pct,
 	"of that busy time, the % of the interval blk-irq had work but the host kept it off its "
 	"CPU: irq_busy_pct minus cpu_pct.irq, never below 0 (null on the host)"),
-    V(hung, "a submitter owed completions got none in the interval (latency then null)"),
+    V(hung, "a submitter owed completions got none in the interval, and the host did not hold "
+	    "off its CPU the threads that complete them (latency then null)"),
     V(hung_submitters, "how many submitters are hung"),
     V(lost_kicks, "remote drains that left a request behind (blk.fault_lost_kick)"),
     SLOT(matrix_per_s, "number[][]",

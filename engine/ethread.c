@@ -3,6 +3,7 @@
 #include "engine/ethread.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +52,23 @@ static void ethread_register(struct ethread *t)
 	reg->count++;
 	t->registered = true;
 	pthread_mutex_unlock(&reg->lock);
+}
+
+bool ethread_held_off(const struct ethread *t)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)t->tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "tid (comm) S ...": the comm may hold ") ", the state follows the last one. */
+	const char *rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && rp[2] == 'R' && t->last_cpu_pct < 50.0;
 }
 
 /* Unregister before the thread ends: readers only read clocks of registered

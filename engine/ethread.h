@@ -74,6 +74,17 @@ void ethread_join(struct ethread *t);
 /* request_stop + join, for threads that only ever sleep for bounded times. */
 void ethread_stop(struct ethread *t);
 
+/*
+ * Whether the host is holding t off its CPU: the kernel has it runnable (state R in its /proc
+ * stat) and it ran less than half of the interval the sampler just measured (last_cpu_pct).
+ * A thread that made no progress in an interval is hung only if it is not held off: one the
+ * host starves is the host's doing (host.cpu_taken), not the mechanism's; one stuck in a
+ * wait, or spinning on its CPU, is hung. (Its schedstat run-queue wait would not tell: the
+ * kernel adds a wait when it ends, so a thread still waiting shows none.) One /proc read:
+ * for the threads that made no progress, after the sampler's pass over the threads.
+ */
+bool ethread_held_off(const struct ethread *t);
+
 static inline bool ethread_should_stop(struct ethread *t)
 {
 	return atomic_load_explicit(&t->stop, memory_order_acquire);

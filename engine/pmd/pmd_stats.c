@@ -201,8 +201,10 @@ void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_
 		p->threads[i].tid = ps->pmd[i].t ? ps->pmd[i].t->tid : 0;
 		p->drops_while_asleep += p->threads[i].drops_while_asleep;
 		/* A PMD loops at least every 10 ms (the sleep cap): an interval
-		 * without one iteration is a stuck PMD, not a quiet one. */
-		if (ps->running && dt_s > 0.05 && p->threads[i].iterations == 0)
+		 * without one iteration is a stuck PMD, not a quiet one, unless the host
+		 * held it off its CPU (ethread.h), which host.cpu_taken names. */
+		if (ps->running && dt_s > 0.05 && p->threads[i].iterations == 0 &&
+		    !(ps->pmd[i].t && ethread_held_off(ps->pmd[i].t)))
 			p->hung = true;
 	}
 	uint64_t nlat = 0;

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_starved.c: the host starving the PMD and blk threads is not a hang. The default
+ * scenario's PMD and blk threads are pinned to CPU 1 at nice 19 beside two busy loops at nice
+ * -20, the sampler on CPU 0: those threads then make no progress for whole intervals. Neither
+ * pmd.hung nor blk.hung may say so (ethread.h, ethread_held_off); the lost-kick fault, a real
+ * hang, is still one (test_blk_steer.c). Needs two CPUs and the right to raise a priority.
+ * tt-serial: two threads at nice -20 hold CPU 1 for a few seconds */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/clock.h"
+#include "core/scenario.h"
+#include "engine/engine.h"
+
+#define STARVED_WANT 3 /* intervals in which the starved threads made no progress */
+#define INTERVAL_MS 200
+
+static atomic_bool hog_stop;
+static atomic_int hogs_up;
+
+static void pin(pid_t tid, int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	assert_int_equal(sched_setaffinity(tid, sizeof(set), &set), 0);
+}
+
+/* A busy loop on CPU 1 at nice -20 until hog_stop. */
+static void *hog(void *arg)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	(void)arg;
+	pin(tid, 1);
+	int ok = setpriority(PRIO_PROCESS, (id_t)tid, -20);
+	atomic_fetch_add(&hogs_up, ok == 0 ? 1 : -100);
+	while (!atomic_load_explicit(&hog_stop, memory_order_relaxed))
+		;
+	return NULL;
+}
+
+static void test_starved_is_not_hung(void **state)
+{
+	char err[512];
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		skip(); /* the sampler needs a CPU the busy loops leave alone */
+	struct engine *eng = engine_new();
+	assert_int_equal(scenario_apply("default", engine_scenario_assign, eng, err, sizeof(err)), 0);
+	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+	struct snapshot *s = snapshot_new();
+	engine_sample(eng, s);
+
+	/* The sampler (this thread) on CPU 0; the threads whose progress is judged on CPU 1. */
+	pin(0, 0);
+	int moved = 0;
+	pthread_mutex_lock(&eng->threads.lock);
+	for (struct ethread *t = eng->threads.head; t; t = t->next)
+		if (t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_BLK) {
+			pin(t->tid, 1);
+			assert_int_equal(setpriority(PRIO_PROCESS, (id_t)t->tid, 19), 0);
+			moved++;
+		}
+	pthread_mutex_unlock(&eng->threads.lock);
+	assert_true(moved >= 2);
+	pthread_t h[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&h[i], NULL, hog, NULL), 0);
+	while (atomic_load(&hogs_up) == 0 || atomic_load(&hogs_up) == 1)
+		sched_yield();
+	if (atomic_load(&hogs_up) < 0) {
+		atomic_store(&hog_stop, true);
+		for (int i = 0; i < 2; i++)
+			pthread_join(h[i], NULL);
+		skip(); /* no right to raise a priority (CAP_SYS_NICE): nothing starves */
+	}
+
+	/* Intervals until STARVED_WANT of them had a PMD without an iteration or blk without a
+	 * completion, within a deadline: in none of them a hang. */
+	int starved = 0, hung_pmd = 0, hung_blk = 0, samples = 0;
+	uint64_t completed = s->blk.completed, deadline = clock_mono_ns() + 30 * NS_PER_S;
+	engine_sample(eng, s);
+	completed = s->blk.completed;
+	while (starved < STARVED_WANT && clock_mono_ns() < deadline) {
+		clock_sleep_ns(INTERVAL_MS * NS_PER_MS);
+		engine_sample(eng, s);
+		samples++;
+		bool still = s->blk.completed == completed;
+		for (int i = 0; i < s->pmd.nthreads; i++)
+			still |= s->pmd.threads[i].iterations == 0;
+		starved += still;
+		hung_pmd += s->pmd.hung;
+		hung_blk += s->blk.hung;
+		completed = s->blk.completed;
+	}
+	atomic_store(&hog_stop, true);
+	for (int i = 0; i < 2; i++)
+		pthread_join(h[i], NULL);
+	print_message("%d intervals, %d without progress; pmd.hung in %d, blk.hung in %d\n",
+		      samples, starved, hung_pmd, hung_blk);
+	assert_true(starved >= STARVED_WANT); /* else the busy loops starved nothing */
+	assert_int_equal(hung_pmd, 0);
+	assert_int_equal(hung_blk, 0);
+	snapshot_free(s);
+	engine_free(eng);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_starved_is_not_hung)};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
