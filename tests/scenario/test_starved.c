@@ -59,7 +59,8 @@ static void test_starved_is_not_hung(void **state)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		skip(); /* the sampler needs a CPU the busy loops leave alone */
 	struct engine *eng = engine_new();
-	assert_int_equal(scenario_apply("default", engine_scenario_assign, eng, err, sizeof(err)), 0);
+	assert_int_equal(scenario_apply("default", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
 	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
 	struct snapshot *s = snapshot_new();
 	engine_sample(eng, s);
