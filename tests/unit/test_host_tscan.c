@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "core/clock.h"
 #include "backends/host/host_psig.h"
 #include "backends/host/host_threads.h"
 #include "backends/host/host_tscomm.h"
@@ -515,11 +516,6 @@ static void test_empty_task(void **state)
 	free(arr);
 }
 
-static void on_usr1(int sig)
-{
-	(void)sig;
-}
-
 /* The figure for a process (TASKSTATS as root, else /proc/PID/stat's ticks) stands still while
  * it sleeps and moves once it ran, however briefly (TASKSTATS: the scheduler's run time). */
 static void test_psig(void **state)
@@ -529,24 +525,12 @@ static void test_psig(void **state)
 	assert_true(rootfd >= 0);
 	long last = 0;
 	assert_true(host_psig_last_pid(rootfd, &last));
-	int go[2];
-	assert_int_equal(pipe(go), 0);
-	pid_t child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		signal(SIGUSR1, on_usr1);
-		char c = 1;
-		if (write(go[1], &c, 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	char c;
-	assert_int_equal(read(go[0], &c, 1), 1);
+	pid_t child = fork_paused(NULL);
 	long now = 0;
 	assert_true(host_psig_last_pid(rootfd, &now) && now != last); /* the fork took a pid */
-	/* Asleep in pause() once its state says so. */
-	for (;;) {
+	/* Asleep in pause() once its state says so: waited for, with a deadline. */
+	uint64_t deadline = clock_mono_ns() + 30 * NS_PER_S;
+	for (bool asleep = false; !asleep;) {
 		char path[64], buf[512];
 		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
 		FILE *f = fopen(path, "re");
@@ -554,8 +538,9 @@ static void test_psig(void **state)
 		size_t r = fread(buf, 1, sizeof(buf) - 1, f);
 		fclose(f);
 		buf[r] = '\0';
-		if (strstr(buf, ") S "))
-			break;
+		asleep = strstr(buf, ") S ") != NULL;
+		if (!asleep && clock_mono_ns() > deadline)
+			fail_msg("child %d not asleep in pause() after 30 s: %s", (int)child, buf);
 		sched_yield();
 	}
 	struct host_tscomm *tc = host_tscomm_open(); /* NULL unless root */
@@ -577,8 +562,6 @@ static void test_psig(void **state)
 	}
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
-	close(go[0]);
-	close(go[1]);
 	close(rootfd);
 }
 

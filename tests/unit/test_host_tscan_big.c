@@ -123,29 +123,6 @@ static void test_big_idle(void **state)
 	free(arr);
 }
 
-/* A child named as a PMD (so listed), waiting to be killed. */
-static pid_t pmd_child(void)
-{
-	int go[2];
-	assert_int_equal(pipe(go), 0);
-	pid_t child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* gone with a failed test too */
-		prctl(PR_SET_NAME, "pmd-tt-big", 0, 0, 0);
-		char c = 1;
-		if (write(go[1], &c, 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	char c;
-	assert_int_equal(read(go[0], &c, 1), 1);
-	close(go[0]);
-	close(go[1]);
-	return child;
-}
-
 /* The real /proc: a process new since the last run is found by the pids handed out since,
  * the root not listed whole (unless the pids wrapped around in between). */
 static void test_new_pid_range(void **state)
@@ -161,7 +138,7 @@ static void test_new_pid_range(void **state)
 	struct host_tscan *sc = host_tscan_new("/proc");
 	host_tscan_run(sc, 0, t, &arr, &cap, 4096, &n);
 	assert_int_equal(host_tscan_listed(sc), 1);
-	pid_t child = pmd_child();
+	pid_t child = fork_paused("pmd-tt-big"); /* named as a PMD, so listed */
 	host_tscan_run(sc, 0, t + 1, &arr, &cap, 4096, &n);
 	assert_true(host_psig_last_pid(rootfd, &after));
 	assert_true(has_tid(arr, n, child));
