@@ -85,9 +85,14 @@ bool pmd_stats_totals(struct pmd_state *ps, uint64_t *generated, uint64_t *forwa
 	return settled;
 }
 
-static double pmd_pct(uint64_t part, uint64_t whole)
+/* The PMD counts a sleep before the iteration it ends, and the sampler reads the two counters
+ * a moment apart: part can pass whole by what happened in between. A share stays within its
+ * whole (a replay refuses one past 100, backends/replay/snapdec_int.h). */
+double pmd_share_pct(uint64_t part, uint64_t whole)
 {
-	return whole ? 100.0 * (double)part / (double)whole : 0;
+	if (!whole)
+		return 0;
+	return part >= whole ? 100.0 : 100.0 * (double)part / (double)whole;
 }
 
 static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap *t, double dt_s,
@@ -126,11 +131,11 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->tx_drop_pps = dt_s > 0 ? (double)txd / dt_s : 0;
 	t->host_lost_pps = dt_s > 0 ? (double)(cur.host_lost - pv->host_lost) / dt_s : 0;
 	t->host_lost = cur.host_lost;
-	t->drop_pct = pmd_pct(rxd + txd, rx + rxd); /* of what was offered to it */
+	t->drop_pct = pmd_share_pct(rxd + txd, rx + rxd); /* of what was offered to it */
 	t->iterations = it;
-	t->busy_pct = pmd_pct(busy, busy + idle);
+	t->busy_pct = pmd_share_pct(busy, busy + idle);
 	t->idle_pct = busy + idle ? 100.0 - t->busy_pct : 0;
-	t->sleep_iter_pct = pmd_pct(si, it);
+	t->sleep_iter_pct = pmd_share_pct(si, it);
 	t->sleep_us_avg = si ? (double)sns / (double)si / 1000.0 : 0; /* per sleeping iteration */
 	t->overshoot_p50_us = pmd_hist_percentile(hist, PMD_OVERSHOOT_BUCKETS, 0.50);
 	t->overshoot_p99_us = pmd_hist_percentile(hist, PMD_OVERSHOOT_BUCKETS, 0.99);
@@ -151,7 +156,7 @@ static void pmd_stats_thread(struct pmd_state *ps, int i, struct pmd_thread_snap
 	t->asleep_pct = dt_s > 0 ? 100.0 * (double)sns / 1e9 / dt_s : 0;
 	if (t->asleep_pct > 100.0)
 		t->asleep_pct = 100.0;
-	t->drops_while_asleep_pct = pmd_pct(t->drops_while_asleep, rxd);
+	t->drops_while_asleep_pct = pmd_share_pct(t->drops_while_asleep, rxd);
 	for (int b = 0; b < PMD_LAT_BUCKETS; b++) {
 		cur.lat[b] = pmd_ctr_read(&c->lat_hist[b]);
 		lat[b] += cur.lat[b] - pv->lat[b];
@@ -223,13 +228,13 @@ void pmd_stats_sample(struct pmd_state *ps, struct snapshot *snap, uint64_t now_
 	p->restart_dropped = ps->restart_drops;
 	uint64_t dg = p->generated - ps->prev_generated, dd = p->dropped - ps->prev_dropped;
 	p->offered_pps = dt_s > 0 ? (double)dg / dt_s : 0;
-	p->drop_pct = pmd_pct(dd, dg);
+	p->drop_pct = pmd_share_pct(dd, dg);
 	p->dropped_pps = dt_s > 0 ? (double)dd / dt_s : 0;
 	uint64_t lost = 0;
 	for (int i = 0; i < ps->npmd && i < PMD_MAX; i++)
 		lost += pmd_ctr_read(&ps->gc[i].host_lost);
 	p->host_lost_pps = dt_s > 0 ? (double)(lost - ps->prev_host_lost) / dt_s : 0;
-	p->host_lost_pct = pmd_pct(lost - ps->prev_host_lost, lost - ps->prev_host_lost + dg);
+	p->host_lost_pct = pmd_share_pct(lost - ps->prev_host_lost, lost - ps->prev_host_lost + dg);
 	ps->prev_host_lost = lost;
 	int nsrc = 0; /* txonly feeds: a chain's mac peer only forwards */
 	for (int i = 0; i < ps->npmd && i < PMD_MAX; i++)

@@ -76,6 +76,8 @@ static inline unsigned pmd_overshoot_bucket(uint64_t over_ns)
 /* Percentile (0..1) of a bucket-count histogram, as the bucket's middle in us; in the open top
  * bucket (everything from nbuckets - 1 us up) it is that bucket's lower end, a bound. */
 double pmd_hist_percentile(const uint64_t *counts, unsigned nbuckets, double q);
+/* part of whole in %, 0 when whole is 0, 100 at most (part read a little after whole). Pure. */
+double pmd_share_pct(uint64_t part, uint64_t whole);
 /* A percentile from pmd_hist_percentile() fell in the open top bucket: the true figure is at
  * least that (only the top bucket gives an integer). */
 static inline bool pmd_hist_at_least(double pct, unsigned nbuckets)
