@@ -57,6 +57,8 @@ static void ethread_register(struct ethread *t)
 bool ethread_held_off(const struct ethread *t)
 {
 	char path[64], buf[256];
+	if (t->last_waits != 0 || t->last_cpu_pct >= 50.0)
+		return false;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)t->tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -68,7 +70,7 @@ bool ethread_held_off(const struct ethread *t)
 	buf[n] = '\0';
 	/* "tid (comm) S ...": the comm may hold ") ", the state follows the last one. */
 	const char *rp = strrchr(buf, ')');
-	return rp && rp[1] == ' ' && rp[2] == 'R' && t->last_cpu_pct < 50.0;
+	return rp && rp[1] == ' ' && rp[2] == 'R';
 }
 
 /* Unregister before the thread ends: readers only read clocks of registered
@@ -152,6 +154,7 @@ struct ethread *ethread_launch(struct engine *eng, const char *name, enum subsys
 	t->arg = arg;
 	atomic_init(&t->beat, 0);
 	atomic_init(&t->state, ETHREAD_RUN);
+	atomic_init(&t->waits, 0);
 	atomic_init(&t->stop, false);
 
 	bootp->t = t;

@@ -32,6 +32,8 @@ struct ethread {
 
 	_Atomic uint64_t beat; /* heartbeat: bumped by the thread (relaxed), read by watchdog */
 	_Atomic int state; /* enum ethread_state (relaxed: advisory) */
+	_Atomic uint64_t waits; /* waits begun (a state other than RUN set): the thread's own
+				 * counter, one writer, relaxed; read by the sampler */
 	_Atomic bool stop; /* stop request: release by stopper, acquire by thread */
 
 	/* Registry bookkeeping and readers' private state (under the registry lock). */
@@ -42,6 +44,7 @@ struct ethread {
 	uint64_t wd_beat, wd_since_ns; /* watchdog: last beat seen and when */
 	bool wd_reported; /* one hang event per stall */
 	double last_cpu_pct; /* sampler's last result */
+	uint64_t smp_waits, last_waits; /* sampler: waits seen, and begun in its last interval */
 	struct schedstat_fds smp_sched; /* sampler: schedstat and timer slack, kept open */
 	int64_t smp_slack_ns; /* sampler: last slack read, -1 unreadable, -2 not yet */
 	double smp_runq_pct; /* sampler: last run-queue delay figure, -1 none yet */
@@ -75,13 +78,15 @@ void ethread_join(struct ethread *t);
 void ethread_stop(struct ethread *t);
 
 /*
- * Whether the host is holding t off its CPU: the kernel has it runnable (state R in its /proc
- * stat) and it ran less than half of the interval the sampler just measured (last_cpu_pct).
- * A thread that made no progress in an interval is hung only if it is not held off: one the
- * host starves is the host's doing (host.cpu_taken), not the mechanism's; one stuck in a
- * wait, or spinning on its CPU, is hung. (Its schedstat run-queue wait would not tell: the
- * kernel adds a wait when it ends, so a thread still waiting shows none.) One /proc read:
- * for the threads that made no progress, after the sampler's pass over the threads.
+ * Whether the host is holding t off its CPU: over the interval the sampler just measured, t
+ * began no wait (last_waits: a thread that went back to a wait had the CPU and found nothing
+ * to do), ran less than half of it (last_cpu_pct), and the kernel has it runnable now (state R
+ * in its /proc stat). A thread that made no progress in an interval is hung only if it is not
+ * held off: one the host starves is the host's doing (host.cpu_taken), not the mechanism's;
+ * one stuck in a wait, even one that wakes to look and is caught runnable doing so, or one
+ * spinning on its CPU, is hung. (Its schedstat run-queue wait would not tell: the kernel adds
+ * a wait when it ends, so a thread still waiting shows none.) One /proc read: for the threads
+ * that made no progress and began no wait, after the sampler's pass over the threads.
  */
 bool ethread_held_off(const struct ethread *t);
 
@@ -98,6 +103,10 @@ static inline void ethread_beat(struct ethread *t)
 static inline void ethread_set_state(struct ethread *t, enum ethread_state s)
 {
 	atomic_store_explicit(&t->state, (int)s, memory_order_relaxed);
+	if (s != ETHREAD_RUN) /* only this thread writes it: a plain increment, no lock prefix */
+		atomic_store_explicit(&t->waits,
+				      atomic_load_explicit(&t->waits, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
 }
 
 /* The registry of live threads of one engine. */
