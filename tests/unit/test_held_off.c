@@ -49,15 +49,41 @@ static void wait_done(void)
 	assert_true(atomic_exchange(&waits_done, 0) > 0);
 }
 
+/* One engine, one thread of fn, one snapshot per test (setup and teardown). */
+struct fixture {
+	struct engine *eng;
+	struct ethread *t;
+	struct snapshot *s;
+};
+
+static struct fixture fx;
+
+static struct ethread *start(void (*fn)(struct ethread *))
+{
+	char err[128];
+	fx.eng = engine_new();
+	fx.s = snapshot_new();
+	fx.t = ethread_start(fx.eng, "held-test", SUBSYS_ENGINE, 0, fn, NULL, err, sizeof(err));
+	assert_non_null(fx.t);
+	return fx.t;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (fx.t)
+		ethread_stop(fx.t);
+	snapshot_free(fx.s);
+	engine_free(fx.eng);
+	fx = (struct fixture){0};
+	return 0;
+}
+
 /* The rule on a thread that is runnable now (it spins): the sampler's two figures decide. */
 static void test_runnable_thread(void **state)
 {
 	(void)state;
-	char err[128];
-	struct engine *eng = engine_new();
-	struct ethread *t =
-	    ethread_start(eng, "held-spin", SUBSYS_ENGINE, 0, spinner, NULL, err, sizeof(err));
-	assert_non_null(t);
+	struct ethread *t = start(spinner);
 
 	t->last_cpu_pct = 10; /* ran a tenth of the interval, began no wait: held off */
 	t->last_waits = 0;
@@ -67,22 +93,15 @@ static void test_runnable_thread(void **state)
 	t->last_waits = 0;
 	t->last_cpu_pct = 60; /* ran most of the interval: not held off */
 	assert_false(ethread_held_off(t));
-	ethread_stop(t);
-	engine_free(eng);
 }
 
 /* A thread asleep is not runnable, so not held off, whatever the figures. */
 static void test_sleeping_thread(void **state)
 {
 	(void)state;
-	char err[128];
-	struct engine *eng = engine_new();
-	struct ethread *t =
-	    ethread_start(eng, "held-wait", SUBSYS_ENGINE, 0, waiter, NULL, err, sizeof(err));
-	assert_non_null(t);
-	struct snapshot *s = snapshot_new();
+	struct ethread *t = start(waiter);
 
-	engine_sample(eng, s);
+	engine_sample(fx.eng, fx.s);
 	t->last_cpu_pct = 0;
 	t->last_waits = 0;
 	/* Runnable only for an instant every 250 us: asked until a read finds it asleep. */
@@ -90,44 +109,32 @@ static void test_sleeping_thread(void **state)
 	while (ethread_held_off(t) && clock_mono_ns() - t0 < DEADLINE_NS)
 		clock_sleep_ns(NS_PER_MS / 10);
 	assert_false(ethread_held_off(t));
-	snapshot_free(s);
-	ethread_stop(t);
-	engine_free(eng);
 }
 
 /* The sampler counts the waits begun in its interval, each state other than RUN once. */
 static void test_sampler_counts_waits(void **state)
 {
 	(void)state;
-	char err[128];
-	struct engine *eng = engine_new();
-	struct ethread *t =
-	    ethread_start(eng, "held-count", SUBSYS_ENGINE, 0, waiter, NULL, err, sizeof(err));
-	assert_non_null(t);
-	struct snapshot *s = snapshot_new();
+	struct ethread *t = start(waiter);
+	static const int ask[] = {5, 0, 3};
 
-	engine_sample(eng, s);
-	atomic_store(&waits_asked, 5);
-	wait_done();
-	engine_sample(eng, s);
-	assert_int_equal(t->last_waits, 5);
-	engine_sample(eng, s); /* none since */
-	assert_int_equal(t->last_waits, 0);
-	atomic_store(&waits_asked, 3);
-	wait_done();
-	engine_sample(eng, s);
-	assert_int_equal(t->last_waits, 3);
-	snapshot_free(s);
-	ethread_stop(t);
-	engine_free(eng);
+	engine_sample(fx.eng, fx.s);
+	for (size_t i = 0; i < sizeof(ask) / sizeof(ask[0]); i++) {
+		if (ask[i]) {
+			atomic_store(&waits_asked, ask[i]);
+			wait_done();
+		}
+		engine_sample(fx.eng, fx.s);
+		assert_int_equal(t->last_waits, ask[i]);
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_runnable_thread),
-	    cmocka_unit_test(test_sleeping_thread),
-	    cmocka_unit_test(test_sampler_counts_waits),
+	    cmocka_unit_test_teardown(test_runnable_thread, teardown),
+	    cmocka_unit_test_teardown(test_sleeping_thread, teardown),
+	    cmocka_unit_test_teardown(test_sampler_counts_waits, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
