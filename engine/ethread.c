@@ -54,10 +54,35 @@ static void ethread_register(struct ethread *t)
 	pthread_mutex_unlock(&reg->lock);
 }
 
+void ethread_held_sample(struct ethread *t, uint64_t dw_ns)
+{
+	struct schedstat s;
+	t->last_rq_wait_pct = -1;
+	t->last_slices = -1;
+	if (schedstat_read(&t->smp_sched, &s) != 0) {
+		t->held_have_prev = false;
+		return;
+	}
+	const struct schedstat *p = &t->held_prev;
+	if (t->held_have_prev && dw_ns > 0 && s.runq_wait_ns >= p->runq_wait_ns &&
+	    s.timeslices >= p->timeslices) {
+		/* A wait that began before the interval lands whole in it: at most all of it. */
+		double pct = 100.0 * (double)(s.runq_wait_ns - p->runq_wait_ns) / (double)dw_ns;
+		t->last_rq_wait_pct = pct > 100.0 ? 100.0 : pct;
+		t->last_slices = (int64_t)(s.timeslices - p->timeslices);
+	}
+	t->held_prev = s;
+	t->held_have_prev = true;
+}
+
 bool ethread_held_off(const struct ethread *t)
 {
 	char path[64], buf[256];
-	if (t->last_waits != 0 || t->last_cpu_pct >= 50.0)
+	if (t->last_cpu_pct >= 50.0 || t->last_slices < 0)
+		return false;
+	if (t->last_rq_wait_pct >= 50.0)
+		return true;
+	if (t->last_slices > 0) /* it was run, and waited little for it */
 		return false;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)t->tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -154,7 +179,8 @@ struct ethread *ethread_launch(struct engine *eng, const char *name, enum subsys
 	t->arg = arg;
 	atomic_init(&t->beat, 0);
 	atomic_init(&t->state, ETHREAD_RUN);
-	atomic_init(&t->waits, 0);
+	t->last_rq_wait_pct = -1;
+	t->last_slices = -1;
 	atomic_init(&t->stop, false);
 
 	bootp->t = t;

@@ -32,8 +32,6 @@ struct ethread {
 
 	_Atomic uint64_t beat; /* heartbeat: bumped by the thread (relaxed), read by watchdog */
 	_Atomic int state; /* enum ethread_state (relaxed: advisory) */
-	_Atomic uint64_t waits; /* waits begun (a state other than RUN set): the thread's own
-				 * counter, one writer, relaxed; read by the sampler */
 	_Atomic bool stop; /* stop request: release by stopper, acquire by thread */
 
 	/* Registry bookkeeping and readers' private state (under the registry lock). */
@@ -44,7 +42,12 @@ struct ethread {
 	uint64_t wd_beat, wd_since_ns; /* watchdog: last beat seen and when */
 	bool wd_reported; /* one hang event per stall */
 	double last_cpu_pct; /* sampler's last result */
-	uint64_t smp_waits, last_waits; /* sampler: waits seen, and begun in its last interval */
+	/* Sampler, PMD and blk threads only (ethread_held_sample): schedstat at the last pass, and
+	 * over its last interval the run-queue wait (% of it) and times run; -1 unknown. */
+	struct schedstat held_prev;
+	bool held_have_prev;
+	double last_rq_wait_pct;
+	int64_t last_slices;
 	struct schedstat_fds smp_sched; /* sampler: schedstat and timer slack, kept open */
 	int64_t smp_slack_ns; /* sampler: last slack read, -1 unreadable, -2 not yet */
 	double smp_runq_pct; /* sampler: last run-queue delay figure, -1 none yet */
@@ -78,17 +81,19 @@ void ethread_join(struct ethread *t);
 void ethread_stop(struct ethread *t);
 
 /*
- * Whether the host is holding t off its CPU: over the interval the sampler just measured, t
- * began no wait (last_waits: a thread that went back to a wait had the CPU and found nothing
- * to do), ran less than half of it (last_cpu_pct), and the kernel has it runnable now (state R
- * in its /proc stat). A thread that made no progress in an interval is hung only if it is not
- * held off: one the host starves is the host's doing (host.cpu_taken), not the mechanism's;
- * one stuck in a wait, even one that wakes to look and is caught runnable doing so, or one
- * spinning on its CPU, is hung. (Its schedstat run-queue wait would not tell: the kernel adds
- * a wait when it ends, so a thread still waiting shows none.) One /proc read: for the threads
- * that made no progress and began no wait, after the sampler's pass over the threads.
+ * Whether the host held t off its CPU over the interval the sampler just measured: it ran less
+ * than half of it (last_cpu_pct), and either waited on a run queue for half of it or more
+ * (last_rq_wait_pct), or was not run at all in it and the kernel has it runnable now (state R
+ * in its /proc stat: the kernel adds a run-queue wait only when it ends, so a thread still
+ * waiting shows none). A thread that made no progress in an interval is hung only if it is
+ * not held off: one the host starves is the host's doing (host.cpu_taken), not the
+ * mechanism's; one stuck in a wait, even one that wakes every few ms to look and is caught
+ * runnable doing so, or one spinning on its CPU, is hung. Unknown figures (no schedstat, the
+ * first interval) are not held off. One /proc read, for a thread not run in the interval.
  */
 bool ethread_held_off(const struct ethread *t);
+/* The sampler's pass: t's schedstat over the interval of dw_ns it just measured. */
+void ethread_held_sample(struct ethread *t, uint64_t dw_ns);
 
 static inline bool ethread_should_stop(struct ethread *t)
 {
@@ -103,10 +108,6 @@ static inline void ethread_beat(struct ethread *t)
 static inline void ethread_set_state(struct ethread *t, enum ethread_state s)
 {
 	atomic_store_explicit(&t->state, (int)s, memory_order_relaxed);
-	if (s != ETHREAD_RUN) /* only this thread writes it: a plain increment, no lock prefix */
-		atomic_store_explicit(&t->waits,
-				      atomic_load_explicit(&t->waits, memory_order_relaxed) + 1,
-				      memory_order_relaxed);
 }
 
 /* The registry of live threads of one engine. */

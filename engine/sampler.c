@@ -90,9 +90,8 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 			t->smp_slack_ns = schedstat_slack_ns(&t->smp_sched);
 		st->timer_slack_ns = t->smp_slack_ns;
 		t->last_cpu_pct = st->cpu_pct;
-		uint64_t w = atomic_load_explicit(&t->waits, memory_order_relaxed);
-		t->last_waits = w - t->smp_waits;
-		t->smp_waits = w;
+		if (t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_BLK) /* judged for hangs */
+			ethread_held_sample(t, dw);
 		t->smp_cpu_ns = c;
 		t->smp_mono_ns = now;
 		engine_cpu += dc;
