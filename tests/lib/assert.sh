@@ -22,3 +22,32 @@ wait_lines() {
 	bad "$1: not $2 lines within $3 s"
 	return 1
 }
+# wait_json FILE SECONDS EXPR: until a whole line of FILE (JSON Lines, a batch run's output),
+# read as o, makes the python expression EXPR true; 1 at the deadline. For a figure that must
+# show once something outside happened, whatever the machine's speed: not a fixed -n window.
+wait_json() {
+	python3 - "$@" <<'PY'
+import json, sys, time
+path, secs, expr = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+end, done = time.monotonic() + secs, 0
+while True:
+    try:
+        with open(path) as f:
+            lines = f.readlines()
+    except FileNotFoundError:
+        lines = []
+    for l in lines[done:]:
+        if not l.endswith("\n"):
+            break
+        done += 1
+        try:
+            o = json.loads(l)
+            if eval(expr):
+                sys.exit(0)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            pass
+    if time.monotonic() > end:
+        sys.exit(1)
+    time.sleep(0.1)
+PY
+}
