@@ -150,7 +150,7 @@ static void test_sleeping_thread(void **state)
 	(void)state;
 	struct ethread *t = start(napper, SUBSYS_BLK);
 
-	nap_wake(); /* it has run, and sleeps again (or is about to) */
+	nap_wake(); /* it has run; it goes back to its wait (or is about to) */
 	t->last_cpu_pct = 0;
 	t->last_rq_wait_pct = 0;
 	t->last_slices = 0;
