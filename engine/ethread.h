@@ -82,8 +82,9 @@ void ethread_stop(struct ethread *t);
 
 /*
  * Whether the host held t off its CPU over the interval the sampler just measured: it ran less
- * than half of it (last_cpu_pct), and either waited on a run queue for half of it or more
- * (last_rq_wait_pct), or was not run at all in it and the kernel has it runnable now (state R
+ * than half of it (last_cpu_pct), and either waited on a run queue for a quarter of it or more,
+ * and longer than it ran (last_rq_wait_pct), or was not run at all in it and the kernel has it
+ * runnable now (state R
  * in its /proc stat: the kernel adds a run-queue wait only when it ends, so a thread still
  * waiting shows none). A thread that made no progress in an interval is hung only if it is
  * not held off: one the host starves is the host's doing (host.cpu_taken), not the

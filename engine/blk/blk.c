@@ -398,9 +398,11 @@ static void blk_sample_setup(struct engine *eng, struct blk_state *st, struct bl
 /* Requests owed and not one completed over a real interval: hung. Its latency figures are
  * then meaningless, not zero. Not when the host held a thread that completes them off its CPU
  * (ethread.h, ethread_held_off): the submitter, whose softirq completes what is steered to it,
- * or the interrupt thread, which completes them or steers them. That is the host's doing,
- * which host.cpu_taken names. */
-static void blk_sample_hung(struct blk_state *st, struct blk_snap *b, double dt)
+ * or the interrupt thread when nothing at all completed (one that completed some, however
+ * slowed, is not what stranded them: under load a busy blk-irq waits on a run queue for half
+ * an interval while a lost kick strands the submitters). That is the host's doing, which
+ * host.cpu_taken names. completed: the total so far (the last sample's in st). */
+static void blk_sample_hung(struct blk_state *st, struct blk_snap *b, double dt, uint64_t completed)
 {
 	int irq_held = -1; /* asked once, when a submitter made no progress */
 	b->hung_submitters = 0;
@@ -409,7 +411,8 @@ static void blk_sample_hung(struct blk_state *st, struct blk_snap *b, double dt)
 		blk_sample_sub(&st->subs[i], &s, &c);
 		if (dt > 0.05 && c == st->smp_sub_completed[i] && s > c) {
 			if (irq_held < 0)
-				irq_held = st->irq_t && ethread_held_off(st->irq_t);
+				irq_held = completed == st->smp_completed && st->irq_t &&
+					   ethread_held_off(st->irq_t);
 			if (!irq_held && !(st->subs[i].t && ethread_held_off(st->subs[i].t)))
 				b->hung_submitters++;
 		}
@@ -458,7 +461,7 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	b->iops = dt > 0 ? (double)(completed - st->smp_completed) / dt : 0;
 	blk_sample_rates(st, b, dt);
 	b->lost_kicks = atomic_load_explicit(&st->lost_kicks, memory_order_relaxed);
-	blk_sample_hung(st, b, dt);
+	blk_sample_hung(st, b, dt, completed);
 	b->ipis_per_s = dt > 0 ? (double)(ipi - st->smp_ipi) / dt : 0;
 	blk_sample_lat(st, b, completed, ipi);
 

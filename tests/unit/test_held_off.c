@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_held_off.c: ethread_held_off (ethread.h), the line between a thread the host starves
  * and one that is hung. Held off: it ran less than half the interval, and it either waited on a
- * run queue for half of it or was not run in it and is runnable now. A thread that was run and
- * waited little is not held off even when the sample catches it runnable: a stuck blk
- * submitter waking every 20 ms to look was called held off, and so not hung, in about one
- * sample in four. The sampler keeps those figures for the PMD and blk threads
- * (ethread_held_sample). */
+ * run queue for a quarter of it and longer than it ran, or was not run in it and is runnable
+ * now. A thread that was run and waited little is not held off even when the sample catches it
+ * runnable: a stuck blk submitter waking every 20 ms to look was called held off, and so not
+ * hung, in about one sample in four. The sampler keeps those figures for the PMD and blk
+ * threads (ethread_held_sample). */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -129,9 +129,10 @@ static void test_runnable_thread(void **state)
 		bool held;
 	} rows[] = {
 	    {10, 0, 0, true}, /* not run in the interval, and runnable: held off */
-	    {10, 0, 3, false}, /* run 3 times, waited little: it woke to look, not held off */
-	    {10, 49, 3, false},
-	    {10, 50, 3, true}, /* run, but waited half the interval for it: held off */
+	    {1, 0, 3, false}, /* run 3 times, waited little: it woke to look, not held off */
+	    {1, 24, 3, false},
+	    {1, 25, 3, true}, /* run, but waited a quarter of the interval for it: held off */
+	    {30, 28, 3, false}, /* waited less than it ran: it shared a CPU, not held off */
 	    {10, 100, 0, true},
 	    {60, 100, 0, false}, /* ran most of the interval: not held off */
 	    {10, 0, -1, false}, /* unknown (no schedstat, or the first interval) */
