@@ -80,8 +80,7 @@ int pass_pmd_cost_of(const struct pass_pmd_acc *acc, struct pass_pmd_cost *c)
 	return 0;
 }
 
-/* Is a cheaper than b? Sleeping first, then CPU per packet, then CPU share. */
-static int cost_better(const struct pass_cost_cand *a, const struct pass_cost_cand *b)
+bool pass_cost_better(const struct pass_cost_cand *a, const struct pass_cost_cand *b)
 {
 	if (a->sleeps != b->sleeps)
 		return a->sleeps;
@@ -99,7 +98,7 @@ size_t pass_cost_cheapest(const struct pass_cost_cand *c, size_t n, double budge
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].usable || !(c[i].drop_pct <= budget_pct))
 			continue;
-		if (best == n || cost_better(&c[i], &c[best]))
+		if (best == n || pass_cost_better(&c[i], &c[best]))
 			best = i;
 	}
 	return best;

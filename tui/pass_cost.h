@@ -67,5 +67,7 @@ struct pass_cost_cand {
  * host left, not what the setting costs. Returns the index, or n when none qualifies.
  */
 size_t pass_cost_cheapest(const struct pass_cost_cand *c, size_t n, double budget_pct);
+/* Is a cheaper than b by that rule (budget and usability aside)? The tuner's ranking too. */
+bool pass_cost_better(const struct pass_cost_cand *a, const struct pass_cost_cand *b);
 
 #endif

@@ -48,11 +48,23 @@ static void tune_base(struct tune *t, const struct snapshot *s)
 
 /* Cheaper: CPU per packet when both windows forwarded packets, else CPU% (a host with no
  * traffic costs what its PMDs burn). */
+/* A step as a candidate of the trade-off: the max sleep's ladder sleeps above 0, every other
+ * knob's steps run with the max sleep in force (ranked alike on that). */
+static struct pass_cost_cand tune_cand(const struct tune_step *st)
+{
+	return (struct pass_cost_cand){.usable = true,
+				       .sleeps = st->knob != K_PMD_MAXSLEEP_US || st->stored > 0,
+				       .drop_pct = st->drop_pct,
+				       .ns_per_pkt = st->cpu_ns_pkt,
+				       .share_pct = st->cpu_pct};
+}
+
+/* The trade-off's one ranking (tui/pass_cost.h): a sleeping step before busy polling, then
+ * CPU per packet, then CPU share; so the max sleep ends above 0 whenever a sleep held. */
 static bool tune_cheaper(const struct tune_step *a, const struct tune_step *b)
 {
-	if (a->cpu_ns_pkt >= 0 && b->cpu_ns_pkt >= 0)
-		return a->cpu_ns_pkt < b->cpu_ns_pkt;
-	return a->cpu_pct < b->cpu_pct;
+	struct pass_cost_cand ca = tune_cand(a), cb = tune_cand(b);
+	return pass_cost_better(&ca, &cb);
 }
 
 static const char *tune_fmt(enum knob_id k, int64_t v, char *buf)

@@ -147,6 +147,24 @@ static void test_cheapest_in_budget(void **state)
 	assert_int_equal(m.nsets, 4);
 }
 
+/* A host that takes most of the CPU makes busy polling measure cheapest per packet (it burns
+ * only what it is left): a sleep that held the budget still wins (tui/pass_cost.h's ranking,
+ * docs/experiments.md: busy polling only when no sleep held). CI's load ended a run on 0. */
+static void test_sleep_held_wins(void **state)
+{
+	(void)state;
+	static const double drop[] = {0, 0.05, 0.2, 0.3}, cpu[] = {10, 30, 20, 15};
+	struct sim m = {.values = vals, .drop_pct = drop, .cpu_pct = cpu, .n = 4};
+	struct tune t;
+	struct tune_conf c = conf4(0.1);
+	sim_run(&m, &t, &c, 0, 1000, 0);
+	assert_int_equal(t.state, TUNE_DONE);
+	assert_true(t.steps[0].cpu_ns_pkt < t.steps[1].cpu_ns_pkt); /* 0 measured cheaper */
+	assert_int_equal(t.steps[1].verdict, TUNE_V_BEST);
+	assert_int_equal(t.ladders[0].best, 100);
+	assert_int_equal(m.in_force, 100);
+}
+
 /* The third step breaks the budget at its first measured sample: the last good value is put
  * back at once, not after the window. */
 static void test_rollback_at_once(void **state)
@@ -495,6 +513,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cheapest_in_budget),
+	    cmocka_unit_test(test_sleep_held_wins),
 	    cmocka_unit_test(test_rollback_at_once),
 	    cmocka_unit_test(test_ends_on_best),
 	    cmocka_unit_test(test_none_in_budget),
