@@ -17,7 +17,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import sys
@@ -27,6 +26,7 @@ import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import ttcheck  # noqa: E402
+from promlib import free_port  # noqa: E402
 from ttcheck import finish  # noqa: E402
 
 TUNETOP = os.environ["TUNETOP"]
@@ -62,14 +62,6 @@ def bcrypt(password):
         if r.returncode == 0:
             return r.stdout.strip().split(":", 1)[1]
     return None
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def get(port, headers=None, tls=None, timeout=5):

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""promlib.py: what the exporter's Python tests share: a free local port, an HTTP GET that
-returns (status, content type, body) rather than raising, and a real Prometheus (Debian's
-prometheus) started on a private port and data dir, scraping given targets every second,
-asked with its HTTP query API."""
+"""promlib.py: what the exporter's Python tests share: a free local port (and one held down),
+an HTTP GET that returns (status, content type, body) rather than raising, and a real Prometheus
+(Debian's prometheus) started on a private port and data dir, scraping given targets every
+second, asked with its HTTP query API."""
 import json
 import socket
 import subprocess
@@ -12,11 +12,33 @@ import urllib.parse
 import urllib.request
 
 
+_given = set()
+_held = []
+
+
 def free_port():
+    """A local port nothing is bound to now and that this process was not given before: the
+    kernel can hand the same port to two binds in a row (8 of 20,000 runs of four calls here),
+    and two servers told the same port make one test's instance answer for another."""
+    while True:
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        p = s.getsockname()[1]
+        s.close()
+        if p not in _given:
+            _given.add(p)
+            return p
+
+
+def refused_port():
+    """A local port held bound, never listening, for the rest of this process: a connection to
+    it is refused, and no other program (another test running beside this one) can serve on it
+    meanwhile. For a target that must stay down."""
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
+    _held.append(s)
     p = s.getsockname()[1]
-    s.close()
+    _given.add(p)
     return p
 
 

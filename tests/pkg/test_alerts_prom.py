@@ -20,7 +20,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import ttcheck  # noqa: E402
-from promlib import Prometheus, free_port  # noqa: E402
+from promlib import Prometheus, free_port, refused_port  # noqa: E402
 from ttcheck import finish  # noqa: E402
 
 TOP = os.environ.get("TT_TOP") or os.path.join(os.path.dirname(__file__), "..", "..")
@@ -46,7 +46,9 @@ def shorten(text):
 tmp = tempfile.mkdtemp(prefix="tt-alerts.")
 procs = []
 try:
-    ports = {"pmd": free_port(), "blk": free_port(), "down": free_port()}
+    # The down target is held bound and not listening: a free port left unbound could be given
+    # to another server (once it was this test's own blk exporter, and TunetopDown never fired).
+    ports = {"pmd": free_port(), "blk": free_port(), "down": refused_port()}
     runs = {
         "pmd": ["--scenario", "pmd-seed"],
         "blk": ["--scenario", "blk-steer", "--set", "blk.fault_lost_kick=on"],
