@@ -98,19 +98,25 @@ int64_t schedstat_slack_ns(const struct schedstat_fds *f)
 double schedstat_runq_pct(struct schedstat_fds *f, uint64_t now_mono_ns)
 {
 	struct schedstat s;
+	return schedstat_runq_pct_of(f, schedstat_read(f, &s) == 0 ? &s : NULL, now_mono_ns);
+}
+
+double schedstat_runq_pct_of(struct schedstat_fds *f, const struct schedstat *s,
+			     uint64_t now_mono_ns)
+{
 	double pct = -1;
-	if (schedstat_read(f, &s) != 0) {
+	if (!s) {
 		f->have_prev = 0;
 		return -1;
 	}
-	if (f->have_prev && now_mono_ns > f->prev_mono_ns && s.runq_wait_ns >= f->prev_wait_ns)
-		pct = 100.0 * (double)(s.runq_wait_ns - f->prev_wait_ns) /
+	if (f->have_prev && now_mono_ns > f->prev_mono_ns && s->runq_wait_ns >= f->prev_wait_ns)
+		pct = 100.0 * (double)(s->runq_wait_ns - f->prev_wait_ns) /
 		      (double)(now_mono_ns - f->prev_mono_ns);
 	/* The kernel adds a wait when the thread gets a CPU, so a wait that began before the
 	 * window lands whole in it: the window itself holds at most 100 %. */
 	if (pct > 100.0)
 		pct = 100.0;
-	f->prev_wait_ns = s.runq_wait_ns;
+	f->prev_wait_ns = s->runq_wait_ns;
 	f->prev_mono_ns = now_mono_ns;
 	f->have_prev = 1;
 	return pct;

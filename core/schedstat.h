@@ -40,5 +40,8 @@ int64_t schedstat_slack_ns(const struct schedstat_fds *f);
  * or when unreadable.
  */
 double schedstat_runq_pct(struct schedstat_fds *f, uint64_t now_mono_ns);
+/* The same from a reading the caller already made (s, or NULL when it was unreadable). */
+double schedstat_runq_pct_of(struct schedstat_fds *f, const struct schedstat *s,
+			     uint64_t now_mono_ns);
 
 #endif

@@ -54,24 +54,23 @@ static void ethread_register(struct ethread *t)
 	pthread_mutex_unlock(&reg->lock);
 }
 
-void ethread_held_sample(struct ethread *t, uint64_t dw_ns)
+void ethread_held_sample(struct ethread *t, const struct schedstat *s, uint64_t dw_ns)
 {
-	struct schedstat s;
 	t->last_rq_wait_pct = -1;
 	t->last_slices = -1;
-	if (schedstat_read(&t->smp_sched, &s) != 0) {
+	if (!s) {
 		t->held_have_prev = false;
 		return;
 	}
 	const struct schedstat *p = &t->held_prev;
-	if (t->held_have_prev && dw_ns > 0 && s.runq_wait_ns >= p->runq_wait_ns &&
-	    s.timeslices >= p->timeslices) {
+	if (t->held_have_prev && dw_ns > 0 && s->runq_wait_ns >= p->runq_wait_ns &&
+	    s->timeslices >= p->timeslices) {
 		/* A wait that began before the interval lands whole in it: at most all of it. */
-		double pct = 100.0 * (double)(s.runq_wait_ns - p->runq_wait_ns) / (double)dw_ns;
+		double pct = 100.0 * (double)(s->runq_wait_ns - p->runq_wait_ns) / (double)dw_ns;
 		t->last_rq_wait_pct = pct > 100.0 ? 100.0 : pct;
-		t->last_slices = (int64_t)(s.timeslices - p->timeslices);
+		t->last_slices = (int64_t)(s->timeslices - p->timeslices);
 	}
-	t->held_prev = s;
+	t->held_prev = *s;
 	t->held_have_prev = true;
 }
 

@@ -94,7 +94,7 @@ void ethread_stop(struct ethread *t);
  */
 bool ethread_held_off(const struct ethread *t);
 /* The sampler's pass: t's schedstat over the interval of dw_ns it just measured. */
-void ethread_held_sample(struct ethread *t, uint64_t dw_ns);
+void ethread_held_sample(struct ethread *t, const struct schedstat *s, uint64_t dw_ns);
 
 static inline bool ethread_should_stop(struct ethread *t)
 {

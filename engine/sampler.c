@@ -75,13 +75,20 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 		st->cpu_ns = c;
 		st->state = atomic_load_explicit(&t->state, memory_order_relaxed);
 		st->emu_cpu = t->emu_cpu;
+		/* PMD and blk threads are judged for hangs, so their schedstat is read at every
+		 * sample (ethread_held_sample); that one reading serves the run-queue figure. */
+		bool judged = t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_BLK;
+		struct schedstat ss;
+		const struct schedstat *read =
+		    judged && schedstat_read(&t->smp_sched, &ss) == 0 ? &ss : NULL;
 		if (!rq_all && t->subsys != SUBSYS_PMD && t->subsys != SUBSYS_EST) {
 			/* Not shown: not read, and no baseline kept, so a figure once it is
 			 * wanted again is a delta over one refresh, not over the gap. */
 			t->smp_sched.have_prev = 0;
 			t->smp_runq_pct = -1;
 		} else if (t->smp_runq_pct < 0 || now - t->smp_sched.prev_mono_ns >= rq_every) {
-			t->smp_runq_pct = schedstat_runq_pct(&t->smp_sched, now);
+			t->smp_runq_pct = judged ? schedstat_runq_pct_of(&t->smp_sched, read, now)
+						 : schedstat_runq_pct(&t->smp_sched, now);
 		}
 		st->runq_delay_pct = t->smp_runq_pct;
 		/* Only PMD threads change their slack (prctl, pmd.timer_slack_ns); any other
@@ -90,8 +97,8 @@ static uint64_t sampler_threads(struct engine *eng, struct snapshot *snap, uint6
 			t->smp_slack_ns = schedstat_slack_ns(&t->smp_sched);
 		st->timer_slack_ns = t->smp_slack_ns;
 		t->last_cpu_pct = st->cpu_pct;
-		if (t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_BLK) /* judged for hangs */
-			ethread_held_sample(t, dw);
+		if (judged)
+			ethread_held_sample(t, read, dw);
 		t->smp_cpu_ns = c;
 		t->smp_mono_ns = now;
 		engine_cpu += dc;

@@ -94,11 +94,30 @@ static void test_runq_delay_real(void **state)
 	assert_true(schedstat_runq_pct(&f, clock_mono_ns()) < 0); /* closed: unreadable */
 }
 
+/* The figure from readings made by the caller (the sampler reads a judged thread once and
+ * passes the reading): exact arithmetic on a controlled clock. */
+static void test_runq_of_readings(void **state)
+{
+	(void)state;
+	struct schedstat_fds f = {.sched_fd = -1, .slack_fd = -1};
+	struct schedstat a = {.runq_wait_ns = 1000000}, b = {.runq_wait_ns = 26000000};
+	assert_true(schedstat_runq_pct_of(&f, &a, 1000000000ULL) < 0); /* no baseline yet */
+	/* 25 ms waited in 100 ms */
+	assert_float_equal(schedstat_runq_pct_of(&f, &b, 1100000000ULL), 25.0, 1e-9);
+	/* Unreadable: -1, and the baseline goes, so the next figure is not over the gap. */
+	assert_true(schedstat_runq_pct_of(&f, NULL, 1200000000ULL) < 0);
+	assert_true(schedstat_runq_pct_of(&f, &b, 1300000000ULL) < 0);
+	/* A wait that began before the window lands whole in it: at most 100 % of it. */
+	b.runq_wait_ns += 500000000ULL;
+	assert_float_equal(schedstat_runq_pct_of(&f, &b, 1400000000ULL), 100.0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),
 	    cmocka_unit_test(test_runq_delay_real),
+	    cmocka_unit_test(test_runq_of_readings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

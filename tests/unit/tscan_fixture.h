@@ -46,7 +46,7 @@ static void fixture_on_usr1(int sig)
 }
 
 /* A child process named name (NULL: this program's name) that waits in pause(): SIGUSR1 runs a
- * handler, microseconds, and it waits again; it dies with its parent, a failed test too.
+ * handler, microseconds, and it returns to pause(); it dies with its parent, a failed test too.
  * Returned once it runs. */
 static inline pid_t fork_paused(const char *name)
 {
