@@ -401,6 +401,10 @@ void serve_publish(const struct snapshot *snap)
 	}
 	srv.pub_ns = clock_mono_ns();
 	srv.gen++;
+	/* Whatever asked for it, this sample answers every scrape waiting now: a demand left
+	 * standing would take one more sample that no scrape wants (a scrape before the first
+	 * sample would make the front end sample twice in a row). */
+	srv.demand = false;
 	pthread_cond_broadcast(&srv.published);
 	pthread_mutex_unlock(&srv.lock);
 	for (int f = 0; f < METRICS_NFORMATS; f++)
