@@ -315,6 +315,9 @@ class Recording:
     def __init__(self, path):
         self.path = path
         self.chk = SnapshotChecker("console")
+        # The console's own worst sample and render over every snapshot it recorded (the
+        # debug line shows the last frame's only), to tell a slow step from a stalled one.
+        self.worst_sample_us = self.worst_render_us = 0
         self.stop_ev = threading.Event()
         self.th = threading.Thread(target=self._run, daemon=True)
         self.th.start()
@@ -340,7 +343,13 @@ class Recording:
                     if not ln:
                         continue
                     try:
-                        self.chk.check(json.loads(ln))
+                        o = json.loads(ln)
+                        self.chk.check(o)
+                        own = o.get("self") or {}
+                        self.worst_sample_us = max(self.worst_sample_us,
+                                                   own.get("sample_us") or 0)
+                        self.worst_render_us = max(self.worst_render_us,
+                                                   own.get("render_us") or 0)
                     except ValueError as e:
                         self.chk.failures.append("console recording: not JSON (%s)" % e)
             elif stopping:
@@ -426,9 +435,12 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
     worst_key = 0  # key read to frame sent, the console's own worst
     worst_sample = 0
     nxt = time.monotonic()
+    sent = []  # the console's changes so far, for the note on a slow key
+    slow_key = ""
     while time.monotonic() < end and not fails:
         knob, vals = rnd.choice(KNOBS)
-        con.send(":", "set %s=%s" % (knob, rnd.choice(vals)), "Enter")
+        sent.append("%s=%s" % (knob, rnd.choice(vals)))
+        con.send(":", "set " + sent[-1], "Enter")
         changes += 1
         knob, vals = rnd.choice(KNOBS)
         if not agent.send(knob, rnd.choice(vals)):
@@ -445,6 +457,9 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
             refused += 1
         k = KEY_RE.search(scr)
         if k:
+            if int(k.group(1)) > RENDER_MAX_US and not slow_key:
+                slow_key = "; the key over it came within the last changes %s; the screen's " \
+                    "last line: %s" % (sent[-4:], scr.strip().splitlines()[-1:])
             worst_key = max(worst_key, int(k.group(1)))
         m = FRAME_RE.search(scr)
         if m:
@@ -460,8 +475,10 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
         fails.append("%s: a sample took %d us on the control thread (over %d us)" % (
             scenario, worst_sample, SAMPLE_MAX_US))
     if worst_frame[1] > RENDER_MAX_US or worst_key > RENDER_MAX_US:
-        fails.append("%s: a frame took render %d us, a key %d us to its frame (over %d us)" % (
-            scenario, worst_frame[1], worst_key, RENDER_MAX_US))
+        fails.append("%s: a frame took render %d us, a key %d us to its frame (over %d us; the "
+                     "recorded snapshots' worst sample %d us, render %d us%s)" % (
+                         scenario, worst_frame[1], worst_key, RENDER_MAX_US,
+                         rec.worst_sample_us, rec.worst_render_us, slow_key))
     con.send("Escape")
     con.send("q")
     t = time.monotonic() + 30
@@ -494,10 +511,12 @@ def soak_one(args, scenario, seconds, tmp, totals, rnd):
     totals["lines"] += rec.chk.n + agent.chk.n
     print("soak: %s: console %d changes (%d refused), %d snapshots; agent %d changes (%d "
           "refused), %d snapshots, %d read-backs; %d checks; release RSS %d -> %d kB; "
-          "worst frame sample %d us + render %d us, worst key %d us" % (
+          "worst frame sample %d us + render %d us, worst key %d us; recorded worst sample %d "
+          "us, render %d us" % (
               scenario, changes, refused, rec.chk.n, agent_changes, agent.refused, agent.chk.n,
               agent.readbacks, rec.chk.checks + agent.chk.checks + agent.readbacks, rss_base or 0,
-              rss_end, worst_frame[0], worst_frame[1], worst_key), flush=True)
+              rss_end, worst_frame[0], worst_frame[1], worst_key, rec.worst_sample_us,
+              rec.worst_render_us), flush=True)
     totals["worst_frame_us"] = max(totals["worst_frame_us"], sum(worst_frame), worst_key)
     return fails
 
