@@ -138,8 +138,9 @@ struct blk_state {
 	uint64_t smp_prev_ns, smp_completed, smp_ipi;
 	/* The blk threads' own CPU clocks at the previous sample (CPU per completion). */
 	uint64_t smp_irq_cpu_ns, smp_sub_cpu_ns;
-	/* blk-irq's idle total at the previous sample (busy = interval - idle). */
-	uint64_t smp_irq_idle_ns;
+	/* blk-irq's idle total, CPU clock and the time they were read at the previous sample
+	 * (busy = interval - idle, and what it ran, over that one window). */
+	uint64_t smp_irq_idle_ns, smp_irq_busy_cpu_ns, smp_irq_at_ns;
 	/* Per-CPU totals at the previous sample, for the per-second figures. */
 	uint64_t *smp_cpu_completed, *smp_cpu_softirq, *smp_cpu_ipi, *smp_sub_completed;
 	uint64_t smp_matrix[BLK_MATRIX_MAX][BLK_MATRIX_MAX];
