@@ -6,6 +6,7 @@
 #include "engine/blk/blk_int.h"
 #include "engine/blk/blk_hist_le.h"
 #include "core/clock.h"
+#include "core/snapshot.h"
 #include "core/xalloc.h"
 
 static void blk_stop(struct engine *eng);
@@ -314,7 +315,7 @@ static void blk_sample_busy(struct blk_state *st, struct blk_snap *b)
 	b->irq_busy_valid = dt_ns > 0 && st->irq_t;
 	if (!b->irq_busy_valid)
 		return;
-	b->irq_cpu_pct = engine_cpu_pct(dcpu, dt_ns);
+	b->irq_cpu_pct = snapshot_cpu_pct(dcpu, dt_ns);
 	double busy = 100.0 * (1.0 - (double)didle / (double)dt_ns);
 	/* Clamped: the interval and the waits are read a few instructions apart. */
 	b->irq_busy_pct = busy < 0 ? 0 : busy > 100 ? 100 : busy;
