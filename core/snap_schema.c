@@ -331,8 +331,10 @@ const struct snap_field snap_blk_fields[] = {
     IRQ(irq_host_took_pct,
 	"of that busy time, the % of the interval blk-irq had work but the host kept it off its "
 	"CPU: irq_busy_pct minus cpu_pct.irq, never below 0 (null on the host)"),
-    V(hung, "a submitter owed completions got none in the interval, and the host did not hold "
-	    "off its CPU the threads that complete them (latency then null)"),
+    V(hung, "a submitter owed completions got none in the interval, and the host held off its "
+	    "CPU none of the threads that complete requests (blk-irq, the submitters' softirqs), "
+	    "or a done list was stranded: requests on it and no kick on the way at two samples "
+	    "with no drain between (a lost kick; latency then null)"),
     V(hung_submitters, "how many submitters are hung"),
     V(lost_kicks, "remote drains that left a request behind (blk.fault_lost_kick)"),
     SLOT(matrix_per_s, "number[][]",

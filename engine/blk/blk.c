@@ -36,6 +36,8 @@ static void blk_build(struct blk_state *st, struct engine *eng)
 	st->smp_cpu_softirq = xcalloc((size_t)st->ncpus, sizeof(uint64_t));
 	st->smp_cpu_ipi = xcalloc((size_t)st->ncpus, sizeof(uint64_t));
 	st->smp_sub_completed = xcalloc((size_t)st->nsubs, sizeof(uint64_t));
+	st->smp_unkicked = xcalloc((size_t)st->ncpus, sizeof(bool));
+	st->smp_unkicked_runs = xcalloc((size_t)st->ncpus, sizeof(uint64_t));
 	blk_llist_init(&st->cq);
 	for (int c = 0; c < st->ncpus; c++) {
 		struct blk_cpu *cpu = &st->cpus[c];
@@ -143,6 +145,8 @@ static void blk_stop(struct engine *eng)
 	free(st->smp_cpu_softirq);
 	free(st->smp_cpu_ipi);
 	free(st->smp_sub_completed);
+	free(st->smp_unkicked);
+	free(st->smp_unkicked_runs);
 	free(st);
 	eng->blk = NULL;
 }
@@ -409,25 +413,67 @@ static void blk_sample_setup(struct engine *eng, struct blk_state *st, struct bl
 	b->data_errors = atomic_load_explicit(&st->data_errors, memory_order_relaxed);
 }
 
-/* Requests owed and not one completed over a real interval: hung. Its latency figures are
- * then meaningless, not zero. Not when the host held a thread that completes them off its CPU
- * (ethread.h, ethread_held_off): the submitter, whose softirq completes what is steered to it,
- * or the interrupt thread when nothing at all completed (one that completed some, however
- * slowed, is not what stranded them: under load a busy blk-irq waits on a run queue for half
- * an interval while a lost kick strands the submitters). That is the host's doing, which
- * host.cpu_taken names. completed: the total so far (the last sample's in st). */
-static void blk_sample_hung(struct blk_state *st, struct blk_snap *b, double dt, uint64_t completed)
+/*
+ * A CPU's done list that nothing will drain: requests on it, no BLOCK softirq raised, no IPI
+ * in flight (blk_ipi.c) and no softirq run on it since the last sample, where it looked the
+ * same. Every other state of a list has its kick on the way; this one is a lost kick
+ * (blk.fault_lost_kick), however the host treats the threads. Seen at two samples with no run
+ * between, so a producer or a drainer stopped between its two steps (push, then kick; clear
+ * pending, then take) is not one unless the host held it there a whole interval.
+ */
+static bool blk_sample_stranded(struct blk_state *st)
 {
-	int irq_held = -1; /* asked once, when a submitter made no progress */
+	bool any = false;
+	for (int c = 0; c < st->ncpus; c++) {
+		struct blk_cpu *cpu = &st->cpus[c];
+		uint64_t runs = atomic_load_explicit(&cpu->softirq_runs, memory_order_relaxed);
+		/* Acquire: a kick's flag is read after the list it was raised for. */
+		bool unkicked =
+		    !blk_llist_empty(&cpu->done) &&
+		    !atomic_load_explicit(&cpu->softirq_pending, memory_order_acquire) &&
+		    !atomic_load_explicit(&cpu->csd_locked, memory_order_acquire);
+		if (unkicked && st->smp_unkicked[c] && runs == st->smp_unkicked_runs[c])
+			any = true;
+		st->smp_unkicked[c] = unkicked;
+		st->smp_unkicked_runs[c] = runs;
+	}
+	return any;
+}
+
+/* Whether the host held off its CPU (ethread.h, ethread_held_off) a thread that completes
+ * requests: blk-irq, or a submitter (whose softirq completes what is steered to its CPU). */
+static bool blk_host_held(const struct blk_state *st)
+{
+	if (st->irq_t && ethread_held_off(st->irq_t))
+		return true;
+	for (int i = 0; i < st->nsubs; i++)
+		if (st->subs[i].t && ethread_held_off(st->subs[i].t))
+			return true;
+	return false;
+}
+
+/*
+ * Requests owed and not one completed over a real interval: hung. Its latency figures are then
+ * meaningless, not zero. Not when the host held off a thread that completes requests: each of
+ * them can stand in a stalled submitter's chain (blk-irq takes every request from the device;
+ * a CPU's softirq completes what is steered to it), and under load a held-off one stalls the
+ * submitters behind it. That is the host's doing, which host.cpu_taken names. A list stranded
+ * by a lost kick is hung all the same: nobody will drain it, however the host runs the threads
+ * (a busy blk-irq waits on a run queue for half an interval while a lost kick strands the
+ * submitters).
+ */
+static void blk_sample_hung(struct blk_state *st, struct blk_snap *b, double dt)
+{
+	bool stranded = blk_sample_stranded(st);
+	int held = -1; /* asked once, when a submitter made no progress */
 	b->hung_submitters = 0;
 	for (int i = 0; i < st->nsubs; i++) {
 		uint64_t s, c;
 		blk_sample_sub(&st->subs[i], &s, &c);
 		if (dt > 0.05 && c == st->smp_sub_completed[i] && s > c) {
-			if (irq_held < 0)
-				irq_held = completed == st->smp_completed && st->irq_t &&
-					   ethread_held_off(st->irq_t);
-			if (!irq_held && !(st->subs[i].t && ethread_held_off(st->subs[i].t)))
+			if (held < 0)
+				held = !stranded && blk_host_held(st);
+			if (!held)
 				b->hung_submitters++;
 		}
 		st->smp_sub_completed[i] = c;
@@ -475,7 +521,7 @@ static void blk_sample(struct engine *eng, struct snapshot *snap, uint64_t now_n
 	b->iops = dt > 0 ? (double)(completed - st->smp_completed) / dt : 0;
 	blk_sample_rates(st, b, dt);
 	b->lost_kicks = atomic_load_explicit(&st->lost_kicks, memory_order_relaxed);
-	blk_sample_hung(st, b, dt, completed);
+	blk_sample_hung(st, b, dt);
 	b->ipis_per_s = dt > 0 ? (double)(ipi - st->smp_ipi) / dt : 0;
 	blk_sample_lat(st, b, completed, ipi);
 

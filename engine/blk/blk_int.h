@@ -143,6 +143,10 @@ struct blk_state {
 	uint64_t smp_irq_idle_ns, smp_irq_busy_cpu_ns, smp_irq_at_ns;
 	/* Per-CPU totals at the previous sample, for the per-second figures. */
 	uint64_t *smp_cpu_completed, *smp_cpu_softirq, *smp_cpu_ipi, *smp_sub_completed;
+	/* Per CPU at the previous sample: its done list held requests with no kick on the way,
+	 * and its softirq runs then (blk_sample_stranded). */
+	bool *smp_unkicked;
+	uint64_t *smp_unkicked_runs;
 	uint64_t smp_matrix[BLK_MATRIX_MAX][BLK_MATRIX_MAX];
 	/* The histogram at the previous sample, and a scratch copy of the live one (34 KiB
 	 * each since the histogram got 128 sub-buckets: kept here, off the caller's stack). */

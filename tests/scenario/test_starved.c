@@ -2,8 +2,10 @@
 /* test_starved.c: the host starving the PMD and blk threads is not a hang. The default
  * scenario's PMD and blk threads are pinned to CPU 1 at nice 19 beside two busy loops at nice
  * -20, the sampler on CPU 0: those threads then make no progress for whole intervals. Neither
- * pmd.hung nor blk.hung may say so (ethread.h, ethread_held_off); the lost-kick fault, a real
- * hang, is still one (test_blk_steer.c). Needs two CPUs and the right to raise a priority.
+ * pmd.hung nor blk.hung may say so (ethread.h, ethread_held_off). Nor when only the thread that
+ * completes a submitter's requests is held off and the submitter waits on it asleep. A lost
+ * kick is a hang all the same, with every blk thread held off (and on a quiet machine:
+ * test_blk_steer.c). Needs two CPUs and the right to raise a priority.
  * tt-serial: two threads at nice -20 hold CPU 1 for a few seconds */
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +26,7 @@
 #include "core/clock.h"
 #include "core/scenario.h"
 #include "engine/engine.h"
+#include "engine/blk/blk_int.h"
 
 #define STARVED_WANT 3 /* intervals in which the starved threads made no progress */
 #define INTERVAL_MS 200
@@ -119,8 +122,146 @@ static void test_starved_is_not_hung(void **state)
 	engine_free(eng);
 }
 
+/*
+ * One submitter held off, and another one waiting on it. blk-steer with 8 submitters puts two on
+ * each emulated CPU; at rq_affinity 2 a completion runs in its submitting CPU's softirq, which
+ * the first submitter there serves (blk.c, serves_cpu). That server alone is held off (CPU 1 at
+ * nice 19 beside the busy loops); the second submitter on its CPU runs free on CPU 0 and waits
+ * for it asleep, not held off itself, while blk-irq and the other CPUs complete as usual. Its
+ * stall is the host's doing, through the thread that completes its requests: not hung.
+ */
+static void test_server_starved_is_not_hung(void **state)
+{
+	char err[512];
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		skip();
+	atomic_store(&hog_stop, false);
+	atomic_store(&hogs_up, 0);
+	struct engine *eng = engine_new();
+	assert_int_equal(scenario_apply("blk-steer", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
+	assert_int_equal(engine_knob_assign(eng, "blk.submitters=8", err, sizeof(err)), 0);
+	assert_int_equal(engine_knob_assign(eng, "blk.rq_affinity=2", err, sizeof(err)), 0);
+	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+	struct blk_state *st = eng->blk;
+	/* blk_sub_cpu(): submitter i on CPU (irq_cpu + 1 + i) % ncpus, so 0 and ncpus share one. */
+	struct blk_sub *server = &st->subs[0], *waiter = &st->subs[st->ncpus];
+	assert_true(server->serves_cpu && !waiter->serves_cpu && server->cpu == waiter->cpu);
+	struct snapshot *s = snapshot_new();
+	engine_sample(eng, s);
+	pin(0, 0);
+	pthread_mutex_lock(&eng->threads.lock);
+	for (struct ethread *t = eng->threads.head; t; t = t->next)
+		pin(t->tid, t == server->t ? 1 : 0);
+	pthread_mutex_unlock(&eng->threads.lock);
+	assert_int_equal(setpriority(PRIO_PROCESS, (id_t)server->t->tid, 19), 0);
+	pthread_t h[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&h[i], NULL, hog, NULL), 0);
+	while (atomic_load(&hogs_up) == 0 || atomic_load(&hogs_up) == 1)
+		sched_yield();
+	if (atomic_load(&hogs_up) < 0) {
+		atomic_store(&hog_stop, true);
+		for (int i = 0; i < 2; i++)
+			pthread_join(h[i], NULL);
+		skip();
+	}
+
+	/* Intervals until STARVED_WANT of them had the waiter without a completion while blk
+	 * completed others, within a deadline: in none of them a hang. */
+	int waited = 0, hung = 0, samples = 0;
+	engine_sample(eng, s);
+	uint64_t mine = atomic_load(&waiter->completed), all = s->blk.completed;
+	uint64_t deadline = clock_mono_ns() + 30 * NS_PER_S;
+	while (waited < STARVED_WANT && clock_mono_ns() < deadline) {
+		clock_sleep_ns(INTERVAL_MS * NS_PER_MS);
+		engine_sample(eng, s);
+		samples++;
+		uint64_t m = atomic_load(&waiter->completed);
+		waited += m == mine && s->blk.completed > all;
+		hung += s->blk.hung;
+		mine = m;
+		all = s->blk.completed;
+	}
+	atomic_store(&hog_stop, true);
+	for (int i = 0; i < 2; i++)
+		pthread_join(h[i], NULL);
+	print_message("%d intervals, %d with the waiter stalled and others completing; blk.hung in "
+		      "%d\n",
+		      samples, waited, hung);
+	assert_true(waited >= STARVED_WANT); /* else its server was never held off */
+	assert_int_equal(hung, 0);
+	snapshot_free(s);
+	engine_free(eng);
+}
+
+/*
+ * A lost kick while the host holds every blk thread off: still hung. blk-steer with the
+ * lost-kick fault, its threads starved as in the first test. The list the fault strands has no
+ * kick on its way, so no one will drain it however the host runs them (blk.c,
+ * blk_sample_stranded): the host's hold on the threads explains nothing there.
+ */
+static void test_lost_kick_starved_is_hung(void **state)
+{
+	char err[512];
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		skip();
+	atomic_store(&hog_stop, false);
+	atomic_store(&hogs_up, 0);
+	struct engine *eng = engine_new();
+	assert_int_equal(scenario_apply("blk-steer", engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
+	assert_int_equal(engine_knob_assign(eng, "blk.fault_lost_kick=on", err, sizeof(err)), 0);
+	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+	struct snapshot *s = snapshot_new();
+	engine_sample(eng, s);
+	pin(0, 0);
+	pthread_mutex_lock(&eng->threads.lock);
+	for (struct ethread *t = eng->threads.head; t; t = t->next)
+		if (t->subsys == SUBSYS_BLK) {
+			pin(t->tid, 1);
+			assert_int_equal(setpriority(PRIO_PROCESS, (id_t)t->tid, 19), 0);
+		}
+	pthread_mutex_unlock(&eng->threads.lock);
+	pthread_t h[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&h[i], NULL, hog, NULL), 0);
+	while (atomic_load(&hogs_up) == 0 || atomic_load(&hogs_up) == 1)
+		sched_yield();
+	if (atomic_load(&hogs_up) < 0) {
+		atomic_store(&hog_stop, true);
+		for (int i = 0; i < 2; i++)
+			pthread_join(h[i], NULL);
+		skip();
+	}
+	/* The interval the threads were moved in is not judged (they ran most of it). */
+	engine_sample(eng, s);
+	int samples = 0;
+	bool hung = false;
+	uint64_t deadline = clock_mono_ns() + 30 * NS_PER_S;
+	while (!hung && clock_mono_ns() < deadline) {
+		clock_sleep_ns(INTERVAL_MS * NS_PER_MS);
+		engine_sample(eng, s);
+		samples++;
+		hung = s->blk.hung;
+	}
+	atomic_store(&hog_stop, true);
+	for (int i = 0; i < 2; i++)
+		pthread_join(h[i], NULL);
+	print_message("%d intervals, %llu lost kicks; blk.hung %s\n", samples,
+		      (unsigned long long)s->blk.lost_kicks, hung ? "yes" : "no");
+	assert_true(s->blk.lost_kicks > 0);
+	assert_true(hung);
+	snapshot_free(s);
+	engine_free(eng);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_starved_is_not_hung)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_starved_is_not_hung),
+					   cmocka_unit_test(test_server_starved_is_not_hung),
+					   cmocka_unit_test(test_lost_kick_starved_is_hung)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
