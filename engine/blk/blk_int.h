@@ -144,7 +144,7 @@ struct blk_state {
 	/* Per-CPU totals at the previous sample, for the per-second figures. */
 	uint64_t *smp_cpu_completed, *smp_cpu_softirq, *smp_cpu_ipi, *smp_sub_completed;
 	/* Per CPU at the previous sample: its done list held requests with no kick on the way,
-	 * and its softirq runs then (blk_sample_stranded). */
+	 * and its softirq runs then (blk_hung.c, blk_stranded). */
 	bool *smp_unkicked;
 	uint64_t *smp_unkicked_runs;
 	uint64_t smp_matrix[BLK_MATRIX_MAX][BLK_MATRIX_MAX];
@@ -165,6 +165,12 @@ void blk_ipi_send(struct blk_state *st, struct blk_cpu *target);
 int blk_ipi_irq_exit(struct blk_state *st, struct blk_cpu *cpu, struct blk_sub *self);
 /* blk_mq_complete_request() on cur for rq (the IRQ CPU's hard IRQ handler). */
 void blk_complete_request(struct blk_state *st, struct blk_req *rq, struct blk_cpu *cur);
+
+/* blk_hung.c, once a sample (blk_sample_hung): whether a CPU's done list held requests with no
+ * kick on the way at this sample and the last, with no drain between (a lost kick); and
+ * whether the host held off blk-irq or a submitter over the interval (ethread_held_off). */
+bool blk_stranded(struct blk_state *st);
+bool blk_host_held(const struct blk_state *st);
 
 /* blk_check.c: the thread side of pausing (blk_pause, blk_resume: static there); the exact
  * check (subsys_ops.check). */

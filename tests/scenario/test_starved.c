@@ -199,8 +199,8 @@ static void test_server_starved_is_not_hung(void **state)
 /*
  * A lost kick while the host holds every blk thread off: still hung. blk-steer with the
  * lost-kick fault, its threads starved as in the first test. The list the fault strands has no
- * kick on its way, so no one will drain it however the host runs them (blk.c,
- * blk_sample_stranded): the host's hold on the threads explains nothing there.
+ * kick on its way, so no one will drain it however the host runs them (blk_hung.c,
+ * blk_stranded): the host's hold on the threads explains nothing there.
  */
 static void test_lost_kick_starved_is_hung(void **state)
 {
