@@ -55,42 +55,75 @@ static void *hog(void *arg)
 	return NULL;
 }
 
-static void test_starved_is_not_hung(void **state)
-{
-	char err[512];
-	(void)state;
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		skip(); /* the sampler needs a CPU the busy loops leave alone */
-	struct engine *eng = engine_new();
-	assert_int_equal(scenario_apply("default", engine_scenario_assign, eng, err, sizeof(err)),
-			 0);
-	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
-	struct snapshot *s = snapshot_new();
-	engine_sample(eng, s);
+static pthread_t hogs[2];
 
-	/* The sampler (this thread) on CPU 0; the threads whose progress is judged on CPU 1. */
-	pin(0, 0);
-	int moved = 0;
-	pthread_mutex_lock(&eng->threads.lock);
-	for (struct ethread *t = eng->threads.head; t; t = t->next)
-		if (t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_BLK) {
-			pin(t->tid, 1);
-			assert_int_equal(setpriority(PRIO_PROCESS, (id_t)t->tid, 19), 0);
-			moved++;
-		}
-	pthread_mutex_unlock(&eng->threads.lock);
-	assert_true(moved >= 2);
-	pthread_t h[2];
+/* The two busy loops started; skips (stopping them) without the right to raise a priority
+ * (CAP_SYS_NICE): then nothing starves. */
+static void hogs_start(void)
+{
+	atomic_store(&hog_stop, false);
+	atomic_store(&hogs_up, 0);
 	for (int i = 0; i < 2; i++)
-		assert_int_equal(pthread_create(&h[i], NULL, hog, NULL), 0);
+		assert_int_equal(pthread_create(&hogs[i], NULL, hog, NULL), 0);
 	while (atomic_load(&hogs_up) == 0 || atomic_load(&hogs_up) == 1)
 		sched_yield();
 	if (atomic_load(&hogs_up) < 0) {
 		atomic_store(&hog_stop, true);
 		for (int i = 0; i < 2; i++)
-			pthread_join(h[i], NULL);
-		skip(); /* no right to raise a priority (CAP_SYS_NICE): nothing starves */
+			pthread_join(hogs[i], NULL);
+		skip();
 	}
+}
+
+static void hogs_stop(void)
+{
+	atomic_store(&hog_stop, true);
+	for (int i = 0; i < 2; i++)
+		pthread_join(hogs[i], NULL);
+}
+
+/* Thread tid on CPU 1 at nice 19, where the busy loops will run. */
+static void starve(pid_t tid)
+{
+	pin(tid, 1);
+	assert_int_equal(setpriority(PRIO_PROCESS, (id_t)tid, 19), 0);
+}
+
+/* An engine on scenario with the extra knob assignment (NULL: none), started and sampled
+ * once; the sampler (this thread) on CPU 0, which the busy loops leave alone. */
+static struct engine *starved_engine(const char *scenario, const char *const *knobs,
+				     struct snapshot *s)
+{
+	char err[512];
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		skip();
+	struct engine *eng = engine_new();
+	assert_int_equal(scenario_apply(scenario, engine_scenario_assign, eng, err, sizeof(err)),
+			 0);
+	for (; knobs && *knobs; knobs++)
+		assert_int_equal(engine_knob_assign(eng, *knobs, err, sizeof(err)), 0);
+	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+	engine_sample(eng, s);
+	pin(0, 0);
+	return eng;
+}
+
+static void test_starved_is_not_hung(void **state)
+{
+	(void)state;
+	struct snapshot *s = snapshot_new();
+	struct engine *eng = starved_engine("default", NULL, s);
+	/* The threads whose progress is judged on CPU 1. */
+	int moved = 0;
+	pthread_mutex_lock(&eng->threads.lock);
+	for (struct ethread *t = eng->threads.head; t; t = t->next)
+		if (t->subsys == SUBSYS_PMD || t->subsys == SUBSYS_BLK) {
+			starve(t->tid);
+			moved++;
+		}
+	pthread_mutex_unlock(&eng->threads.lock);
+	assert_true(moved >= 2);
+	hogs_start();
 
 	/* Intervals until STARVED_WANT of them had a PMD without an iteration or blk without a
 	 * completion, within a deadline: in none of them a hang. */
@@ -110,9 +143,7 @@ static void test_starved_is_not_hung(void **state)
 		hung_blk += s->blk.hung;
 		completed = s->blk.completed;
 	}
-	atomic_store(&hog_stop, true);
-	for (int i = 0; i < 2; i++)
-		pthread_join(h[i], NULL);
+	hogs_stop();
 	print_message("%d intervals, %d without progress; pmd.hung in %d, blk.hung in %d\n",
 		      samples, starved, hung_pmd, hung_blk);
 	assert_true(starved >= STARVED_WANT); /* else the busy loops starved nothing */
@@ -132,41 +163,21 @@ static void test_starved_is_not_hung(void **state)
  */
 static void test_server_starved_is_not_hung(void **state)
 {
-	char err[512];
 	(void)state;
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		skip();
-	atomic_store(&hog_stop, false);
-	atomic_store(&hogs_up, 0);
-	struct engine *eng = engine_new();
-	assert_int_equal(scenario_apply("blk-steer", engine_scenario_assign, eng, err, sizeof(err)),
-			 0);
-	assert_int_equal(engine_knob_assign(eng, "blk.submitters=8", err, sizeof(err)), 0);
-	assert_int_equal(engine_knob_assign(eng, "blk.rq_affinity=2", err, sizeof(err)), 0);
-	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+	static const char *const knobs[] = {"blk.submitters=8", "blk.rq_affinity=2", NULL};
+	struct snapshot *s = snapshot_new();
+	struct engine *eng = starved_engine("blk-steer", knobs, s);
 	struct blk_state *st = eng->blk;
 	/* blk_sub_cpu(): submitter i on CPU (irq_cpu + 1 + i) % ncpus, so 0 and ncpus share one. */
 	struct blk_sub *server = &st->subs[0], *waiter = &st->subs[st->ncpus];
 	assert_true(server->serves_cpu && !waiter->serves_cpu && server->cpu == waiter->cpu);
-	struct snapshot *s = snapshot_new();
-	engine_sample(eng, s);
-	pin(0, 0);
 	pthread_mutex_lock(&eng->threads.lock);
 	for (struct ethread *t = eng->threads.head; t; t = t->next)
-		pin(t->tid, t == server->t ? 1 : 0);
+		if (t != server->t)
+			pin(t->tid, 0);
 	pthread_mutex_unlock(&eng->threads.lock);
-	assert_int_equal(setpriority(PRIO_PROCESS, (id_t)server->t->tid, 19), 0);
-	pthread_t h[2];
-	for (int i = 0; i < 2; i++)
-		assert_int_equal(pthread_create(&h[i], NULL, hog, NULL), 0);
-	while (atomic_load(&hogs_up) == 0 || atomic_load(&hogs_up) == 1)
-		sched_yield();
-	if (atomic_load(&hogs_up) < 0) {
-		atomic_store(&hog_stop, true);
-		for (int i = 0; i < 2; i++)
-			pthread_join(h[i], NULL);
-		skip();
-	}
+	starve(server->t->tid);
+	hogs_start();
 
 	/* Intervals until STARVED_WANT of them had the waiter without a completion while blk
 	 * completed others, within a deadline: in none of them a hang. */
@@ -184,9 +195,7 @@ static void test_server_starved_is_not_hung(void **state)
 		mine = m;
 		all = s->blk.completed;
 	}
-	atomic_store(&hog_stop, true);
-	for (int i = 0; i < 2; i++)
-		pthread_join(h[i], NULL);
+	hogs_stop();
 	print_message("%d intervals, %d with the waiter stalled and others completing; blk.hung in "
 		      "%d\n",
 		      samples, waited, hung);
@@ -204,38 +213,16 @@ static void test_server_starved_is_not_hung(void **state)
  */
 static void test_lost_kick_starved_is_hung(void **state)
 {
-	char err[512];
 	(void)state;
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		skip();
-	atomic_store(&hog_stop, false);
-	atomic_store(&hogs_up, 0);
-	struct engine *eng = engine_new();
-	assert_int_equal(scenario_apply("blk-steer", engine_scenario_assign, eng, err, sizeof(err)),
-			 0);
-	assert_int_equal(engine_knob_assign(eng, "blk.fault_lost_kick=on", err, sizeof(err)), 0);
-	assert_int_equal(engine_start(eng, err, sizeof(err)), 0);
+	static const char *const knobs[] = {"blk.fault_lost_kick=on", NULL};
 	struct snapshot *s = snapshot_new();
-	engine_sample(eng, s);
-	pin(0, 0);
+	struct engine *eng = starved_engine("blk-steer", knobs, s);
 	pthread_mutex_lock(&eng->threads.lock);
 	for (struct ethread *t = eng->threads.head; t; t = t->next)
-		if (t->subsys == SUBSYS_BLK) {
-			pin(t->tid, 1);
-			assert_int_equal(setpriority(PRIO_PROCESS, (id_t)t->tid, 19), 0);
-		}
+		if (t->subsys == SUBSYS_BLK)
+			starve(t->tid);
 	pthread_mutex_unlock(&eng->threads.lock);
-	pthread_t h[2];
-	for (int i = 0; i < 2; i++)
-		assert_int_equal(pthread_create(&h[i], NULL, hog, NULL), 0);
-	while (atomic_load(&hogs_up) == 0 || atomic_load(&hogs_up) == 1)
-		sched_yield();
-	if (atomic_load(&hogs_up) < 0) {
-		atomic_store(&hog_stop, true);
-		for (int i = 0; i < 2; i++)
-			pthread_join(h[i], NULL);
-		skip();
-	}
+	hogs_start();
 	/* The interval the threads were moved in is not judged (they ran most of it). */
 	engine_sample(eng, s);
 	int samples = 0;
@@ -247,9 +234,7 @@ static void test_lost_kick_starved_is_hung(void **state)
 		samples++;
 		hung = s->blk.hung;
 	}
-	atomic_store(&hog_stop, true);
-	for (int i = 0; i < 2; i++)
-		pthread_join(h[i], NULL);
+	hogs_stop();
 	print_message("%d intervals, %llu lost kicks; blk.hung %s\n", samples,
 		      (unsigned long long)s->blk.lost_kicks, hung ? "yes" : "no");
 	assert_true(s->blk.lost_kicks > 0);
