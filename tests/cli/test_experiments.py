@@ -25,8 +25,10 @@ TUNETOP = os.environ.get("TUNETOP", "./tunetop")
 
 
 
-def run(*args, timeout=120):
-    return subprocess.run([TUNETOP, "experiment", *args], capture_output=True, text=True,
+def run(*args, timeout=120, cpus=None):
+    """tunetop experiment ARGS; cpus: a CPU list the process runs on (taskset -c)."""
+    pin = ["taskset", "-c", cpus] if cpus else []
+    return subprocess.run(pin + [TUNETOP, "experiment", *args], capture_output=True, text=True,
                           timeout=timeout)
 
 
@@ -164,11 +166,9 @@ check(all(isinstance(p["host_took_pct"], float) and p["set_aside"] is False
 # took 1.28 % and 2.63 % of the passes, under the limit).
 spin = "1"
 limit = 5
-r = subprocess.run(["taskset", "-c", "0", TUNETOP, "experiment", "sweep", "--json", "--maxsleep",
-                    "0", "--slack", "1000", "--passes", "2", "--seconds", "0.5", "--warmup",
-                    "0.2", "--scenario", "pmd-light", "--set", "load.spin_threads=" + spin,
-                    "--host-took-limit", str(limit)], capture_output=True, text=True,
-                   timeout=120)
+r = run("sweep", "--json", "--maxsleep", "0", "--slack", "1000", "--passes", "2", "--seconds",
+        "0.5", "--warmup", "0.2", "--scenario", "pmd-light", "--set", "load.spin_threads=" + spin,
+        "--host-took-limit", str(limit), cpus="0")
 o = json.loads(r.stdout) if r.stdout.strip() else {}
 log, row = o.get("pass_log", []), (o.get("rows") or [{}])[0]
 # Its one setting with every pass set aside is inconclusive (docs/experiments.md): status 1.
